@@ -1,0 +1,78 @@
+/**
+ * What a check's `run(ctx)` gets: the profile, an HTTP session that records every
+ * exchange, fixtures that create (and later delete) the check's own resources, and a
+ * place for notes and property-test replay data.
+ */
+import type { CollectionProfile, TargetProfile } from './profile.js';
+import type { PropertyEvidence } from './check.js';
+
+/** A request as a check describes it. `path` is relative to the base URL unless `url` is given. */
+export interface RequestSpec {
+  readonly method: string;
+  /** Path (and query) relative to the base URL: `/v2/projects?limit=5`. */
+  readonly path?: string;
+  /** An absolute URL; wins over `path` (for Location headers). */
+  readonly url?: string;
+  readonly headers?: Record<string, string>;
+  /** A JSON value: serialised, and Content-Type defaults to application/json. */
+  readonly json?: unknown;
+  /** Raw body bytes or text, sent as they are (for malformed input). */
+  readonly body?: string | Uint8Array;
+  /** Send the configured credentials (default true). */
+  readonly auth?: boolean;
+}
+
+/** A response as a check sees it: the whole (capped) body, parsed JSON when it parses. */
+export interface HttpResponse {
+  readonly status: number;
+  /** Lower-case names; repeated headers joined with ", " except set-cookie. */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly text: string;
+  /** The parsed body, or `undefined` when the body is empty or not JSON. */
+  readonly json: unknown;
+  /** The media type of Content-Type, lower-case, without parameters ('' when absent). */
+  readonly mediaType: string;
+  /** Index of this exchange in the check's evidence, for messages. */
+  readonly exchangeIndex: number;
+  /** The URL that was requested. */
+  readonly url: string;
+  readonly method: string;
+}
+
+export interface HttpSession {
+  /** Sends one request, records it, returns the response. Throws RestprobeError on transport errors. */
+  send(spec: RequestSpec): Promise<HttpResponse>;
+  /** Resolves a path against the base URL. */
+  url(path: string): string;
+}
+
+/** A resource the check created; deleted when the check ends. */
+export interface CreatedResource {
+  readonly collection: CollectionProfile;
+  readonly id: string;
+  /** Absolute URL of the item. */
+  readonly url: string;
+  /** The representation the create returned. */
+  readonly body: Record<string, unknown>;
+  /** The create exchange's response. */
+  readonly response: HttpResponse;
+}
+
+export interface CheckContext {
+  readonly profile: TargetProfile;
+  readonly http: HttpSession;
+  /** Seed for property checks (from --seed, or random per run). */
+  readonly seed: number;
+  /** The first configured collection; skips the check when none is configured. */
+  collection(): CollectionProfile;
+  /** The first collection with a create body; skips when none (or read-only). */
+  writableCollection(): CollectionProfile;
+  /** POSTs `collection.createBody` (merged with `overrides`); registers a DELETE for cleanup. */
+  create(collection: CollectionProfile, overrides?: Record<string, unknown>): Promise<CreatedResource>;
+  /** Registers an item URL the check made some other way (PUT-create) for cleanup. */
+  track(url: string): void;
+  /** Adds a line of evidence that holds on pass and fail alike. */
+  note(line: string): void;
+  /** Attaches property-test replay data. */
+  property(data: PropertyEvidence): void;
+}

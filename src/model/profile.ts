@@ -1,0 +1,72 @@
+/**
+ * The resolved target profile: the config file after schema validation, with every
+ * `{ "env": NAME }` secret replaced by a {@link Secret} that knows its value and its
+ * variable's name. Checks read only this; they never see the raw config file.
+ */
+
+/** A secret resolved from the environment. `envName` is what curl commands print. */
+export interface Secret {
+  readonly envName: string;
+  readonly value: string;
+}
+
+export interface ApiKeyAuth {
+  /** Header that carries the key: `X-API-Key` or `Authorization` (sent as `Bearer <key>`). */
+  readonly header: string;
+  readonly value: Secret;
+}
+
+export interface CollectionProfile {
+  /** A short name used in messages (`projects`). */
+  readonly name: string;
+  /** Path of the collection relative to the base URL (`/v2/projects`). */
+  readonly path: string;
+  /** Path template of one item; `{id}` is replaced. Default: `<path>/{id}`. */
+  readonly itemPath: string;
+  /** Field of the representation that holds the id. Default `id`. */
+  readonly idField: string;
+  /** Body of a POST that creates a valid item. Without it, write checks skip. */
+  readonly createBody?: Record<string, unknown>;
+  /** Full body for a PUT that replaces the item; fields of createBody missing here must reset. */
+  readonly replaceBody?: Record<string, unknown>;
+  /** Partial body for a PATCH; fields not named here must be kept. */
+  readonly patchBody?: Record<string, unknown>;
+  /** A well-formed JSON body that fails validation (422). Default: derived from createBody. */
+  readonly invalidBody?: Record<string, unknown>;
+  /** Fields the server may change on its own (timestamps, revisions); ignored in comparisons. */
+  readonly volatileFields: readonly string[];
+  /** How a fresh id for PUT-creates-missing is made: `uuid` (default) or `none` to skip. */
+  readonly newId: 'uuid' | 'none';
+}
+
+export interface TargetProfile {
+  readonly baseUrl: string;
+  readonly auth: { readonly apiKey?: ApiKeyAuth };
+  readonly collections: readonly CollectionProfile[];
+  readonly http: {
+    /** Per-request timeout, milliseconds. */
+    readonly timeoutMs: number;
+    /** Response-body cap, bytes. */
+    readonly maxBodyBytes: number;
+    /** Requests in flight at once across checks. */
+    readonly concurrency: number;
+  };
+  readonly safety: {
+    /** Never send a request that writes (POST, PUT, PATCH, DELETE). */
+    readonly readOnly: boolean;
+    /** Hard cap on requests in one run. */
+    readonly maxRequests: number;
+  };
+  /** fast-check settings for property checks. */
+  readonly properties: { readonly numRuns: number };
+  /** Every secret value in the profile, for scrubbing reports and logs. */
+  readonly secrets: readonly Secret[];
+}
+
+export const profileDefaults = {
+  timeoutMs: 10_000,
+  maxBodyBytes: 5 * 1024 * 1024,
+  concurrency: 4,
+  maxRequests: 20_000,
+  numRuns: 25,
+} as const;
