@@ -22,6 +22,8 @@ export type RestprobeErrorCode =
   | 'ERR_TARGET_UNREACHABLE'
   /** The target did not answer within the request timeout. */
   | 'ERR_TIMEOUT'
+  /** The connection broke mid-exchange, or the response was not valid HTTP. */
+  | 'ERR_PROTOCOL'
   /** The target's response body exceeded the body-size cap. */
   | 'ERR_BODY_TOO_LARGE'
   /** The run would exceed `safety.maxRequests`. */

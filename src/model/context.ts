@@ -4,7 +4,7 @@
  * place for notes and property-test replay data.
  */
 import type { CollectionProfile, TargetProfile } from './profile.js';
-import type { PropertyEvidence } from './check.js';
+import type { ExchangeRecord, PropertyEvidence } from './check.js';
 
 /** A request as a check describes it. `path` is relative to the base URL unless `url` is given. */
 export interface RequestSpec {
@@ -44,6 +44,8 @@ export interface HttpSession {
   send(spec: RequestSpec): Promise<HttpResponse>;
   /** Resolves a path against the base URL. */
   url(path: string): string;
+  /** The exchanges recorded so far (a property check clears it before replaying its counterexample). */
+  readonly exchanges: ExchangeRecord[];
 }
 
 /** A resource the check created; deleted when the check ends. */

@@ -1,0 +1,155 @@
+/**
+ * The request pipeline. Each stage either passes the request on or answers it, in the
+ * order the conventions make observable:
+ *
+ * route match (404) → OPTIONS (no credentials needed) → method (405 + Allow) →
+ * credentials (401) → Accept (406) → Content-Type (415) → body size (413) →
+ * JSON (400) → JSON object (422) → handler (its own 404/422, or success).
+ *
+ * Whatever a stage throws becomes a problem+json reply; anything unexpected becomes a
+ * generic 500 that reveals nothing.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { authenticate } from './auth.js';
+import { bodyRequired, hasBody, MalformedJsonError, parseJson, readBody, requireObject, type JsonObject } from './body.js';
+import type { BodyPolicy, Operation } from './context.js';
+import { acceptedBodyTypes, requireAcceptableJson, requireSupportedContentType } from './negotiation.js';
+import { genericProblem, notFound, ProblemError, reasonPhrase } from './problem.js';
+import { emptyReply, mediaTypes, problemReply, renderProblem, send, type Reply } from './respond.js';
+import { createRoutes } from './routes.js';
+import { allowedMethods, parseTarget, Router, type Method, type Route } from './router.js';
+
+export interface AppConfig {
+  readonly apiKey: string;
+  readonly faults: ReadonlySet<string>;
+}
+
+const bodyMethods = ['POST', 'PUT', 'PATCH'] as const;
+type BodyMethod = (typeof bodyMethods)[number];
+
+function isMethod(method: string): method is Method {
+  return method === 'GET' || method === 'POST' || method === 'PUT' || method === 'PATCH' || method === 'DELETE';
+}
+
+function isBodyMethod(method: string): method is BodyMethod {
+  return (bodyMethods as readonly string[]).includes(method);
+}
+
+/** 204 naming what the path supports (RFC 9110 §9.3.7, RFC 5789 §3.1, LDP Accept-Post). */
+function optionsReply(route: Route<Operation>, faults: ReadonlySet<string>): Reply {
+  if (faults.has('options-without-allow')) return emptyReply(204);
+  const headers: Record<string, string> = { Allow: allowedMethods(route).join(', ') };
+  if (route.operations.POST !== undefined) headers['Accept-Post'] = acceptedBodyTypes('POST').join(', ');
+  if (route.operations.PATCH !== undefined) headers['Accept-Patch'] = acceptedBodyTypes('PATCH').join(', ');
+  return emptyReply(204, headers);
+}
+
+/** 404 for a path that names no resource. */
+function unknownPath(faults: ReadonlySet<string>): Reply {
+  if (faults.has('unknown-path-html')) {
+    const html = '<!DOCTYPE html><html><head><title>404 Not Found</title></head><body><h1>Not Found</h1></body></html>';
+    return { status: 404, content: { type: 'text/html; charset=utf-8', text: html } };
+  }
+  throw notFound();
+}
+
+/** The JSON object a body-taking operation works on, through 415, 413, 400 and 422. */
+async function readJsonBody(
+  req: IncomingMessage,
+  method: BodyMethod,
+  policy: BodyPolicy,
+  faults: ReadonlySet<string>,
+): Promise<JsonObject | undefined> {
+  if (!hasBody(req)) {
+    if (policy === 'required') throw bodyRequired();
+    return undefined;
+  }
+  if (!faults.has('content-type-ignored')) requireSupportedContentType(method, req.headers['content-type']);
+  const raw = await readBody(req);
+  let parsed: unknown;
+  try {
+    parsed = parseJson(raw);
+  } catch (error) {
+    if (error instanceof MalformedJsonError && faults.has('malformed-json-500')) {
+      throw new Error('fault malformed-json-500: the parse error escaped', { cause: error });
+    }
+    throw error;
+  }
+  return requireObject(parsed);
+}
+
+/** The Node request listener for one server instance (its own stores). */
+export function createRequestListener(config: AppConfig): (req: IncomingMessage, res: ServerResponse) => void {
+  const router = new Router(createRoutes());
+  const { apiKey, faults } = config;
+
+  async function answer(req: IncomingMessage, seen: { authenticated: boolean }): Promise<Reply> {
+    const method = req.method ?? '';
+    const { path, query } = parseTarget(req.url ?? '');
+    const match = router.match(path);
+    if (match === undefined) return unknownPath(faults);
+    if (method === 'OPTIONS') return optionsReply(match.route, faults);
+    const operation = method === 'HEAD' ? match.route.operations.GET : isMethod(method) ? match.route.operations[method] : undefined;
+    if (operation === undefined) {
+      if (faults.has('unsupported-method-404')) throw notFound();
+      throw new ProblemError(genericProblem(405, `This path does not support ${method}; see Allow.`), {
+        Allow: allowedMethods(match.route).join(', '),
+      });
+    }
+    authenticate(req.headers, apiKey);
+    seen.authenticated = true;
+    if (!faults.has('accept-ignored')) requireAcceptableJson(req.headers.accept);
+    const body =
+      operation.body !== undefined && isBodyMethod(method)
+        ? await readJsonBody(req, method, operation.body, faults)
+        : undefined;
+    return await operation.handler({ method, params: match.params, query, body, faults });
+  }
+
+  return (req, res) => {
+    const seen = { authenticated: false };
+    answer(req, seen)
+      .catch((error: unknown): Reply => {
+        if (error instanceof ProblemError) return problemReply(error, faults);
+        // Only faults reach this: a generic 500, no stack, no message.
+        return renderProblem(genericProblem(500, 'The server failed to handle this request.'), faults);
+      })
+      .then((reply) => send(res, reply, { head: req.method === 'HEAD', authenticated: seen.authenticated, faults }))
+      .catch(() => {
+        // Writing failed (the client is gone): nothing is left to do but drop the socket.
+        res.destroy();
+      });
+  };
+}
+
+/**
+ * Answers requests Node cannot parse (bad syntax, oversized headers) with a problem body
+ * too, instead of Node's bare default, then closes the connection.
+ */
+export function createClientErrorListener(faults: ReadonlySet<string>): (error: Error, socket: Duplex) => void {
+  return (error, socket) => {
+    const code = (error as { code?: unknown }).code;
+    if (code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const status = code === 'HPE_HEADER_OVERFLOW' ? 431 : code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+    const detail =
+      status === 431
+        ? 'The request header section is too large.'
+        : status === 408
+          ? 'The request was not received in time.'
+          : 'The request is not valid HTTP/1.1.';
+    const reply = renderProblem(genericProblem(status, detail), faults);
+    const text = reply.content?.text ?? '';
+    socket.end(
+      `HTTP/1.1 ${reply.status} ${reasonPhrase(reply.status)}\r\n` +
+        `Content-Type: ${reply.content?.type ?? mediaTypes.problem}\r\n` +
+        `Content-Length: ${Buffer.byteLength(text)}\r\n` +
+        'Cache-Control: no-store\r\n' +
+        'Connection: close\r\n\r\n' +
+        text,
+    );
+  };
+}

@@ -1,0 +1,55 @@
+/**
+ * API-key authentication (conventions §5.1, §5.3; RFC 6750 §3 for the challenge).
+ *
+ * The key travels in `X-API-Key: <key>` or `Authorization: Bearer <key>`, never in the
+ * URL. Every credential the request presents must be the key; comparison is constant-time.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
+import { genericProblem, ProblemError } from './problem.js';
+
+const realm = 'restprobe-reference';
+
+/** Hashing both sides first gives equal lengths, so timingSafeEqual never leaks the length. */
+function sameSecret(presented: string, expected: string): boolean {
+  const a = createHash('sha256').update(presented, 'utf8').digest();
+  const b = createHash('sha256').update(expected, 'utf8').digest();
+  return timingSafeEqual(a, b);
+}
+
+/** The credentials a request presents, in whichever of the two accepted headers. */
+function presentedKeys(headers: IncomingHttpHeaders): string[] {
+  const keys: string[] = [];
+  const apiKey = headers['x-api-key'];
+  if (typeof apiKey === 'string') keys.push(apiKey.trim());
+  const authorization = headers.authorization;
+  if (authorization !== undefined) {
+    // Only the Bearer scheme carries the key; the scheme name is case-insensitive.
+    const bearer = /^Bearer +([^\s]+) *$/i.exec(authorization);
+    if (bearer?.[1] !== undefined) keys.push(bearer[1]);
+  }
+  return keys;
+}
+
+/**
+ * Lets the request through or throws 401 with a `WWW-Authenticate` challenge: a bare
+ * `realm` when no credentials came (RFC 6750 §3.1: no error code then), and
+ * `error="invalid_token"` when they came and are wrong.
+ */
+export function authenticate(headers: IncomingHttpHeaders, apiKey: string): void {
+  const keys = presentedKeys(headers);
+  if (keys.length === 0) {
+    throw new ProblemError(
+      genericProblem(
+        401,
+        'This request needs an API key, sent as "X-API-Key: <key>" or "Authorization: Bearer <key>".',
+      ),
+      { 'WWW-Authenticate': `Bearer realm="${realm}"` },
+    );
+  }
+  if (!keys.every((key) => sameSecret(key, apiKey))) {
+    throw new ProblemError(genericProblem(401, 'The API key sent with this request is not valid.'), {
+      'WWW-Authenticate': `Bearer realm="${realm}", error="invalid_token"`,
+    });
+  }
+}

@@ -1,0 +1,45 @@
+/**
+ * What a handler receives and returns. By the time a handler runs, the pipeline has
+ * matched the route, checked credentials and Accept, and parsed the body.
+ */
+import type { JsonObject } from './body.js';
+import type { Reply } from './respond.js';
+
+export interface RequestContext {
+  /** As received; HEAD reaches the GET handler with `method: 'HEAD'`. */
+  readonly method: string;
+  /** Decoded path parameters, by the names the route pattern gives them. */
+  readonly params: Readonly<Record<string, string>>;
+  readonly query: URLSearchParams;
+  /** The parsed JSON object, or `undefined` when the operation takes no body or none came. */
+  readonly body: JsonObject | undefined;
+  readonly faults: ReadonlySet<string>;
+}
+
+export type Handler = (ctx: RequestContext) => Reply | Promise<Reply>;
+
+/** What the pipeline must do with a request body before calling the handler. */
+export type BodyPolicy =
+  /** A JSON object is required (creates and updates). */
+  | 'required'
+  /** A JSON object may come; none is fine (noun actions). */
+  | 'optional';
+
+export interface Operation {
+  readonly handler: Handler;
+  /** Absent: the operation reads no body (GET, DELETE). */
+  readonly body?: BodyPolicy;
+}
+
+/** A path parameter the route pattern guarantees. */
+export function param(ctx: RequestContext, name: string): string {
+  const value = ctx.params[name];
+  if (value === undefined) throw new Error(`route has no parameter ${name}`);
+  return value;
+}
+
+/** The body of an operation declared `body: 'required'`. */
+export function requiredBody(ctx: RequestContext): JsonObject {
+  if (ctx.body === undefined) throw new Error('operation declared a required body but none was parsed');
+  return ctx.body;
+}

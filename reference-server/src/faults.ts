@@ -1,0 +1,190 @@
+/**
+ * The fault catalogue: named, deliberate defects the reference server can carry.
+ *
+ * Each fault breaks exactly one convention, so that every harness check can be shown to
+ * fail on at least one of them. The server consults the set of active faults at the one
+ * place each fault bends behaviour; search the sources for the fault's name to find it.
+ */
+
+/** One deliberate defect. */
+export interface Fault {
+  /** Stable kebab-case name, used with `restprobe serve --fault NAME`. */
+  readonly name: string;
+  /** One line: what the server does wrong while the fault is active. */
+  readonly description: string;
+  /** Ids of the harness checks that must fail while this fault is active. */
+  readonly detects: readonly string[];
+}
+
+/** Every fault the reference server knows, in the order of the conventions they break. */
+export const faultCatalogue: readonly Fault[] = [
+  {
+    name: 'collection-unwrapped',
+    description: 'GET on a collection answers a bare JSON array instead of a {data, next_cursor} page.',
+    detects: ['END-get-collection-200'],
+  },
+  {
+    name: 'item-get-204',
+    description: 'GET on an existing item answers 204 No Content instead of 200 with its representation.',
+    detects: ['END-get-item-200'],
+  },
+  {
+    name: 'head-drops-headers',
+    description: 'HEAD answers without the Content-Type and Content-Length that GET sends.',
+    detects: ['END-head-matches-get'],
+  },
+  {
+    name: 'options-without-allow',
+    description: 'OPTIONS answers 204 without Allow, Accept-Post or Accept-Patch.',
+    detects: ['END-options-allow'],
+  },
+  {
+    name: 'post-200-no-location',
+    description: 'POST to a collection answers 200 instead of 201 and sends no Location.',
+    detects: ['END-post-201-location'],
+  },
+  {
+    name: 'location-points-to-collection',
+    description: "POST's Location names the collection instead of the new item.",
+    detects: ['END-post-location-resolves'],
+  },
+  {
+    name: 'client-chosen-id',
+    description: 'POST adopts the id the client sent in the body instead of choosing one.',
+    detects: ['END-post-server-chooses-id'],
+  },
+  {
+    name: 'create-returns-id-only',
+    description: 'POST answers 201 with only {id} instead of the created resource.',
+    detects: ['END-create-returns-resource'],
+  },
+  {
+    name: 'update-returns-previous',
+    description: 'PUT and PATCH apply the write but answer with the representation from before it.',
+    detects: ['END-update-returns-resource'],
+  },
+  {
+    name: 'put-merges',
+    description: 'PUT keeps fields the body omits, as PATCH does, instead of resetting them.',
+    detects: ['END-put-replaces'],
+  },
+  {
+    name: 'put-bumps-revision',
+    description: 'Every PUT increments a revision field, even when it changes nothing.',
+    detects: ['END-put-idempotent'],
+  },
+  {
+    name: 'put-missing-404',
+    description: 'PUT to an unknown id answers 404 instead of creating the resource.',
+    detects: ['END-put-creates-missing'],
+  },
+  {
+    name: 'patch-resets-unsent',
+    description: 'PATCH resets the optional fields it did not name, as PUT does.',
+    detects: ['END-patch-keeps-unsent'],
+  },
+  {
+    name: 'delete-200-empty',
+    description: 'DELETE answers 200 with an empty body instead of 204.',
+    detects: ['END-delete-204'],
+  },
+  {
+    name: 'delete-soft',
+    description: 'DELETE answers 204 but the item still answers GET with 200.',
+    detects: ['END-delete-then-404'],
+  },
+  {
+    name: 'delete-repeat-500',
+    description: 'A second DELETE of the same id answers 500 instead of 404.',
+    detects: ['END-delete-idempotent'],
+  },
+  {
+    name: 'unsupported-method-404',
+    description: 'A method that a known path does not support answers 404 without Allow instead of 405.',
+    detects: ['END-method-not-allowed-405'],
+  },
+  {
+    name: 'get-counts-views',
+    description: 'Every GET or HEAD of an item increments a views field, so reading changes state.',
+    detects: ['END-safe-methods-no-change'],
+  },
+  {
+    name: 'errors-as-plain-json',
+    description: 'Error bodies are labelled application/json instead of application/problem+json.',
+    detects: ['ERR-problem-json-content-type'],
+  },
+  {
+    name: 'problem-without-detail',
+    description: 'Error bodies lack the title and detail members.',
+    detects: ['ERR-problem-members'],
+  },
+  {
+    name: 'problem-status-always-400',
+    description: "The problem body's status member is always 400, whatever the HTTP status.",
+    detects: ['ERR-problem-status-matches'],
+  },
+  {
+    name: 'validation-errors-without-field',
+    description: 'The errors[] entries of a 422 carry a message but no field.',
+    detects: ['ERR-validation-errors-field'],
+  },
+  {
+    name: 'validation-error-as-200',
+    description: 'A body that fails validation answers 200 with the problem body instead of 422.',
+    detects: ['ERR-no-error-body-on-2xx', 'ERR-validation-422'],
+  },
+  {
+    name: 'unknown-id-200-null',
+    description: 'GET of an unknown id answers 200 with a null body instead of 404.',
+    detects: ['ERR-unknown-id-404'],
+  },
+  {
+    name: 'unknown-path-html',
+    description: 'An unknown path answers 404 with an HTML page instead of a problem body.',
+    detects: ['ERR-unknown-path-404'],
+  },
+  {
+    name: 'wrong-type-500',
+    description: 'A project name that is not a string reaches the handler unchecked, which crashes with 500.',
+    detects: ['ERR-bad-input-no-5xx'],
+  },
+  {
+    name: 'malformed-json-500',
+    description: 'A malformed JSON body answers 500 instead of 400.',
+    detects: ['ERR-malformed-json-400', 'ERR-bad-input-no-5xx'],
+  },
+  {
+    name: 'bad-limit-500',
+    description: 'A non-numeric limit query parameter answers 500 instead of 400.',
+    detects: ['ERR-bad-input-no-5xx'],
+  },
+  {
+    name: 'accept-ignored',
+    description: 'An unsupported Accept is ignored and answered 200 application/json instead of 406.',
+    detects: ['ERR-unsupported-accept-406'],
+  },
+  {
+    name: 'content-type-ignored',
+    description: 'Request bodies are parsed as JSON whatever their Content-Type says, instead of 415.',
+    detects: ['ERR-unsupported-content-type-415'],
+  },
+];
+
+/** The names in the catalogue, for validation and error messages. */
+export const faultNames: readonly string[] = faultCatalogue.map((f) => f.name);
+
+/**
+ * Checks requested fault names against the catalogue.
+ *
+ * @throws Error naming the unknown faults and listing the valid ones.
+ */
+export function resolveFaults(requested: readonly string[]): ReadonlySet<string> {
+  const unknown = requested.filter((name) => !faultNames.includes(name));
+  if (unknown.length > 0) {
+    throw new Error(
+      `Unknown fault${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}. ` +
+        `Valid faults: ${faultNames.join(', ')}.`,
+    );
+  }
+  return new Set(requested);
+}

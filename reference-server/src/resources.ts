@@ -1,0 +1,168 @@
+/**
+ * The method semantics every resource shares (conventions §4 "Method contract"):
+ * list, create, read, replace, patch and delete, with the faults that bend them.
+ *
+ * A resource kind supplies its store, its paths and how a body becomes field values;
+ * everything about status codes, Location and representations lives here, once.
+ */
+import type { JsonObject } from './body.js';
+import type { RequestContext } from './context.js';
+import { encodeCursor, pageBody, readPageRequest } from './pagination.js';
+import { invalidQuery, notFound, type FieldError } from './problem.js';
+import { emptyReply, jsonReply, type Reply } from './respond.js';
+import type { Collection, Entry, Fields } from './store.js';
+import type { WriteMode } from './validation.js';
+
+/** Ids a client may choose with PUT-create. Anything else can never exist: 404. */
+export const clientIdPattern = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** How a body is turned into field values for one write. */
+export interface Write<D extends Fields> {
+  readonly mode: WriteMode;
+  /** The stored values (for `merge`, and to keep what a replace cannot reset). */
+  readonly current?: D;
+  /** The resource does not exist yet (POST, or PUT to a missing id). */
+  readonly creating: boolean;
+  /** The owner named by a nested collection path (POST /projects/{id}/tasks). */
+  readonly parentId?: string;
+}
+
+export interface ResourceKind<D extends Fields> {
+  /** "project", for messages. */
+  readonly noun: string;
+  readonly store: Collection<D>;
+  /** The item's path, as Location sends it. */
+  itemPath(id: string): string;
+  /** Field values from a body; throws 422 with one error per bad field. */
+  build(body: JsonObject, write: Write<D>, ctx: RequestContext): D;
+  /** The stored values with optional fields at their defaults (fault `patch-resets-unsent`). */
+  resetOptional(current: D): D;
+  /** Runs after the store changed an entry (keeps dependent state in step). */
+  afterWrite?(entry: Entry<D>): void;
+  /** Runs after an entry was deleted (cascades). */
+  afterDelete?(entry: Entry<D>): void;
+}
+
+/** The representation: id, the fields in order, timestamps (and counters under faults). */
+export function represent<D extends Fields>(entry: Entry<D>, faults: ReadonlySet<string>): Record<string, unknown> {
+  const representation: Record<string, unknown> = {
+    id: entry.id,
+    ...entry.data,
+    created_at: entry.createdAt,
+    updated_at: entry.updatedAt,
+  };
+  if (faults.has('get-counts-views')) representation['views'] = entry.views;
+  if (faults.has('put-bumps-revision')) representation['revision'] = entry.revision;
+  return representation;
+}
+
+/** 404 for an id that names nothing. The id is not echoed: it may be long or odd. */
+function missing(noun: string): Error {
+  return notFound(`No ${noun} exists with this id.`);
+}
+
+/** GET on a collection: one page in creation order, filtered. */
+export function listItems<D extends Fields>(
+  kind: ResourceKind<D>,
+  ctx: RequestContext,
+  options: {
+    /** Names the listing inside cursors, so they cannot cross listings. */
+    readonly scope: string;
+    /** Reads the filter parameters, adding errors for bad ones. */
+    readonly filter: (query: URLSearchParams, errors: FieldError[]) => (data: D) => boolean;
+  },
+): Reply {
+  const errors: FieldError[] = [];
+  const page = readPageRequest(ctx.query, options.scope, ctx.faults, errors);
+  const predicate = options.filter(ctx.query, errors);
+  if (errors.length > 0) throw invalidQuery(errors);
+  const { items, more } = kind.store.page(page.afterSeq, page.limit, predicate);
+  const last = items.at(-1);
+  const nextCursor = more && last !== undefined ? encodeCursor(options.scope, last.seq) : null;
+  return jsonReply(200, pageBody(items.map((e) => represent(e, ctx.faults)), nextCursor, ctx.faults));
+}
+
+/** POST on a collection: the server chooses the id; 201, Location, the new resource. */
+export function createItem<D extends Fields>(
+  kind: ResourceKind<D>,
+  ctx: RequestContext,
+  body: JsonObject,
+  where: { readonly collectionPath: string; readonly parentId?: string },
+): Reply {
+  const data = kind.build(body, { mode: 'replace', creating: true, parentId: where.parentId }, ctx);
+  let id = kind.store.newId();
+  const sentId = body['id'];
+  if (ctx.faults.has('client-chosen-id') && typeof sentId === 'string' && clientIdPattern.test(sentId) && kind.store.get(sentId) === undefined) {
+    id = sentId;
+  }
+  const entry = kind.store.insert(id, data);
+  kind.afterWrite?.(entry);
+  const representation = ctx.faults.has('create-returns-id-only') ? { id } : represent(entry, ctx.faults);
+  if (ctx.faults.has('post-200-no-location')) return jsonReply(200, representation);
+  const location = ctx.faults.has('location-points-to-collection') ? where.collectionPath : kind.itemPath(id);
+  return jsonReply(201, representation, { Location: location });
+}
+
+/** GET (and HEAD) on an item. */
+export function getItem<D extends Fields>(kind: ResourceKind<D>, ctx: RequestContext, id: string): Reply {
+  let entry = kind.store.get(id);
+  if (entry === undefined) {
+    if (ctx.faults.has('unknown-id-200-null')) return jsonReply(200, null);
+    throw missing(kind.noun);
+  }
+  if (ctx.faults.has('get-counts-views')) entry = kind.store.touch(id, { views: entry.views + 1 });
+  if (ctx.faults.has('item-get-204')) return emptyReply(204);
+  return jsonReply(200, represent(entry, ctx.faults));
+}
+
+/** PUT on an item: full replacement (omitted fields reset), or creation under the given id. */
+export function replaceItem<D extends Fields>(
+  kind: ResourceKind<D>,
+  ctx: RequestContext,
+  id: string,
+  body: JsonObject,
+): Reply {
+  const before = kind.store.get(id);
+  if (before === undefined) {
+    if (ctx.faults.has('put-missing-404') || !clientIdPattern.test(id)) throw missing(kind.noun);
+    const entry = kind.store.insert(id, kind.build(body, { mode: 'replace', creating: true }, ctx));
+    kind.afterWrite?.(entry);
+    return jsonReply(201, represent(entry, ctx.faults), { Location: kind.itemPath(id) });
+  }
+  const mode: WriteMode = ctx.faults.has('put-merges') ? 'merge' : 'replace';
+  let entry = kind.store.update(id, kind.build(body, { mode, current: before.data, creating: false }, ctx));
+  kind.afterWrite?.(entry);
+  if (ctx.faults.has('put-bumps-revision')) entry = kind.store.touch(id, { revision: entry.revision + 1 });
+  return jsonReply(200, represent(ctx.faults.has('update-returns-previous') ? before : entry, ctx.faults));
+}
+
+/** PATCH on an item: JSON merge patch (RFC 7396); fields not sent are kept. */
+export function patchItem<D extends Fields>(
+  kind: ResourceKind<D>,
+  ctx: RequestContext,
+  id: string,
+  body: JsonObject,
+): Reply {
+  const before = kind.store.get(id);
+  if (before === undefined) throw missing(kind.noun);
+  const base = ctx.faults.has('patch-resets-unsent') ? kind.resetOptional(before.data) : before.data;
+  const entry = kind.store.update(id, kind.build(body, { mode: 'merge', current: base, creating: false }, ctx));
+  kind.afterWrite?.(entry);
+  return jsonReply(200, represent(ctx.faults.has('update-returns-previous') ? before : entry, ctx.faults));
+}
+
+/** DELETE on an item: 204; a repeat finds nothing and answers 404, leaving the same state. */
+export function deleteItem<D extends Fields>(kind: ResourceKind<D>, ctx: RequestContext, id: string): Reply {
+  const entry = kind.store.get(id);
+  if (entry === undefined) {
+    if (ctx.faults.has('delete-repeat-500') && kind.store.wasDeleted(id)) {
+      throw new Error('fault delete-repeat-500: the item was already deleted');
+    }
+    throw missing(kind.noun);
+  }
+  if (!ctx.faults.has('delete-soft')) {
+    kind.store.delete(id);
+    kind.afterDelete?.(entry);
+  }
+  return ctx.faults.has('delete-200-empty') ? emptyReply(200) : emptyReply(204);
+}

@@ -1,0 +1,93 @@
+/**
+ * Replies and how they are written: the only code that touches `ServerResponse`.
+ *
+ * Handlers return a {@link Reply}; problems become replies in {@link problemReply}.
+ * {@link send} adds the headers every response carries (exact Content-Length, the cache
+ * policy) so that no handler can forget them.
+ */
+import type { ServerResponse } from 'node:http';
+import { cacheControlFor } from './caching.js';
+import { reasonPhrase, type Problem, type ProblemError } from './problem.js';
+
+/** A response, before it is written. */
+export interface Reply {
+  readonly status: number;
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Absent for bodiless statuses (204) and bodiless answers (DELETE under a fault). */
+  readonly content?: { readonly type: string; readonly text: string };
+}
+
+export const mediaTypes = {
+  json: 'application/json',
+  mergePatch: 'application/merge-patch+json',
+  problem: 'application/problem+json',
+} as const;
+
+/** A JSON reply. `value` may be `null`; it is serialised as is. */
+export function jsonReply(
+  status: number,
+  value: unknown,
+  headers: Readonly<Record<string, string>> = {},
+): Reply {
+  return { status, headers, content: { type: mediaTypes.json, text: JSON.stringify(value) } };
+}
+
+/** A reply without content (204, or a deliberately empty 200 under a fault). */
+export function emptyReply(status: number, headers: Readonly<Record<string, string>> = {}): Reply {
+  return { status, headers };
+}
+
+/** The problem body, with the faults that bend problem bodies applied. */
+export function renderProblem(problem: Problem, faults: ReadonlySet<string>): Reply {
+  const { type, title, status, detail, errors } = problem;
+  const body: Record<string, unknown> = { type, title, status, detail };
+  if (faults.has('problem-without-detail')) {
+    delete body['title'];
+    delete body['detail'];
+  }
+  if (faults.has('problem-status-always-400')) body['status'] = 400;
+  if (errors !== undefined) {
+    body['errors'] =
+      faults.has('validation-errors-without-field') && status === 422
+        ? errors.map(({ message }) => ({ message }))
+        : errors;
+  }
+  const httpStatus = faults.has('validation-error-as-200') && status === 422 ? 200 : status;
+  const contentType = faults.has('errors-as-plain-json') ? mediaTypes.json : mediaTypes.problem;
+  return { status: httpStatus, content: { type: contentType, text: JSON.stringify(body) } };
+}
+
+/** The reply for a thrown problem, keeping the headers its status needs. */
+export function problemReply(error: ProblemError, faults: ReadonlySet<string>): Reply {
+  return { ...renderProblem(error.problem, faults), headers: error.headers };
+}
+
+/** How a reply is to be written. */
+export interface SendOptions {
+  /** The request was HEAD: same headers as GET, no content (RFC 9110 §9.3.2). */
+  readonly head: boolean;
+  /** The request carried valid credentials (drives the cache policy). */
+  readonly authenticated: boolean;
+  readonly faults: ReadonlySet<string>;
+}
+
+/** Writes a reply. Every header here is set on purpose; nothing else is added but Date. */
+export function send(res: ServerResponse, reply: Reply, options: SendOptions): void {
+  const headers: Record<string, string> = { ...reply.headers };
+  const body = reply.content === undefined ? undefined : Buffer.from(reply.content.text, 'utf8');
+  if (reply.content !== undefined && body !== undefined) {
+    headers['Content-Type'] = reply.content.type;
+    headers['Content-Length'] = String(body.length);
+  } else if (reply.status !== 204) {
+    // A bodiless non-204 still says so, or the client would wait for a close.
+    headers['Content-Length'] = '0';
+  }
+  const cacheControl = cacheControlFor({ status: reply.status, authenticated: options.authenticated });
+  if (cacheControl !== undefined) headers['Cache-Control'] = cacheControl;
+  if (options.head && options.faults.has('head-drops-headers')) {
+    delete headers['Content-Type'];
+    delete headers['Content-Length'];
+  }
+  res.writeHead(reply.status, reasonPhrase(reply.status), headers);
+  res.end(options.head ? undefined : body);
+}

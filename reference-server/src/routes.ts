@@ -1,0 +1,106 @@
+/**
+ * The API under `/v2`: every path, the methods it implements, and whether each takes a
+ * body. One server instance owns one set of stores.
+ */
+import { param, requiredBody, type Operation } from './context.js';
+import { projectFilter, projectKind, projectPath, projectsPath, type ProjectData } from './projects.js';
+import { notFound } from './problem.js';
+import { createItem, deleteItem, getItem, listItems, patchItem, replaceItem } from './resources.js';
+import { jsonReply } from './respond.js';
+import type { Route } from './router.js';
+import { Collection } from './store.js';
+import { completeTask, getCompletion, taskFilter, taskKind, type Completions, type TaskData } from './tasks.js';
+
+/** Fresh, empty stores and the routes that serve them. */
+export function createRoutes(): Route<Operation>[] {
+  const projectStore = new Collection<ProjectData>();
+  const taskStore = new Collection<TaskData>();
+  const completions: Completions = new Map();
+
+  const tasks = taskKind(taskStore, completions, (id) => projectStore.get(id) !== undefined);
+  const projects = projectKind(projectStore, (project) => {
+    // Deleting a project deletes its tasks.
+    for (const task of taskStore.filter((t) => t.project_id === project.id)) {
+      taskStore.delete(task.id);
+      tasks.afterDelete?.(task);
+    }
+  });
+
+  return [
+    {
+      pattern: '/v2',
+      operations: {
+        GET: { handler: () => jsonReply(200, { _links: { projects: projectsPath } }) },
+      },
+    },
+    {
+      pattern: projectsPath,
+      operations: {
+        GET: { handler: (ctx) => listItems(projects, ctx, { scope: projectsPath, filter: projectFilter }) },
+        POST: {
+          body: 'required',
+          handler: (ctx) => createItem(projects, ctx, requiredBody(ctx), { collectionPath: projectsPath }),
+        },
+      },
+    },
+    {
+      pattern: `${projectsPath}/:id`,
+      operations: {
+        GET: { handler: (ctx) => getItem(projects, ctx, param(ctx, 'id')) },
+        PUT: { body: 'required', handler: (ctx) => replaceItem(projects, ctx, param(ctx, 'id'), requiredBody(ctx)) },
+        PATCH: { body: 'required', handler: (ctx) => patchItem(projects, ctx, param(ctx, 'id'), requiredBody(ctx)) },
+        DELETE: { handler: (ctx) => deleteItem(projects, ctx, param(ctx, 'id')) },
+      },
+    },
+    {
+      pattern: `${projectsPath}/:id/tasks`,
+      operations: {
+        GET: {
+          handler: (ctx) => {
+            const projectId = param(ctx, 'id');
+            if (projectStore.get(projectId) === undefined) throw missingProject();
+            return listItems(tasks, ctx, {
+              scope: `${projectPath(projectId)}/tasks`,
+              filter: (query, errors) => {
+                const done = taskFilter(query, errors);
+                return (task) => task.project_id === projectId && done(task);
+              },
+            });
+          },
+        },
+        POST: {
+          body: 'required',
+          handler: (ctx) => {
+            const projectId = param(ctx, 'id');
+            if (projectStore.get(projectId) === undefined) throw missingProject();
+            return createItem(tasks, ctx, requiredBody(ctx), {
+              collectionPath: `${projectPath(projectId)}/tasks`,
+              parentId: projectId,
+            });
+          },
+        },
+      },
+    },
+    {
+      pattern: '/v2/tasks/:id',
+      operations: {
+        GET: { handler: (ctx) => getItem(tasks, ctx, param(ctx, 'id')) },
+        PUT: { body: 'required', handler: (ctx) => replaceItem(tasks, ctx, param(ctx, 'id'), requiredBody(ctx)) },
+        PATCH: { body: 'required', handler: (ctx) => patchItem(tasks, ctx, param(ctx, 'id'), requiredBody(ctx)) },
+        DELETE: { handler: (ctx) => deleteItem(tasks, ctx, param(ctx, 'id')) },
+      },
+    },
+    {
+      pattern: '/v2/tasks/:id/completion',
+      operations: {
+        GET: { handler: (ctx) => getCompletion(tasks, completions, param(ctx, 'id')) },
+        // A noun action: no body is needed, but a JSON object is tolerated.
+        POST: { body: 'optional', handler: (ctx) => completeTask(tasks, completions, param(ctx, 'id')) },
+      },
+    },
+  ];
+}
+
+function missingProject(): Error {
+  return notFound('No project exists with this id.');
+}

@@ -1,0 +1,127 @@
+/**
+ * Tasks: `{ id, project_id, title, done, created_at, updated_at }`, listed under their
+ * project and addressed at the top level, with the completion noun action.
+ */
+import type { JsonObject } from './body.js';
+import type { RequestContext } from './context.js';
+import { singleParam } from './pagination.js';
+import { notFound, type FieldError } from './problem.js';
+import type { ResourceKind, Write } from './resources.js';
+import { jsonReply, type Reply } from './respond.js';
+import type { Collection, Entry } from './store.js';
+import { applyFields, resetOptionalFields, throwIfInvalid, type FieldRules } from './validation.js';
+
+export type TaskData = {
+  readonly project_id: string;
+  readonly title: string;
+  readonly done: boolean;
+};
+
+/** Writable fields besides `project_id`, which is checked against the projects. */
+export const taskRules: FieldRules = {
+  title: { kind: 'text', required: true, max: 200 },
+  done: { kind: 'boolean', default: false },
+};
+
+export function taskPath(id: string): string {
+  return `/v2/tasks/${encodeURIComponent(id)}`;
+}
+
+export function completionPath(taskId: string): string {
+  return `${taskPath(taskId)}/completion`;
+}
+
+/** When each done task was completed. A task is done exactly when it has an entry here. */
+export type Completions = Map<string, string>;
+
+/**
+ * The owning project of a write: the nested path's for POST, the body's for PUT-create
+ * (required), the body's or the current one's otherwise (a task can move).
+ */
+function ownerOf(
+  body: JsonObject,
+  write: Write<TaskData>,
+  projectExists: (id: string) => boolean,
+  errors: FieldError[],
+): string | undefined {
+  if (write.parentId !== undefined) return write.parentId;
+  const sent = body['project_id'];
+  if (sent === undefined && write.current !== undefined) return write.current.project_id;
+  if (sent === undefined || sent === null) {
+    errors.push({ field: 'project_id', message: 'is required: name the project this task belongs to' });
+  } else if (typeof sent !== 'string') {
+    errors.push({ field: 'project_id', message: 'must be a string' });
+  } else if (!projectExists(sent)) {
+    errors.push({ field: 'project_id', message: 'must name an existing project' });
+  } else {
+    return sent;
+  }
+  return undefined;
+}
+
+export function taskKind(
+  store: Collection<TaskData>,
+  completions: Completions,
+  projectExists: (id: string) => boolean,
+): ResourceKind<TaskData> {
+  return {
+    noun: 'task',
+    store,
+    itemPath: taskPath,
+    build(body: JsonObject, write: Write<TaskData>, _ctx: RequestContext): TaskData {
+      const { values, errors } = applyFields(taskRules, body, write.mode, write.current);
+      const projectId = ownerOf(body, write, projectExists, errors);
+      throwIfInvalid(errors);
+      return { project_id: projectId, ...values } as TaskData; // every rule passed
+    },
+    resetOptional(current: TaskData): TaskData {
+      return { ...current, ...resetOptionalFields(taskRules, current) } as TaskData;
+    },
+    afterWrite(entry: Entry<TaskData>): void {
+      // Keep "done" and "has a completion" the same fact, whichever way it was written.
+      if (!entry.data.done) completions.delete(entry.id);
+      else if (!completions.has(entry.id)) completions.set(entry.id, entry.updatedAt);
+    },
+    afterDelete(entry: Entry<TaskData>): void {
+      completions.delete(entry.id);
+    },
+  };
+}
+
+/** The `done` filter of the task listing. */
+export function taskFilter(query: URLSearchParams, errors: FieldError[]): (data: TaskData) => boolean {
+  const done = singleParam(query, 'done', errors);
+  if (done === undefined) return () => true;
+  if (done !== 'true' && done !== 'false') {
+    errors.push({ field: 'done', message: 'must be "true" or "false"' });
+    return () => true;
+  }
+  return (data) => data.done === (done === 'true');
+}
+
+function completionBody(taskId: string, completedAt: string): Record<string, unknown> {
+  return { task_id: taskId, completed_at: completedAt };
+}
+
+/**
+ * POST /v2/tasks/{id}/completion: completes the task (201 + Location). Completing it
+ * again changes nothing and answers 200 with the same completion.
+ */
+export function completeTask(kind: ResourceKind<TaskData>, completions: Completions, taskId: string): Reply {
+  const entry = kind.store.get(taskId);
+  if (entry === undefined) throw notFound('No task exists with this id.');
+  const existing = completions.get(taskId);
+  if (existing !== undefined) return jsonReply(200, completionBody(taskId, existing));
+  const updated = kind.store.update(taskId, { ...entry.data, done: true });
+  kind.afterWrite?.(updated);
+  const completedAt = completions.get(taskId) ?? updated.updatedAt;
+  return jsonReply(201, completionBody(taskId, completedAt), { Location: completionPath(taskId) });
+}
+
+/** GET /v2/tasks/{id}/completion: 200 when the task is done, 404 otherwise. */
+export function getCompletion(kind: ResourceKind<TaskData>, completions: Completions, taskId: string): Reply {
+  if (kind.store.get(taskId) === undefined) throw notFound('No task exists with this id.');
+  const completedAt = completions.get(taskId);
+  if (completedAt === undefined) throw notFound('This task has not been completed.');
+  return jsonReply(200, completionBody(taskId, completedAt));
+}

@@ -1,0 +1,71 @@
+/**
+ * Assertions for checks. Each throws a {@link CheckFailure} whose message says what was
+ * found, then what was expected, and names the exchange it is about.
+ */
+import { CheckFailure } from '../model/check.js';
+import type { HttpResponse } from '../model/context.js';
+
+/** `GET /v2/projects → 404 application/problem+json` */
+export function describe(res: HttpResponse): string {
+  const path = new URL(res.url).pathname + new URL(res.url).search;
+  return `${res.method} ${path} → ${res.status}${res.mediaType ? ` ${res.mediaType}` : ''}`;
+}
+
+/**
+ * @example
+ * ```ts
+ * expectStatus(res, [200, 204], 'PUT of an existing item');
+ * ```
+ */
+export function expectStatus(res: HttpResponse, expected: number | readonly number[], what?: string): void {
+  const allowed = typeof expected === 'number' ? [expected] : expected;
+  if (!allowed.includes(res.status)) {
+    const want = allowed.join(' or ');
+    throw new CheckFailure(
+      `${what ? `${what}: ` : ''}found ${describe(res)}, expected ${want}`,
+      want,
+      String(res.status),
+    );
+  }
+}
+
+/** Returns the header's value; fails when it is absent or empty. */
+export function expectHeader(res: HttpResponse, name: string, what?: string): string {
+  const value = res.headers[name.toLowerCase()];
+  if (value === undefined || value.trim() === '') {
+    throw new CheckFailure(`${what ? `${what}: ` : ''}${describe(res)} has no ${name} header, expected one`, `a ${name} header`, 'none');
+  }
+  return value;
+}
+
+/** Returns the body as a JSON object; fails on anything else. */
+export function expectJsonObject(res: HttpResponse, what?: string): Record<string, unknown> {
+  if (typeof res.json !== 'object' || res.json === null || Array.isArray(res.json)) {
+    throw new CheckFailure(
+      `${what ? `${what}: ` : ''}${describe(res)} body is ${summarise(res)}, expected a JSON object`,
+      'a JSON object',
+      summarise(res),
+    );
+  }
+  return res.json as Record<string, unknown>;
+}
+
+/** Fails with `message` unless `condition` holds. */
+export function ensure(condition: boolean, message: string, expected?: string, found?: string): asserts condition {
+  if (!condition) throw new CheckFailure(message, expected, found);
+}
+
+/** A short description of a body for messages: `empty`, `JSON array`, `text "<html>…"`. */
+export function summarise(res: HttpResponse): string {
+  if (res.text.length === 0) return 'empty';
+  if (res.json === undefined) return `not JSON (${JSON.stringify(res.text.slice(0, 40))}${res.text.length > 40 ? '…' : ''})`;
+  if (res.json === null) return 'JSON null';
+  if (Array.isArray(res.json)) return 'a JSON array';
+  return `JSON ${typeof res.json}`;
+}
+
+/** Compact JSON for messages, cut at `max` characters. */
+export function brief(value: unknown, max = 120): string {
+  const s = JSON.stringify(value) ?? String(value);
+  return s.length > max ? `${s.slice(0, max)}…` : s;
+}

@@ -1,0 +1,104 @@
+/**
+ * Probes several checks share: requests that provoke known errors, the choice of a
+ * method a path does not allow, and POSTs whose accidental creations get cleaned up.
+ */
+import { randomUUID } from 'node:crypto';
+import type { CheckContext, HttpResponse, RequestSpec } from '../model/context.js';
+import type { CollectionProfile } from '../model/profile.js';
+import { CheckSkipped } from '../model/check.js';
+
+/** A path no API has: unknown-path probes. */
+export function unknownPath(): string {
+  return `/restprobe-no-such-path-${randomUUID().slice(0, 8)}`;
+}
+
+/** An id no item has (a fresh UUID). */
+export function unknownId(): string {
+  return randomUUID();
+}
+
+/** An Accept value no JSON API produces. */
+export const unsupportedAccept = 'application/x-restprobe-unsupported';
+
+/** A media type no JSON API consumes. */
+export const unsupportedContentType = 'text/plain';
+
+/** A body that is not valid JSON. */
+export const malformedJson = '{"restprobe": "malformed",';
+
+/**
+ * Sends a request that might create something by mistake (a POST the server should
+ * refuse) and registers any created item for cleanup, so a faulty target is left clean.
+ */
+export async function sendTracked(ctx: CheckContext, collection: CollectionProfile, spec: RequestSpec): Promise<HttpResponse> {
+  const res = await ctx.http.send(spec);
+  if (res.status >= 200 && res.status < 300 && spec.method === 'POST') {
+    const location = res.headers['location'];
+    const id = (res.json as Record<string, unknown> | null | undefined)?.[collection.idField];
+    if (location) ctx.track(new URL(location, res.url).toString());
+    else if (typeof id === 'string' || typeof id === 'number') ctx.track(ctx.http.url(itemPath(collection, String(id))));
+  }
+  return res;
+}
+
+export function itemPath(collection: CollectionProfile, id: string): string {
+  return collection.itemPath.replace('{id}', encodeURIComponent(id));
+}
+
+/** The methods an Allow header lists, upper-case; undefined when there is no Allow. */
+export function parseAllow(value: string | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  return value.split(',').map((m) => m.trim().toUpperCase()).filter((m) => m.length > 0);
+}
+
+/**
+ * Picks a method the collection path does not support, from OPTIONS' Allow. Without an
+ * Allow it falls back to PATCH with an empty object, which changes nothing even where
+ * bulk PATCH exists; a read-only run never guesses.
+ */
+export async function unsupportedMethodProbe(ctx: CheckContext, collection: CollectionProfile): Promise<HttpResponse> {
+  const options = await ctx.http.send({ method: 'OPTIONS', path: collection.path });
+  const allow = parseAllow(options.headers['allow']);
+  const candidates = ['PATCH', 'PUT', 'DELETE'];
+  const method = allow ? candidates.find((m) => !allow.includes(m)) : 'PATCH';
+  if (method === undefined) throw new CheckSkipped(`${collection.path} allows ${candidates.join(', ')}: no safe unsupported method to probe`);
+  if (!allow && ctx.profile.safety.readOnly) throw new CheckSkipped('read-only run and no Allow header to tell an unsupported method', 'safety.readOnly');
+  return ctx.http.send({ method, path: collection.path, json: {} });
+}
+
+/** A body that breaks validation: the configured one, or createBody with each value's type changed. */
+export function invalidBody(collection: CollectionProfile): Record<string, unknown> {
+  if (collection.invalidBody) return collection.invalidBody;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(collection.createBody ?? {})) out[k] = typeof v === 'string' ? 42 : 'restprobe-wrong-type';
+  return out;
+}
+
+/**
+ * Requests that must each be answered with an error, as many as the profile allows:
+ * unknown path (always); unknown id, unsupported method and unsupported Accept (with a
+ * collection); malformed JSON, validation failure and unsupported Content-Type (with
+ * writes); missing credentials (with credentials). Only error answers are returned.
+ */
+export async function provokeErrors(ctx: CheckContext): Promise<HttpResponse[]> {
+  const responses: HttpResponse[] = [await ctx.http.send({ method: 'GET', path: unknownPath() })];
+  const collection = ctx.profile.collections[0];
+  if (collection) {
+    responses.push(await ctx.http.send({ method: 'GET', path: itemPath(collection, unknownId()) }));
+    responses.push(await ctx.http.send({ method: 'GET', path: collection.path, headers: { accept: unsupportedAccept } }));
+    try {
+      responses.push(await unsupportedMethodProbe(ctx, collection));
+    } catch (err) {
+      if (!(err instanceof CheckSkipped)) throw err;
+    }
+    if (ctx.profile.auth.apiKey) responses.push(await ctx.http.send({ method: 'GET', path: collection.path, auth: false }));
+  }
+  const writable = ctx.profile.safety.readOnly ? undefined : ctx.profile.collections.find((c) => c.createBody);
+  if (writable) {
+    const post = (spec: Omit<RequestSpec, 'method' | 'path'>) => sendTracked(ctx, writable, { method: 'POST', path: writable.path, ...spec });
+    responses.push(await post({ body: malformedJson, headers: { 'content-type': 'application/json' } }));
+    responses.push(await post({ json: invalidBody(writable) }));
+    responses.push(await post({ body: JSON.stringify(writable.createBody), headers: { 'content-type': unsupportedContentType } }));
+  }
+  return responses.filter((r) => r.status >= 400);
+}

@@ -1,0 +1,81 @@
+/**
+ * Property checks on fast-check: run, shrink, then replay the minimal counterexample
+ * once more so the evidence holds exactly the exchanges of the failing case, with the
+ * seed and path that reproduce it.
+ */
+import fc from 'fast-check';
+import { CheckFailure } from '../model/check.js';
+import type { CheckContext } from '../model/context.js';
+
+export interface PropertyOptions<T> {
+  readonly arbitrary: fc.Arbitrary<T>;
+  /** Throws CheckFailure when the target breaks the rule for this input. */
+  readonly predicate: (input: T) => Promise<void>;
+  /** Overrides `properties.numRuns`. */
+  readonly numRuns?: number;
+  /** Describes an input for the failure message. */
+  readonly show?: (input: T) => string;
+  /** Inputs tried before the random ones, so known-bad cases never depend on luck. */
+  readonly examples?: readonly T[];
+}
+
+/**
+ * @example
+ * ```ts
+ * await checkProperty(ctx, {
+ *   arbitrary: fc.string(),
+ *   predicate: async (s) => { const r = await ctx.http.send({ method: 'GET', path: `/x?q=${encodeURIComponent(s)}` }); expectStatus(r, [200, 400]); },
+ * });
+ * ```
+ */
+export async function checkProperty<T>(ctx: CheckContext, opts: PropertyOptions<T>): Promise<void> {
+  const examples = opts.examples ?? [];
+  const numRuns = (opts.numRuns ?? ctx.profile.properties.numRuns) + examples.length;
+  // Only CheckFailure is a counterexample; a transport or harness error stops the search as it is.
+  let fatal: unknown;
+  const details = await fc.check(
+    fc.asyncProperty(opts.arbitrary, async (input) => {
+      if (fatal !== undefined) return true;
+      try {
+        await opts.predicate(input);
+        return true;
+      } catch (err) {
+        if (err instanceof CheckFailure) throw err;
+        fatal = err;
+        return true;
+      }
+    }),
+    { seed: ctx.seed, numRuns, endOnFailure: false, examples: examples.map((e): [T] => [e]) },
+  );
+  if (fatal !== undefined) throw fatal;
+  if (!details.failed || details.counterexample === null) {
+    ctx.property({ seed: details.seed, numRuns: details.numRuns });
+    return;
+  }
+  const [input] = details.counterexample;
+  const shown = opts.show ? opts.show(input) : fc.stringify(input);
+  ctx.property({
+    seed: details.seed,
+    path: details.counterexamplePath ?? undefined,
+    numRuns: details.numRuns,
+    counterexample: shown,
+    shrunk: details.numShrinks > 0,
+  });
+  // Replay the shrunk case alone so the evidence's exchanges are the failing ones.
+  ctx.http.exchanges.length = 0;
+  try {
+    await opts.predicate(input);
+  } catch (err) {
+    if (err instanceof CheckFailure) {
+      throw new CheckFailure(
+        `${err.message} (counterexample after ${details.numShrinks} shrinks: ${shown}; replay with --seed ${details.seed})`,
+        err.expected,
+        err.found,
+      );
+    }
+    throw err;
+  }
+  throw new CheckFailure(
+    `the property failed (counterexample: ${shown}) but passed when replayed: the target is not deterministic; replay with --seed ${details.seed}`,
+  );
+}

@@ -1,0 +1,113 @@
+/**
+ * The restprobe command line. Exit codes: 0 no failures; 1 at least one failure;
+ * 2 usage or config error; 3 the target could not be reached or the harness failed.
+ */
+import { Command, CommanderError, Option } from 'commander';
+import { ExitCode, RestprobeError, exitCodeFor } from '../errors.js';
+import { catalogue } from '../../suites/catalogue.js';
+import { catalogueEntries, renderCatalogueMarkdown, renderCatalogueText } from './checks-command.js';
+import { faultIndex } from './fault-index.js';
+import { runCommand } from './run-command.js';
+import { serveCommand } from './serve-command.js';
+import { toolVersion } from './version.js';
+
+const collect = (value: string, previous: string[]): string[] => [...previous, value];
+
+function program(): Command {
+  const cli = new Command('restprobe')
+    .description('Conformance tests for HTTP/JSON APIs that follow the REST API contract conventions.')
+    .version(toolVersion())
+    .exitOverride()
+    .configureOutput({ outputError: (text, write) => write(text) })
+    .showHelpAfterError('(run with --help for usage)')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ restprobe serve --port 8080                       start the reference server (prints export lines)
+  $ restprobe run http://127.0.0.1:8080 -c fixtures/reference.config.json
+  $ restprobe run https://staging.example.com --only ERR --skip ERR-bad-input-no-5xx
+  $ restprobe checks --json                           the check catalogue
+
+Exit codes: 0 no failures · 1 failures · 2 usage or config error · 3 target unreachable or harness error`,
+    );
+
+  cli
+    .command('run')
+    .description('probe a target and write compliance reports')
+    .argument('[base-url]', 'the API\'s base URL (overrides baseUrl in the config)')
+    .option('-c, --config <file>', 'target config, JSON or YAML (see fixtures/schema/restprobe.config.schema.json)')
+    .option('--only <selector>', 'run only this section prefix (ERR) or check id; repeatable, or comma-separated', collect, [])
+    .option('--skip <selector>', 'skip this section prefix or check id; repeatable, or comma-separated', collect, [])
+    .option('--report-dir <dir>', 'where reports are written', 'reports')
+    .option('--format <list>', 'report formats: json,junit,md', 'json,junit,md')
+    .option('--seed <n>', 'seed for property checks (replays a reported failure)')
+    .option('--strict', 'warnings (SHOULD-level rules) fail the run', false)
+    .option('--read-only', 'send no request that writes (POST, PUT, PATCH, DELETE)', false)
+    .addHelpText('after', `
+Examples:
+  $ restprobe run http://127.0.0.1:8080 -c fixtures/reference.config.json
+  $ restprobe run https://staging.example.com -c restprobe.config.json --read-only --format json,junit
+  $ restprobe run https://staging.example.com --only ERR-bad-input-no-5xx --seed 1234   replay a property failure`)
+    .action(async (baseUrl: string | undefined, opts) => {
+      process.exitCode = await runCommand(baseUrl, opts);
+    });
+
+  cli
+    .command('checks')
+    .description('list the check catalogue')
+    .option('--json', 'as a JSON array of {id, section, severity, title, rule}', false)
+    .option('--markdown', 'as the Markdown of docs/checks.md', false)
+    .action((opts: { json: boolean; markdown: boolean }) => {
+      const text = opts.json
+        ? JSON.stringify(catalogueEntries(catalogue), null, 2)
+        : opts.markdown
+          ? renderCatalogueMarkdown(catalogue, faultIndex())
+          : renderCatalogueText(catalogue);
+      process.stdout.write(`${text}\n`);
+    });
+
+  cli
+    .command('serve')
+    .description('start the bundled reference server on 127.0.0.1')
+    .option('--port <n>', 'port to listen on (0: any free port)', '8080')
+    .addOption(new Option('--fault <name>', 'switch on a named fault; repeatable').argParser(collect).default([]))
+    .option('--list-faults', 'list the faults and the checks each must trip', false)
+    .option('--json', 'with --list-faults: as JSON', false)
+    .addHelpText('after', `
+Examples:
+  $ restprobe serve --port 8080
+  $ restprobe serve --port 8080 --fault etag-ignored-on-put --fault errors-as-plain-json
+  $ restprobe serve --list-faults --json`)
+    .action(async (opts) => {
+      await serveCommand(opts);
+    });
+
+  return cli;
+}
+
+async function main(argv: string[]): Promise<void> {
+  try {
+    await program().parseAsync(argv);
+  } catch (err) {
+    process.exitCode = reportError(err);
+  }
+}
+
+/** Prints an error as one line per problem (never a stack trace) and returns the exit code. */
+function reportError(err: unknown): number {
+  if (err instanceof CommanderError) {
+    // Help and version exit through here too, with code 0.
+    return err.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
+  }
+  if (err instanceof RestprobeError) {
+    process.stderr.write(`restprobe: ${err.message}\n`);
+    for (const p of err.problems) process.stderr.write(`  - ${p}\n`);
+    return exitCodeFor(err.code);
+  }
+  process.stderr.write(`restprobe: internal error: ${err instanceof Error ? err.message : String(err)}\n`);
+  if (process.env['RESTPROBE_DEBUG'] && err instanceof Error) process.stderr.write(`${err.stack}\n`);
+  return ExitCode.unreachable;
+}
+
+await main(process.argv);

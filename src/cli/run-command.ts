@@ -1,0 +1,97 @@
+/**
+ * `restprobe run`: load the profile, check the target answers at all, run the suites,
+ * print live lines and a summary, write the reports, and choose the exit code.
+ */
+import { randomInt } from 'node:crypto';
+import { loadProfile } from '../config/load.js';
+import { selectChecks } from '../engine/select.js';
+import { ExitCode, RestprobeError } from '../errors.js';
+import { HttpClient } from '../http/client.js';
+import type { TargetProfile } from '../model/profile.js';
+import { buildReport, reportFailed } from '../report/model.js';
+import { renderCheckLine, renderSummary } from '../report/terminal.js';
+import { isReportFormat, reportFormats, writeReports, type ReportFormat } from '../report/write.js';
+import { runSuites } from '../runner/run.js';
+import { catalogue } from '../../suites/catalogue.js';
+import { toolVersion } from './version.js';
+
+export interface RunOptions {
+  readonly config?: string;
+  readonly only: string[];
+  readonly skip: string[];
+  readonly reportDir: string;
+  readonly format: string;
+  readonly seed?: string;
+  readonly strict: boolean;
+  readonly readOnly: boolean;
+}
+
+/** Runs and returns the exit code; throws RestprobeError for usage, config and reachability problems. */
+export async function runCommand(baseUrl: string | undefined, opts: RunOptions, out: NodeJS.WriteStream = process.stdout): Promise<number> {
+  const formats = parseFormats(opts.format);
+  const seed = parseSeed(opts.seed);
+  const selection = { only: splitList(opts.only), skip: splitList(opts.skip) };
+  const selected = selectChecks(catalogue, selection);
+  const profile = await loadProfile({ configPath: opts.config, baseUrl, readOnly: opts.readOnly });
+  await preflight(profile);
+
+  const color = out.isTTY === true && !process.env['NO_COLOR'];
+  out.write(`restprobe ${toolVersion()} → ${profile.baseUrl} · ${selected.length} checks · seed ${seed}\n`);
+  const startedAt = new Date();
+  let done = 0;
+  const { results, harnessErrors } = await runSuites({ profile, seed, selection }, (result) => {
+    done++;
+    const line = renderCheckLine(result, { color, secrets: profile.secrets });
+    out.write(color ? `[${String(done).padStart(String(selected.length).length)}/${selected.length}] ${line}\n` : `${line}\n`);
+  });
+  const report = buildReport({
+    baseUrl: profile.baseUrl,
+    startedAt,
+    durationMs: Date.now() - startedAt.getTime(),
+    seed,
+    strict: opts.strict,
+    version: toolVersion(),
+    results,
+  });
+  const paths = await writeReports(report, { dir: opts.reportDir, formats, secrets: profile.secrets });
+  out.write(`\n${renderSummary(report, { color, secrets: profile.secrets, reportPaths: paths })}\n`);
+  if (harnessErrors.length > 0) {
+    throw new RestprobeError('ERR_HARNESS', 'the harness failed while running the suites', harnessErrors);
+  }
+  if (reportFailed(report)) return ExitCode.failures;
+  return report.summary.error > 0 ? ExitCode.unreachable : ExitCode.ok;
+}
+
+/** One request before the run, so an unreachable target is one clear line, not 30 errors. */
+async function preflight(profile: TargetProfile): Promise<void> {
+  const client = new HttpClient({ timeoutMs: profile.http.timeoutMs, maxBodyBytes: profile.http.maxBodyBytes, connections: 1, maxRequests: 1 });
+  try {
+    await client.send({ method: 'GET', url: profile.baseUrl, headers: { accept: 'application/json' } });
+  } catch (err) {
+    if (err instanceof RestprobeError && (err.code === 'ERR_TARGET_UNREACHABLE' || err.code === 'ERR_TIMEOUT')) {
+      throw new RestprobeError(err.code, `cannot reach ${profile.baseUrl}: ${err.message.replace(/^GET \S+: /, '')}`);
+    }
+    // Anything else (a reset, a huge body) is an answer: the checks will judge it.
+  } finally {
+    await client.close();
+  }
+}
+
+function splitList(values: readonly string[]): string[] {
+  return values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v.length > 0);
+}
+
+function parseFormats(value: string): ReportFormat[] {
+  const names = splitList([value]);
+  const bad = names.filter((n) => !isReportFormat(n));
+  if (bad.length > 0) throw new RestprobeError('ERR_USAGE', `--format: unknown format ${bad.map((b) => `"${b}"`).join(', ')}; expected a comma-separated list of ${reportFormats.join(', ')}`);
+  return names.filter(isReportFormat);
+}
+
+function parseSeed(value: string | undefined): number {
+  if (value === undefined) return randomInt(0, 2 ** 31 - 1);
+  if (!/^-?\d+$/.test(value) || !Number.isSafeInteger(Number(value))) {
+    throw new RestprobeError('ERR_USAGE', `--seed: "${value}" is not an integer; expected the seed a report printed`);
+  }
+  return Number(value) | 0;
+}

@@ -1,0 +1,15 @@
+/**
+ * Every default the loader applies, in one place. The numeric ones are the profile's own
+ * ({@link profileDefaults}); `schema.test.ts` checks the schema's `default` annotations
+ * (what editors show) against this object.
+ */
+import { profileDefaults } from '../model/profile.js';
+
+export const configDefaults = {
+  ...profileDefaults,
+  apiKeyHeader: 'X-API-Key',
+  idField: 'id',
+  newId: 'uuid',
+  volatileFields: [] as readonly string[],
+  readOnly: false,
+} as const;

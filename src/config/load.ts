@@ -1,0 +1,124 @@
+/**
+ * From config file, command-line flags and environment to a {@link TargetProfile}:
+ * read, validate against the bundled schema, apply defaults, resolve secrets.
+ */
+import { RestprobeError } from '../errors.js';
+import type { CollectionProfile, TargetProfile } from '../model/profile.js';
+import { normaliseBaseUrl } from './base-url.js';
+import { configDefaults as defaults } from './defaults.js';
+import { problemsFromAjv } from './problems.js';
+import type { RawCollection, RawConfig } from './raw-config.js';
+import { readConfigFile } from './read.js';
+import { configValidator } from './schema.js';
+import { SecretResolver } from './secrets.js';
+
+export interface LoadProfileOptions {
+  /** Path of the config file (JSON or YAML). Without it, a profile with no collections. */
+  readonly configPath?: string;
+  /** Base URL from the command line; wins over `baseUrl` in the file. */
+  readonly baseUrl?: string;
+  /** Where `{ "env": NAME }` secrets are read. Default `process.env`. */
+  readonly env?: NodeJS.ProcessEnv;
+  /** `--read-only` from the command line; ORed with `safety.readOnly`. */
+  readonly readOnly?: boolean;
+}
+
+const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** Schema validation, plus the rules a JSON Schema cannot say (unique collection names). */
+function validate(data: unknown, source: string): RawConfig {
+  const check = configValidator();
+  const problems = check(data) ? [] : problemsFromAjv(check.errors ?? []);
+  if (problems.length === 0) problems.push(...duplicateNames(data as RawConfig));
+  if (problems.length > 0) {
+    throw new RestprobeError('ERR_CONFIG_INVALID', `${source} has ${plural(problems.length, 'problem')}`, problems);
+  }
+  return data as RawConfig;
+}
+
+/** Collections are named in messages and selected by name, so names must be unique. */
+function duplicateNames(config: RawConfig): string[] {
+  const firstIndex = new Map<string, number>();
+  const problems: string[] = [];
+  (config.collections ?? []).forEach((c, i) => {
+    const first = firstIndex.get(c.name);
+    if (first === undefined) firstIndex.set(c.name, i);
+    else problems.push(`collections[${i}].name: must be unique (found "${c.name}", also the name of collections[${first}])`);
+  });
+  return problems;
+}
+
+/** The base URL to probe: the command line's, else the file's. */
+function resolveBaseUrl(cli: string | undefined, file: string | undefined): string {
+  if (cli !== undefined) {
+    const result = normaliseBaseUrl(cli);
+    if (!result.ok) throw new RestprobeError('ERR_USAGE', `base URL on the command line ${result.problem}`);
+    return result.url;
+  }
+  if (file !== undefined) {
+    const result = normaliseBaseUrl(file);
+    if (!result.ok) throw new RestprobeError('ERR_CONFIG_INVALID', `baseUrl ${result.problem}`, [`baseUrl: ${result.problem}`]);
+    return result.url;
+  }
+  throw new RestprobeError('ERR_USAGE', 'no base URL: pass one on the command line or set baseUrl in the config');
+}
+
+function collectionProfile(raw: RawCollection): CollectionProfile {
+  return {
+    name: raw.name,
+    path: raw.path,
+    itemPath: raw.itemPath ?? `${raw.path.replace(/\/+$/, '')}/{id}`,
+    idField: raw.idField ?? defaults.idField,
+    createBody: raw.create?.body,
+    replaceBody: raw.replace?.body,
+    patchBody: raw.patch?.body,
+    invalidBody: raw.invalid?.body,
+    volatileFields: raw.volatileFields ?? defaults.volatileFields,
+    newId: raw.newId ?? defaults.newId,
+  };
+}
+
+/**
+ * The validated target profile, every field filled.
+ *
+ * Throws {@link RestprobeError}: `ERR_CONFIG_UNREADABLE` (file missing or not JSON/YAML),
+ * `ERR_CONFIG_INVALID` (schema problems, one line each in `problems`), `ERR_USAGE` (no
+ * base URL, or a bad one on the command line), `ERR_ENV_MISSING` (a secret's variable is
+ * unset, one line per variable).
+ *
+ * @example
+ * ```ts
+ * const profile = await loadProfile({ configPath: 'restprobe.config.json', baseUrl: 'http://127.0.0.1:8080/' });
+ * profile.baseUrl;         // 'http://127.0.0.1:8080'
+ * profile.http.timeoutMs;  // 10000 unless the file sets it
+ * ```
+ */
+export async function loadProfile(opts: LoadProfileOptions = {}): Promise<TargetProfile> {
+  const source = opts.configPath ?? 'the config';
+  const config = opts.configPath === undefined ? {} : validate(await readConfigFile(opts.configPath), source);
+  const baseUrl = resolveBaseUrl(opts.baseUrl, config.baseUrl);
+
+  const secrets = new SecretResolver(opts.env ?? process.env);
+  const apiKey = config.auth?.apiKey;
+  const auth: TargetProfile['auth'] = apiKey
+    ? { apiKey: { header: apiKey.header ?? defaults.apiKeyHeader, value: secrets.resolve('auth.apiKey.value', apiKey.value) } }
+    : {};
+  secrets.assertComplete(source);
+
+  return {
+    baseUrl,
+    auth,
+    collections: (config.collections ?? []).map(collectionProfile),
+    http: {
+      timeoutMs: config.http?.timeoutMs ?? defaults.timeoutMs,
+      maxBodyBytes: config.http?.maxBodyBytes ?? defaults.maxBodyBytes,
+      concurrency: config.http?.concurrency ?? defaults.concurrency,
+    },
+    safety: {
+      readOnly: (opts.readOnly ?? false) || (config.safety?.readOnly ?? defaults.readOnly),
+      maxRequests: config.safety?.maxRequests ?? defaults.maxRequests,
+    },
+    properties: { numRuns: config.properties?.numRuns ?? defaults.numRuns },
+    secrets: secrets.secrets,
+  };
+}

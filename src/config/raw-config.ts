@@ -1,0 +1,37 @@
+/**
+ * The config file as the schema admits it, before defaults and secrets are resolved.
+ * Mirrors `fixtures/schema/restprobe.config.schema.json`; `schema.test.ts` keeps them
+ * together by validating a config that uses every property.
+ */
+
+/** A secret as written in the config: the name of the variable that holds it. */
+export interface SecretRef {
+  readonly env: string;
+}
+
+export interface RawBody {
+  readonly body: Record<string, unknown>;
+}
+
+export interface RawCollection {
+  readonly name: string;
+  readonly path: string;
+  readonly itemPath?: string;
+  readonly idField?: string;
+  readonly create?: RawBody;
+  readonly replace?: RawBody;
+  readonly patch?: RawBody;
+  readonly invalid?: RawBody;
+  readonly volatileFields?: readonly string[];
+  readonly newId?: 'uuid' | 'none';
+}
+
+export interface RawConfig {
+  readonly $schema?: string;
+  readonly baseUrl?: string;
+  readonly auth?: { readonly apiKey?: { readonly header?: string; readonly value: SecretRef } };
+  readonly collections?: readonly RawCollection[];
+  readonly http?: { readonly timeoutMs?: number; readonly maxBodyBytes?: number; readonly concurrency?: number };
+  readonly safety?: { readonly readOnly?: boolean; readonly maxRequests?: number };
+  readonly properties?: { readonly numRuns?: number };
+}

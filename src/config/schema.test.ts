@@ -1,0 +1,77 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { configDefaults } from './defaults.js';
+import type { RawConfig } from './raw-config.js';
+import { configSchemaPath, configValidator, packageRoot } from './schema.js';
+
+type SchemaNode = { description?: string; default?: unknown; properties?: Record<string, SchemaNode>; items?: SchemaNode; definitions?: Record<string, SchemaNode>; additionalProperties?: unknown; type?: string };
+const schema = JSON.parse(readFileSync(configSchemaPath(), 'utf8')) as SchemaNode;
+
+/** Every object schema with `properties`, and every property, with its JSON path. */
+function* walk(node: SchemaNode, path: string): Generator<[string, SchemaNode]> {
+  yield [path, node];
+  for (const [name, child] of Object.entries(node.properties ?? {})) yield* walk(child, `${path}.${name}`);
+  for (const [name, child] of Object.entries(node.definitions ?? {})) yield* walk(child, `#${name}`);
+  if (node.items) yield* walk(node.items, `${path}[]`);
+}
+
+describe('config schema', () => {
+  it('is found from the package root', () => {
+    expect(configSchemaPath().startsWith(packageRoot())).toBe(true);
+  });
+
+  it('describes every property and closes every object', () => {
+    for (const [path, node] of walk(schema, '$')) {
+      if (path !== '$' && !path.endsWith('[]')) expect(node.description, path).toBeTruthy();
+      if (node.properties) expect(node.additionalProperties, path).toBe(false);
+    }
+  });
+
+  it('shows editors the defaults the loader applies', () => {
+    const shown = Object.fromEntries([...walk(schema, '$')].filter(([, n]) => 'default' in n).map(([p, n]) => [p, n.default]));
+    expect(shown).toEqual({
+      '$.auth.apiKey.header': configDefaults.apiKeyHeader,
+      '$.http.timeoutMs': configDefaults.timeoutMs,
+      '$.http.maxBodyBytes': configDefaults.maxBodyBytes,
+      '$.http.concurrency': configDefaults.concurrency,
+      '$.safety.readOnly': configDefaults.readOnly,
+      '$.safety.maxRequests': configDefaults.maxRequests,
+      '$.properties.numRuns': configDefaults.numRuns,
+      '#collection.idField': configDefaults.idField,
+      '#collection.volatileFields': configDefaults.volatileFields,
+      '#collection.newId': configDefaults.newId,
+    });
+  });
+
+  it('accepts a config that uses every property (keeps RawConfig and the schema together)', () => {
+    const everything: Required<RawConfig> = {
+      $schema: './schema/restprobe.config.schema.json',
+      baseUrl: 'https://api.example.com',
+      auth: { apiKey: { header: 'Authorization', value: { env: 'API_KEY' } } },
+      collections: [
+        {
+          name: 'projects',
+          path: '/v2/projects',
+          itemPath: '/v2/projects/{id}',
+          idField: 'id',
+          create: { body: { name: 'p' } },
+          replace: { body: { name: 'q' } },
+          patch: { body: { name: 'r' } },
+          invalid: { body: { name: 1 } },
+          volatileFields: ['updated_at'],
+          newId: 'none',
+        },
+      ],
+      http: { timeoutMs: 1000, maxBodyBytes: 1024, concurrency: 64 },
+      safety: { readOnly: true, maxRequests: 1 },
+      properties: { numRuns: 10000 },
+    };
+    const validate = configValidator();
+    expect(validate(everything), JSON.stringify(validate.errors)).toBe(true);
+  });
+
+  it('accepts the bundled reference config', () => {
+    const config: unknown = JSON.parse(readFileSync(`${packageRoot()}/fixtures/reference.config.json`, 'utf8'));
+    expect(configValidator()(config)).toBe(true);
+  });
+});

@@ -1,0 +1,81 @@
+/**
+ * The config schema ships as a JSON file in the package (editors read it through
+ * `$schema`); this module finds it at runtime and compiles it once per process.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Ajv, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import { RestprobeError } from '../errors.js';
+import type { RawConfig } from './raw-config.js';
+
+// ajv-formats is CommonJS with a `default` export; under NodeNext the plugin is that default.
+const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
+
+/** Where the schema sits inside the package. */
+const schemaRelativePath = join('fixtures', 'schema', 'restprobe.config.schema.json');
+
+/**
+ * Annotation keywords of our own: `x-messages` (wording per failing keyword) and
+ * `x-secret` (never echo the value). Declared so ajv's strict mode accepts them.
+ */
+const annotationKeywords = ['x-messages', 'x-secret'];
+
+/**
+ * The package root: the nearest directory above this module that holds `package.json`.
+ * Works from `src/config/` (TS sources) and `dist/src/config/` (tsc output, which does
+ * not copy JSON files) alike.
+ *
+ * @example
+ * ```ts
+ * packageRoot(); // '/home/me/project/node_modules/restprobe'
+ * ```
+ */
+export function packageRoot(from: string = dirname(fileURLToPath(import.meta.url))): string {
+  for (let dir = from; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'package.json'))) return dir;
+    if (dirname(dir) === dir) {
+      throw new RestprobeError('ERR_HARNESS', `no package.json above ${from}: cannot locate the config schema`);
+    }
+  }
+}
+
+/**
+ * Absolute path of the bundled config schema.
+ *
+ * @example
+ * ```ts
+ * configSchemaPath(); // '/…/restprobe/fixtures/schema/restprobe.config.schema.json'
+ * ```
+ */
+export function configSchemaPath(): string {
+  return join(packageRoot(), schemaRelativePath);
+}
+
+let validator: ValidateFunction<RawConfig> | undefined;
+
+/**
+ * The compiled config validator: `allErrors` so one run reports every problem, and
+ * `verbose` so each error carries its schema (for `x-messages`) and the offending data.
+ *
+ * @example
+ * ```ts
+ * const validate = configValidator();
+ * if (!validate(data)) console.log(validate.errors);
+ * ```
+ */
+export function configValidator(): ValidateFunction<RawConfig> {
+  if (validator) return validator;
+  const path = configSchemaPath();
+  let schema: unknown;
+  try {
+    schema = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (cause) {
+    throw new RestprobeError('ERR_HARNESS', `cannot read the bundled config schema at ${path}`, [], { cause });
+  }
+  const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, keywords: annotationKeywords });
+  addFormats(ajv, ['uri']);
+  validator = ajv.compile<RawConfig>(schema as object);
+  return validator;
+}

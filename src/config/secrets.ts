@@ -1,0 +1,60 @@
+/**
+ * Resolves `{ "env": NAME }` references from the environment. Gathers every missing
+ * variable before failing, so one run tells the user all of them.
+ */
+import { RestprobeError } from '../errors.js';
+import type { Secret } from '../model/profile.js';
+import type { SecretRef } from './raw-config.js';
+
+/**
+ * @example
+ * ```ts
+ * const resolver = new SecretResolver(process.env);
+ * const key = resolver.resolve('auth.apiKey.value', { env: 'RESTPROBE_API_KEY' });
+ * resolver.assertComplete('restprobe.config.json'); // throws ERR_ENV_MISSING if unset
+ * ```
+ */
+export class SecretResolver {
+  readonly #env: NodeJS.ProcessEnv;
+  readonly #resolved = new Map<string, Secret>();
+  readonly #missing = new Map<string, string>();
+
+  constructor(env: NodeJS.ProcessEnv) {
+    this.#env = env;
+  }
+
+  /**
+   * The secret `ref` names. When the variable is unset or empty, records the problem
+   * and returns a placeholder; {@link assertComplete} then throws.
+   */
+  resolve(configPath: string, ref: SecretRef): Secret {
+    const known = this.#resolved.get(ref.env);
+    if (known) return known;
+    const value = this.#env[ref.env];
+    if (value === undefined || value === '') {
+      if (!this.#missing.has(ref.env)) {
+        const state = value === undefined ? 'is not set' : 'is set but empty';
+        this.#missing.set(ref.env, `${configPath}: environment variable ${ref.env} ${state}`);
+      }
+      return { envName: ref.env, value: '' };
+    }
+    const secret: Secret = { envName: ref.env, value };
+    this.#resolved.set(ref.env, secret);
+    return secret;
+  }
+
+  /** Every secret resolved so far, one per variable. */
+  get secrets(): Secret[] {
+    return [...this.#resolved.values()];
+  }
+
+  /** Throws `ERR_ENV_MISSING`, one problem per variable, if any variable was missing. */
+  assertComplete(source: string): void {
+    if (this.#missing.size === 0) return;
+    const names = [...this.#missing.keys()];
+    const what = names.length === 1 ? `environment variable ${names[0]} is` : `environment variables ${names.join(', ')} are`;
+    throw new RestprobeError('ERR_ENV_MISSING', `${source} reads secrets from the environment, but ${what} missing`, [
+      ...this.#missing.values(),
+    ]);
+  }
+}

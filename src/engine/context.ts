@@ -1,0 +1,93 @@
+/**
+ * The CheckContext a check runs with: a recording session, fixtures that create the
+ * check's own resources, and cleanup of everything the check created.
+ */
+import { CheckFailure, CheckSkipped, type PropertyEvidence } from '../model/check.js';
+import type { CheckContext, CreatedResource } from '../model/context.js';
+import type { CollectionProfile, TargetProfile } from '../model/profile.js';
+import type { HttpClient } from '../http/client.js';
+import { RecordingSession, credentialHeaders, resolveUrl } from '../http/session.js';
+
+export class RunContext implements CheckContext {
+  readonly http: RecordingSession;
+  readonly notes: string[] = [];
+  propertyEvidence: PropertyEvidence | undefined;
+  private readonly created: string[] = [];
+
+  constructor(
+    readonly profile: TargetProfile,
+    private readonly client: HttpClient,
+    readonly seed: number,
+  ) {
+    this.http = new RecordingSession(client, profile);
+  }
+
+  collection(): CollectionProfile {
+    const c = this.profile.collections[0];
+    if (!c) throw new CheckSkipped('no collection configured', 'collections');
+    return c;
+  }
+
+  writableCollection(): CollectionProfile {
+    if (this.profile.safety.readOnly) throw new CheckSkipped('read-only run: this check writes', 'safety.readOnly');
+    const c = this.profile.collections.find((x) => x.createBody !== undefined);
+    if (!c) throw new CheckSkipped('no collection with a create body', 'collections[].create.body');
+    return c;
+  }
+
+  async create(collection: CollectionProfile, overrides: Record<string, unknown> = {}): Promise<CreatedResource> {
+    const res = await this.http.send({ method: 'POST', path: collection.path, json: { ...collection.createBody, ...overrides } });
+    if (res.status < 200 || res.status > 299) {
+      // The fixture is setup, but a create that fails is the target's finding, not the harness's.
+      throw new CheckFailure(
+        `creating a ${collection.name} item for this check failed: POST ${collection.path} answered ${res.status}`,
+        '201 Created',
+        `${res.status}`,
+      );
+    }
+    const body = isObject(res.json) ? res.json : {};
+    const id = body[collection.idField];
+    const location = res.headers['location'];
+    const url = location ? new URL(location, res.url).toString() : id !== undefined ? this.itemUrl(collection, String(id)) : undefined;
+    if (url === undefined) {
+      throw new CheckFailure(`POST ${collection.path} answered ${res.status} with neither Location nor "${collection.idField}"`, 'a Location header or an id field', 'neither');
+    }
+    this.created.push(url);
+    return { collection, id: id === undefined ? '' : String(id), url, body, response: res };
+  }
+
+  /** Absolute URL of an item of this collection. */
+  itemUrl(collection: CollectionProfile, id: string): string {
+    return resolveUrl(this.profile.baseUrl, collection.itemPath.replace('{id}', encodeURIComponent(id)));
+  }
+
+  track(url: string): void {
+    this.created.push(url);
+  }
+
+  note(line: string): void {
+    this.notes.push(line);
+  }
+
+  property(data: PropertyEvidence): void {
+    this.propertyEvidence = data;
+  }
+
+  /** Deletes what the check created, newest first; failures become notes, never verdicts. */
+  async cleanup(): Promise<void> {
+    const headers = { accept: 'application/json', ...credentialHeaders(this.profile) };
+    for (const url of [...new Set(this.created)].reverse()) {
+      try {
+        const res = await this.client.send({ method: 'DELETE', url, headers });
+        if (res.status >= 300 && res.status !== 404) this.notes.push(`cleanup: DELETE ${url} answered ${res.status}`);
+      } catch (err) {
+        this.notes.push(`cleanup: DELETE ${url} failed: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    }
+    this.created.length = 0;
+  }
+}
+
+export function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}

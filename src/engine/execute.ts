@@ -1,0 +1,121 @@
+/**
+ * Runs one check and turns what happened into an honest outcome:
+ * - returned normally → pass;
+ * - CheckFailure → fail (warn when the check's severity is `should` or `info`);
+ * - CheckSkipped, or an unmet requirement → skip, with the config key that enables it;
+ * - a transport error or anything else → error. A check never passes because it could not run.
+ */
+import { CheckFailure, CheckSkipped, type Check, type CheckResult, type Evidence, type Requirement, type Status } from '../model/check.js';
+import type { TargetProfile } from '../model/profile.js';
+import { RestprobeError } from '../errors.js';
+import type { HttpClient } from '../http/client.js';
+import { scrubValues } from '../http/redact.js';
+import { RunContext } from './context.js';
+
+export interface ExecuteOptions {
+  readonly profile: TargetProfile;
+  readonly client: HttpClient;
+  readonly seed: number;
+}
+
+/** Exchanges kept in a failure's evidence; property checks can send hundreds. */
+const maxFailureExchanges = 25;
+
+/**
+ * @example
+ * ```ts
+ * const result = await executeCheck(check, { profile, client, seed: 42 });
+ * if (result.status === 'fail') console.log(result.message, result.evidence.exchanges[0]?.curl);
+ * ```
+ */
+export async function executeCheck(check: Check, opts: ExecuteOptions): Promise<CheckResult> {
+  const started = performance.now();
+  const ctx = new RunContext(opts.profile, opts.client, opts.seed);
+  let status: Status;
+  let message: string;
+  let configKey: string | undefined;
+  let expected: string | undefined;
+  let found: string | undefined;
+
+  const unmet = unmetRequirement(check.requires, opts.profile);
+  try {
+    if (unmet) throw new CheckSkipped(unmet.reason, unmet.configKey);
+    await check.run(ctx);
+    status = 'pass';
+    message = '';
+  } catch (err) {
+    if (err instanceof CheckFailure) {
+      status = check.severity === 'must' ? 'fail' : 'warn';
+      message = err.message;
+      expected = err.expected;
+      found = err.found;
+    } else if (err instanceof CheckSkipped) {
+      status = 'skip';
+      message = err.message;
+      configKey = err.configKey;
+    } else if (err instanceof RestprobeError) {
+      status = 'error';
+      message = err.message;
+    } else {
+      status = 'error';
+      message = `harness fault: ${err instanceof Error ? err.message : String(err)}`;
+      // The stack goes to the evidence for a bug report, never into the message.
+      if (err instanceof Error && err.stack) ctx.note(err.stack);
+    }
+  } finally {
+    await ctx.cleanup();
+  }
+
+  const exchanges = ctx.http.exchanges;
+  const keepAll = status !== 'pass' && status !== 'skip';
+  const evidence: Evidence = {
+    ...(expected !== undefined && { expected: scrub(expected, opts.profile) }),
+    ...(found !== undefined && { found: scrub(found, opts.profile) }),
+    // A pass keeps a summary line per exchange; a problem keeps the last exchanges whole.
+    exchanges: keepAll
+      ? exchanges.slice(-maxFailureExchanges)
+      : exchanges.map((x) => ({
+          request: { method: x.request.method, url: x.request.url, headers: {} },
+          ...(x.response && { response: { status: x.response.status, headers: {} } }),
+          durationMs: x.durationMs,
+          curl: '',
+        })),
+    requestCount: exchanges.length,
+    notes: ctx.notes.map((n) => scrub(n, opts.profile)),
+    ...(ctx.propertyEvidence && { property: ctx.propertyEvidence }),
+  };
+  return {
+    id: check.id,
+    section: check.section,
+    title: check.title,
+    rule: check.rule,
+    severity: check.severity,
+    status,
+    message: scrub(message, opts.profile),
+    ...(configKey !== undefined && { configKey }),
+    durationMs: Math.round(performance.now() - started),
+    evidence,
+  };
+}
+
+const scrub = (text: string, profile: TargetProfile): string => scrubValues(text, profile.secrets);
+
+function unmetRequirement(requires: readonly Requirement[], profile: TargetProfile): { reason: string; configKey: string } | undefined {
+  for (const r of requires) {
+    switch (r) {
+      case 'collection':
+        if (profile.collections.length === 0) return { reason: 'no collection configured', configKey: 'collections' };
+        break;
+      case 'write':
+        if (profile.safety.readOnly) return { reason: 'read-only run: this check writes', configKey: 'safety.readOnly' };
+        if (!profile.collections.some((c) => c.createBody !== undefined)) {
+          return { reason: 'no collection with a create body', configKey: 'collections[].create.body' };
+        }
+        break;
+      case 'credentials':
+        if (!profile.auth.apiKey) return { reason: 'no credentials configured', configKey: 'auth.apiKey' };
+        break;
+    }
+  }
+  return undefined;
+}

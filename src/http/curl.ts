@@ -1,0 +1,38 @@
+/**
+ * A curl command that repeats a request. Secrets appear as `$ENV_VAR` (double-quoted so
+ * the shell expands them); everything else is single-quoted so it is taken literally.
+ */
+import type { Secret } from '../model/profile.js';
+import { REDACTED, isCredentialHeader, scrubValues } from './redact.js';
+
+const shellQuote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/** Double-quoted for the shell, with `$NAME` references left to expand. */
+const shellDoubleQuote = (s: string): string => `"${s.replace(/(["\\`])/g, '\\$1')}"`;
+
+export interface CurlInput {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: Record<string, string>;
+  readonly body?: string;
+}
+
+/**
+ * @example
+ * ```ts
+ * toCurl({ method: 'GET', url: 'http://127.0.0.1:8080/v2/projects',
+ *          headers: { 'x-api-key': 'k3y…' } }, [{ envName: 'API_KEY', value: 'k3y…' }]);
+ * // curl -sS -i -X GET 'http://127.0.0.1:8080/v2/projects' -H "x-api-key: $API_KEY"
+ * ```
+ */
+export function toCurl(req: CurlInput, secrets: readonly Secret[], extraCredentialHeaders: readonly string[] = []): string {
+  const parts = ['curl -sS -i', `-X ${req.method}`, shellQuote(scrubValues(req.url, secrets))];
+  for (const [name, value] of Object.entries(req.headers)) {
+    const scrubbed = scrubValues(value, secrets);
+    if (scrubbed !== value) parts.push(`-H ${shellDoubleQuote(`${name}: ${scrubbed}`)}`);
+    else if (isCredentialHeader(name, extraCredentialHeaders)) parts.push(`-H ${shellQuote(`${name}: ${REDACTED}`)}`);
+    else parts.push(`-H ${shellQuote(`${name}: ${value}`)}`);
+  }
+  if (req.body !== undefined && req.body.length > 0) parts.push(`--data-binary ${shellQuote(scrubValues(req.body, secrets))}`);
+  return parts.join(' ');
+}

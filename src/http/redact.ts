@@ -1,0 +1,74 @@
+/**
+ * Redaction: what the harness records must never hold a credential.
+ *
+ * Three layers: headers that carry credentials by name, JSON body members whose names
+ * say they hold a secret, and, last, every known secret value wherever it appears.
+ */
+import type { Secret } from '../model/profile.js';
+
+export const REDACTED = '<redacted>';
+
+/** Headers whose value is a credential, whatever the target. */
+const credentialHeaders = new Set([
+  'authorization',
+  'proxy-authorization',
+  'x-api-key',
+  'api-key',
+  'cookie',
+  'set-cookie',
+]);
+
+/** JSON members whose value is a secret (access_token, client_secret, password, apiKey…). */
+const secretMember = /token|secret|password|passwd|api[-_]?key|authorization|cookie|credential/i;
+
+export function isCredentialHeader(name: string, extra: readonly string[] = []): boolean {
+  const lower = name.toLowerCase();
+  return credentialHeaders.has(lower) || extra.some((h) => h.toLowerCase() === lower);
+}
+
+/** Replaces every occurrence of a known secret value by `$ENV_NAME`. */
+export function scrubValues(text: string, secrets: readonly Secret[]): string {
+  let out = text;
+  for (const s of secrets) {
+    // Short values would match innocent text; the loader refuses none, so guard here.
+    if (s.value.length >= 4) out = out.split(s.value).join(`$${s.envName}`);
+  }
+  return out;
+}
+
+export function redactHeaders<T extends string | string[]>(
+  headers: Record<string, T>,
+  extra: readonly string[] = [],
+): Record<string, T | string> {
+  const out: Record<string, T | string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    out[name] = isCredentialHeader(name, extra) ? REDACTED : value;
+  }
+  return out;
+}
+
+/** Redacts secret-named members of a JSON text; non-JSON text is returned as it is. */
+export function redactJsonText(text: string): string {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return text;
+  }
+  let changed = false;
+  const walk = (v: unknown, depth: number): unknown => {
+    // Hostile bodies can nest deeply; past this depth nothing is rewritten.
+    if (depth > 64 || v === null || typeof v !== 'object') return v;
+    if (Array.isArray(v)) return v.map((x) => walk(x, depth + 1));
+    const o: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) {
+      if (secretMember.test(k) && (typeof x === 'string' || typeof x === 'number')) {
+        o[k] = REDACTED;
+        changed = true;
+      } else o[k] = walk(x, depth + 1);
+    }
+    return o;
+  };
+  const result = walk(parsed, 0);
+  return changed ? JSON.stringify(result) : text;
+}

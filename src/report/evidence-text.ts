@@ -1,0 +1,57 @@
+/**
+ * A check's evidence as plain text: the rule, expected and found, notes, property replay
+ * data, and a curl command per exchange. Used where a report has a free-text slot
+ * (JUnit failure bodies).
+ */
+import type { CheckResult, ExchangeRecord } from '../model/check.js';
+
+/** `GET https://… → 404 (12 ms)`, or the transport error instead of a status. */
+export function exchangeSummary(exchange: ExchangeRecord): string {
+  const outcome = exchange.response ? String(exchange.response.status) : (exchange.error ?? 'no response');
+  return `${exchange.request.method} ${exchange.request.url} → ${outcome} (${Math.round(exchange.durationMs)} ms)`;
+}
+
+/**
+ * The curl command that best reproduces the outcome: the last exchange's, since a check
+ * stops at the request that broke the rule.
+ *
+ * @example
+ * ```ts
+ * reproducingCurl(result); // "curl -sS -i -X GET 'https://…/nope'"
+ * ```
+ */
+export function reproducingCurl(result: CheckResult): string | undefined {
+  return result.evidence.exchanges.at(-1)?.curl;
+}
+
+/**
+ * Multi-line evidence text for a result.
+ *
+ * @example
+ * ```ts
+ * evidenceText(result);
+ * // Rule: An unknown path answers 404 …
+ * // Expected: 404
+ * // Found: 200
+ * //
+ * // # 1. GET https://…/nope → 200 (12 ms)
+ * // curl -sS -i -X GET 'https://…/nope'
+ * ```
+ */
+export function evidenceText(result: CheckResult): string {
+  const { evidence } = result;
+  const lines = [`Rule: ${result.rule}`];
+  if (evidence.expected !== undefined) lines.push(`Expected: ${evidence.expected}`);
+  if (evidence.found !== undefined) lines.push(`Found: ${evidence.found}`);
+  for (const note of evidence.notes) lines.push(`Note: ${note}`);
+  if (evidence.property) {
+    const p = evidence.property;
+    const path = p.path !== undefined ? `, path ${p.path}` : '';
+    lines.push(`Property: ${p.numRuns} runs, seed ${p.seed}${path} (rerun with --seed ${p.seed})`);
+    if (p.counterexample !== undefined) lines.push(`Counterexample${p.shrunk ? ' (shrunk)' : ''}: ${p.counterexample}`);
+  }
+  evidence.exchanges.forEach((exchange, i) => {
+    lines.push('', `# ${i + 1}. ${exchangeSummary(exchange)}`, exchange.curl);
+  });
+  return lines.join('\n');
+}

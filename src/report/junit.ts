@@ -1,0 +1,94 @@
+/**
+ * The JUnit XML report for CI dashboards: one `<testsuite>` per conventions section, one
+ * `<testcase>` per check. Warnings pass (with a `WARN:` line in system-out) unless the
+ * run is strict, where they are failures too.
+ */
+import { sections, type CheckResult } from '../model/check.js';
+import { evidenceText } from './evidence-text.js';
+import { isFailing, type Report, type SectionSummary } from './model.js';
+import { skipReason } from './wording.js';
+import { xmlAttr, xmlText } from './xml-escape.js';
+
+const seconds = (ms: number): string => (ms / 1000).toFixed(3);
+
+/** `name="value"` pairs, escaped. */
+const attrs = (pairs: Record<string, string | number>): string =>
+  Object.entries(pairs)
+    .map(([k, v]) => `${k}="${xmlAttr(String(v))}"`)
+    .join(' ');
+
+/** The children of a testcase for its outcome; empty for a plain pass. */
+function outcomeElements(result: CheckResult, strict: boolean): string[] {
+  const message = result.message;
+  switch (result.status) {
+    case 'pass':
+      return [];
+    case 'skip':
+      return [`<skipped ${attrs({ message: skipReason(result) })}/>`];
+    case 'error':
+      return [`<error ${attrs({ message, type: 'error' })}>${xmlText(evidenceText(result))}</error>`];
+    case 'fail':
+      return [`<failure ${attrs({ message, type: result.severity })}>${xmlText(evidenceText(result))}</failure>`];
+    case 'warn': {
+      const out = [`<system-out>${xmlText(`WARN: ${message}\n${evidenceText(result)}`)}</system-out>`];
+      if (isFailing(result, strict)) {
+        out.unshift(`<failure ${attrs({ message: `WARN: ${message}`, type: result.severity })}>${xmlText(evidenceText(result))}</failure>`);
+      }
+      return out;
+    }
+  }
+}
+
+function testcase(result: CheckResult, strict: boolean): string {
+  const head = attrs({ classname: `restprobe.${result.section}`, name: `${result.id}: ${result.title}`, time: seconds(result.durationMs) });
+  const children = outcomeElements(result, strict);
+  if (children.length === 0) return `    <testcase ${head}/>`;
+  return [`    <testcase ${head}>`, ...children.map((c) => `      ${c}`), '    </testcase>'].join('\n');
+}
+
+/** JUnit's counters for a set of results. */
+function counts(results: readonly CheckResult[], strict: boolean): Record<string, number> {
+  return {
+    tests: results.length,
+    failures: results.filter((r) => isFailing(r, strict)).length,
+    errors: results.filter((r) => r.status === 'error').length,
+    skipped: results.filter((r) => r.status === 'skip').length,
+  };
+}
+
+const totalTime = (results: readonly CheckResult[]): string => seconds(results.reduce((sum, r) => sum + r.durationMs, 0));
+
+function testsuite(report: Report, section: SectionSummary): string {
+  const results = report.checks.filter((r) => r.section === section.section);
+  const head = attrs({
+    name: `${section.section} ${sections[section.section]}`,
+    ...counts(results, report.strict),
+    time: totalTime(results),
+    timestamp: report.startedAt,
+  });
+  const properties = [
+    '    <properties>',
+    `      <property ${attrs({ name: 'target', value: report.target.baseUrl })}/>`,
+    `      <property ${attrs({ name: 'seed', value: report.seed })}/>`,
+    `      <property ${attrs({ name: 'strict', value: String(report.strict) })}/>`,
+    '    </properties>',
+  ];
+  return [`  <testsuite ${head}>`, ...properties, ...results.map((r) => testcase(r, report.strict)), '  </testsuite>'].join('\n');
+}
+
+/**
+ * @example
+ * ```ts
+ * await writeFile('restprobe-junit.xml', renderJunit(report));
+ * ```
+ */
+export function renderJunit(report: Report): string {
+  const head = attrs({ name: 'restprobe', ...counts(report.checks, report.strict), time: seconds(report.durationMs), timestamp: report.startedAt });
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites ${head}>`,
+    ...report.sections.map((s) => testsuite(report, s)),
+    '</testsuites>',
+    '',
+  ].join('\n');
+}

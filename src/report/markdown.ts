@@ -1,0 +1,88 @@
+/**
+ * The Markdown report, sized for a PR comment: verdict, totals, a per-section table, then
+ * what needs attention with one curl command each.
+ */
+import type { CheckResult, Status } from '../model/check.js';
+import { reproducingCurl } from './evidence-text.js';
+import { mdCell, mdCode, mdCodeBlock, mdText } from './markdown-escape.js';
+import { statuses, type Report } from './model.js';
+import { formatDuration, needsAttention, nonFailingWarnings, totalsLine, verdict } from './wording.js';
+
+/** Failures shown in full; the rest are counted (a GitHub comment holds 65,536 characters). */
+const maxDetailed = 50;
+
+const verdictTitle = { failed: '❌ failed', incomplete: '⚠️ incomplete', passed: '✅ passed' } as const;
+
+function tableRow(cells: readonly string[]): string {
+  return `| ${cells.join(' | ')} |`;
+}
+
+function sectionTable(report: Report): string[] {
+  const row = (label: string, summary: Record<Status, number>): string =>
+    tableRow([label, ...statuses.map((s) => String(summary[s]))]);
+  return [
+    tableRow(['Section', ...statuses]),
+    tableRow(['---', ...statuses.map(() => '---:')]),
+    ...report.sections.map((s) => row(mdCell(`${s.section} ${s.name}`), s.summary)),
+    row('**Total**', report.summary),
+  ];
+}
+
+function failureEntry(result: CheckResult): string[] {
+  const { expected, found } = result.evidence;
+  const lines = [`### ${result.status.toUpperCase()} ${mdCode(result.id)} ${mdText(result.title)}`, ''];
+  lines.push(`- **Rule:** ${mdText(result.rule)}`);
+  lines.push(`- **Message:** ${mdText(result.message)}`);
+  if (expected !== undefined) lines.push(`- **Expected:** ${mdCode(expected)}`);
+  if (found !== undefined) lines.push(`- **Found:** ${mdCode(found)}`);
+  const curl = reproducingCurl(result);
+  if (curl !== undefined) lines.push('', mdCodeBlock(curl, 'sh'));
+  return [...lines, ''];
+}
+
+function failuresSection(report: Report): string[] {
+  const failures = needsAttention(report);
+  if (failures.length === 0) return [];
+  const more = failures.length - maxDetailed;
+  return [
+    `## Failures (${failures.length})`,
+    '',
+    ...failures.slice(0, maxDetailed).flatMap(failureEntry),
+    ...(more > 0 ? [`…and ${more} more: see restprobe-report.json.`, ''] : []),
+  ];
+}
+
+function warningsSection(report: Report): string[] {
+  const warnings = nonFailingWarnings(report);
+  if (warnings.length === 0) return [];
+  return [`## Warnings (${warnings.length})`, '', ...warnings.map((r) => `- ${mdCode(r.id)} ${mdText(r.message)}`), ''];
+}
+
+/**
+ * @example
+ * ```ts
+ * await writeFile('restprobe-report.md', renderMarkdown(report));
+ * ```
+ */
+export function renderMarkdown(report: Report): string {
+  const facts = [
+    `**Target:** ${mdCode(report.target.baseUrl)}`,
+    `**Started:** ${report.startedAt}`,
+    `**Duration:** ${formatDuration(report.durationMs)}`,
+    `**Seed:** ${report.seed}`,
+    `**Strict:** ${report.strict ? 'yes' : 'no'}`,
+    `restprobe ${mdText(report.tool.version)}`,
+  ];
+  return [
+    `# restprobe: ${verdictTitle[verdict(report)]}`,
+    '',
+    facts.join(' · '),
+    '',
+    `**Totals:** ${totalsLine(report.summary)}`,
+    '',
+    ...sectionTable(report),
+    '',
+    ...failuresSection(report),
+    ...warningsSection(report),
+  ].join('\n');
+}

@@ -1,0 +1,118 @@
+/**
+ * The report model: what every writer renders. Built once from the run's check results;
+ * the JSON report is this object as it is.
+ */
+import { sections, type CheckResult, type Section, type Status } from '../model/check.js';
+
+/** Outcomes in the order reports show them. */
+export const statuses: readonly Status[] = ['pass', 'fail', 'warn', 'skip', 'error'];
+
+export interface SectionSummary {
+  readonly section: Section;
+  /** The section's name in the conventions (`7 Errors`). */
+  readonly name: string;
+  readonly summary: Record<Status, number>;
+}
+
+export interface Report {
+  readonly schemaVersion: 1;
+  readonly tool: { readonly name: 'restprobe'; readonly version: string };
+  readonly target: { readonly baseUrl: string };
+  /** ISO 8601. */
+  readonly startedAt: string;
+  readonly durationMs: number;
+  readonly seed: number;
+  /** Whether warnings fail the run (`--strict`). */
+  readonly strict: boolean;
+  readonly summary: Record<Status, number>;
+  /** One entry per section that has checks, in section order. */
+  readonly sections: readonly SectionSummary[];
+  /** Sorted by section order, then id. */
+  readonly checks: readonly CheckResult[];
+}
+
+export interface BuildReportInput {
+  readonly baseUrl: string;
+  readonly startedAt: Date;
+  readonly durationMs: number;
+  readonly seed: number;
+  readonly strict: boolean;
+  /** restprobe's version (package.json). */
+  readonly version: string;
+  readonly results: readonly CheckResult[];
+}
+
+const sectionOrder = Object.keys(sections) as Section[];
+
+/** A count of zero for every status. */
+function emptyCounts(): Record<Status, number> {
+  return { pass: 0, fail: 0, warn: 0, skip: 0, error: 0 };
+}
+
+function count(results: readonly CheckResult[]): Record<Status, number> {
+  const counts = emptyCounts();
+  for (const r of results) counts[r.status] += 1;
+  return counts;
+}
+
+/** Section order first, then id by code point, so reports diff cleanly between runs. */
+function compareResults(a: CheckResult, b: CheckResult): number {
+  const bySection = sectionOrder.indexOf(a.section) - sectionOrder.indexOf(b.section);
+  if (bySection !== 0) return bySection;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+/**
+ * The report for one run: checks sorted, counted overall and per section.
+ *
+ * @example
+ * ```ts
+ * const report = buildReport({ baseUrl: profile.baseUrl, startedAt, durationMs: 1234, seed: 42,
+ *                              strict: false, version: '0.1.0', results });
+ * report.summary; // { pass: 40, fail: 2, warn: 1, skip: 7, error: 0 }
+ * ```
+ */
+export function buildReport(input: BuildReportInput): Report {
+  const checks = [...input.results].sort(compareResults);
+  const perSection = sectionOrder
+    .map((section) => ({ section, results: checks.filter((r) => r.section === section) }))
+    .filter(({ results }) => results.length > 0)
+    .map(({ section, results }) => ({ section, name: sections[section], summary: count(results) }));
+  return {
+    schemaVersion: 1,
+    tool: { name: 'restprobe', version: input.version },
+    target: { baseUrl: input.baseUrl },
+    startedAt: input.startedAt.toISOString(),
+    durationMs: input.durationMs,
+    seed: input.seed,
+    strict: input.strict,
+    summary: count(checks),
+    sections: perSection,
+    checks,
+  };
+}
+
+/**
+ * Whether a result breaks the run: a `fail`, or a `warn` under `--strict`. (An `error`
+ * is not a failure of the target; the CLI gives it its own exit code.)
+ *
+ * @example
+ * ```ts
+ * report.checks.filter((r) => isFailing(r, report.strict));
+ * ```
+ */
+export function isFailing(result: CheckResult, strict: boolean): boolean {
+  return result.status === 'fail' || (strict && result.status === 'warn');
+}
+
+/**
+ * Whether the run failed: any `fail`, or any `warn` when strict.
+ *
+ * @example
+ * ```ts
+ * process.exitCode = reportFailed(report) ? ExitCode.failures : ExitCode.ok;
+ * ```
+ */
+export function reportFailed(report: Report): boolean {
+  return report.summary.fail > 0 || (report.strict && report.summary.warn > 0);
+}

@@ -1,0 +1,126 @@
+/**
+ * What `restprobe run` prints: one line per check as results arrive, then a summary with
+ * a per-section table, what failed (with a curl command to reproduce it), and where the
+ * reports are.
+ */
+import type { CheckResult, Status } from '../model/check.js';
+import type { Secret } from '../model/profile.js';
+import { paint, type Style } from './ansi.js';
+import { reproducingCurl } from './evidence-text.js';
+import { statuses, type Report } from './model.js';
+import { scrubSecrets } from './scrub.js';
+import { formatDuration, needsAttention, nonFailingWarnings, oneLine, skipReason, totalsLine, verdict } from './wording.js';
+
+export interface TerminalOptions {
+  /** Emit ANSI colour codes (a TTY without NO_COLOR). */
+  readonly color: boolean;
+  /** Secrets to scrub: CI logs are kept as long as report files. */
+  readonly secrets?: readonly Secret[];
+}
+
+export interface SummaryOptions extends TerminalOptions {
+  /** Report files written, listed at the end. */
+  readonly reportPaths?: readonly string[];
+}
+
+const tags: Record<Status, { text: string; style: readonly Style[] }> = {
+  pass: { text: '✔ pass ', style: ['green'] },
+  fail: { text: '✘ FAIL ', style: ['bold', 'red'] },
+  warn: { text: '⚠ warn ', style: ['yellow'] },
+  skip: { text: '↷ skip ', style: ['gray'] },
+  error: { text: '‼ ERROR', style: ['bold', 'magenta'] },
+};
+
+/** Colour for a non-zero count in the summary table. */
+const countStyle: Record<Status, readonly Style[]> = {
+  pass: ['green'],
+  fail: ['bold', 'red'],
+  warn: ['yellow'],
+  skip: ['gray'],
+  error: ['bold', 'magenta'],
+};
+
+/** The line without scrubbing (callers scrub once, over everything they print). */
+function checkLine(result: CheckResult, color: boolean): string {
+  const tag = tags[result.status];
+  const head = `${paint(tag.text, tag.style, color)} ${result.id}`;
+  if (result.status === 'pass') return head;
+  const detail = oneLine(result.status === 'skip' ? skipReason(result) : result.message);
+  return `${head} ${paint(`— ${detail}`, result.status === 'skip' ? 'gray' : [], color)}`;
+}
+
+/**
+ * One line for one result: status tag, id, and for anything but a pass, why.
+ *
+ * @example
+ * ```ts
+ * renderCheckLine(result, { color: false });
+ * // '✘ FAIL  ERR-unknown-path-404 — found status 200, expected 404'
+ * // '↷ skip  END-get-item-200 — no collection configured (enable with: collections)'
+ * ```
+ */
+export function renderCheckLine(result: CheckResult, options: TerminalOptions): string {
+  return scrubSecrets(checkLine(result, options.color), options.secrets ?? []);
+}
+
+function sectionTable(report: Report, color: boolean): string[] {
+  const labels = [...report.sections.map((s) => `${s.section} ${s.name}`), 'Total'];
+  const labelWidth = Math.max('Section'.length, ...labels.map((l) => l.length));
+  const cell = (s: Status, n: number): string => {
+    const text = String(n).padStart(Math.max(s.length, 4));
+    return n > 0 ? paint(text, countStyle[s], color) : text;
+  };
+  const row = (label: string, summary: Record<Status, number>): string =>
+    [label.padEnd(labelWidth), ...statuses.map((s) => cell(s, summary[s]))].join('  ');
+  const header = ['Section'.padEnd(labelWidth), ...statuses.map((s) => s.padStart(Math.max(s.length, 4)))].join('  ');
+  return [
+    paint(header, 'bold', color),
+    ...report.sections.map((s) => row(`${s.section} ${s.name}`, s.summary)),
+    paint(row('Total', report.summary), 'bold', color),
+  ];
+}
+
+function attentionList(report: Report, color: boolean): string[] {
+  const results = needsAttention(report);
+  if (results.length === 0) return [];
+  const entry = (r: CheckResult): string[] => {
+    const curl = reproducingCurl(r);
+    return [`  ${checkLine(r, color)}`, `      rule: ${oneLine(r.rule)}`, ...(curl ? [`      $ ${oneLine(curl)}`] : [])];
+  };
+  return ['', paint(`Failures (${results.length})`, 'bold', color), ...results.flatMap(entry)];
+}
+
+function warningList(report: Report, color: boolean): string[] {
+  const warnings = nonFailingWarnings(report);
+  if (warnings.length === 0) return [];
+  return ['', paint(`Warnings (${warnings.length}, not failing without --strict)`, 'bold', color), ...warnings.map((r) => `  ${checkLine(r, color)}`)];
+}
+
+const verdictStyle = { failed: ['bold', 'red'], incomplete: ['bold', 'magenta'], passed: ['bold', 'green'] } as const;
+
+/**
+ * The end-of-run summary.
+ *
+ * @example
+ * ```ts
+ * console.log(renderSummary(report, { color: process.stdout.isTTY, reportPaths, secrets: profile.secrets }));
+ * // Section              pass  fail  warn  skip  error
+ * // CON 1 Constraints        3     0     0     1      0
+ * // …
+ * // FAILED  40 pass · 2 fail · 1 warn · 7 skip · 0 error  in 12.3 s (seed 42)
+ * ```
+ */
+export function renderSummary(report: Report, options: SummaryOptions): string {
+  const { color } = options;
+  const paths = options.reportPaths ?? [];
+  const outcome = verdict(report);
+  const lines = [
+    ...sectionTable(report, color),
+    ...attentionList(report, color),
+    ...warningList(report, color),
+    ...(paths.length > 0 ? ['', paint('Reports', 'bold', color), ...paths.map((p) => `  ${p}`)] : []),
+    '',
+    `${paint(outcome.toUpperCase(), verdictStyle[outcome], color)}  ${totalsLine(report.summary)}  in ${formatDuration(report.durationMs)} (seed ${report.seed})`,
+  ];
+  return scrubSecrets(lines.join('\n'), options.secrets ?? []);
+}

@@ -1,0 +1,95 @@
+/**
+ * Phrases every report format shares, so a skip or a verdict reads the same in the
+ * terminal, JUnit and Markdown.
+ */
+import type { CheckResult, Status } from '../model/check.js';
+import { stripControlChars } from './control-chars.js';
+import { isFailing, reportFailed, statuses, type Report } from './model.js';
+
+/**
+ * Why a check was skipped, and the config key (or flag) that would enable it.
+ *
+ * @example
+ * ```ts
+ * skipReason(result); // 'no collection configured (enable with: collections)'
+ * ```
+ */
+export function skipReason(result: CheckResult): string {
+  return result.configKey ? `${result.message} (enable with: ${result.configKey})` : result.message;
+}
+
+/**
+ * The results a reader must look at: failures and errors, and warnings under `--strict`.
+ *
+ * @example
+ * ```ts
+ * for (const r of needsAttention(report)) console.log(r.id);
+ * ```
+ */
+export function needsAttention(report: Report): CheckResult[] {
+  return report.checks.filter((r) => isFailing(r, report.strict) || r.status === 'error');
+}
+
+/**
+ * Warnings that do not fail the run (none under `--strict`, where they are failures).
+ *
+ * @example
+ * ```ts
+ * nonFailingWarnings(report).map((r) => r.id);
+ * ```
+ */
+export function nonFailingWarnings(report: Report): CheckResult[] {
+  return report.strict ? [] : report.checks.filter((r) => r.status === 'warn');
+}
+
+/**
+ * Counts in status order.
+ *
+ * @example
+ * ```ts
+ * totalsLine({ pass: 40, fail: 2, warn: 1, skip: 7, error: 0 }); // '40 pass · 2 fail · 1 warn · 7 skip · 0 error'
+ * ```
+ */
+export function totalsLine(summary: Record<Status, number>): string {
+  return statuses.map((s) => `${summary[s]} ${s}`).join(' · ');
+}
+
+/**
+ * The run's outcome in one word: `failed` (a failure, or a warning under --strict),
+ * `incomplete` (no failure, but some checks could not run), or `passed`.
+ *
+ * @example
+ * ```ts
+ * verdict(report); // 'failed'
+ * ```
+ */
+export function verdict(report: Report): 'failed' | 'incomplete' | 'passed' {
+  if (reportFailed(report)) return 'failed';
+  return report.summary.error > 0 ? 'incomplete' : 'passed';
+}
+
+/**
+ * A duration for people: milliseconds under a second, else seconds.
+ *
+ * @example
+ * ```ts
+ * formatDuration(850);  // '850 ms'
+ * formatDuration(12345); // '12.3 s'
+ * ```
+ */
+export function formatDuration(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+/**
+ * A message on one line, without control characters (reports' tables and terminal lines
+ * have no room for more, and no use for escape sequences).
+ *
+ * @example
+ * ```ts
+ * oneLine('found 200\n  expected 404'); // 'found 200 expected 404'
+ * ```
+ */
+export function oneLine(text: string): string {
+  return stripControlChars(text).replace(/\s+/g, ' ').trim();
+}

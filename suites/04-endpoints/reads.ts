@@ -1,0 +1,80 @@
+/** §4 method contract: GET, HEAD and OPTIONS. */
+import type { Check } from '../../src/model/check.js';
+import { describe, ensure, expectHeader, expectJsonObject, expectStatus } from '../../src/checks/expect.js';
+import { parseAllow } from '../../src/checks/probes.js';
+
+export const getCollection200: Check = {
+  id: 'END-get-collection-200',
+  section: 'END',
+  title: 'GET on a collection answers 200 with a page',
+  rule: 'GET on a collection MUST answer 200 with a page of results: an object with a `data` array and a `next_cursor` string or null.',
+  severity: 'must',
+  requires: ['collection'],
+  async run(ctx) {
+    const collection = ctx.collection();
+    const res = await ctx.http.send({ method: 'GET', path: collection.path });
+    expectStatus(res, 200);
+    const page = expectJsonObject(res, 'a page of results');
+    ensure(Array.isArray(page['data']), `${describe(res)}: "data" is ${JSON.stringify(page['data'])?.slice(0, 40)}, expected an array`, 'data: array', typeof page['data']);
+    const next = page['next_cursor'];
+    ensure(next === null || typeof next === 'string', `${describe(res)}: "next_cursor" is ${JSON.stringify(next)}, expected a string or null`, 'next_cursor: string or null', String(next));
+  },
+};
+
+export const getItem200: Check = {
+  id: 'END-get-item-200',
+  section: 'END',
+  title: 'GET on an item answers 200 with its representation',
+  rule: 'GET on an existing item MUST answer 200 with the item\'s JSON representation.',
+  severity: 'must',
+  requires: ['write'],
+  async run(ctx) {
+    const item = await ctx.create(ctx.writableCollection());
+    const res = await ctx.http.send({ method: 'GET', url: item.url });
+    expectStatus(res, 200);
+    const body = expectJsonObject(res, 'the item');
+    const idField = item.collection.idField;
+    ensure(String(body[idField]) === item.id, `${describe(res)}: "${idField}" is ${JSON.stringify(body[idField])}, expected ${JSON.stringify(item.id)}`, item.id, String(body[idField]));
+  },
+};
+
+/** Headers a HEAD must repeat from GET when GET sends them (RFC 9110 §9.3.2). */
+const headHeaders = ['content-type', 'content-length', 'etag', 'last-modified', 'cache-control', 'content-language'];
+
+export const headMatchesGet: Check = {
+  id: 'END-head-matches-get',
+  section: 'END',
+  title: 'HEAD answers like GET, without a body',
+  rule: 'HEAD MUST answer with the status and header fields GET would send (Content-Type, Content-Length, ETag, Cache-Control…) and MUST NOT carry content (RFC 9110 §9.3.2).',
+  severity: 'must',
+  requires: ['write'],
+  async run(ctx) {
+    const item = await ctx.create(ctx.writableCollection());
+    const get = await ctx.http.send({ method: 'GET', url: item.url });
+    const head = await ctx.http.send({ method: 'HEAD', url: item.url });
+    ensure(head.status === get.status, `HEAD answered ${head.status} where GET answered ${get.status}, expected the same status`, String(get.status), String(head.status));
+    ensure(head.text.length === 0, `${describe(head)} carried ${head.text.length} bytes of content, expected none`, 'no content', `${head.text.length} bytes`);
+    const differ = headHeaders
+      .filter((h) => get.headers[h] !== undefined && head.headers[h] !== get.headers[h])
+      .map((h) => `${h}: GET ${JSON.stringify(get.headers[h])}, HEAD ${JSON.stringify(head.headers[h] ?? null)}`);
+    ensure(differ.length === 0, `HEAD's headers differ from GET's — ${differ.join('; ')}; expected the same values`, 'the same header values as GET', differ.join('; '));
+  },
+};
+
+export const optionsAllow: Check = {
+  id: 'END-options-allow',
+  section: 'END',
+  title: 'OPTIONS answers with Allow',
+  rule: 'A successful OPTIONS response SHOULD list the supported methods in `Allow` (RFC 9110 §9.3.7).',
+  severity: 'should',
+  requires: ['collection'],
+  async run(ctx) {
+    const collection = ctx.collection();
+    const res = await ctx.http.send({ method: 'OPTIONS', path: collection.path });
+    expectStatus(res, [200, 204]);
+    const allow = parseAllow(expectHeader(res, 'Allow')) ?? [];
+    ensure(allow.includes('GET'), `${describe(res)}: Allow is "${res.headers['allow']}", expected it to list GET`, 'GET listed', res.headers['allow']);
+  },
+};
+
+export const readChecks: readonly Check[] = [getCollection200, getItem200, headMatchesGet, optionsAllow];

@@ -1,0 +1,4 @@
+import { registerChecks } from '../src/runner/register.js';
+import { errorChecks } from './07-errors/index.js';
+
+registerChecks(errorChecks);

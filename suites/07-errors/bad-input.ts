@@ -1,0 +1,116 @@
+/** §7 errors: bad client input never gets a 5xx (a property over generated bad inputs). */
+import fc from 'fast-check';
+import type { Check } from '../../src/model/check.js';
+import { CheckFailure } from '../../src/model/check.js';
+import type { CheckContext, RequestSpec } from '../../src/model/context.js';
+import type { CollectionProfile } from '../../src/model/profile.js';
+import { describe } from '../../src/checks/expect.js';
+import { checkProperty } from '../../src/checks/property.js';
+import { sendTracked } from '../../src/checks/probes.js';
+
+/** One bad input; each kind names what is wrong with it. */
+type BadInput =
+  | { kind: 'malformed-json'; body: string }
+  | { kind: 'wrong-type'; field: string; value: unknown }
+  | { kind: 'missing-field'; field: string }
+  | { kind: 'not-an-object'; value: unknown }
+  | { kind: 'oversized'; bytes: number }
+  | { kind: 'deeply-nested'; depth: number }
+  | { kind: 'odd-id'; segment: string }
+  | { kind: 'odd-query'; query: Record<string, string> };
+
+/** Path segments that trip naive routers and decoders. */
+const oddSegments = ['%00', '%2e%2e%2f', '..%2f..', '%ff%fe', '%25', '%', '~', '-1', '0', 'null', '9'.repeat(2048), '%E2%80%AE', 'a%20b'];
+const oddValues = ['-1', '0', 'abc', '1e9', '99999999999999999999', '%', '[]', '{}', '', ' ', 'null', '\u0000'];
+const queryKeys = ['limit', 'cursor', 'after', 'offset', 'sort', 'v', 'status'];
+
+function arbitraries(collection: CollectionProfile, writable: boolean): fc.Arbitrary<BadInput> {
+  const fields = Object.keys(collection.createBody ?? {});
+  const wrongValue = fc.oneof(fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.array(fc.integer(), { maxLength: 3 }), fc.dictionary(fc.string({ maxLength: 4 }), fc.integer(), { maxKeys: 2 }));
+  const reads: fc.Arbitrary<BadInput>[] = [
+    fc.oneof(fc.constantFrom(...oddSegments), fc.string({ maxLength: 40 }).map(encodeURIComponent)).map((segment) => ({ kind: 'odd-id' as const, segment })),
+    fc.dictionary(fc.oneof(fc.constantFrom(...queryKeys), fc.string({ maxLength: 8 })), fc.oneof(fc.constantFrom(...oddValues), fc.string({ maxLength: 20 })), { minKeys: 1, maxKeys: 3 }).map((query) => ({ kind: 'odd-query' as const, query })),
+  ];
+  if (!writable) return fc.oneof(...reads);
+  const writes: fc.Arbitrary<BadInput>[] = [
+    fc.string({ maxLength: 30 }).map((s) => ({ kind: 'malformed-json' as const, body: `{${s}` })),
+    fc.oneof(fc.integer(), fc.string({ maxLength: 8 }), fc.constant(null), fc.array(fc.integer(), { maxLength: 2 })).map((value) => ({ kind: 'not-an-object' as const, value })),
+    fc.integer({ min: 100, max: 20_000 }).map((depth) => ({ kind: 'deeply-nested' as const, depth })),
+    fc.integer({ min: 1_100_000, max: 2_500_000 }).map((bytes) => ({ kind: 'oversized' as const, bytes })),
+  ];
+  if (fields.length > 0) {
+    writes.push(fc.record({ kind: fc.constant('wrong-type' as const), field: fc.constantFrom(...fields), value: wrongValue }));
+    writes.push(fc.constantFrom(...fields).map((field) => ({ kind: 'missing-field' as const, field })));
+  }
+  return fc.oneof(...reads, ...writes);
+}
+
+/** One canonical case of each kind, tried before the random ones. */
+function canonical(collection: CollectionProfile, writable: boolean): BadInput[] {
+  const reads: BadInput[] = [{ kind: 'odd-id', segment: '%00' }, { kind: 'odd-query', query: { limit: 'abc' } }, { kind: 'odd-query', query: { cursor: '%%%' } }];
+  if (!writable) return reads;
+  const fields = Object.keys(collection.createBody ?? {});
+  return [
+    ...reads,
+    { kind: 'malformed-json', body: '{' },
+    { kind: 'not-an-object', value: [] },
+    { kind: 'deeply-nested', depth: 10_000 },
+    { kind: 'oversized', bytes: 1_200_000 },
+    ...fields.flatMap((field): BadInput[] => [{ kind: 'wrong-type', field, value: 0 }, { kind: 'wrong-type', field, value: {} }, { kind: 'missing-field', field }]),
+  ];
+}
+
+function toRequest(input: BadInput, collection: CollectionProfile): RequestSpec {
+  const base = collection.createBody ?? {};
+  const post = (body: string): RequestSpec => ({ method: 'POST', path: collection.path, body, headers: { 'content-type': 'application/json' } });
+  switch (input.kind) {
+    case 'malformed-json': return post(input.body);
+    case 'wrong-type': return post(JSON.stringify({ ...base, [input.field]: input.value }));
+    case 'missing-field': return post(JSON.stringify(Object.fromEntries(Object.entries(base).filter(([k]) => k !== input.field))));
+    case 'not-an-object': return post(JSON.stringify(input.value));
+    case 'oversized': return post(withRawMember(base, 'restprobe_padding', `"${'x'.repeat(input.bytes)}"`));
+    // Built as text: JSON.stringify itself would overflow the stack on deep nesting.
+    case 'deeply-nested': return post(withRawMember(base, 'restprobe_nested', '['.repeat(input.depth) + ']'.repeat(input.depth)));
+    case 'odd-id': return { method: 'GET', path: collection.itemPath.replace('{id}', input.segment) };
+    case 'odd-query': return { method: 'GET', path: `${collection.path}?${new URLSearchParams(input.query).toString()}` };
+  }
+}
+
+/** `base` as JSON text with one more member whose value is raw JSON text. */
+function withRawMember(base: Record<string, unknown>, name: string, rawValue: string): string {
+  const head = JSON.stringify(base).slice(0, -1);
+  return `${head}${head.length > 1 ? ',' : ''}${JSON.stringify(name)}:${rawValue}}`;
+}
+
+function show(input: BadInput): string {
+  switch (input.kind) {
+    case 'oversized': return `oversized body of ${input.bytes} bytes`;
+    case 'deeply-nested': return `body nested ${input.depth} arrays deep`;
+    default: return `${input.kind} ${JSON.stringify({ ...input, kind: undefined }).slice(0, 200)}`;
+  }
+}
+
+export const badInputNo5xx: Check = {
+  id: 'ERR-bad-input-no-5xx',
+  section: 'ERR',
+  title: 'Bad input never gets a 5xx',
+  rule: 'Bad client input (malformed JSON, wrong types, missing fields, oversized or deeply nested bodies, odd ids and query strings) MUST get a 4xx, never a 5xx.',
+  severity: 'must',
+  requires: ['collection'],
+  async run(ctx: CheckContext) {
+    const collection = ctx.collection();
+    const writable = !ctx.profile.safety.readOnly && collection.createBody !== undefined;
+    if (!writable) ctx.note('bodies not probed: read-only run or no create body (safety.readOnly, collections[].create.body)');
+    await checkProperty(ctx, {
+      arbitrary: arbitraries(collection, writable),
+      examples: canonical(collection, writable),
+      show,
+      predicate: async (input) => {
+        const res = await sendTracked(ctx, collection, toRequest(input, collection));
+        if (res.status >= 500) throw new CheckFailure(`${describe(res)} for ${show(input)}, expected a 4xx`, '4xx', String(res.status));
+      },
+    });
+  },
+};
+
+export const badInputChecks: readonly Check[] = [badInputNo5xx];

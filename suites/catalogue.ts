@@ -1,0 +1,10 @@
+/**
+ * The check catalogue: every check restprobe ships, importable without vitest (for
+ * `restprobe checks`, the docs and the self-tests). The `*.suite.ts` files register
+ * the same checks as vitest tests.
+ */
+import type { Check } from '../src/model/check.js';
+import { endpointChecks } from './04-endpoints/index.js';
+import { errorChecks } from './07-errors/index.js';
+
+export const catalogue: readonly Check[] = [...endpointChecks, ...errorChecks];
