@@ -177,6 +177,12 @@ describe('loadProfile: problems', () => {
     expect(err.message).not.toContain('pa55word');
   });
 
+  it('names the repeated item in a list', async () => {
+    const path = await configFile('repeat.json', { collections: [{ name: 'a', path: '/a', volatileFields: ['etag', 'updated_at', 'etag'] }] });
+    const err = await loadError({ configPath: path, baseUrl: 'http://x.test' }, 'ERR_CONFIG_INVALID');
+    expect(err.problems).toEqual(['collections[0].volatileFields: must not repeat items (found string "etag" at [0] and [2])']);
+  });
+
   it('rejects duplicate collection names', async () => {
     const path = await configFile('dup.json', { collections: [{ name: 'a', path: '/a' }, { name: 'a', path: '/b' }] });
     const err = await loadError({ configPath: path, baseUrl: 'http://x.test' }, 'ERR_CONFIG_INVALID');

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { configDefaults } from './defaults.js';
 import type { RawConfig } from './raw-config.js';
@@ -16,8 +17,11 @@ function* walk(node: SchemaNode, path: string): Generator<[string, SchemaNode]> 
 }
 
 describe('config schema', () => {
-  it('is found from the package root', () => {
-    expect(configSchemaPath().startsWith(packageRoot())).toBe(true);
+  it('is found from the package root, from sources and from compiled output alike', () => {
+    const root = packageRoot();
+    expect(configSchemaPath()).toBe(join(root, 'fixtures', 'schema', 'restprobe.config.schema.json'));
+    expect(packageRoot(join(root, 'src', 'config'))).toBe(root);
+    expect(packageRoot(join(root, 'dist', 'src', 'config'))).toBe(root);
   });
 
   it('describes every property and closes every object', () => {

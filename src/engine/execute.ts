@@ -9,7 +9,7 @@ import { CheckFailure, CheckSkipped, type Check, type CheckResult, type Evidence
 import type { TargetProfile } from '../model/profile.js';
 import { RestprobeError } from '../errors.js';
 import type { HttpClient } from '../http/client.js';
-import { scrubValues } from '../http/redact.js';
+import { scrubSecrets } from '../secrets-scrub.js';
 import { RunContext } from './context.js';
 
 export interface ExecuteOptions {
@@ -98,7 +98,7 @@ export async function executeCheck(check: Check, opts: ExecuteOptions): Promise<
   };
 }
 
-const scrub = (text: string, profile: TargetProfile): string => scrubValues(text, profile.secrets);
+const scrub = (text: string, profile: TargetProfile): string => scrubSecrets(text, profile.secrets);
 
 function unmetRequirement(requires: readonly Requirement[], profile: TargetProfile): { reason: string; configKey: string } | undefined {
   for (const r of requires) {

@@ -3,7 +3,8 @@
  * the shell expands them); everything else is single-quoted so it is taken literally.
  */
 import type { Secret } from '../model/profile.js';
-import { REDACTED, isCredentialHeader, scrubValues } from './redact.js';
+import { REDACTED, isCredentialHeader } from './redact.js';
+import { scrubSecrets } from '../secrets-scrub.js';
 
 const shellQuote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
 
@@ -26,13 +27,13 @@ export interface CurlInput {
  * ```
  */
 export function toCurl(req: CurlInput, secrets: readonly Secret[], extraCredentialHeaders: readonly string[] = []): string {
-  const parts = ['curl -sS -i', `-X ${req.method}`, shellQuote(scrubValues(req.url, secrets))];
+  const parts = ['curl -sS -i', `-X ${req.method}`, shellQuote(scrubSecrets(req.url, secrets))];
   for (const [name, value] of Object.entries(req.headers)) {
-    const scrubbed = scrubValues(value, secrets);
+    const scrubbed = scrubSecrets(value, secrets);
     if (scrubbed !== value) parts.push(`-H ${shellDoubleQuote(`${name}: ${scrubbed}`)}`);
     else if (isCredentialHeader(name, extraCredentialHeaders)) parts.push(`-H ${shellQuote(`${name}: ${REDACTED}`)}`);
     else parts.push(`-H ${shellQuote(`${name}: ${value}`)}`);
   }
-  if (req.body !== undefined && req.body.length > 0) parts.push(`--data-binary ${shellQuote(scrubValues(req.body, secrets))}`);
+  if (req.body !== undefined && req.body.length > 0) parts.push(`--data-binary ${shellQuote(scrubSecrets(req.body, secrets))}`);
   return parts.join(' ');
 }

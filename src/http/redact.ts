@@ -4,7 +4,6 @@
  * Three layers: headers that carry credentials by name, JSON body members whose names
  * say they hold a secret, and, last, every known secret value wherever it appears.
  */
-import type { Secret } from '../model/profile.js';
 
 export const REDACTED = '<redacted>';
 
@@ -26,15 +25,6 @@ export function isCredentialHeader(name: string, extra: readonly string[] = []):
   return credentialHeaders.has(lower) || extra.some((h) => h.toLowerCase() === lower);
 }
 
-/** Replaces every occurrence of a known secret value by `$ENV_NAME`. */
-export function scrubValues(text: string, secrets: readonly Secret[]): string {
-  let out = text;
-  for (const s of secrets) {
-    // Short values would match innocent text; the loader refuses none, so guard here.
-    if (s.value.length >= 4) out = out.split(s.value).join(`$${s.envName}`);
-  }
-  return out;
-}
 
 export function redactHeaders<T extends string | string[]>(
   headers: Record<string, T>,

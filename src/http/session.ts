@@ -8,7 +8,8 @@ import type { TargetProfile } from '../model/profile.js';
 import { RestprobeError } from '../errors.js';
 import type { HttpClient } from './client.js';
 import { toCurl } from './curl.js';
-import { redactHeaders, redactJsonText, scrubValues } from './redact.js';
+import { redactHeaders, redactJsonText } from './redact.js';
+import { scrubSecrets } from '../secrets-scrub.js';
 
 /** Bodies longer than this are cut in the evidence (the check still sees all of it). */
 const evidenceBodyLimit = 4096;
@@ -36,7 +37,7 @@ export class RecordingSession implements HttpSession {
     const started = performance.now();
     const request = {
       method: spec.method,
-      url: scrubValues(url, this.profile.secrets),
+      url: scrubSecrets(url, this.profile.secrets),
       headers: redactHeaders(headers, this.credentialHeader),
       ...(bodyText !== undefined && { body: this.forEvidence(bodyText).text }),
     };
@@ -70,7 +71,7 @@ export class RecordingSession implements HttpSession {
       };
     } catch (err) {
       const message = err instanceof RestprobeError ? err.message : String(err);
-      this.exchanges.push({ request, error: scrubValues(message, this.profile.secrets), durationMs: Math.round(performance.now() - started), curl });
+      this.exchanges.push({ request, error: scrubSecrets(message, this.profile.secrets), durationMs: Math.round(performance.now() - started), curl });
       throw err;
     }
   }
@@ -84,7 +85,7 @@ export class RecordingSession implements HttpSession {
   }
 
   private forEvidence(text: string): { text: string; truncated: boolean } {
-    const safe = scrubValues(redactJsonText(text), this.profile.secrets);
+    const safe = scrubSecrets(redactJsonText(text), this.profile.secrets);
     return safe.length > evidenceBodyLimit
       ? { text: safe.slice(0, evidenceBodyLimit), truncated: true }
       : { text: safe, truncated: false };

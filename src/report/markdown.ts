@@ -30,11 +30,17 @@ function sectionTable(report: Report): string[] {
 
 function failureEntry(result: CheckResult): string[] {
   const { expected, found } = result.evidence;
-  const lines = [`### ${result.status.toUpperCase()} ${mdCode(result.id)} ${mdText(result.title)}`, ''];
+  const lines = [`### ${result.status.toUpperCase()} ${mdCode(result.id)} — ${mdText(result.title)}`, ''];
   lines.push(`- **Rule:** ${mdText(result.rule)}`);
   lines.push(`- **Message:** ${mdText(result.message)}`);
   if (expected !== undefined) lines.push(`- **Expected:** ${mdCode(expected)}`);
   if (found !== undefined) lines.push(`- **Found:** ${mdCode(found)}`);
+  const property = result.evidence.property;
+  if (property) {
+    const path = property.path !== undefined ? `, path ${mdCode(property.path)}` : '';
+    const example = property.counterexample !== undefined ? `; counterexample ${mdCode(property.counterexample)}` : '';
+    lines.push(`- **Replay:** ${mdCode(`--seed ${property.seed}`)}${path}${example}`);
+  }
   const curl = reproducingCurl(result);
   if (curl !== undefined) lines.push('', mdCodeBlock(curl, 'sh'));
   return [...lines, ''];

@@ -8,7 +8,7 @@ import type { Secret } from '../model/profile.js';
 import { paint, type Style } from './ansi.js';
 import { reproducingCurl } from './evidence-text.js';
 import { statuses, type Report } from './model.js';
-import { scrubSecrets } from './scrub.js';
+import { scrubSecrets } from '../secrets-scrub.js';
 import { formatDuration, needsAttention, nonFailingWarnings, oneLine, skipReason, totalsLine, verdict } from './wording.js';
 
 export interface TerminalOptions {

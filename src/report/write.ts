@@ -9,7 +9,7 @@ import { renderJson } from './json.js';
 import { renderJunit } from './junit.js';
 import { renderMarkdown } from './markdown.js';
 import type { Report } from './model.js';
-import { scrubSecrets } from './scrub.js';
+import { scrubSecrets } from '../secrets-scrub.js';
 
 /** Formats this module writes, in the order they are written. */
 export const reportFormats = ['json', 'junit', 'md'] as const;

@@ -137,7 +137,7 @@ describe('renderMarkdown', () => {
 
   it('lists failures and errors with rule, message, expected/found and a curl block', () => {
     expect(md).toContain('## Failures (2)');
-    expect(md).toContain('### FAIL `ERR-unknown-path-404` An unknown path answers \\<404\\> \\& "problem"');
+    expect(md).toContain('### FAIL `ERR-unknown-path-404` — An unknown path answers \\<404\\> \\& "problem"');
     expect(md).toContain('- **Message:** found status 200 \\| text/html, expected 404 with application/problem+json');
     expect(md).toContain('- **Found:** `` 200 `text/html` ``');
     expect(md).toContain("```sh\ncurl -sS -i -X GET 'http://127.0.0.1:8080/restprobe-no-such-path' -H 'accept: application/json'\n```");
@@ -162,6 +162,16 @@ describe('terminal', () => {
     );
     expect(renderCheckLine(byId('END-get-item-200'), { color: false })).toBe('↷ skip  END-get-item-200 — no collection configured (enable with: collections)');
     expect(renderCheckLine(byId('AUT-missing-credentials-401'), { color: false })).toMatch(/^‼ ERROR AUT-missing-credentials-401 — /);
+  });
+
+  it("keeps a target's escape sequences off the terminal", () => {
+    const hostile = result({ id: 'ERR-x', section: 'ERR', status: 'fail', message: 'found \x1b[2J\x1b]0;pwned\x07 body' });
+    expect(renderCheckLine(hostile, { color: false })).toBe('✘ FAIL  ERR-x — found [2J]0;pwned body');
+  });
+
+  it('scrubs secrets from what it prints', () => {
+    const leaky = result({ id: 'AUT-x', section: 'AUT', status: 'fail', message: `found ${secret.value}` });
+    expect(renderCheckLine(leaky, { color: false, secrets: [secret] })).toBe('✘ FAIL  AUT-x — found $RESTPROBE_API_KEY');
   });
 
   it('colours only when asked', () => {

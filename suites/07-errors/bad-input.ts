@@ -5,6 +5,7 @@ import { CheckFailure } from '../../src/model/check.js';
 import type { CheckContext, RequestSpec } from '../../src/model/context.js';
 import type { CollectionProfile } from '../../src/model/profile.js';
 import { describe } from '../../src/checks/expect.js';
+import { isRestprobeError } from '../../src/errors.js';
 import { checkProperty } from '../../src/checks/property.js';
 import { sendTracked } from '../../src/checks/probes.js';
 
@@ -106,7 +107,17 @@ export const badInputNo5xx: Check = {
       examples: canonical(collection, writable),
       show,
       predicate: async (input) => {
-        const res = await sendTracked(ctx, collection, toRequest(input, collection));
+        let res;
+        try {
+          res = await sendTracked(ctx, collection, toRequest(input, collection));
+        } catch (err) {
+          // A server may refuse an oversized upload by closing the connection (RFC 9110 §15.5.14).
+          if (input.kind === 'oversized' && isRestprobeError(err, 'ERR_PROTOCOL')) {
+            ctx.note(`${show(input)}: the server closed the connection before the upload ended`);
+            return;
+          }
+          throw err;
+        }
         if (res.status >= 500) throw new CheckFailure(`${describe(res)} for ${show(input)}, expected a 4xx`, '4xx', String(res.status));
       },
     });

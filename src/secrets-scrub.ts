@@ -3,7 +3,7 @@
  * as they are recorded; this pass catches whatever slipped through, in every form a
  * writer may have encoded it (JSON string, XML text, URL component).
  */
-import type { Secret } from '../model/profile.js';
+import type { Secret } from './model/profile.js';
 
 /** Shorter values would match innocent text (and a real key is never that short). */
 const minSecretLength = 4;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { scrubSecrets } from './scrub.js';
+import { scrubSecrets } from './secrets-scrub.js';
 
 describe('scrubSecrets', () => {
   it('replaces every occurrence with $ENV_NAME', () => {

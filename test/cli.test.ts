@@ -1,0 +1,160 @@
+/**
+ * The CLI as a user runs it: the built `bin/restprobe.js` in a child process against the
+ * reference server. `npm test` builds first.
+ */
+import { execFile, spawn } from 'node:child_process';
+import { mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startReferenceServer, type ReferenceServer } from '../reference-server/src/index.js';
+import { referenceConfig, repoRoot } from './support/target.js';
+
+const bin = join(repoRoot, 'bin', 'restprobe.js');
+
+interface Ran { code: number; stdout: string; stderr: string }
+
+function restprobe(args: string[], env: Record<string, string> = {}): Promise<Ran> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [bin, ...args], { env: { ...process.env, NO_COLOR: '1', ...env }, cwd: repoRoot, timeout: 60_000 }, (err, stdout, stderr) => {
+      resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr });
+    });
+  });
+}
+
+async function reportFiles(dir: string): Promise<string> {
+  const names = await readdir(dir);
+  return (await Promise.all(names.map((n) => readFile(join(dir, n), 'utf8')))).join('\n');
+}
+
+let clean: ReferenceServer;
+beforeAll(async () => {
+  clean = await startReferenceServer({ port: 0 });
+});
+afterAll(async () => clean.close());
+
+describe('restprobe run', () => {
+  it('passes the clean reference server, writes the reports, and leaks no secret', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'restprobe-'));
+    const ran = await restprobe(['run', clean.url, '-c', referenceConfig, '--report-dir', dir], clean.secrets);
+    expect(ran.stderr).toBe('');
+    expect(ran.code).toBe(0);
+    const report = JSON.parse(await readFile(join(dir, 'restprobe-report.json'), 'utf8'));
+    expect(report).toMatchObject({ schemaVersion: 1, tool: { name: 'restprobe' }, target: { baseUrl: clean.url } });
+    for (const key of ['startedAt', 'durationMs', 'seed', 'summary', 'checks']) expect(report).toHaveProperty(key);
+    const passing = report.checks.filter((c: { status: string; section: string }) => c.status === 'pass' && ['END', 'ERR'].includes(c.section));
+    expect(passing.length).toBeGreaterThanOrEqual(15);
+    expect(Object.keys(report.checks[0]).sort()).toEqual(expect.arrayContaining(['id', 'section', 'title', 'severity', 'status', 'message', 'durationMs', 'evidence']));
+    expect((await readdir(dir)).sort()).toEqual(['restprobe-junit.xml', 'restprobe-report.json', 'restprobe-report.md']);
+    expect(await reportFiles(dir)).not.toContain(clean.secrets.RESTPROBE_API_KEY);
+    expect(ran.stdout).not.toContain(clean.secrets.RESTPROBE_API_KEY);
+  });
+
+  it('exits 1 on a fault, marks the check it names fail, with exchanges and a curl that names the secret by its variable', async () => {
+    const faulty = await startReferenceServer({ port: 0, faults: ['errors-as-plain-json'] });
+    try {
+      const dir = await mkdtemp(join(tmpdir(), 'restprobe-'));
+      const ran = await restprobe(['run', faulty.url, '-c', referenceConfig, '--report-dir', dir, '--only', 'ERR'], faulty.secrets);
+      expect(ran.code).toBe(1);
+      const report = JSON.parse(await readFile(join(dir, 'restprobe-report.json'), 'utf8'));
+      const check = report.checks.find((c: { id: string }) => c.id === 'ERR-problem-json-content-type');
+      expect(check.status).toBe('fail');
+      expect(check.evidence.exchanges.length).toBeGreaterThan(0);
+      expect(check.evidence.exchanges.map((x: { curl: string }) => x.curl).join('\n')).toContain('$RESTPROBE_API_KEY');
+      expect(report.checks.every((c: { section: string }) => c.section === 'ERR')).toBe(true);
+      expect(await reportFiles(dir)).not.toContain(faulty.secrets.RESTPROBE_API_KEY);
+    } finally {
+      await faulty.close();
+    }
+  });
+
+  it('exits 3 with one clear line when nothing listens', async () => {
+    const port = await freePort();
+    const ran = await restprobe(['run', `http://127.0.0.1:${port}`, '--report-dir', await mkdtemp(join(tmpdir(), 'restprobe-'))]);
+    expect(ran.code).toBe(3);
+    expect(ran.stderr.trim().split('\n')).toHaveLength(1);
+    expect(ran.stderr).toMatch(/cannot reach http:\/\/127\.0\.0\.1:\d+.*ECONNREFUSED/);
+  });
+
+  it('exits 2 naming baseUrl for {"baseUrl": 42}, without a stack trace', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'restprobe-'));
+    const config = join(dir, 'bad.json');
+    await writeFile(config, '{"baseUrl": 42}');
+    const ran = await restprobe(['run', '-c', config]);
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toContain('baseUrl');
+    expect(ran.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('exits 2 when a secret\'s environment variable is missing', async () => {
+    const ran = await restprobe(['run', clean.url, '-c', referenceConfig], { RESTPROBE_API_KEY: '' });
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toContain('RESTPROBE_API_KEY');
+  });
+
+  it('exits 2 for an unknown --only selector', async () => {
+    const ran = await restprobe(['run', clean.url, '--only', 'ERR-no-such-check']);
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toContain('ERR-no-such-check');
+  });
+
+  it('with no config runs what needs none and skips the rest, naming the key that enables each', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'restprobe-'));
+    const ran = await restprobe(['run', clean.url, '--report-dir', dir]);
+    const report = JSON.parse(await readFile(join(dir, 'restprobe-report.json'), 'utf8'));
+    const skipped = report.checks.filter((c: { status: string }) => c.status === 'skip');
+    expect(skipped.length).toBeGreaterThan(0);
+    expect(skipped.every((c: { configKey?: string }) => typeof c.configKey === 'string' && c.configKey.length > 0)).toBe(true);
+    expect(report.checks.find((c: { id: string }) => c.id === 'ERR-unknown-path-404').status).toBe('pass');
+    expect(ran.code).toBe(0);
+  });
+});
+
+describe('restprobe checks and serve', () => {
+  it('checks --json prints the catalogue', async () => {
+    const ran = await restprobe(['checks', '--json']);
+    const entries = JSON.parse(ran.stdout);
+    expect(entries.length).toBeGreaterThanOrEqual(15);
+    for (const e of entries) expect(Object.keys(e).sort()).toEqual(['id', 'rule', 'section', 'severity', 'title']);
+  });
+
+  it('serve --list-faults --json prints the fault catalogue', async () => {
+    const ran = await restprobe(['serve', '--list-faults', '--json']);
+    const faults = JSON.parse(ran.stdout);
+    expect(faults.length).toBeGreaterThan(0);
+    for (const f of faults) expect(Object.keys(f).sort()).toEqual(['description', 'detects', 'name']);
+  });
+
+  it('serve prints its URL and an export line per secret, and stops on SIGTERM', async () => {
+    const child = spawn(process.execPath, [bin, 'serve', '--port', '0'], { cwd: repoRoot });
+    let out = '';
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on('data', (d: Buffer) => {
+        out += d.toString();
+        if (out.includes('RESTPROBE_BASE_URL')) resolve();
+      });
+      child.on('exit', () => reject(new Error(`serve exited early: ${out}`)));
+    });
+    expect(out).toMatch(/^export RESTPROBE_API_KEY=\S{20,}$/m);
+    expect(out).toMatch(/^export RESTPROBE_BASE_URL=http:\/\/127\.0\.0\.1:\d+$/m);
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  });
+
+  it('serve refuses an unknown fault with exit 2', async () => {
+    const ran = await restprobe(['serve', '--port', '0', '--fault', 'no-such-fault']);
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toContain('no-such-fault');
+  });
+});
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
