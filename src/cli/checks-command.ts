@@ -30,7 +30,7 @@ export type FaultIndex = ReadonlyMap<string, readonly string[]>;
  * renderCatalogueMarkdown(catalogue, faultsByCheck);
  * ```
  */
-export function renderCatalogueMarkdown(checks: readonly Check[], faults: FaultIndex): string {
+export function renderCatalogueMarkdown(checks: readonly Check[], faults: FaultIndex, faultList: readonly FaultEntry[] = []): string {
   const lines = [
     '# Check catalogue',
     '',
@@ -59,5 +59,16 @@ export function renderCatalogueMarkdown(checks: readonly Check[], faults: FaultI
       );
     }
   }
+  if (faultList.length > 0) {
+    lines.push('## Reference-server faults', '', 'Each fault breaks one convention; start it with `restprobe serve --fault NAME`.', '', '| fault | what it breaks | checks it trips |', '|---|---|---|');
+    for (const f of faultList) lines.push(`| \`${f.name}\` | ${f.description.replace(/\|/g, '\\|')} | ${f.detects.map((d) => `\`${d}\``).join(', ')} |`);
+    lines.push('');
+  }
   return lines.join('\n');
+}
+
+export interface FaultEntry {
+  readonly name: string;
+  readonly description: string;
+  readonly detects: readonly string[];
 }

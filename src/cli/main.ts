@@ -7,6 +7,7 @@ import { ExitCode, RestprobeError, exitCodeFor } from '../errors.js';
 import { catalogue } from '../../suites/catalogue.js';
 import { catalogueEntries, renderCatalogueMarkdown, renderCatalogueText } from './checks-command.js';
 import { faultIndex } from './fault-index.js';
+import { faultCatalogue } from '../../reference-server/src/index.js';
 import { runCommand } from './run-command.js';
 import { serveCommand } from './serve-command.js';
 import { toolVersion } from './version.js';
@@ -62,7 +63,7 @@ Examples:
       const text = opts.json
         ? JSON.stringify(catalogueEntries(catalogue), null, 2)
         : opts.markdown
-          ? renderCatalogueMarkdown(catalogue, faultIndex())
+          ? renderCatalogueMarkdown(catalogue, faultIndex(), faultCatalogue)
           : renderCatalogueText(catalogue);
       process.stdout.write(`${text}\n`);
     });

@@ -1,0 +1,35 @@
+#!/usr/bin/env node
+// `npm start`: the main job. Starts the bundled reference server (`restprobe serve`),
+// runs every check against it with the reference config, writes reports to reports/,
+// stops the server, and exits with the run's exit code.
+import { spawn } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const bin = join(root, 'bin', 'restprobe.js');
+const extraArgs = process.argv.slice(2);
+
+const server = spawn(process.execPath, [bin, 'serve', '--port', '0'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+const env = await new Promise((resolve, reject) => {
+  let out = '';
+  server.stdout.on('data', (chunk) => {
+    out += chunk;
+    if (!out.includes('RESTPROBE_BASE_URL=')) return;
+    const vars = Object.fromEntries([...out.matchAll(/^export (\w+)=(.*)$/gm)].map((m) => [m[1], m[2]]));
+    resolve(vars);
+  });
+  server.once('exit', (code) => reject(new Error(`the reference server exited (${code}) before it was ready:\n${out}`)));
+}).catch((err) => {
+  process.stderr.write(`npm start: ${err.message}\n`);
+  process.exit(3);
+});
+
+const run = spawn(
+  process.execPath,
+  [bin, 'run', env.RESTPROBE_BASE_URL, '-c', join(root, 'fixtures', 'reference.config.json'), '--report-dir', join(root, 'reports'), ...extraArgs],
+  { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } },
+);
+const code = await new Promise((resolve) => run.once('exit', (c) => resolve(c ?? 3)));
+server.kill('SIGTERM');
+process.exitCode = code;
