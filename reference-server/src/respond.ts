@@ -74,10 +74,11 @@ export interface SendOptions {
 /** Writes a reply. Every header here is set on purpose; nothing else is added but Date. */
 export function send(res: ServerResponse, reply: Reply, options: SendOptions): void {
   const headers: Record<string, string> = { ...reply.headers };
-  const body = reply.content === undefined ? undefined : Buffer.from(reply.content.text, 'utf8');
-  if (reply.content !== undefined && body !== undefined) {
-    headers['Content-Type'] = reply.content.type;
-    headers['Content-Length'] = String(body.length);
+  const { content } = reply;
+  const body = content === undefined ? undefined : Buffer.from(content.text, 'utf8');
+  if (content !== undefined) {
+    headers['Content-Type'] = content.type;
+    headers['Content-Length'] = String(Buffer.byteLength(content.text, 'utf8'));
   } else if (reply.status !== 204) {
     // A bodiless non-204 still says so, or the client would wait for a close.
     headers['Content-Length'] = '0';

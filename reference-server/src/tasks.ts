@@ -3,7 +3,6 @@
  * project and addressed at the top level, with the completion noun action.
  */
 import type { JsonObject } from './body.js';
-import type { RequestContext } from './context.js';
 import { singleParam } from './pagination.js';
 import { notFound, type FieldError } from './problem.js';
 import type { ResourceKind, Write } from './resources.js';
@@ -68,7 +67,7 @@ export function taskKind(
     noun: 'task',
     store,
     itemPath: taskPath,
-    build(body: JsonObject, write: Write<TaskData>, _ctx: RequestContext): TaskData {
+    build(body: JsonObject, write: Write<TaskData>): TaskData {
       const { values, errors } = applyFields(taskRules, body, write.mode, write.current);
       const projectId = ownerOf(body, write, projectExists, errors);
       throwIfInvalid(errors);
