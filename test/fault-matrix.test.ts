@@ -10,7 +10,9 @@ import { faultCatalogue } from '../reference-server/src/index.js';
 import { startTarget } from './support/target.js';
 
 /** Checks no fault can trip, with the reason. Keep this list short. */
-const untrippable: Record<string, string> = {};
+const untrippable: Record<string, string> = {
+  'END-offset-shift-under-inserts': 'it warns on the clean server already (see cleanServerExceptions): no fault can make offset pages less stable than the conventions say they are',
+};
 
 describe('fault catalogue', () => {
   it('names only checks that exist', () => {

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executeCheck } from '../src/engine/execute.js';
 import { catalogue } from '../suites/catalogue.js';
-import { startTarget, type Target } from './support/target.js';
+import { cleanServerExceptions, startTarget, type Target } from './support/target.js';
 
 let target: Target;
 beforeAll(async () => {
@@ -13,13 +13,14 @@ afterAll(async () => target.close());
 describe('the clean reference server', () => {
   it.each(catalogue.map((c) => [c.id, c] as const))('passes %s', async (_id, check) => {
     const result = await executeCheck(check, { profile: target.profile, client: target.client, seed: 1 });
-    expect({ status: result.status, message: result.message }).toEqual({ status: 'pass', message: '' });
+    const expected = cleanServerExceptions[check.id]?.status ?? 'pass';
+    expect({ status: result.status, message: expected === 'pass' ? result.message : '' }).toEqual({ status: expected, message: '' });
   });
 
-  it('is left as it was found: every check cleans up what it created', async () => {
+  it.each(['/v2/projects', '/v2/members'])('is left as it was found: every check cleaned up what it created in %s', async (path) => {
     const res = await target.client.send({
       method: 'GET',
-      url: `${target.server.url}/v2/projects?limit=100`,
+      url: `${target.server.url}${path}?limit=100`,
       headers: { 'x-api-key': target.server.secrets.RESTPROBE_API_KEY },
     });
     expect(JSON.parse(res.body.toString()).data).toEqual([]);

@@ -4,7 +4,8 @@
  *
  * route match (404) → OPTIONS (no credentials needed) → method (405 + Allow) →
  * credentials (401) → Accept (406) → Content-Type (415) → body size (413) →
- * JSON (400) → JSON object (422) → handler (its own 404/422, or success).
+ * JSON (400) → JSON object (422) → handler (its own 404, then write preconditions 412,
+ * then 422, or success) → ETag, and GET/HEAD preconditions (304, 412).
  *
  * Whatever a stage throws becomes a problem+json reply; anything unexpected becomes a
  * generic 500 that reveals nothing.
@@ -13,6 +14,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { authenticate } from './auth.js';
 import { bodyRequired, hasBody, MalformedJsonError, parseJson, readBody, requireObject, type JsonObject } from './body.js';
+import { ConditionalRequest, Validators } from './conditional.js';
 import type { BodyPolicy, Operation } from './context.js';
 import { acceptedBodyTypes, requireAcceptableJson, requireSupportedContentType } from './negotiation.js';
 import { genericProblem, notFound, ProblemError, reasonPhrase } from './problem.js';
@@ -23,6 +25,12 @@ import { allowedMethods, parseTarget, Router, type Method, type Route } from './
 export interface AppConfig {
   readonly apiKey: string;
   readonly faults: ReadonlySet<string>;
+  /** Bulk projects to create up front; none by default. */
+  readonly seedProjects?: number;
+  /** The routes and the stores behind them; nodes of one server share them. Default: fresh ones. */
+  readonly routes?: readonly Route<Operation>[];
+  /** This node's ETags. Default: node 1 with its own memory. */
+  readonly validators?: Validators;
 }
 
 const bodyMethods = ['POST', 'PUT', 'PATCH'] as const;
@@ -79,12 +87,13 @@ async function readJsonBody(
   return requireObject(parsed);
 }
 
-/** The Node request listener for one server instance (its own stores). */
+/** The Node request listener for one node (its own stores unless `config.routes` shares them). */
 export function createRequestListener(config: AppConfig): (req: IncomingMessage, res: ServerResponse) => void {
-  const router = new Router(createRoutes());
+  const router = new Router(config.routes ?? createRoutes({ seedProjects: config.seedProjects }));
   const { apiKey, faults } = config;
+  const validators = config.validators ?? new Validators(faults);
 
-  async function answer(req: IncomingMessage, seen: { authenticated: boolean }): Promise<Reply> {
+  async function answer(req: IncomingMessage, seen: { authenticated: boolean; negotiated: boolean }): Promise<Reply> {
     const method = req.method ?? '';
     const { path, query } = parseTarget(req.url ?? '');
     const match = router.match(path);
@@ -100,22 +109,32 @@ export function createRequestListener(config: AppConfig): (req: IncomingMessage,
     authenticate(req.headers, apiKey);
     seen.authenticated = true;
     if (!faults.has('accept-ignored')) requireAcceptableJson(req.headers.accept);
+    seen.negotiated = true;
     const body =
       operation.body !== undefined && isBodyMethod(method)
         ? await readJsonBody(req, method, operation.body, faults)
         : undefined;
-    return await operation.handler({ method, params: match.params, query, body, faults });
+    const conditional = new ConditionalRequest(method, req.headers, validators, faults);
+    return conditional.complete(await operation.handler({ method, params: match.params, query, body, faults, conditional }));
   }
 
   return (req, res) => {
-    const seen = { authenticated: false };
+    const seen = { authenticated: false, negotiated: false };
     answer(req, seen)
       .catch((error: unknown): Reply => {
         if (error instanceof ProblemError) return problemReply(error, faults);
         // Only faults reach this: a generic 500, no stack, no message.
         return renderProblem(genericProblem(500, 'The server failed to handle this request.'), faults);
       })
-      .then((reply) => send(res, reply, { head: req.method === 'HEAD', authenticated: seen.authenticated, faults }))
+      .then((reply) =>
+        send(res, reply, {
+          head: req.method === 'HEAD',
+          method: req.method ?? '',
+          authenticated: seen.authenticated,
+          negotiated: seen.negotiated,
+          faults,
+        }),
+      )
       .catch(() => {
         // Writing failed (the client is gone): nothing is left to do but drop the socket.
         res.destroy();

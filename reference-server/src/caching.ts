@@ -1,23 +1,39 @@
 /**
- * Cache policy, kept in one place so that a later change (ETags, max-age on public
- * reads) touches only this file.
+ * Cache policy: `Cache-Control` and `Vary` for every response, decided here and nowhere
+ * else (conventions §4 "Conditional and cache headers", §8.6–8.7; RFC 9111 §5.2).
+ *
+ * - A credentialed read (200 or 304 to GET/HEAD) is personal: `private, no-cache`. The
+ *   user's own browser may store it, but must revalidate before each reuse, which the
+ *   ETag makes cheap (a 304). Shared caches must not store it; it is never `public`.
+ * - Everything else (errors, write responses, OPTIONS) is `no-store`.
+ * - A read whose content was negotiated (the server answers 406 to other Accept values)
+ *   carries `Vary: Accept`. Credentials are not listed: the responses are `private`, and
+ *   RFC 9110 §12.5.5 does not require listing them.
  */
 
 /** What the policy needs to know about a response. */
 export interface CacheFacts {
+  /** The request method, as received. */
+  readonly method: string;
   readonly status: number;
   /** The request carried valid credentials, so the response is personalised. */
   readonly authenticated: boolean;
+  /** The pipeline chose the content by Accept (it got past the 406 stage). */
+  readonly negotiated: boolean;
 }
 
-/**
- * The `Cache-Control` value for a response, or `undefined` to send none.
- *
- * Credentialed responses are personal (conventions §8.7) and errors must not be reused,
- * so both are `no-store`. What remains (OPTIONS answers) is not cacheable anyway
- * (RFC 9110 §9.3.7), so it gets no directive.
- */
-export function cacheControlFor(facts: CacheFacts): string | undefined {
-  if (facts.authenticated || facts.status >= 400) return 'no-store';
-  return undefined;
+/** The cache headers of one response: always `Cache-Control`, and `Vary` when the content was negotiated. */
+export function cacheHeadersFor(facts: CacheFacts, faults: ReadonlySet<string>): Record<string, string> {
+  const read = (facts.method === 'GET' || facts.method === 'HEAD') && (facts.status === 200 || facts.status === 304);
+  if (!read) return { 'Cache-Control': 'no-store' };
+  const headers: Record<string, string> = {};
+  if (facts.authenticated) {
+    if (faults.has('cache-control-public')) headers['Cache-Control'] = 'public, max-age=60';
+    else if (faults.has('cache-control-malformed')) headers['Cache-Control'] = 'private, max-age="60"';
+    else if (!faults.has('cache-control-missing')) headers['Cache-Control'] = 'private, no-cache';
+  } else {
+    headers['Cache-Control'] = 'no-store';
+  }
+  if (facts.negotiated && !faults.has('vary-missing')) headers['Vary'] = 'Accept';
+  return headers;
 }

@@ -3,6 +3,7 @@
  * matched the route, checked credentials and Accept, and parsed the body.
  */
 import type { JsonObject } from './body.js';
+import type { ConditionalRequest } from './conditional.js';
 import type { Reply } from './respond.js';
 
 export interface RequestContext {
@@ -14,6 +15,8 @@ export interface RequestContext {
   /** The parsed JSON object, or `undefined` when the operation takes no body or none came. */
   readonly body: JsonObject | undefined;
   readonly faults: ReadonlySet<string>;
+  /** The request's preconditions (If-Match, If-None-Match) and this node's ETags. */
+  readonly conditional: ConditionalRequest;
 }
 
 export type Handler = (ctx: RequestContext) => Reply | Promise<Reply>;

@@ -168,6 +168,131 @@ export const faultCatalogue: readonly Fault[] = [
     description: 'Request bodies are parsed as JSON whatever their Content-Type says, instead of 415.',
     detects: ['ERR-unsupported-content-type-415'],
   },
+  {
+    name: 'offset-cursor',
+    description: 'The cursor encodes a plain offset, so inserts and deletes during a walk skip or repeat items.',
+    detects: ['END-pagination-stable-under-writes'],
+  },
+  {
+    name: 'limit-uncapped',
+    description: 'A limit above the maximum is honoured: a page can hold any number of items.',
+    detects: ['LIM-limit-capped'],
+  },
+  {
+    name: 'default-page-unbounded',
+    description: 'Without a limit, a collection answers every item in one page.',
+    detects: ['LIM-default-page-bounded'],
+  },
+  {
+    name: 'limit-zero-accepted',
+    description: 'A limit of 0 or below is accepted and answered with the default page.',
+    detects: ['LIM-limit-invalid-400'],
+  },
+  {
+    name: 'next-cursor-never-null',
+    description: 'The last page still carries a next_cursor, which leads to an empty page that carries one too.',
+    detects: ['END-pagination-terminates'],
+  },
+  {
+    name: 'sort-ignored',
+    description: 'The sort parameter is accepted but the order is always creation order.',
+    detects: ['END-sort-honoured'],
+  },
+  {
+    name: 'filter-ignored',
+    description: 'Filter parameters are accepted but ignored.',
+    detects: ['END-filter-matches'],
+  },
+  {
+    name: 'sort-without-tiebreaker',
+    description: 'Ties on the sort field come in a random order and the cursor keys on the sort value alone, so ties are skipped.',
+    detects: ['END-sort-ties-deterministic'],
+  },
+  {
+    name: 'tampered-cursor-500',
+    description: 'A tampered or garbage cursor crashes the listing with 500.',
+    detects: ['END-cursor-tamper-400'],
+  },
+  {
+    name: 'cursor-not-bound',
+    description: 'A cursor issued for one filter or sort is accepted with another.',
+    detects: ['END-cursor-tamper-400'],
+  },
+  {
+    name: 'offset-overlap',
+    description: 'Offset pages overlap by one item (the page starts at offset - 1).',
+    detects: ['END-offset-pages-disjoint'],
+  },
+  {
+    name: 'page-boundary-skip',
+    description: 'Each page after the first starts one item late, so the first item after every page boundary is lost.',
+    detects: ['END-pagination-complete-walk'],
+  },
+  {
+    name: 'etag-missing',
+    description: 'GET responses carry no ETag.',
+    detects: ['END-etag-present'],
+  },
+  {
+    name: 'etag-unstable',
+    description: 'The ETag changes on every GET, even when the resource did not change.',
+    detects: ['END-etag-stable'],
+  },
+  {
+    name: 'etag-per-node',
+    description: 'Each node salts the ETag with its own id, so nodes disagree on the same representation.',
+    detects: ['CON-etag-same-across-nodes'],
+  },
+  {
+    name: 'etag-stale-after-write',
+    description: 'The ETag is computed once at create and never changes after a write.',
+    detects: ['END-etag-changes-on-write'],
+  },
+  {
+    name: 'if-none-match-ignored',
+    description: 'If-None-Match is ignored: a matching tag still gets 200 with the body.',
+    detects: ['END-if-none-match-304'],
+  },
+  {
+    name: 'not-modified-with-body',
+    description: 'A 304 carries the representation as a body.',
+    detects: ['END-not-modified-no-body'],
+  },
+  {
+    name: 'if-match-ignored',
+    description: 'If-Match is ignored: a stale tag does not stop the write (lost update).',
+    detects: ['END-if-match-412'],
+  },
+  {
+    name: 'precondition-failed-but-applied',
+    description: 'A stale If-Match gets 412, but the write is applied anyway.',
+    detects: ['END-if-match-412'],
+  },
+  {
+    name: 'if-match-always-412',
+    description: 'Every If-Match fails, even the current ETag.',
+    detects: ['END-if-match-applies'],
+  },
+  {
+    name: 'cache-control-missing',
+    description: 'GET responses carry no Cache-Control.',
+    detects: ['LIM-cache-control-present'],
+  },
+  {
+    name: 'cache-control-malformed',
+    description: 'Cache-Control quotes its max-age (`private, max-age="60"`).',
+    detects: ['LIM-cache-control-well-formed'],
+  },
+  {
+    name: 'cache-control-public',
+    description: 'Credentialed GET responses are marked `public, max-age=60`.',
+    detects: ['LIM-credentialed-not-public'],
+  },
+  {
+    name: 'vary-missing',
+    description: 'Negotiated responses carry no Vary.',
+    detects: ['END-vary-accept'],
+  },
 ];
 
 /** The names in the catalogue, for validation and error messages. */

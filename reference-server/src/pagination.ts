@@ -1,19 +1,29 @@
 /**
- * Cursor pagination (conventions §4 "Collection query parameters"): `limit` and an
- * opaque `cursor`, answered with `{ data, next_cursor }`.
+ * Page parameters (conventions §4 "Collection query parameters", §8.4): `limit` on every
+ * collection, plus an opaque `cursor` (answered with `{ data, next_cursor }`) or an
+ * `offset` (answered with `{ data, total }`).
  *
- * A cursor is `base64url(JSON {scope, after}) "." base64url(HMAC-SHA256)`. `after` is
- * the sequence number of the last item served (a keyset, stable under writes); `scope`
- * is the collection it belongs to, so a cursor cannot be replayed on another listing.
- * The MAC key is random per process: cursors cannot be forged or tampered with.
+ * A cursor is `base64url(JSON {l, b, k}) "." base64url(HMAC-SHA256)`:
+ * - `l`: the listing it was issued for (the collection path, which names the parent);
+ * - `b`: a digest of the filter values and the sort it was issued for;
+ * - `k`: `[sort value, sequence number]` of the last item served, or null for "from the
+ *   start" (a keyset position, stable under inserts and deletes).
+ *
+ * The MAC key is random per process: cursors cannot be forged or tampered with, and one
+ * issued for another listing, filter or sort is refused.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FieldError } from './problem.js';
+import type { SortKey } from './store.js';
 
 export const defaultLimit = 20;
 export const maxLimit = 100;
-/** Longer cursors than this were never issued; refuse them before any decoding. */
-const maxCursorLength = 512;
+/**
+ * Longer cursors than this were never issued; refuse them before any decoding. A cursor
+ * carries a sort value (a name of at most 200 characters, plus surrounding spaces the
+ * validation tolerates), so this is generous.
+ */
+const maxCursorLength = 16 * 1024;
 
 const cursorKey = randomBytes(32);
 
@@ -21,29 +31,65 @@ function tag(payload: string): Buffer {
   return createHmac('sha256', cursorKey).update(payload).digest();
 }
 
-/** A cursor that resumes `scope` after the item with sequence number `after`. */
-export function encodeCursor(scope: string, after: number): string {
-  const payload = Buffer.from(JSON.stringify({ scope, after })).toString('base64url');
+/** What a cursor says: the listing and view it belongs to, and where to resume. */
+export interface CursorPosition {
+  readonly scope: string;
+  readonly binding: string;
+  /** The last item served; null to start from the beginning. */
+  readonly key: SortKey | null;
+}
+
+export function encodeCursor(position: CursorPosition): string {
+  const { scope, binding, key } = position;
+  const k = key === null ? null : [key.value, key.seq];
+  const payload = Buffer.from(JSON.stringify({ l: scope, b: binding, k })).toString('base64url');
   return `${payload}.${tag(payload).toString('base64url')}`;
 }
 
-/** The sequence number a cursor resumes after, or `undefined` when it is not one of ours. */
-export function decodeCursor(scope: string, cursor: string): number | undefined {
+function isKey(k: unknown): k is [string, number] {
+  return (
+    Array.isArray(k) &&
+    k.length === 2 &&
+    typeof k[0] === 'string' &&
+    typeof k[1] === 'number' &&
+    Number.isSafeInteger(k[1]) &&
+    k[1] >= 0
+  );
+}
+
+/** The position a cursor names, or `undefined` when it is not one this process issued. */
+export function decodeCursor(cursor: string): CursorPosition | undefined {
   if (cursor.length > maxCursorLength) return undefined;
   const [payload, mac, ...rest] = cursor.split('.');
   if (payload === undefined || mac === undefined || rest.length > 0) return undefined;
-  const expected = tag(payload);
-  const presented = Buffer.from(mac, 'base64url');
+  // Compared as text: decoding would ignore the spare low bits of the last character,
+  // so a cursor with that character changed would still pass.
+  const expected = Buffer.from(tag(payload).toString('base64url'));
+  const presented = Buffer.from(mac);
   if (presented.length !== expected.length || !timingSafeEqual(presented, expected)) return undefined;
   try {
     const decoded: unknown = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
     if (typeof decoded !== 'object' || decoded === null) return undefined;
-    const { scope: s, after } = decoded as { scope?: unknown; after?: unknown };
-    if (s !== scope || typeof after !== 'number' || !Number.isSafeInteger(after) || after < 0) return undefined;
-    return after;
+    const { l, b, k } = decoded as { l?: unknown; b?: unknown; k?: unknown };
+    if (typeof l !== 'string' || typeof b !== 'string') return undefined;
+    if (k === null) return { scope: l, binding: b, key: null };
+    if (!isKey(k)) return undefined;
+    return { scope: l, binding: b, key: { value: k[0], seq: k[1] } };
   } catch {
     return undefined;
   }
+}
+
+/** Fault `offset-cursor`: the "cursor" is a plain base64url offset, unsigned. */
+export function encodeOffsetCursor(offset: number): string {
+  return Buffer.from(String(offset)).toString('base64url');
+}
+
+/** Fault `offset-cursor`: the offset in such a cursor, or `undefined`. */
+export function decodeOffsetCursor(cursor: string): number | undefined {
+  if (cursor.length > 32) return undefined;
+  const text = Buffer.from(cursor, 'base64url').toString('latin1');
+  return /^[0-9]{1,15}$/.test(text) ? Number(text) : undefined;
 }
 
 /**
@@ -59,44 +105,43 @@ export function singleParam(query: URLSearchParams, name: string, errors: FieldE
   return values[0];
 }
 
-/** Where a page starts and how long it is. */
-export interface PageRequest {
-  readonly limit: number;
-  readonly afterSeq: number;
+/**
+ * The page size: `limit`, or the default. A value above the maximum is refused (the
+ * conventions allow clamping or refusing; refusing tells the client its page is not the
+ * size it asked for), as are 0, negatives, non-integers and repeats.
+ *
+ * Faults: `default-page-unbounded` (no limit: everything), `limit-uncapped` (no maximum),
+ * `limit-zero-accepted` (0 and negatives give the default), `bad-limit-500`.
+ */
+export function readLimit(query: URLSearchParams, faults: ReadonlySet<string>, errors: FieldError[]): number {
+  const raw = singleParam(query, 'limit', errors);
+  if (raw === undefined) return faults.has('default-page-unbounded') ? Infinity : defaultLimit;
+  if (faults.has('bad-limit-500') && Number.isNaN(Number(raw))) {
+    // Fault: a careless handler trusts the limit to be a number.
+    throw new TypeError('limit is not a number');
+  }
+  if (faults.has('limit-zero-accepted') && /^(?:0+|-[0-9]+)$/.test(raw)) return defaultLimit;
+  const n = /^[0-9]+$/.test(raw) ? Number(raw) : NaN;
+  if (n > maxLimit && !faults.has('limit-uncapped')) {
+    errors.push({ field: 'limit', message: `must be at most ${maxLimit}, the maximum page size` });
+  } else if (Number.isSafeInteger(n) && n >= 1) {
+    return n;
+  } else {
+    errors.push({ field: 'limit', message: `must be an integer from 1 to ${maxLimit}` });
+  }
+  return defaultLimit;
 }
 
-/** Reads `limit` and `cursor`, adding an entry to `errors` for each bad one. */
-export function readPageRequest(
-  query: URLSearchParams,
-  scope: string,
-  faults: ReadonlySet<string>,
-  errors: FieldError[],
-): PageRequest {
-  let limit = defaultLimit;
-  const rawLimit = singleParam(query, 'limit', errors);
-  if (rawLimit !== undefined) {
-    if (faults.has('bad-limit-500') && Number.isNaN(Number(rawLimit))) {
-      // Fault: a careless handler trusts the limit to be a number.
-      throw new TypeError('limit is not a number');
-    }
-    const n = /^[0-9]{1,3}$/.test(rawLimit) ? Number(rawLimit) : NaN;
-    if (Number.isInteger(n) && n >= 1 && n <= maxLimit) limit = n;
-    else errors.push({ field: 'limit', message: `must be an integer from 1 to ${maxLimit}` });
-  }
-  let afterSeq = 0;
-  const rawCursor = singleParam(query, 'cursor', errors);
-  if (rawCursor !== undefined) {
-    const after = decodeCursor(scope, rawCursor);
-    if (after === undefined) {
-      errors.push({ field: 'cursor', message: 'is not a cursor this listing issued; use next_cursor as given' });
-    } else {
-      afterSeq = after;
-    }
-  }
-  return { limit, afterSeq };
+/** The `offset` of an offset-style listing: an integer ≥ 0, default 0. Past the end is fine. */
+export function readOffset(query: URLSearchParams, errors: FieldError[]): number {
+  const raw = singleParam(query, 'offset', errors);
+  if (raw === undefined) return 0;
+  if (/^[0-9]+$/.test(raw)) return Number(raw); // a huge one is past the end: an empty page
+  errors.push({ field: 'offset', message: 'must be an integer of 0 or more' });
+  return 0;
 }
 
-/** The page body: `{ data, next_cursor }`, `next_cursor` null on the last page. */
+/** The cursor-style page body: `{ data, next_cursor }`, `next_cursor` null on the last page. */
 export function pageBody(
   data: readonly unknown[],
   nextCursor: string | null,
@@ -104,4 +149,10 @@ export function pageBody(
 ): unknown {
   if (faults.has('collection-unwrapped')) return data;
   return { data, next_cursor: nextCursor };
+}
+
+/** The offset-style page body: `{ data, total }`, `total` counting every match. */
+export function offsetPageBody(data: readonly unknown[], total: number, faults: ReadonlySet<string>): unknown {
+  if (faults.has('collection-unwrapped')) return data;
+  return { data, total };
 }

@@ -52,12 +52,14 @@ const reasonPhrases: Readonly<Record<number, string>> = {
   200: 'OK',
   201: 'Created',
   204: 'No Content',
+  304: 'Not Modified',
   400: 'Bad Request',
   401: 'Unauthorized',
   404: 'Not Found',
   405: 'Method Not Allowed',
   406: 'Not Acceptable',
   408: 'Request Timeout',
+  412: 'Precondition Failed',
   413: 'Content Too Large',
   415: 'Unsupported Media Type',
   422: 'Unprocessable Content',
@@ -92,14 +94,18 @@ export function validationFailed(errors: readonly FieldError[]): ProblemError {
   });
 }
 
-/** 400: some query parameters cannot be used. */
+/**
+ * 400: some query parameters cannot be used. The detail repeats each error's message
+ * (fixed texts, never the value sent), so that it names limits such as the maximum page size.
+ */
 export function invalidQuery(errors: readonly FieldError[]): ProblemError {
   const fields = [...new Set(errors.map((e) => e.field))].join(', ');
+  const reasons = errors.map((e) => `${e.field} ${e.message}`).join('; ');
   return new ProblemError({
     type: problemTypes.invalidQuery,
     title: 'Invalid query parameter',
     status: 400,
-    detail: `These query parameters have invalid values: ${fields}. See errors for each one.`,
+    detail: `These query parameters have invalid values: ${fields} (${reasons}). See errors for each one.`,
     errors,
   });
 }

@@ -1,13 +1,15 @@
 /**
- * Projects: `{ id, name, description, status, created_at, updated_at }`.
+ * Projects: `{ id, name, description, status, label, created_at, updated_at }`.
+ *
+ * `label` is a free marker (a client can tag what it created and list just that).
  */
 import type { JsonObject } from './body.js';
 import type { RequestContext } from './context.js';
-import type { FieldError } from './problem.js';
-import type { ResourceKind, Write } from './resources.js';
-import { singleParam } from './pagination.js';
+import { createdAtSort, enumFilter, exactFilter, fieldSort, type ListingSpec } from './listing.js';
+import type { ResourceKind } from './resources.js';
+import { ruleKind } from './rule-kind.js';
 import type { Collection, Entry } from './store.js';
-import { applyFields, resetOptionalFields, throwIfInvalid, type FieldRules } from './validation.js';
+import type { FieldRules } from './validation.js';
 
 export type ProjectStatus = 'active' | 'archived';
 
@@ -15,6 +17,7 @@ export type ProjectData = {
   readonly name: string;
   readonly description: string | null;
   readonly status: ProjectStatus;
+  readonly label: string | null;
 };
 
 const statuses: readonly ProjectStatus[] = ['active', 'archived'];
@@ -24,6 +27,7 @@ export const projectRules: FieldRules = {
   name: { kind: 'text', required: true, max: 200 },
   description: { kind: 'text', required: false, max: 2000 },
   status: { kind: 'enum', values: statuses, default: 'active' },
+  label: { kind: 'text', required: false, max: 100 },
 };
 
 export const projectsPath = '/v2/projects';
@@ -37,35 +41,29 @@ export function projectKind(
   store: Collection<ProjectData>,
   afterDelete: (entry: Entry<ProjectData>) => void,
 ): ResourceKind<ProjectData> {
-  return {
+  return ruleKind({
     noun: 'project',
     store,
     itemPath: projectPath,
-    build(body: JsonObject, write: Write<ProjectData>, ctx: RequestContext): ProjectData {
+    rules: projectRules,
+    beforeBuild(body: JsonObject, ctx: RequestContext): void {
       const name = body['name'];
       if (ctx.faults.has('wrong-type-500') && name !== undefined && name !== null) {
         // Fault: a careless handler trusts `name` to be a string before any check.
         void (name as string).trim();
       }
-      // client-sent id, created_at, updated_at, project_id are not rules: ignored.
-      const { values, errors } = applyFields(projectRules, body, write.mode, write.current);
-      throwIfInvalid(errors);
-      return values as ProjectData; // every rule passed, so the shape holds
-    },
-    resetOptional(current: ProjectData): ProjectData {
-      return resetOptionalFields(projectRules, current) as ProjectData;
     },
     afterDelete,
-  };
+  });
 }
 
-/** The `status` filter of the project listing. */
-export function projectFilter(query: URLSearchParams, errors: FieldError[]): (data: ProjectData) => boolean {
-  const status = singleParam(query, 'status', errors);
-  if (status === undefined) return () => true;
-  if (!(statuses as readonly string[]).includes(status)) {
-    errors.push({ field: 'status', message: `must be one of ${statuses.map((s) => `"${s}"`).join(', ')}` });
-    return () => true;
-  }
-  return (data) => data.status === status;
+/** The project listing: filters `status` and `label`, sorts `created_at` (default) and `name`. */
+export const projectListing: ListingSpec<ProjectData> = {
+  filters: [enumFilter('status', statuses, (p) => p.status), exactFilter('label', (p) => p.label)],
+  sorts: [createdAtSort(), fieldSort('name', (p) => p.name)],
+};
+
+/** Bulk projects for `seedProjects`: `seed-000001`, … labelled `seed`. */
+export function seedProject(index: number): ProjectData {
+  return { name: `seed-${String(index + 1).padStart(6, '0')}`, description: null, status: 'active', label: 'seed' };
 }

@@ -7,7 +7,8 @@
  */
 import type { JsonObject } from './body.js';
 import type { RequestContext } from './context.js';
-import { encodeCursor, pageBody, readPageRequest } from './pagination.js';
+import { cursorPage, offsetPage, readCursor, readView, type ListingSpec } from './listing.js';
+import { offsetPageBody, pageBody, readLimit, readOffset } from './pagination.js';
 import { invalidQuery, notFound, type FieldError } from './problem.js';
 import { emptyReply, jsonReply, type Reply } from './respond.js';
 import type { Collection, Entry, Fields } from './store.js';
@@ -61,25 +62,48 @@ function missing(noun: string): Error {
   return notFound(`No ${noun} exists with this id.`);
 }
 
-/** GET on a collection: one page in creation order, filtered. */
+/**
+ * If-Match / If-None-Match of a write, against the representation a GET of the item would
+ * return now (`undefined`: no item). Runs after the 404 checks and before the body is
+ * validated (RFC 9110 §13.2.1); throws 412 when they fail (see conditional.ts).
+ */
+function checkPreconditions<D extends Fields>(ctx: RequestContext, current: Entry<D> | undefined): void {
+  ctx.conditional.checkWrite(current === undefined ? undefined : JSON.stringify(represent(current, ctx.faults)));
+}
+
+/** GET on a collection, cursor style: one page of `{ data, next_cursor }`, filtered and sorted. */
 export function listItems<D extends Fields>(
   kind: ResourceKind<D>,
   ctx: RequestContext,
   options: {
     /** Names the listing inside cursors, so they cannot cross listings. */
     readonly scope: string;
-    /** Reads the filter parameters, adding errors for bad ones. */
-    readonly filter: (query: URLSearchParams, errors: FieldError[]) => (data: D) => boolean;
+    /** The filters and sorts the listing offers. */
+    readonly listing: ListingSpec<D>;
   },
 ): Reply {
   const errors: FieldError[] = [];
-  const page = readPageRequest(ctx.query, options.scope, ctx.faults, errors);
-  const predicate = options.filter(ctx.query, errors);
+  const limit = readLimit(ctx.query, ctx.faults, errors);
+  const view = readView(ctx.query, options.listing, ctx.faults, errors);
+  const start = readCursor(ctx.query, options.scope, view, ctx.faults, errors);
   if (errors.length > 0) throw invalidQuery(errors);
-  const { items, more } = kind.store.page(page.afterSeq, page.limit, predicate);
-  const last = items.at(-1);
-  const nextCursor = more && last !== undefined ? encodeCursor(options.scope, last.seq) : null;
+  const { items, nextCursor } = cursorPage(kind.store, view, options.scope, start, limit, ctx.faults);
   return jsonReply(200, pageBody(items.map((e) => represent(e, ctx.faults)), nextCursor, ctx.faults));
+}
+
+/** GET on a collection, offset style: `{ data, total }` for `limit` and `offset`, filtered and sorted. */
+export function listItemsByOffset<D extends Fields>(
+  kind: ResourceKind<D>,
+  ctx: RequestContext,
+  options: { readonly listing: ListingSpec<D> },
+): Reply {
+  const errors: FieldError[] = [];
+  const limit = readLimit(ctx.query, ctx.faults, errors);
+  const offset = readOffset(ctx.query, errors);
+  const view = readView(ctx.query, options.listing, ctx.faults, errors);
+  if (errors.length > 0) throw invalidQuery(errors);
+  const { items, total } = offsetPage(kind.store, view, offset, limit, ctx.faults);
+  return jsonReply(200, offsetPageBody(items.map((e) => represent(e, ctx.faults)), total, ctx.faults));
 }
 
 /** POST on a collection: the server chooses the id; 201, Location, the new resource. */
@@ -125,10 +149,12 @@ export function replaceItem<D extends Fields>(
   const before = kind.store.get(id);
   if (before === undefined) {
     if (ctx.faults.has('put-missing-404') || !clientIdPattern.test(id)) throw missing(kind.noun);
+    checkPreconditions(ctx, undefined);
     const entry = kind.store.insert(id, kind.build(body, { mode: 'replace', creating: true }, ctx));
     kind.afterWrite?.(entry);
     return jsonReply(201, represent(entry, ctx.faults), { Location: kind.itemPath(id) });
   }
+  checkPreconditions(ctx, before);
   const mode: WriteMode = ctx.faults.has('put-merges') ? 'merge' : 'replace';
   let entry = kind.store.update(id, kind.build(body, { mode, current: before.data, creating: false }, ctx));
   kind.afterWrite?.(entry);
@@ -145,6 +171,7 @@ export function patchItem<D extends Fields>(
 ): Reply {
   const before = kind.store.get(id);
   if (before === undefined) throw missing(kind.noun);
+  checkPreconditions(ctx, before);
   const base = ctx.faults.has('patch-resets-unsent') ? kind.resetOptional(before.data) : before.data;
   const entry = kind.store.update(id, kind.build(body, { mode: 'merge', current: base, creating: false }, ctx));
   kind.afterWrite?.(entry);
@@ -160,6 +187,7 @@ export function deleteItem<D extends Fields>(kind: ResourceKind<D>, ctx: Request
     }
     throw missing(kind.noun);
   }
+  checkPreconditions(ctx, entry);
   if (!ctx.faults.has('delete-soft')) {
     kind.store.delete(id);
     kind.afterDelete?.(entry);

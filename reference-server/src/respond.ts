@@ -3,17 +3,20 @@
  *
  * Handlers return a {@link Reply}; problems become replies in {@link problemReply}.
  * {@link send} adds the headers every response carries (exact Content-Length, the cache
- * policy) so that no handler can forget them.
+ * policy) so that no handler can forget them. A 304 is written without its content.
  */
 import type { ServerResponse } from 'node:http';
-import { cacheControlFor } from './caching.js';
+import { cacheHeadersFor } from './caching.js';
 import { reasonPhrase, type Problem, type ProblemError } from './problem.js';
 
 /** A response, before it is written. */
 export interface Reply {
   readonly status: number;
   readonly headers?: Readonly<Record<string, string>>;
-  /** Absent for bodiless statuses (204) and bodiless answers (DELETE under a fault). */
+  /**
+   * Absent for bodiless statuses (204) and bodiless answers (DELETE under a fault). A 304
+   * keeps the content of the 200 it stands for; {@link send} never writes it.
+   */
   readonly content?: { readonly type: string; readonly text: string };
 }
 
@@ -66,29 +69,61 @@ export function problemReply(error: ProblemError, faults: ReadonlySet<string>): 
 export interface SendOptions {
   /** The request was HEAD: same headers as GET, no content (RFC 9110 §9.3.2). */
   readonly head: boolean;
+  /** The request method, as received (drives the cache policy). */
+  readonly method: string;
   /** The request carried valid credentials (drives the cache policy). */
   readonly authenticated: boolean;
+  /** The content was chosen by the Accept header (drives Vary). */
+  readonly negotiated: boolean;
   readonly faults: ReadonlySet<string>;
 }
 
 /** Writes a reply. Every header here is set on purpose; nothing else is added but Date. */
 export function send(res: ServerResponse, reply: Reply, options: SendOptions): void {
   const headers: Record<string, string> = { ...reply.headers };
-  const { content } = reply;
-  const body = content === undefined ? undefined : Buffer.from(content.text, 'utf8');
+  const notModified = reply.status === 304;
+  // A 304 keeps the content it replaces only for fault not-modified-with-body.
+  const content = notModified ? undefined : reply.content;
   if (content !== undefined) {
     headers['Content-Type'] = content.type;
     headers['Content-Length'] = String(Buffer.byteLength(content.text, 'utf8'));
-  } else if (reply.status !== 204) {
+  } else if (reply.status !== 204 && !notModified) {
     // A bodiless non-204 still says so, or the client would wait for a close.
     headers['Content-Length'] = '0';
   }
-  const cacheControl = cacheControlFor({ status: reply.status, authenticated: options.authenticated });
-  if (cacheControl !== undefined) headers['Cache-Control'] = cacheControl;
+  Object.assign(
+    headers,
+    cacheHeadersFor(
+      { method: options.method, status: reply.status, authenticated: options.authenticated, negotiated: options.negotiated },
+      options.faults,
+    ),
+  );
   if (options.head && options.faults.has('head-drops-headers')) {
     delete headers['Content-Type'];
     delete headers['Content-Length'];
   }
+  if (notModified && reply.content !== undefined && !options.head && options.faults.has('not-modified-with-body')) {
+    sendNotModifiedWithBody(res, headers, reply.content);
+    return;
+  }
   res.writeHead(reply.status, reasonPhrase(reply.status), headers);
-  res.end(options.head ? undefined : body);
+  // A string (not a Buffer) lets node send the header section and the body in one write.
+  res.end(options.head || content === undefined ? undefined : content.text);
+}
+
+/**
+ * Fault `not-modified-with-body`: a 304 followed by the representation. Node never writes
+ * content after a 304, so the bytes go on the raw socket right after the header section.
+ * There is no Content-Length: a client reads no body after a 304, so the bytes are left on
+ * the connection, where they break the next response (or the connection, if it closes).
+ */
+function sendNotModifiedWithBody(
+  res: ServerResponse,
+  headers: Readonly<Record<string, string>>,
+  content: NonNullable<Reply['content']>,
+): void {
+  res.writeHead(304, reasonPhrase(304), { ...headers, 'Content-Type': content.type });
+  res.flushHeaders();
+  res.socket?.write(Buffer.from(content.text, 'utf8'));
+  res.end();
 }

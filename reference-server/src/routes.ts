@@ -3,19 +3,29 @@
  * body. One server instance owns one set of stores.
  */
 import { param, requiredBody, type Operation } from './context.js';
-import { projectFilter, projectKind, projectPath, projectsPath, type ProjectData } from './projects.js';
+import { memberKind, membersPath, memberListing, type MemberData } from './members.js';
+import { projectKind, projectListing, projectPath, projectsPath, seedProject, type ProjectData } from './projects.js';
 import { notFound } from './problem.js';
-import { createItem, deleteItem, getItem, listItems, patchItem, replaceItem } from './resources.js';
+import { createItem, deleteItem, getItem, listItems, listItemsByOffset, patchItem, replaceItem } from './resources.js';
 import { jsonReply } from './respond.js';
 import type { Route } from './router.js';
 import { Collection } from './store.js';
-import { completeTask, getCompletion, taskFilter, taskKind, type Completions, type TaskData } from './tasks.js';
+import { completeTask, getCompletion, taskKind, taskListing, type Completions, type TaskData } from './tasks.js';
 
-/** Fresh, empty stores and the routes that serve them. */
-export function createRoutes(): Route<Operation>[] {
+/** What a fresh set of stores starts with. */
+export interface RouteOptions {
+  /** Bulk projects to create up front (see `seedProject`); none by default. */
+  readonly seedProjects?: number;
+}
+
+/** Fresh stores (empty, or seeded) and the routes that serve them. */
+export function createRoutes(options: RouteOptions = {}): Route<Operation>[] {
   const projectStore = new Collection<ProjectData>();
+  projectStore.seed(options.seedProjects ?? 0, seedProject);
+  const memberStore = new Collection<MemberData>();
   const taskStore = new Collection<TaskData>();
   const completions: Completions = new Map();
+  const members = memberKind(memberStore);
 
   const tasks = taskKind(taskStore, completions, (id) => projectStore.get(id) !== undefined);
   const projects = projectKind(projectStore, (project) => {
@@ -30,13 +40,13 @@ export function createRoutes(): Route<Operation>[] {
     {
       pattern: '/v2',
       operations: {
-        GET: { handler: () => jsonReply(200, { _links: { projects: projectsPath } }) },
+        GET: { handler: () => jsonReply(200, { _links: { projects: projectsPath, members: membersPath } }) },
       },
     },
     {
       pattern: projectsPath,
       operations: {
-        GET: { handler: (ctx) => listItems(projects, ctx, { scope: projectsPath, filter: projectFilter }) },
+        GET: { handler: (ctx) => listItems(projects, ctx, { scope: projectsPath, listing: projectListing }) },
         POST: {
           body: 'required',
           handler: (ctx) => createItem(projects, ctx, requiredBody(ctx), { collectionPath: projectsPath }),
@@ -53,19 +63,32 @@ export function createRoutes(): Route<Operation>[] {
       },
     },
     {
+      pattern: membersPath,
+      operations: {
+        GET: { handler: (ctx) => listItemsByOffset(members, ctx, { listing: memberListing }) },
+        POST: {
+          body: 'required',
+          handler: (ctx) => createItem(members, ctx, requiredBody(ctx), { collectionPath: membersPath }),
+        },
+      },
+    },
+    {
+      pattern: `${membersPath}/:id`,
+      operations: {
+        GET: { handler: (ctx) => getItem(members, ctx, param(ctx, 'id')) },
+        PUT: { body: 'required', handler: (ctx) => replaceItem(members, ctx, param(ctx, 'id'), requiredBody(ctx)) },
+        PATCH: { body: 'required', handler: (ctx) => patchItem(members, ctx, param(ctx, 'id'), requiredBody(ctx)) },
+        DELETE: { handler: (ctx) => deleteItem(members, ctx, param(ctx, 'id')) },
+      },
+    },
+    {
       pattern: `${projectsPath}/:id/tasks`,
       operations: {
         GET: {
           handler: (ctx) => {
             const projectId = param(ctx, 'id');
             if (projectStore.get(projectId) === undefined) throw missingProject();
-            return listItems(tasks, ctx, {
-              scope: `${projectPath(projectId)}/tasks`,
-              filter: (query, errors) => {
-                const done = taskFilter(query, errors);
-                return (task) => task.project_id === projectId && done(task);
-              },
-            });
+            return listItems(tasks, ctx, { scope: `${projectPath(projectId)}/tasks`, listing: taskListing(projectId) });
           },
         },
         POST: {

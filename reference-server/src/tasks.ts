@@ -3,7 +3,7 @@
  * project and addressed at the top level, with the completion noun action.
  */
 import type { JsonObject } from './body.js';
-import { singleParam } from './pagination.js';
+import { createdAtSort, enumFilter, fieldSort, type ListingSpec } from './listing.js';
 import { notFound, type FieldError } from './problem.js';
 import type { ResourceKind, Write } from './resources.js';
 import { jsonReply, type Reply } from './respond.js';
@@ -87,15 +87,13 @@ export function taskKind(
   };
 }
 
-/** The `done` filter of the task listing. */
-export function taskFilter(query: URLSearchParams, errors: FieldError[]): (data: TaskData) => boolean {
-  const done = singleParam(query, 'done', errors);
-  if (done === undefined) return () => true;
-  if (done !== 'true' && done !== 'false') {
-    errors.push({ field: 'done', message: 'must be "true" or "false"' });
-    return () => true;
-  }
-  return (data) => data.done === (done === 'true');
+/** A project's task listing: filter `done`, sorts `created_at` (default) and `title`. */
+export function taskListing(projectId: string): ListingSpec<TaskData> {
+  return {
+    filters: [enumFilter('done', ['true', 'false'], (t) => t.done, 'must be "true" or "false"')],
+    sorts: [createdAtSort(), fieldSort('title', (t) => t.title)],
+    within: (t) => t.project_id === projectId,
+  };
 }
 
 function completionBody(taskId: string, completedAt: string): Record<string, unknown> {

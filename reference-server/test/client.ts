@@ -5,7 +5,7 @@
 import { connect } from 'node:net';
 import type { Readable } from 'node:stream';
 import { Agent } from 'undici';
-import { startReferenceServer, type ReferenceServer } from '../src/index.js';
+import { startReferenceServer, type ReferenceServer, type ReferenceServerOptions } from '../src/index.js';
 
 export interface Exchange {
   readonly status: number;
@@ -23,6 +23,8 @@ export interface CallOptions {
   readonly body?: string | Buffer | Readable;
   /** Send the API key (default true). */
   readonly auth?: boolean;
+  /** Which node to ask: an index into `server.urls` (default 0, the first). */
+  readonly node?: number;
 }
 
 /** A started server and a client bound to it. */
@@ -34,8 +36,11 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function startHarness(faults: readonly string[] = []): Promise<Harness> {
-  const server = await startReferenceServer({ faults });
+export async function startHarness(
+  faults: readonly string[] = [],
+  options: Omit<ReferenceServerOptions, 'faults'> = {},
+): Promise<Harness> {
+  const server = await startReferenceServer({ ...options, faults });
   const agent = new Agent({ connections: 16 });
   const call = async (method: string, path: string, options: CallOptions = {}): Promise<Exchange> => {
     const headers: Record<string, string> = {};
@@ -47,7 +52,9 @@ export async function startHarness(faults: readonly string[] = []): Promise<Harn
     }
     Object.assign(headers, options.headers);
     // The raw path goes on the wire as written: no URL normalisation of `..` or `%2f`.
-    const res = await agent.request({ origin: server.url, path, method: method as 'GET', headers, body: body ?? null });
+    const origin = server.urls[options.node ?? 0];
+    if (origin === undefined) throw new Error(`no node ${options.node}: the server has ${server.urls.length}`);
+    const res = await agent.request({ origin, path, method: method as 'GET', headers, body: body ?? null });
     const text = await res.body.text();
     const flat: Record<string, string> = {};
     for (const [name, value] of Object.entries(res.headers)) {

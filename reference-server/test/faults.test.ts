@@ -3,8 +3,8 @@
  * server's behaviour as its description says (one server per fault).
  */
 import { describe, expect, it } from 'vitest';
-import { faultCatalogue } from '../src/index.js';
-import { startHarness, type Harness } from './client.js';
+import { faultCatalogue, type ReferenceServerOptions } from '../src/index.js';
+import { rawExchange, startHarness, type Harness } from './client.js';
 
 /** The catalogue as agreed: fault name → the check ids that must catch it. */
 const agreed: Record<string, string[]> = {
@@ -38,7 +38,46 @@ const agreed: Record<string, string[]> = {
   'bad-limit-500': ['ERR-bad-input-no-5xx'],
   'accept-ignored': ['ERR-unsupported-accept-406'],
   'content-type-ignored': ['ERR-unsupported-content-type-415'],
+  'offset-cursor': ['END-pagination-stable-under-writes'],
+  'limit-uncapped': ['LIM-limit-capped'],
+  'default-page-unbounded': ['LIM-default-page-bounded'],
+  'limit-zero-accepted': ['LIM-limit-invalid-400'],
+  'next-cursor-never-null': ['END-pagination-terminates'],
+  'sort-ignored': ['END-sort-honoured'],
+  'filter-ignored': ['END-filter-matches'],
+  'sort-without-tiebreaker': ['END-sort-ties-deterministic'],
+  'tampered-cursor-500': ['END-cursor-tamper-400'],
+  'cursor-not-bound': ['END-cursor-tamper-400'],
+  'offset-overlap': ['END-offset-pages-disjoint'],
+  'page-boundary-skip': ['END-pagination-complete-walk'],
+  'etag-missing': ['END-etag-present'],
+  'etag-unstable': ['END-etag-stable'],
+  'etag-per-node': ['CON-etag-same-across-nodes'],
+  'etag-stale-after-write': ['END-etag-changes-on-write'],
+  'if-none-match-ignored': ['END-if-none-match-304'],
+  'not-modified-with-body': ['END-not-modified-no-body'],
+  'if-match-ignored': ['END-if-match-412'],
+  'precondition-failed-but-applied': ['END-if-match-412'],
+  'if-match-always-412': ['END-if-match-applies'],
+  'cache-control-missing': ['LIM-cache-control-present'],
+  'cache-control-malformed': ['LIM-cache-control-well-formed'],
+  'cache-control-public': ['LIM-credentialed-not-public'],
+  'vary-missing': ['END-vary-accept'],
 };
+
+const ids = (page: { data: { id: string }[] }): string[] => page.data.map((item) => item.id);
+
+async function createMany(h: Harness, path: string, names: readonly string[], fields: Record<string, unknown> = {}): Promise<string[]> {
+  const created: string[] = [];
+  for (const name of names) {
+    const res = await h.call('POST', path, { json: { name, ...fields } });
+    expect(res.status).toBe(201);
+    created.push(res.json().id);
+  }
+  return created;
+}
+
+const numbered = (n: number): string[] => Array.from({ length: n }, (_, i) => `n${String(i).padStart(3, '0')}`);
 
 /** For each fault: what the server does while it is active. The clean behaviour is in server.test.ts. */
 const demonstrations: Record<string, (h: Harness) => Promise<void>> = {
@@ -233,6 +272,246 @@ const demonstrations: Record<string, (h: Harness) => Promise<void>> = {
     const none = await h.call('POST', '/v2/projects', { body: 'name=n', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
     expect(none.status).toBe(400);
   },
+  async 'offset-cursor'(h) {
+    const created = await createMany(h, '/v2/projects', numbered(6));
+    const page1 = (await h.call('GET', '/v2/projects?limit=2')).json();
+    expect(ids(page1)).toEqual(created.slice(0, 2));
+    expect(Buffer.from(page1.next_cursor, 'base64url').toString()).toBe('2');
+    // A delete before the position shifts every later item one place left: one is skipped.
+    expect((await h.call('DELETE', `/v2/projects/${created[0]}`)).status).toBe(204);
+    const page2 = (await h.call('GET', `/v2/projects?limit=2&cursor=${page1.next_cursor}`)).json();
+    expect(ids(page2)).toEqual(created.slice(3, 5));
+  },
+  async 'limit-uncapped'(h) {
+    await Promise.all(numbered(105).map((name) => h.createProject({ name })));
+    const page = await h.call('GET', '/v2/projects?limit=1000');
+    expect(page.status).toBe(200);
+    expect(page.json().data).toHaveLength(105);
+    expect((await h.call('GET', '/v2/members?limit=101')).status).toBe(200);
+    expect((await h.call('GET', '/v2/projects?limit=0')).status).toBe(400);
+  },
+  async 'default-page-unbounded'(h) {
+    await createMany(h, '/v2/projects', numbered(25));
+    const page = (await h.call('GET', '/v2/projects')).json();
+    expect(page.data).toHaveLength(25);
+    expect(page.next_cursor).toBeNull();
+    await createMany(h, '/v2/members', numbered(25));
+    expect((await h.call('GET', '/v2/members')).json().data).toHaveLength(25);
+    expect((await h.call('GET', '/v2/projects?limit=101')).status).toBe(400);
+  },
+  async 'limit-zero-accepted'(h) {
+    await createMany(h, '/v2/projects', numbered(25));
+    for (const limit of ['0', '-1', '-100']) {
+      const res = await h.call('GET', `/v2/projects?limit=${limit}`);
+      expect(res.status).toBe(200);
+      expect(res.json().data).toHaveLength(20);
+    }
+    expect((await h.call('GET', '/v2/members?limit=0')).status).toBe(200);
+    expect((await h.call('GET', '/v2/projects?limit=1.5')).status).toBe(400);
+  },
+  async 'next-cursor-never-null'(h) {
+    await createMany(h, '/v2/projects', numbered(2));
+    const last = (await h.call('GET', '/v2/projects?limit=5')).json();
+    expect(last.data).toHaveLength(2);
+    expect(typeof last.next_cursor).toBe('string');
+    const empty = (await h.call('GET', `/v2/projects?limit=5&cursor=${encodeURIComponent(last.next_cursor)}`)).json();
+    expect(empty.data).toEqual([]);
+    expect(typeof empty.next_cursor).toBe('string');
+  },
+  async 'sort-ignored'(h) {
+    const created = await createMany(h, '/v2/projects', ['c', 'a', 'b']);
+    expect(ids((await h.call('GET', '/v2/projects?sort=name')).json())).toEqual(created);
+    expect(ids((await h.call('GET', '/v2/projects?sort=-created_at')).json())).toEqual(created);
+    expect(ids((await h.call('GET', '/v2/members?sort=-name')).json())).toEqual([]);
+    expect((await h.call('GET', '/v2/projects?sort=colour')).status).toBe(400);
+  },
+  async 'filter-ignored'(h) {
+    await h.createProject({ status: 'archived', label: 'x' });
+    await h.createProject({ status: 'active' });
+    expect((await h.call('GET', '/v2/projects?status=archived')).json().data).toHaveLength(2);
+    expect((await h.call('GET', '/v2/projects?label=nothing')).json().data).toHaveLength(2);
+    await createMany(h, '/v2/members', ['m'], { role: 'owner' });
+    expect((await h.call('GET', '/v2/members?role=viewer')).json().total).toBe(1);
+    expect((await h.call('GET', '/v2/projects?status=closed')).status).toBe(400);
+  },
+  async 'sort-without-tiebreaker'(h) {
+    await createMany(h, '/v2/projects', ['same', 'same', 'same', 'same', 'same']);
+    // Tied items come in a different order from one request to the next.
+    const orders = new Set<string>();
+    for (let i = 0; i < 20; i++) orders.add(ids((await h.call('GET', '/v2/projects?sort=name')).json()).join());
+    expect(orders.size).toBeGreaterThan(1);
+    // The cursor resumes after the value "same": the three other ties are skipped.
+    const page1 = (await h.call('GET', '/v2/projects?sort=name&limit=2')).json();
+    expect(page1.data).toHaveLength(2);
+    const page2 = (await h.call('GET', `/v2/projects?sort=name&limit=2&cursor=${encodeURIComponent(page1.next_cursor)}`)).json();
+    expect(page2).toEqual({ data: [], next_cursor: null });
+  },
+  async 'tampered-cursor-500'(h) {
+    await createMany(h, '/v2/projects', numbered(2));
+    const res = await h.call('GET', '/v2/projects?cursor=garbage');
+    expect(res.status).toBe(500);
+    expect(res.text).not.toMatch(/TypeError|cursor did not|at /);
+    const page = (await h.call('GET', '/v2/projects?limit=1')).json();
+    const [payload = '', mac = ''] = (page.next_cursor as string).split('.');
+    expect((await h.call('GET', `/v2/projects?cursor=${payload}x.${mac}`)).status).toBe(500);
+    expect((await h.call('GET', `/v2/projects?cursor=${encodeURIComponent(page.next_cursor)}`)).status).toBe(200);
+  },
+  async 'cursor-not-bound'(h) {
+    const created = [
+      (await h.createProject({ name: 'c' })).id,
+      (await h.createProject({ name: 'b', status: 'archived' })).id,
+      (await h.createProject({ name: 'a', status: 'archived' })).id,
+    ];
+    const page = (await h.call('GET', '/v2/projects?limit=1')).json();
+    const cursor = encodeURIComponent(page.next_cursor);
+    const filtered = await h.call('GET', `/v2/projects?status=archived&cursor=${cursor}`);
+    expect(filtered.status).toBe(200);
+    expect(ids(filtered.json())).toEqual(created.slice(1));
+    expect((await h.call('GET', `/v2/projects?sort=-name&cursor=${cursor}`)).status).toBe(200);
+    // The listing is still bound.
+    expect((await h.call('GET', `/v2/projects/${created[0]}/tasks?cursor=${cursor}`)).status).toBe(400);
+  },
+  async 'offset-overlap'(h) {
+    const created = await createMany(h, '/v2/members', numbered(4));
+    expect(ids((await h.call('GET', '/v2/members?limit=2')).json())).toEqual(created.slice(0, 2));
+    const page2 = (await h.call('GET', '/v2/members?limit=2&offset=2')).json();
+    expect(ids(page2)).toEqual(created.slice(1, 3));
+    expect(page2.total).toBe(4);
+  },
+  async 'page-boundary-skip'(h) {
+    const created = await createMany(h, '/v2/projects', numbered(5));
+    const page1 = (await h.call('GET', '/v2/projects?limit=2')).json();
+    expect(ids(page1)).toEqual(created.slice(0, 2));
+    const page2 = (await h.call('GET', `/v2/projects?limit=2&cursor=${encodeURIComponent(page1.next_cursor)}`)).json();
+    expect(ids(page2)).toEqual(created.slice(3, 5));
+    expect(page2.next_cursor).toBeNull();
+  },
+  async 'etag-missing'(h) {
+    const project = await h.createProject();
+    const item = await h.call('GET', `/v2/projects/${project.id}`);
+    expect(item.status).toBe(200);
+    expect(item.headers['etag']).toBeUndefined();
+    expect((await h.call('HEAD', `/v2/projects/${project.id}`)).headers['etag']).toBeUndefined();
+    expect((await h.call('GET', '/v2/projects')).headers['etag']).toBeUndefined();
+  },
+  async 'etag-unstable'(h) {
+    const project = await h.createProject();
+    const first = await h.call('GET', `/v2/projects/${project.id}`);
+    const second = await h.call('GET', `/v2/projects/${project.id}`);
+    expect(second.text).toBe(first.text);
+    expect(first.headers['etag']).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
+    expect(second.headers['etag']).not.toBe(first.headers['etag']);
+  },
+  async 'etag-per-node'(h) {
+    const project = await h.createProject();
+    const path = `/v2/projects/${project.id}`;
+    const [a, b] = [await h.call('GET', path, { node: 0 }), await h.call('GET', path, { node: 1 })];
+    expect(b.text).toBe(a.text);
+    expect(b.headers['etag']).not.toBe(a.headers['etag']);
+    // Each node on its own is stable.
+    expect((await h.call('GET', path, { node: 1 })).headers['etag']).toBe(b.headers['etag']);
+  },
+  async 'etag-stale-after-write'(h) {
+    const created = await h.call('POST', '/v2/projects', { json: { name: 'before' } });
+    const path = `/v2/projects/${created.json().id}`;
+    const first = created.headers['etag'];
+    expect(first).toMatch(/^"/);
+    expect((await h.call('PATCH', path, { json: { name: 'after' } })).status).toBe(200);
+    const after = await h.call('GET', path);
+    expect(after.json().name).toBe('after');
+    expect(after.headers['etag']).toBe(first);
+    // So a client holding the old representation is told it is still current.
+    expect((await h.call('GET', path, { headers: { 'if-none-match': first ?? '' } })).status).toBe(304);
+  },
+  async 'if-none-match-ignored'(h) {
+    const project = await h.createProject();
+    const path = `/v2/projects/${project.id}`;
+    const tag = (await h.call('GET', path)).headers['etag'] ?? '';
+    expect(tag).toMatch(/^"/);
+    const res = await h.call('GET', path, { headers: { 'if-none-match': tag } });
+    expect(res.status).toBe(200);
+    expect(res.json()).toEqual(project);
+  },
+  async 'not-modified-with-body'(h) {
+    const project = await h.createProject();
+    const path = `/v2/projects/${project.id}`;
+    const get = await h.call('GET', path);
+    const raw = await rawExchange(
+      h.server.port,
+      `GET ${path} HTTP/1.1\r\nHost: x\r\nX-API-Key: ${h.server.secrets.RESTPROBE_API_KEY}\r\n` +
+        `If-None-Match: ${get.headers['etag']}\r\nConnection: close\r\n\r\n`,
+    );
+    const end = raw.indexOf('\r\n\r\n');
+    expect(raw.slice(0, end)).toMatch(/^HTTP\/1\.1 304 Not Modified\r\n/);
+    // No Content-Length: a client reads no body after a 304, so these bytes corrupt the connection.
+    expect(raw.slice(end + 4)).toBe(get.text);
+  },
+  async 'if-match-ignored'(h) {
+    const project = await h.createProject();
+    const path = `/v2/projects/${project.id}`;
+    const stale = (await h.call('GET', path)).headers['etag'] ?? '';
+    expect((await h.call('PATCH', path, { json: { name: 'first writer' } })).status).toBe(200);
+    const lost = await h.call('PATCH', path, { json: { name: 'second writer' }, headers: { 'if-match': stale } });
+    expect(lost.status).toBe(200);
+    expect((await h.call('GET', path)).json().name).toBe('second writer');
+  },
+  async 'precondition-failed-but-applied'(h) {
+    const project = await h.createProject();
+    const path = `/v2/projects/${project.id}`;
+    const stale = (await h.call('GET', path)).headers['etag'] ?? '';
+    expect((await h.call('PATCH', path, { json: { name: 'first writer' } })).status).toBe(200);
+    const res = await h.call('PATCH', path, { json: { name: 'second writer' }, headers: { 'if-match': stale } });
+    expect(res.status).toBe(412);
+    expect(res.headers['content-type']).toBe('application/problem+json');
+    expect((await h.call('GET', path)).json().name).toBe('second writer');
+    expect((await h.call('DELETE', path, { headers: { 'if-match': stale } })).status).toBe(412);
+    expect((await h.call('GET', path)).status).toBe(404);
+  },
+  async 'if-match-always-412'(h) {
+    const project = await h.createProject({ name: 'unchanged' });
+    const path = `/v2/projects/${project.id}`;
+    const current = (await h.call('GET', path)).headers['etag'] ?? '';
+    for (const ifMatch of [current, '*']) {
+      expect((await h.call('PATCH', path, { json: { name: 'n' }, headers: { 'if-match': ifMatch } })).status).toBe(412);
+    }
+    expect((await h.call('GET', path)).json().name).toBe('unchanged');
+    // Without If-Match, writes work.
+    expect((await h.call('PATCH', path, { json: { name: 'n' } })).status).toBe(200);
+  },
+  async 'cache-control-missing'(h) {
+    const project = await h.createProject();
+    const res = await h.call('GET', `/v2/projects/${project.id}`);
+    expect(res.status).toBe(200);
+    expect(res.headers['cache-control']).toBeUndefined();
+    expect((await h.call('GET', '/v2/projects')).headers['cache-control']).toBeUndefined();
+    // Errors and writes still say no-store.
+    expect((await h.call('GET', '/v2/projects/unknown')).headers['cache-control']).toBe('no-store');
+  },
+  async 'cache-control-malformed'(h) {
+    const project = await h.createProject();
+    expect((await h.call('GET', `/v2/projects/${project.id}`)).headers['cache-control']).toBe('private, max-age="60"');
+  },
+  async 'cache-control-public'(h) {
+    const project = await h.createProject();
+    const res = await h.call('GET', `/v2/projects/${project.id}`);
+    expect(res.headers['cache-control']).toBe('public, max-age=60');
+    const revalidated = await h.call('GET', `/v2/projects/${project.id}`, { headers: { 'if-none-match': res.headers['etag'] ?? '' } });
+    expect(revalidated.status).toBe(304);
+    expect(revalidated.headers['cache-control']).toBe('public, max-age=60');
+  },
+  async 'vary-missing'(h) {
+    const project = await h.createProject();
+    const res = await h.call('GET', `/v2/projects/${project.id}`);
+    expect(res.status).toBe(200);
+    expect(res.headers['vary']).toBeUndefined();
+    // The content is still negotiated.
+    expect((await h.call('GET', `/v2/projects/${project.id}`, { headers: { accept: 'text/html' } })).status).toBe(406);
+  },
+};
+
+/** Servers a demonstration needs beyond the default (with and without its fault). */
+const serverOptions: Record<string, Omit<ReferenceServerOptions, 'faults'>> = {
+  'etag-per-node': { nodes: 2 },
 };
 
 describe('fault catalogue', () => {
@@ -257,7 +536,7 @@ describe.concurrent('each fault changes behaviour as described', () => {
   it.each(faultCatalogue.map((f) => [f.name] as const))('%s', async (name) => {
     const demonstrate = demonstrations[name];
     if (demonstrate === undefined) throw new Error(`no demonstration for ${name}`);
-    const h = await startHarness([name]);
+    const h = await startHarness([name], serverOptions[name]);
     try {
       expect(h.server.faults).toEqual([name]);
       await demonstrate(h);
@@ -271,7 +550,7 @@ describe.concurrent('each demonstration fails on the clean server', () => {
   it.each(faultCatalogue.map((f) => [f.name] as const))('%s', async (name) => {
     const demonstrate = demonstrations[name];
     if (demonstrate === undefined) throw new Error(`no demonstration for ${name}`);
-    const h = await startHarness();
+    const h = await startHarness([], serverOptions[name]);
     try {
       await expect(demonstrate(h)).rejects.toThrow();
     } finally {

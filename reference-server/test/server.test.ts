@@ -53,7 +53,7 @@ describe('routing', () => {
   it('GET /v2 links to the collections', async () => {
     const res = await h.call('GET', '/v2');
     expect(res.status).toBe(200);
-    expect(res.json()).toEqual({ _links: { projects: '/v2/projects' } });
+    expect(res.json()).toEqual({ _links: { projects: '/v2/projects', members: '/v2/members' } });
   });
 
   it('answers an unknown path with a 404 problem, before credentials', async () => {
@@ -276,9 +276,9 @@ describe('projects', () => {
     });
     expect(res.status).toBe(201);
     const project = res.json();
-    expect(Object.keys(project)).toEqual(['id', 'name', 'description', 'status', 'created_at', 'updated_at']);
+    expect(Object.keys(project)).toEqual(['id', 'name', 'description', 'status', 'label', 'created_at', 'updated_at']);
     expect(project.id).toMatch(/^[0-9a-f-]{36}$/);
-    expect(project).toMatchObject({ name: 'Alpha', description: null, status: 'active' });
+    expect(project).toMatchObject({ name: 'Alpha', description: null, status: 'active', label: null });
     expect(new Date(project.created_at).toISOString()).toBe(project.created_at);
     expect(project.updated_at).toBe(project.created_at);
     expect(res.headers['location']).toBe(`/v2/projects/${project.id}`);
@@ -294,7 +294,7 @@ describe('projects', () => {
     const project = await h.createProject();
     const res = await h.call('GET', `/v2/projects/${project.id}`);
     expect(Object.keys(res.headers).sort()).toEqual(
-      ['cache-control', 'connection', 'content-length', 'content-type', 'date', 'keep-alive'].sort(),
+      ['cache-control', 'connection', 'content-length', 'content-type', 'date', 'etag', 'keep-alive', 'vary'].sort(),
     );
     expect(res.headers['content-length']).toBe(String(Buffer.byteLength(res.text)));
   });

@@ -62,7 +62,7 @@ export async function checkProperty<T>(ctx: CheckContext, opts: PropertyOptions<
     shrunk: details.numShrinks > 0,
   });
   // Replay the shrunk case alone so the evidence's exchanges are the failing ones.
-  ctx.http.exchanges.length = 0;
+  ctx.http.clearRecording();
   try {
     await opts.predicate(input);
   } catch (err) {

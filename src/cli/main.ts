@@ -45,6 +45,7 @@ Exit codes: 0 no failures · 1 failures · 2 usage or config error · 3 target u
     .option('--seed <n>', 'seed for property checks (replays a reported failure)')
     .option('--strict', 'warnings (SHOULD-level rules) fail the run', false)
     .option('--read-only', 'send no request that writes (POST, PUT, PATCH, DELETE)', false)
+    .option('--proxy <url>', 'send every request through this HTTP proxy or gateway')
     .addHelpText('after', `
 Examples:
   $ restprobe run http://127.0.0.1:8080 -c fixtures/reference.config.json
@@ -72,6 +73,7 @@ Examples:
     .command('serve')
     .description('start the bundled reference server on 127.0.0.1')
     .option('--port <n>', 'port to listen on (0: any free port)', '8080')
+    .option('--nodes <n>', 'start n nodes (1-8) over one shared store, on ports port, port+1, … (port 0: each a free one)', '1')
     .addOption(new Option('--fault <name>', 'switch on a named fault; repeatable').argParser(collect).default([]))
     .option('--list-faults', 'list the faults and the checks each must trip', false)
     .option('--json', 'with --list-faults: as JSON', false)
@@ -79,6 +81,7 @@ Examples:
 Examples:
   $ restprobe serve --port 8080
   $ restprobe serve --port 8080 --fault etag-ignored-on-put --fault errors-as-plain-json
+  $ restprobe serve --port 8080 --nodes 2 --fault etag-per-node
   $ restprobe serve --list-faults --json`)
     .action(async (opts) => {
       await serveCommand(opts);

@@ -6,7 +6,7 @@ import { randomInt } from 'node:crypto';
 import { loadProfile } from '../config/load.js';
 import { selectChecks } from '../engine/select.js';
 import { ExitCode, RestprobeError } from '../errors.js';
-import { HttpClient } from '../http/client.js';
+import { clientForProfile } from '../http/client.js';
 import type { TargetProfile } from '../model/profile.js';
 import { buildReport, reportFailed } from '../report/model.js';
 import { renderCheckLine, renderSummary } from '../report/terminal.js';
@@ -24,6 +24,7 @@ export interface RunOptions {
   readonly seed?: string;
   readonly strict: boolean;
   readonly readOnly: boolean;
+  readonly proxy?: string;
 }
 
 /** Runs and returns the exit code; throws RestprobeError for usage, config and reachability problems. */
@@ -32,7 +33,7 @@ export async function runCommand(baseUrl: string | undefined, opts: RunOptions, 
   const seed = parseSeed(opts.seed);
   const selection = { only: splitList(opts.only), skip: splitList(opts.skip) };
   const selected = selectChecks(catalogue, selection);
-  const profile = await loadProfile({ configPath: opts.config, baseUrl, readOnly: opts.readOnly });
+  const profile = await loadProfile({ configPath: opts.config, baseUrl, readOnly: opts.readOnly, ...(opts.proxy !== undefined && { proxy: opts.proxy }) });
   await preflight(profile);
 
   const color = out.isTTY === true && !process.env['NO_COLOR'];
@@ -64,7 +65,7 @@ export async function runCommand(baseUrl: string | undefined, opts: RunOptions, 
 
 /** One request before the run, so an unreachable target is one clear line, not 30 errors. */
 async function preflight(profile: TargetProfile): Promise<void> {
-  const client = new HttpClient({ timeoutMs: profile.http.timeoutMs, maxBodyBytes: profile.http.maxBodyBytes, connections: 1, maxRequests: 1 });
+  const client = clientForProfile(profile, { connections: 1, maxRequests: 1 });
   try {
     await client.send({ method: 'GET', url: profile.baseUrl, headers: { accept: 'application/json' } });
   } catch (err) {

@@ -2,7 +2,7 @@
  * `restprobe serve`: the bundled reference server. It prints shell lines (comments, and
  * one `export` per secret) so a second shell can paste them and run against it.
  */
-import { faultCatalogue, startReferenceServer } from '../../reference-server/src/index.js';
+import { faultCatalogue, maxNodes, startReferenceServer } from '../../reference-server/src/index.js';
 import { RestprobeError } from '../errors.js';
 
 export interface ServeOptions {
@@ -10,6 +10,8 @@ export interface ServeOptions {
   readonly fault: string[];
   readonly listFaults: boolean;
   readonly json: boolean;
+  /** How many nodes share one store (1 to 8); default 1. */
+  readonly nodes?: string;
 }
 
 export function renderFaultList(json: boolean): string {
@@ -31,26 +33,39 @@ export async function serveCommand(opts: ServeOptions, out: NodeJS.WriteStream =
   if (unknown.length > 0) {
     throw new RestprobeError('ERR_USAGE', `unknown fault ${unknown.map((u) => `"${u}"`).join(', ')}; list them with: restprobe serve --list-faults`);
   }
+  const nodesText = opts.nodes ?? '1';
+  const nodes = Number(nodesText);
+  if (!/^\d+$/.test(nodesText) || nodes < 1 || nodes > maxNodes) {
+    throw new RestprobeError('ERR_USAGE', `--nodes: "${nodesText}" is not a node count (1-${maxNodes})`);
+  }
+  if (port !== 0 && port + nodes - 1 > 65535) {
+    throw new RestprobeError('ERR_USAGE', `--port ${port} --nodes ${nodes}: the nodes would need ports up to ${port + nodes - 1} (max 65535)`);
+  }
   let server;
   try {
-    server = await startReferenceServer({ port, faults: opts.fault });
+    server = await startReferenceServer({ port, faults: opts.fault, nodes });
   } catch (err) {
-    throw new RestprobeError('ERR_USAGE', `cannot listen on 127.0.0.1:${port}: ${(err as Error).message}`);
+    const where = port !== 0 && nodes > 1 ? `${port}-${port + nodes - 1}` : String(port);
+    throw new RestprobeError('ERR_USAGE', `cannot listen on 127.0.0.1:${where}: ${(err as Error).message}`);
   }
+  // Handlers first: a client may signal as soon as it reads the export lines.
+  const stopped = new Promise<void>((resolve) => {
+    const stop = () => void server.close().then(resolve);
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
   out.write(
     [
       `# restprobe reference server listening on ${server.url}`,
+      ...(server.urls.length > 1 ? server.urls.map((url, i) => `# node ${i + 1}: ${url}`) : []),
       `# faults: ${opts.fault.length > 0 ? opts.fault.join(', ') : 'none (a conforming server)'}`,
       '# in another shell, paste these lines, then:',
       `#   npx restprobe run ${server.url} -c fixtures/reference.config.json`,
       ...Object.entries(server.secrets).map(([name, value]) => `export ${name}=${value}`),
       `export RESTPROBE_BASE_URL=${server.url}`,
+      `export RESTPROBE_NODE_URLS=${server.urls.join(',')}`,
       '',
     ].join('\n'),
   );
-  await new Promise<void>((resolve) => {
-    const stop = () => void server.close().then(resolve);
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-  });
+  await stopped;
 }

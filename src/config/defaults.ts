@@ -12,4 +12,8 @@ export const configDefaults = {
   newId: 'uuid',
   volatileFields: [] as readonly string[],
   readOnly: false,
+  pagination: { style: 'cursor', param: 'cursor', limitParam: 'limit', offsetParam: 'offset', sortParam: 'sort' },
+  filters: [] as readonly string[],
+  sorts: [] as readonly string[],
+  nodes: [] as readonly string[],
 } as const;

@@ -43,8 +43,19 @@ describe('loadProfile: valid configs', () => {
       baseUrl: 'https://api.example.com',
       auth: {},
       collections: [
-        { name: 'projects', path: '/v2/projects', itemPath: '/v2/projects/{id}', idField: 'id', volatileFields: [], newId: 'uuid' },
+        {
+          name: 'projects',
+          path: '/v2/projects',
+          itemPath: '/v2/projects/{id}',
+          idField: 'id',
+          volatileFields: [],
+          newId: 'uuid',
+          pagination: { style: 'cursor', param: 'cursor', limitParam: 'limit', offsetParam: 'offset', sortParam: 'sort' },
+          filters: [],
+          sorts: [],
+        },
       ],
+      nodes: [],
       http: { timeoutMs: profileDefaults.timeoutMs, maxBodyBytes: profileDefaults.maxBodyBytes, concurrency: profileDefaults.concurrency },
       safety: { readOnly: false, maxRequests: profileDefaults.maxRequests },
       properties: { numRuns: profileDefaults.numRuns },
@@ -56,7 +67,7 @@ describe('loadProfile: valid configs', () => {
     const profile = await loadProfile({ configPath: join(packageRoot(), 'fixtures', 'reference.config.json'), baseUrl: 'http://127.0.0.1:8080', env });
     expect(profile.auth.apiKey).toEqual({ header: 'X-API-Key', value: { envName: 'RESTPROBE_API_KEY', value: env.RESTPROBE_API_KEY } });
     expect(profile.secrets).toEqual([{ envName: 'RESTPROBE_API_KEY', value: env.RESTPROBE_API_KEY }]);
-    expect(profile.collections.map((c) => c.name)).toEqual(['projects']);
+    expect(profile.collections.map((c) => c.name)).toEqual(['projects', 'members']);
     expect(profile.collections[0]).toMatchObject({ itemPath: '/v2/projects/{id}', volatileFields: ['updated_at'], createBody: { status: 'archived' } });
   });
 

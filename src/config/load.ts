@@ -21,6 +21,8 @@ export interface LoadProfileOptions {
   readonly env?: NodeJS.ProcessEnv;
   /** `--read-only` from the command line; ORed with `safety.readOnly`. */
   readonly readOnly?: boolean;
+  /** `--proxy` from the command line: send every request through this HTTP proxy. */
+  readonly proxy?: string;
 }
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -63,6 +65,12 @@ function resolveBaseUrl(cli: string | undefined, file: string | undefined): stri
   throw new RestprobeError('ERR_USAGE', 'no base URL: pass one on the command line or set baseUrl in the config');
 }
 
+function proxyUrl(raw: string): string {
+  const result = normaliseBaseUrl(raw);
+  if (!result.ok) throw new RestprobeError('ERR_USAGE', `--proxy ${result.problem}`);
+  return result.url;
+}
+
 function collectionProfile(raw: RawCollection): CollectionProfile {
   return {
     name: raw.name,
@@ -75,6 +83,10 @@ function collectionProfile(raw: RawCollection): CollectionProfile {
     invalidBody: raw.invalid?.body,
     volatileFields: raw.volatileFields ?? defaults.volatileFields,
     newId: raw.newId ?? defaults.newId,
+    pagination: { ...defaults.pagination, ...raw.pagination },
+    filters: raw.filters ?? defaults.filters,
+    sorts: raw.sorts ?? defaults.sorts,
+    ...(raw.mark && { markField: raw.mark.field }),
   };
 }
 
@@ -109,10 +121,12 @@ export async function loadProfile(opts: LoadProfileOptions = {}): Promise<Target
     baseUrl,
     auth,
     collections: (config.collections ?? []).map(collectionProfile),
+    nodes: (config.nodes ?? defaults.nodes).map((n) => n.replace(/\/+$/, '')),
     http: {
       timeoutMs: config.http?.timeoutMs ?? defaults.timeoutMs,
       maxBodyBytes: config.http?.maxBodyBytes ?? defaults.maxBodyBytes,
       concurrency: config.http?.concurrency ?? defaults.concurrency,
+      ...(opts.proxy !== undefined && { proxy: proxyUrl(opts.proxy) }),
     },
     safety: {
       readOnly: (opts.readOnly ?? false) || (config.safety?.readOnly ?? defaults.readOnly),

@@ -24,6 +24,17 @@ export interface RawCollection {
   readonly invalid?: RawBody;
   readonly volatileFields?: readonly string[];
   readonly newId?: 'uuid' | 'none';
+  readonly pagination?: {
+    readonly style?: 'cursor' | 'offset';
+    readonly param?: string;
+    readonly limitParam?: string;
+    readonly offsetParam?: string;
+    readonly sortParam?: string;
+    readonly maxLimit?: number;
+  };
+  readonly filters?: readonly string[];
+  readonly sorts?: readonly string[];
+  readonly mark?: { readonly field: string };
 }
 
 export interface RawConfig {
@@ -31,6 +42,7 @@ export interface RawConfig {
   readonly baseUrl?: string;
   readonly auth?: { readonly apiKey?: { readonly header?: string; readonly value: SecretRef } };
   readonly collections?: readonly RawCollection[];
+  readonly nodes?: readonly string[];
   readonly http?: { readonly timeoutMs?: number; readonly maxBodyBytes?: number; readonly concurrency?: number };
   readonly safety?: { readonly readOnly?: boolean; readonly maxRequests?: number };
   readonly properties?: { readonly numRuns?: number };

@@ -44,6 +44,14 @@ describe('config schema', () => {
       '#collection.idField': configDefaults.idField,
       '#collection.volatileFields': configDefaults.volatileFields,
       '#collection.newId': configDefaults.newId,
+      '#collection.pagination.style': configDefaults.pagination.style,
+      '#collection.pagination.param': configDefaults.pagination.param,
+      '#collection.pagination.limitParam': configDefaults.pagination.limitParam,
+      '#collection.pagination.offsetParam': configDefaults.pagination.offsetParam,
+      '#collection.pagination.sortParam': configDefaults.pagination.sortParam,
+      '#collection.filters': configDefaults.filters,
+      '#collection.sorts': configDefaults.sorts,
+      '$.nodes': configDefaults.nodes,
     });
   });
 
@@ -64,8 +72,13 @@ describe('config schema', () => {
           invalid: { body: { name: 1 } },
           volatileFields: ['updated_at'],
           newId: 'none',
+          pagination: { style: 'cursor', param: 'after', limitParam: 'limit', offsetParam: 'offset', sortParam: 'sort', maxLimit: 100 },
+          filters: ['status'],
+          sorts: ['name'],
+          mark: { field: 'label' },
         },
       ],
+      nodes: ['https://node-b.example.com'],
       http: { timeoutMs: 1000, maxBodyBytes: 1024, concurrency: 64 },
       safety: { readOnly: true, maxRequests: 1 },
       properties: { numRuns: 10000 },

@@ -5,7 +5,7 @@
 import { CheckFailure, CheckSkipped, type PropertyEvidence } from '../model/check.js';
 import type { CheckContext, CreatedResource } from '../model/context.js';
 import type { CollectionProfile, TargetProfile } from '../model/profile.js';
-import type { HttpClient } from '../http/client.js';
+import { clientForProfile, type HttpClient } from '../http/client.js';
 import { RecordingSession, credentialHeaders, resolveUrl } from '../http/session.js';
 
 export class RunContext implements CheckContext {
@@ -13,6 +13,7 @@ export class RunContext implements CheckContext {
   readonly notes: string[] = [];
   propertyEvidence: PropertyEvidence | undefined;
   private readonly created: string[] = [];
+  private readonly dedicated: HttpClient[] = [];
 
   constructor(
     readonly profile: TargetProfile,
@@ -65,6 +66,12 @@ export class RunContext implements CheckContext {
     this.created.push(url);
   }
 
+  dedicatedHttp(): RecordingSession {
+    const client = clientForProfile(this.profile, { connections: 1 });
+    this.dedicated.push(client);
+    return new RecordingSession(client, this.profile, this.http.exchanges);
+  }
+
   note(line: string): void {
     this.notes.push(line);
   }
@@ -85,6 +92,7 @@ export class RunContext implements CheckContext {
       }
     }
     this.created.length = 0;
+    await Promise.all(this.dedicated.splice(0).map((c) => c.close()));
   }
 }
 

@@ -66,21 +66,13 @@ export async function executeCheck(check: Check, opts: ExecuteOptions): Promise<
     await ctx.cleanup();
   }
 
-  const exchanges = ctx.http.exchanges;
   const keepAll = status !== 'pass' && status !== 'skip';
   const evidence: Evidence = {
     ...(expected !== undefined && { expected: scrub(expected, opts.profile) }),
     ...(found !== undefined && { found: scrub(found, opts.profile) }),
     // A pass keeps a summary line per exchange; a problem keeps the last exchanges whole.
-    exchanges: keepAll
-      ? exchanges.slice(-maxFailureExchanges)
-      : exchanges.map((x) => ({
-          request: { method: x.request.method, url: x.request.url, headers: {} },
-          ...(x.response && { response: { status: x.response.status, headers: {} } }),
-          durationMs: x.durationMs,
-          curl: '',
-        })),
-    requestCount: exchanges.length,
+    exchanges: keepAll ? ctx.http.records('full', maxFailureExchanges) : ctx.http.records('summary'),
+    requestCount: ctx.http.exchanges.length,
     notes: ctx.notes.map((n) => scrub(n, opts.profile)),
     ...(ctx.propertyEvidence && { property: ctx.propertyEvidence }),
   };

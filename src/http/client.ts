@@ -3,8 +3,10 @@
  * pool per origin), with a per-request deadline, a response-body cap and a run-wide
  * request budget. Transport failures become typed {@link RestprobeError}s.
  */
-import { Agent, type Dispatcher, request } from 'undici';
+import { EventEmitter } from 'node:events';
+import { Agent, ProxyAgent, type Dispatcher, request } from 'undici';
 import { RestprobeError } from '../errors.js';
+import type { TargetProfile } from '../model/profile.js';
 
 export interface ClientOptions {
   readonly timeoutMs: number;
@@ -12,6 +14,8 @@ export interface ClientOptions {
   /** Connections per origin. */
   readonly connections: number;
   readonly maxRequests: number;
+  /** Send every request through this HTTP proxy. */
+  readonly proxy?: string;
 }
 
 export interface RawRequest {
@@ -38,14 +42,34 @@ export interface RawResponse {
 export class HttpClient {
   private readonly dispatcher: Dispatcher;
   private sent = 0;
+  /**
+   * Bytes a server sent that are not HTTP, seen when an idle keep-alive connection
+   * broke (e.g. a body after a 304 or a HEAD response, which the parser must not read).
+   */
+  readonly protocolErrors: string[] = [];
+  /**
+   * Deadlines of requests in flight, checked by one timer: an AbortSignal.timeout per
+   * request costs a third of the throughput (measured by `npm run bench`).
+   */
+  private readonly inFlight = new Set<{ deadline: number; signal: EventEmitter; expired: boolean }>();
+  private readonly sweeper: NodeJS.Timeout;
 
   constructor(readonly options: ClientOptions) {
-    this.dispatcher = new Agent({
+    const agentOptions = {
       connections: options.connections,
       keepAliveTimeout: 4_000,
       headersTimeout: options.timeoutMs,
       bodyTimeout: options.timeoutMs,
       connect: { timeout: options.timeoutMs },
+    };
+    this.dispatcher = options.proxy ? new ProxyAgent({ ...agentOptions, uri: options.proxy }) : new Agent(agentOptions);
+    this.sweeper = setInterval(() => this.expire(), Math.min(1000, Math.max(20, options.timeoutMs / 4))).unref();
+    this.dispatcher.on('disconnect', (origin, _targets, err) => {
+      // llhttp's own codes, or undici's 'bad response' for bytes where no response was due.
+      const code = String((err as { code?: unknown }).code);
+      if (/^HPE_/.test(code) || (code === 'UND_ERR_SOCKET' && /bad response/i.test(err.message))) {
+        this.protocolErrors.push(`${origin.origin}: ${err.message}`);
+      }
     });
   }
 
@@ -63,23 +87,38 @@ export class HttpClient {
     }
     this.sent++;
     // One deadline for the whole exchange: connect, headers and the full body.
-    const signal = AbortSignal.timeout(this.options.timeoutMs);
+    const flight = { deadline: performance.now() + this.options.timeoutMs, signal: new EventEmitter(), expired: false };
+    this.inFlight.add(flight);
     try {
       const res = await request(req.url, {
         dispatcher: this.dispatcher,
         method: req.method as Dispatcher.HttpMethod,
         headers: req.headers,
         body: req.body,
-        signal,
+        signal: flight.signal,
       });
       const body = await readCapped(res.body, this.options.maxBodyBytes, req);
       return { status: res.statusCode, headers: res.headers as Record<string, string | string[]>, body };
     } catch (err) {
-      throw toTransportError(err, req, this.options.timeoutMs, signal.aborted);
+      throw toTransportError(err, req, this.options.timeoutMs, flight.expired);
+    } finally {
+      this.inFlight.delete(flight);
+    }
+  }
+
+  private expire(): void {
+    const now = performance.now();
+    for (const flight of this.inFlight) {
+      if (flight.deadline <= now && !flight.expired) {
+        flight.expired = true;
+        flight.signal.emit('abort');
+      }
     }
   }
 
   async close(): Promise<void> {
+    clearInterval(this.sweeper);
+    for (const flight of this.inFlight) flight.signal.emit('abort');
     await this.dispatcher.close();
   }
 }
@@ -124,4 +163,16 @@ function errorCode(err: unknown): string | undefined {
     if (typeof code === 'string') return code;
   }
   return undefined;
+}
+
+/** A client with the profile's timeout, body cap, concurrency, budget and proxy. */
+export function clientForProfile(profile: TargetProfile, overrides: Partial<ClientOptions> = {}): HttpClient {
+  return new HttpClient({
+    timeoutMs: profile.http.timeoutMs,
+    maxBodyBytes: profile.http.maxBodyBytes,
+    connections: profile.http.concurrency,
+    maxRequests: profile.safety.maxRequests,
+    ...(profile.http.proxy !== undefined && { proxy: profile.http.proxy }),
+    ...overrides,
+  });
 }

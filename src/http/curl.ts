@@ -8,8 +8,16 @@ import { scrubSecrets } from '../secrets-scrub.js';
 
 const shellQuote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
 
-/** Double-quoted for the shell, with `$NAME` references left to expand. */
-const shellDoubleQuote = (s: string): string => `"${s.replace(/(["\\`])/g, '\\$1')}"`;
+/**
+ * Double-quoted for the shell: each secret becomes a `$NAME` reference that expands, and
+ * everything else (`$`, backquotes, quotes, backslashes included) is taken literally.
+ */
+function shellDoubleQuoteWithRefs(text: string, secrets: readonly Secret[]): string {
+  // Mark each secret with a placeholder no header can hold (NUL), escape, then write the references.
+  const marked = scrubSecrets(text, secrets.map((s, i) => ({ envName: `\0${i}\0`, value: s.value })));
+  const escaped = marked.replace(/(["\\`$])/g, '\\$1');
+  return `"${escaped.replace(/\\\$\0(\d+)\0/g, (_, i: string) => `$${secrets[Number(i)]!.envName}`)}"`;
+}
 
 export interface CurlInput {
   readonly method: string;
@@ -30,7 +38,7 @@ export function toCurl(req: CurlInput, secrets: readonly Secret[], extraCredenti
   const parts = ['curl -sS -i', `-X ${req.method}`, shellQuote(scrubSecrets(req.url, secrets))];
   for (const [name, value] of Object.entries(req.headers)) {
     const scrubbed = scrubSecrets(value, secrets);
-    if (scrubbed !== value) parts.push(`-H ${shellDoubleQuote(`${name}: ${scrubbed}`)}`);
+    if (scrubbed !== value) parts.push(`-H ${shellDoubleQuoteWithRefs(`${name}: ${value}`, secrets)}`);
     else if (isCredentialHeader(name, extraCredentialHeaders)) parts.push(`-H ${shellQuote(`${name}: ${REDACTED}`)}`);
     else parts.push(`-H ${shellQuote(`${name}: ${value}`)}`);
   }

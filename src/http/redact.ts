@@ -47,12 +47,18 @@ export function redactJsonText(text: string): string {
   }
   let changed = false;
   const walk = (v: unknown, depth: number): unknown => {
-    // Hostile bodies can nest deeply; past this depth nothing is rewritten.
-    if (depth > 64 || v === null || typeof v !== 'object') return v;
+    if (v === null || typeof v !== 'object') return v;
+    // Hostile bodies can nest deeply: a subtree past this depth is not inspected, so it is
+    // not shown either (this also keeps the result shallow enough for JSON.stringify).
+    if (depth > 64) {
+      changed = true;
+      return REDACTED;
+    }
     if (Array.isArray(v)) return v.map((x) => walk(x, depth + 1));
     const o: Record<string, unknown> = {};
     for (const [k, x] of Object.entries(v)) {
-      if (secretMember.test(k) && (typeof x === 'string' || typeof x === 'number')) {
+      // Whatever a secret-named member holds (a string, a list of tokens, an object) is secret.
+      if (secretMember.test(k) && x !== null && typeof x !== 'boolean') {
         o[k] = REDACTED;
         changed = true;
       } else o[k] = walk(x, depth + 1);

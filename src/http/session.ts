@@ -1,6 +1,6 @@
 /**
  * One check's view of HTTP: resolves paths, adds credentials, sends through the shared
- * client, and records every exchange (redacted, bodies truncated) for the evidence.
+ * client, and records every exchange; evidence is redacted when a report asks for it.
  */
 import type { ExchangeRecord } from '../model/check.js';
 import type { HttpResponse, HttpSession, RequestSpec } from '../model/context.js';
@@ -14,19 +14,43 @@ import { scrubSecrets } from '../secrets-scrub.js';
 /** Bodies longer than this are cut in the evidence (the check still sees all of it). */
 const evidenceBodyLimit = 4096;
 
+/**
+ * An exchange as it happened: raw, secrets included. It never leaves the session: reports
+ * get {@link RecordingSession.records}, redacted, and only for what they keep, so a
+ * passing check pays for no redaction and no curl command.
+ */
+export interface RawExchange {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: Record<string, string>;
+  readonly body?: string;
+  readonly response?: { readonly status: number; readonly headers: Record<string, string | string[]>; readonly text: string };
+  readonly error?: string;
+  readonly durationMs: number;
+}
+
 export class RecordingSession implements HttpSession {
-  readonly exchanges: ExchangeRecord[] = [];
   private readonly credentialHeader: string[];
 
   constructor(
     private readonly client: HttpClient,
     private readonly profile: TargetProfile,
+    /** Shared with other sessions of the same check, so all land in one evidence. */
+    readonly exchanges: RawExchange[] = [],
   ) {
     this.credentialHeader = profile.auth.apiKey ? [profile.auth.apiKey.header] : [];
   }
 
+  get protocolErrors(): readonly string[] {
+    return this.client.protocolErrors;
+  }
+
   url(path: string): string {
     return resolveUrl(this.profile.baseUrl, path);
+  }
+
+  clearRecording(): void {
+    this.exchanges.length = 0;
   }
 
   async send(spec: RequestSpec): Promise<HttpResponse> {
@@ -34,30 +58,12 @@ export class RecordingSession implements HttpSession {
     const headers = this.headersFor(spec);
     const body = spec.json !== undefined ? JSON.stringify(spec.json) : spec.body;
     const bodyText = body === undefined ? undefined : typeof body === 'string' ? body : Buffer.from(body).toString('utf8');
+    const request = { method: spec.method, url, headers, ...(bodyText !== undefined && { body: bodyText }) };
     const started = performance.now();
-    const request = {
-      method: spec.method,
-      url: scrubSecrets(url, this.profile.secrets),
-      headers: redactHeaders(headers, this.credentialHeader),
-      ...(bodyText !== undefined && { body: this.forEvidence(bodyText).text }),
-    };
-    const curl = toCurl({ method: spec.method, url, headers, ...(bodyText !== undefined && { body: bodyText }) }, this.profile.secrets, this.credentialHeader);
     try {
       const raw = await this.client.send({ method: spec.method, url, headers, ...(body !== undefined && { body }) });
       const text = raw.body.toString('utf8');
-      const durationMs = Math.round(performance.now() - started);
-      const shown = this.forEvidence(text);
-      this.exchanges.push({
-        request,
-        response: {
-          status: raw.status,
-          headers: redactHeaders(raw.headers, this.credentialHeader),
-          ...(text.length > 0 && { body: shown.text }),
-          ...(shown.truncated && { bodyTruncated: true }),
-        },
-        durationMs,
-        curl,
-      });
+      this.exchanges.push({ ...request, response: { status: raw.status, headers: raw.headers, text }, durationMs: Math.round(performance.now() - started) });
       const flat = flattenHeaders(raw.headers);
       return {
         status: raw.status,
@@ -71,9 +77,52 @@ export class RecordingSession implements HttpSession {
       };
     } catch (err) {
       const message = err instanceof RestprobeError ? err.message : String(err);
-      this.exchanges.push({ request, error: scrubSecrets(message, this.profile.secrets), durationMs: Math.round(performance.now() - started), curl });
+      this.exchanges.push({ ...request, error: message, durationMs: Math.round(performance.now() - started) });
       throw err;
     }
+  }
+
+  /**
+   * The recorded exchanges as evidence: `full` (redacted headers and bodies, bodies cut at
+   * 4 KiB, a curl command) for the last `last` of them, or a `summary` line each.
+   */
+  records(mode: 'full' | 'summary', last = Infinity): ExchangeRecord[] {
+    const chosen = Number.isFinite(last) ? this.exchanges.slice(-last) : this.exchanges;
+    return chosen.map((x) => (mode === 'full' ? this.fullRecord(x) : this.summaryRecord(x)));
+  }
+
+  private summaryRecord(x: RawExchange): ExchangeRecord {
+    return {
+      request: { method: x.method, url: scrubSecrets(x.url, this.profile.secrets), headers: {} },
+      ...(x.response && { response: { status: x.response.status, headers: {} } }),
+      ...(x.error !== undefined && { error: scrubSecrets(x.error, this.profile.secrets) }),
+      durationMs: x.durationMs,
+      curl: '',
+    };
+  }
+
+  private fullRecord(x: RawExchange): ExchangeRecord {
+    const shown = x.response && this.forEvidence(x.response.text);
+    return {
+      request: {
+        method: x.method,
+        url: scrubSecrets(x.url, this.profile.secrets),
+        headers: this.scrubHeaders(redactHeaders(x.headers, this.credentialHeader)),
+        ...(x.body !== undefined && { body: this.forEvidence(x.body).text }),
+      },
+      ...(x.response &&
+        shown && {
+          response: {
+            status: x.response.status,
+            headers: this.scrubHeaders(redactHeaders(x.response.headers, this.credentialHeader)),
+            ...(x.response.text.length > 0 && { body: shown.text }),
+            ...(shown.truncated && { bodyTruncated: true }),
+          },
+        }),
+      ...(x.error !== undefined && { error: scrubSecrets(x.error, this.profile.secrets) }),
+      durationMs: x.durationMs,
+      curl: toCurl(x, this.profile.secrets, this.credentialHeader),
+    };
   }
 
   private headersFor(spec: RequestSpec): Record<string, string> {
@@ -82,6 +131,12 @@ export class RecordingSession implements HttpSession {
     if (spec.auth !== false) Object.assign(headers, credentialHeaders(this.profile));
     for (const [name, value] of Object.entries(spec.headers ?? {})) headers[name.toLowerCase()] = value;
     return headers;
+  }
+
+  /** A secret in a header that is not a credential header by name (a check's own, an echo) is scrubbed too. */
+  private scrubHeaders<T extends string | string[]>(headers: Record<string, T>): Record<string, T> {
+    const scrub = (v: string): string => scrubSecrets(v, this.profile.secrets);
+    return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, Array.isArray(v) ? v.map(scrub) : scrub(v)])) as Record<string, T>;
   }
 
   private forEvidence(text: string): { text: string; truncated: boolean } {

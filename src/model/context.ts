@@ -4,7 +4,7 @@
  * place for notes and property-test replay data.
  */
 import type { CollectionProfile, TargetProfile } from './profile.js';
-import type { ExchangeRecord, PropertyEvidence } from './check.js';
+import type { PropertyEvidence } from './check.js';
 
 /** A request as a check describes it. `path` is relative to the base URL unless `url` is given. */
 export interface RequestSpec {
@@ -44,8 +44,8 @@ export interface HttpSession {
   send(spec: RequestSpec): Promise<HttpResponse>;
   /** Resolves a path against the base URL. */
   url(path: string): string;
-  /** The exchanges recorded so far (a property check clears it before replaying its counterexample). */
-  readonly exchanges: ExchangeRecord[];
+  /** Forgets the exchanges recorded so far (a property check does before replaying its counterexample). */
+  clearRecording(): void;
 }
 
 /** A resource the check created; deleted when the check ends. */
@@ -77,4 +77,14 @@ export interface CheckContext {
   note(line: string): void;
   /** Attaches property-test replay data. */
   property(data: PropertyEvidence): void;
+  /**
+   * A session over its own single keep-alive connection, recording into this check's
+   * evidence: for checks that must see what a server sends between responses.
+   */
+  dedicatedHttp(): DedicatedSession;
+}
+
+export interface DedicatedSession extends HttpSession {
+  /** Connection-level parser errors: bytes the server sent that were not HTTP. */
+  readonly protocolErrors: readonly string[];
 }

@@ -37,12 +37,31 @@ export interface CollectionProfile {
   readonly volatileFields: readonly string[];
   /** How a fresh id for PUT-creates-missing is made: `uuid` (default) or `none` to skip. */
   readonly newId: 'uuid' | 'none';
+  readonly pagination: PaginationProfile;
+  /** Fields the collection filters on. */
+  readonly filters: readonly string[];
+  /** Fields `sort` accepts. */
+  readonly sorts: readonly string[];
+  /** A string field the harness may set to mark the items it creates. */
+  readonly markField?: string;
+}
+
+export interface PaginationProfile {
+  readonly style: 'cursor' | 'offset';
+  /** Query parameter that takes `next_cursor` (cursor style). */
+  readonly param: string;
+  readonly limitParam: string;
+  readonly offsetParam: string;
+  readonly sortParam: string;
+  readonly maxLimit?: number;
 }
 
 export interface TargetProfile {
   readonly baseUrl: string;
   readonly auth: { readonly apiKey?: ApiKeyAuth };
   readonly collections: readonly CollectionProfile[];
+  /** Other base URLs of the same deployment, for cross-node checks. */
+  readonly nodes: readonly string[];
   readonly http: {
     /** Per-request timeout, milliseconds. */
     readonly timeoutMs: number;
@@ -50,6 +69,8 @@ export interface TargetProfile {
     readonly maxBodyBytes: number;
     /** Requests in flight at once across checks. */
     readonly concurrency: number;
+    /** Send every request through this HTTP proxy (`--proxy`). */
+    readonly proxy?: string;
   };
   readonly safety: {
     /** Never send a request that writes (POST, PUT, PATCH, DELETE). */

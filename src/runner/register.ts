@@ -13,7 +13,7 @@ import { inject, test } from 'vitest';
 import type { Check } from '../model/check.js';
 import { executeCheck } from '../engine/execute.js';
 import { selectChecks } from '../engine/select.js';
-import { HttpClient } from '../http/client.js';
+import { clientForProfile, type HttpClient } from '../http/client.js';
 import type { TargetProfile } from '../model/profile.js';
 import './settings.js';
 
@@ -21,12 +21,7 @@ let shared: HttpClient | undefined;
 
 /** One client (one keep-alive pool per origin) for every suite file in this worker. */
 function clientFor(profile: TargetProfile): HttpClient {
-  shared ??= new HttpClient({
-    timeoutMs: profile.http.timeoutMs,
-    maxBodyBytes: profile.http.maxBodyBytes,
-    connections: profile.http.concurrency,
-    maxRequests: profile.safety.maxRequests,
-  });
+  shared ??= clientForProfile(profile);
   return shared;
 }
 

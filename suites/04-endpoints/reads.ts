@@ -2,12 +2,13 @@
 import type { Check } from '../../src/model/check.js';
 import { describe, ensure, expectHeader, expectJsonObject, expectStatus } from '../../src/checks/expect.js';
 import { parseAllow } from '../../src/checks/probes.js';
+import { fetchPage } from '../../src/checks/pagination.js';
 
 export const getCollection200: Check = {
   id: 'END-get-collection-200',
   section: 'END',
   title: 'GET on a collection answers 200 with a page',
-  rule: 'GET on a collection MUST answer 200 with a page of results: an object with a `data` array and a `next_cursor` string or null.',
+  rule: 'GET on a collection MUST answer 200 with a page of results: an object with a `data` array and, for cursor pagination, a `next_cursor` string or null.',
   severity: 'must',
   requires: ['collection'],
   async run(ctx) {

@@ -18,9 +18,11 @@ export interface Target {
   close(): Promise<void>;
 }
 
+/** The reference server with two nodes over one store, so cross-node checks run. */
 export async function startTarget(faults: readonly string[] = []): Promise<Target> {
-  const server = await startReferenceServer({ port: 0, faults });
-  const profile = await loadProfile({ configPath: referenceConfig, baseUrl: server.url, env: { ...server.secrets } });
+  const server = await startReferenceServer({ port: 0, faults, nodes: 2 });
+  const loaded = await loadProfile({ configPath: referenceConfig, baseUrl: server.url, env: { ...server.secrets } });
+  const profile = { ...loaded, nodes: server.urls.slice(1) };
   const client = new HttpClient({ timeoutMs: 5_000, maxBodyBytes: profile.http.maxBodyBytes, connections: 4, maxRequests: 50_000 });
   return {
     server,
@@ -32,3 +34,8 @@ export async function startTarget(faults: readonly string[] = []): Promise<Targe
     },
   };
 }
+
+/** Checks whose honest verdict on the clean server is not `pass`, with the reason. */
+export const cleanServerExceptions: Record<string, { status: string; why: string }> = {
+  'END-offset-shift-under-inserts': { status: 'warn', why: 'the conventions call offset pages unstable: every offset-paginated collection shifts' },
+};

@@ -1,0 +1,86 @@
+/**
+ * Header grammars the checks judge against (RFC 9110 §8.8.3 entity-tag, §5.6.2 token,
+ * §5.6.4 quoted-string; RFC 9111 §5.2 Cache-Control). One parser per header, shared.
+ */
+
+const tchar = "[!#$%&'*+\\-.^_`|~0-9A-Za-z]";
+const token = `${tchar}+`;
+// qdtext = HTAB / SP / %x21 / %x23-5B / %x5D-7E / obs-text; quoted-pair = "\" ( HTAB / SP / VCHAR / obs-text )
+const quotedString = '"(?:[\\t \\x21\\x23-\\x5B\\x5D-\\x7E\\x80-\\xFF]|\\\\[\\t \\x21-\\x7E\\x80-\\xFF])*"';
+
+/** `entity-tag = [ W/ ] DQUOTE *etagc DQUOTE`, etagc = %x21 / %x23-7E / obs-text. */
+const entityTag = /^(W\/)?"[\x21\x23-\x7E\x80-\xFF]*"$/;
+
+export function isEntityTag(value: string): boolean {
+  return entityTag.test(value);
+}
+
+export function isWeakTag(tag: string): boolean {
+  return tag.startsWith('W/');
+}
+
+export interface CacheDirective {
+  readonly name: string;
+  /** The argument, unquoted; undefined when the directive has none. */
+  readonly value?: string;
+  /** Whether the argument was sent as a quoted-string. */
+  readonly quoted: boolean;
+}
+
+const directive = new RegExp(`^(${token})(?:=(${token}|${quotedString}))?$`);
+
+/**
+ * Parses `Cache-Control = #cache-directive`. Returns the directives, or the problems that
+ * make the value malformed (including `max-age`/`s-maxage` that are not unquoted digits).
+ *
+ * @example
+ * ```ts
+ * parseCacheControl('private, max-age="60"'); // { directives: [...], problems: ['max-age: must be unquoted digits (found "60")'] }
+ * ```
+ */
+export function parseCacheControl(value: string): { directives: CacheDirective[]; problems: string[] } {
+  const directives: CacheDirective[] = [];
+  const problems: string[] = [];
+  for (const raw of splitList(value)) {
+    const m = directive.exec(raw);
+    if (!m) {
+      problems.push(`"${raw}" is not a directive (token [= token / quoted-string])`);
+      continue;
+    }
+    const arg = m[2];
+    const quoted = arg?.startsWith('"') ?? false;
+    const d: CacheDirective = { name: m[1]!.toLowerCase(), quoted, ...(arg !== undefined && { value: quoted ? arg.slice(1, -1) : arg }) };
+    if ((d.name === 'max-age' || d.name === 's-maxage') && (d.quoted || !/^\d+$/.test(d.value ?? ''))) {
+      problems.push(`${d.name}: must be unquoted digits (found ${arg === undefined ? 'no value' : arg})`);
+    }
+    directives.push(d);
+  }
+  return { directives, problems };
+}
+
+/** Splits a #list on commas outside quoted-strings, dropping empty elements (RFC 9110 §5.6.1). */
+export function splitList(value: string): string[] {
+  const out: string[] = [];
+  let current = '';
+  let inQuotes = false;
+  for (let i = 0; i < value.length; i++) {
+    const ch = value[i]!;
+    if (inQuotes && ch === '\\') {
+      current += ch + (value[i + 1] ?? '');
+      i++;
+      continue;
+    }
+    if (ch === '"') inQuotes = !inQuotes;
+    if (ch === ',' && !inQuotes) {
+      out.push(current.trim());
+      current = '';
+    } else current += ch;
+  }
+  out.push(current.trim());
+  return out.filter((s) => s.length > 0);
+}
+
+/** Field names listed in Vary, lower-case. */
+export function varyFields(value: string | undefined): string[] {
+  return value === undefined ? [] : splitList(value).map((f) => f.toLowerCase());
+}

@@ -1,0 +1,133 @@
+/**
+ * Pages and walks, shared by every pagination check. A walk yields one page at a time,
+ * so a caller holds a page plus whatever set of ids it keeps, never the whole collection.
+ */
+import { randomUUID } from 'node:crypto';
+import { CheckFailure, CheckSkipped } from '../model/check.js';
+import type { CheckContext, CreatedResource, HttpResponse } from '../model/context.js';
+import type { CollectionProfile } from '../model/profile.js';
+import { describe, ensure, expectJsonObject, expectStatus } from './expect.js';
+
+export interface PageQuery {
+  readonly limit?: number;
+  readonly cursor?: string;
+  readonly offset?: number;
+  readonly sort?: string;
+  readonly filters?: Readonly<Record<string, string>>;
+}
+
+export interface Page {
+  readonly res: HttpResponse;
+  readonly items: readonly Record<string, unknown>[];
+  /** `next_cursor` (cursor style); undefined in offset style. */
+  readonly nextCursor: string | null | undefined;
+}
+
+/** `/v2/projects?label=x&sort=-name&limit=2&cursor=…` */
+export function pagePath(c: CollectionProfile, q: PageQuery): string {
+  const p = c.pagination;
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(q.filters ?? {})) params.set(k, v);
+  if (q.sort !== undefined) params.set(p.sortParam, q.sort);
+  if (q.limit !== undefined) params.set(p.limitParam, String(q.limit));
+  if (q.offset !== undefined) params.set(p.offsetParam, String(q.offset));
+  if (q.cursor !== undefined) params.set(p.param, q.cursor);
+  const query = params.toString();
+  return query ? `${c.path}?${query}` : c.path;
+}
+
+/** GETs one page; fails unless it is 200 with a `data` array (and, cursor style, a `next_cursor` string or null). */
+export async function fetchPage(ctx: CheckContext, c: CollectionProfile, q: PageQuery): Promise<Page> {
+  const res = await ctx.http.send({ method: 'GET', path: pagePath(c, q) });
+  expectStatus(res, 200, 'a page of results');
+  const body = expectJsonObject(res, 'a page of results');
+  const data = body['data'];
+  ensure(Array.isArray(data), `${describe(res)}: "data" is not an array, expected the page's items`, 'data: array', typeof data);
+  const items = data.filter((x): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x));
+  ensure(items.length === data.length, `${describe(res)}: "data" holds non-objects, expected item representations`);
+  if (c.pagination.style === 'offset') return { res, items, nextCursor: undefined };
+  const next = body['next_cursor'];
+  ensure(next === null || typeof next === 'string', `${describe(res)}: "next_cursor" is ${JSON.stringify(next)}, expected a string or null`, 'string or null', String(next));
+  return { res, items, nextCursor: next };
+}
+
+/**
+ * Walks every page of a query, following `next_cursor` (cursor style) or stepping the
+ * offset (offset style). Fails when the walk does not end within `maxPages`, or when an
+ * empty page still points further.
+ */
+export async function* walk(ctx: CheckContext, c: CollectionProfile, q: Omit<PageQuery, 'cursor' | 'offset'>, maxPages: number): AsyncGenerator<Page> {
+  let cursor: string | undefined;
+  let offset = 0;
+  for (let n = 1; ; n++) {
+    if (n > maxPages) {
+      throw new CheckFailure(`the walk did not end within ${maxPages} pages, expected next_cursor to become null after the last item`, `at most ${maxPages} pages`, `more than ${maxPages}`);
+    }
+    const page = await fetchPage(ctx, c, c.pagination.style === 'offset' ? { ...q, offset } : { ...q, ...(cursor !== undefined && { cursor }) });
+    yield page;
+    if (c.pagination.style === 'offset') {
+      if (q.limit === undefined || page.items.length < q.limit) return;
+      offset += page.items.length;
+      continue;
+    }
+    if (page.nextCursor === null || page.nextCursor === undefined) return;
+    ensure(page.items.length > 0, `${describe(page.res)}: an empty page still carries a next_cursor, expected null at the end`, 'next_cursor: null', page.nextCursor);
+    cursor = page.nextCursor;
+  }
+}
+
+/** The ids a walk returns, in order (for the small marked sets checks create). */
+export async function walkIds(ctx: CheckContext, c: CollectionProfile, q: Omit<PageQuery, 'cursor' | 'offset'>, maxPages: number): Promise<string[]> {
+  const ids: string[] = [];
+  for await (const page of walk(ctx, c, q, maxPages)) ids.push(...page.items.map((i) => String(i[c.idField])));
+  return ids;
+}
+
+/** A run-unique marker value. */
+export function newMarker(): string {
+  return `restprobe-${randomUUID().slice(0, 13)}`;
+}
+
+/**
+ * A collection the harness may create marked items in and walk by marker: writable, of
+ * the given style, with a `mark.field` that is also a filter. Skips, naming the key, when none is.
+ */
+export function walkableCollection(ctx: CheckContext, style: 'cursor' | 'offset'): CollectionProfile & { markField: string } {
+  if (ctx.profile.safety.readOnly) throw new CheckSkipped('read-only run: this check creates items to walk', 'safety.readOnly');
+  const ofStyle = ctx.profile.collections.filter((c) => c.pagination.style === style && c.createBody);
+  if (ofStyle.length === 0) throw new CheckSkipped(`no writable collection with ${style} pagination`, 'collections[].pagination.style');
+  const c = ofStyle.find((x) => x.markField !== undefined && x.filters.includes(x.markField));
+  if (!c) throw new CheckSkipped(`no ${style}-paginated collection with a mark field that is also a filter`, 'collections[].mark');
+  return c as CollectionProfile & { markField: string };
+}
+
+/** A walkable collection of either style, cursor first. */
+export function anyWalkableCollection(ctx: CheckContext): CollectionProfile & { markField: string } {
+  try {
+    return walkableCollection(ctx, 'cursor');
+  } catch (err) {
+    if (!(err instanceof CheckSkipped)) throw err;
+    return walkableCollection(ctx, 'offset');
+  }
+}
+
+/** Creates `count` items carrying `marker`, in order; `body(i)` adds fields to each. */
+export async function createMarked(
+  ctx: CheckContext,
+  c: CollectionProfile & { markField: string },
+  count: number,
+  marker: string,
+  body: (i: number) => Record<string, unknown> = () => ({}),
+): Promise<CreatedResource[]> {
+  const created: CreatedResource[] = [];
+  for (let i = 0; i < count; i++) created.push(await ctx.create(c, { ...body(i), [c.markField]: marker }));
+  return created;
+}
+
+/** Ids that occur more than once. */
+export function duplicates(ids: readonly string[]): string[] {
+  const seen = new Set<string>();
+  const dup = new Set<string>();
+  for (const id of ids) (seen.has(id) ? dup : seen).add(id);
+  return [...dup];
+}

@@ -1,0 +1,252 @@
+/**
+ * executeCheck turns whatever a check does into an honest outcome: a check never passes
+ * because it could not run, and a secret never reaches the result.
+ */
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startHostileServer, type HostileServer } from '../../test/support/hostile-server.js';
+import { RestprobeError } from '../errors.js';
+import { CheckFailure, CheckSkipped, type Check, type CheckResult, type Requirement, type Severity } from '../model/check.js';
+import type { CheckContext } from '../model/context.js';
+import { profileDefaults, type TargetProfile } from '../model/profile.js';
+import { HttpClient } from '../http/client.js';
+import { REDACTED } from '../http/redact.js';
+import { executeCheck } from './execute.js';
+
+const apiKey = 'sk-live-9e8d7c6b5a4f3e21';
+const fast = { timeout: 5_000 };
+
+function testProfile(baseUrl: string, overrides: { readOnly?: boolean; withKey?: boolean } = {}): TargetProfile {
+  const secret = { envName: 'API_KEY', value: apiKey };
+  const withKey = overrides.withKey ?? true;
+  return {
+    baseUrl,
+    auth: withKey ? { apiKey: { header: 'X-API-Key', value: secret } } : {},
+    collections: [],
+    nodes: [],
+    http: { timeoutMs: 300, maxBodyBytes: 1 << 20, concurrency: 1 },
+    safety: { readOnly: overrides.readOnly ?? false, maxRequests: 1_000 },
+    properties: { numRuns: profileDefaults.numRuns },
+    secrets: withKey ? [secret] : [],
+  };
+}
+
+function fakeCheck(run: (ctx: CheckContext) => Promise<void>, severity: Severity = 'must', requires: Requirement[] = []): Check {
+  return { id: 'ERR-fake-check', section: 'ERR', title: 'A fake check', rule: 'The target MUST do the thing.', severity, requires, run };
+}
+
+let server: HostileServer;
+let client: HttpClient;
+let profile: TargetProfile;
+
+beforeAll(async () => {
+  server = await startHostileServer();
+  profile = testProfile(server.url);
+});
+afterAll(async () => {
+  await server.close();
+});
+beforeEach(() => {
+  client = new HttpClient({ timeoutMs: 300, maxBodyBytes: 1 << 20, connections: 2, maxRequests: 1_000 });
+});
+afterEach(async () => {
+  await client.close();
+});
+
+const execute = (check: Check, p: TargetProfile = profile): Promise<CheckResult> => executeCheck(check, { profile: p, client, seed: 1 });
+
+describe('executeCheck outcomes', () => {
+  it('a check that returns → pass', fast, async () => {
+    const result = await execute(fakeCheck(async (ctx) => void (await ctx.http.send({ method: 'GET', path: '/echo' }))));
+    expect(result).toMatchObject({ id: 'ERR-fake-check', section: 'ERR', severity: 'must', status: 'pass', message: '' });
+    expect(result.configKey).toBeUndefined();
+    expect(result.evidence.requestCount).toBe(1);
+  });
+
+  it('CheckFailure on a must check → fail, with expected and found', fast, async () => {
+    const result = await execute(
+      fakeCheck(async (ctx) => {
+        const res = await ctx.http.send({ method: 'GET', path: '/redirect-loop' });
+        throw new CheckFailure(`GET /redirect-loop answered ${res.status}`, '200 OK', `${res.status}`);
+      }),
+    );
+    expect(result.status).toBe('fail');
+    expect(result.message).toBe('GET /redirect-loop answered 302');
+    expect(result.evidence.expected).toBe('200 OK');
+    expect(result.evidence.found).toBe('302');
+  });
+
+  it('CheckFailure on a should check → warn', fast, async () => {
+    const result = await execute(fakeCheck(async () => { throw new CheckFailure('no ETag', 'an ETag header', 'none'); }, 'should'));
+    expect(result.status).toBe('warn');
+    expect(result.evidence).toMatchObject({ expected: 'an ETag header', found: 'none' });
+  });
+
+  it('CheckFailure on an info check never fails', fast, async () => {
+    const result = await execute(fakeCheck(async () => { throw new CheckFailure('noted'); }, 'info'));
+    expect(result.status).not.toBe('fail');
+  });
+
+  it('CheckSkipped → skip, with the config key', fast, async () => {
+    const result = await execute(fakeCheck(async () => { throw new CheckSkipped('no pagination configured', 'collections[].pagination'); }));
+    expect(result).toMatchObject({ status: 'skip', message: 'no pagination configured', configKey: 'collections[].pagination' });
+  });
+
+  it('a request that times out → error, never pass', fast, async () => {
+    const result = await execute(fakeCheck(async (ctx) => void (await ctx.http.send({ method: 'GET', path: '/no-headers' }))));
+    expect(result.status).toBe('error');
+    expect(result.message).toContain('no complete response within 300 ms');
+    const x = result.evidence.exchanges[0]!;
+    expect(x.error).toContain('no complete response');
+    expect(x.curl).toContain('/no-headers');
+  });
+
+  it('a body past the cap, a protocol error, a spent budget → error', fast, async () => {
+    for (const path of ['/huge', '/garbage', '/reset']) {
+      const result = await execute(fakeCheck(async (ctx) => void (await ctx.http.send({ method: 'GET', path }))));
+      expect(result.status, path).toBe('error');
+    }
+    const tiny = new HttpClient({ ...client.options, maxRequests: 1 });
+    try {
+      const check = fakeCheck(async (ctx) => {
+        await ctx.http.send({ method: 'GET', path: '/echo' });
+        await ctx.http.send({ method: 'GET', path: '/echo' });
+      });
+      const result = await executeCheck(check, { profile, client: tiny, seed: 1 });
+      expect(result.status).toBe('error');
+      expect(result.message).toContain('safety.maxRequests');
+    } finally {
+      await tiny.close();
+    }
+  });
+
+  it('a TypeError → error "harness fault…", the stack in notes, not in the message', fast, async () => {
+    const result = await execute(
+      fakeCheck(async (ctx) => {
+        const res = await ctx.http.send({ method: 'GET', path: '/echo' });
+        (res.json as { missing: { field: string } }).missing.field.toString();
+      }),
+    );
+    expect(result.status).toBe('error');
+    expect(result.message.startsWith('harness fault')).toBe(true);
+    expect(result.message).toContain('Cannot read properties of undefined');
+    expect(result.message).not.toContain('\n');
+    expect(result.message).not.toMatch(/\bat .+:\d+:\d+/);
+    expect(result.evidence.notes.some((n) => n.startsWith('TypeError') && /\n\s+at /.test(n))).toBe(true);
+  });
+
+  it('a thrown non-Error → error "harness fault…"', fast, async () => {
+    const result = await execute(fakeCheck(async () => { throw 'plain string'; }));
+    expect(result).toMatchObject({ status: 'error', message: 'harness fault: plain string' });
+  });
+
+  it('a RestprobeError thrown by the check itself → error', fast, async () => {
+    const result = await execute(fakeCheck(async () => { throw new RestprobeError('ERR_HARNESS', 'unexpected state'); }));
+    expect(result).toMatchObject({ status: 'error', message: 'unexpected state' });
+  });
+});
+
+describe('executeCheck requirements', () => {
+  const never = async (): Promise<void> => {
+    throw new Error('the check must not run');
+  };
+
+  it('collection, with no collections → skip (collections), nothing sent', fast, async () => {
+    const before = client.requestCount;
+    const result = await execute(fakeCheck(never, 'must', ['collection']));
+    expect(result).toMatchObject({ status: 'skip', configKey: 'collections' });
+    expect(client.requestCount).toBe(before);
+  });
+
+  it('write, on a read-only run → skip (safety.readOnly)', fast, async () => {
+    const result = await execute(fakeCheck(never, 'must', ['write']), testProfile(server.url, { readOnly: true }));
+    expect(result).toMatchObject({ status: 'skip', configKey: 'safety.readOnly' });
+  });
+
+  it('write, with no collection that can be created → skip (collections[].create.body)', fast, async () => {
+    const result = await execute(fakeCheck(never, 'must', ['write']));
+    expect(result).toMatchObject({ status: 'skip', configKey: 'collections[].create.body' });
+  });
+
+  it('credentials, with none configured → skip (auth.apiKey)', fast, async () => {
+    const result = await execute(fakeCheck(never, 'must', ['credentials']), testProfile(server.url, { withKey: false }));
+    expect(result).toMatchObject({ status: 'skip', configKey: 'auth.apiKey' });
+  });
+});
+
+describe('executeCheck evidence', () => {
+  it('a pass keeps a summary per exchange: no bodies, no headers, no curl', fast, async () => {
+    const result = await execute(
+      fakeCheck(async (ctx) => {
+        await ctx.http.send({ method: 'POST', path: '/echo', json: { a: 1 } });
+        await ctx.http.send({ method: 'GET', path: '/set-cookie' });
+      }),
+    );
+    expect(result.status).toBe('pass');
+    expect(result.evidence.requestCount).toBe(2);
+    expect(result.evidence.exchanges).toHaveLength(2);
+    for (const x of result.evidence.exchanges) {
+      expect(x.request.headers).toEqual({});
+      expect(x.request.body).toBeUndefined();
+      expect(x.response?.headers).toEqual({});
+      expect(x.response?.body).toBeUndefined();
+      expect(x.curl).toBe('');
+    }
+    expect(result.evidence.exchanges.map((x) => [x.request.method, x.response?.status])).toEqual([['POST', 200], ['GET', 200]]);
+  });
+
+  it('a failure keeps whole exchanges, redacted, with curl', fast, async () => {
+    const result = await execute(
+      fakeCheck(async (ctx) => {
+        await ctx.http.send({ method: 'GET', path: '/set-cookie' });
+        throw new CheckFailure('tokens in the clear');
+      }),
+    );
+    expect(result.status).toBe('fail');
+    const x = result.evidence.exchanges[0]!;
+    expect(x.request.headers['x-api-key']).toBe(REDACTED);
+    expect(x.request.headers['accept']).toBe('application/json');
+    expect(x.response?.headers['set-cookie']).toBe(REDACTED);
+    expect(x.response?.body).toContain('"access_token":"<redacted>"');
+    expect(x.curl).toContain(`"x-api-key: $API_KEY"`);
+    expect(JSON.stringify(result)).not.toContain(apiKey);
+  });
+
+  it('a failure keeps the last 25 exchanges and counts them all', fast, async () => {
+    const result = await execute(
+      fakeCheck(async (ctx) => {
+        for (let i = 0; i < 30; i++) await ctx.http.send({ method: 'GET', path: `/echo?i=${i}` });
+        throw new CheckFailure('too many');
+      }),
+    );
+    expect(result.evidence.requestCount).toBe(30);
+    expect(result.evidence.exchanges).toHaveLength(25);
+    expect(result.evidence.exchanges[24]!.request.url).toContain('/echo?i=29');
+  });
+
+  it('scrubs a secret planted in a failure message, expected and found', fast, async () => {
+    const result = await execute(
+      fakeCheck(async (ctx) => {
+        ctx.note(`sent key ${apiKey}`);
+        throw new CheckFailure(`the key ${apiKey} was echoed back`, `no ${apiKey}`, encodeURIComponent(`k=${apiKey}`));
+      }),
+    );
+    expect(result.status).toBe('fail');
+    expect(result.message).toBe('the key $API_KEY was echoed back');
+    expect(result.evidence.expected).toBe('no $API_KEY');
+    expect(result.evidence.notes).toEqual(['sent key $API_KEY']);
+    expect(JSON.stringify(result)).not.toContain(apiKey);
+  });
+
+  it('scrubs a secret in a harness fault’s message and stack', fast, async () => {
+    const result = await execute(fakeCheck(async () => { throw new TypeError(`bad key ${apiKey}`); }));
+    expect(result.status).toBe('error');
+    expect(result.message).toBe('harness fault: bad key $API_KEY');
+    expect(JSON.stringify(result)).not.toContain(apiKey);
+  });
+
+  it('cleanup that fails (a target that never answers) becomes a note, not a verdict, and does not hang', fast, async () => {
+    const result = await execute(fakeCheck(async (ctx) => ctx.track(`${server.url}/no-headers`)));
+    expect(result.status).toBe('pass');
+    expect(result.evidence.notes.join('\n')).toMatch(/^cleanup: DELETE .*\/no-headers failed: .*no complete response/);
+  });
+});

@@ -1,0 +1,152 @@
+/**
+ * HttpClient against a hostile server: every misbehaviour becomes the right
+ * RestprobeError code, quickly, and nothing hangs.
+ */
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startHostileServer, type HostileServer } from '../../test/support/hostile-server.js';
+import { RestprobeError, type RestprobeErrorCode } from '../errors.js';
+import { HttpClient, type ClientOptions } from './client.js';
+
+const timeoutMs = 300;
+const options: ClientOptions = { timeoutMs, maxBodyBytes: 1 << 20, connections: 4, maxRequests: 1_000 };
+/** Each test's own limit: a hang fails the test instead of the suite. */
+const fast = { timeout: 5_000 };
+
+let server: HostileServer;
+let client: HttpClient;
+
+beforeAll(async () => {
+  server = await startHostileServer();
+});
+afterAll(async () => {
+  await server.close();
+});
+beforeEach(() => {
+  client = new HttpClient(options);
+});
+afterEach(async () => {
+  await client.close();
+});
+
+const get = (path: string, c: HttpClient = client) => c.send({ method: 'GET', url: server.url + path, headers: {} });
+
+async function rejectsWith(promise: Promise<unknown>, code: RestprobeErrorCode): Promise<RestprobeError> {
+  const err = await promise.then(
+    (res) => {
+      throw new Error(`expected ${code}, got a response: ${JSON.stringify(res).slice(0, 200)}`);
+    },
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(RestprobeError);
+  expect((err as RestprobeError).code, (err as Error).message).toBe(code);
+  return err as RestprobeError;
+}
+
+/** A port on 127.0.0.1 that nothing listens on (bound, read, then released). */
+async function freePort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
+  const { port } = s.address() as AddressInfo;
+  await new Promise<void>((resolve) => s.close(() => resolve()));
+  return port;
+}
+
+describe('HttpClient against a hostile server', () => {
+  it('answers a plain request', fast, async () => {
+    const res = await get('/echo');
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.body.toString('utf8'))).toMatchObject({ method: 'GET', url: '/echo' });
+  });
+
+  it('non-HTTP bytes → ERR_PROTOCOL', fast, async () => {
+    const err = await rejectsWith(get('/garbage'), 'ERR_PROTOCOL');
+    expect(err.message).toContain('/garbage');
+  });
+
+  it('an endless body → ERR_BODY_TOO_LARGE, without reading past the cap', fast, async () => {
+    const started = performance.now();
+    const err = await rejectsWith(get('/huge'), 'ERR_BODY_TOO_LARGE');
+    expect(err.message).toContain('1048576');
+    // The cap stops the read; a client that kept reading would never finish.
+    expect(performance.now() - started).toBeLessThan(4_000);
+  });
+
+  it('a body that drips forever → ERR_TIMEOUT (the deadline covers the whole body)', fast, async () => {
+    const err = await rejectsWith(get('/slow-drip'), 'ERR_TIMEOUT');
+    expect(err.message).toContain(`${timeoutMs} ms`);
+  });
+
+  it('no response headers → ERR_TIMEOUT', fast, async () => {
+    await rejectsWith(get('/no-headers'), 'ERR_TIMEOUT');
+  });
+
+  it('a reset mid-body → ERR_PROTOCOL', fast, async () => {
+    await rejectsWith(get('/reset'), 'ERR_PROTOCOL');
+  });
+
+  it('does not follow redirects: a 302 is reported as it is', fast, async () => {
+    const before = server.requestCount('/redirect-loop');
+    const res = await get('/redirect-loop');
+    expect(res.status).toBe(302);
+    expect(res.headers['location']).toBe('/redirect-loop');
+    expect(server.requestCount('/redirect-loop') - before).toBe(1);
+  });
+
+  it('a refused connection → ERR_TARGET_UNREACHABLE', fast, async () => {
+    const port = await freePort();
+    await rejectsWith(client.send({ method: 'GET', url: `http://127.0.0.1:${port}/`, headers: {} }), 'ERR_TARGET_UNREACHABLE');
+  });
+
+  it('a refused connection on "localhost" (both address families tried) → ERR_TARGET_UNREACHABLE', fast, async () => {
+    const port = await freePort();
+    await rejectsWith(client.send({ method: 'GET', url: `http://localhost:${port}/`, headers: {} }), 'ERR_TARGET_UNREACHABLE');
+  });
+
+  it('spends its request budget, then refuses with ERR_REQUEST_BUDGET', fast, async () => {
+    const small = new HttpClient({ ...options, maxRequests: 2 });
+    try {
+      expect((await get('/echo', small)).status).toBe(200);
+      expect((await get('/echo', small)).status).toBe(200);
+      const before = server.requestCount('/echo');
+      await rejectsWith(get('/echo', small), 'ERR_REQUEST_BUDGET');
+      expect(server.requestCount('/echo')).toBe(before); // never sent
+      expect(small.requestCount).toBe(2);
+    } finally {
+      await small.close();
+    }
+  });
+
+  it('failed requests count against the budget too', fast, async () => {
+    const small = new HttpClient({ ...options, maxRequests: 1 });
+    try {
+      await rejectsWith(get('/garbage', small), 'ERR_PROTOCOL');
+      await rejectsWith(get('/echo', small), 'ERR_REQUEST_BUDGET');
+    } finally {
+      await small.close();
+    }
+  });
+
+  it('keeps connections alive: 20 sequential requests use far fewer than 20 connections', fast, async () => {
+    const before = server.connectionCount();
+    for (let i = 0; i < 20; i++) expect((await get('/echo')).status).toBe(200);
+    // undici may open a second connection while the first is being released; never one per request.
+    expect(server.connectionCount() - before).toBeLessThanOrEqual(options.connections);
+  });
+
+  it('stays usable after every kind of failure', fast, async () => {
+    for (const path of ['/garbage', '/huge', '/slow-drip', '/no-headers', '/reset']) await get(path).catch(() => undefined);
+    expect((await get('/echo')).status).toBe(200);
+  });
+
+  it('close() returns promptly while a request to a silent server is in flight', fast, async () => {
+    const own = new HttpClient(options);
+    const before = server.requestCount('/no-headers');
+    const pending = get('/no-headers', own).catch((e: unknown) => e);
+    // Let the request reach the server before closing.
+    while (server.requestCount('/no-headers') === before) await new Promise((r) => setImmediate(r));
+    await own.close();
+    expect(await pending).toBeInstanceOf(RestprobeError);
+  });
+});

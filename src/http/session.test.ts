@@ -1,0 +1,203 @@
+/**
+ * RecordingSession: what it records is redacted, truncated and repeatable as curl, and a
+ * credential never reaches the evidence.
+ */
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { deepToken, hostileSecrets, startHostileServer, type HostileServer } from '../../test/support/hostile-server.js';
+import { RestprobeError } from '../errors.js';
+import { profileDefaults, type TargetProfile } from '../model/profile.js';
+import { HttpClient } from './client.js';
+import { REDACTED } from './redact.js';
+import { RecordingSession } from './session.js';
+
+const apiKey = 'sk-live-4f9c2e7a1b3d5f60';
+const fast = { timeout: 5_000 };
+
+function testProfile(baseUrl: string, header = 'X-API-Key'): TargetProfile {
+  const secret = { envName: 'API_KEY', value: apiKey };
+  return {
+    baseUrl,
+    auth: { apiKey: { header, value: secret } },
+    collections: [],
+    nodes: [],
+    http: { timeoutMs: 300, maxBodyBytes: 1 << 20, concurrency: 1 },
+    safety: { readOnly: false, maxRequests: 1_000 },
+    properties: { numRuns: profileDefaults.numRuns },
+    secrets: [secret],
+  };
+}
+
+let server: HostileServer;
+let client: HttpClient;
+
+beforeAll(async () => {
+  server = await startHostileServer();
+});
+afterAll(async () => {
+  await server.close();
+});
+beforeEach(() => {
+  client = new HttpClient({ timeoutMs: 300, maxBodyBytes: 1 << 20, connections: 2, maxRequests: 1_000 });
+});
+afterEach(async () => {
+  await client.close();
+});
+
+/** Every string a report could be built from. */
+const everything = (session: RecordingSession): string => JSON.stringify(session.records('full'));
+
+describe('RecordingSession with an X-API-Key header', () => {
+  it('sends the key, records it redacted, and writes it as $API_KEY in curl', fast, async () => {
+    const session = new RecordingSession(client, testProfile(server.url));
+    const res = await session.send({ method: 'GET', path: '/echo' });
+
+    // The target got the key; the check sees the whole response.
+    expect(res.status).toBe(200);
+    expect((res.json as { headers: Record<string, string> }).headers['x-api-key']).toBe(apiKey);
+
+    expect(session.records('full')).toHaveLength(1);
+    const x = session.records('full')[0]!;
+    expect(x.request.headers['x-api-key']).toBe(REDACTED);
+    expect(x.request.url).toBe(`${server.url}/echo`);
+    expect(x.curl).toContain(`"x-api-key: $API_KEY"`);
+    expect(x.curl).not.toContain(apiKey);
+    // The echoed key in the response body is redacted too.
+    expect(x.response?.status).toBe(200);
+    expect(everything(session)).not.toContain(apiKey);
+  });
+
+  it('sends no credentials when the check asks for none', fast, async () => {
+    const session = new RecordingSession(client, testProfile(server.url));
+    const res = await session.send({ method: 'GET', path: '/echo', auth: false });
+    expect((res.json as { headers: Record<string, string> }).headers['x-api-key']).toBeUndefined();
+    expect(session.records('full')[0]!.curl).not.toContain('x-api-key');
+  });
+
+  it('never records the key wherever a check puts it (URL, body, another header)', fast, async () => {
+    const session = new RecordingSession(client, testProfile(server.url));
+    await session.send({
+      method: 'POST',
+      path: `/echo?api_key=${apiKey}`,
+      headers: { 'x-forwarded-key': apiKey },
+      json: { note: `the key is ${apiKey}` },
+    });
+    const x = session.records('full')[0]!;
+    expect(x.request.url).toContain('api_key=$API_KEY');
+    expect(x.request.headers['x-forwarded-key']).toBe('$API_KEY');
+    expect(x.request.body).toContain('$API_KEY');
+    expect(everything(session)).not.toContain(apiKey);
+  });
+
+  it('never records the key when the target sends it back in a response header', fast, async () => {
+    const session = new RecordingSession(client, testProfile(server.url));
+    const res = await session.send({ method: 'GET', path: '/echo', headers: { 'x-reflect': `key=${apiKey}` } });
+    expect(res.headers['x-reflected']).toBe(`key=${apiKey}`);
+    expect(session.records('full')[0]!.response!.headers['x-reflected']).toBe('key=$API_KEY');
+    expect(everything(session)).not.toContain(apiKey);
+  });
+
+  it('redacts Set-Cookie and token/secret/password members of the response', fast, async () => {
+    const session = new RecordingSession(client, testProfile(server.url));
+    const res = await session.send({ method: 'POST', path: '/set-cookie', json: { grant_type: 'client_credentials' } });
+
+    // The check itself sees everything.
+    expect(res.headers['set-cookie']).toContain(hostileSecrets.cookieValue);
+    expect(res.json).toMatchObject({ access_token: hostileSecrets.accessToken });
+
+    const response = session.records('full')[0]!.response!;
+    expect(response.status).toBe(200);
+    expect(response.headers['set-cookie']).toBe(REDACTED);
+    expect(response.headers['content-type']).toBe('application/json');
+    const body = JSON.parse(response.body!) as Record<string, unknown>;
+    expect(body).toMatchObject({
+      access_token: REDACTED,
+      refresh_token: REDACTED,
+      client_secret: REDACTED,
+      password: REDACTED,
+      expires_in: 3600,
+    });
+
+    const all = everything(session);
+    for (const value of [apiKey, hostileSecrets.cookieValue, hostileSecrets.accessToken, hostileSecrets.refreshToken, hostileSecrets.clientSecret, hostileSecrets.password]) {
+      expect(all).not.toContain(value);
+    }
+  });
+
+  it('truncates bodies over 4 KiB in the evidence, not for the check', fast, async () => {
+    const session = new RecordingSession(client, testProfile(server.url));
+    const res = await session.send({ method: 'GET', path: '/big?bytes=10000' });
+    expect(res.text.length).toBe(10_000);
+    const response = session.records('full')[0]!.response!;
+    expect(response.body).toHaveLength(4096);
+    expect(response.bodyTruncated).toBe(true);
+
+    const small = await session.send({ method: 'GET', path: '/big?bytes=4096' });
+    expect(small.text.length).toBe(4096);
+    expect(session.records('full')[1]!.response!.bodyTruncated).toBeUndefined();
+    expect(session.records('full')[1]!.response!.body).toHaveLength(4096);
+  });
+
+  it('truncates a large request body in the evidence', fast, async () => {
+    const session = new RecordingSession(client, testProfile(server.url));
+    await session.send({ method: 'POST', path: '/echo', body: 'r'.repeat(10_000) });
+    expect(session.records('full')[0]!.request.body).toHaveLength(4096);
+  });
+
+  it('records a transport error as an exchange with curl, then rethrows it', fast, async () => {
+    const session = new RecordingSession(client, testProfile(server.url));
+    const err = await session.send({ method: 'GET', path: '/no-headers' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RestprobeError);
+    expect((err as RestprobeError).code).toBe('ERR_TIMEOUT');
+
+    expect(session.records('full')).toHaveLength(1);
+    const x = session.records('full')[0]!;
+    expect(x.response).toBeUndefined();
+    expect(x.error).toContain('no complete response within 300 ms');
+    expect(x.curl).toContain(`'${server.url}/no-headers'`);
+    expect(x.curl).toContain(`"x-api-key: $API_KEY"`);
+    expect(everything(session)).not.toContain(apiKey);
+  });
+
+  it('records a protocol error the same way', fast, async () => {
+    const session = new RecordingSession(client, testProfile(server.url));
+    await expect(session.send({ method: 'GET', path: `/garbage?k=${apiKey}` })).rejects.toMatchObject({ code: 'ERR_PROTOCOL' });
+    const x = session.records('full')[0]!;
+    expect(x.error).toContain('/garbage');
+    expect(x.curl).toMatch(/^curl /);
+    expect(everything(session)).not.toContain(apiKey);
+  });
+
+  it('records a deeply nested response (with a token beside it) without failing the exchange', fast, async () => {
+    const session = new RecordingSession(client, testProfile(server.url));
+    const res = await session.send({ method: 'GET', path: '/deep?depth=100000' });
+    expect(res.status).toBe(200);
+    expect(res.json).toMatchObject({ access_token: deepToken });
+    const x = session.records('full')[0]!;
+    expect(x.error).toBeUndefined();
+    expect(x.response?.status).toBe(200);
+    expect(everything(session)).not.toContain(deepToken);
+  });
+});
+
+describe('RecordingSession with an Authorization header', () => {
+  it('sends "Bearer <key>", records it redacted, and writes "authorization: Bearer $API_KEY" in curl', fast, async () => {
+    const session = new RecordingSession(client, testProfile(server.url, 'Authorization'));
+    const res = await session.send({ method: 'GET', path: '/echo' });
+    expect((res.json as { headers: Record<string, string> }).headers['authorization']).toBe(`Bearer ${apiKey}`);
+
+    const x = session.records('full')[0]!;
+    expect(x.request.headers['authorization']).toBe(REDACTED);
+    expect(x.curl).toContain(`"authorization: Bearer $API_KEY"`);
+    expect(x.curl).not.toContain(apiKey);
+    expect(everything(session)).not.toContain(apiKey);
+  });
+
+  it('redacts a custom credential header name', fast, async () => {
+    const session = new RecordingSession(client, testProfile(server.url, 'X-Tenant-Token'));
+    const res = await session.send({ method: 'GET', path: '/echo' });
+    expect((res.json as { headers: Record<string, string> }).headers['x-tenant-token']).toBe(apiKey);
+    expect(session.records('full')[0]!.request.headers['x-tenant-token']).toBe(REDACTED);
+    expect(session.records('full')[0]!.curl).toContain(`"x-tenant-token: $API_KEY"`);
+    expect(everything(session)).not.toContain(apiKey);
+  });
+});

@@ -1,0 +1,2 @@
+/** §1 Constraints: the layered system. */
+export { constraintChecks } from './layered-system.js';

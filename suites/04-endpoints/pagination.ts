@@ -1,0 +1,314 @@
+/**
+ * §4 collection query parameters: cursor and offset pagination, sorting and filters.
+ * Every walk runs over items the check created and marked, so it holds on a shared
+ * staging database as well as on an empty one.
+ */
+import fc from 'fast-check';
+import type { Check } from '../../src/model/check.js';
+import { CheckFailure, CheckSkipped } from '../../src/model/check.js';
+import type { CheckContext } from '../../src/model/context.js';
+import type { CollectionProfile } from '../../src/model/profile.js';
+import { brief, describe, ensure, expectStatus } from '../../src/checks/expect.js';
+import { checkProperty } from '../../src/checks/property.js';
+import { createMarked, duplicates, fetchPage, newMarker, pagePath, walk, walkIds, walkableCollection } from '../../src/checks/pagination.js';
+
+/** Page size for walks over small marked sets: several pages, every boundary crossed. */
+const small = 2;
+
+/** Pages a walk over `n` items may take before it is called endless. */
+const pagesFor = (n: number): number => Math.ceil(n / small) + 3;
+
+/** Expected ids missing from a walk, and ids it returned more than once. */
+function walkDefects(expected: readonly string[], got: readonly string[]): string[] {
+  const seen = new Set(got);
+  const missing = expected.filter((id) => !seen.has(id));
+  const twice = duplicates(got);
+  return [...(missing.length > 0 ? [`missing ${brief(missing)}`] : []), ...(twice.length > 0 ? [`repeated ${brief(twice)}`] : [])];
+}
+
+export const paginationTerminates: Check = {
+  id: 'END-pagination-terminates',
+  section: 'END',
+  title: 'A cursor walk ends with next_cursor null',
+  rule: 'Every page MUST carry `data` and `next_cursor`, and `next_cursor` MUST be null at the end, so a walk terminates.',
+  severity: 'must',
+  requires: ['write'],
+  async run(ctx) {
+    const c = walkableCollection(ctx, 'cursor');
+    const marker = newMarker();
+    await createMarked(ctx, c, 5, marker);
+    let pages = 0;
+    for await (const page of walk(ctx, c, { limit: small, filters: { [c.markField]: marker } }, pagesFor(5))) {
+      pages++;
+      ctx.note(`page ${pages}: ${page.items.length} items, next_cursor ${page.nextCursor === null ? 'null' : 'set'}`);
+    }
+  },
+};
+
+export const paginationCompleteWalk: Check = {
+  id: 'END-pagination-complete-walk',
+  section: 'END',
+  title: 'A walk returns every item exactly once',
+  rule: 'Walking every page of a collection MUST return each item exactly once.',
+  severity: 'must',
+  requires: ['write'],
+  async run(ctx) {
+    const c = walkableCollection(ctx, 'cursor');
+    const marker = newMarker();
+    const created = await createMarked(ctx, c, 7, marker);
+    const ids = await walkIds(ctx, c, { limit: small, filters: { [c.markField]: marker } }, pagesFor(7));
+    const defects = walkDefects(created.map((x) => x.id), ids);
+    ensure(defects.length === 0, `the walk ${defects.join('; ')}, expected each of the ${created.length} items once`, brief(created.map((x) => x.id)), brief(ids));
+    ensure(ids.length === created.length, `the walk returned ${ids.length} items, expected the ${created.length} marked ones`);
+  },
+};
+
+type WalkOp = { kind: 'next' } | { kind: 'insert' } | { kind: 'delete'; pick: number };
+
+const walkOp: fc.Arbitrary<WalkOp> = fc.oneof(
+  { arbitrary: fc.constant({ kind: 'next' as const }), weight: 3 },
+  { arbitrary: fc.constant({ kind: 'insert' as const }), weight: 1 },
+  { arbitrary: fc.nat({ max: 5 }).map((pick) => ({ kind: 'delete' as const, pick })), weight: 1 },
+);
+
+const showOps = (ops: readonly WalkOp[]): string => ops.map((o) => (o.kind === 'delete' ? `delete #${o.pick}` : o.kind)).join(', ');
+
+export const paginationStableUnderWrites: Check = {
+  id: 'END-pagination-stable-under-writes',
+  section: 'END',
+  title: 'Cursor pages stay correct while items are inserted and deleted',
+  rule: 'While items are inserted and deleted during a cursor walk, every item present for the whole walk MUST appear exactly once and no item twice.',
+  severity: 'must',
+  requires: ['write'],
+  async run(ctx) {
+    const c = walkableCollection(ctx, 'cursor');
+    const initial = 6;
+    await checkProperty(ctx, {
+      arbitrary: fc.array(walkOp, { minLength: 1, maxLength: 8 }),
+      examples: [[{ kind: 'next' }, { kind: 'delete', pick: 0 }, { kind: 'next' }], [{ kind: 'next' }, { kind: 'insert' }, { kind: 'next' }]],
+      numRuns: Math.min(ctx.profile.properties.numRuns, 20),
+      show: showOps,
+      predicate: (ops) => walkWithWrites(ctx, c, initial, ops),
+    });
+  },
+};
+
+/** One interleaving: a walk over `initial` marked items with inserts and deletes between page fetches. */
+async function walkWithWrites(ctx: CheckContext, c: CollectionProfile & { markField: string }, initial: number, ops: readonly WalkOp[]): Promise<void> {
+  const marker = newMarker();
+  const items = await createMarked(ctx, c, initial, marker);
+  const deleted = new Set<string>();
+  const seen: string[] = [];
+  const pages = walk(ctx, c, { limit: small, filters: { [c.markField]: marker } }, pagesFor(initial + ops.length) + ops.length);
+  let done = false;
+  const next = async () => {
+    const r = await pages.next();
+    if (r.done) done = true;
+    else seen.push(...r.value.items.map((i) => String(i[c.idField])));
+  };
+  for (const op of ops) {
+    if (op.kind === 'next' && !done) await next();
+    else if (op.kind === 'insert') await ctx.create(c, { [c.markField]: marker });
+    else if (op.kind === 'delete') {
+      const live = items.filter((x) => !deleted.has(x.id));
+      const victim = live[op.pick % Math.max(live.length, 1)];
+      if (!victim) continue;
+      expectStatus(await ctx.http.send({ method: 'DELETE', url: victim.url }), [200, 202, 204], 'DELETE during the walk');
+      deleted.add(victim.id);
+    }
+  }
+  while (!done) await next();
+  const stayed = items.filter((x) => !deleted.has(x.id)).map((x) => x.id);
+  const defects = walkDefects(stayed, seen);
+  if (defects.length > 0) {
+    throw new CheckFailure(`during [${showOps(ops)}] the walk ${defects.join('; ')}; expected every item present throughout exactly once`, brief(stayed), brief(seen));
+  }
+}
+
+/** A sortable field the harness can set on create: a string field of the create body. */
+function settableSort(c: CollectionProfile): string {
+  const field = c.sorts.find((f) => typeof c.createBody?.[f] === 'string');
+  if (!field) throw new CheckSkipped(`no sortable string field of ${c.name}'s create body`, 'collections[].sorts');
+  return field;
+}
+
+export const sortHonoured: Check = {
+  id: 'END-sort-honoured',
+  section: 'END',
+  title: 'sort orders ascending and descending, and refuses unknown fields',
+  rule: '`sort=<field>` MUST order items ascending and `sort=-<field>` descending, across pages; an unknown sort field MUST get 400.',
+  severity: 'must',
+  requires: ['write'],
+  async run(ctx) {
+    const c = walkableCollection(ctx, 'cursor');
+    const field = settableSort(c);
+    const marker = newMarker();
+    // Created out of order, so creation order never passes for sorted order.
+    const values = ['c', 'a', 'd', 'b', 'e'].map((v) => `${marker}-${v}`);
+    const created = await createMarked(ctx, c, values.length, marker, (i) => ({ [field]: values[i] }));
+    const idOf = new Map(created.map((x, i) => [x.id, values[i]!]));
+    for (const [sort, cmp] of [[field, 1], [`-${field}`, -1]] as const) {
+      const ids = await walkIds(ctx, c, { limit: small, sort, filters: { [c.markField]: marker } }, pagesFor(values.length));
+      const got = ids.map((id) => idOf.get(id) ?? `(unknown ${id})`);
+      const want = [...values].sort((a, b) => (a < b ? -cmp : a > b ? cmp : 0));
+      ensure(got.join() === want.join(), `sort=${sort} returned ${field} in the order ${brief(got)}, expected ${brief(want)}`, brief(want), brief(got));
+    }
+    const res = await ctx.http.send({ method: 'GET', path: pagePath(c, { sort: 'restprobe_no_such_field', limit: small }) });
+    expectStatus(res, 400, 'sort on an unknown field');
+  },
+};
+
+export const sortTiesDeterministic: Check = {
+  id: 'END-sort-ties-deterministic',
+  section: 'END',
+  title: 'Ties on the sort field are broken deterministically',
+  rule: 'When the sort field is not unique the server MUST break ties (by id), so walks return every tied item exactly once, in the same order every time.',
+  severity: 'must',
+  requires: ['write'],
+  async run(ctx) {
+    const c = walkableCollection(ctx, 'cursor');
+    const field = settableSort(c);
+    const marker = newMarker();
+    const created = await createMarked(ctx, c, 6, marker, () => ({ [field]: `${marker}-tie` }));
+    const query = { limit: small, sort: field, filters: { [c.markField]: marker } };
+    const first = await walkIds(ctx, c, query, pagesFor(6));
+    const defects = walkDefects(created.map((x) => x.id), first);
+    ensure(defects.length === 0, `a walk over 6 items tied on ${field} ${defects.join('; ')}, expected each once`, brief(created.map((x) => x.id)), brief(first));
+    const second = await walkIds(ctx, c, query, pagesFor(6));
+    ensure(first.join() === second.join(), `two walks over items tied on ${field} came in different orders (${brief(first)} then ${brief(second)}), expected one deterministic order`, brief(first), brief(second));
+  },
+};
+
+export const filterMatches: Check = {
+  id: 'END-filter-matches',
+  section: 'END',
+  title: 'Filters return only matching items, across pages',
+  rule: 'A filter `?<field>=<value>` MUST return only items whose field equals the value, on every page.',
+  severity: 'must',
+  requires: ['write'],
+  async run(ctx) {
+    const c = walkableCollection(ctx, 'cursor');
+    const [wanted, other] = [newMarker(), newMarker()];
+    const matching = await createMarked(ctx, c, 3, wanted);
+    await createMarked(ctx, c, 2, other);
+    const queries: Record<string, string>[] = [{ [c.markField]: wanted }];
+    for (const f of c.filters) {
+      const v = c.createBody?.[f];
+      if (f !== c.markField && (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean')) queries.push({ [c.markField]: wanted, [f]: String(v) });
+    }
+    for (const filters of queries) {
+      const seen: string[] = [];
+      for await (const page of walk(ctx, c, { limit: small, filters }, pagesFor(5))) {
+        for (const item of page.items) {
+          const off = Object.entries(filters).filter(([k, v]) => String(item[k]) !== v);
+          ensure(off.length === 0, `${describe(page.res)} returned item ${String(item[c.idField])} with ${off.map(([k]) => `${k}=${JSON.stringify(item[k])}`).join(', ')}, expected only items matching ${brief(filters)}`, brief(filters), brief(item));
+          seen.push(String(item[c.idField]));
+        }
+      }
+      const defects = walkDefects(matching.map((x) => x.id), seen);
+      ensure(defects.length === 0, `filter ${brief(filters)}: the walk ${defects.join('; ')}, expected the ${matching.length} matching items once each`);
+    }
+  },
+};
+
+/** Variants of a real cursor that a server must refuse. */
+function tamperings(cursor: string): Record<string, string> {
+  const mid = Math.floor(cursor.length / 2);
+  const flip = cursor[mid] === 'A' ? 'B' : 'A';
+  return {
+    'one character changed': cursor.slice(0, mid) + flip + cursor.slice(mid + 1),
+    truncated: cursor.slice(0, Math.max(1, mid)),
+    'garbage appended': `${cursor}x!`,
+    'not a cursor': 'restprobe-not-a-cursor',
+  };
+}
+
+export const cursorTamper400: Check = {
+  id: 'END-cursor-tamper-400',
+  section: 'END',
+  title: 'A tampered or foreign cursor answers 400',
+  rule: 'A modified cursor, or one issued for another filter, sort or collection, MUST get 400, never a 5xx and never a page of other data.',
+  severity: 'must',
+  requires: ['write'],
+  async run(ctx) {
+    const c = walkableCollection(ctx, 'cursor');
+    const [marker, other] = [newMarker(), newMarker()];
+    await createMarked(ctx, c, 3, marker);
+    await createMarked(ctx, c, 3, other);
+    const first = await fetchPage(ctx, c, { limit: 1, filters: { [c.markField]: marker } });
+    const cursor = first.nextCursor;
+    ensure(typeof cursor === 'string', `${describe(first.res)}: no next_cursor on the first of 3 pages, expected one`);
+    for (const [how, bad] of Object.entries(tamperings(cursor))) {
+      const res = await ctx.http.send({ method: 'GET', path: pagePath(c, { limit: 1, cursor: bad, filters: { [c.markField]: marker } }) });
+      expectStatus(res, 400, `a cursor with ${how}`);
+    }
+    const foreign = await ctx.http.send({ method: 'GET', path: pagePath(c, { limit: 1, cursor, filters: { [c.markField]: other } }) });
+    expectStatus(foreign, 400, 'a cursor issued for another filter');
+    const otherCollection = ctx.profile.collections.find((x) => x !== c && x.pagination.style === 'cursor');
+    if (otherCollection) {
+      const res = await ctx.http.send({ method: 'GET', path: pagePath(otherCollection, { limit: 1, cursor }) });
+      expectStatus(res, 400, `a ${c.name} cursor on ${otherCollection.name}`);
+    }
+  },
+};
+
+export const offsetPagesDisjoint: Check = {
+  id: 'END-offset-pages-disjoint',
+  section: 'END',
+  title: 'Offset pages are disjoint and contiguous',
+  rule: 'On unchanging data, consecutive `limit`/`offset` pages MUST be disjoint and together list every item once; an offset past the end MUST answer an empty `data`.',
+  severity: 'must',
+  requires: ['write'],
+  async run(ctx) {
+    const c = walkableCollection(ctx, 'offset');
+    const marker = newMarker();
+    const created = await createMarked(ctx, c, 5, marker);
+    const filters = { [c.markField]: marker };
+    const pages: string[][] = [];
+    for (let offset = 0; offset < created.length; offset += small) {
+      pages.push((await fetchPage(ctx, c, { limit: small, offset, filters })).items.map((i) => String(i[c.idField])));
+    }
+    const all = pages.flat();
+    const defects = walkDefects(created.map((x) => x.id), all);
+    ensure(defects.length === 0 && all.length === created.length, `offset pages ${brief(pages)} ${defects.join('; ') || `hold ${all.length} items`}, expected the ${created.length} items once each`, brief(created.map((x) => x.id)), brief(pages));
+    const past = await fetchPage(ctx, c, { limit: small, offset: created.length + 10, filters });
+    ensure(past.items.length === 0, `${describe(past.res)}: an offset past the end returned ${past.items.length} items, expected none`, 'data: []', `${past.items.length} items`);
+  },
+};
+
+export const offsetShiftUnderInserts: Check = {
+  id: 'END-offset-shift-under-inserts',
+  section: 'END',
+  title: 'Offset pages shift when items are inserted (reported, not judged)',
+  rule: 'Offset pages SHOULD NOT be relied on while data changes: the conventions call them unstable, so a page that shifts under an insert is reported as a warning.',
+  severity: 'should',
+  requires: ['write'],
+  async run(ctx) {
+    const c = walkableCollection(ctx, 'offset');
+    const newestFirst = c.sorts.find((f) => /^created_?at$/i.test(f));
+    if (!newestFirst) throw new CheckSkipped('no creation-time sort to put new items first', 'collections[].sorts');
+    const marker = newMarker();
+    await createMarked(ctx, c, 4, marker);
+    const q = { limit: small, sort: `-${newestFirst}`, filters: { [c.markField]: marker } };
+    const first = (await fetchPage(ctx, c, { ...q, offset: 0 })).items.map((i) => String(i[c.idField]));
+    await ctx.create(c, { [c.markField]: marker });
+    const second = (await fetchPage(ctx, c, { ...q, offset: small })).items.map((i) => String(i[c.idField]));
+    const repeated = second.filter((id) => first.includes(id));
+    if (repeated.length > 0) {
+      throw new CheckFailure(`after one insert, offset page 2 repeated ${brief(repeated)} from page 1: offset pages shift under writes (prefer cursor pagination for changing data)`, 'disjoint pages', brief(repeated));
+    }
+    ctx.note('no shift observed after an insert');
+  },
+};
+
+export const paginationChecks: readonly Check[] = [
+  paginationTerminates,
+  paginationCompleteWalk,
+  paginationStableUnderWrites,
+  sortHonoured,
+  sortTiesDeterministic,
+  filterMatches,
+  cursorTamper400,
+  offsetPagesDisjoint,
+  offsetShiftUnderInserts,
+];
