@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm start`: the main job. Starts the bundled reference server (`restprobe serve`),
-// runs every check against it with the reference config, writes reports to reports/,
+// (two nodes over one store, so cross-node checks run too), runs every check against
+// it with the reference config, writes reports to reports/,
 // stops the server, and exits with the run's exit code.
 import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
@@ -10,7 +11,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const bin = join(root, 'bin', 'restprobe.js');
 const extraArgs = process.argv.slice(2);
 
-const server = spawn(process.execPath, [bin, 'serve', '--port', '0'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+const server = spawn(process.execPath, [bin, 'serve', '--port', '0', '--nodes', '2'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
 const env = await new Promise((resolve, reject) => {
   let out = '';
   server.stdout.on('data', (chunk) => {
@@ -27,7 +28,17 @@ const env = await new Promise((resolve, reject) => {
 
 const run = spawn(
   process.execPath,
-  [bin, 'run', env.RESTPROBE_BASE_URL, '-c', join(root, 'fixtures', 'reference.config.json'), '--report-dir', join(root, 'reports'), ...extraArgs],
+  [
+    bin,
+    'run',
+    env.RESTPROBE_BASE_URL,
+    '-c',
+    join(root, 'fixtures', 'reference.config.json'),
+    '--report-dir',
+    join(root, 'reports'),
+    ...(env.RESTPROBE_NODE_URLS ?? '').split(',').slice(1).flatMap((url) => ['--node', url]),
+    ...extraArgs,
+  ],
   { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } },
 );
 const code = await new Promise((resolve) => run.once('exit', (c) => resolve(c ?? 3)));

@@ -46,6 +46,7 @@ Exit codes: 0 no failures · 1 failures · 2 usage or config error · 3 target u
     .option('--strict', 'warnings (SHOULD-level rules) fail the run', false)
     .option('--read-only', 'send no request that writes (POST, PUT, PATCH, DELETE)', false)
     .option('--proxy <url>', 'send every request through this HTTP proxy or gateway')
+    .option('--node <url>', 'another base URL of the same deployment, for cross-node checks (adds to config nodes); repeatable', collect, [])
     .addHelpText('after', `
 Examples:
   $ restprobe run http://127.0.0.1:8080 -c fixtures/reference.config.json
@@ -75,6 +76,7 @@ Examples:
     .option('--port <n>', 'port to listen on (0: any free port)', '8080')
     .option('--nodes <n>', 'start n nodes (1-8) over one shared store, on ports port, port+1, … (port 0: each a free one)', '1')
     .addOption(new Option('--fault <name>', 'switch on a named fault; repeatable').argParser(collect).default([]))
+    .option('--seed-projects <n>', 'pre-fill n projects labelled "seed" (for walks over big collections)', '0')
     .option('--list-faults', 'list the faults and the checks each must trip', false)
     .option('--json', 'with --list-faults: as JSON', false)
     .addHelpText('after', `

@@ -25,6 +25,7 @@ export interface RunOptions {
   readonly strict: boolean;
   readonly readOnly: boolean;
   readonly proxy?: string;
+  readonly node: string[];
 }
 
 /** Runs and returns the exit code; throws RestprobeError for usage, config and reachability problems. */
@@ -33,7 +34,7 @@ export async function runCommand(baseUrl: string | undefined, opts: RunOptions, 
   const seed = parseSeed(opts.seed);
   const selection = { only: splitList(opts.only), skip: splitList(opts.skip) };
   const selected = selectChecks(catalogue, selection);
-  const profile = await loadProfile({ configPath: opts.config, baseUrl, readOnly: opts.readOnly, ...(opts.proxy !== undefined && { proxy: opts.proxy }) });
+  const profile = await loadProfile({ configPath: opts.config, baseUrl, readOnly: opts.readOnly, ...(opts.proxy !== undefined && { proxy: opts.proxy }), nodes: splitList(opts.node) });
   await preflight(profile);
 
   const color = out.isTTY === true && !process.env['NO_COLOR'];

@@ -2,7 +2,7 @@
  * `restprobe serve`: the bundled reference server. It prints shell lines (comments, and
  * one `export` per secret) so a second shell can paste them and run against it.
  */
-import { faultCatalogue, maxNodes, startReferenceServer } from '../../reference-server/src/index.js';
+import { faultCatalogue, maxNodes, maxSeedProjects, startReferenceServer } from '../../reference-server/src/index.js';
 import { RestprobeError } from '../errors.js';
 
 export interface ServeOptions {
@@ -12,6 +12,8 @@ export interface ServeOptions {
   readonly json: boolean;
   /** How many nodes share one store (1 to 8); default 1. */
   readonly nodes?: string;
+  /** Projects to pre-fill (label "seed"), for big walks; default 0. */
+  readonly seedProjects?: string;
 }
 
 export function renderFaultList(json: boolean): string {
@@ -41,9 +43,14 @@ export async function serveCommand(opts: ServeOptions, out: NodeJS.WriteStream =
   if (port !== 0 && port + nodes - 1 > 65535) {
     throw new RestprobeError('ERR_USAGE', `--port ${port} --nodes ${nodes}: the nodes would need ports up to ${port + nodes - 1} (max 65535)`);
   }
+  const seedText = opts.seedProjects ?? '0';
+  const seedProjects = Number(seedText);
+  if (!/^\d+$/.test(seedText) || seedProjects > maxSeedProjects) {
+    throw new RestprobeError('ERR_USAGE', `--seed-projects: "${seedText}" is not a count (0-${maxSeedProjects})`);
+  }
   let server;
   try {
-    server = await startReferenceServer({ port, faults: opts.fault, nodes });
+    server = await startReferenceServer({ port, faults: opts.fault, nodes, seedProjects });
   } catch (err) {
     const where = port !== 0 && nodes > 1 ? `${port}-${port + nodes - 1}` : String(port);
     throw new RestprobeError('ERR_USAGE', `cannot listen on 127.0.0.1:${where}: ${(err as Error).message}`);
@@ -60,7 +67,7 @@ export async function serveCommand(opts: ServeOptions, out: NodeJS.WriteStream =
       ...(server.urls.length > 1 ? server.urls.map((url, i) => `# node ${i + 1}: ${url}`) : []),
       `# faults: ${opts.fault.length > 0 ? opts.fault.join(', ') : 'none (a conforming server)'}`,
       '# in another shell, paste these lines, then:',
-      `#   npx restprobe run ${server.url} -c fixtures/reference.config.json`,
+      `#   npx restprobe run ${server.url} -c fixtures/reference.config.json${server.urls.slice(1).map((u) => ` --node ${u}`).join('')}`,
       ...Object.entries(server.secrets).map(([name, value]) => `export ${name}=${value}`),
       `export RESTPROBE_BASE_URL=${server.url}`,
       `export RESTPROBE_NODE_URLS=${server.urls.join(',')}`,

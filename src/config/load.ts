@@ -23,6 +23,8 @@ export interface LoadProfileOptions {
   readonly readOnly?: boolean;
   /** `--proxy` from the command line: send every request through this HTTP proxy. */
   readonly proxy?: string;
+  /** `--node` from the command line: more base URLs of the deployment, after the config's. */
+  readonly nodes?: readonly string[];
 }
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -63,6 +65,12 @@ function resolveBaseUrl(cli: string | undefined, file: string | undefined): stri
     return result.url;
   }
   throw new RestprobeError('ERR_USAGE', 'no base URL: pass one on the command line or set baseUrl in the config');
+}
+
+function nodeUrl(raw: string): string {
+  const result = normaliseBaseUrl(raw);
+  if (!result.ok) throw new RestprobeError('ERR_USAGE', `--node ${result.problem}`);
+  return result.url;
 }
 
 function proxyUrl(raw: string): string {
@@ -121,7 +129,7 @@ export async function loadProfile(opts: LoadProfileOptions = {}): Promise<Target
     baseUrl,
     auth,
     collections: (config.collections ?? []).map(collectionProfile),
-    nodes: (config.nodes ?? defaults.nodes).map((n) => n.replace(/\/+$/, '')),
+    nodes: [...new Set([...(config.nodes ?? defaults.nodes), ...(opts.nodes ?? []).map((n) => nodeUrl(n))].map((n) => n.replace(/\/+$/, '')))],
     http: {
       timeoutMs: config.http?.timeoutMs ?? defaults.timeoutMs,
       maxBodyBytes: config.http?.maxBodyBytes ?? defaults.maxBodyBytes,
