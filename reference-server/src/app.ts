@@ -12,7 +12,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { authenticate } from './auth.js';
+import { authenticate, type KeyRing } from './auth.js';
 import { bodyRequired, hasBody, MalformedJsonError, parseJson, readBody, requireObject, type JsonObject } from './body.js';
 import { ConditionalRequest, Validators } from './conditional.js';
 import type { BodyPolicy, Operation } from './context.js';
@@ -23,7 +23,8 @@ import { createRoutes } from './routes.js';
 import { allowedMethods, parseTarget, Router, type Method, type Route } from './router.js';
 
 export interface AppConfig {
-  readonly apiKey: string;
+  /** The keys that authenticate (the server's own, and minted ones). */
+  readonly keys: KeyRing;
   readonly faults: ReadonlySet<string>;
   /** Bulk projects to create up front; none by default. */
   readonly seedProjects?: number;
@@ -89,8 +90,8 @@ async function readJsonBody(
 
 /** The Node request listener for one node (its own stores unless `config.routes` shares them). */
 export function createRequestListener(config: AppConfig): (req: IncomingMessage, res: ServerResponse) => void {
-  const router = new Router(config.routes ?? createRoutes({ seedProjects: config.seedProjects }));
-  const { apiKey, faults } = config;
+  const router = new Router(config.routes ?? createRoutes({ seedProjects: config.seedProjects, keys: config.keys }));
+  const { keys, faults } = config;
   const validators = config.validators ?? new Validators(faults);
 
   async function answer(req: IncomingMessage, seen: { authenticated: boolean; negotiated: boolean }): Promise<Reply> {
@@ -106,7 +107,7 @@ export function createRequestListener(config: AppConfig): (req: IncomingMessage,
         Allow: allowedMethods(match.route).join(', '),
       });
     }
-    authenticate(req.headers, apiKey);
+    authenticate(req.headers, keys);
     seen.authenticated = true;
     if (!faults.has('accept-ignored')) requireAcceptableJson(req.headers.accept);
     seen.negotiated = true;

@@ -10,11 +10,35 @@ import { genericProblem, ProblemError } from './problem.js';
 
 const realm = 'restprobe-reference';
 
-/** Hashing both sides first gives equal lengths, so timingSafeEqual never leaks the length. */
-function sameSecret(presented: string, expected: string): boolean {
-  const a = createHash('sha256').update(presented, 'utf8').digest();
-  const b = createHash('sha256').update(expected, 'utf8').digest();
-  return timingSafeEqual(a, b);
+const digest = (key: string): Buffer => createHash('sha256').update(key, 'utf8').digest();
+
+/**
+ * The keys that authenticate: the server's own, and those minted through `/v2/api-keys`
+ * until they are deleted. Kept as SHA-256 digests: equal lengths, so timingSafeEqual
+ * never leaks a length, and no key is hashed again per request.
+ */
+export class KeyRing {
+  private readonly digests = new Map<string, Buffer>();
+
+  constructor(primary: string) {
+    this.digests.set('', digest(primary));
+  }
+
+  add(id: string, key: string): void {
+    this.digests.set(id, digest(key));
+  }
+
+  remove(id: string): void {
+    if (id !== '') this.digests.delete(id);
+  }
+
+  /** Constant-time against every key, so timing tells nothing of which one matched. */
+  has(presented: string): boolean {
+    const p = digest(presented);
+    let found = false;
+    for (const d of this.digests.values()) found = timingSafeEqual(p, d) || found;
+    return found;
+  }
 }
 
 /** The credentials a request presents, in whichever of the two accepted headers. */
@@ -36,9 +60,9 @@ function presentedKeys(headers: IncomingHttpHeaders): string[] {
  * `realm` when no credentials came (RFC 6750 §3.1: no error code then), and
  * `error="invalid_token"` when they came and are wrong.
  */
-export function authenticate(headers: IncomingHttpHeaders, apiKey: string): void {
-  const keys = presentedKeys(headers);
-  if (keys.length === 0) {
+export function authenticate(headers: IncomingHttpHeaders, keys: KeyRing): void {
+  const presented = presentedKeys(headers);
+  if (presented.length === 0) {
     throw new ProblemError(
       genericProblem(
         401,
@@ -47,7 +71,7 @@ export function authenticate(headers: IncomingHttpHeaders, apiKey: string): void
       { 'WWW-Authenticate': `Bearer realm="${realm}"` },
     );
   }
-  if (!keys.every((key) => sameSecret(key, apiKey))) {
+  if (!presented.every((key) => keys.has(key))) {
     throw new ProblemError(genericProblem(401, 'The API key sent with this request is not valid.'), {
       'WWW-Authenticate': `Bearer realm="${realm}", error="invalid_token"`,
     });

@@ -18,12 +18,17 @@ export interface CacheFacts {
   readonly status: number;
   /** The request carried valid credentials, so the response is personalised. */
   readonly authenticated: boolean;
+  /** The content holds a secret: never stored, by any cache. */
+  readonly holdsSecret?: boolean;
   /** The pipeline chose the content by Accept (it got past the 406 stage). */
   readonly negotiated: boolean;
 }
 
 /** The cache headers of one response: always `Cache-Control`, and `Vary` when the content was negotiated. */
 export function cacheHeadersFor(facts: CacheFacts, faults: ReadonlySet<string>): Record<string, string> {
+  if (facts.holdsSecret) {
+    return faults.has('secret-cacheable') ? { 'Cache-Control': 'private, max-age=300' } : { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
+  }
   const read = (facts.method === 'GET' || facts.method === 'HEAD') && (facts.status === 200 || facts.status === 304);
   if (!read) return { 'Cache-Control': 'no-store' };
   const headers: Record<string, string> = {};

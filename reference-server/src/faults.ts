@@ -293,6 +293,11 @@ export const faultCatalogue: readonly Fault[] = [
     description: 'Negotiated responses carry no Vary.',
     detects: ['END-vary-accept'],
   },
+  {
+    name: 'secret-cacheable',
+    description: 'The response that shows a newly minted API key is cacheable (private, max-age=300) instead of no-store.',
+    detects: ['LIM-no-store-secrets'],
+  },
 ];
 
 /** The names in the catalogue, for validation and error messages. */

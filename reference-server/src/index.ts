@@ -15,6 +15,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createClientErrorListener, createRequestListener } from './app.js';
+import { KeyRing } from './auth.js';
 import { ValidatorMemory, Validators } from './conditional.js';
 import { createRoutes } from './routes.js';
 import { resolveFaults } from './faults.js';
@@ -92,14 +93,15 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   }
 
   // One store (behind the routes) and one validator memory, shared by every node.
-  const routes = createRoutes({ seedProjects });
+  const keys = new KeyRing(apiKey);
+  const routes = createRoutes({ seedProjects, keys });
   const memory = new ValidatorMemory();
   const servers: Server[] = [];
   const ports: number[] = [];
   try {
     for (let node = 1; node <= nodes; node++) {
       const validators = new Validators(faults, memory, node);
-      const server = createServer(createRequestListener({ apiKey, faults, routes, validators }));
+      const server = createServer(createRequestListener({ keys, faults, routes, validators }));
       server.on('clientError', createClientErrorListener(faults));
       await listen(server, basePort === 0 ? 0 : basePort + node - 1);
       servers.push(server);

@@ -18,6 +18,8 @@ export interface Reply {
    * keeps the content of the 200 it stands for; {@link send} never writes it.
    */
   readonly content?: { readonly type: string; readonly text: string };
+  /** The content holds a secret (a minted key): no cache may store it. */
+  readonly holdsSecret?: boolean;
 }
 
 export const mediaTypes = {
@@ -94,7 +96,7 @@ export function send(res: ServerResponse, reply: Reply, options: SendOptions): v
   Object.assign(
     headers,
     cacheHeadersFor(
-      { method: options.method, status: reply.status, authenticated: options.authenticated, negotiated: options.negotiated },
+      { method: options.method, status: reply.status, authenticated: options.authenticated, negotiated: options.negotiated, holdsSecret: reply.holdsSecret === true },
       options.faults,
     ),
   );

@@ -2,6 +2,8 @@
  * The API under `/v2`: every path, the methods it implements, and whether each takes a
  * body. One server instance owns one set of stores.
  */
+import { apiKeyRoutes, apiKeysPath } from './api-keys.js';
+import type { KeyRing } from './auth.js';
 import { param, requiredBody, type Operation } from './context.js';
 import { memberKind, membersPath, memberListing, type MemberData } from './members.js';
 import { projectKind, projectListing, projectPath, projectsPath, seedProject, type ProjectData } from './projects.js';
@@ -16,10 +18,12 @@ import { completeTask, getCompletion, taskKind, taskListing, type Completions, t
 export interface RouteOptions {
   /** Bulk projects to create up front (see `seedProject`); none by default. */
   readonly seedProjects?: number;
+  /** The keys that authenticate; `/v2/api-keys` mints into it. */
+  readonly keys: KeyRing;
 }
 
 /** Fresh stores (empty, or seeded) and the routes that serve them. */
-export function createRoutes(options: RouteOptions = {}): Route<Operation>[] {
+export function createRoutes(options: RouteOptions): Route<Operation>[] {
   const projectStore = new Collection<ProjectData>();
   projectStore.seed(options.seedProjects ?? 0, seedProject);
   const memberStore = new Collection<MemberData>();
@@ -37,10 +41,11 @@ export function createRoutes(options: RouteOptions = {}): Route<Operation>[] {
   });
 
   return [
+    ...apiKeyRoutes(options.keys),
     {
       pattern: '/v2',
       operations: {
-        GET: { handler: () => jsonReply(200, { _links: { projects: projectsPath, members: membersPath } }) },
+        GET: { handler: () => jsonReply(200, { _links: { projects: projectsPath, members: membersPath, api_keys: apiKeysPath } }) },
       },
     },
     {

@@ -63,6 +63,7 @@ const agreed: Record<string, string[]> = {
   'cache-control-malformed': ['LIM-cache-control-well-formed'],
   'cache-control-public': ['LIM-credentialed-not-public'],
   'vary-missing': ['END-vary-accept'],
+  'secret-cacheable': ['LIM-no-store-secrets'],
 };
 
 const ids = (page: { data: { id: string }[] }): string[] => page.data.map((item) => item.id);
@@ -506,6 +507,12 @@ const demonstrations: Record<string, (h: Harness) => Promise<void>> = {
     expect(res.headers['vary']).toBeUndefined();
     // The content is still negotiated.
     expect((await h.call('GET', `/v2/projects/${project.id}`, { headers: { accept: 'text/html' } })).status).toBe(406);
+  },
+  async 'secret-cacheable'(h) {
+    const res = await h.call('POST', '/v2/api-keys', { json: { name: 'ci' } });
+    expect(res.status).toBe(201);
+    expect(res.headers['cache-control']).toBe('private, max-age=300');
+    expect(res.json()).toHaveProperty('key');
   },
 };
 

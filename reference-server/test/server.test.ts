@@ -53,7 +53,7 @@ describe('routing', () => {
   it('GET /v2 links to the collections', async () => {
     const res = await h.call('GET', '/v2');
     expect(res.status).toBe(200);
-    expect(res.json()).toEqual({ _links: { projects: '/v2/projects', members: '/v2/members' } });
+    expect(res.json()).toEqual({ _links: { projects: '/v2/projects', members: '/v2/members', api_keys: '/v2/api-keys' } });
   });
 
   it('answers an unknown path with a 404 problem, before credentials', async () => {
@@ -114,6 +114,30 @@ describe('routing', () => {
     expect(raw).toMatch(/^HTTP\/1\.1 431 Request Header Fields Too Large\r\n/);
     expect(raw).toContain('Content-Type: application/problem+json');
     expect(raw).toContain('"status":431');
+  });
+});
+
+describe('API keys', () => {
+  it('mints a key shown once and never cached, which authenticates until it is deleted', async () => {
+    const minted = await h.call('POST', '/v2/api-keys', { json: { name: 'ci' } });
+    expect(minted.status).toBe(201);
+    expect(minted.headers['cache-control']).toBe('no-store');
+    expect(minted.headers['pragma']).toBe('no-cache');
+    const { id, key, prefix } = minted.json() as { id: string; key: string; prefix: string };
+    expect(minted.headers['location']).toBe(`/v2/api-keys/${id}`);
+    expect(key.startsWith(prefix)).toBe(true);
+    const shown = await h.call('GET', `/v2/api-keys/${id}`);
+    expect(shown.status).toBe(200);
+    expect(shown.text).not.toContain(key);
+    expect((await h.call('GET', '/v2/projects', { auth: false, headers: { 'x-api-key': key } })).status).toBe(200);
+    expect((await h.call('DELETE', `/v2/api-keys/${id}`)).status).toBe(204);
+    expect((await h.call('GET', '/v2/projects', { auth: false, headers: { 'x-api-key': key } })).status).toBe(401);
+    expect((await h.call('GET', `/v2/api-keys/${id}`)).status).toBe(404);
+  });
+
+  it('refuses a key without a name with 422 on "name"', async () => {
+    const res = await h.call('POST', '/v2/api-keys', { json: {} });
+    expect(expectProblem(res, 422)).toMatchObject({ errors: [{ field: 'name' }] });
   });
 });
 

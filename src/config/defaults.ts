@@ -16,4 +16,5 @@ export const configDefaults = {
   filters: [] as readonly string[],
   sorts: [] as readonly string[],
   nodes: [] as readonly string[],
+  secretEndpoints: [] as readonly never[],
 } as const;

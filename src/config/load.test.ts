@@ -56,6 +56,7 @@ describe('loadProfile: valid configs', () => {
         },
       ],
       nodes: [],
+      secretEndpoints: [],
       http: { timeoutMs: profileDefaults.timeoutMs, maxBodyBytes: profileDefaults.maxBodyBytes, concurrency: profileDefaults.concurrency },
       safety: { readOnly: false, maxRequests: profileDefaults.maxRequests },
       properties: { numRuns: profileDefaults.numRuns },

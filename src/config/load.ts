@@ -129,6 +129,7 @@ export async function loadProfile(opts: LoadProfileOptions = {}): Promise<Target
     baseUrl,
     auth,
     collections: (config.collections ?? []).map(collectionProfile),
+    secretEndpoints: config.secretEndpoints ?? defaults.secretEndpoints,
     nodes: [...new Set([...(config.nodes ?? defaults.nodes), ...(opts.nodes ?? []).map((n) => nodeUrl(n))].map((n) => n.replace(/\/+$/, '')))],
     http: {
       timeoutMs: config.http?.timeoutMs ?? defaults.timeoutMs,

@@ -43,6 +43,7 @@ export interface RawConfig {
   readonly auth?: { readonly apiKey?: { readonly header?: string; readonly value: SecretRef } };
   readonly collections?: readonly RawCollection[];
   readonly nodes?: readonly string[];
+  readonly secretEndpoints?: readonly { readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH'; readonly path: string; readonly body?: Record<string, unknown> }[];
   readonly http?: { readonly timeoutMs?: number; readonly maxBodyBytes?: number; readonly concurrency?: number };
   readonly safety?: { readonly readOnly?: boolean; readonly maxRequests?: number };
   readonly properties?: { readonly numRuns?: number };

@@ -52,6 +52,7 @@ describe('config schema', () => {
       '#collection.filters': configDefaults.filters,
       '#collection.sorts': configDefaults.sorts,
       '$.nodes': configDefaults.nodes,
+      '$.secretEndpoints': configDefaults.secretEndpoints,
     });
   });
 
@@ -79,6 +80,7 @@ describe('config schema', () => {
         },
       ],
       nodes: ['https://node-b.example.com'],
+      secretEndpoints: [{ method: 'POST', path: '/v2/api-keys', body: { name: 'restprobe' } }],
       http: { timeoutMs: 1000, maxBodyBytes: 1024, concurrency: 64 },
       safety: { readOnly: true, maxRequests: 1 },
       properties: { numRuns: 10000 },

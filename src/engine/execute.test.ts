@@ -7,7 +7,8 @@ import { startHostileServer, type HostileServer } from '../../test/support/hosti
 import { RestprobeError } from '../errors.js';
 import { CheckFailure, CheckSkipped, type Check, type CheckResult, type Requirement, type Severity } from '../model/check.js';
 import type { CheckContext } from '../model/context.js';
-import { profileDefaults, type TargetProfile } from '../model/profile.js';
+import type { TargetProfile } from '../model/profile.js';
+import { testProfile } from '../../test/support/profile.js';
 import { HttpClient } from '../http/client.js';
 import { REDACTED } from '../http/redact.js';
 import { executeCheck } from './execute.js';
@@ -15,19 +16,8 @@ import { executeCheck } from './execute.js';
 const apiKey = 'sk-live-9e8d7c6b5a4f3e21';
 const fast = { timeout: 5_000 };
 
-function testProfile(baseUrl: string, overrides: { readOnly?: boolean; withKey?: boolean } = {}): TargetProfile {
-  const secret = { envName: 'API_KEY', value: apiKey };
-  const withKey = overrides.withKey ?? true;
-  return {
-    baseUrl,
-    auth: withKey ? { apiKey: { header: 'X-API-Key', value: secret } } : {},
-    collections: [],
-    nodes: [],
-    http: { timeoutMs: 300, maxBodyBytes: 1 << 20, concurrency: 1 },
-    safety: { readOnly: overrides.readOnly ?? false, maxRequests: 1_000 },
-    properties: { numRuns: profileDefaults.numRuns },
-    secrets: withKey ? [secret] : [],
-  };
+function profileFor(baseUrl: string, overrides: { readOnly?: boolean; withKey?: boolean } = {}): TargetProfile {
+  return testProfile(baseUrl, { apiKey, keyHeader: overrides.withKey === false ? null : 'X-API-Key', readOnly: overrides.readOnly ?? false });
 }
 
 function fakeCheck(run: (ctx: CheckContext) => Promise<void>, severity: Severity = 'must', requires: Requirement[] = []): Check {
@@ -40,7 +30,7 @@ let profile: TargetProfile;
 
 beforeAll(async () => {
   server = await startHostileServer();
-  profile = testProfile(server.url);
+  profile = profileFor(server.url);
 });
 afterAll(async () => {
   await server.close();
@@ -158,7 +148,7 @@ describe('executeCheck requirements', () => {
   });
 
   it('write, on a read-only run → skip (safety.readOnly)', fast, async () => {
-    const result = await execute(fakeCheck(never, 'must', ['write']), testProfile(server.url, { readOnly: true }));
+    const result = await execute(fakeCheck(never, 'must', ['write']), profileFor(server.url, { readOnly: true }));
     expect(result).toMatchObject({ status: 'skip', configKey: 'safety.readOnly' });
   });
 
@@ -168,7 +158,7 @@ describe('executeCheck requirements', () => {
   });
 
   it('credentials, with none configured → skip (auth.apiKey)', fast, async () => {
-    const result = await execute(fakeCheck(never, 'must', ['credentials']), testProfile(server.url, { withKey: false }));
+    const result = await execute(fakeCheck(never, 'must', ['credentials']), profileFor(server.url, { withKey: false }));
     expect(result).toMatchObject({ status: 'skip', configKey: 'auth.apiKey' });
   });
 });

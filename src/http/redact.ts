@@ -20,6 +20,12 @@ const credentialHeaders = new Set([
 /** JSON members whose value is a secret (access_token, client_secret, password, apiKey…). */
 const secretMember = /token|secret|password|passwd|api[-_]?key|authorization|cookie|credential/i;
 
+/** Whether a JSON value has a member whose name says it holds a secret, at any depth up to 8. */
+export function holdsSecretMember(value: unknown, depth = 0): boolean {
+  if (depth > 8 || typeof value !== 'object' || value === null) return false;
+  return Object.entries(value).some(([k, v]) => (secretMember.test(k) && v !== null && typeof v !== 'boolean') || holdsSecretMember(v, depth + 1));
+}
+
 export function isCredentialHeader(name: string, extra: readonly string[] = []): boolean {
   const lower = name.toLowerCase();
   return credentialHeaders.has(lower) || extra.some((h) => h.toLowerCase() === lower);

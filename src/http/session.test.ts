@@ -5,7 +5,8 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { deepToken, hostileSecrets, startHostileServer, type HostileServer } from '../../test/support/hostile-server.js';
 import { RestprobeError } from '../errors.js';
-import { profileDefaults, type TargetProfile } from '../model/profile.js';
+import type { TargetProfile } from '../model/profile.js';
+import { testProfile } from '../../test/support/profile.js';
 import { HttpClient } from './client.js';
 import { REDACTED } from './redact.js';
 import { RecordingSession } from './session.js';
@@ -13,18 +14,8 @@ import { RecordingSession } from './session.js';
 const apiKey = 'sk-live-4f9c2e7a1b3d5f60';
 const fast = { timeout: 5_000 };
 
-function testProfile(baseUrl: string, header = 'X-API-Key'): TargetProfile {
-  const secret = { envName: 'API_KEY', value: apiKey };
-  return {
-    baseUrl,
-    auth: { apiKey: { header, value: secret } },
-    collections: [],
-    nodes: [],
-    http: { timeoutMs: 300, maxBodyBytes: 1 << 20, concurrency: 1 },
-    safety: { readOnly: false, maxRequests: 1_000 },
-    properties: { numRuns: profileDefaults.numRuns },
-    secrets: [secret],
-  };
+function profileFor(baseUrl: string, header = 'X-API-Key'): TargetProfile {
+  return testProfile(baseUrl, { apiKey, keyHeader: header });
 }
 
 let server: HostileServer;
@@ -48,7 +39,7 @@ const everything = (session: RecordingSession): string => JSON.stringify(session
 
 describe('RecordingSession with an X-API-Key header', () => {
   it('sends the key, records it redacted, and writes it as $API_KEY in curl', fast, async () => {
-    const session = new RecordingSession(client, testProfile(server.url));
+    const session = new RecordingSession(client, profileFor(server.url));
     const res = await session.send({ method: 'GET', path: '/echo' });
 
     // The target got the key; the check sees the whole response.
@@ -67,14 +58,14 @@ describe('RecordingSession with an X-API-Key header', () => {
   });
 
   it('sends no credentials when the check asks for none', fast, async () => {
-    const session = new RecordingSession(client, testProfile(server.url));
+    const session = new RecordingSession(client, profileFor(server.url));
     const res = await session.send({ method: 'GET', path: '/echo', auth: false });
     expect((res.json as { headers: Record<string, string> }).headers['x-api-key']).toBeUndefined();
     expect(session.records('full')[0]!.curl).not.toContain('x-api-key');
   });
 
   it('never records the key wherever a check puts it (URL, body, another header)', fast, async () => {
-    const session = new RecordingSession(client, testProfile(server.url));
+    const session = new RecordingSession(client, profileFor(server.url));
     await session.send({
       method: 'POST',
       path: `/echo?api_key=${apiKey}`,
@@ -89,7 +80,7 @@ describe('RecordingSession with an X-API-Key header', () => {
   });
 
   it('never records the key when the target sends it back in a response header', fast, async () => {
-    const session = new RecordingSession(client, testProfile(server.url));
+    const session = new RecordingSession(client, profileFor(server.url));
     const res = await session.send({ method: 'GET', path: '/echo', headers: { 'x-reflect': `key=${apiKey}` } });
     expect(res.headers['x-reflected']).toBe(`key=${apiKey}`);
     expect(session.records('full')[0]!.response!.headers['x-reflected']).toBe('key=$API_KEY');
@@ -97,7 +88,7 @@ describe('RecordingSession with an X-API-Key header', () => {
   });
 
   it('redacts Set-Cookie and token/secret/password members of the response', fast, async () => {
-    const session = new RecordingSession(client, testProfile(server.url));
+    const session = new RecordingSession(client, profileFor(server.url));
     const res = await session.send({ method: 'POST', path: '/set-cookie', json: { grant_type: 'client_credentials' } });
 
     // The check itself sees everything.
@@ -124,7 +115,7 @@ describe('RecordingSession with an X-API-Key header', () => {
   });
 
   it('truncates bodies over 4 KiB in the evidence, not for the check', fast, async () => {
-    const session = new RecordingSession(client, testProfile(server.url));
+    const session = new RecordingSession(client, profileFor(server.url));
     const res = await session.send({ method: 'GET', path: '/big?bytes=10000' });
     expect(res.text.length).toBe(10_000);
     const response = session.records('full')[0]!.response!;
@@ -138,13 +129,13 @@ describe('RecordingSession with an X-API-Key header', () => {
   });
 
   it('truncates a large request body in the evidence', fast, async () => {
-    const session = new RecordingSession(client, testProfile(server.url));
+    const session = new RecordingSession(client, profileFor(server.url));
     await session.send({ method: 'POST', path: '/echo', body: 'r'.repeat(10_000) });
     expect(session.records('full')[0]!.request.body).toHaveLength(4096);
   });
 
   it('records a transport error as an exchange with curl, then rethrows it', fast, async () => {
-    const session = new RecordingSession(client, testProfile(server.url));
+    const session = new RecordingSession(client, profileFor(server.url));
     const err = await session.send({ method: 'GET', path: '/no-headers' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RestprobeError);
     expect((err as RestprobeError).code).toBe('ERR_TIMEOUT');
@@ -159,7 +150,7 @@ describe('RecordingSession with an X-API-Key header', () => {
   });
 
   it('records a protocol error the same way', fast, async () => {
-    const session = new RecordingSession(client, testProfile(server.url));
+    const session = new RecordingSession(client, profileFor(server.url));
     await expect(session.send({ method: 'GET', path: `/garbage?k=${apiKey}` })).rejects.toMatchObject({ code: 'ERR_PROTOCOL' });
     const x = session.records('full')[0]!;
     expect(x.error).toContain('/garbage');
@@ -168,7 +159,7 @@ describe('RecordingSession with an X-API-Key header', () => {
   });
 
   it('records a deeply nested response (with a token beside it) without failing the exchange', fast, async () => {
-    const session = new RecordingSession(client, testProfile(server.url));
+    const session = new RecordingSession(client, profileFor(server.url));
     const res = await session.send({ method: 'GET', path: '/deep?depth=100000' });
     expect(res.status).toBe(200);
     expect(res.json).toMatchObject({ access_token: deepToken });
@@ -181,7 +172,7 @@ describe('RecordingSession with an X-API-Key header', () => {
 
 describe('RecordingSession with an Authorization header', () => {
   it('sends "Bearer <key>", records it redacted, and writes "authorization: Bearer $API_KEY" in curl', fast, async () => {
-    const session = new RecordingSession(client, testProfile(server.url, 'Authorization'));
+    const session = new RecordingSession(client, profileFor(server.url, 'Authorization'));
     const res = await session.send({ method: 'GET', path: '/echo' });
     expect((res.json as { headers: Record<string, string> }).headers['authorization']).toBe(`Bearer ${apiKey}`);
 
@@ -193,7 +184,7 @@ describe('RecordingSession with an Authorization header', () => {
   });
 
   it('redacts a custom credential header name', fast, async () => {
-    const session = new RecordingSession(client, testProfile(server.url, 'X-Tenant-Token'));
+    const session = new RecordingSession(client, profileFor(server.url, 'X-Tenant-Token'));
     const res = await session.send({ method: 'GET', path: '/echo' });
     expect((res.json as { headers: Record<string, string> }).headers['x-tenant-token']).toBe(apiKey);
     expect(session.records('full')[0]!.request.headers['x-tenant-token']).toBe(REDACTED);

@@ -46,6 +46,12 @@ export interface CollectionProfile {
   readonly markField?: string;
 }
 
+export interface SecretEndpoint {
+  readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH';
+  readonly path: string;
+  readonly body?: Record<string, unknown>;
+}
+
 export interface PaginationProfile {
   readonly style: 'cursor' | 'offset';
   /** Query parameter that takes `next_cursor` (cursor style). */
@@ -62,6 +68,8 @@ export interface TargetProfile {
   readonly collections: readonly CollectionProfile[];
   /** Other base URLs of the same deployment, for cross-node checks. */
   readonly nodes: readonly string[];
+  /** Requests whose responses hold a secret. */
+  readonly secretEndpoints: readonly SecretEndpoint[];
   readonly http: {
     /** Per-request timeout, milliseconds. */
     readonly timeoutMs: number;

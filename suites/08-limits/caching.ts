@@ -1,7 +1,9 @@
 /** §8.6–8.7 Cache-Control: present, well-formed, and never public on a personalised response. */
 import type { Check } from '../../src/model/check.js';
 import type { CheckContext, HttpResponse } from '../../src/model/context.js';
-import { describe, ensure } from '../../src/checks/expect.js';
+import { CheckSkipped } from '../../src/model/check.js';
+import { describe, ensure, expectStatus } from '../../src/checks/expect.js';
+import { holdsSecretMember } from '../../src/http/redact.js';
 import { parseCacheControl } from '../../src/checks/http-grammar.js';
 import { itemPath, unknownId } from '../../src/checks/probes.js';
 
@@ -65,4 +67,27 @@ export const credentialedNotPublic: Check = {
   },
 };
 
-export const cachingChecks: readonly Check[] = [cacheControlPresent, cacheControlWellFormed, credentialedNotPublic];
+export const noStoreSecrets: Check = {
+  id: 'LIM-no-store-secrets',
+  section: 'LIM',
+  title: 'Responses that hold a secret are never stored',
+  rule: 'A response that holds a secret (a minted key, a token) MUST carry `Cache-Control: no-store` (RFC 9111 §5.2.2.5; RFC 6749 §5.1 for token responses).',
+  severity: 'must',
+  requires: ['credentials'],
+  async run(ctx) {
+    const endpoints = ctx.profile.secretEndpoints;
+    if (endpoints.length === 0) throw new CheckSkipped('no request that returns a secret configured', 'secretEndpoints');
+    if (ctx.profile.safety.readOnly && endpoints.some((e) => e.method !== 'GET')) throw new CheckSkipped('read-only run: minting a secret writes', 'safety.readOnly');
+    for (const endpoint of endpoints) {
+      const res = await ctx.http.send({ method: endpoint.method, path: endpoint.path, ...(endpoint.body !== undefined && { json: endpoint.body }) });
+      const location = res.headers['location'];
+      if (res.status >= 200 && res.status < 300 && location) ctx.track(new URL(location, res.url).toString());
+      expectStatus(res, [200, 201], `${endpoint.method} ${endpoint.path}`);
+      if (!holdsSecretMember(res.json)) ctx.note(`${describe(res)}: no member named like a secret (token, key, secret…); judged as configured`);
+      const directives = parseCacheControl(res.headers['cache-control'] ?? '').directives.map((d) => d.name);
+      ensure(directives.includes('no-store'), `${describe(res)} holds a secret but has Cache-Control ${JSON.stringify(res.headers['cache-control'] ?? null)}, expected no-store`, 'no-store', res.headers['cache-control'] ?? 'none');
+    }
+  },
+};
+
+export const cachingChecks: readonly Check[] = [cacheControlPresent, cacheControlWellFormed, credentialedNotPublic, noStoreSecrets];

@@ -1,0 +1,25 @@
+/** A hand-made TargetProfile for unit tests: short timeouts, optional API key. */
+import { profileDefaults, type TargetProfile } from '../../src/model/profile.js';
+
+export interface TestProfileOptions {
+  /** Header that carries the key, or null for no credentials. Default `X-API-Key`. */
+  readonly keyHeader?: string | null;
+  readonly apiKey?: string;
+  readonly readOnly?: boolean;
+}
+
+export function testProfile(baseUrl: string, options: TestProfileOptions = {}): TargetProfile {
+  const secret = { envName: 'API_KEY', value: options.apiKey ?? 'sk-test-4f9c2e7a1b3d5f60' };
+  const header = options.keyHeader === undefined ? 'X-API-Key' : options.keyHeader;
+  return {
+    baseUrl,
+    auth: header === null ? {} : { apiKey: { header, value: secret } },
+    collections: [],
+    nodes: [],
+    secretEndpoints: [],
+    http: { timeoutMs: 300, maxBodyBytes: 1 << 20, concurrency: 1 },
+    safety: { readOnly: options.readOnly ?? false, maxRequests: 1_000 },
+    properties: { numRuns: profileDefaults.numRuns },
+    secrets: header === null ? [] : [secret],
+  };
+}
