@@ -9,6 +9,7 @@ import { cpus, totalmem, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { Agent, request } from 'undici';
 import { loadProfile } from '../src/config/load.js';
 import { executeCheck } from '../src/engine/execute.js';
 import { HttpClient } from '../src/http/client.js';
@@ -99,8 +100,11 @@ async function loop(send: () => Promise<unknown>, connections: number, seconds: 
   return done / seconds;
 }
 
-/** The harness's HTTP layer (recording and redaction on) vs autocannon, same server, 10 connections. */
-async function httpVsAutocannon(): Promise<{ harness: number; autocannon: number }> {
+/**
+ * The harness's HTTP layer (recording and redaction on) vs autocannon, same server, 10
+ * connections; bare undici `request()` too, the ceiling the harness builds on.
+ */
+async function httpVsAutocannon(): Promise<{ harness: number; autocannon: number; undici: number }> {
   const server = await startFixture('minimal', JSON.stringify({ data: [{ id: 'a', name: 'bench' }], next_cursor: null }));
   try {
     const profile = await profileFor(server.url, 'bench-key-not-secret');
@@ -111,13 +115,21 @@ async function httpVsAutocannon(): Promise<{ harness: number; autocannon: number
       // A check's evidence lives as long as the check: drop it as a finished check would.
       if (session.exchanges.length > 1000) session.clearRecording();
     };
+    const bare = new Agent({ connections: 10 });
+    const sendBare = async () => {
+      const res = await request(`${server.url}/v2/projects`, { dispatcher: bare });
+      await res.body.arrayBuffer();
+    };
     await loop(send, 10, 0.5); // warm-up: connections open, JIT warm
-    const best = { harness: 0, autocannon: 0 };
+    await loop(sendBare, 10, 0.5);
+    const best = { harness: 0, autocannon: 0, undici: 0 };
     for (let round = 0; round < 2; round++) {
       best.autocannon = Math.max(best.autocannon, (await autocannon({ url: `${server.url}/v2/projects`, connections: 10, duration: loadSeconds })).requests.average);
       best.harness = Math.max(best.harness, await loop(send, 10, loadSeconds));
+      best.undici = Math.max(best.undici, await loop(sendBare, 10, loadSeconds));
     }
     await client.close();
+    await bare.close();
     return best;
   } finally {
     stop(server);
@@ -180,6 +192,7 @@ async function main(): Promise<void> {
     fullRunMs: round(run.fullRunMs),
     faultMatrixMs: round(faultMatrixMs),
     httpVsAutocannon: round(http.harness / http.autocannon, 2),
+    undiciVsAutocannon: round(http.undici / http.autocannon, 2),
     walk10kMs: round(walk10k.ms),
     walk100kMs: round(walk100k.ms),
     walk100kRssMb: round(walk100k.peakRssMb),
@@ -190,6 +203,7 @@ async function main(): Promise<void> {
     fullRunMs: ['≤ 3000', (v) => v <= 3000],
     faultMatrixMs: ['≤ 60000', (v) => v <= 60_000],
     httpVsAutocannon: ['≥ 0.8', (v) => v >= 0.8],
+    undiciVsAutocannon: ['reported', () => true],
     walk10kMs: ['reported', () => true],
     walk100kMs: ['≤ 5000', (v) => v <= 5000],
     walk100kRssMb: ['≤ 200', (v) => v <= 200],
@@ -199,6 +213,7 @@ async function main(): Promise<void> {
   const machine = { cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, memoryGb: round(totalmem() / 2 ** 30, 1), node: process.version, platform: process.platform };
   const detail = {
     harnessRps: round(http.harness),
+    undiciRps: round(http.undici),
     autocannonRps: round(http.autocannon),
     referenceRps: round(server.reference),
     nodeHttpRps: round(server.nodeHttp),
@@ -214,7 +229,7 @@ async function main(): Promise<void> {
     log(`${key.padEnd(22)}${String(value).padStart(10)}  ${target.padEnd(10)} ${met(value) ? 'yes' : 'NO'}`);
   }
   log('');
-  log(`harness ${detail.harnessRps} req/s vs autocannon ${detail.autocannonRps}; reference ${detail.referenceRps} vs node:http ${detail.nodeHttpRps}`);
+  log(`harness ${detail.harnessRps} req/s, bare undici ${detail.undiciRps}, autocannon ${detail.autocannonRps}; reference ${detail.referenceRps} vs node:http ${detail.nodeHttpRps}`);
   log(`machine: ${machine.cores} × ${machine.cpu}, ${machine.memoryGb} GiB, Node ${machine.node}`);
   log(`written: reports/bench.json (bench took ${round((performance.now() - started) / 1000, 1)} s)`);
 }

@@ -111,17 +111,25 @@ export function anyWalkableCollection(ctx: CheckContext): CollectionProfile & { 
   }
 }
 
-/** Creates `count` items carrying `marker`, in order; `body(i)` adds fields to each. */
+/** Items a check created under one fresh marker, and the filter that lists exactly them. */
+export interface MarkedSet {
+  readonly marker: string;
+  readonly items: readonly CreatedResource[];
+  readonly ids: readonly string[];
+  readonly filters: Readonly<Record<string, string>>;
+}
+
+/** Creates `count` items under a fresh marker, in order; `body(i, marker)` adds fields to each. */
 export async function createMarked(
   ctx: CheckContext,
   c: CollectionProfile & { markField: string },
   count: number,
-  marker: string,
-  body: (i: number) => Record<string, unknown> = () => ({}),
-): Promise<CreatedResource[]> {
-  const created: CreatedResource[] = [];
-  for (let i = 0; i < count; i++) created.push(await ctx.create(c, { ...body(i), [c.markField]: marker }));
-  return created;
+  body: (i: number, marker: string) => Record<string, unknown> = () => ({}),
+): Promise<MarkedSet> {
+  const marker = newMarker();
+  const items: CreatedResource[] = [];
+  for (let i = 0; i < count; i++) items.push(await ctx.create(c, { ...body(i, marker), [c.markField]: marker }));
+  return { marker, items, ids: items.map((x) => x.id), filters: { [c.markField]: marker } };
 }
 
 /** Ids that occur more than once. */

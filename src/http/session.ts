@@ -23,7 +23,7 @@ export interface RawExchange {
   readonly method: string;
   readonly url: string;
   readonly headers: Record<string, string>;
-  readonly body?: string;
+  readonly body: string | undefined;
   readonly response?: { readonly status: number; readonly headers: Record<string, string | string[]>; readonly text: string };
   readonly error?: string;
   readonly durationMs: number;
@@ -31,6 +31,7 @@ export interface RawExchange {
 
 export class RecordingSession implements HttpSession {
   private readonly credentialHeader: string[];
+  private readonly credentials: Record<string, string>;
 
   constructor(
     private readonly client: HttpClient,
@@ -39,6 +40,7 @@ export class RecordingSession implements HttpSession {
     readonly exchanges: RawExchange[] = [],
   ) {
     this.credentialHeader = profile.auth.apiKey ? [profile.auth.apiKey.header] : [];
+    this.credentials = credentialHeaders(profile);
   }
 
   get protocolErrors(): readonly string[] {
@@ -58,18 +60,22 @@ export class RecordingSession implements HttpSession {
     const headers = this.headersFor(spec);
     const body = spec.json !== undefined ? JSON.stringify(spec.json) : spec.body;
     const bodyText = body === undefined ? undefined : typeof body === 'string' ? body : Buffer.from(body).toString('utf8');
-    const request = { method: spec.method, url, headers, ...(bodyText !== undefined && { body: bodyText }) };
     const started = performance.now();
     try {
-      const raw = await this.client.send({ method: spec.method, url, headers, ...(body !== undefined && { body }) });
+      const raw = await this.client.send({ method: spec.method, url, headers, body });
       const text = raw.body.toString('utf8');
-      this.exchanges.push({ ...request, response: { status: raw.status, headers: raw.headers, text }, durationMs: Math.round(performance.now() - started) });
+      this.exchanges.push({ method: spec.method, url, headers, body: bodyText, response: { status: raw.status, headers: raw.headers, text }, durationMs: Math.round(performance.now() - started) });
       const flat = flattenHeaders(raw.headers);
+      let parsed: { value: unknown } | undefined;
       return {
         status: raw.status,
         headers: flat,
         text,
-        json: parseJson(text),
+        // Parsed on first use: many checks never look at the body.
+        get json() {
+          parsed ??= { value: parseJson(text) };
+          return parsed.value;
+        },
         mediaType: mediaTypeOf(flat['content-type']),
         exchangeIndex: this.exchanges.length - 1,
         url,
@@ -77,7 +83,7 @@ export class RecordingSession implements HttpSession {
       };
     } catch (err) {
       const message = err instanceof RestprobeError ? err.message : String(err);
-      this.exchanges.push({ ...request, error: message, durationMs: Math.round(performance.now() - started) });
+      this.exchanges.push({ method: spec.method, url, headers, body: bodyText, error: message, durationMs: Math.round(performance.now() - started) });
       throw err;
     }
   }
@@ -128,8 +134,8 @@ export class RecordingSession implements HttpSession {
   private headersFor(spec: RequestSpec): Record<string, string> {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (spec.json !== undefined) headers['content-type'] = 'application/json';
-    if (spec.auth !== false) Object.assign(headers, credentialHeaders(this.profile));
-    for (const [name, value] of Object.entries(spec.headers ?? {})) headers[name.toLowerCase()] = value;
+    if (spec.auth !== false) Object.assign(headers, this.credentials);
+    if (spec.headers) for (const name in spec.headers) headers[name.toLowerCase()] = spec.headers[name]!;
     return headers;
   }
 
@@ -161,17 +167,21 @@ export function resolveUrl(baseUrl: string, path: string): string {
   return baseUrl.replace(/\/+$/, '') + (path.startsWith('/') ? path : `/${path}`);
 }
 
+/** undici gives lower-case names; repeated fields are joined (Set-Cookie by newlines). */
 export function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
+  for (const name in headers) {
+    const value = headers[name];
     if (value === undefined) continue;
-    out[name.toLowerCase()] = Array.isArray(value) ? value.join(name.toLowerCase() === 'set-cookie' ? '\n' : ', ') : value;
+    out[name] = typeof value === 'string' ? value : value.join(name === 'set-cookie' ? '\n' : ', ');
   }
   return out;
 }
 
 export function mediaTypeOf(contentType: string | undefined): string {
-  return (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+  if (contentType === undefined) return '';
+  const semi = contentType.indexOf(';');
+  return (semi === -1 ? contentType : contentType.slice(0, semi)).trim().toLowerCase();
 }
 
 function parseJson(text: string): unknown {

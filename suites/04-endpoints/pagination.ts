@@ -10,7 +10,7 @@ import type { CheckContext } from '../../src/model/context.js';
 import type { CollectionProfile } from '../../src/model/profile.js';
 import { brief, describe, ensure, expectStatus } from '../../src/checks/expect.js';
 import { checkProperty } from '../../src/checks/property.js';
-import { createMarked, duplicates, fetchPage, newMarker, pagePath, walk, walkIds, walkableCollection } from '../../src/checks/pagination.js';
+import { createMarked, duplicates, fetchPage, pagePath, walk, walkIds, walkableCollection } from '../../src/checks/pagination.js';
 
 /** Page size for walks over small marked sets: several pages, every boundary crossed. */
 const small = 2;
@@ -35,10 +35,9 @@ export const paginationTerminates: Check = {
   requires: ['write'],
   async run(ctx) {
     const c = walkableCollection(ctx, 'cursor');
-    const marker = newMarker();
-    await createMarked(ctx, c, 5, marker);
+    const { filters } = await createMarked(ctx, c, 5);
     let pages = 0;
-    for await (const page of walk(ctx, c, { limit: small, filters: { [c.markField]: marker } }, pagesFor(5))) {
+    for await (const page of walk(ctx, c, { limit: small, filters }, pagesFor(5))) {
       pages++;
       ctx.note(`page ${pages}: ${page.items.length} items, next_cursor ${page.nextCursor === null ? 'null' : 'set'}`);
     }
@@ -54,12 +53,11 @@ export const paginationCompleteWalk: Check = {
   requires: ['write'],
   async run(ctx) {
     const c = walkableCollection(ctx, 'cursor');
-    const marker = newMarker();
-    const created = await createMarked(ctx, c, 7, marker);
-    const ids = await walkIds(ctx, c, { limit: small, filters: { [c.markField]: marker } }, pagesFor(7));
-    const defects = walkDefects(created.map((x) => x.id), ids);
-    ensure(defects.length === 0, `the walk ${defects.join('; ')}, expected each of the ${created.length} items once`, brief(created.map((x) => x.id)), brief(ids));
-    ensure(ids.length === created.length, `the walk returned ${ids.length} items, expected the ${created.length} marked ones`);
+    const created = await createMarked(ctx, c, 7);
+    const ids = await walkIds(ctx, c, { limit: small, filters: created.filters }, pagesFor(7));
+    const defects = walkDefects(created.ids, ids);
+    ensure(defects.length === 0, `the walk ${defects.join('; ')}, expected each of the ${created.ids.length} items once`, brief(created.ids), brief(ids));
+    ensure(ids.length === created.ids.length, `the walk returned ${ids.length} items, expected the ${created.ids.length} marked ones`);
   },
 };
 
@@ -95,11 +93,10 @@ export const paginationStableUnderWrites: Check = {
 
 /** One interleaving: a walk over `initial` marked items with inserts and deletes between page fetches. */
 async function walkWithWrites(ctx: CheckContext, c: CollectionProfile & { markField: string }, initial: number, ops: readonly WalkOp[]): Promise<void> {
-  const marker = newMarker();
-  const items = await createMarked(ctx, c, initial, marker);
+  const { marker, items, filters } = await createMarked(ctx, c, initial);
   const deleted = new Set<string>();
   const seen: string[] = [];
-  const pages = walk(ctx, c, { limit: small, filters: { [c.markField]: marker } }, pagesFor(initial + ops.length) + ops.length);
+  const pages = walk(ctx, c, { limit: small, filters }, pagesFor(initial + ops.length) + ops.length);
   let done = false;
   const next = async () => {
     const r = await pages.next();
@@ -142,13 +139,13 @@ export const sortHonoured: Check = {
   async run(ctx) {
     const c = walkableCollection(ctx, 'cursor');
     const field = settableSort(c);
-    const marker = newMarker();
     // Created out of order, so creation order never passes for sorted order.
-    const values = ['c', 'a', 'd', 'b', 'e'].map((v) => `${marker}-${v}`);
-    const created = await createMarked(ctx, c, values.length, marker, (i) => ({ [field]: values[i] }));
-    const idOf = new Map(created.map((x, i) => [x.id, values[i]!]));
+    const letters = ['c', 'a', 'd', 'b', 'e'];
+    const created = await createMarked(ctx, c, letters.length, (i, marker) => ({ [field]: `${marker}-${letters[i]}` }));
+    const values = letters.map((l) => `${created.marker}-${l}`);
+    const idOf = new Map(created.ids.map((id, i) => [id, values[i]!]));
     for (const [sort, cmp] of [[field, 1], [`-${field}`, -1]] as const) {
-      const ids = await walkIds(ctx, c, { limit: small, sort, filters: { [c.markField]: marker } }, pagesFor(values.length));
+      const ids = await walkIds(ctx, c, { limit: small, sort, filters: created.filters }, pagesFor(values.length));
       const got = ids.map((id) => idOf.get(id) ?? `(unknown ${id})`);
       const want = [...values].sort((a, b) => (a < b ? -cmp : a > b ? cmp : 0));
       ensure(got.join() === want.join(), `sort=${sort} returned ${field} in the order ${brief(got)}, expected ${brief(want)}`, brief(want), brief(got));
@@ -168,12 +165,11 @@ export const sortTiesDeterministic: Check = {
   async run(ctx) {
     const c = walkableCollection(ctx, 'cursor');
     const field = settableSort(c);
-    const marker = newMarker();
-    const created = await createMarked(ctx, c, 6, marker, () => ({ [field]: `${marker}-tie` }));
-    const query = { limit: small, sort: field, filters: { [c.markField]: marker } };
+    const created = await createMarked(ctx, c, 6, (_i, marker) => ({ [field]: `${marker}-tie` }));
+    const query = { limit: small, sort: field, filters: created.filters };
     const first = await walkIds(ctx, c, query, pagesFor(6));
-    const defects = walkDefects(created.map((x) => x.id), first);
-    ensure(defects.length === 0, `a walk over 6 items tied on ${field} ${defects.join('; ')}, expected each once`, brief(created.map((x) => x.id)), brief(first));
+    const defects = walkDefects(created.ids, first);
+    ensure(defects.length === 0, `a walk over 6 items tied on ${field} ${defects.join('; ')}, expected each once`, brief(created.ids), brief(first));
     const second = await walkIds(ctx, c, query, pagesFor(6));
     ensure(first.join() === second.join(), `two walks over items tied on ${field} came in different orders (${brief(first)} then ${brief(second)}), expected one deterministic order`, brief(first), brief(second));
   },
@@ -188,13 +184,12 @@ export const filterMatches: Check = {
   requires: ['write'],
   async run(ctx) {
     const c = walkableCollection(ctx, 'cursor');
-    const [wanted, other] = [newMarker(), newMarker()];
-    const matching = await createMarked(ctx, c, 3, wanted);
-    await createMarked(ctx, c, 2, other);
-    const queries: Record<string, string>[] = [{ [c.markField]: wanted }];
+    const matching = await createMarked(ctx, c, 3);
+    await createMarked(ctx, c, 2);
+    const queries: Readonly<Record<string, string>>[] = [matching.filters];
     for (const f of c.filters) {
       const v = c.createBody?.[f];
-      if (f !== c.markField && (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean')) queries.push({ [c.markField]: wanted, [f]: String(v) });
+      if (f !== c.markField && (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean')) queries.push({ ...matching.filters, [f]: String(v) });
     }
     for (const filters of queries) {
       const seen: string[] = [];
@@ -205,8 +200,8 @@ export const filterMatches: Check = {
           seen.push(String(item[c.idField]));
         }
       }
-      const defects = walkDefects(matching.map((x) => x.id), seen);
-      ensure(defects.length === 0, `filter ${brief(filters)}: the walk ${defects.join('; ')}, expected the ${matching.length} matching items once each`);
+      const defects = walkDefects(matching.ids, seen);
+      ensure(defects.length === 0, `filter ${brief(filters)}: the walk ${defects.join('; ')}, expected the ${matching.ids.length} matching items once each`);
     }
   },
 };
@@ -232,17 +227,16 @@ export const cursorTamper400: Check = {
   requires: ['write'],
   async run(ctx) {
     const c = walkableCollection(ctx, 'cursor');
-    const [marker, other] = [newMarker(), newMarker()];
-    await createMarked(ctx, c, 3, marker);
-    await createMarked(ctx, c, 3, other);
-    const first = await fetchPage(ctx, c, { limit: 1, filters: { [c.markField]: marker } });
+    const { filters } = await createMarked(ctx, c, 3);
+    const other = await createMarked(ctx, c, 3);
+    const first = await fetchPage(ctx, c, { limit: 1, filters });
     const cursor = first.nextCursor;
     ensure(typeof cursor === 'string', `${describe(first.res)}: no next_cursor on the first of 3 pages, expected one`);
     for (const [how, bad] of Object.entries(tamperings(cursor))) {
-      const res = await ctx.http.send({ method: 'GET', path: pagePath(c, { limit: 1, cursor: bad, filters: { [c.markField]: marker } }) });
+      const res = await ctx.http.send({ method: 'GET', path: pagePath(c, { limit: 1, cursor: bad, filters }) });
       expectStatus(res, 400, `a cursor with ${how}`);
     }
-    const foreign = await ctx.http.send({ method: 'GET', path: pagePath(c, { limit: 1, cursor, filters: { [c.markField]: other } }) });
+    const foreign = await ctx.http.send({ method: 'GET', path: pagePath(c, { limit: 1, cursor, filters: other.filters }) });
     expectStatus(foreign, 400, 'a cursor issued for another filter');
     const otherCollection = ctx.profile.collections.find((x) => x !== c && x.pagination.style === 'cursor');
     if (otherCollection) {
@@ -261,17 +255,16 @@ export const offsetPagesDisjoint: Check = {
   requires: ['write'],
   async run(ctx) {
     const c = walkableCollection(ctx, 'offset');
-    const marker = newMarker();
-    const created = await createMarked(ctx, c, 5, marker);
-    const filters = { [c.markField]: marker };
+    const created = await createMarked(ctx, c, 5);
+    const filters = created.filters;
     const pages: string[][] = [];
-    for (let offset = 0; offset < created.length; offset += small) {
+    for (let offset = 0; offset < created.ids.length; offset += small) {
       pages.push((await fetchPage(ctx, c, { limit: small, offset, filters })).items.map((i) => String(i[c.idField])));
     }
     const all = pages.flat();
-    const defects = walkDefects(created.map((x) => x.id), all);
-    ensure(defects.length === 0 && all.length === created.length, `offset pages ${brief(pages)} ${defects.join('; ') || `hold ${all.length} items`}, expected the ${created.length} items once each`, brief(created.map((x) => x.id)), brief(pages));
-    const past = await fetchPage(ctx, c, { limit: small, offset: created.length + 10, filters });
+    const defects = walkDefects(created.ids, all);
+    ensure(defects.length === 0 && all.length === created.ids.length, `offset pages ${brief(pages)} ${defects.join('; ') || `hold ${all.length} items`}, expected the ${created.ids.length} items once each`, brief(created.ids), brief(pages));
+    const past = await fetchPage(ctx, c, { limit: small, offset: created.ids.length + 10, filters });
     ensure(past.items.length === 0, `${describe(past.res)}: an offset past the end returned ${past.items.length} items, expected none`, 'data: []', `${past.items.length} items`);
   },
 };
@@ -287,9 +280,8 @@ export const offsetShiftUnderInserts: Check = {
     const c = walkableCollection(ctx, 'offset');
     const newestFirst = c.sorts.find((f) => /^created_?at$/i.test(f));
     if (!newestFirst) throw new CheckSkipped('no creation-time sort to put new items first', 'collections[].sorts');
-    const marker = newMarker();
-    await createMarked(ctx, c, 4, marker);
-    const q = { limit: small, sort: `-${newestFirst}`, filters: { [c.markField]: marker } };
+    const { marker, filters } = await createMarked(ctx, c, 4);
+    const q = { limit: small, sort: `-${newestFirst}`, filters };
     const first = (await fetchPage(ctx, c, { ...q, offset: 0 })).items.map((i) => String(i[c.idField]));
     await ctx.create(c, { [c.markField]: marker });
     const second = (await fetchPage(ctx, c, { ...q, offset: small })).items.map((i) => String(i[c.idField]));

@@ -4,20 +4,19 @@ import { CheckSkipped } from '../../src/model/check.js';
 import type { CheckContext } from '../../src/model/context.js';
 import type { CollectionProfile } from '../../src/model/profile.js';
 import { describe, ensure, expectStatus } from '../../src/checks/expect.js';
-import { anyWalkableCollection, createMarked, fetchPage, newMarker, pagePath } from '../../src/checks/pagination.js';
+import { anyWalkableCollection, createMarked, fetchPage, pagePath } from '../../src/checks/pagination.js';
 
 /** Above this cap, filling a page past the maximum costs too many requests for a check. */
 const maxItemsToCreate = 1000;
 
 /** A walkable collection with a known maximum, filled with maxLimit + 1 marked items. */
-async function filledPastMax(ctx: CheckContext): Promise<{ c: CollectionProfile & { markField: string }; max: number; marker: string }> {
+async function filledPastMax(ctx: CheckContext): Promise<{ c: CollectionProfile & { markField: string }; max: number; filters: Readonly<Record<string, string>> }> {
   const c = anyWalkableCollection(ctx);
   const max = c.pagination.maxLimit;
   if (max === undefined) throw new CheckSkipped(`the maximum page size of ${c.name} is not configured`, 'collections[].pagination.maxLimit');
   if (max >= maxItemsToCreate) throw new CheckSkipped(`maxLimit ${max} would need more than ${maxItemsToCreate} items to observe`, 'collections[].pagination.maxLimit');
-  const marker = newMarker();
-  await createMarked(ctx, c, max + 1, marker);
-  return { c, max, marker };
+  const { filters } = await createMarked(ctx, c, max + 1);
+  return { c, max, filters };
 }
 
 export const defaultPageBounded: Check = {
@@ -28,8 +27,8 @@ export const defaultPageBounded: Check = {
   severity: 'must',
   requires: ['write'],
   async run(ctx) {
-    const { c, max, marker } = await filledPastMax(ctx);
-    const page = await fetchPage(ctx, c, { filters: { [c.markField]: marker } });
+    const { c, max, filters } = await filledPastMax(ctx);
+    const page = await fetchPage(ctx, c, { filters });
     ensure(page.items.length <= max, `${describe(page.res)}: ${page.items.length} items without a limit, expected at most the maximum ${max}`, `≤ ${max}`, String(page.items.length));
   },
 };
@@ -42,10 +41,10 @@ export const limitCapped: Check = {
   severity: 'must',
   requires: ['write'],
   async run(ctx) {
-    const { c, max, marker } = await filledPastMax(ctx);
-    const res = await ctx.http.send({ method: 'GET', path: pagePath(c, { limit: max + 1, filters: { [c.markField]: marker } }) });
+    const { c, max, filters } = await filledPastMax(ctx);
+    const res = await ctx.http.send({ method: 'GET', path: pagePath(c, { limit: max + 1, filters }) });
     if (res.status === 400 || res.status === 422) return ctx.note(`limit=${max + 1} refused with ${res.status}`);
-    const page = await fetchPage(ctx, c, { limit: max + 1, filters: { [c.markField]: marker } });
+    const page = await fetchPage(ctx, c, { limit: max + 1, filters });
     ensure(page.items.length <= max, `${describe(page.res)}: ${page.items.length} items for limit=${max + 1}, expected at most the maximum ${max} (or 400/422)`, `≤ ${max}`, String(page.items.length));
   },
 };
