@@ -143,6 +143,14 @@ describe('restprobe checks and serve', () => {
     expect(await exited).toBe(0);
   });
 
+  it('--help names only faults and checks that exist', async () => {
+    const help = (await Promise.all([['--help'], ['run', '--help'], ['serve', '--help'], ['checks', '--help']].map((a) => restprobe(a)))).map((r) => r.stdout).join('\n');
+    const faults = JSON.parse((await restprobe(['serve', '--list-faults', '--json'])).stdout).map((f: { name: string }) => f.name);
+    const checks = JSON.parse((await restprobe(['checks', '--json'])).stdout).map((c: { id: string }) => c.id);
+    for (const [, name] of help.matchAll(/--fault ([a-z0-9-]+)/g)) expect(faults).toContain(name);
+    for (const [id] of help.matchAll(/\b(?:CON|RES|STA|END|AUT|EVT|ERR|LIM|VER)-[a-z0-9-]+/g)) expect(checks).toContain(id);
+  });
+
   it('serve refuses an unknown fault with exit 2', async () => {
     const ran = await restprobe(['serve', '--port', '0', '--fault', 'no-such-fault']);
     expect(ran.code).toBe(2);

@@ -82,7 +82,7 @@ Examples:
     .addHelpText('after', `
 Examples:
   $ restprobe serve --port 8080
-  $ restprobe serve --port 8080 --fault etag-ignored-on-put --fault errors-as-plain-json
+  $ restprobe serve --port 8080 --fault if-match-ignored --fault errors-as-plain-json
   $ restprobe serve --port 8080 --nodes 2 --fault etag-per-node
   $ restprobe serve --list-faults --json`)
     .action(async (opts) => {
