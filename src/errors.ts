@@ -18,6 +18,8 @@ export type RestprobeErrorCode =
   | 'ERR_CONFIG_INVALID'
   /** A secret names an environment variable that is not set. Exit 2. */
   | 'ERR_ENV_MISSING'
+  /** The target refused the configured credentials (401). Exit 2. */
+  | 'ERR_CREDENTIALS_REJECTED'
   /** The target refused the connection, or DNS failed. Exit 3. */
   | 'ERR_TARGET_UNREACHABLE'
   /** The target did not answer within the request timeout. */
@@ -54,6 +56,7 @@ export function exitCodeFor(code: RestprobeErrorCode): number {
     case 'ERR_CONFIG_UNREADABLE':
     case 'ERR_CONFIG_INVALID':
     case 'ERR_ENV_MISSING':
+    case 'ERR_CREDENTIALS_REJECTED':
       return ExitCode.usage;
     default:
       return ExitCode.unreachable;

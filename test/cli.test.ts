@@ -30,7 +30,7 @@ async function reportFiles(dir: string): Promise<string> {
 
 let clean: ReferenceServer;
 beforeAll(async () => {
-  clean = await startReferenceServer({ port: 0 });
+  clean = await startReferenceServer({ port: 0, nodes: 2 });
 });
 afterAll(async () => clean.close());
 
@@ -91,6 +91,27 @@ describe('restprobe run', () => {
     const ran = await restprobe(['run', clean.url, '-c', referenceConfig], { RESTPROBE_API_KEY: '' });
     expect(ran.code).toBe(2);
     expect(ran.stderr).toContain('RESTPROBE_API_KEY');
+  });
+
+  it('selects by check id across suite files: --only one id, --skip another', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'restprobe-'));
+    const only = await restprobe(['run', clean.url, '-c', referenceConfig, '--report-dir', dir, '--only', 'ERR-unknown-path-404,END-get-item-200'], clean.secrets);
+    expect(only.code).toBe(0);
+    const ran = JSON.parse(await readFile(join(dir, 'restprobe-report.json'), 'utf8')).checks.map((c: { id: string }) => c.id);
+    expect(ran.sort()).toEqual(['END-get-item-200', 'ERR-unknown-path-404']);
+    const skip = await restprobe(['run', clean.url, '-c', referenceConfig, '--report-dir', dir, '--skip', 'ERR-bad-input-no-5xx', '--node', clean.urls[1] ?? clean.url], clean.secrets);
+    expect(skip.code).toBe(0);
+    const report = JSON.parse(await readFile(join(dir, 'restprobe-report.json'), 'utf8'));
+    const checks = JSON.parse((await restprobe(['checks', '--json'])).stdout) as unknown[];
+    expect(report.checks.map((c: { id: string }) => c.id)).not.toContain('ERR-bad-input-no-5xx');
+    expect(report.checks).toHaveLength(checks.length - 1);
+  });
+
+  it('exits 2 with one clear line when the target refuses the credentials', async () => {
+    const ran = await restprobe(['run', clean.url, '-c', referenceConfig], { RESTPROBE_API_KEY: 'not-the-key' });
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toMatch(/refused the configured credentials.*401.*\$RESTPROBE_API_KEY/);
+    expect(ran.stderr).not.toContain('not-the-key');
   });
 
   it('exits 2 for an unknown --only selector', async () => {

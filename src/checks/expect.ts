@@ -25,6 +25,7 @@ export function expectStatus(res: HttpResponse, expected: number | readonly numb
       `${what ? `${what}: ` : ''}found ${describe(res)}, expected ${want}`,
       want,
       String(res.status),
+      res.exchangeIndex,
     );
   }
 }
@@ -33,7 +34,7 @@ export function expectStatus(res: HttpResponse, expected: number | readonly numb
 export function expectHeader(res: HttpResponse, name: string, what?: string): string {
   const value = res.headers[name.toLowerCase()];
   if (value === undefined || value.trim() === '') {
-    throw new CheckFailure(`${what ? `${what}: ` : ''}${describe(res)} has no ${name} header, expected one`, `a ${name} header`, 'none');
+    throw new CheckFailure(`${what ? `${what}: ` : ''}${describe(res)} has no ${name} header, expected one`, `a ${name} header`, 'none', res.exchangeIndex);
   }
   return value;
 }
@@ -45,6 +46,7 @@ export function expectJsonObject(res: HttpResponse, what?: string): Record<strin
       `${what ? `${what}: ` : ''}${describe(res)} body is ${summarise(res)}, expected a JSON object`,
       'a JSON object',
       summarise(res),
+      res.exchangeIndex,
     );
   }
   return res.json as Record<string, unknown>;

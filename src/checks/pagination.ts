@@ -64,6 +64,8 @@ export async function* walk(ctx: CheckContext, c: CollectionProfile, q: Omit<Pag
       throw new CheckFailure(`the walk did not end within ${maxPages} pages, expected next_cursor to become null after the last item`, `at most ${maxPages} pages`, `more than ${maxPages}`);
     }
     const page = await fetchPage(ctx, c, c.pagination.style === 'offset' ? { ...q, offset } : { ...q, ...(cursor !== undefined && { cursor }) });
+    // A page larger than asked for means the limit (or its parameter name) is ignored.
+    ensure(q.limit === undefined || page.items.length <= q.limit, `${describe(page.res)}: ${page.items.length} items for ${c.pagination.limitParam}=${q.limit}, expected at most ${q.limit}`, `≤ ${q.limit} items`, `${page.items.length}`);
     yield page;
     if (c.pagination.style === 'offset') {
       if (q.limit === undefined || page.items.length < q.limit) return;
@@ -76,7 +78,10 @@ export async function* walk(ctx: CheckContext, c: CollectionProfile, q: Omit<Pag
   }
 }
 
-/** The ids a walk returns, in order (for the small marked sets checks create). */
+/**
+ * The ids a walk returns, in order (for the small marked sets checks create). The walk's
+ * page-size assertion makes a walk over more items than `limit` cross page boundaries.
+ */
 export async function walkIds(ctx: CheckContext, c: CollectionProfile, q: Omit<PageQuery, 'cursor' | 'offset'>, maxPages: number): Promise<string[]> {
   const ids: string[] = [];
   for await (const page of walk(ctx, c, q, maxPages)) ids.push(...page.items.map((i) => String(i[c.idField])));

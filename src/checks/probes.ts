@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { CheckContext, HttpResponse, RequestSpec } from '../model/context.js';
 import type { CollectionProfile } from '../model/profile.js';
 import { CheckSkipped } from '../model/check.js';
+import { createdItemUrl } from './created-url.js';
 
 /** A path no API has: unknown-path probes. */
 export function unknownPath(): string {
@@ -33,10 +34,9 @@ export const malformedJson = '{"restprobe": "malformed",';
 export async function sendTracked(ctx: CheckContext, collection: CollectionProfile, spec: RequestSpec): Promise<HttpResponse> {
   const res = await ctx.http.send(spec);
   if (res.status >= 200 && res.status < 300 && spec.method === 'POST') {
-    const location = res.headers['location'];
-    const id = (res.json as Record<string, unknown> | null | undefined)?.[collection.idField];
-    if (location) ctx.track(new URL(location, res.url).toString());
-    else if (typeof id === 'string' || typeof id === 'number') ctx.track(ctx.http.url(itemPath(collection, String(id))));
+    const { url, reason } = createdItemUrl(ctx.profile, res, collection);
+    if (url) ctx.track(url);
+    else ctx.note(`${spec.method} ${spec.path ?? spec.url} answered ${res.status} and may have created something restprobe cannot clean up: ${reason}`);
   }
   return res;
 }
@@ -54,15 +54,16 @@ export function parseAllow(value: string | undefined): string[] | undefined {
 /**
  * Picks a method the collection path does not support, from OPTIONS' Allow. Without an
  * Allow it falls back to PATCH with an empty object, which changes nothing even where
- * bulk PATCH exists; a read-only run never guesses.
+ * bulk PATCH exists. A read-only run skips it.
  */
 export async function unsupportedMethodProbe(ctx: CheckContext, collection: CollectionProfile): Promise<HttpResponse> {
+  // A wrong or stale Allow could make the probe a real write: a read-only run sends none.
+  if (ctx.profile.safety.readOnly) throw new CheckSkipped('read-only run: probing an unsupported method sends PATCH, PUT or DELETE', 'safety.readOnly');
   const options = await ctx.http.send({ method: 'OPTIONS', path: collection.path });
   const allow = parseAllow(options.headers['allow']);
   const candidates = ['PATCH', 'PUT', 'DELETE'];
   const method = allow ? candidates.find((m) => !allow.includes(m)) : 'PATCH';
   if (method === undefined) throw new CheckSkipped(`${collection.path} allows ${candidates.join(', ')}: no safe unsupported method to probe`);
-  if (!allow && ctx.profile.safety.readOnly) throw new CheckSkipped('read-only run and no Allow header to tell an unsupported method', 'safety.readOnly');
   return ctx.http.send({ method, path: collection.path, json: {} });
 }
 

@@ -47,7 +47,8 @@ export async function checkProperty<T>(ctx: CheckContext, opts: PropertyOptions<
     }),
     { seed: ctx.seed, numRuns, endOnFailure: false, examples: examples.map((e): [T] => [e]) },
   );
-  if (fatal !== undefined) throw fatal;
+  // A counterexample found before a transport error still stands: report it.
+  if (fatal !== undefined && (!details.failed || details.counterexample === null)) throw fatal;
   if (!details.failed || details.counterexample === null) {
     ctx.property({ seed: details.seed, numRuns: details.numRuns });
     return;
@@ -71,6 +72,7 @@ export async function checkProperty<T>(ctx: CheckContext, opts: PropertyOptions<
         `${err.message} (counterexample after ${details.numShrinks} shrinks: ${shown}; replay with --seed ${details.seed})`,
         err.expected,
         err.found,
+        err.exchange,
       );
     }
     throw err;

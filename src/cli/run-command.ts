@@ -7,6 +7,7 @@ import { loadProfile } from '../config/load.js';
 import { selectChecks } from '../engine/select.js';
 import { ExitCode, RestprobeError } from '../errors.js';
 import { clientForProfile } from '../http/client.js';
+import { credentialHeaders, resolveUrl } from '../http/session.js';
 import type { TargetProfile } from '../model/profile.js';
 import { buildReport, reportFailed } from '../report/model.js';
 import { renderCheckLine, renderSummary } from '../report/terminal.js';
@@ -64,15 +65,28 @@ export async function runCommand(baseUrl: string | undefined, opts: RunOptions, 
   return report.summary.error > 0 ? ExitCode.unreachable : ExitCode.ok;
 }
 
-/** One request before the run, so an unreachable target is one clear line, not 30 errors. */
+/**
+ * Before the run: the target answers at all, and accepts the configured credentials. Either
+ * problem is one clear line here, not dozens of misleading verdicts later.
+ */
 async function preflight(profile: TargetProfile): Promise<void> {
-  const client = clientForProfile(profile, { connections: 1, maxRequests: 1 });
+  const client = clientForProfile(profile, { connections: 1, maxRequests: 2 });
   try {
     await client.send({ method: 'GET', url: profile.baseUrl, headers: { accept: 'application/json' } });
+    const collection = profile.collections[0];
+    const key = profile.auth.apiKey;
+    if (collection && key) {
+      const url = resolveUrl(profile.baseUrl, collection.path);
+      const res = await client.send({ method: 'GET', url, headers: { accept: 'application/json', ...credentialHeaders(profile) } });
+      if (res.status === 401) {
+        throw new RestprobeError('ERR_CREDENTIALS_REJECTED', `the target refused the configured credentials: GET ${collection.path} answered 401; check $${key.value.envName} (auth.apiKey)`);
+      }
+    }
   } catch (err) {
     if (err instanceof RestprobeError && (err.code === 'ERR_TARGET_UNREACHABLE' || err.code === 'ERR_TIMEOUT')) {
       throw new RestprobeError(err.code, `cannot reach ${profile.baseUrl}: ${err.message.replace(/^GET \S+: /, '')}`);
     }
+    if (err instanceof RestprobeError && err.code === 'ERR_CREDENTIALS_REJECTED') throw err;
     // Anything else (a reset, a huge body) is an answer: the checks will judge it.
   } finally {
     await client.close();

@@ -67,6 +67,12 @@ function resolveBaseUrl(cli: string | undefined, file: string | undefined): stri
   throw new RestprobeError('ERR_USAGE', 'no base URL: pass one on the command line or set baseUrl in the config');
 }
 
+function configNodeUrl(raw: string, index: number): string {
+  const result = normaliseBaseUrl(raw);
+  if (!result.ok) throw new RestprobeError('ERR_CONFIG_INVALID', `nodes[${index}] ${result.problem}`, [`nodes[${index}]: ${result.problem}`]);
+  return result.url;
+}
+
 function nodeUrl(raw: string): string {
   const result = normaliseBaseUrl(raw);
   if (!result.ok) throw new RestprobeError('ERR_USAGE', `--node ${result.problem}`);
@@ -130,7 +136,7 @@ export async function loadProfile(opts: LoadProfileOptions = {}): Promise<Target
     auth,
     collections: (config.collections ?? []).map(collectionProfile),
     secretEndpoints: config.secretEndpoints ?? defaults.secretEndpoints,
-    nodes: [...new Set([...(config.nodes ?? defaults.nodes), ...(opts.nodes ?? []).map((n) => nodeUrl(n))].map((n) => n.replace(/\/+$/, '')))],
+    nodes: [...new Set([...(config.nodes ?? defaults.nodes).map((n, i) => configNodeUrl(n, i)), ...(opts.nodes ?? []).map((n) => nodeUrl(n))])],
     http: {
       timeoutMs: config.http?.timeoutMs ?? defaults.timeoutMs,
       maxBodyBytes: config.http?.maxBodyBytes ?? defaults.maxBodyBytes,

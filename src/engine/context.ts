@@ -7,6 +7,7 @@ import type { CheckContext, CreatedResource } from '../model/context.js';
 import type { CollectionProfile, TargetProfile } from '../model/profile.js';
 import { clientForProfile, type HttpClient } from '../http/client.js';
 import { RecordingSession, credentialHeaders, resolveUrl } from '../http/session.js';
+import { createdItemUrl, targetOrigins } from '../checks/created-url.js';
 
 export class RunContext implements CheckContext {
   readonly http: RecordingSession;
@@ -48,10 +49,10 @@ export class RunContext implements CheckContext {
     }
     const body = isObject(res.json) ? res.json : {};
     const id = body[collection.idField];
-    const location = res.headers['location'];
-    const url = location ? new URL(location, res.url).toString() : id !== undefined ? this.itemUrl(collection, String(id)) : undefined;
+    const { url, reason } = createdItemUrl(this.profile, res, collection);
+    if (reason) this.note(`POST ${collection.path}: ${reason}${url ? `; using ${url}` : ''}`);
     if (url === undefined) {
-      throw new CheckFailure(`POST ${collection.path} answered ${res.status} with neither Location nor "${collection.idField}"`, 'a Location header or an id field', 'neither');
+      throw new CheckFailure(`POST ${collection.path} answered ${res.status} with neither a usable Location nor "${collection.idField}": the item cannot be found or cleaned up`, 'a Location header or an id field', reason ?? 'neither');
     }
     this.created.push(url);
     return { collection, id: id === undefined ? '' : String(id), url, body, response: res };
@@ -69,7 +70,11 @@ export class RunContext implements CheckContext {
   dedicatedHttp(): RecordingSession {
     const client = clientForProfile(this.profile, { connections: 1 });
     this.dedicated.push(client);
-    return new RecordingSession(client, this.profile, this.http.exchanges);
+    return new RecordingSession(client, this.profile, this.http.exchanges, this.http.secrets);
+  }
+
+  treatAsSecret(value: string, label = 'MINTED_SECRET'): void {
+    if (value.length > 0 && !this.http.secrets.some((s) => s.value === value)) this.http.secrets.push({ envName: label, value });
   }
 
   note(line: string): void {
@@ -83,9 +88,15 @@ export class RunContext implements CheckContext {
   /** Deletes what the check created, newest first; failures become notes, never verdicts. */
   async cleanup(): Promise<void> {
     const headers = { accept: 'application/json', ...credentialHeaders(this.profile) };
+    const origins = targetOrigins(this.profile);
     for (const url of [...new Set(this.created)].reverse()) {
+      if (!origins.has(new URL(url).origin)) {
+        this.notes.push(`cleanup: not deleting ${url}, which is not on the target's origins`);
+        continue;
+      }
       try {
-        const res = await this.client.send({ method: 'DELETE', url, headers });
+        // Outside the request budget: a spent budget must not leave the target dirty.
+        const res = await this.client.send({ method: 'DELETE', url, headers, outsideBudget: true });
         if (res.status >= 300 && res.status !== 404) this.notes.push(`cleanup: DELETE ${url} answered ${res.status}`);
       } catch (err) {
         this.notes.push(`cleanup: DELETE ${url} failed: ${err instanceof Error ? err.message : String(err)}`);

@@ -36,11 +36,12 @@ export async function executeCheck(check: Check, opts: ExecuteOptions): Promise<
   let configKey: string | undefined;
   let expected: string | undefined;
   let found: string | undefined;
+  let focus: number | undefined;
 
   const unmet = unmetRequirement(check.requires, opts.profile);
   try {
     if (unmet) throw new CheckSkipped(unmet.reason, unmet.configKey);
-    await check.run(ctx);
+    await withDeadline(check.run(ctx), checkDeadlineMs(opts.profile));
     status = 'pass';
     message = '';
   } catch (err) {
@@ -49,6 +50,7 @@ export async function executeCheck(check: Check, opts: ExecuteOptions): Promise<
       message = err.message;
       expected = err.expected;
       found = err.found;
+      focus = err.exchange;
     } else if (err instanceof CheckSkipped) {
       status = 'skip';
       message = err.message;
@@ -67,13 +69,14 @@ export async function executeCheck(check: Check, opts: ExecuteOptions): Promise<
   }
 
   const keepAll = status !== 'pass' && status !== 'skip';
+  const scrub = (text: string): string => scrubSecrets(text, ctx.http.secrets);
   const evidence: Evidence = {
-    ...(expected !== undefined && { expected: scrub(expected, opts.profile) }),
-    ...(found !== undefined && { found: scrub(found, opts.profile) }),
+    ...(expected !== undefined && { expected: scrub(expected) }),
+    ...(found !== undefined && { found: scrub(found) }),
     // A pass keeps a summary line per exchange; a problem keeps the last exchanges whole.
-    exchanges: keepAll ? ctx.http.records('full', maxFailureExchanges) : ctx.http.records('summary'),
+    ...(keepAll ? around(ctx, focus) : { exchanges: ctx.http.records('summary') }),
     requestCount: ctx.http.exchanges.length,
-    notes: ctx.notes.map((n) => scrub(n, opts.profile)),
+    notes: ctx.notes.map(scrub),
     ...(ctx.propertyEvidence && { property: ctx.propertyEvidence }),
   };
   return {
@@ -83,14 +86,14 @@ export async function executeCheck(check: Check, opts: ExecuteOptions): Promise<
     rule: check.rule,
     severity: check.severity,
     status,
-    message: scrub(message, opts.profile),
+    message: scrub(message),
     ...(configKey !== undefined && { configKey }),
     durationMs: Math.round(performance.now() - started),
     evidence,
   };
 }
 
-const scrub = (text: string, profile: TargetProfile): string => scrubSecrets(text, profile.secrets);
+
 
 function unmetRequirement(requires: readonly Requirement[], profile: TargetProfile): { reason: string; configKey: string } | undefined {
   for (const r of requires) {
@@ -110,4 +113,30 @@ function unmetRequirement(requires: readonly Requirement[], profile: TargetProfi
     }
   }
   return undefined;
+}
+
+/** A problem's evidence: the last exchanges whole, with the one the verdict is about. */
+function around(ctx: RunContext, focus: number | undefined): Pick<Evidence, 'exchanges' | 'focus'> {
+  const { records, focus: at } = ctx.http.recordsAround(focus, maxFailureExchanges);
+  return { exchanges: records, ...(at !== undefined && { focus: at }) };
+}
+
+/**
+ * A check's whole run is bounded too: every request is, but a property check makes many.
+ * Thirty request timeouts is far beyond any check against a healthy target.
+ */
+export function checkDeadlineMs(profile: TargetProfile): number {
+  return 30 * profile.http.timeoutMs;
+}
+
+async function withDeadline(run: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new RestprobeError('ERR_TIMEOUT', `the check did not finish within ${ms} ms (30 × http.timeoutMs)`)), ms);
+  });
+  try {
+    await Promise.race([run, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

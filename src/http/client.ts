@@ -22,6 +22,8 @@ export interface RawRequest {
   readonly url: string;
   readonly headers: Record<string, string>;
   readonly body?: string | Uint8Array | undefined;
+  /** Cleanup requests do not count against `maxRequests`. */
+  readonly outsideBudget?: boolean;
 }
 
 export interface RawResponse {
@@ -73,13 +75,13 @@ export class HttpClient {
   }
 
   async send(req: RawRequest): Promise<RawResponse> {
-    if (this.sent >= this.options.maxRequests) {
+    if (!req.outsideBudget && this.sent >= this.options.maxRequests) {
       throw new RestprobeError(
         'ERR_REQUEST_BUDGET',
         `request budget spent: ${this.sent} requests sent, safety.maxRequests is ${this.options.maxRequests}`,
       );
     }
-    this.sent++;
+    if (!req.outsideBudget) this.sent++;
     this.inFlight++;
     // Every phase has its deadline: connect, headers, each wait between body chunks (undici's
     // timeouts) and the whole body (readCapped). A signal per request would cost a third

@@ -35,7 +35,9 @@ export interface CurlInput {
  * ```
  */
 export function toCurl(req: CurlInput, secrets: readonly Secret[], extraCredentialHeaders: readonly string[] = []): string {
-  const parts = ['curl -sS -i', `-X ${req.method}`, shellQuote(scrubSecrets(req.url, secrets))];
+  // `-X HEAD` would make curl wait for a body that never comes; -I sends a real HEAD.
+  const parts = req.method === 'HEAD' ? ['curl -sS -I'] : ['curl -sS -i', `-X ${req.method}`];
+  parts.push(shellQuote(scrubSecrets(req.url, secrets)));
   for (const [name, value] of Object.entries(req.headers)) {
     const scrubbed = scrubSecrets(value, secrets);
     if (scrubbed !== value) parts.push(`-H ${shellDoubleQuoteWithRefs(`${name}: ${value}`, secrets)}`);

@@ -18,12 +18,19 @@ const credentialHeaders = new Set([
 ]);
 
 /** JSON members whose value is a secret (access_token, client_secret, password, apiKey…). */
-const secretMember = /token|secret|password|passwd|api[-_]?key|authorization|cookie|credential/i;
+const secretWords = /token|secret|password|passwd|api[-_]?key|authorization|cookie|credential/i;
 
-/** Whether a JSON value has a member whose name says it holds a secret, at any depth up to 8. */
-export function holdsSecretMember(value: unknown, depth = 0): boolean {
-  if (depth > 8 || typeof value !== 'object' || value === null) return false;
-  return Object.entries(value).some(([k, v]) => (secretMember.test(k) && v !== null && typeof v !== 'boolean') || holdsSecretMember(v, depth + 1));
+/** A member name that says it holds a secret: `access_token`, `client_secret`, `key`, `api_key`, `signingKey`… */
+export function isSecretMemberName(name: string): boolean {
+  return secretWords.test(name) || /(^|[-_.])key$/i.test(name) || /[a-z0-9]Key$/.test(name);
+}
+
+/** The string values of secret-named members of a JSON value, at any depth up to 8. */
+export function secretMemberValues(value: unknown, depth = 0): string[] {
+  if (depth > 8 || typeof value !== 'object' || value === null) return [];
+  return Object.entries(value).flatMap(([k, v]) =>
+    isSecretMemberName(k) && (typeof v === 'string' || typeof v === 'number') ? [String(v)] : secretMemberValues(v, depth + 1),
+  );
 }
 
 export function isCredentialHeader(name: string, extra: readonly string[] = []): boolean {
@@ -64,7 +71,7 @@ export function redactJsonText(text: string): string {
     const o: Record<string, unknown> = {};
     for (const [k, x] of Object.entries(v)) {
       // Whatever a secret-named member holds (a string, a list of tokens, an object) is secret.
-      if (secretMember.test(k) && x !== null && typeof x !== 'boolean') {
+      if (isSecretMemberName(k) && x !== null && typeof x !== 'boolean') {
         o[k] = REDACTED;
         changed = true;
       } else o[k] = walk(x, depth + 1);

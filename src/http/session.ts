@@ -4,7 +4,7 @@
  */
 import type { ExchangeRecord } from '../model/check.js';
 import type { HttpResponse, HttpSession, RequestSpec } from '../model/context.js';
-import type { TargetProfile } from '../model/profile.js';
+import type { Secret, TargetProfile } from '../model/profile.js';
 import { RestprobeError } from '../errors.js';
 import type { HttpClient } from './client.js';
 import { toCurl } from './curl.js';
@@ -32,15 +32,19 @@ export interface RawExchange {
 export class RecordingSession implements HttpSession {
   private readonly credentialHeader: string[];
   private readonly credentials: Record<string, string>;
+  private readonly origins: Set<string>;
 
   constructor(
     private readonly client: HttpClient,
     private readonly profile: TargetProfile,
     /** Shared with other sessions of the same check, so all land in one evidence. */
     readonly exchanges: RawExchange[] = [],
+    /** What to scrub: the profile's secrets and any a check found (a minted key); shared likewise. */
+    readonly secrets: Secret[] = [...profile.secrets],
   ) {
     this.credentialHeader = profile.auth.apiKey ? [profile.auth.apiKey.header] : [];
     this.credentials = credentialHeaders(profile);
+    this.origins = new Set([profile.baseUrl, ...profile.nodes].map((u) => new URL(u).origin));
   }
 
   get protocolErrors(): readonly string[] {
@@ -57,7 +61,7 @@ export class RecordingSession implements HttpSession {
 
   async send(spec: RequestSpec): Promise<HttpResponse> {
     const url = spec.url ?? this.url(spec.path ?? '/');
-    const headers = this.headersFor(spec);
+    const headers = this.headersFor(spec, url);
     const body = spec.json !== undefined ? JSON.stringify(spec.json) : spec.body;
     const bodyText = body === undefined ? undefined : typeof body === 'string' ? body : Buffer.from(body).toString('utf8');
     const started = performance.now();
@@ -97,11 +101,24 @@ export class RecordingSession implements HttpSession {
     return chosen.map((x) => (mode === 'full' ? this.fullRecord(x) : this.summaryRecord(x)));
   }
 
+  /**
+   * The last `last` exchanges in full, plus the `focus` exchange when it is older, so the
+   * evidence always holds the request a verdict is about. Returns its index in the list.
+   */
+  recordsAround(focus: number | undefined, last: number): { records: ExchangeRecord[]; focus?: number } {
+    const start = Math.max(0, this.exchanges.length - last);
+    const records = this.records('full', last);
+    const focused = focus === undefined ? undefined : this.exchanges[focus];
+    if (focus === undefined || focused === undefined) return { records };
+    if (focus >= start) return { records, focus: focus - start };
+    return { records: [this.fullRecord(focused), ...records.slice(1)], focus: 0 };
+  }
+
   private summaryRecord(x: RawExchange): ExchangeRecord {
     return {
-      request: { method: x.method, url: scrubSecrets(x.url, this.profile.secrets), headers: {} },
+      request: { method: x.method, url: scrubSecrets(x.url, this.secrets), headers: {} },
       ...(x.response && { response: { status: x.response.status, headers: {} } }),
-      ...(x.error !== undefined && { error: scrubSecrets(x.error, this.profile.secrets) }),
+      ...(x.error !== undefined && { error: scrubSecrets(x.error, this.secrets) }),
       durationMs: x.durationMs,
       curl: '',
     };
@@ -112,7 +129,7 @@ export class RecordingSession implements HttpSession {
     return {
       request: {
         method: x.method,
-        url: scrubSecrets(x.url, this.profile.secrets),
+        url: scrubSecrets(x.url, this.secrets),
         headers: this.scrubHeaders(redactHeaders(x.headers, this.credentialHeader)),
         ...(x.body !== undefined && { body: this.forEvidence(x.body).text }),
       },
@@ -125,28 +142,29 @@ export class RecordingSession implements HttpSession {
             ...(shown.truncated && { bodyTruncated: true }),
           },
         }),
-      ...(x.error !== undefined && { error: scrubSecrets(x.error, this.profile.secrets) }),
+      ...(x.error !== undefined && { error: scrubSecrets(x.error, this.secrets) }),
       durationMs: x.durationMs,
-      curl: toCurl(x, this.profile.secrets, this.credentialHeader),
+      curl: toCurl(x, this.secrets, this.credentialHeader),
     };
   }
 
-  private headersFor(spec: RequestSpec): Record<string, string> {
+  private headersFor(spec: RequestSpec, url: string): Record<string, string> {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (spec.json !== undefined) headers['content-type'] = 'application/json';
-    if (spec.auth !== false) Object.assign(headers, this.credentials);
+    // Credentials go to the target's own origins only, wherever a Location points.
+    if (spec.auth !== false && this.origins.has(new URL(url).origin)) Object.assign(headers, this.credentials);
     if (spec.headers) for (const name in spec.headers) headers[name.toLowerCase()] = spec.headers[name]!;
     return headers;
   }
 
   /** A secret in a header that is not a credential header by name (a check's own, an echo) is scrubbed too. */
   private scrubHeaders<T extends string | string[]>(headers: Record<string, T>): Record<string, T> {
-    const scrub = (v: string): string => scrubSecrets(v, this.profile.secrets);
+    const scrub = (v: string): string => scrubSecrets(v, this.secrets);
     return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, Array.isArray(v) ? v.map(scrub) : scrub(v)])) as Record<string, T>;
   }
 
   private forEvidence(text: string): { text: string; truncated: boolean } {
-    const safe = scrubSecrets(redactJsonText(text), this.profile.secrets);
+    const safe = scrubSecrets(redactJsonText(text), this.secrets);
     return safe.length > evidenceBodyLimit
       ? { text: safe.slice(0, evidenceBodyLimit), truncated: true }
       : { text: safe, truncated: false };

@@ -36,7 +36,7 @@ export type Section = keyof typeof sections;
 /**
  * `must`: a stated rule; breaking it is `fail`.
  * `should`: "optional", "usually", an RFC SHOULD; breaking it is `warn` (fails under --strict).
- * `info`: reported, never fails.
+ * `info`: a broken expectation is reported as `warn`, and never fails a run, even under --strict.
  */
 export type Severity = 'must' | 'should' | 'info';
 
@@ -78,6 +78,8 @@ export class CheckFailure extends Error {
     message: string,
     readonly expected?: string,
     readonly found?: string,
+    /** The exchange that broke the rule (HttpResponse.exchangeIndex), when one did. */
+    readonly exchange?: number,
   ) {
     super(message);
   }
@@ -132,6 +134,8 @@ export interface Evidence {
   readonly exchanges: readonly ExchangeRecord[];
   /** How many requests the check sent in all. */
   readonly requestCount: number;
+  /** Index in `exchanges` of the exchange the verdict is about (its curl reproduces it). */
+  readonly focus?: number;
   readonly notes: readonly string[];
   readonly property?: PropertyEvidence;
 }

@@ -12,8 +12,8 @@ export function exchangeSummary(exchange: ExchangeRecord): string {
 }
 
 /**
- * The curl command that best reproduces the outcome: the last exchange's, since a check
- * stops at the request that broke the rule.
+ * The curl command that best reproduces the outcome: the exchange the verdict names, else
+ * the last one, since a check stops at the request that broke the rule.
  *
  * @example
  * ```ts
@@ -21,7 +21,8 @@ export function exchangeSummary(exchange: ExchangeRecord): string {
  * ```
  */
 export function reproducingCurl(result: CheckResult): string | undefined {
-  return result.evidence.exchanges.at(-1)?.curl;
+  const { exchanges, focus } = result.evidence;
+  return (focus === undefined ? exchanges.at(-1) : exchanges[focus])?.curl;
 }
 
 /**

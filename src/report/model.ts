@@ -93,8 +93,9 @@ export function buildReport(input: BuildReportInput): Report {
 }
 
 /**
- * Whether a result breaks the run: a `fail`, or a `warn` under `--strict`. (An `error`
- * is not a failure of the target; the CLI gives it its own exit code.)
+ * Whether a result breaks the run: a `fail`, or under `--strict` a `warn` of a `should`
+ * rule (an `info` warning never fails). An `error` is not a failure of the target; the
+ * CLI gives it its own exit code.
  *
  * @example
  * ```ts
@@ -102,11 +103,11 @@ export function buildReport(input: BuildReportInput): Report {
  * ```
  */
 export function isFailing(result: CheckResult, strict: boolean): boolean {
-  return result.status === 'fail' || (strict && result.status === 'warn');
+  return result.status === 'fail' || (strict && result.status === 'warn' && result.severity !== 'info');
 }
 
 /**
- * Whether the run failed: any `fail`, or any `warn` when strict.
+ * Whether the run failed: any result {@link isFailing}.
  *
  * @example
  * ```ts
@@ -114,5 +115,5 @@ export function isFailing(result: CheckResult, strict: boolean): boolean {
  * ```
  */
 export function reportFailed(report: Report): boolean {
-  return report.summary.fail > 0 || (report.strict && report.summary.warn > 0);
+  return report.checks.some((r) => isFailing(r, report.strict));
 }

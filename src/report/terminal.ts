@@ -93,7 +93,7 @@ function attentionList(report: Report, color: boolean): string[] {
 function warningList(report: Report, color: boolean): string[] {
   const warnings = nonFailingWarnings(report);
   if (warnings.length === 0) return [];
-  return ['', paint(`Warnings (${warnings.length}, not failing without --strict)`, 'bold', color), ...warnings.map((r) => `  ${checkLine(r, color)}`)];
+  return ['', paint(`Warnings (${warnings.length}, not failing the run)`, 'bold', color), ...warnings.map((r) => `  ${checkLine(r, color)}`)];
 }
 
 const verdictStyle = { failed: ['bold', 'red'], incomplete: ['bold', 'magenta'], passed: ['bold', 'green'] } as const;

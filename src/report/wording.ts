@@ -39,7 +39,7 @@ export function needsAttention(report: Report): CheckResult[] {
  * ```
  */
 export function nonFailingWarnings(report: Report): CheckResult[] {
-  return report.strict ? [] : report.checks.filter((r) => r.status === 'warn');
+  return report.checks.filter((r) => r.status === 'warn' && !isFailing(r, report.strict));
 }
 
 /**

@@ -12,7 +12,7 @@
 import { inject, test } from 'vitest';
 import type { Check } from '../model/check.js';
 import { executeCheck } from '../engine/execute.js';
-import { selectChecks } from '../engine/select.js';
+import { filterChecks } from '../engine/select.js';
 import { clientForProfile, type HttpClient } from '../http/client.js';
 import type { TargetProfile } from '../model/profile.js';
 import './settings.js';
@@ -27,7 +27,8 @@ function clientFor(profile: TargetProfile): HttpClient {
 
 export function registerChecks(checks: readonly Check[]): void {
   const { profile, seed, selection } = inject('restprobe');
-  for (const check of selectChecks(checks, selection)) {
+  // The CLI validated the selectors against the whole catalogue; a file keeps its own.
+  for (const check of filterChecks(checks, selection)) {
     // Checks touch only what they create, so they can run side by side.
     test.concurrent(check.id, async ({ task }) => {
       task.meta.restprobe = await executeCheck(check, { profile, client: clientFor(profile), seed });

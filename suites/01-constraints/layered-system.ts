@@ -14,7 +14,8 @@ export const etagSameAcrossNodes: Check = {
   async run(ctx) {
     if (ctx.profile.nodes.length === 0) throw new CheckSkipped('no other nodes of the deployment configured', 'nodes');
     const item = await ctx.create(ctx.writableCollection());
-    const path = new URL(item.url).pathname;
+    // The item's path below the base URL: a node is the base URL's peer, path prefix and all.
+    const path = item.url.slice(ctx.profile.baseUrl.length);
     const here = await tagged(ctx, item.url, 'GET on the base URL');
     for (const node of ctx.profile.nodes) {
       const there = await tagged(ctx, `${node}${path}`, `GET on node ${node}`);

@@ -4,6 +4,7 @@ import type { Check } from '../../src/model/check.js';
 import { describe, ensure, expectHeader, expectJsonObject, expectStatus, brief } from '../../src/checks/expect.js';
 import { diffRepresentations, pickFields } from '../../src/checks/compare.js';
 import { sendTracked } from '../../src/checks/probes.js';
+import { targetOrigins } from '../../src/checks/created-url.js';
 
 export const post201Location: Check = {
   id: 'END-post-201-location',
@@ -30,7 +31,9 @@ export const postLocationResolves: Check = {
     const collection = ctx.writableCollection();
     const item = await ctx.create(collection);
     const location = expectHeader(item.response, 'Location');
-    const res = await ctx.http.send({ method: 'GET', url: new URL(location, item.response.url).toString() });
+    const target = new URL(location, item.response.url);
+    ensure(targetOrigins(ctx.profile).has(target.origin), `Location ${location} names another origin, expected the created resource on ${ctx.profile.baseUrl}`, ctx.profile.baseUrl, target.origin);
+    const res = await ctx.http.send({ method: 'GET', url: target.toString() });
     expectStatus(res, 200, `GET on Location ${location}`);
     const body = expectJsonObject(res, `GET on Location ${location}`);
     const diff = diffRepresentations(item.body, body, collection.volatileFields);

@@ -22,13 +22,13 @@ export const deleteThen404: Check = {
   id: 'END-delete-then-404',
   section: 'END',
   title: 'A deleted item is gone',
-  rule: 'After a successful DELETE, GET on the item MUST answer 404.',
+  rule: 'After a successful DELETE, GET on the item MUST answer 404 (or 410 Gone).',
   severity: 'must',
   requires: ['write'],
   async run(ctx) {
     const item = await ctx.create(ctx.writableCollection());
     expectStatus(await ctx.http.send({ method: 'DELETE', url: item.url }), [200, 202, 204], 'DELETE');
-    expectStatus(await ctx.http.send({ method: 'GET', url: item.url }), 404, 'GET after DELETE');
+    expectStatus(await ctx.http.send({ method: 'GET', url: item.url }), [404, 410], 'GET after DELETE');
   },
 };
 

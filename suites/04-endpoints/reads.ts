@@ -39,14 +39,17 @@ export const getItem200: Check = {
   },
 };
 
-/** Headers a HEAD must repeat from GET when GET sends them (RFC 9110 §9.3.2). */
-const headHeaders = ['content-type', 'content-length', 'etag', 'last-modified', 'cache-control', 'content-language'];
+/**
+ * Headers a HEAD repeats from GET when GET sends them (RFC 9110 §9.3.2). Not
+ * Content-Length or Vary: a HEAD response MAY omit fields known only after generating content.
+ */
+const headHeaders = ['content-type', 'etag', 'last-modified', 'cache-control', 'content-language'];
 
 export const headMatchesGet: Check = {
   id: 'END-head-matches-get',
   section: 'END',
   title: 'HEAD answers like GET, without a body',
-  rule: 'HEAD MUST answer with the status and header fields GET would send (Content-Type, Content-Length, ETag, Cache-Control…) and MUST NOT carry content (RFC 9110 §9.3.2).',
+  rule: 'HEAD MUST answer with the status and header fields GET would send (Content-Type, ETag, Cache-Control…) and MUST NOT carry content (RFC 9110 §9.3.2).',
   severity: 'must',
   requires: ['write'],
   async run(ctx) {

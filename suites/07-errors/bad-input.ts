@@ -112,9 +112,13 @@ export const badInputNo5xx: Check = {
           res = await sendTracked(ctx, collection, toRequest(input, collection));
         } catch (err) {
           // A server may refuse an oversized upload by closing the connection (RFC 9110 §15.5.14).
-          if (input.kind === 'oversized' && isRestprobeError(err, 'ERR_PROTOCOL')) {
-            ctx.note(`${show(input)}: the server closed the connection before the upload ended`);
-            return;
+          if (isRestprobeError(err, 'ERR_PROTOCOL')) {
+            if (input.kind === 'oversized') {
+              ctx.note(`${show(input)}: the server closed the connection before the upload ended`);
+              return;
+            }
+            // A dropped connection is no answer at all: worse than a 5xx.
+            throw new CheckFailure(`the server dropped the connection for ${show(input)} (${err.message}), expected a 4xx`, '4xx', 'connection dropped');
           }
           throw err;
         }

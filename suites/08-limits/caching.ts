@@ -3,7 +3,8 @@ import type { Check } from '../../src/model/check.js';
 import type { CheckContext, HttpResponse } from '../../src/model/context.js';
 import { CheckSkipped } from '../../src/model/check.js';
 import { describe, ensure, expectStatus } from '../../src/checks/expect.js';
-import { holdsSecretMember } from '../../src/http/redact.js';
+import { secretMemberValues } from '../../src/http/redact.js';
+import { createdItemUrl } from '../../src/checks/created-url.js';
 import { parseCacheControl } from '../../src/checks/http-grammar.js';
 import { itemPath, unknownId } from '../../src/checks/probes.js';
 
@@ -15,7 +16,9 @@ async function getResponses(ctx: CheckContext): Promise<HttpResponse[]> {
     const item = await ctx.create(collection);
     out.push(await ctx.http.send({ method: 'GET', url: item.url }));
   }
-  return out.filter((r) => r.status === 200);
+  const ok = out.filter((r) => r.status === 200);
+  if (ok.length === 0) throw new CheckSkipped(`no successful GET to judge (${out.map(describe).join('; ')}; see END-get-collection-200)`);
+  return ok;
 }
 
 export const cacheControlPresent: Check = {
@@ -80,10 +83,15 @@ export const noStoreSecrets: Check = {
     if (ctx.profile.safety.readOnly && endpoints.some((e) => e.method !== 'GET')) throw new CheckSkipped('read-only run: minting a secret writes', 'safety.readOnly');
     for (const endpoint of endpoints) {
       const res = await ctx.http.send({ method: endpoint.method, path: endpoint.path, ...(endpoint.body !== undefined && { json: endpoint.body }) });
-      const location = res.headers['location'];
-      if (res.status >= 200 && res.status < 300 && location) ctx.track(new URL(location, res.url).toString());
+      if (res.status >= 200 && res.status < 300) {
+        const { url, reason } = createdItemUrl(ctx.profile, res);
+        if (url) ctx.track(url);
+        else if (endpoint.method === 'POST') ctx.note(`${describe(res)}: a secret may have been minted that restprobe cannot revoke (${reason}); revoke it by hand`);
+      }
       expectStatus(res, [200, 201], `${endpoint.method} ${endpoint.path}`);
-      if (!holdsSecretMember(res.json)) ctx.note(`${describe(res)}: no member named like a secret (token, key, secret…); judged as configured`);
+      const found = secretMemberValues(res.json);
+      for (const value of found) ctx.treatAsSecret(value);
+      if (found.length === 0) ctx.note(`${describe(res)}: no member named like a secret (token, key, secret…); judged as configured`);
       const directives = parseCacheControl(res.headers['cache-control'] ?? '').directives.map((d) => d.name);
       ensure(directives.includes('no-store'), `${describe(res)} holds a secret but has Cache-Control ${JSON.stringify(res.headers['cache-control'] ?? null)}, expected no-store`, 'no-store', res.headers['cache-control'] ?? 'none');
     }

@@ -1,0 +1,41 @@
+/**
+ * Which URL names an item a request created. A Location is the server's word, but the
+ * harness acts on it (GET, cleanup DELETE) only when it is on the target's own origin and
+ * names something other than the collection itself: a Location pointing at the collection
+ * would turn cleanup into a DELETE of the whole collection.
+ */
+import type { HttpResponse } from '../model/context.js';
+import type { CollectionProfile, TargetProfile } from '../model/profile.js';
+import { resolveUrl } from '../http/session.js';
+
+/** The target's origins: the base URL's and every configured node's. */
+export function targetOrigins(profile: TargetProfile): Set<string> {
+  return new Set([profile.baseUrl, ...profile.nodes].map((u) => new URL(u).origin));
+}
+
+const samePath = (a: string, b: string): boolean => a.replace(/\/+$/, '') === b.replace(/\/+$/, '');
+
+/**
+ * The item URL for a 2xx create response: a safe Location, else the id's item path.
+ * `reason` says why a Location was not used, for the evidence.
+ */
+export function createdItemUrl(
+  profile: TargetProfile,
+  res: HttpResponse,
+  collection?: CollectionProfile,
+): { url?: string; reason?: string } {
+  const location = res.headers['location'];
+  let reason: string | undefined;
+  if (location) {
+    const url = new URL(location, res.url);
+    const listing = new URL(res.url);
+    if (!targetOrigins(profile).has(url.origin)) reason = `Location ${location} is on another origin`;
+    else if (samePath(url.pathname, listing.pathname)) reason = `Location ${location} names the collection, not the item`;
+    else return { url: url.toString() };
+  }
+  const id = collection ? (res.json as Record<string, unknown> | null | undefined)?.[collection.idField] : undefined;
+  if (collection && (typeof id === 'string' || typeof id === 'number')) {
+    return { url: resolveUrl(profile.baseUrl, collection.itemPath.replace('{id}', encodeURIComponent(String(id)))), ...(reason && { reason }) };
+  }
+  return { reason: reason ?? 'the response has neither a Location nor an id' };
+}
