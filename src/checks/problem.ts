@@ -61,5 +61,7 @@ export function looksLikeErrorBody(json: unknown): boolean {
   const o = json as Record<string, unknown>;
   if (typeof o['status'] === 'number' && o['status'] >= 400) return true;
   if ('title' in o && ('detail' in o || 'type' in o)) return true;
-  return 'error' in o || 'errors' in o;
+  const error = o['error'];
+  const errors = o['errors'];
+  return (typeof error === 'string' && error.length > 0) || (typeof error === 'object' && error !== null) || (Array.isArray(errors) && errors.length > 0);
 }
