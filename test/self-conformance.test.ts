@@ -17,6 +17,14 @@ describe('the clean reference server', () => {
     expect({ status: result.status, message: expected === 'pass' ? result.message : '' }).toEqual({ status: expected, message: '' });
   });
 
+  it('passes the page-shape check on an offset-paginated collection too (no next_cursor there)', async () => {
+    const profile = { ...target.profile, collections: [...target.profile.collections].reverse() };
+    expect(profile.collections[0]!.pagination.style).toBe('offset');
+    const check = catalogue.find((c) => c.id === 'END-get-collection-200')!;
+    const result = await executeCheck(check, { profile, client: target.client, seed: 1 });
+    expect({ status: result.status, message: result.message }).toEqual({ status: 'pass', message: '' });
+  });
+
   it.each(['/v2/projects', '/v2/members'])('is left as it was found: every check cleaned up what it created in %s', async (path) => {
     const res = await target.client.send({
       method: 'GET',

@@ -6,7 +6,7 @@ import { CheckFailure, CheckSkipped, type PropertyEvidence } from '../model/chec
 import type { CheckContext, CreatedResource } from '../model/context.js';
 import type { CollectionProfile, TargetProfile } from '../model/profile.js';
 import { clientForProfile, type HttpClient } from '../http/client.js';
-import { RecordingSession, credentialHeaders, resolveUrl } from '../http/session.js';
+import { RecordingSession, credentialHeaders } from '../http/session.js';
 import { createdItemUrl, targetOrigins } from '../checks/created-url.js';
 
 export class RunContext implements CheckContext {
@@ -58,10 +58,6 @@ export class RunContext implements CheckContext {
     return { collection, id: id === undefined ? '' : String(id), url, body, response: res };
   }
 
-  /** Absolute URL of an item of this collection. */
-  itemUrl(collection: CollectionProfile, id: string): string {
-    return resolveUrl(this.profile.baseUrl, collection.itemPath.replace('{id}', encodeURIComponent(id)));
-  }
 
   track(url: string): void {
     this.created.push(url);
