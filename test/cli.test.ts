@@ -132,6 +132,31 @@ describe('restprobe run', () => {
   });
 });
 
+describe('restprobe run, interrupted', () => {
+  it('on SIGTERM stops new checks, lets running ones clean up, writes the reports, and exits 3', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'restprobe-'));
+    // Many property runs keep the run busy long after the first check has reported.
+    const config = join(dir, 'long.json');
+    await writeFile(config, JSON.stringify({ ...JSON.parse(await readFile(referenceConfig, 'utf8')), $schema: undefined, properties: { numRuns: 1000 } }));
+    const child = spawn(process.execPath, [bin, 'run', clean.url, '-c', config, '--report-dir', dir], { cwd: repoRoot, env: { ...process.env, ...clean.secrets, NO_COLOR: '1' } });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (/^✔ pass/m.test(out) && !child.killed) child.kill('SIGTERM');
+    });
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    expect(out).toContain('interrupted');
+    expect(code).toBe(3);
+    const report = JSON.parse(await readFile(join(dir, 'restprobe-report.json'), 'utf8'));
+    expect(report.checks.length).toBeGreaterThan(0);
+    const headers = { 'x-api-key': clean.secrets.RESTPROBE_API_KEY };
+    for (const path of ['/v2/projects', '/v2/members']) {
+      const page = (await (await fetch(`${clean.url}${path}?limit=100`, { headers })).json()) as { data: unknown[] };
+      expect(page.data, path).toEqual([]);
+    }
+  });
+});
+
 describe('restprobe checks and serve', () => {
   it('checks --json prints the catalogue', async () => {
     const ran = await restprobe(['checks', '--json']);

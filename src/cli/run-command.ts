@@ -42,11 +42,31 @@ export async function runCommand(baseUrl: string | undefined, opts: RunOptions, 
   out.write(`restprobe ${toolVersion()} → ${profile.baseUrl} · ${selected.length} checks · seed ${seed}\n`);
   const startedAt = new Date();
   let done = 0;
-  const { results, harnessErrors } = await runSuites({ profile, seed, selection }, (result) => {
-    done++;
-    const line = renderCheckLine(result, { color, secrets: profile.secrets });
-    out.write(color ? `[${String(done).padStart(String(selected.length).length)}/${selected.length}] ${line}\n` : `${line}\n`);
-  });
+  // A cancelled CI job (SIGTERM) or Ctrl-C stops new checks and lets running ones clean up.
+  const interrupt = new AbortController();
+  const onSignal = () => {
+    if (interrupt.signal.aborted) process.exit(ExitCode.unreachable);
+    out.write('\nrestprobe: interrupted; letting running checks delete what they created (signal again to quit at once)\n');
+    interrupt.abort();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  let outcome;
+  try {
+    outcome = await runSuites(
+      { profile, seed, selection },
+      (result) => {
+        done++;
+        const line = renderCheckLine(result, { color, secrets: profile.secrets });
+        out.write(color ? `[${String(done).padStart(String(selected.length).length)}/${selected.length}] ${line}\n` : `${line}\n`);
+      },
+      interrupt.signal,
+    );
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+  const { results, harnessErrors } = outcome;
   const report = buildReport({
     baseUrl: profile.baseUrl,
     startedAt,
@@ -58,6 +78,9 @@ export async function runCommand(baseUrl: string | undefined, opts: RunOptions, 
   });
   const paths = await writeReports(report, { dir: opts.reportDir, formats, secrets: profile.secrets });
   out.write(`\n${renderSummary(report, { color, secrets: profile.secrets, reportPaths: paths })}\n`);
+  if (interrupt.signal.aborted) {
+    throw new RestprobeError('ERR_HARNESS', `interrupted after ${results.length} of ${selected.length} checks; the reports hold those`);
+  }
   if (harnessErrors.length > 0) {
     throw new RestprobeError('ERR_HARNESS', 'the harness failed while running the suites', harnessErrors);
   }

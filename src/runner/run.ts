@@ -9,11 +9,13 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { dirname, extname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startVitest } from 'vitest/node';
+import { createVitest } from 'vitest/node';
 import type { CheckResult } from '../model/check.js';
 import { RestprobeError } from '../errors.js';
 import { ResultCollector } from './collector.js';
 import type { RunSettings } from './settings.js';
+
+const interruptSignals = ['SIGINT', 'SIGTERM'] as const;
 
 export interface RunOutcome {
   readonly results: CheckResult[];
@@ -39,12 +41,12 @@ export function suiteFiles(): string[] {
  * const { results } = await runSuites({ profile, seed: 42, selection: { only: ['ERR'], skip: [] } });
  * ```
  */
-export async function runSuites(settings: RunSettings, onResult?: (r: CheckResult) => void): Promise<RunOutcome> {
+export async function runSuites(settings: RunSettings, onResult?: (r: CheckResult) => void, signal?: AbortSignal): Promise<RunOutcome> {
   const collector = new ResultCollector(onResult);
   const files = suiteFiles();
-  const vitest = await startVitest(
+  const signalListeners = new Map(interruptSignals.map((sig) => [sig, new Set(process.listeners(sig))]));
+  const vitest = await createVitest(
     'test',
-    files,
     {
       config: false,
       root: suitesRoot,
@@ -64,9 +66,16 @@ export async function runSuites(settings: RunSettings, onResult?: (r: CheckResul
     },
     { logLevel: 'silent', clearScreen: false, server: { watch: null } },
   );
+  // vitest's CLI exits on SIGINT/SIGTERM at once; restprobe owns signals (see run-command).
+  for (const [sig, before] of signalListeners) for (const l of process.listeners(sig)) if (!before.has(l)) process.off(sig, l);
+  // Cancelling stops new checks; running ones finish, so each deletes what it created.
+  const cancel = () => void vitest.cancelCurrentRun('keyboard-input');
+  signal?.addEventListener('abort', cancel, { once: true });
   try {
+    await vitest.start(files);
     return { results: collector.results, harnessErrors: collector.harnessErrors };
   } finally {
+    signal?.removeEventListener('abort', cancel);
     await vitest.close();
   }
 }
