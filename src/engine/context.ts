@@ -81,7 +81,7 @@ export class RunContext implements CheckContext {
     this.propertyEvidence = data;
   }
 
-  /** Deletes what the check created, newest first; failures become notes, never verdicts. */
+  /** Deletes what the check created so far, newest first; failures become notes, never verdicts. */
   async cleanup(): Promise<void> {
     const headers = { accept: 'application/json', ...credentialHeaders(this.profile) };
     const origins = targetOrigins(this.profile);
@@ -99,6 +99,11 @@ export class RunContext implements CheckContext {
       }
     }
     this.created.length = 0;
+  }
+
+  /** Ends the check: cleanup, then the dedicated connections close. */
+  async finish(): Promise<void> {
+    await this.cleanup();
     await Promise.all(this.dedicated.splice(0).map((c) => c.close()));
   }
 }

@@ -65,7 +65,7 @@ export async function executeCheck(check: Check, opts: ExecuteOptions): Promise<
       if (err instanceof Error && err.stack) ctx.note(err.stack);
     }
   } finally {
-    await ctx.cleanup();
+    await ctx.finish();
   }
 
   const keepAll = status !== 'pass' && status !== 'skip';

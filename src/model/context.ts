@@ -73,6 +73,8 @@ export interface CheckContext {
   create(collection: CollectionProfile, overrides?: Record<string, unknown>): Promise<CreatedResource>;
   /** Registers an item URL the check made some other way (PUT-create) for cleanup. */
   track(url: string): void;
+  /** Deletes what the check created so far (a property check does after each run); failures become notes. */
+  cleanup(): Promise<void>;
   /** Scrubs this value from everything the check reports, like a configured secret (a key the target minted). */
   treatAsSecret(value: string, label?: string): void;
   /** Adds a line of evidence that holds on pass and fail alike. */

@@ -86,7 +86,14 @@ export const paginationStableUnderWrites: Check = {
       examples: [[{ kind: 'next' }, { kind: 'delete', pick: 0 }, { kind: 'next' }], [{ kind: 'next' }, { kind: 'insert' }, { kind: 'next' }]],
       numRuns: Math.min(ctx.profile.properties.numRuns, 20),
       show: showOps,
-      predicate: (ops) => walkWithWrites(ctx, c, initial, ops),
+      predicate: async (ops) => {
+        try {
+          await walkWithWrites(ctx, c, initial, ops);
+        } finally {
+          // Each run walks its own items: delete them before the next run makes more.
+          await ctx.cleanup();
+        }
+      },
     });
   },
 };
