@@ -235,7 +235,8 @@ describe('cursor pages', () => {
       reencoded({ ...claims, k: null }),
       reencoded({ ...claims, l: '/v2/members' }),
       reencoded('x'),
-      `${payload}.${mac.slice(0, -2)}AA`,
+      // Always a different tag: a tag that already ends in AA would otherwise come back unchanged.
+      `${payload}.${mac.slice(0, -2)}${mac.endsWith('AA') ? 'BA' : 'AA'}`,
       `${payload.slice(0, -1)}.${mac}`,
       `${cursor}.${mac}`,
       spareBitsFlipped,
