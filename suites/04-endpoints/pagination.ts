@@ -61,34 +61,42 @@ export const paginationCompleteWalk: Check = {
   },
 };
 
-type WalkOp = { kind: 'next' } | { kind: 'insert' } | { kind: 'delete'; pick: number };
+type WalkOp = { kind: 'next' } | { kind: 'insert' } | { kind: 'delete'; pick: number } | { kind: 'move'; pick: number; to: number };
 
-const walkOp: fc.Arbitrary<WalkOp> = fc.oneof(
-  { arbitrary: fc.constant({ kind: 'next' as const }), weight: 3 },
-  { arbitrary: fc.constant({ kind: 'insert' as const }), weight: 1 },
-  { arbitrary: fc.nat({ max: 5 }).map((pick) => ({ kind: 'delete' as const, pick })), weight: 1 },
-);
+/** Interleavings of page fetches with inserts, deletes and (with a settable sort field) moves. */
+function walkOps(canMove: boolean): fc.Arbitrary<WalkOp[]> {
+  const ops: fc.WeightedArbitrary<WalkOp>[] = [
+    { arbitrary: fc.constant({ kind: 'next' as const }), weight: 3 },
+    { arbitrary: fc.constant({ kind: 'insert' as const }), weight: 1 },
+    { arbitrary: fc.nat({ max: 5 }).map((pick) => ({ kind: 'delete' as const, pick })), weight: 1 },
+  ];
+  if (canMove) ops.push({ arbitrary: fc.record({ kind: fc.constant('move' as const), pick: fc.nat({ max: 5 }), to: fc.nat({ max: 9 }) }), weight: 1 });
+  return fc.array(fc.oneof(...ops), { minLength: 1, maxLength: 8 });
+}
 
-const showOps = (ops: readonly WalkOp[]): string => ops.map((o) => (o.kind === 'delete' ? `delete #${o.pick}` : o.kind)).join(', ');
+const showOps = (ops: readonly WalkOp[]): string =>
+  ops.map((o) => (o.kind === 'delete' ? `delete #${o.pick}` : o.kind === 'move' ? `move #${o.pick} to position ${o.to}` : o.kind)).join(', ');
 
 export const paginationStableUnderWrites: Check = {
   id: 'END-pagination-stable-under-writes',
   section: 'END',
-  title: 'Cursor pages stay correct while items are inserted and deleted',
-  rule: 'While items are inserted and deleted during a cursor walk, every item present for the whole walk MUST appear exactly once and no item twice.',
+  title: 'Cursor pages stay correct while items are inserted, deleted and moved',
+  rule: 'While items are inserted, deleted, or moved by an update of the sort field during a cursor walk, every item left untouched for the whole walk MUST appear exactly once and none twice.',
   severity: 'must',
   requires: ['write'],
   async run(ctx) {
     const c = walkableCollection(ctx, 'cursor');
-    const initial = 6;
+    // With a sort field the harness can set, the walk is sorted by it and items can move.
+    const sortField = settableSortField(c);
+    if (!sortField) ctx.note('no sortable string field in the create body: moves are not interleaved (collections[].sorts)');
     await checkProperty(ctx, {
-      arbitrary: fc.array(walkOp, { minLength: 1, maxLength: 8 }),
+      arbitrary: walkOps(sortField !== undefined),
       examples: [[{ kind: 'next' }, { kind: 'delete', pick: 0 }, { kind: 'next' }], [{ kind: 'next' }, { kind: 'insert' }, { kind: 'next' }]],
       numRuns: Math.min(ctx.profile.properties.numRuns, 20),
       show: showOps,
       predicate: async (ops) => {
         try {
-          await walkWithWrites(ctx, c, initial, ops);
+          await walkWithWrites(ctx, c, sortField, ops);
         } finally {
           // Each run walks its own items: delete them before the next run makes more.
           await ctx.cleanup();
@@ -98,40 +106,57 @@ export const paginationStableUnderWrites: Check = {
   },
 };
 
-/** One interleaving: a walk over `initial` marked items with inserts and deletes between page fetches. */
-async function walkWithWrites(ctx: CheckContext, c: CollectionProfile & { markField: string }, initial: number, ops: readonly WalkOp[]): Promise<void> {
-  const { marker, items, filters } = await createMarked(ctx, c, initial);
-  const deleted = new Set<string>();
+/** Items each interleaving starts from. */
+const initialItems = 6;
+
+/**
+ * One interleaving: a walk over marked items with writes between page fetches. Items an
+ * operation touched may rightly appear twice (moved ahead) or not at all (deleted, moved
+ * behind); every other item must appear exactly once.
+ */
+async function walkWithWrites(ctx: CheckContext, c: CollectionProfile & { markField: string }, sortField: string | undefined, ops: readonly WalkOp[]): Promise<void> {
+  // Sort values spaced out, so a move can land between any two of them.
+  const position = (marker: string, n: number) => `${marker}-${String(n * 10).padStart(3, '0')}`;
+  const { marker, items, filters } = await createMarked(ctx, c, initialItems, (i, m) => (sortField ? { [sortField]: position(m, i) } : {}));
+  const touched = new Set<string>();
   const seen: string[] = [];
-  const pages = walk(ctx, c, { limit: small, filters }, pagesFor(initial + ops.length) + ops.length);
+  const pages = walk(ctx, c, { limit: small, filters, ...(sortField && { sort: sortField }) }, pagesFor(initialItems + ops.length) + ops.length);
   let done = false;
   const next = async () => {
     const r = await pages.next();
     if (r.done) done = true;
     else seen.push(...r.value.items.map((i) => String(i[c.idField])));
   };
-  for (const op of ops) {
+  const pick = (n: number) => {
+    const live = items.filter((x) => !touched.has(x.id));
+    return live[n % Math.max(live.length, 1)];
+  };
+  for (const [k, op] of ops.entries()) {
     if (op.kind === 'next' && !done) await next();
-    else if (op.kind === 'insert') await ctx.create(c, { [c.markField]: marker });
-    else if (op.kind === 'delete') {
-      const live = items.filter((x) => !deleted.has(x.id));
-      const victim = live[op.pick % Math.max(live.length, 1)];
+    else if (op.kind === 'insert') await ctx.create(c, { [c.markField]: marker, ...(sortField && { [sortField]: `${position(marker, k)}-new` }) });
+    else if (op.kind === 'delete' || op.kind === 'move') {
+      const victim = pick(op.pick);
       if (!victim) continue;
-      expectStatus(await ctx.http.send({ method: 'DELETE', url: victim.url }), [200, 202, 204], 'DELETE during the walk');
-      deleted.add(victim.id);
+      touched.add(victim.id);
+      const spec = op.kind === 'delete' ? { method: 'DELETE', url: victim.url } : { method: 'PATCH', url: victim.url, json: { [sortField!]: `${position(marker, op.to)}-moved` } };
+      expectStatus(await ctx.http.send(spec), op.kind === 'delete' ? [200, 202, 204] : [200, 204], `${spec.method} during the walk`);
     }
   }
   while (!done) await next();
-  const stayed = items.filter((x) => !deleted.has(x.id)).map((x) => x.id);
-  const defects = walkDefects(stayed, seen);
+  const untouched = items.filter((x) => !touched.has(x.id)).map((x) => x.id);
+  const defects = walkDefects(untouched, seen.filter((id) => !touched.has(id)));
   if (defects.length > 0) {
-    throw new CheckFailure(`during [${showOps(ops)}] the walk ${defects.join('; ')}; expected every item present throughout exactly once`, brief(stayed), brief(seen));
+    throw new CheckFailure(`during [${showOps(ops)}] the walk ${defects.join('; ')}; expected every untouched item exactly once`, brief(untouched), brief(seen));
   }
 }
 
 /** A sortable field the harness can set on create: a string field of the create body. */
+function settableSortField(c: CollectionProfile): string | undefined {
+  return c.sorts.find((f) => typeof c.createBody?.[f] === 'string');
+}
+
 function settableSort(c: CollectionProfile): string {
-  const field = c.sorts.find((f) => typeof c.createBody?.[f] === 'string');
+  const field = settableSortField(c);
   if (!field) throw new CheckSkipped(`no sortable string field of ${c.name}'s create body`, 'collections[].sorts');
   return field;
 }
