@@ -254,7 +254,7 @@ export const cursorTamper400: Check = {
   id: 'END-cursor-tamper-400',
   section: 'END',
   title: 'A tampered or foreign cursor answers 400',
-  rule: 'A modified cursor, or one issued for another filter, sort or collection, MUST get 400, never a 5xx and never a page of other data.',
+  rule: 'A modified cursor, or one issued for another filter, sort or collection, MUST get 400, never a 5xx and never a page of other data (another collection is tried when two cursor-paginated collections are configured).',
   severity: 'must',
   requires: ['write'],
   async run(ctx) {
@@ -270,6 +270,11 @@ export const cursorTamper400: Check = {
     }
     const foreign = await ctx.http.send({ method: 'GET', path: pagePath(c, { limit: 1, cursor, filters: other.filters }) });
     expectStatus(foreign, 400, 'a cursor issued for another filter');
+    const sort = c.sorts[0];
+    if (sort !== undefined) {
+      const resorted = await ctx.http.send({ method: 'GET', path: pagePath(c, { limit: 1, cursor, filters, sort: `-${sort}` }) });
+      expectStatus(resorted, 400, `a cursor issued for the default order, used with sort=-${sort}`);
+    }
     const otherCollection = ctx.profile.collections.find((x) => x !== c && x.pagination.style === 'cursor');
     if (otherCollection) {
       const res = await ctx.http.send({ method: 'GET', path: pagePath(otherCollection, { limit: 1, cursor }) });
