@@ -8,7 +8,7 @@ import { loadProfile } from '../src/config/load.js';
 import { RunContext } from '../src/engine/context.js';
 import { HttpClient } from '../src/http/client.js';
 import { walk } from '../src/checks/pagination.js';
-import { packageRoot } from '../src/config/schema.js';
+import { packageRoot } from '../src/package-root.js';
 
 const [url, apiKey, count] = process.argv.slice(2) as [string, string, string];
 const profile = await loadProfile({ configPath: join(packageRoot(), 'fixtures', 'reference.config.json'), baseUrl: url, env: { RESTPROBE_API_KEY: apiKey } });

@@ -6,12 +6,9 @@
  */
 import type { HttpResponse } from '../model/context.js';
 import type { CollectionProfile, TargetProfile } from '../model/profile.js';
-import { resolveUrl } from '../http/session.js';
+import { resolveUrl, targetOrigins } from '../http/session.js';
 
-/** The target's origins: the base URL's and every configured node's. */
-export function targetOrigins(profile: TargetProfile): Set<string> {
-  return new Set([profile.baseUrl, ...profile.nodes].map((u) => new URL(u).origin));
-}
+export { targetOrigins };
 
 const samePath = (a: string, b: string): boolean => a.replace(/\/+$/, '') === b.replace(/\/+$/, '');
 

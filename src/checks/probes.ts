@@ -7,6 +7,7 @@ import type { CheckContext, HttpResponse, RequestSpec } from '../model/context.j
 import type { CollectionProfile } from '../model/profile.js';
 import { CheckSkipped } from '../model/check.js';
 import { createdItemUrl } from './created-url.js';
+import { splitList } from './http-grammar.js';
 
 /** A path no API has: unknown-path probes. */
 export function unknownPath(): string {
@@ -48,7 +49,7 @@ export function itemPath(collection: CollectionProfile, id: string): string {
 /** The methods an Allow header lists, upper-case; undefined when there is no Allow. */
 export function parseAllow(value: string | undefined): string[] | undefined {
   if (value === undefined) return undefined;
-  return value.split(',').map((m) => m.trim().toUpperCase()).filter((m) => m.length > 0);
+  return splitList(value).map((m) => m.toUpperCase());
 }
 
 /**

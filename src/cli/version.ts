@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { packageRoot } from '../config/schema.js';
+import { packageRoot } from '../package-root.js';
 
 let version: string | undefined;
 

@@ -2,13 +2,15 @@
  * The config schema ships as a JSON file in the package (editors read it through
  * `$schema`); this module finds it at runtime and compiles it once per process.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { RestprobeError } from '../errors.js';
 import type { RawConfig } from './raw-config.js';
+import { packageRoot } from '../package-root.js';
+
+export { packageRoot };
 
 // ajv-formats is CommonJS with a `default` export; under NodeNext the plugin is that default.
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
@@ -22,24 +24,6 @@ const schemaRelativePath = join('fixtures', 'schema', 'restprobe.config.schema.j
  */
 const annotationKeywords = ['x-messages', 'x-secret'];
 
-/**
- * The package root: the nearest directory above this module that holds `package.json`.
- * Works from `src/config/` (TS sources) and `dist/src/config/` (tsc output, which does
- * not copy JSON files) alike.
- *
- * @example
- * ```ts
- * packageRoot(); // '/home/me/project/node_modules/restprobe'
- * ```
- */
-export function packageRoot(from: string = dirname(fileURLToPath(import.meta.url))): string {
-  for (let dir = from; ; dir = dirname(dir)) {
-    if (existsSync(join(dir, 'package.json'))) return dir;
-    if (dirname(dir) === dir) {
-      throw new RestprobeError('ERR_HARNESS', `no package.json above ${from}: cannot locate the config schema`);
-    }
-  }
-}
 
 /**
  * Absolute path of the bundled config schema.

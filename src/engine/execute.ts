@@ -38,9 +38,8 @@ export async function executeCheck(check: Check, opts: ExecuteOptions): Promise<
   let found: string | undefined;
   let focus: number | undefined;
 
-  const unmet = unmetRequirement(check.requires, opts.profile);
   try {
-    if (unmet) throw new CheckSkipped(unmet.reason, unmet.configKey);
+    requireAll(check.requires, ctx);
     await withDeadline(check.run(ctx), checkDeadlineMs(opts.profile));
     status = 'pass';
     message = '';
@@ -95,25 +94,6 @@ export async function executeCheck(check: Check, opts: ExecuteOptions): Promise<
 
 
 
-function unmetRequirement(requires: readonly Requirement[], profile: TargetProfile): { reason: string; configKey: string } | undefined {
-  for (const r of requires) {
-    switch (r) {
-      case 'collection':
-        if (profile.collections.length === 0) return { reason: 'no collection configured', configKey: 'collections' };
-        break;
-      case 'write':
-        if (profile.safety.readOnly) return { reason: 'read-only run: this check writes', configKey: 'safety.readOnly' };
-        if (!profile.collections.some((c) => c.createBody !== undefined)) {
-          return { reason: 'no collection with a create body', configKey: 'collections[].create.body' };
-        }
-        break;
-      case 'credentials':
-        if (!profile.auth.apiKey) return { reason: 'no credentials configured', configKey: 'auth.apiKey' };
-        break;
-    }
-  }
-  return undefined;
-}
 
 /** A problem's evidence: the last exchanges whole, with the one the verdict is about. */
 function around(ctx: RunContext, focus: number | undefined): Pick<Evidence, 'exchanges' | 'focus'> {
@@ -138,5 +118,14 @@ async function withDeadline(run: Promise<void>, ms: number): Promise<void> {
     await Promise.race([run, deadline]);
   } finally {
     clearTimeout(timer);
+  }
+}
+
+/** Skips (through the context's own accessors, which name the config key) unless every requirement is met. */
+function requireAll(requires: readonly Requirement[], ctx: RunContext): void {
+  for (const r of requires) {
+    if (r === 'collection') ctx.collection();
+    else if (r === 'write') ctx.writableCollection();
+    else if (!ctx.profile.auth.apiKey) throw new CheckSkipped('no credentials configured', 'auth.apiKey');
   }
 }

@@ -44,7 +44,7 @@ export class RecordingSession implements HttpSession {
   ) {
     this.credentialHeader = profile.auth.apiKey ? [profile.auth.apiKey.header] : [];
     this.credentials = credentialHeaders(profile);
-    this.origins = new Set([profile.baseUrl, ...profile.nodes].map((u) => new URL(u).origin));
+    this.origins = targetOrigins(profile);
   }
 
   get protocolErrors(): readonly string[] {
@@ -169,6 +169,11 @@ export class RecordingSession implements HttpSession {
       ? { text: safe.slice(0, evidenceBodyLimit), truncated: true }
       : { text: safe, truncated: false };
   }
+}
+
+/** The target's origins: the base URL's and every configured node's. */
+export function targetOrigins(profile: TargetProfile): Set<string> {
+  return new Set([profile.baseUrl, ...profile.nodes].map((u) => new URL(u).origin));
 }
 
 /** The headers that carry the configured credentials (none when none are configured). */
