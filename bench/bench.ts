@@ -9,15 +9,14 @@ import { cpus, totalmem, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { Agent, request } from 'undici';
 import { loadProfile } from '../src/config/load.js';
 import { executeCheck } from '../src/engine/execute.js';
 import { HttpClient } from '../src/http/client.js';
-import { RecordingSession } from '../src/http/session.js';
 import type { TargetProfile } from '../src/model/profile.js';
 import { faultCatalogue, startReferenceServer } from '../reference-server/src/index.js';
 import { catalogue } from '../suites/catalogue.js';
 import type { FixtureReady } from './fixture-server.js';
+import type { HttpFigures } from './http-child.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 /** The package root, from `dist/bench/`. */
@@ -85,52 +84,18 @@ async function faultMatrix(): Promise<number> {
   return performance.now() - started;
 }
 
-/** Requests per second of `send` with `connections` loops running for `seconds`. */
-async function loop(send: () => Promise<unknown>, connections: number, seconds: number): Promise<number> {
-  const end = performance.now() + seconds * 1000;
-  let done = 0;
-  await Promise.all(
-    Array.from({ length: connections }, async () => {
-      while (performance.now() < end) {
-        await send();
-        done++;
-      }
-    }),
-  );
-  return done / seconds;
-}
-
 /**
- * The harness's HTTP layer (recording and redaction on) vs autocannon, same server, 10
- * connections; bare undici `request()` too, the ceiling the harness builds on.
+ * The harness's HTTP layer vs autocannon (and bare undici), in a process of its own so
+ * the heap of the other phases does not weigh on it. The server runs in another.
  */
-async function httpVsAutocannon(): Promise<{ harness: number; autocannon: number; undici: number }> {
+async function httpVsAutocannon(): Promise<HttpFigures> {
   const server = await startFixture('minimal', JSON.stringify({ data: [{ id: 'a', name: 'bench' }], next_cursor: null }));
   try {
-    const profile = await profileFor(server.url, 'bench-key-not-secret');
-    const client = new HttpClient({ timeoutMs: 5000, maxBodyBytes: 1 << 20, connections: 10, maxRequests: Number.MAX_SAFE_INTEGER });
-    const session = new RecordingSession(client, profile);
-    const send = async () => {
-      await session.send({ method: 'GET', path: '/v2/projects' });
-      // A check's evidence lives as long as the check: drop it as a finished check would.
-      if (session.exchanges.length > 1000) session.clearRecording();
-    };
-    const bare = new Agent({ connections: 10 });
-    const sendBare = async () => {
-      const res = await request(`${server.url}/v2/projects`, { dispatcher: bare });
-      await res.body.arrayBuffer();
-    };
-    await loop(send, 10, 0.5); // warm-up: connections open, JIT warm
-    await loop(sendBare, 10, 0.5);
-    const best = { harness: 0, autocannon: 0, undici: 0 };
-    for (let round = 0; round < 2; round++) {
-      best.autocannon = Math.max(best.autocannon, (await autocannon({ url: `${server.url}/v2/projects`, connections: 10, duration: loadSeconds })).requests.average);
-      best.harness = Math.max(best.harness, await loop(send, 10, loadSeconds));
-      best.undici = Math.max(best.undici, await loop(sendBare, 10, loadSeconds));
-    }
-    await client.close();
-    await bare.close();
-    return best;
+    const child = fork(join(here, 'http-child.js'), [server.url], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    return await new Promise((resolve, reject) => {
+      child.once('message', (m: HttpFigures) => resolve(m));
+      child.once('exit', (code) => reject(new Error(`the HTTP comparison exited (${code})`)));
+    });
   } finally {
     stop(server);
   }

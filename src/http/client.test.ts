@@ -54,6 +54,19 @@ async function freePort(): Promise<number> {
 }
 
 describe('HttpClient against a hostile server', () => {
+  it('reports the final response after a 1xx interim one', fast, async () => {
+    const res = await get('/early-hints');
+    expect(res.status).toBe(200);
+    expect(res.headers['link']).toBeUndefined();
+    expect(res.body.toString('utf8')).toBe('{"final":true}');
+  });
+
+  it('reassembles a body that arrives in many chunks', fast, async () => {
+    const res = await get('/big?bytes=300000');
+    expect(res.body.length).toBe(300000);
+    expect((JSON.parse(res.body.toString('utf8')) as { data: string }).data).toBe('b'.repeat(300000 - 11));
+  });
+
   it('answers a plain request', fast, async () => {
     const res = await get('/echo');
     expect(res.status).toBe(200);

@@ -6,7 +6,7 @@ import type { ExchangeRecord } from '../model/check.js';
 import type { HttpResponse, HttpSession, RequestSpec } from '../model/context.js';
 import type { Secret, TargetProfile } from '../model/profile.js';
 import { RestprobeError } from '../errors.js';
-import type { HttpClient } from './client.js';
+import type { HttpClient, RawResponse } from './client.js';
 import { toCurl } from './curl.js';
 import { redactHeaders, redactJsonText } from './redact.js';
 import { scrubSecrets } from '../secrets-scrub.js';
@@ -24,7 +24,7 @@ export interface RawExchange {
   readonly url: string;
   readonly headers: Record<string, string>;
   readonly body: string | undefined;
-  readonly response?: { readonly status: number; readonly headers: Record<string, string | string[]>; readonly text: string };
+  readonly response?: { readonly status: number; readonly rawHeaders: Record<string, string | string[]>; readonly text: string };
   readonly error?: string;
   readonly durationMs: number;
 }
@@ -60,31 +60,20 @@ export class RecordingSession implements HttpSession {
   }
 
   async send(spec: RequestSpec): Promise<HttpResponse> {
-    const url = spec.url ?? this.url(spec.path ?? '/');
-    const headers = this.headersFor(spec, url);
+    const path = spec.path ?? '/';
+    // A path joined to the base URL stays on the target's origin: only an absolute URL
+    // needs parsing to decide whether it may carry credentials.
+    const absolute = spec.url !== undefined || isAbsoluteUrl(path);
+    const url = spec.url ?? this.url(path);
+    const headers = this.headersFor(spec, absolute ? url : undefined);
     const body = spec.json !== undefined ? JSON.stringify(spec.json) : spec.body;
     const bodyText = body === undefined ? undefined : typeof body === 'string' ? body : Buffer.from(body).toString('utf8');
     const started = performance.now();
     try {
       const raw = await this.client.send({ method: spec.method, url, headers, body });
-      const text = raw.body.toString('utf8');
-      this.exchanges.push({ method: spec.method, url, headers, body: bodyText, response: { status: raw.status, headers: raw.headers, text }, durationMs: Math.round(performance.now() - started) });
-      const flat = flattenHeaders(raw.headers);
-      let parsed: { value: unknown } | undefined;
-      return {
-        status: raw.status,
-        headers: flat,
-        text,
-        // Parsed on first use: many checks never look at the body.
-        get json() {
-          parsed ??= { value: parseJson(text) };
-          return parsed.value;
-        },
-        mediaType: mediaTypeOf(flat['content-type']),
-        exchangeIndex: this.exchanges.length - 1,
-        url,
-        method: spec.method,
-      };
+      const response = new RecordedResponse(raw, this.exchanges.length, url, spec.method);
+      this.exchanges.push({ method: spec.method, url, headers, body: bodyText, response, durationMs: Math.round(performance.now() - started) });
+      return response;
     } catch (err) {
       const message = err instanceof RestprobeError ? err.message : String(err);
       this.exchanges.push({ method: spec.method, url, headers, body: bodyText, error: message, durationMs: Math.round(performance.now() - started) });
@@ -137,7 +126,7 @@ export class RecordingSession implements HttpSession {
         shown && {
           response: {
             status: x.response.status,
-            headers: this.scrubHeaders(redactHeaders(x.response.headers, this.credentialHeader)),
+            headers: this.scrubHeaders(redactHeaders(x.response.rawHeaders, this.credentialHeader)),
             ...(x.response.text.length > 0 && { body: shown.text }),
             ...(shown.truncated && { bodyTruncated: true }),
           },
@@ -148,11 +137,12 @@ export class RecordingSession implements HttpSession {
     };
   }
 
-  private headersFor(spec: RequestSpec, url: string): Record<string, string> {
+  /** `absoluteUrl` is set when the request leaves the base URL's path space. */
+  private headersFor(spec: RequestSpec, absoluteUrl: string | undefined): Record<string, string> {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (spec.json !== undefined) headers['content-type'] = 'application/json';
     // Credentials go to the target's own origins only, wherever a Location points.
-    if (spec.auth !== false && this.origins.has(new URL(url).origin)) Object.assign(headers, this.credentials);
+    if (spec.auth !== false && (absoluteUrl === undefined || this.origins.has(new URL(absoluteUrl).origin))) Object.assign(headers, this.credentials);
     if (spec.headers) for (const name in spec.headers) headers[name.toLowerCase()] = spec.headers[name]!;
     return headers;
   }
@@ -186,12 +176,64 @@ export function credentialHeaders(profile: TargetProfile): Record<string, string
 
 /** Joins a base URL and a path or path+query; an absolute URL is returned as it is. */
 export function resolveUrl(baseUrl: string, path: string): string {
-  if (/^https?:\/\//i.test(path)) return path;
-  return baseUrl.replace(/\/+$/, '') + (path.startsWith('/') ? path : `/${path}`);
+  if (isAbsoluteUrl(path)) return path;
+  const base = baseUrl.endsWith('/') ? baseUrl.replace(/\/+$/, '') : baseUrl;
+  return base + (path.startsWith('/') ? path : `/${path}`);
 }
 
-/** undici gives lower-case names; repeated fields are joined (Set-Cookie by newlines). */
+function isAbsoluteUrl(path: string): boolean {
+  // Most paths start with '/': no regex for them.
+  return path.charCodeAt(0) !== 47 && /^https?:\/\//i.test(path);
+}
+
+/**
+ * A response as checks see it, and as the evidence records it. A class, so that the body
+ * is decoded, parsed and the media type read only when something asks (for many
+ * responses nothing does), at no per-response closure cost.
+ */
+class RecordedResponse implements HttpResponse {
+  readonly status: number;
+  readonly rawHeaders: Record<string, string | string[]>;
+  readonly headers: Readonly<Record<string, string>>;
+  private readonly body: Buffer;
+  private decoded: string | undefined;
+  private parsed: { value: unknown } | undefined;
+
+  constructor(
+    raw: RawResponse,
+    readonly exchangeIndex: number,
+    readonly url: string,
+    readonly method: string,
+  ) {
+    this.status = raw.status;
+    this.rawHeaders = raw.headers;
+    this.headers = flattenHeaders(raw.headers);
+    this.body = raw.body;
+  }
+
+  get text(): string {
+    this.decoded ??= this.body.toString('utf8');
+    return this.decoded;
+  }
+
+  get json(): unknown {
+    this.parsed ??= { value: parseJson(this.text) };
+    return this.parsed.value;
+  }
+
+  get mediaType(): string {
+    return mediaTypeOf(this.headers['content-type']);
+  }
+}
+
+/**
+ * undici gives lower-case names; repeated fields are joined (Set-Cookie by newlines). When
+ * no field repeats, the headers are returned as they are (read-only to checks).
+ */
 export function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  let repeated = false;
+  for (const name in headers) if (typeof headers[name] !== 'string') repeated = true;
+  if (!repeated) return headers as Record<string, string>;
   const out: Record<string, string> = {};
   for (const name in headers) {
     const value = headers[name];

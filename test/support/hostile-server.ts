@@ -138,6 +138,13 @@ export async function startHostileServer(): Promise<HostileServer> {
       res.end(`{"access_token":"${deepToken}","rest":${'['.repeat(depth)}${']'.repeat(depth)}}`);
     },
 
+    '/early-hints'(_req, res) {
+      // A 1xx interim response first: the client must report the final one.
+      res.writeEarlyHints({ link: '</style.css>; rel=preload; as=style' });
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"final":true}');
+    },
+
     '/big'(_req, res, url) {
       const bytes = Number(url.searchParams.get('bytes') ?? '10000');
       res.writeHead(200, { 'content-type': 'application/json' });
