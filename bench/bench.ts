@@ -17,12 +17,12 @@ import { faultCatalogue, startReferenceServer } from '../reference-server/src/in
 import { catalogue } from '../suites/catalogue.js';
 import type { FixtureReady } from './fixture-server.js';
 import type { HttpFigures } from './http-child.js';
+import { median } from './stats.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 /** The package root, from `dist/bench/`. */
 const root = join(here, '..', '..');
 const referenceConfig = join(root, 'fixtures', 'reference.config.json');
-const loadSeconds = 3;
 
 interface Fixture extends FixtureReady {
   readonly child: ChildProcess;
@@ -115,8 +115,12 @@ async function cursorWalk(items: number): Promise<{ ms: number; peakRssMb: numbe
   }
 }
 
-/** Reference server GET-item throughput vs bare node:http sending the same JSON, 50 connections. */
-async function refServerVsNodeHttp(): Promise<{ reference: number; nodeHttp: number }> {
+/**
+ * Reference server GET-item throughput vs bare node:http sending the same JSON, 50
+ * connections, the same request headers. The two take turns over five rounds; the ratio
+ * is the median of the rounds' ratios.
+ */
+async function refServerVsNodeHttp(): Promise<{ reference: number; nodeHttp: number; ratio: number }> {
   const ref = await startFixture('reference');
   try {
     const headers = { 'x-api-key': ref.apiKey!, 'content-type': 'application/json', accept: 'application/json' };
@@ -125,8 +129,20 @@ async function refServerVsNodeHttp(): Promise<{ reference: number; nodeHttp: num
     const json = await (await fetch(itemUrl, { headers })).text();
     const bare = await startFixture('minimal', json);
     try {
-      const run = async (url: string, h: Record<string, string>) => (await autocannon({ url, connections: 50, duration: loadSeconds, headers: h })).requests.average;
-      return { reference: await run(itemUrl, headers), nodeHttp: await run(bare.url, {}) };
+      const run = async (url: string, seconds: number) => {
+        const result = await autocannon({ url, connections: 50, duration: seconds, headers });
+        if (result.errors > 0 || result.non2xx > 0) throw new Error(`autocannon saw ${result.errors} errors and ${result.non2xx} non-2xx responses from ${url}`);
+        return result.requests.total / result.duration;
+      };
+      await run(itemUrl, 1); // warm-up: JIT warm on both servers
+      await run(bare.url, 1);
+      const reference: number[] = [];
+      const nodeHttp: number[] = [];
+      for (let round = 0; round < 5; round++) {
+        reference.push(await run(itemUrl, 1));
+        nodeHttp.push(await run(bare.url, 1));
+      }
+      return { reference: median(reference), nodeHttp: median(nodeHttp), ratio: median(reference.map((r, i) => r / nodeHttp[i]!)) };
     } finally {
       stop(bare);
     }
@@ -156,12 +172,12 @@ async function main(): Promise<void> {
   const figures = {
     fullRunMs: round(run.fullRunMs),
     faultMatrixMs: round(faultMatrixMs),
-    httpVsAutocannon: round(http.harness / http.autocannon, 2),
-    undiciVsAutocannon: round(http.undici / http.autocannon, 2),
+    httpVsAutocannon: round(http.harnessVsAutocannon, 2),
+    undiciVsAutocannon: round(http.undiciVsAutocannon, 2),
     walk10kMs: round(walk10k.ms),
     walk100kMs: round(walk100k.ms),
     walk100kRssMb: round(walk100k.peakRssMb),
-    refServerVsNodeHttp: round(server.reference / server.nodeHttp, 2),
+    refServerVsNodeHttp: round(server.ratio, 2),
     requestsPerRun: run.requestsPerRun,
   };
   const targets: Record<keyof typeof figures, [string, (v: number) => boolean]> = {

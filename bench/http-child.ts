@@ -1,10 +1,10 @@
 /**
  * The harness's HTTP layer (recording and redaction on) vs autocannon, against the
- * minimal server at the given URL, 10 connections; bare undici `dispatch()` too, the
- * ceiling the harness builds on. In a process of its own, so the benchmark's other phases
- * leave no heap behind to slow it. The three take turns in short windows over several
- * rounds and each figure is the median of its rounds, so a noisy neighbour slows all
- * three alike rather than one of them. Reports {@link HttpFigures} over IPC.
+ * minimal server at the given URL, 10 connections; bare undici `dispatch()` too, keeping
+ * status, headers and body as any client must: the ceiling the harness builds on. In a process of its own, so the benchmark's other phases
+ * leave no heap behind to slow it. The three take turns in one-second windows over a
+ * dozen rounds; a ratio is the median of the rounds' ratios, each from adjacent windows,
+ * so a noisy neighbour slows both sides of a ratio alike rather than one of them. Reports {@link HttpFigures} over IPC.
  */
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -13,17 +13,21 @@ import { loadProfile } from '../src/config/load.js';
 import { HttpClient } from '../src/http/client.js';
 import { RecordingSession } from '../src/http/session.js';
 import { packageRoot } from '../src/package-root.js';
+import { median } from './stats.js';
 
-/** Requests per second of each. */
+/** Requests per second of each (medians), and the ratios (medians of each round's ratio). */
 export interface HttpFigures {
   readonly harness: number;
   readonly autocannon: number;
   readonly undici: number;
+  readonly harnessVsAutocannon: number;
+  readonly undiciVsAutocannon: number;
 }
 
 const connections = 10;
-const windowSeconds = 2;
-const rounds = 5;
+/** Whole seconds: autocannon rounds its duration up to one. */
+const windowSeconds = 1;
+const rounds = 12;
 const apiKey = 'bench-key-not-secret';
 
 /** Requests per second of `send` with `connections` loops running for `seconds`. */
@@ -41,11 +45,6 @@ async function loop(send: () => Promise<unknown>, seconds: number): Promise<numb
   return done / seconds;
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((x, y) => x - y);
-  return sorted[Math.floor(sorted.length / 2)]!;
-}
-
 const [baseUrl] = process.argv.slice(2) as [string];
 const profile = await loadProfile({ configPath: join(packageRoot(), 'fixtures', 'reference.config.json'), baseUrl, env: { RESTPROBE_API_KEY: apiKey } });
 const client = new HttpClient({ timeoutMs: 5000, maxBodyBytes: 1 << 20, connections, maxRequests: Number.MAX_SAFE_INTEGER });
@@ -61,12 +60,20 @@ const send = () => {
 const headers = { accept: 'application/json', 'x-api-key': apiKey };
 const bare = new Agent({ connections });
 const bareRequest = { origin: baseUrl, path: spec.path, method: spec.method, headers };
+/** The least any client must do with a response: keep its status, headers and body. */
 const sendBare = () =>
-  new Promise<void>((resolve, reject) => {
+  new Promise<{ status: number; headers: object; body: Buffer }>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let status = 0;
+    let responseHeaders: object = {};
     bare.dispatch(bareRequest, {
       onRequestStart() {},
-      onResponseData() {},
-      onResponseEnd: () => resolve(),
+      onResponseStart(_controller, statusCode, h) {
+        status = statusCode;
+        responseHeaders = h;
+      },
+      onResponseData: (_controller, chunk) => void chunks.push(chunk),
+      onResponseEnd: () => resolve({ status, headers: responseHeaders, body: Buffer.concat(chunks) }),
       onResponseError: (_controller, err) => reject(err),
     });
   });
@@ -75,11 +82,20 @@ await loop(send, 1); // warm-up: connections open, JIT warm
 await loop(sendBare, 0.5);
 const measured = { harness: [] as number[], autocannon: [] as number[], undici: [] as number[] };
 for (let round = 0; round < rounds; round++) {
-  measured.autocannon.push((await autocannon({ url: `${baseUrl}${spec.path}`, connections, duration: windowSeconds, headers })).requests.average);
+  const ac = await autocannon({ url: `${baseUrl}${spec.path}`, connections, duration: windowSeconds, headers });
+  if (ac.errors > 0 || ac.non2xx > 0) throw new Error(`autocannon saw ${ac.errors} errors and ${ac.non2xx} non-2xx responses`);
+  measured.autocannon.push(ac.requests.total / ac.duration);
   measured.harness.push(await loop(send, windowSeconds));
   measured.undici.push(await loop(sendBare, windowSeconds));
 }
 await client.close();
 await bare.close();
-const figures: HttpFigures = { harness: median(measured.harness), autocannon: median(measured.autocannon), undici: median(measured.undici) };
+const ratios = (of: number[]) => median(of.map((rps, i) => rps / measured.autocannon[i]!));
+const figures: HttpFigures = {
+  harness: median(measured.harness),
+  autocannon: median(measured.autocannon),
+  undici: median(measured.undici),
+  harnessVsAutocannon: ratios(measured.harness),
+  undiciVsAutocannon: ratios(measured.undici),
+};
 process.send?.(figures);

@@ -21,7 +21,7 @@ export interface ClientOptions {
 export interface RawRequest {
   readonly method: string;
   readonly url: string;
-  readonly headers: Record<string, string>;
+  readonly headers: Readonly<Record<string, string>>;
   readonly body?: string | Uint8Array | undefined;
   /** Cleanup requests do not count against `maxRequests`. */
   readonly outsideBudget?: boolean;
@@ -51,6 +51,10 @@ export class HttpClient {
   readonly protocolErrors: string[] = [];
   /** Requests in flight: close() waits for none of them. */
   private inFlight = 0;
+  /** One function for every exchange to call when it ends, rather than a closure each. */
+  private readonly settled = (): void => {
+    this.inFlight--;
+  };
 
   constructor(readonly options: ClientOptions) {
     const agentOptions = {
@@ -91,14 +95,16 @@ export class HttpClient {
     }
     this.inFlight++;
     return new Promise((resolve, reject) => {
-      const collector = new ResponseCollector(req, this.options, (err, res) => {
-        this.inFlight--;
-        if (err) reject(err);
-        else resolve(res!);
-      });
       this.dispatcher.dispatch(
-        { origin: target.origin, path: target.path, method: req.method as Dispatcher.HttpMethod, headers: req.headers, body: req.body ?? null },
-        collector,
+        {
+          origin: target.origin,
+          path: target.path,
+          method: req.method as Dispatcher.HttpMethod,
+          // undici's ProxyAgent adds Host to the object it is given: give it a copy of ours.
+          headers: this.options.proxy === undefined ? req.headers : { ...req.headers },
+          body: req.body ?? null,
+        },
+        new ResponseCollector(req, this.options, resolve, reject, this.settled),
       );
     });
   }
@@ -127,7 +133,10 @@ class ResponseCollector implements Dispatcher.DispatchHandler {
   constructor(
     private readonly req: RawRequest,
     private readonly options: ClientOptions,
-    private readonly done: (err: RestprobeError | undefined, res?: RawResponse) => void,
+    private readonly resolve: (res: RawResponse) => void,
+    private readonly reject: (err: RestprobeError) => void,
+    /** Called once, when the exchange ends either way. */
+    private readonly settled: () => void,
   ) {
     this.deadline = performance.now() + options.timeoutMs;
   }
@@ -153,11 +162,13 @@ class ResponseCollector implements Dispatcher.DispatchHandler {
 
   onResponseEnd(): void {
     const body = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks, this.size);
-    this.done(undefined, { status: this.status, headers: this.headers, body });
+    this.settled();
+    this.resolve({ status: this.status, headers: this.headers, body });
   }
 
   onResponseError(_controller: Dispatcher.DispatchController, err: Error): void {
-    this.done(toTransportError(err, this.req, this.options.timeoutMs));
+    this.settled();
+    this.reject(toTransportError(err, this.req, this.options.timeoutMs));
   }
 }
 

@@ -11,6 +11,9 @@ import { toCurl } from './curl.js';
 import { redactHeaders, redactJsonText } from './redact.js';
 import { scrubSecrets } from '../secrets-scrub.js';
 
+/** What every request sends, to any origin. */
+const plainHeaders: Readonly<Record<string, string>> = Object.freeze({ accept: 'application/json' });
+
 /** Bodies longer than this are cut in the evidence (the check still sees all of it). */
 const evidenceBodyLimit = 4096;
 
@@ -22,7 +25,7 @@ const evidenceBodyLimit = 4096;
 export interface RawExchange {
   readonly method: string;
   readonly url: string;
-  readonly headers: Record<string, string>;
+  readonly headers: Readonly<Record<string, string>>;
   readonly body: string | undefined;
   readonly response?: { readonly status: number; readonly rawHeaders: Record<string, string | string[]>; readonly text: string };
   readonly error?: string;
@@ -31,7 +34,8 @@ export interface RawExchange {
 
 export class RecordingSession implements HttpSession {
   private readonly credentialHeader: string[];
-  private readonly credentials: Record<string, string>;
+  /** What every request sends to the target unless it says otherwise: Accept and the credentials. */
+  private readonly defaultHeaders: Readonly<Record<string, string>>;
   private readonly origins: Set<string>;
 
   constructor(
@@ -43,7 +47,7 @@ export class RecordingSession implements HttpSession {
     readonly secrets: Secret[] = [...profile.secrets],
   ) {
     this.credentialHeader = profile.auth.apiKey ? [profile.auth.apiKey.header] : [];
-    this.credentials = credentialHeaders(profile);
+    this.defaultHeaders = Object.freeze({ ...plainHeaders, ...credentialHeaders(profile) });
     this.origins = targetOrigins(profile);
   }
 
@@ -138,11 +142,13 @@ export class RecordingSession implements HttpSession {
   }
 
   /** `absoluteUrl` is set when the request leaves the base URL's path space. */
-  private headersFor(spec: RequestSpec, absoluteUrl: string | undefined): Record<string, string> {
-    const headers: Record<string, string> = { accept: 'application/json' };
-    if (spec.json !== undefined) headers['content-type'] = 'application/json';
+  private headersFor(spec: RequestSpec, absoluteUrl: string | undefined): Readonly<Record<string, string>> {
     // Credentials go to the target's own origins only, wherever a Location points.
-    if (spec.auth !== false && (absoluteUrl === undefined || this.origins.has(new URL(absoluteUrl).origin))) Object.assign(headers, this.credentials);
+    const credentialed = spec.auth !== false && (absoluteUrl === undefined || this.origins.has(new URL(absoluteUrl).origin));
+    // Most requests send just the defaults: one shared object, not one per request.
+    if (spec.json === undefined && spec.headers === undefined) return credentialed ? this.defaultHeaders : plainHeaders;
+    const headers: Record<string, string> = { ...(credentialed ? this.defaultHeaders : plainHeaders) };
+    if (spec.json !== undefined) headers['content-type'] = 'application/json';
     if (spec.headers) for (const name in spec.headers) headers[name.toLowerCase()] = spec.headers[name]!;
     return headers;
   }

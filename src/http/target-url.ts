@@ -8,13 +8,17 @@
  * parser's path.
  */
 
-/** Scheme and authority, then a path of characters that the URL parser leaves as they are. */
-const plainUrl = /^(https?:\/\/[A-Za-z0-9\-._~%:[\]]+)(\/[A-Za-z0-9\-._~!$&()*+,;=:@%/?]*)?$/;
-/** A dot segment, possibly percent-encoded, which the parser would resolve. */
+/** Scheme and an authority of characters that cannot hide a path, query or user. */
+const plainOrigin = /^https?:\/\/[A-Za-z0-9\-._~%:[\]]+$/;
+/** A path and query of characters that the URL parser leaves as they are. */
+const plainPath = /^\/[A-Za-z0-9\-._~!$&()*+,;=:@%/?]*$/;
+/** A dot segment, possibly percent-encoded, which the parser would resolve (anywhere, to be safe). */
 const dotSegment = /\/\.|%2e/i;
 /** Origins as the parser normalises them (case, default port), by how they were written. */
 const origins = new Map<string, string>();
 const maxOrigins = 64;
+/** The origin of the previous call: most calls repeat it, and then need no lookup at all. */
+let last = { written: '', origin: '' };
 
 export interface TargetUrl {
   readonly origin: string;
@@ -31,23 +35,24 @@ export interface TargetUrl {
  * @throws TypeError when `url` is not a valid absolute URL (from the URL parser).
  */
 export function splitUrl(url: string): TargetUrl {
-  const m = plainUrl.exec(url);
-  if (m) {
-    const path = m[2] ?? '/';
-    const query = path.indexOf('?');
-    const pathname = query === -1 ? path : path.slice(0, query);
-    if (!dotSegment.test(pathname) && query !== path.length - 1) {
-      const origin = originOf(m[1]!);
-      if (origin !== undefined) return { origin, path };
-    }
+  const slash = url.startsWith('http://') ? url.indexOf('/', 7) : url.startsWith('https://') ? url.indexOf('/', 8) : -1;
+  if (slash !== -1) {
+    const origin = originOf(url, slash);
+    const path = url.slice(slash);
+    // An empty query ("/a?") is dropped by the parser.
+    if (origin !== undefined && plainPath.test(path) && !dotSegment.test(path) && path.indexOf('?') !== path.length - 1) return { origin, path };
   }
   const parsed = new URL(url);
   return { origin: parsed.origin, path: parsed.pathname + parsed.search };
 }
 
-function originOf(written: string): string | undefined {
+/** The normalised origin of `url`'s first `length` characters, or undefined for the parser to judge. */
+function originOf(url: string, length: number): string | undefined {
+  if (last.written.length === length && url.startsWith(last.written)) return last.origin;
+  const written = url.slice(0, length);
   let origin = origins.get(written);
   if (origin === undefined) {
+    if (!plainOrigin.test(written)) return undefined;
     // Not URL.canParse: on Node 20 it refuses some URLs the parser accepts.
     try {
       origin = new URL(written).origin;
@@ -57,5 +62,6 @@ function originOf(written: string): string | undefined {
     if (origins.size >= maxOrigins) origins.clear();
     origins.set(written, origin);
   }
+  last = { written, origin };
   return origin;
 }
