@@ -93,6 +93,9 @@ describe('RecordingSession with an X-API-Key header', () => {
 
     // The check itself sees everything.
     expect(res.headers['set-cookie']).toContain(hostileSecrets.cookieValue);
+    // Repeated fields are joined; Set-Cookie by newlines, since its values may hold commas.
+    expect(res.headers['set-cookie']!.split('\n')).toEqual([hostileSecrets.cookie, 'theme=dark']);
+    expect(res.mediaType).toBe('application/json');
     expect(res.json).toMatchObject({ access_token: hostileSecrets.accessToken });
 
     const response = session.records('full')[0]!.response!;

@@ -25,8 +25,9 @@ const evidenceBodyLimit = 4096;
 export interface RawExchange {
   readonly method: string;
   readonly url: string;
-  readonly headers: Readonly<Record<string, string>>;
-  readonly body: string | undefined;
+  readonly requestHeaders: Readonly<Record<string, string>>;
+  readonly requestBody: string | undefined;
+  /** The response, when one came (a {@link RecordedExchange} is its own). */
   readonly response?: { readonly status: number; readonly rawHeaders: Record<string, string | string[]>; readonly text: string };
   readonly error?: string;
   readonly durationMs: number;
@@ -75,12 +76,12 @@ export class RecordingSession implements HttpSession {
     const started = performance.now();
     try {
       const raw = await this.client.send({ method: spec.method, url, headers, body });
-      const response = new RecordedResponse(raw, this.exchanges.length, url, spec.method);
-      this.exchanges.push({ method: spec.method, url, headers, body: bodyText, response, durationMs: Math.round(performance.now() - started) });
-      return response;
+      const exchange = new RecordedExchange(spec.method, url, headers, bodyText, raw, Math.round(performance.now() - started), this.exchanges.length);
+      this.exchanges.push(exchange);
+      return exchange;
     } catch (err) {
       const message = err instanceof RestprobeError ? err.message : String(err);
-      this.exchanges.push({ method: spec.method, url, headers, body: bodyText, error: message, durationMs: Math.round(performance.now() - started) });
+      this.exchanges.push({ method: spec.method, url, requestHeaders: headers, requestBody: bodyText, error: message, durationMs: Math.round(performance.now() - started) });
       throw err;
     }
   }
@@ -123,8 +124,8 @@ export class RecordingSession implements HttpSession {
       request: {
         method: x.method,
         url: scrubSecrets(x.url, this.secrets),
-        headers: this.scrubHeaders(redactHeaders(x.headers, this.credentialHeader)),
-        ...(x.body !== undefined && { body: this.forEvidence(x.body).text }),
+        headers: this.scrubHeaders(redactHeaders(x.requestHeaders, this.credentialHeader)),
+        ...(x.requestBody !== undefined && { body: this.forEvidence(x.requestBody).text }),
       },
       ...(x.response &&
         shown && {
@@ -137,7 +138,7 @@ export class RecordingSession implements HttpSession {
         }),
       ...(x.error !== undefined && { error: scrubSecrets(x.error, this.secrets) }),
       durationMs: x.durationMs,
-      curl: toCurl(x, this.secrets, this.credentialHeader),
+      curl: toCurl({ method: x.method, url: x.url, headers: x.requestHeaders, ...(x.requestBody !== undefined && { body: x.requestBody }) }, this.secrets, this.credentialHeader),
     };
   }
 
@@ -193,28 +194,40 @@ function isAbsoluteUrl(path: string): boolean {
 }
 
 /**
- * A response as checks see it, and as the evidence records it. A class, so that the body
- * is decoded, parsed and the media type read only when something asks (for many
- * responses nothing does), at no per-response closure cost.
+ * An exchange that got a response: what the check sees (an {@link HttpResponse}) and what
+ * the evidence records (a {@link RawExchange}, its own `response`), in one object per
+ * request. The body is decoded and parsed, and the headers flattened, only when something
+ * asks: for many responses nothing does.
  */
-class RecordedResponse implements HttpResponse {
+class RecordedExchange implements HttpResponse, RawExchange {
   readonly status: number;
   readonly rawHeaders: Record<string, string | string[]>;
-  readonly headers: Readonly<Record<string, string>>;
   private readonly body: Buffer;
+  private flat: Readonly<Record<string, string>> | undefined;
   private decoded: string | undefined;
   private parsed: { value: unknown } | undefined;
 
   constructor(
-    raw: RawResponse,
-    readonly exchangeIndex: number,
-    readonly url: string,
     readonly method: string,
+    readonly url: string,
+    readonly requestHeaders: Readonly<Record<string, string>>,
+    readonly requestBody: string | undefined,
+    raw: RawResponse,
+    readonly durationMs: number,
+    readonly exchangeIndex: number,
   ) {
     this.status = raw.status;
     this.rawHeaders = raw.headers;
-    this.headers = flattenHeaders(raw.headers);
     this.body = raw.body;
+  }
+
+  get response(): this {
+    return this;
+  }
+
+  get headers(): Readonly<Record<string, string>> {
+    this.flat ??= flattenHeaders(this.rawHeaders);
+    return this.flat;
   }
 
   get text(): string {
