@@ -63,6 +63,17 @@ function parseMediaRange(text: string): MediaRange | undefined {
  */
 export function acceptsJson(accept: string | undefined): boolean {
   if (accept === undefined || accept.trim() === '') return true;
+  // Clients repeat one Accept header: parse it once. (A pure function of the header, and
+  // the header is no secret, so the shortcut's timing tells nothing.)
+  if (accept === lastAccept.header) return lastAccept.accepts;
+  const accepts = judgeAccept(accept);
+  lastAccept = { header: accept, accepts };
+  return accepts;
+}
+
+let lastAccept = { header: '', accepts: true };
+
+function judgeAccept(accept: string): boolean {
   let best: { specificity: number; q: number } | undefined;
   for (const part of splitOutsideQuotes(accept, ',')) {
     if (part.trim() === '') continue;
