@@ -1,10 +1,12 @@
 /**
  * The harness's HTTP layer (recording and redaction on) vs autocannon, against the
  * minimal server at the given URL, 10 connections; bare undici `dispatch()` too, keeping
- * status, headers and body as any client must: the ceiling the harness builds on. In a process of its own, so the benchmark's other phases
- * leave no heap behind to slow it. The three take turns in one-second windows over a
- * dozen rounds; a ratio is the median of the rounds' ratios, each from adjacent windows,
- * so a noisy neighbour slows both sides of a ratio alike rather than one of them. Reports {@link HttpFigures} over IPC.
+ * status, headers and body as any client must: the ceiling the harness builds on.
+ *
+ * In a process of its own, so the benchmark's other phases leave no heap behind to slow
+ * it. The three take turns in one-second windows over eleven rounds; a ratio is the median
+ * of the rounds' ratios, each from adjacent windows, so a noisy neighbour slows both sides
+ * of a ratio alike rather than one of them. Reports {@link HttpFigures} over IPC.
  */
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -27,7 +29,7 @@ export interface HttpFigures {
 const connections = 10;
 /** Whole seconds: autocannon rounds its duration up to one. */
 const windowSeconds = 1;
-const rounds = 12;
+const rounds = 11;
 const apiKey = 'bench-key-not-secret';
 
 /** Requests per second of `send` with `connections` loops running for `seconds`. */

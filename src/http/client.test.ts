@@ -67,6 +67,25 @@ describe('HttpClient against a hostile server', () => {
     expect((JSON.parse(res.body.toString('utf8')) as { data: string }).data).toBe('b'.repeat(300000 - 11));
   });
 
+  it('an endless stream of 1xx interim responses → ERR_TIMEOUT', fast, async () => {
+    const started = performance.now();
+    await rejectsWith(get('/endless-interim'), 'ERR_TIMEOUT');
+    expect(performance.now() - started).toBeLessThan(timeoutMs * 4);
+  });
+
+  it('keeps a small body without the socket read it arrived in', fast, async () => {
+    const res = await get('/fat-headers');
+    expect(res.body.toString('utf8')).toBe('{}');
+    // The read held 12 KiB of header bytes; the kept body may share at most a pool slab.
+    expect(res.body.buffer.byteLength).toBeLessThanOrEqual(8192);
+  });
+
+  it('a request undici refuses before sending (Proxy-Authorization through a proxy) → ERR_PROTOCOL, and the client still closes', fast, async () => {
+    const proxied = new HttpClient({ ...options, proxy: `http://127.0.0.1:${await freePort()}` });
+    await rejectsWith(proxied.send({ method: 'GET', url: `${server.url}/echo`, headers: { 'proxy-authorization': 'Basic eDp5' } }), 'ERR_PROTOCOL');
+    await proxied.close();
+  });
+
   it('answers a plain request', fast, async () => {
     const res = await get('/echo');
     expect(res.status).toBe(200);

@@ -95,17 +95,24 @@ export class HttpClient {
     }
     this.inFlight++;
     return new Promise((resolve, reject) => {
-      this.dispatcher.dispatch(
-        {
-          origin: target.origin,
-          path: target.path,
-          method: req.method as Dispatcher.HttpMethod,
-          // undici's ProxyAgent adds Host to the object it is given: give it a copy of ours.
-          headers: this.options.proxy === undefined ? req.headers : { ...req.headers },
-          body: req.body ?? null,
-        },
-        new ResponseCollector(req, this.options, resolve, reject, this.settled),
-      );
+      const collector = new ResponseCollector(req, this.options, resolve, reject, this.settled);
+      try {
+        this.dispatcher.dispatch(
+          {
+            origin: target.origin,
+            path: target.path,
+            method: req.method as Dispatcher.HttpMethod,
+            // undici's ProxyAgent adds Host to the object it is given: give it a copy of ours.
+            headers: this.options.proxy === undefined ? req.headers : { ...req.headers },
+            body: req.body ?? null,
+          },
+          collector,
+        );
+      } catch (err) {
+        // ProxyAgent throws some refusals (a Proxy-Authorization header) instead of
+        // reporting them to the handler.
+        collector.onResponseError(undefined, err as Error);
+      }
     });
   }
 
@@ -114,6 +121,9 @@ export class HttpClient {
     await (this.inFlight > 0 ? this.dispatcher.destroy() : this.dispatcher.close());
   }
 }
+
+/** The most a kept body may waste of the socket read it is a view of. */
+const retainedWasteBytes = 4096;
 
 /**
  * Collects one response straight from undici's parser through `dispatch()`, without the
@@ -129,6 +139,7 @@ class ResponseCollector implements Dispatcher.DispatchHandler {
   private status = 0;
   private headers: Record<string, string | string[]> = {};
   private readonly deadline: number;
+  private ended = false;
 
   constructor(
     private readonly req: RawRequest,
@@ -144,7 +155,10 @@ class ResponseCollector implements Dispatcher.DispatchHandler {
   /** undici takes a handler for the controller API only when it has this method. */
   onRequestStart(): void {}
 
-  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
+  onResponseStart(controller: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
+    // Each 1xx interim response restarts undici's headers timer: an endless stream of them
+    // is stopped here.
+    if (performance.now() > this.deadline) return controller.abort(timeoutError(this.req, this.options.timeoutMs));
     // 1xx interim responses come first; the final response replaces them.
     this.status = statusCode;
     this.headers = headers as Record<string, string | string[]>;
@@ -161,14 +175,27 @@ class ResponseCollector implements Dispatcher.DispatchHandler {
   }
 
   onResponseEnd(): void {
-    const body = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks, this.size);
-    this.settled();
-    this.resolve({ status: this.status, headers: this.headers, body });
+    if (this.end()) this.resolve({ status: this.status, headers: this.headers, body: this.body() });
   }
 
-  onResponseError(_controller: Dispatcher.DispatchController, err: Error): void {
+  onResponseError(_controller: Dispatcher.DispatchController | undefined, err: Error): void {
+    if (this.end()) this.reject(toTransportError(err, this.req, this.options.timeoutMs));
+  }
+
+  /** True the first time only: an exchange settles once. */
+  private end(): boolean {
+    if (this.ended) return false;
+    this.ended = true;
     this.settled();
-    this.reject(toTransportError(err, this.req, this.options.timeoutMs));
+    return true;
+  }
+
+  private body(): Buffer {
+    if (this.chunks.length !== 1) return Buffer.concat(this.chunks, this.size);
+    // A lone chunk is a view of the socket's read, header bytes and all: keep it only
+    // when that wastes little, since the evidence holds it for the rest of the check.
+    const chunk = this.chunks[0]!;
+    return chunk.buffer.byteLength - chunk.byteLength > retainedWasteBytes ? Buffer.from(chunk) : chunk;
   }
 }
 

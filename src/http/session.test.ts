@@ -57,6 +57,17 @@ describe('RecordingSession with an X-API-Key header', () => {
     expect(everything(session)).not.toContain(apiKey);
   });
 
+  it('hands the check a response that shows no request credentials when spread or printed, and whose headers are frozen', fast, async () => {
+    const session = new RecordingSession(client, profileFor(server.url));
+    const res = await session.send({ method: 'GET', path: '/big?bytes=20' });
+    expect(res.status).toBe(200);
+    expect(JSON.stringify(res)).not.toContain(apiKey);
+    expect(JSON.stringify({ ...res })).not.toContain(apiKey);
+    expect(Object.isFrozen(res.headers)).toBe(true);
+    // The evidence still has the request as it was sent (redacted when reported).
+    expect(session.records('full')[0]!.request.headers['x-api-key']).toBe(REDACTED);
+  });
+
   it('sends no credentials when the check asks for none', fast, async () => {
     const session = new RecordingSession(client, profileFor(server.url));
     const res = await session.send({ method: 'GET', path: '/echo', auth: false });

@@ -202,42 +202,56 @@ function isAbsoluteUrl(path: string): boolean {
 class RecordedExchange implements HttpResponse, RawExchange {
   readonly status: number;
   readonly rawHeaders: Record<string, string | string[]>;
-  private readonly body: Buffer;
-  private flat: Readonly<Record<string, string>> | undefined;
-  private decoded: string | undefined;
-  private parsed: { value: unknown } | undefined;
+  // Private fields: a check that spreads or prints its response shows no request credentials.
+  readonly #requestHeaders: Readonly<Record<string, string>>;
+  readonly #requestBody: string | undefined;
+  readonly #body: Buffer;
+  #flat: Readonly<Record<string, string>> | undefined;
+  #decoded: string | undefined;
+  #parsed: { value: unknown } | undefined;
 
   constructor(
     readonly method: string,
     readonly url: string,
-    readonly requestHeaders: Readonly<Record<string, string>>,
-    readonly requestBody: string | undefined,
+    requestHeaders: Readonly<Record<string, string>>,
+    requestBody: string | undefined,
     raw: RawResponse,
     readonly durationMs: number,
     readonly exchangeIndex: number,
   ) {
+    this.#requestHeaders = requestHeaders;
+    this.#requestBody = requestBody;
     this.status = raw.status;
     this.rawHeaders = raw.headers;
-    this.body = raw.body;
+    this.#body = raw.body;
+  }
+
+  get requestHeaders(): Readonly<Record<string, string>> {
+    return this.#requestHeaders;
+  }
+
+  get requestBody(): string | undefined {
+    return this.#requestBody;
   }
 
   get response(): this {
     return this;
   }
 
+  /** Frozen: a check cannot change the evidence through what it reads. */
   get headers(): Readonly<Record<string, string>> {
-    this.flat ??= flattenHeaders(this.rawHeaders);
-    return this.flat;
+    this.#flat ??= Object.freeze(flattenHeaders(this.rawHeaders));
+    return this.#flat;
   }
 
   get text(): string {
-    this.decoded ??= this.body.toString('utf8');
-    return this.decoded;
+    this.#decoded ??= this.#body.toString('utf8');
+    return this.#decoded;
   }
 
   get json(): unknown {
-    this.parsed ??= { value: parseJson(this.text) };
-    return this.parsed.value;
+    this.#parsed ??= { value: parseJson(this.text) };
+    return this.#parsed.value;
   }
 
   get mediaType(): string {

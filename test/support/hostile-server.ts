@@ -138,6 +138,21 @@ export async function startHostileServer(): Promise<HostileServer> {
       res.end(`{"access_token":"${deepToken}","rest":${'['.repeat(depth)}${']'.repeat(depth)}}`);
     },
 
+    '/endless-interim'(_req, res) {
+      // 102 Processing forever: each one restarts a client's wait for headers.
+      const t = every(50, () => {
+        if (res.destroyed) stop(t);
+        else res.writeProcessing();
+      });
+      res.on('close', () => stop(t));
+    },
+
+    '/fat-headers'(_req, res) {
+      // A header section of 12 KiB and a body of 2 bytes, likely in one read.
+      res.writeHead(200, { 'content-type': 'application/json', 'x-padding': 'p'.repeat(12 * 1024) });
+      res.end('{}');
+    },
+
     '/early-hints'(_req, res) {
       // A 1xx interim response first: the client must report the final one.
       res.writeEarlyHints({ link: '</style.css>; rel=preload; as=style' });
