@@ -25,6 +25,8 @@ export interface RawRequest {
   readonly body?: string | Uint8Array | undefined;
   /** Cleanup requests do not count against `maxRequests`. */
   readonly outsideBudget?: boolean;
+  /** When the caller started timing the exchange (`performance.now()`); the deadline counts from it. */
+  readonly startedAt?: number;
 }
 
 export interface RawResponse {
@@ -149,7 +151,7 @@ class ResponseCollector implements Dispatcher.DispatchHandler {
     /** Called once, when the exchange ends either way. */
     private readonly settled: () => void,
   ) {
-    this.deadline = performance.now() + options.timeoutMs;
+    this.deadline = (req.startedAt ?? performance.now()) + options.timeoutMs;
   }
 
   /** undici takes a handler for the controller API only when it has this method. */
@@ -158,7 +160,7 @@ class ResponseCollector implements Dispatcher.DispatchHandler {
   onResponseStart(controller: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
     // Each 1xx interim response restarts undici's headers timer: an endless stream of them
     // is stopped here.
-    if (performance.now() > this.deadline) return controller.abort(timeoutError(this.req, this.options.timeoutMs));
+    if (statusCode < 200 && performance.now() > this.deadline) return controller.abort(timeoutError(this.req, this.options.timeoutMs));
     // 1xx interim responses come first; the final response replaces them.
     this.status = statusCode;
     this.headers = headers as Record<string, string | string[]>;

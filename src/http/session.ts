@@ -75,7 +75,7 @@ export class RecordingSession implements HttpSession {
     const bodyText = body === undefined ? undefined : typeof body === 'string' ? body : Buffer.from(body).toString('utf8');
     const started = performance.now();
     try {
-      const raw = await this.client.send({ method: spec.method, url, headers, body });
+      const raw = await this.client.send({ method: spec.method, url, headers, body, startedAt: started });
       const exchange = new RecordedExchange(spec.method, url, headers, bodyText, raw, Math.round(performance.now() - started), this.exchanges.length);
       this.exchanges.push(exchange);
       return exchange;
