@@ -8,7 +8,6 @@ import { mkdtemp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { cpus, totalmem, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
 import { loadProfile } from '../src/config/load.js';
 import { executeCheck } from '../src/engine/execute.js';
 import { HttpClient } from '../src/http/client.js';
@@ -17,7 +16,7 @@ import { faultCatalogue, startReferenceServer } from '../reference-server/src/in
 import { catalogue } from '../suites/catalogue.js';
 import type { FixtureReady } from './fixture-server.js';
 import type { HttpFigures } from './http-child.js';
-import { median } from './stats.js';
+import { autocannonRate, median, medianRatio } from './measure.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 /** The package root, from `dist/bench/`. */
@@ -129,11 +128,7 @@ async function refServerVsNodeHttp(): Promise<{ reference: number; nodeHttp: num
     const json = await (await fetch(itemUrl, { headers })).text();
     const bare = await startFixture('minimal', json);
     try {
-      const run = async (url: string, seconds: number) => {
-        const result = await autocannon({ url, connections: 50, duration: seconds, headers });
-        if (result.errors > 0 || result.non2xx > 0) throw new Error(`autocannon saw ${result.errors} errors and ${result.non2xx} non-2xx responses from ${url}`);
-        return result.requests.total / result.duration;
-      };
+      const run = (url: string, seconds: number) => autocannonRate(url, 50, seconds, headers);
       await run(itemUrl, 1); // warm-up: JIT warm on both servers
       await run(bare.url, 1);
       const reference: number[] = [];
@@ -142,7 +137,7 @@ async function refServerVsNodeHttp(): Promise<{ reference: number; nodeHttp: num
         reference.push(await run(itemUrl, 1));
         nodeHttp.push(await run(bare.url, 1));
       }
-      return { reference: median(reference), nodeHttp: median(nodeHttp), ratio: median(reference.map((r, i) => r / nodeHttp[i]!)) };
+      return { reference: median(reference), nodeHttp: median(nodeHttp), ratio: medianRatio(reference, nodeHttp) };
     } finally {
       stop(bare);
     }

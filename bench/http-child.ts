@@ -9,13 +9,12 @@
  * of a ratio alike rather than one of them. Reports {@link HttpFigures} over IPC.
  */
 import { join } from 'node:path';
-import autocannon from 'autocannon';
 import { Agent } from 'undici';
 import { loadProfile } from '../src/config/load.js';
 import { HttpClient } from '../src/http/client.js';
 import { RecordingSession } from '../src/http/session.js';
 import { packageRoot } from '../src/package-root.js';
-import { median } from './stats.js';
+import { autocannonRate, median, medianRatio } from './measure.js';
 
 /** Requests per second of each (medians), and the ratios (medians of each round's ratio). */
 export interface HttpFigures {
@@ -84,20 +83,17 @@ await loop(send, 1); // warm-up: connections open, JIT warm
 await loop(sendBare, 0.5);
 const measured = { harness: [] as number[], autocannon: [] as number[], undici: [] as number[] };
 for (let round = 0; round < rounds; round++) {
-  const ac = await autocannon({ url: `${baseUrl}${spec.path}`, connections, duration: windowSeconds, headers });
-  if (ac.errors > 0 || ac.non2xx > 0) throw new Error(`autocannon saw ${ac.errors} errors and ${ac.non2xx} non-2xx responses`);
-  measured.autocannon.push(ac.requests.total / ac.duration);
+  measured.autocannon.push(await autocannonRate(`${baseUrl}${spec.path}`, connections, windowSeconds, headers));
   measured.harness.push(await loop(send, windowSeconds));
   measured.undici.push(await loop(sendBare, windowSeconds));
 }
 await client.close();
 await bare.close();
-const ratios = (of: number[]) => median(of.map((rps, i) => rps / measured.autocannon[i]!));
 const figures: HttpFigures = {
   harness: median(measured.harness),
   autocannon: median(measured.autocannon),
   undici: median(measured.undici),
-  harnessVsAutocannon: ratios(measured.harness),
-  undiciVsAutocannon: ratios(measured.undici),
+  harnessVsAutocannon: medianRatio(measured.harness, measured.autocannon),
+  undiciVsAutocannon: medianRatio(measured.undici, measured.autocannon),
 };
 process.send?.(figures);

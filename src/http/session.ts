@@ -263,7 +263,7 @@ class RecordedExchange implements HttpResponse, RawExchange {
  * undici gives lower-case names; repeated fields are joined (Set-Cookie by newlines). When
  * no field repeats, the headers are returned as they are (read-only to checks).
  */
-export function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
   let repeated = false;
   for (const name in headers) if (typeof headers[name] !== 'string') repeated = true;
   if (!repeated) return headers as Record<string, string>;
@@ -276,7 +276,7 @@ export function flattenHeaders(headers: Record<string, string | string[] | undef
   return out;
 }
 
-export function mediaTypeOf(contentType: string | undefined): string {
+function mediaTypeOf(contentType: string | undefined): string {
   if (contentType === undefined) return '';
   const semi = contentType.indexOf(';');
   return (semi === -1 ? contentType : contentType.slice(0, semi)).trim().toLowerCase();
