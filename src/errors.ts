@@ -30,8 +30,18 @@ export type RestprobeErrorCode =
   | 'ERR_BODY_TOO_LARGE'
   /** The run would exceed `safety.maxRequests`. */
   | 'ERR_REQUEST_BUDGET'
+  /** A check's fixture could not be made (a create, a fetch, a token): not the rule's verdict. */
+  | 'ERR_SETUP'
+  /** A check did not run because a check it depends on did not pass. */
+  | 'ERR_BLOCKED'
   /** A bug or unexpected state inside restprobe itself. Exit 3. */
   | 'ERR_HARNESS';
+
+export interface RestprobeErrorOptions {
+  readonly cause?: unknown;
+  readonly exchange?: number;
+  readonly rootCause?: string;
+}
 
 export class RestprobeError extends Error {
   override readonly name = 'RestprobeError';
@@ -40,10 +50,17 @@ export class RestprobeError extends Error {
     message: string,
     /** One line per problem, for errors that gather several (config validation). */
     readonly problems: readonly string[] = [],
-    options?: { cause?: unknown },
+    options: RestprobeErrorOptions = {},
   ) {
-    super(message, options);
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.exchange = options.exchange;
+    this.rootCause = options.rootCause;
   }
+
+  /** The check's exchange this error is about (HttpResponse.exchangeIndex), for the evidence's focus. */
+  readonly exchange: number | undefined;
+  /** One line shared by every check this same cause stopped, for grouping in reports. */
+  readonly rootCause: string | undefined;
 }
 
 /** Exit codes of the CLI, as the design fixes them. */

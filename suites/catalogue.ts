@@ -1,12 +1,13 @@
 /**
- * The check catalogue: every check restprobe ships, importable without vitest (for
- * `restprobe checks`, the docs and the self-tests). The `*.suite.ts` files register
- * the same checks as vitest tests.
+ * The check catalogue: the list of sections, each registered once in its folder's
+ * index.ts. Importing it loads no engine and no HTTP stack (`restprobe checks`, the docs).
  */
-import type { Check } from '../src/model/check.js';
-import { constraintChecks } from './01-constraints/index.js';
-import { endpointChecks } from './04-endpoints/index.js';
-import { errorChecks } from './07-errors/index.js';
-import { limitChecks } from './08-limits/index.js';
+import type { Check, SectionChecks } from '../src/model/check.js';
+import constraints from './01-constraints/index.js';
+import endpoints from './04-endpoints/index.js';
+import errors from './07-errors/index.js';
+import limits from './08-limits/index.js';
 
-export const catalogue: readonly Check[] = [...constraintChecks, ...endpointChecks, ...errorChecks, ...limitChecks];
+export const catalogueSections: readonly SectionChecks[] = [constraints, endpoints, errors, limits];
+
+export const catalogue: readonly Check[] = catalogueSections.flatMap((s) => s.checks);

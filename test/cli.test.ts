@@ -162,7 +162,13 @@ describe('restprobe checks and serve', () => {
     const ran = await restprobe(['checks', '--json']);
     const entries = JSON.parse(ran.stdout);
     expect(entries.length).toBeGreaterThanOrEqual(15);
-    for (const e of entries) expect(Object.keys(e).sort()).toEqual(['id', 'rule', 'section', 'severity', 'title']);
+    for (const e of entries) expect(Object.keys(e).sort()).toEqual(['configKeys', 'dependsOn', 'id', 'needs', 'rule', 'schedule', 'section', 'severity', 'title', 'uses']);
+    // Each check lists the real keys that enable it, not a vague "needs write".
+    const byId = Object.fromEntries(entries.map((e: { id: string }) => [e.id, e]));
+    expect(byId['CON-etag-same-across-nodes'].configKeys).toEqual(expect.arrayContaining(['nodes', 'collections[].create.body']));
+    expect(byId['END-pagination-terminates'].configKeys).toContain('collections[].mark');
+    expect(byId['ERR-unknown-path-404'].configKeys).toEqual([]);
+    expect(byId['ERR-bad-input-no-5xx'].schedule).toBe('last');
   });
 
   it('serve --list-faults --json prints the fault catalogue', async () => {

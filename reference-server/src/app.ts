@@ -16,6 +16,7 @@ import { authenticate, type KeyRing } from './auth.js';
 import { bodyRequired, hasBody, MalformedJsonError, parseJson, readBody, requireObject, type JsonObject } from './body.js';
 import { ConditionalRequest, Validators } from './conditional.js';
 import type { BodyPolicy, Operation } from './context.js';
+import type { FaultName } from './faults.js';
 import { acceptedBodyTypes, requireAcceptableJson, requireSupportedContentType } from './negotiation.js';
 import { genericProblem, notFound, ProblemError, reasonPhrase } from './problem.js';
 import { emptyReply, mediaTypes, problemReply, renderProblem, send, type Reply } from './respond.js';
@@ -25,7 +26,7 @@ import { allowedMethods, parseTarget, Router, type Method, type Route } from './
 export interface AppConfig {
   /** The keys that authenticate (the server's own, and minted ones). */
   readonly keys: KeyRing;
-  readonly faults: ReadonlySet<string>;
+  readonly faults: ReadonlySet<FaultName>;
   /** Bulk projects to create up front; none by default. */
   readonly seedProjects?: number;
   /** The routes and the stores behind them; nodes of one server share them. Default: fresh ones. */
@@ -46,7 +47,7 @@ function isBodyMethod(method: string): method is BodyMethod {
 }
 
 /** 204 naming what the path supports (RFC 9110 §9.3.7, RFC 5789 §3.1, LDP Accept-Post). */
-function optionsReply(route: Route<Operation>, faults: ReadonlySet<string>): Reply {
+function optionsReply(route: Route<Operation>, faults: ReadonlySet<FaultName>): Reply {
   if (faults.has('options-without-allow')) return emptyReply(204);
   const headers: Record<string, string> = { Allow: allowedMethods(route).join(', ') };
   if (route.operations.POST !== undefined) headers['Accept-Post'] = acceptedBodyTypes('POST').join(', ');
@@ -55,7 +56,7 @@ function optionsReply(route: Route<Operation>, faults: ReadonlySet<string>): Rep
 }
 
 /** 404 for a path that names no resource. */
-function unknownPath(faults: ReadonlySet<string>): Reply {
+function unknownPath(faults: ReadonlySet<FaultName>): Reply {
   if (faults.has('unknown-path-html')) {
     const html = '<!DOCTYPE html><html><head><title>404 Not Found</title></head><body><h1>Not Found</h1></body></html>';
     return { status: 404, content: { type: 'text/html; charset=utf-8', text: html } };
@@ -68,7 +69,7 @@ async function readJsonBody(
   req: IncomingMessage,
   method: BodyMethod,
   policy: BodyPolicy,
-  faults: ReadonlySet<string>,
+  faults: ReadonlySet<FaultName>,
 ): Promise<JsonObject | undefined> {
   if (!hasBody(req)) {
     if (policy === 'required') throw bodyRequired();
@@ -147,7 +148,7 @@ export function createRequestListener(config: AppConfig): (req: IncomingMessage,
  * Answers requests Node cannot parse (bad syntax, oversized headers) with a problem body
  * too, instead of Node's bare default, then closes the connection.
  */
-export function createClientErrorListener(faults: ReadonlySet<string>): (error: Error, socket: Duplex) => void {
+export function createClientErrorListener(faults: ReadonlySet<FaultName>): (error: Error, socket: Duplex) => void {
   return (error, socket) => {
     const code = (error as { code?: unknown }).code;
     if (code === 'ECONNRESET' || !socket.writable) {

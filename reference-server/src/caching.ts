@@ -11,6 +11,8 @@
  *   RFC 9110 §12.5.5 does not require listing them.
  */
 
+import type { FaultName } from './faults.js';
+
 /** What the policy needs to know about a response. */
 export interface CacheFacts {
   /** The request method, as received. */
@@ -25,7 +27,7 @@ export interface CacheFacts {
 }
 
 /** The cache headers of one response: always `Cache-Control`, and `Vary` when the content was negotiated. */
-export function cacheHeadersFor(facts: CacheFacts, faults: ReadonlySet<string>): Record<string, string> {
+export function cacheHeadersFor(facts: CacheFacts, faults: ReadonlySet<FaultName>): Record<string, string> {
   if (facts.holdsSecret) {
     return faults.has('secret-cacheable') ? { 'Cache-Control': 'private, max-age=300' } : { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
   }

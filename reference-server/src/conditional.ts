@@ -17,6 +17,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
+import type { FaultName } from './faults.js';
 import { genericProblem, ProblemError } from './problem.js';
 import { mediaTypes, type Reply } from './respond.js';
 
@@ -121,7 +122,7 @@ function itemIdOf(text: string): string | undefined {
 /** How one node computes ETags. */
 export class Validators {
   constructor(
-    private readonly faults: ReadonlySet<string>,
+    private readonly faults: ReadonlySet<FaultName>,
     private readonly memory: ValidatorMemory = new ValidatorMemory(),
     /** 1 for the first node; only fault `etag-per-node` lets it show. */
     private readonly node = 1,
@@ -175,7 +176,7 @@ export class ConditionalRequest {
     private readonly method: string,
     private readonly headers: IncomingHttpHeaders,
     private readonly validators: Validators,
-    private readonly faults: ReadonlySet<string>,
+    private readonly faults: ReadonlySet<FaultName>,
   ) {}
 
   /** The ETag this node gives a representation. */

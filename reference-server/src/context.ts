@@ -4,6 +4,7 @@
  */
 import type { JsonObject } from './body.js';
 import type { ConditionalRequest } from './conditional.js';
+import type { FaultName } from './faults.js';
 import type { Reply } from './respond.js';
 
 export interface RequestContext {
@@ -14,7 +15,7 @@ export interface RequestContext {
   readonly query: URLSearchParams;
   /** The parsed JSON object, or `undefined` when the operation takes no body or none came. */
   readonly body: JsonObject | undefined;
-  readonly faults: ReadonlySet<string>;
+  readonly faults: ReadonlySet<FaultName>;
   /** The request's preconditions (If-Match, If-None-Match) and this node's ETags. */
   readonly conditional: ConditionalRequest;
 }

@@ -6,8 +6,8 @@
  * place each fault bends behaviour; search the sources for the fault's name to find it.
  */
 
-/** One deliberate defect. */
-export interface Fault {
+/** What a catalogue entry must hold; the entries below are checked against it. */
+export interface FaultDefinition {
   /** Stable kebab-case name, used with `restprobe serve --fault NAME`. */
   readonly name: string;
   /** One line: what the server does wrong while the fault is active. */
@@ -16,8 +16,11 @@ export interface Fault {
   readonly detects: readonly string[];
 }
 
-/** Every fault the reference server knows, in the order of the conventions they break. */
-export const faultCatalogue: readonly Fault[] = [
+/**
+ * The catalogue with its literal types kept, so that {@link FaultName} can be derived
+ * from it. Add a fault here and its name joins the union.
+ */
+const definitions = [
   {
     name: 'collection-unwrapped',
     description: 'GET on a collection answers a bare JSON array instead of a {data, next_cursor} page.',
@@ -111,7 +114,7 @@ export const faultCatalogue: readonly Fault[] = [
   {
     name: 'errors-as-plain-json',
     description: 'Error bodies are labelled application/json instead of application/problem+json.',
-    detects: ['ERR-problem-json-content-type'],
+    detects: ['ERR-problem-json-content-type', 'ERR-unknown-path-404', 'ERR-unknown-id-404'],
   },
   {
     name: 'problem-without-detail',
@@ -136,17 +139,17 @@ export const faultCatalogue: readonly Fault[] = [
   {
     name: 'unknown-id-200-null',
     description: 'GET of an unknown id answers 200 with a null body instead of 404.',
-    detects: ['ERR-unknown-id-404'],
+    detects: ['ERR-unknown-id-404', 'END-delete-then-404'],
   },
   {
     name: 'unknown-path-html',
     description: 'An unknown path answers 404 with an HTML page instead of a problem body.',
-    detects: ['ERR-unknown-path-404'],
+    detects: ['ERR-unknown-path-404', 'ERR-problem-json-content-type', 'ERR-problem-members', 'ERR-problem-status-matches'],
   },
   {
     name: 'wrong-type-500',
     description: 'A project name that is not a string reaches the handler unchecked, which crashes with 500.',
-    detects: ['ERR-bad-input-no-5xx'],
+    detects: ['ERR-bad-input-no-5xx', 'ERR-validation-422', 'ERR-validation-errors-field'],
   },
   {
     name: 'malformed-json-500',
@@ -156,7 +159,7 @@ export const faultCatalogue: readonly Fault[] = [
   {
     name: 'bad-limit-500',
     description: 'A non-numeric limit query parameter answers 500 instead of 400.',
-    detects: ['ERR-bad-input-no-5xx'],
+    detects: ['ERR-bad-input-no-5xx', 'LIM-limit-invalid-400'],
   },
   {
     name: 'accept-ignored',
@@ -171,7 +174,7 @@ export const faultCatalogue: readonly Fault[] = [
   {
     name: 'offset-cursor',
     description: 'The cursor encodes a plain offset, so inserts and deletes during a walk skip or repeat items.',
-    detects: ['END-pagination-stable-under-writes'],
+    detects: ['END-pagination-stable-under-writes', 'END-cursor-tamper-400'],
   },
   {
     name: 'limit-uncapped',
@@ -211,7 +214,7 @@ export const faultCatalogue: readonly Fault[] = [
   {
     name: 'tampered-cursor-500',
     description: 'A tampered or garbage cursor crashes the listing with 500.',
-    detects: ['END-cursor-tamper-400'],
+    detects: ['END-cursor-tamper-400', 'ERR-bad-input-no-5xx'],
   },
   {
     name: 'cursor-not-bound',
@@ -298,23 +301,43 @@ export const faultCatalogue: readonly Fault[] = [
     description: 'The response that shows a newly minted API key is cacheable (private, max-age=300) instead of no-store.',
     detects: ['LIM-no-store-secrets'],
   },
-];
-
-/** The names in the catalogue, for validation and error messages. */
-export const faultNames: readonly string[] = faultCatalogue.map((f) => f.name);
+] as const satisfies readonly FaultDefinition[];
 
 /**
- * Checks requested fault names against the catalogue.
+ * The name of a fault in the catalogue. The server's active faults are a
+ * `ReadonlySet<FaultName>`, so `faults.has('misspelt-name')` does not compile.
+ */
+export type FaultName = (typeof definitions)[number]['name'];
+
+/**
+ * One deliberate defect, as the catalogue lists it. `name` is typed `string` here so that
+ * callers can compare user input against it; inside the server, use {@link FaultName}.
+ */
+export type Fault = FaultDefinition;
+
+/** Every fault the reference server knows, in the order of the conventions they break. */
+export const faultCatalogue: readonly Fault[] = definitions;
+
+/** The names in the catalogue, in its order, for validation and error messages. */
+export const faultNames: readonly FaultName[] = definitions.map((f) => f.name);
+
+/** Whether `name` is a fault in the catalogue. */
+export function isFaultName(name: string): name is FaultName {
+  return (faultNames as readonly string[]).includes(name);
+}
+
+/**
+ * Checks requested fault names (user input, e.g. from the CLI) against the catalogue.
  *
  * @throws Error naming the unknown faults and listing the valid ones.
  */
-export function resolveFaults(requested: readonly string[]): ReadonlySet<string> {
-  const unknown = requested.filter((name) => !faultNames.includes(name));
+export function resolveFaults(requested: readonly string[]): ReadonlySet<FaultName> {
+  const unknown = requested.filter((name) => !isFaultName(name));
   if (unknown.length > 0) {
     throw new Error(
       `Unknown fault${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}. ` +
         `Valid faults: ${faultNames.join(', ')}.`,
     );
   }
-  return new Set(requested);
+  return new Set(requested.filter(isFaultName));
 }

@@ -20,12 +20,15 @@ import { ValidatorMemory, Validators } from './conditional.js';
 import { createRoutes } from './routes.js';
 import { resolveFaults } from './faults.js';
 
-export { faultCatalogue, type Fault } from './faults.js';
+export { faultCatalogue, faultNames, isFaultName, type Fault, type FaultDefinition, type FaultName } from './faults.js';
 
 export interface ReferenceServerOptions {
   /** TCP port on 127.0.0.1; 0 (the default) picks a free one. */
   readonly port?: number;
-  /** Fault names from {@link faultCatalogue}; none by default. */
+  /**
+   * Fault names from {@link faultCatalogue}; none by default. Plain strings (user input):
+   * unknown names are rejected when the server starts.
+   */
   readonly faults?: readonly string[];
   /** The API key clients must send; default: 32 random bytes, base64url. */
   readonly apiKey?: string;

@@ -10,6 +10,7 @@
  * O(log n + page) when no filter thins the walk out.
  */
 import { createHash } from 'node:crypto';
+import type { FaultName } from './faults.js';
 import {
   decodeCursor,
   decodeOffsetCursor,
@@ -91,7 +92,7 @@ export interface View<D extends Fields> {
 export function readView<D extends Fields>(
   query: URLSearchParams,
   spec: ListingSpec<D>,
-  faults: ReadonlySet<string>,
+  faults: ReadonlySet<FaultName>,
   errors: FieldError[],
 ): View<D> {
   const within = spec.within ?? (() => true);
@@ -148,7 +149,7 @@ export function readCursor<D extends Fields>(
   query: URLSearchParams,
   scope: string,
   view: View<D>,
-  faults: ReadonlySet<string>,
+  faults: ReadonlySet<FaultName>,
   errors: FieldError[],
 ): CursorStart {
   const raw = singleParam(query, 'cursor', errors);
@@ -228,7 +229,7 @@ function shuffleTies<D extends Fields>(entries: Entry<D>[], sort: SortField<D>):
 function everyMatch<D extends Fields>(
   store: Collection<D>,
   view: View<D>,
-  faults: ReadonlySet<string>,
+  faults: ReadonlySet<FaultName>,
 ): Entry<D>[] {
   const entries = ascending(store, view.sort).filter((e) => view.predicate(e.data));
   if (view.descending) entries.reverse();
@@ -280,7 +281,7 @@ export function cursorPage<D extends Fields>(
   scope: string,
   start: CursorStart,
   limit: number,
-  faults: ReadonlySet<string>,
+  faults: ReadonlySet<FaultName>,
 ): { items: Entry<D>[]; nextCursor: string | null } {
   const forever = faults.has('next-cursor-never-null');
   if ('offset' in start) {
@@ -324,7 +325,7 @@ export function offsetPage<D extends Fields>(
   view: View<D>,
   offset: number,
   limit: number,
-  faults: ReadonlySet<string>,
+  faults: ReadonlySet<FaultName>,
 ): { items: Entry<D>[]; total: number } {
   const all = everyMatch(store, view, faults);
   const from = faults.has('offset-overlap') && offset > 0 ? offset - 1 : offset;

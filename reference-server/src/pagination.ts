@@ -13,6 +13,7 @@
  * issued for another listing, filter or sort is refused.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { FaultName } from './faults.js';
 import type { FieldError } from './problem.js';
 import type { SortKey } from './store.js';
 
@@ -113,7 +114,7 @@ export function singleParam(query: URLSearchParams, name: string, errors: FieldE
  * Faults: `default-page-unbounded` (no limit: everything), `limit-uncapped` (no maximum),
  * `limit-zero-accepted` (0 and negatives give the default), `bad-limit-500`.
  */
-export function readLimit(query: URLSearchParams, faults: ReadonlySet<string>, errors: FieldError[]): number {
+export function readLimit(query: URLSearchParams, faults: ReadonlySet<FaultName>, errors: FieldError[]): number {
   const raw = singleParam(query, 'limit', errors);
   if (raw === undefined) return faults.has('default-page-unbounded') ? Infinity : defaultLimit;
   if (faults.has('bad-limit-500') && Number.isNaN(Number(raw))) {
@@ -145,14 +146,14 @@ export function readOffset(query: URLSearchParams, errors: FieldError[]): number
 export function pageBody(
   data: readonly unknown[],
   nextCursor: string | null,
-  faults: ReadonlySet<string>,
+  faults: ReadonlySet<FaultName>,
 ): unknown {
   if (faults.has('collection-unwrapped')) return data;
   return { data, next_cursor: nextCursor };
 }
 
 /** The offset-style page body: `{ data, total }`, `total` counting every match. */
-export function offsetPageBody(data: readonly unknown[], total: number, faults: ReadonlySet<string>): unknown {
+export function offsetPageBody(data: readonly unknown[], total: number, faults: ReadonlySet<FaultName>): unknown {
   if (faults.has('collection-unwrapped')) return data;
   return { data, total };
 }

@@ -7,6 +7,7 @@
  */
 import type { JsonObject } from './body.js';
 import type { RequestContext } from './context.js';
+import type { FaultName } from './faults.js';
 import { cursorPage, offsetPage, readCursor, readView, type ListingSpec } from './listing.js';
 import { offsetPageBody, pageBody, readLimit, readOffset } from './pagination.js';
 import { invalidQuery, notFound, type FieldError } from './problem.js';
@@ -45,7 +46,7 @@ export interface ResourceKind<D extends Fields> {
 }
 
 /** The representation: id, the fields in order, timestamps (and counters under faults). */
-export function represent<D extends Fields>(entry: Entry<D>, faults: ReadonlySet<string>): Record<string, unknown> {
+export function represent<D extends Fields>(entry: Entry<D>, faults: ReadonlySet<FaultName>): Record<string, unknown> {
   const representation: Record<string, unknown> = {
     id: entry.id,
     ...entry.data,

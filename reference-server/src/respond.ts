@@ -7,6 +7,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import { cacheHeadersFor } from './caching.js';
+import type { FaultName } from './faults.js';
 import { reasonPhrase, type Problem, type ProblemError } from './problem.js';
 
 /** A response, before it is written. */
@@ -43,7 +44,7 @@ export function emptyReply(status: number, headers: Readonly<Record<string, stri
 }
 
 /** The problem body, with the faults that bend problem bodies applied. */
-export function renderProblem(problem: Problem, faults: ReadonlySet<string>): Reply {
+export function renderProblem(problem: Problem, faults: ReadonlySet<FaultName>): Reply {
   const { type, title, status, detail, errors } = problem;
   const body: Record<string, unknown> = { type, title, status, detail };
   if (faults.has('problem-without-detail')) {
@@ -63,7 +64,7 @@ export function renderProblem(problem: Problem, faults: ReadonlySet<string>): Re
 }
 
 /** The reply for a thrown problem, keeping the headers its status needs. */
-export function problemReply(error: ProblemError, faults: ReadonlySet<string>): Reply {
+export function problemReply(error: ProblemError, faults: ReadonlySet<FaultName>): Reply {
   return { ...renderProblem(error.problem, faults), headers: error.headers };
 }
 
@@ -77,7 +78,7 @@ export interface SendOptions {
   readonly authenticated: boolean;
   /** The content was chosen by the Accept header (drives Vary). */
   readonly negotiated: boolean;
-  readonly faults: ReadonlySet<string>;
+  readonly faults: ReadonlySet<FaultName>;
 }
 
 /** Writes a reply. Every header here is set on purpose; nothing else is added but Date. */

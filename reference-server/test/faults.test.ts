@@ -1,70 +1,11 @@
 /**
  * The fault catalogue: its entries are well-formed, and every fault changes the
- * server's behaviour as its description says (one server per fault).
+ * server's behaviour as its description says (one server per fault). Which checks each
+ * fault trips is pinned by docs/checks.md and the fault matrix (test/fault-matrix.test.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { faultCatalogue, type ReferenceServerOptions } from '../src/index.js';
+import { faultCatalogue, faultNames, type FaultName, type ReferenceServerOptions } from '../src/index.js';
 import { rawExchange, startHarness, type Harness } from './client.js';
-
-/** The catalogue as agreed: fault name → the check ids that must catch it. */
-const agreed: Record<string, string[]> = {
-  'collection-unwrapped': ['END-get-collection-200'],
-  'item-get-204': ['END-get-item-200'],
-  'head-drops-headers': ['END-head-matches-get'],
-  'options-without-allow': ['END-options-allow'],
-  'post-200-no-location': ['END-post-201-location'],
-  'location-points-to-collection': ['END-post-location-resolves'],
-  'client-chosen-id': ['END-post-server-chooses-id'],
-  'create-returns-id-only': ['END-create-returns-resource'],
-  'update-returns-previous': ['END-update-returns-resource'],
-  'put-merges': ['END-put-replaces'],
-  'put-bumps-revision': ['END-put-idempotent'],
-  'put-missing-404': ['END-put-creates-missing'],
-  'patch-resets-unsent': ['END-patch-keeps-unsent'],
-  'delete-200-empty': ['END-delete-204'],
-  'delete-soft': ['END-delete-then-404'],
-  'delete-repeat-500': ['END-delete-idempotent'],
-  'unsupported-method-404': ['END-method-not-allowed-405'],
-  'get-counts-views': ['END-safe-methods-no-change'],
-  'errors-as-plain-json': ['ERR-problem-json-content-type'],
-  'problem-without-detail': ['ERR-problem-members'],
-  'problem-status-always-400': ['ERR-problem-status-matches'],
-  'validation-errors-without-field': ['ERR-validation-errors-field'],
-  'validation-error-as-200': ['ERR-no-error-body-on-2xx', 'ERR-validation-422'],
-  'unknown-id-200-null': ['ERR-unknown-id-404'],
-  'unknown-path-html': ['ERR-unknown-path-404'],
-  'wrong-type-500': ['ERR-bad-input-no-5xx'],
-  'malformed-json-500': ['ERR-malformed-json-400', 'ERR-bad-input-no-5xx'],
-  'bad-limit-500': ['ERR-bad-input-no-5xx'],
-  'accept-ignored': ['ERR-unsupported-accept-406'],
-  'content-type-ignored': ['ERR-unsupported-content-type-415'],
-  'offset-cursor': ['END-pagination-stable-under-writes'],
-  'limit-uncapped': ['LIM-limit-capped'],
-  'default-page-unbounded': ['LIM-default-page-bounded'],
-  'limit-zero-accepted': ['LIM-limit-invalid-400'],
-  'next-cursor-never-null': ['END-pagination-terminates'],
-  'sort-ignored': ['END-sort-honoured'],
-  'filter-ignored': ['END-filter-matches'],
-  'sort-without-tiebreaker': ['END-sort-ties-deterministic'],
-  'tampered-cursor-500': ['END-cursor-tamper-400'],
-  'cursor-not-bound': ['END-cursor-tamper-400'],
-  'offset-overlap': ['END-offset-pages-disjoint'],
-  'page-boundary-skip': ['END-pagination-complete-walk'],
-  'etag-missing': ['END-etag-present'],
-  'etag-unstable': ['END-etag-stable'],
-  'etag-per-node': ['CON-etag-same-across-nodes'],
-  'etag-stale-after-write': ['END-etag-changes-on-write'],
-  'if-none-match-ignored': ['END-if-none-match-304'],
-  'not-modified-with-body': ['END-not-modified-no-body'],
-  'if-match-ignored': ['END-if-match-412'],
-  'precondition-failed-but-applied': ['END-if-match-412'],
-  'if-match-always-412': ['END-if-match-applies'],
-  'cache-control-missing': ['LIM-cache-control-present'],
-  'cache-control-malformed': ['LIM-cache-control-well-formed'],
-  'cache-control-public': ['LIM-credentialed-not-public'],
-  'vary-missing': ['END-vary-accept'],
-  'secret-cacheable': ['LIM-no-store-secrets'],
-};
 
 const ids = (page: { data: { id: string }[] }): string[] => page.data.map((item) => item.id);
 
@@ -80,8 +21,11 @@ async function createMany(h: Harness, path: string, names: readonly string[], fi
 
 const numbered = (n: number): string[] => Array.from({ length: n }, (_, i) => `n${String(i).padStart(3, '0')}`);
 
-/** For each fault: what the server does while it is active. The clean behaviour is in server.test.ts. */
-const demonstrations: Record<string, (h: Harness) => Promise<void>> = {
+/**
+ * For each fault: what the server does while it is active. The clean behaviour is in
+ * server.test.ts. Keyed by {@link FaultName}: a fault without a demonstration does not compile.
+ */
+const demonstrations: Record<FaultName, (h: Harness) => Promise<void>> = {
   async 'collection-unwrapped'(h) {
     const project = await h.createProject();
     const res = await h.call('GET', '/v2/projects');
@@ -517,14 +461,13 @@ const demonstrations: Record<string, (h: Harness) => Promise<void>> = {
 };
 
 /** Servers a demonstration needs beyond the default (with and without its fault). */
-const serverOptions: Record<string, Omit<ReferenceServerOptions, 'faults'>> = {
+const serverOptions: Partial<Record<FaultName, Omit<ReferenceServerOptions, 'faults'>>> = {
   'etag-per-node': { nodes: 2 },
 };
 
 describe('fault catalogue', () => {
-  it('holds exactly the agreed faults and the checks that catch them', () => {
-    expect(Object.fromEntries(faultCatalogue.map((f) => [f.name, [...f.detects]]))).toEqual(agreed);
-    expect(new Set(faultCatalogue.map((f) => f.name)).size).toBe(faultCatalogue.length);
+  it('names each fault once', () => {
+    expect(new Set(faultNames).size).toBe(faultCatalogue.length);
   });
 
   it.each(faultCatalogue.map((f) => [f.name, f] as const))('%s is described in one sentence', (_name, fault) => {
@@ -535,18 +478,16 @@ describe('fault catalogue', () => {
   });
 
   it('has a demonstration for every fault, and none for unknown ones', () => {
-    expect(Object.keys(demonstrations).sort()).toEqual(faultCatalogue.map((f) => f.name).sort());
+    expect(Object.keys(demonstrations).sort()).toEqual([...faultNames].sort());
   });
 });
 
 describe.concurrent('each fault changes behaviour as described', () => {
-  it.each(faultCatalogue.map((f) => [f.name] as const))('%s', async (name) => {
-    const demonstrate = demonstrations[name];
-    if (demonstrate === undefined) throw new Error(`no demonstration for ${name}`);
+  it.each(faultNames.map((name) => [name] as const))('%s', async (name) => {
     const h = await startHarness([name], serverOptions[name]);
     try {
       expect(h.server.faults).toEqual([name]);
-      await demonstrate(h);
+      await demonstrations[name](h);
     } finally {
       await h.close();
     }
@@ -554,12 +495,10 @@ describe.concurrent('each fault changes behaviour as described', () => {
 });
 
 describe.concurrent('each demonstration fails on the clean server', () => {
-  it.each(faultCatalogue.map((f) => [f.name] as const))('%s', async (name) => {
-    const demonstrate = demonstrations[name];
-    if (demonstrate === undefined) throw new Error(`no demonstration for ${name}`);
+  it.each(faultNames.map((name) => [name] as const))('%s', async (name) => {
     const h = await startHarness([], serverOptions[name]);
     try {
-      await expect(demonstrate(h)).rejects.toThrow();
+      await expect(demonstrations[name](h)).rejects.toThrow();
     } finally {
       await h.close();
     }

@@ -1,6 +1,8 @@
 /** `restprobe checks`: the catalogue, as a table, JSON, or the Markdown of docs/checks.md. */
-import type { Check } from '../model/check.js';
+import type { Check, Schedule } from '../model/check.js';
 import { sections } from '../model/check.js';
+import type { ConfigKey } from '../model/config-keys.js';
+import { needs as needVocabulary, type NeedName } from '../model/needs.js';
 
 export interface CatalogueEntry {
   readonly id: string;
@@ -8,10 +10,35 @@ export interface CatalogueEntry {
   readonly severity: string;
   readonly title: string;
   readonly rule: string;
+  /** What the check needs before it runs (unmet: skip). */
+  readonly needs: readonly NeedName[];
+  /** What it uses when the config has it. */
+  readonly uses: readonly NeedName[];
+  /** Every config key that enables the check or widens what it probes. */
+  readonly configKeys: readonly ConfigKey[];
+  readonly schedule: Schedule;
+  readonly dependsOn: readonly string[];
+}
+
+/** The config keys behind a list of needs, each once, in vocabulary order. */
+function keysOf(names: readonly NeedName[]): ConfigKey[] {
+  return [...new Set(names.flatMap((n) => needVocabulary[n].keys))];
 }
 
 export function catalogueEntries(checks: readonly Check[]): CatalogueEntry[] {
-  return checks.map(({ id, section, severity, title, rule }) => ({ id, section, severity, title, rule }));
+  return checks.map(({ id, section, severity, title, rule, needs, uses, schedule, dependsOn }) => ({
+    id, section, severity, title, rule, needs, uses, configKeys: keysOf([...needs, ...uses]), schedule, dependsOn,
+  }));
+}
+
+/** `needs a writable collection (`collections[].create.body`, `safety.readOnly`)` */
+function needsLine(c: Check): string {
+  const describe = (names: readonly NeedName[]) => names.map((n) => `${needVocabulary[n].label} (${needVocabulary[n].keys.map((k) => `\`${k}\``).join(', ')})`).join('; ');
+  const parts = [c.needs.length > 0 ? `needs ${describe(c.needs)}` : 'needs no config'];
+  if (c.uses.length > 0) parts.push(`uses, when configured, ${describe(c.uses)}`);
+  if (c.schedule !== 'parallel') parts.push(`runs ${c.schedule === 'last' ? 'last, after every other check' : 'alone'}`);
+  if (c.dependsOn.length > 0) parts.push(`blocked when ${c.dependsOn.map((d) => `\`${d}\``).join(' or ')} fails`);
+  return parts.join(' · ');
 }
 
 export function renderCatalogueText(checks: readonly Check[]): string {
@@ -50,7 +77,7 @@ export function renderCatalogueMarkdown(checks: readonly Check[], faults: FaultI
       lines.push(
         `### \`${c.id}\``,
         '',
-        `**${c.title}** · severity \`${c.severity}\`${c.requires.length > 0 ? ` · needs ${c.requires.map((r) => `\`${r}\``).join(', ')}` : ' · needs no config'}`,
+        `**${c.title}** · severity \`${c.severity}\` · ${needsLine(c)}`,
         '',
         `> ${c.rule}`,
         '',

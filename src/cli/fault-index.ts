@@ -1,4 +1,4 @@
-import { faultCatalogue } from '../../reference-server/src/index.js';
+import { faultCatalogue } from '../../reference-server/src/faults.js';
 import type { FaultIndex } from './checks-command.js';
 
 /** Check id → names of the reference-server faults that must trip it. */

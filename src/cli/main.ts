@@ -4,13 +4,10 @@
  */
 import { Command, CommanderError, Option } from 'commander';
 import { ExitCode, RestprobeError, exitCodeFor } from '../errors.js';
-import { catalogue } from '../../suites/catalogue.js';
-import { catalogueEntries, renderCatalogueMarkdown, renderCatalogueText } from './checks-command.js';
-import { faultIndex } from './fault-index.js';
-import { faultCatalogue } from '../../reference-server/src/index.js';
-import { runCommand } from './run-command.js';
-import { serveCommand } from './serve-command.js';
 import { toolVersion } from './version.js';
+
+// Each command loads what it needs when it runs: `--help` and `checks` load neither the
+// engine nor the HTTP stack, and `serve` loads no harness.
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
 
@@ -53,6 +50,7 @@ Examples:
   $ restprobe run https://staging.example.com -c restprobe.config.json --read-only --format json,junit
   $ restprobe run https://staging.example.com --only ERR-bad-input-no-5xx --seed 1234   replay a property failure`)
     .action(async (baseUrl: string | undefined, opts) => {
+      const { runCommand } = await import('./run-command.js');
       process.exitCode = await runCommand(baseUrl, opts);
     });
 
@@ -61,11 +59,17 @@ Examples:
     .description('list the check catalogue')
     .option('--json', 'as a JSON array of {id, section, severity, title, rule}', false)
     .option('--markdown', 'as the Markdown of docs/checks.md', false)
-    .action((opts: { json: boolean; markdown: boolean }) => {
+    .action(async (opts: { json: boolean; markdown: boolean }) => {
+      const { catalogue } = await import('../../suites/catalogue.js');
+      const { catalogueEntries, renderCatalogueMarkdown, renderCatalogueText } = await import('./checks-command.js');
+      const faults = async () => {
+        const [{ faultIndex }, { faultCatalogue }] = await Promise.all([import('./fault-index.js'), import('../../reference-server/src/faults.js')]);
+        return [faultIndex(), faultCatalogue] as const;
+      };
       const text = opts.json
         ? JSON.stringify(catalogueEntries(catalogue), null, 2)
         : opts.markdown
-          ? renderCatalogueMarkdown(catalogue, faultIndex(), faultCatalogue)
+          ? renderCatalogueMarkdown(catalogue, ...(await faults()))
           : renderCatalogueText(catalogue);
       process.stdout.write(`${text}\n`);
     });
@@ -86,6 +90,7 @@ Examples:
   $ restprobe serve --port 8080 --nodes 2 --fault etag-per-node
   $ restprobe serve --list-faults --json`)
     .action(async (opts) => {
+      const { serveCommand } = await import('./serve-command.js');
       await serveCommand(opts);
     });
 

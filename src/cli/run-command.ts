@@ -12,7 +12,7 @@ import type { TargetProfile } from '../model/profile.js';
 import { buildReport, reportFailed } from '../report/model.js';
 import { renderCheckLine, renderSummary } from '../report/terminal.js';
 import { isReportFormat, reportFormats, writeReports, type ReportFormat } from '../report/write.js';
-import { runSuites } from '../runner/run.js';
+import { runChecks } from '../engine/run.js';
 import { catalogue } from '../../suites/catalogue.js';
 import { toolVersion } from './version.js';
 
@@ -53,20 +53,22 @@ export async function runCommand(baseUrl: string | undefined, opts: RunOptions, 
   process.on('SIGTERM', onSignal);
   let outcome;
   try {
-    outcome = await runSuites(
-      { profile, seed, selection },
-      (result) => {
+    outcome = await runChecks({
+      profile,
+      checks: selected,
+      seed,
+      signal: interrupt.signal,
+      onResult: (result) => {
         done++;
         const line = renderCheckLine(result, { color, secrets: profile.secrets });
         out.write(color ? `[${String(done).padStart(String(selected.length).length)}/${selected.length}] ${line}\n` : `${line}\n`);
       },
-      interrupt.signal,
-    );
+    });
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }
-  const { results, harnessErrors } = outcome;
+  const { results, order } = outcome;
   const report = buildReport({
     baseUrl: profile.baseUrl,
     startedAt,
@@ -75,14 +77,12 @@ export async function runCommand(baseUrl: string | undefined, opts: RunOptions, 
     strict: opts.strict,
     version: toolVersion(),
     results,
+    order,
   });
   const paths = await writeReports(report, { dir: opts.reportDir, formats, secrets: profile.secrets });
   out.write(`\n${renderSummary(report, { color, secrets: profile.secrets, reportPaths: paths })}\n`);
   if (interrupt.signal.aborted) {
     throw new RestprobeError('ERR_HARNESS', `interrupted after ${results.length} of ${selected.length} checks; the reports hold those`);
-  }
-  if (harnessErrors.length > 0) {
-    throw new RestprobeError('ERR_HARNESS', 'the harness failed while running the suites', harnessErrors);
   }
   if (reportFailed(report)) return ExitCode.failures;
   return report.summary.error > 0 ? ExitCode.unreachable : ExitCode.ok;

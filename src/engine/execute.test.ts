@@ -5,7 +5,9 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startHostileServer, type HostileServer } from '../../test/support/hostile-server.js';
 import { RestprobeError } from '../errors.js';
-import { CheckFailure, CheckSkipped, type Check, type CheckResult, type Requirement, type Severity } from '../model/check.js';
+import { CheckFailure, CheckSkipped, defineCheck, type Check, type Severity } from '../model/check.js';
+import type { CheckResult } from '../model/result.js';
+import type { NeedName } from '../model/needs.js';
 import type { CheckContext } from '../model/context.js';
 import type { TargetProfile } from '../model/profile.js';
 import { testProfile } from '../../test/support/profile.js';
@@ -20,8 +22,8 @@ function profileFor(baseUrl: string, overrides: { readOnly?: boolean; withKey?: 
   return testProfile(baseUrl, { apiKey, keyHeader: overrides.withKey === false ? null : 'X-API-Key', readOnly: overrides.readOnly ?? false });
 }
 
-function fakeCheck(run: (ctx: CheckContext) => Promise<void>, severity: Severity = 'must', requires: Requirement[] = []): Check {
-  return { id: 'ERR-fake-check', section: 'ERR', title: 'A fake check', rule: 'The target MUST do the thing.', severity, requires, run };
+function fakeCheck(run: (ctx: CheckContext) => Promise<void>, severity: Severity = 'must', needs: NeedName[] = []): Check {
+  return defineCheck({ id: 'ERR-fake-check', title: 'A fake check', rule: 'The target MUST do the thing.', severity, needs, run });
 }
 
 let server: HostileServer;
@@ -77,8 +79,8 @@ describe('executeCheck outcomes', () => {
   });
 
   it('CheckSkipped → skip, with the config key', fast, async () => {
-    const result = await execute(fakeCheck(async () => { throw new CheckSkipped('no pagination configured', 'collections[].pagination'); }));
-    expect(result).toMatchObject({ status: 'skip', message: 'no pagination configured', configKey: 'collections[].pagination' });
+    const result = await execute(fakeCheck(async () => { throw new CheckSkipped('no pagination configured', 'collections[].pagination.style'); }));
+    expect(result).toMatchObject({ status: 'skip', message: 'no pagination configured', configKey: 'collections[].pagination.style' });
   });
 
   it('a request that times out → error, never pass', fast, async () => {
@@ -148,12 +150,12 @@ describe('executeCheck requirements', () => {
   });
 
   it('write, on a read-only run → skip (safety.readOnly)', fast, async () => {
-    const result = await execute(fakeCheck(never, 'must', ['write']), profileFor(server.url, { readOnly: true }));
+    const result = await execute(fakeCheck(never, 'must', ['writable']), profileFor(server.url, { readOnly: true }));
     expect(result).toMatchObject({ status: 'skip', configKey: 'safety.readOnly' });
   });
 
   it('write, with no collection that can be created → skip (collections[].create.body)', fast, async () => {
-    const result = await execute(fakeCheck(never, 'must', ['write']));
+    const result = await execute(fakeCheck(never, 'must', ['writable']));
     expect(result).toMatchObject({ status: 'skip', configKey: 'collections[].create.body' });
   });
 

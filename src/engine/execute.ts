@@ -1,13 +1,21 @@
 /**
  * Runs one check and turns what happened into an honest outcome:
+ * - an unmet need → skip, naming the config key that would meet it; nothing is sent;
  * - returned normally → pass;
  * - CheckFailure → fail (warn when the check's severity is `should` or `info`);
- * - CheckSkipped, or an unmet requirement → skip, with the config key that enables it;
- * - a transport error or anything else → error. A check never passes because it could not run.
+ * - CheckSkipped → skip;
+ * - a fixture that could not be made → error (ERR_SETUP), with the exchange and a root cause;
+ * - a transport error, the deadline, or anything else → error. A check never passes because it could not run.
+ *
+ * At the check's deadline its signal aborts: new requests are refused, in-flight ones are
+ * aborted, cleanup runs, and the session closes, so nothing is created after cleanup.
  */
-import { CheckFailure, CheckSkipped, type Check, type CheckResult, type Evidence, type Requirement, type Status } from '../model/check.js';
+import { CheckFailure, CheckSkipped, type Check } from '../model/check.js';
+import type { CheckResult, Evidence, Status } from '../model/result.js';
+import type { ConfigKey } from '../model/config-keys.js';
+import { Unmet, resolveNeeds, resolveOptional } from '../model/needs.js';
 import type { TargetProfile } from '../model/profile.js';
-import { RestprobeError } from '../errors.js';
+import { RestprobeError, type RestprobeErrorCode } from '../errors.js';
 import type { HttpClient } from '../http/client.js';
 import { scrubSecrets } from '../secrets-scrub.js';
 import { RunContext } from './context.js';
@@ -16,10 +24,25 @@ export interface ExecuteOptions {
   readonly profile: TargetProfile;
   readonly client: HttpClient;
   readonly seed: number;
+  /** The whole check's time limit; default {@link checkDeadlineMs}. */
+  readonly deadlineMs?: number;
+  /** The run's cancellation (not used to stop a running check: it finishes and cleans up). */
+  readonly signal?: AbortSignal;
 }
 
 /** Exchanges kept in a failure's evidence; property checks can send hundreds. */
 const maxFailureExchanges = 25;
+
+interface Outcome {
+  status: Status;
+  message: string;
+  configKey?: ConfigKey | undefined;
+  expected?: string | undefined;
+  found?: string | undefined;
+  focus?: number | undefined;
+  errorCode?: RestprobeErrorCode | undefined;
+  rootCause?: string | undefined;
+}
 
 /**
  * @example
@@ -30,70 +53,85 @@ const maxFailureExchanges = 25;
  */
 export async function executeCheck(check: Check, opts: ExecuteOptions): Promise<CheckResult> {
   const started = performance.now();
-  const ctx = new RunContext(opts.profile, opts.client, opts.seed);
-  let status: Status;
-  let message: string;
-  let configKey: string | undefined;
-  let expected: string | undefined;
-  let found: string | undefined;
-  let focus: number | undefined;
-
+  const resolved = resolveNeeds(check.needs, opts.profile);
+  if (resolved instanceof Unmet) {
+    return resultOf(check, { status: 'skip', message: resolved.reason, configKey: resolved.configKey }, started, emptyEvidence());
+  }
+  const deadlineMs = opts.deadlineMs ?? checkDeadlineMs(opts.profile);
+  const deadline = new AbortController();
+  const ctx = new RunContext(opts.profile, opts.client, opts.seed, deadline.signal);
+  let outcome: Outcome;
   try {
-    requireAll(check.requires, ctx);
-    await withDeadline(check.run(ctx), checkDeadlineMs(opts.profile));
-    status = 'pass';
-    message = '';
+    await withDeadline(check.run(ctx, { ...resolveOptional(check.uses, opts.profile), ...resolved } as never), deadlineMs, deadline);
+    outcome = { status: 'pass', message: '' };
   } catch (err) {
-    if (err instanceof CheckFailure) {
-      status = check.severity === 'must' ? 'fail' : 'warn';
-      message = err.message;
-      expected = err.expected;
-      found = err.found;
-      focus = err.exchange;
-    } else if (err instanceof CheckSkipped) {
-      status = 'skip';
-      message = err.message;
-      configKey = err.configKey;
-    } else if (err instanceof RestprobeError) {
-      status = 'error';
-      message = err.message;
-    } else {
-      status = 'error';
-      message = `harness fault: ${err instanceof Error ? err.message : String(err)}`;
-      // The stack goes to the evidence for a bug report, never into the message.
-      if (err instanceof Error && err.stack) ctx.note(err.stack);
-    }
+    outcome = judge(check, err, ctx);
   } finally {
     await ctx.finish();
   }
-
-  const keepAll = status !== 'pass' && status !== 'skip';
+  const keepAll = outcome.status !== 'pass' && outcome.status !== 'skip';
   const scrub = (text: string): string => scrubSecrets(text, ctx.http.secrets);
   const evidence: Evidence = {
-    ...(expected !== undefined && { expected: scrub(expected) }),
-    ...(found !== undefined && { found: scrub(found) }),
+    ...(outcome.expected !== undefined && { expected: scrub(outcome.expected) }),
+    ...(outcome.found !== undefined && { found: scrub(outcome.found) }),
     // A pass keeps a summary line per exchange; a problem keeps the last exchanges whole.
-    ...(keepAll ? around(ctx, focus) : { exchanges: ctx.http.records('summary') }),
+    ...(keepAll ? around(ctx, outcome.focus) : { exchanges: ctx.http.records('summary') }),
     requestCount: ctx.http.exchanges.length,
     notes: ctx.notes.map(scrub),
     ...(ctx.propertyEvidence && { property: ctx.propertyEvidence }),
   };
+  return resultOf(check, { ...outcome, message: scrub(outcome.message), rootCause: outcome.rootCause === undefined ? undefined : scrub(outcome.rootCause) }, started, evidence);
+}
+
+/** A check that did not run because a check it depends on did not pass. */
+export function blockedResult(check: Check, dependency: CheckResult): CheckResult {
+  const why = `${dependency.id} ${dependency.status === 'fail' ? 'failed' : dependency.status === 'warn' ? 'warned' : 'could not run'}`;
+  return resultOf(check, { status: 'error', message: `not run: it depends on ${why}`, errorCode: 'ERR_BLOCKED', rootCause: why }, performance.now(), emptyEvidence());
+}
+
+function judge(check: Check, err: unknown, ctx: RunContext): Outcome {
+  if (err instanceof CheckFailure) {
+    return { status: check.severity === 'must' ? 'fail' : 'warn', message: err.message, expected: err.expected, found: err.found, focus: err.exchange };
+  }
+  if (err instanceof CheckSkipped) return { status: 'skip', message: err.message, configKey: err.configKey };
+  if (err instanceof RestprobeError) {
+    return { status: 'error', message: err.message, errorCode: err.code, focus: err.exchange ?? lastExchange(ctx), rootCause: err.rootCause ?? rootCauseOf(err) };
+  }
+  // The stack goes to the evidence for a bug report, never into the message.
+  if (err instanceof Error && err.stack) ctx.note(err.stack);
+  return { status: 'error', message: `harness fault: ${err instanceof Error ? err.message : String(err)}`, errorCode: 'ERR_HARNESS', rootCause: 'harness fault' };
+}
+
+/** Transport errors group by what went wrong, not by URL: "no complete response within 300 ms (ERR_TIMEOUT)". */
+function rootCauseOf(err: RestprobeError): string {
+  const what = err.message.replace(/^[A-Z]+ \S+: /, '');
+  return `${what} (${err.code})`;
+}
+
+function lastExchange(ctx: RunContext): number | undefined {
+  return ctx.http.exchanges.length > 0 ? ctx.http.exchanges.length - 1 : undefined;
+}
+
+function resultOf(check: Check, o: Outcome, started: number, evidence: Evidence): CheckResult {
   return {
     id: check.id,
     section: check.section,
     title: check.title,
     rule: check.rule,
     severity: check.severity,
-    status,
-    message: scrub(message),
-    ...(configKey !== undefined && { configKey }),
+    status: o.status,
+    message: o.message,
+    ...(o.configKey !== undefined && { configKey: o.configKey }),
+    ...(o.status === 'error' && o.errorCode !== undefined && { errorCode: o.errorCode }),
+    ...(o.status === 'error' && o.rootCause !== undefined && { rootCause: o.rootCause }),
     durationMs: Math.round(performance.now() - started),
     evidence,
   };
 }
 
-
-
+function emptyEvidence(): Evidence {
+  return { exchanges: [], requestCount: 0, notes: [] };
+}
 
 /** A problem's evidence: the last exchanges whole, with the one the verdict is about. */
 function around(ctx: RunContext, focus: number | undefined): Pick<Evidence, 'exchanges' | 'focus'> {
@@ -109,23 +147,21 @@ export function checkDeadlineMs(profile: TargetProfile): number {
   return 30 * profile.http.timeoutMs;
 }
 
-async function withDeadline(run: Promise<void>, ms: number): Promise<void> {
+/** Races the check against its deadline; at the deadline the check's signal aborts its requests. */
+async function withDeadline(run: Promise<void>, ms: number, controller: AbortController): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new RestprobeError('ERR_TIMEOUT', `the check did not finish within ${ms} ms (30 × http.timeoutMs)`)), ms);
+    timer = setTimeout(() => {
+      const err = new RestprobeError('ERR_TIMEOUT', `the check did not finish within ${ms} ms (30 × http.timeoutMs)`, [], { rootCause: `a check overran its ${ms} ms deadline (ERR_TIMEOUT)` });
+      controller.abort(err);
+      reject(err);
+    }, ms);
   });
+  // A check abandoned at its deadline may still reject later: that is no unhandled rejection.
+  run.catch(() => {});
   try {
     await Promise.race([run, deadline]);
   } finally {
     clearTimeout(timer);
-  }
-}
-
-/** Skips (through the context's own accessors, which name the config key) unless every requirement is met. */
-function requireAll(requires: readonly Requirement[], ctx: RunContext): void {
-  for (const r of requires) {
-    if (r === 'collection') ctx.collection();
-    else if (r === 'write') ctx.writableCollection();
-    else if (!ctx.profile.auth.apiKey) throw new CheckSkipped('no credentials configured', 'auth.apiKey');
   }
 }

@@ -2,6 +2,7 @@
  * HttpClient against a hostile server: every misbehaviour becomes the right
  * RestprobeError code, quickly, and nothing hangs.
  */
+import { getEventListeners } from 'node:events';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -180,5 +181,123 @@ describe('HttpClient against a hostile server', () => {
     while (server.requestCount('/no-headers') === before) await new Promise((r) => setImmediate(r));
     await own.close();
     expect(await pending).toBeInstanceOf(RestprobeError);
+  });
+});
+
+describe('HttpClient deadline and cancellation', () => {
+  /** Rejects with ERR_TIMEOUT in about timeoutMs: the harness's timer, not undici's coarse ones. */
+  async function timesOutOnTime(path: string): Promise<void> {
+    const started = performance.now();
+    const err = await rejectsWith(get(path), 'ERR_TIMEOUT');
+    const elapsed = performance.now() - started;
+    expect(err.message).toContain(`no complete response within ${timeoutMs} ms (http.timeoutMs)`);
+    expect(elapsed).toBeGreaterThanOrEqual(timeoutMs - 10);
+    expect(elapsed).toBeLessThan(timeoutMs + 150);
+  }
+
+  it('a silent server: ERR_TIMEOUT within the timeout and a little slack', fast, async () => {
+    await timesOutOnTime('/no-headers');
+  });
+
+  it('a body that drips forever: ERR_TIMEOUT within the timeout and a little slack (the whole body is bounded)', fast, async () => {
+    await timesOutOnTime('/slow-drip');
+  });
+
+  it('the deadline counts from startedAt', fast, async () => {
+    const started = performance.now();
+    const pending = client.send({ method: 'GET', url: `${server.url}/no-headers`, headers: {}, startedAt: started - 200 });
+    await rejectsWith(pending, 'ERR_TIMEOUT');
+    expect(performance.now() - started).toBeLessThan(timeoutMs - 200 + 150);
+  });
+
+  it('an already-aborted signal: rejects without sending or spending budget', fast, async () => {
+    const reason = new RestprobeError('ERR_TIMEOUT', 'check deadline passed');
+    const before = server.requestCount('/echo');
+    const err = await client.send({ method: 'GET', url: `${server.url}/echo`, headers: {}, signal: AbortSignal.abort(reason) }).catch((e: unknown) => e);
+    expect(err).toBe(reason);
+    expect(client.requestCount).toBe(0);
+    expect(server.requestCount('/echo')).toBe(before);
+  });
+
+  it('an already-aborted signal with a foreign reason: ERR_TIMEOUT "aborted"', fast, async () => {
+    const err = await rejectsWith(client.send({ method: 'GET', url: `${server.url}/echo`, headers: {}, signal: AbortSignal.abort() }), 'ERR_TIMEOUT');
+    expect(err.message).toBe(`GET ${server.url}/echo: aborted`);
+    expect(client.requestCount).toBe(0);
+  });
+
+  it('aborting mid-exchange rejects promptly with the reason, and the client stays usable', fast, async () => {
+    const slow = new HttpClient({ ...options, timeoutMs: 4_000 });
+    try {
+      const ac = new AbortController();
+      const before = server.requestCount('/no-headers');
+      const pending = slow.send({ method: 'GET', url: `${server.url}/no-headers`, headers: {}, signal: ac.signal }).catch((e: unknown) => e);
+      while (server.requestCount('/no-headers') === before) await new Promise((r) => setImmediate(r));
+      const reason = new RestprobeError('ERR_TIMEOUT', 'check deadline passed');
+      const aborted = performance.now();
+      ac.abort(reason);
+      expect(await pending).toBe(reason);
+      expect(performance.now() - aborted).toBeLessThan(200);
+      expect(getEventListeners(ac.signal, 'abort')).toHaveLength(0);
+      expect((await slow.send({ method: 'GET', url: `${server.url}/echo`, headers: {} })).status).toBe(200);
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it('aborting mid-body rejects promptly', fast, async () => {
+    const ac = new AbortController();
+    const pending = client.send({ method: 'GET', url: `${server.url}/slow-drip`, headers: {}, signal: ac.signal }).catch((e: unknown) => e);
+    await new Promise((r) => setTimeout(r, 150));
+    const aborted = performance.now();
+    ac.abort();
+    const err = (await pending) as RestprobeError;
+    expect(err).toBeInstanceOf(RestprobeError);
+    expect(err.code).toBe('ERR_TIMEOUT');
+    expect(err.message).toContain('aborted');
+    expect(performance.now() - aborted).toBeLessThan(200);
+    expect((await get('/echo')).status).toBe(200);
+  });
+
+  it('200 sequential requests on one signal leave no abort listener behind', fast, async () => {
+    const ac = new AbortController();
+    for (let i = 0; i < 200; i++) {
+      const res = await client.send({ method: 'GET', url: `${server.url}/echo`, headers: {}, signal: ac.signal });
+      expect(res.status).toBe(200);
+    }
+    // Failures settle too: a timeout and a protocol error.
+    await client.send({ method: 'GET', url: `${server.url}/no-headers`, headers: {}, signal: ac.signal }).catch(() => undefined);
+    await client.send({ method: 'GET', url: `${server.url}/garbage`, headers: {}, signal: ac.signal }).catch(() => undefined);
+    expect(getEventListeners(ac.signal, 'abort').length).toBe(0);
+  });
+
+  it('a request that times out while still queued is rejected on time and never sent', fast, async () => {
+    const one = new HttpClient({ ...options, timeoutMs: 4_000, connections: 1 });
+    try {
+      const ac = new AbortController();
+      const silentBefore = server.requestCount('/no-headers');
+      const echoBefore = server.requestCount('/echo');
+      // The only connection waits on a silent server; the second request queues behind it.
+      const hog = one.send({ method: 'GET', url: `${server.url}/no-headers`, headers: {}, signal: ac.signal }).catch((e: unknown) => e);
+      while (server.requestCount('/no-headers') === silentBefore) await new Promise((r) => setImmediate(r));
+      const started = performance.now();
+      const queued = one.send({ method: 'GET', url: `${server.url}/echo`, headers: {}, startedAt: started - 3_700 });
+      await rejectsWith(queued, 'ERR_TIMEOUT');
+      expect(performance.now() - started).toBeLessThan(300 + 150);
+      // Free the connection: undici starts the queued request, which is aborted at once.
+      ac.abort();
+      await hog;
+      expect((await one.send({ method: 'GET', url: `${server.url}/big?bytes=10`, headers: {} })).status).toBe(200);
+      expect(server.requestCount('/echo')).toBe(echoBefore);
+    } finally {
+      await one.close();
+    }
+  });
+
+  it('close() returns promptly after a timed-out request', fast, async () => {
+    const own = new HttpClient(options);
+    await rejectsWith(get('/no-headers', own), 'ERR_TIMEOUT');
+    const started = performance.now();
+    await own.close();
+    expect(performance.now() - started).toBeLessThan(200);
   });
 });

@@ -27,6 +27,12 @@ export interface RawRequest {
   readonly outsideBudget?: boolean;
   /** When the caller started timing the exchange (`performance.now()`); the deadline counts from it. */
   readonly startedAt?: number;
+  /**
+   * Cancels the exchange: `send` rejects at once with the signal's reason when that is a
+   * {@link RestprobeError}, else with an ERR_TIMEOUT "aborted" error. An aborted signal
+   * sends nothing and spends no budget.
+   */
+  readonly signal?: AbortSignal | undefined;
 }
 
 export interface RawResponse {
@@ -51,9 +57,12 @@ export class HttpClient {
    * broke (e.g. a body after a 304 or a HEAD response, which the parser must not read).
    */
   readonly protocolErrors: string[] = [];
-  /** Requests in flight: close() waits for none of them. */
+  /**
+   * Requests undici still holds: close() waits for none of them. One the harness has
+   * given up on (timed out, cancelled) before undici started it counts until undici lets go.
+   */
   private inFlight = 0;
-  /** One function for every exchange to call when it ends, rather than a closure each. */
+  /** One function for every exchange to call when undici is done with it, rather than a closure each. */
   private readonly settled = (): void => {
     this.inFlight--;
   };
@@ -83,6 +92,7 @@ export class HttpClient {
 
   /** Sends one request; rejects with a {@link RestprobeError} on any transport failure. */
   send(req: RawRequest): Promise<RawResponse> {
+    if (req.signal?.aborted) return Promise.reject(abortError(req, req.signal));
     if (!req.outsideBudget && this.sent >= this.options.maxRequests) {
       return Promise.reject(
         new RestprobeError('ERR_REQUEST_BUDGET', `request budget spent: ${this.sent} requests sent, safety.maxRequests is ${this.options.maxRequests}`),
@@ -124,6 +134,11 @@ export class HttpClient {
   }
 }
 
+/** The harness's own timer for one exchange: a module function, so a request allocates no closure for it. */
+function onDeadline(collector: ResponseCollector): void {
+  collector.onTimeout();
+}
+
 /** The most a kept body may waste of the socket read it is a view of. */
 const retainedWasteBytes = 4096;
 
@@ -131,9 +146,13 @@ const retainedWasteBytes = 4096;
  * Collects one response straight from undici's parser through `dispatch()`, without the
  * promise, body stream and headers copy that `request()` adds to every request (a third
  * of the throughput, measured by `npm run bench`). A class, so a request allocates one
- * object, not a closure per callback. Every phase has its deadline: connect, headers and
- * each wait between body chunks are undici's timeouts; the whole body is checked against
- * the deadline as each chunk arrives, which is what catches a slow drip.
+ * object, not a closure per callback.
+ *
+ * The deadline bounds the whole exchange (connect, headers, body) by one timer of its own
+ * per request: when it fires the promise rejects at once and the undici request is aborted.
+ * undici's connect, headers and body timeouts stay as a coarser backstop; the deadline is
+ * also checked as 1xx responses and body chunks arrive. The request's abort signal, if
+ * any, ends the exchange the same way.
  */
 class ResponseCollector implements Dispatcher.DispatchHandler {
   private readonly chunks: Buffer[] = [];
@@ -141,21 +160,53 @@ class ResponseCollector implements Dispatcher.DispatchHandler {
   private status = 0;
   private headers: Record<string, string | string[]> = {};
   private readonly deadline: number;
+  private readonly timer: NodeJS.Timeout;
+  /** undici's handle on the request, once it has started it. */
+  private controller: Dispatcher.DispatchController | undefined;
+  /** Why the harness gave up before undici started the request: abort it on start. */
+  private pendingAbort: RestprobeError | undefined;
+  /** The promise has settled. */
   private ended = false;
+  /** undici has reported the request's end (response or error). */
+  private released = false;
 
   constructor(
     private readonly req: RawRequest,
     private readonly options: ClientOptions,
     private readonly resolve: (res: RawResponse) => void,
     private readonly reject: (err: RestprobeError) => void,
-    /** Called once, when the exchange ends either way. */
+    /** Called once, when undici is done with the request either way. */
     private readonly settled: () => void,
   ) {
     this.deadline = (req.startedAt ?? performance.now()) + options.timeoutMs;
+    this.timer = setTimeout(onDeadline, Math.max(0, this.deadline - performance.now()), this);
+    this.timer.unref();
+    // The collector is its own listener (handleEvent): no closure per request.
+    req.signal?.addEventListener('abort', this);
   }
 
   /** undici takes a handler for the controller API only when it has this method. */
-  onRequestStart(): void {}
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.controller = controller;
+    if (this.pendingAbort !== undefined) controller.abort(this.pendingAbort);
+  }
+
+  /** The deadline passed: give up now, whatever undici's own timers say. */
+  onTimeout(): void {
+    this.giveUp(timeoutError(this.req, this.options.timeoutMs));
+  }
+
+  /** The request's signal aborted. */
+  handleEvent(): void {
+    this.giveUp(abortError(this.req, this.req.signal!));
+  }
+
+  private giveUp(err: RestprobeError): void {
+    if (!this.end()) return;
+    this.reject(err);
+    if (this.controller !== undefined) this.controller.abort(err);
+    else this.pendingAbort = err;
+  }
 
   onResponseStart(controller: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
     // Each 1xx interim response restarts undici's headers timer: an endless stream of them
@@ -177,19 +228,28 @@ class ResponseCollector implements Dispatcher.DispatchHandler {
   }
 
   onResponseEnd(): void {
+    this.release();
     if (this.end()) this.resolve({ status: this.status, headers: this.headers, body: this.body() });
   }
 
   onResponseError(_controller: Dispatcher.DispatchController | undefined, err: Error): void {
+    this.release();
     if (this.end()) this.reject(toTransportError(err, this.req, this.options.timeoutMs));
   }
 
-  /** True the first time only: an exchange settles once. */
+  /** True the first time only: an exchange settles once. Stops the timer and the signal listener. */
   private end(): boolean {
     if (this.ended) return false;
     this.ended = true;
-    this.settled();
+    clearTimeout(this.timer);
+    this.req.signal?.removeEventListener('abort', this);
     return true;
+  }
+
+  private release(): void {
+    if (this.released) return;
+    this.released = true;
+    this.settled();
   }
 
   private body(): Buffer {
@@ -203,6 +263,13 @@ class ResponseCollector implements Dispatcher.DispatchHandler {
 
 function timeoutError(req: RawRequest, timeoutMs: number, cause?: unknown): RestprobeError {
   return new RestprobeError('ERR_TIMEOUT', `${req.method} ${req.url}: no complete response within ${timeoutMs} ms (http.timeoutMs)`, [], { cause });
+}
+
+/** The signal's reason when it is the harness's own error (e.g. a check's deadline), else a generic one. */
+function abortError(req: RawRequest, signal: AbortSignal): RestprobeError {
+  const reason: unknown = signal.reason;
+  if (reason instanceof RestprobeError) return reason;
+  return new RestprobeError('ERR_TIMEOUT', `${req.method} ${req.url}: aborted`, [], { cause: reason });
 }
 
 const unreachableCodes = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);

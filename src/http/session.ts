@@ -2,11 +2,12 @@
  * One check's view of HTTP: resolves paths, adds credentials, sends through the shared
  * client, and records every exchange; evidence is redacted when a report asks for it.
  */
-import type { ExchangeRecord } from '../model/check.js';
+import type { ExchangeRecord } from '../model/result.js';
 import type { HttpResponse, HttpSession, RequestSpec } from '../model/context.js';
 import type { Secret, TargetProfile } from '../model/profile.js';
 import { RestprobeError } from '../errors.js';
-import type { HttpClient, RawResponse } from './client.js';
+import type { RawResponse } from './client.js';
+import type { Send } from './guards.js';
 import { toCurl } from './curl.js';
 import { redactHeaders, redactJsonText } from './redact.js';
 import { scrubSecrets } from '../secrets-scrub.js';
@@ -33,6 +34,13 @@ export interface RawExchange {
   readonly durationMs: number;
 }
 
+/** What a session sends through: a client, or a client behind guards. */
+export interface Transport {
+  readonly send: Send;
+  /** Connection-level parser errors the client saw (see HttpClient.protocolErrors). */
+  readonly protocolErrors: readonly string[];
+}
+
 export class RecordingSession implements HttpSession {
   private readonly credentialHeader: string[];
   /** What every request sends to the target unless it says otherwise: Accept and the credentials. */
@@ -40,7 +48,7 @@ export class RecordingSession implements HttpSession {
   private readonly origins: Set<string>;
 
   constructor(
-    private readonly client: HttpClient,
+    private readonly transport: Transport,
     private readonly profile: TargetProfile,
     /** Shared with other sessions of the same check, so all land in one evidence. */
     readonly exchanges: RawExchange[] = [],
@@ -53,7 +61,7 @@ export class RecordingSession implements HttpSession {
   }
 
   get protocolErrors(): readonly string[] {
-    return this.client.protocolErrors;
+    return this.transport.protocolErrors;
   }
 
   url(path: string): string {
@@ -75,7 +83,7 @@ export class RecordingSession implements HttpSession {
     const bodyText = body === undefined ? undefined : typeof body === 'string' ? body : Buffer.from(body).toString('utf8');
     const started = performance.now();
     try {
-      const raw = await this.client.send({ method: spec.method, url, headers, body, startedAt: started });
+      const raw = await this.transport.send({ method: spec.method, url, headers, body, startedAt: started });
       const exchange = new RecordedExchange(spec.method, url, headers, bodyText, raw, Math.round(performance.now() - started), this.exchanges.length);
       this.exchanges.push(exchange);
       return exchange;

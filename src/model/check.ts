@@ -1,23 +1,26 @@
 /**
- * The check model: a check is data plus one async function.
+ * The check model: a check is data plus one async function, registered once in its
+ * section. The engine resolves its needs, schedules it, and turns what it does into a
+ * verdict (see result.ts for verdicts and evidence).
  *
  * @example
  * ```ts
- * export const unknownPath404: Check = {
+ * export const unknownPath404 = defineCheck({
  *   id: 'ERR-unknown-path-404',
- *   section: 'ERR',
  *   title: 'An unknown path answers 404',
  *   rule: 'A request to a path that names no resource MUST get 404 with a problem+json body.',
  *   severity: 'must',
- *   requires: [],
+ *   needs: [],
  *   async run(ctx) {
  *     const res = await ctx.http.send({ method: 'GET', path: '/restprobe-no-such-path' });
  *     expectStatus(res, 404);
  *   },
- * };
+ * });
  * ```
  */
+import type { ConfigKey } from './config-keys.js';
 import type { CheckContext } from './context.js';
+import type { NeedName, Resolved } from './needs.js';
 
 /** Conventions sections, by the id prefix that names them. */
 export const sections = {
@@ -31,7 +34,11 @@ export const sections = {
   LIM: '8 Limits',
   VER: '9 Versioning',
 } as const;
+
 export type Section = keyof typeof sections;
+
+/** `<PREFIX>-<kebab-slug>`, stable forever; the prefix names the section. */
+export type CheckId = `${Section}-${string}`;
 
 /**
  * `must`: a stated rule; breaking it is `fail`.
@@ -40,32 +47,69 @@ export type Section = keyof typeof sections;
  */
 export type Severity = 'must' | 'should' | 'info';
 
-export type Status = 'pass' | 'fail' | 'warn' | 'skip' | 'error';
-
 /**
- * What a check needs before it can run. When a requirement is not met, the check is
- * skipped with the reason and the config key that would enable it.
+ * When a check runs. `parallel`: beside other checks (the default; checks touch only what
+ * they create). `exclusive`: with nothing else in flight (a rate-limit burst). `last`:
+ * after every other check, one at a time (probes that may damage the target).
  */
-export type Requirement =
-  /** At least one collection in the config (`collections`). */
-  | 'collection'
-  /** A collection with a `create.body`, and writes allowed (not `--read-only`). */
-  | 'write'
-  /** Credentials configured (`auth.apiKey`). */
-  | 'credentials';
+export type Schedule = 'parallel' | 'exclusive' | 'last';
 
-export interface Check {
-  /** `<PREFIX>-<kebab-slug>`, stable forever. */
-  readonly id: string;
-  readonly section: Section;
+/** What a check's author writes. */
+export interface CheckDefinition<N extends NeedName, U extends NeedName> {
+  readonly id: CheckId;
   /** Short human title. */
   readonly title: string;
   /** One normative sentence: what the target MUST (or SHOULD) do. */
   readonly rule: string;
   readonly severity: Severity;
-  readonly requires: readonly Requirement[];
+  /** Needs resolved before `run`; an unmet one skips the check, naming its config key. */
+  readonly needs: readonly N[];
+  /** Optional needs: handed to `run` when met, absent otherwise. */
+  readonly uses?: readonly U[];
+  readonly schedule?: Schedule;
+  /** Checks whose failure makes this one meaningless: it is then blocked, not failed. */
+  readonly dependsOn?: readonly CheckId[];
   /** Runs the probe; returns normally on pass, throws {@link CheckFailure} on a violation. */
-  run(ctx: CheckContext): Promise<void>;
+  run(ctx: CheckContext, needs: Resolved<N> & Partial<Resolved<U>>): Promise<void>;
+}
+
+/** A registered check: its definition, with the section its id names and the defaults filled in. */
+export interface Check<N extends NeedName = NeedName, U extends NeedName = NeedName> extends CheckDefinition<N, U> {
+  readonly section: Section;
+  readonly uses: readonly U[];
+  readonly schedule: Schedule;
+  readonly dependsOn: readonly CheckId[];
+}
+
+/** The section a check id names. */
+export function sectionOf(id: string): Section | undefined {
+  const prefix = id.slice(0, id.indexOf('-'));
+  return prefix in sections ? (prefix as Section) : undefined;
+}
+
+/** Registers a check's definition; the section comes from the id. */
+export function defineCheck<const N extends NeedName = never, const U extends NeedName = never>(def: CheckDefinition<N, U>): Check<N, U> {
+  if (!/^[A-Z]{3}-[a-z0-9]+(?:-[a-z0-9]+)*$/.test(def.id)) throw new Error(`check id "${def.id}" is not <PREFIX>-<kebab-slug>`);
+  return { ...def, section: sectionOf(def.id)!, uses: def.uses ?? [], schedule: def.schedule ?? 'parallel', dependsOn: def.dependsOn ?? [] };
+}
+
+/** One conventions section's checks, as the catalogue lists them. */
+export interface SectionChecks {
+  readonly section: Section;
+  readonly checks: readonly Check[];
+}
+
+/**
+ * Registers a section's checks: the one place a check is listed. Every id must carry the
+ * section's prefix, and no id may repeat.
+ */
+export function defineSection(section: Section, checks: readonly Check[]): SectionChecks {
+  const foreign = checks.filter((c) => c.section !== section).map((c) => c.id);
+  if (foreign.length > 0) throw new Error(`section ${section} lists checks of other sections: ${foreign.join(', ')}`);
+  const ids = checks.map((c) => c.id);
+  const repeated = ids.filter((id, i) => ids.indexOf(id) !== i);
+  if (repeated.length > 0) throw new Error(`section ${section} lists ${repeated.join(', ')} twice`);
+  return { section, checks };
 }
 
 /**
@@ -85,72 +129,17 @@ export class CheckFailure extends Error {
   }
 }
 
-/** Thrown when a check does not apply to this target; `configKey` would enable it. */
+/**
+ * Thrown when a check does not apply to what the target answered (no 304 to observe).
+ * Config that is missing is a need, resolved before the check runs; `configKey` names a
+ * key only when changing it would make the check apply.
+ */
 export class CheckSkipped extends Error {
   override readonly name = 'CheckSkipped';
   constructor(
     message: string,
-    readonly configKey?: string,
+    readonly configKey?: ConfigKey,
   ) {
     super(message);
   }
-}
-
-/** One request and its response as recorded: redacted, bodies truncated. */
-export interface ExchangeRecord {
-  readonly request: {
-    readonly method: string;
-    readonly url: string;
-    readonly headers: Record<string, string>;
-    readonly body?: string;
-  };
-  readonly response?: {
-    readonly status: number;
-    readonly headers: Record<string, string | string[]>;
-    readonly body?: string;
-    /** Set when the body was cut for the report (the check saw all of it). */
-    readonly bodyTruncated?: boolean;
-  };
-  /** Transport error instead of a response (timeout, reset, body cap). */
-  readonly error?: string;
-  readonly durationMs: number;
-  /** A curl command that repeats the request, secrets as `$ENV_VAR`. */
-  readonly curl: string;
-}
-
-/** fast-check replay data, for property checks. */
-export interface PropertyEvidence {
-  readonly seed: number;
-  readonly path?: string;
-  readonly numRuns: number;
-  readonly counterexample?: string;
-  readonly shrunk?: boolean;
-}
-
-export interface Evidence {
-  readonly expected?: string;
-  readonly found?: string;
-  /** Exchanges kept for the report: all of them on a failure, a summary line each on a pass. */
-  readonly exchanges: readonly ExchangeRecord[];
-  /** How many requests the check sent in all. */
-  readonly requestCount: number;
-  /** Index in `exchanges` of the exchange the verdict is about (its curl reproduces it). */
-  readonly focus?: number;
-  readonly notes: readonly string[];
-  readonly property?: PropertyEvidence;
-}
-
-/** The outcome of one check, as reports see it. */
-export interface CheckResult {
-  readonly id: string;
-  readonly section: Section;
-  readonly title: string;
-  readonly rule: string;
-  readonly severity: Severity;
-  readonly status: Status;
-  readonly message: string;
-  /** For skips: the config key (or flag) that would enable the check. */
-  readonly configKey?: string;
-  readonly durationMs: number;
-  readonly evidence: Evidence;
 }

@@ -4,7 +4,7 @@
  * place for notes and property-test replay data.
  */
 import type { CollectionProfile, TargetProfile } from './profile.js';
-import type { PropertyEvidence } from './check.js';
+import type { PropertyEvidence } from './result.js';
 
 /** A request as a check describes it. `path` is relative to the base URL unless `url` is given. */
 export interface RequestSpec {
@@ -65,11 +65,14 @@ export interface CheckContext {
   readonly http: HttpSession;
   /** Seed for property checks (from --seed, or random per run). */
   readonly seed: number;
-  /** The first configured collection; skips the check when none is configured. */
-  collection(): CollectionProfile;
-  /** The first collection with a create body; skips when none (or read-only). */
-  writableCollection(): CollectionProfile;
-  /** POSTs `collection.createBody` (merged with `overrides`); registers a DELETE for cleanup. */
+  /** Aborted when the check's deadline passes or the run is cancelled: a long wait should listen. */
+  readonly signal: AbortSignal;
+  /**
+   * A fixture: POSTs `collection.createBody` (merged with `overrides`) and registers the
+   * item for cleanup. A create that fails is not the rule's verdict: the check ends as
+   * `error` (ERR_SETUP) naming the exchange. A check whose rule is the create itself sends
+   * the POST and judges it (see `sendTracked`).
+   */
   create(collection: CollectionProfile, overrides?: Record<string, unknown>): Promise<CreatedResource>;
   /** Registers an item URL the check made some other way (PUT-create) for cleanup. */
   track(url: string): void;

@@ -3,7 +3,7 @@
  * data, and a curl command per exchange. Used where a report has a free-text slot
  * (JUnit failure bodies).
  */
-import type { CheckResult, ExchangeRecord } from '../model/check.js';
+import type { CheckResult, ExchangeRecord } from '../model/result.js';
 
 /** `GET https://… → 404 (12 ms)`, or the transport error instead of a status. */
 export function exchangeSummary(exchange: ExchangeRecord): string {

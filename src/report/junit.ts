@@ -3,7 +3,8 @@
  * `<testcase>` per check. Warnings pass (with a `WARN:` line in system-out) unless the
  * run is strict, where they are failures too.
  */
-import { sections, type CheckResult } from '../model/check.js';
+import { sections } from '../model/check.js';
+import type { CheckResult } from '../model/result.js';
 import { evidenceText } from './evidence-text.js';
 import { isFailing, type Report, type SectionSummary } from './model.js';
 import { skipReason } from './wording.js';

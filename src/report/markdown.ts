@@ -2,11 +2,11 @@
  * The Markdown report, sized for a PR comment: verdict, totals, a per-section table, then
  * what needs attention with one curl command each.
  */
-import type { CheckResult, Status } from '../model/check.js';
+import type { CheckResult, Status } from '../model/result.js';
 import { reproducingCurl } from './evidence-text.js';
 import { mdCell, mdCode, mdCodeBlock, mdText } from './markdown-escape.js';
 import { statuses, type Report } from './model.js';
-import { formatDuration, needsAttention, nonFailingWarnings, totalsLine, verdict } from './wording.js';
+import { formatDuration, needsAttention, nonFailingWarnings, rootCauseLines, totalsLine, verdict } from './wording.js';
 
 /** Failures shown in full; the rest are counted (a GitHub comment holds 65,536 characters). */
 const maxDetailed = 50;
@@ -58,6 +58,11 @@ function failuresSection(report: Report): string[] {
   ];
 }
 
+function rootCauseSection(report: Report): string[] {
+  if (report.rootCauses.length === 0) return [];
+  return ['## Could not run, by root cause', '', ...rootCauseLines(report).map((l) => `- ${mdText(l)}`), ''];
+}
+
 function warningsSection(report: Report): string[] {
   const warnings = nonFailingWarnings(report);
   if (warnings.length === 0) return [];
@@ -88,6 +93,7 @@ export function renderMarkdown(report: Report): string {
     '',
     ...sectionTable(report),
     '',
+    ...rootCauseSection(report),
     ...failuresSection(report),
     ...warningsSection(report),
   ].join('\n');

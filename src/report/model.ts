@@ -2,7 +2,8 @@
  * The report model: what every writer renders. Built once from the run's check results;
  * the JSON report is this object as it is.
  */
-import { sections, type CheckResult, type Section, type Status } from '../model/check.js';
+import { sections, type Section } from '../model/check.js';
+import type { CheckResult, Status } from '../model/result.js';
 
 /** Outcomes in the order reports show them. */
 export const statuses: readonly Status[] = ['pass', 'fail', 'warn', 'skip', 'error'];
@@ -29,6 +30,16 @@ export interface Report {
   readonly sections: readonly SectionSummary[];
   /** Sorted by section order, then id. */
   readonly checks: readonly CheckResult[];
+  /** The order the run started the checks in: the same for the same checks and seed. */
+  readonly runOrder: readonly string[];
+  /** Checks that could not run, grouped by what stopped them, largest group first. */
+  readonly rootCauses: readonly RootCause[];
+}
+
+/** One reason several checks could not run ("POST /v2/projects answered 500"). */
+export interface RootCause {
+  readonly cause: string;
+  readonly checks: readonly string[];
 }
 
 export interface BuildReportInput {
@@ -40,6 +51,8 @@ export interface BuildReportInput {
   /** restprobe's version (package.json). */
   readonly version: string;
   readonly results: readonly CheckResult[];
+  /** The run's start order; default: the results' order. */
+  readonly order?: readonly string[];
 }
 
 const sectionOrder = Object.keys(sections) as Section[];
@@ -89,7 +102,23 @@ export function buildReport(input: BuildReportInput): Report {
     summary: count(checks),
     sections: perSection,
     checks,
+    runOrder: input.order ?? input.results.map((r) => r.id),
+    rootCauses: rootCauses(checks),
   };
+}
+
+/**
+ * Errors grouped by their root cause, largest group first (then by cause, so the order is
+ * stable): "POST /books answered 500: 25 checks could not run".
+ */
+export function rootCauses(results: readonly CheckResult[]): RootCause[] {
+  const groups = new Map<string, string[]>();
+  for (const r of results) {
+    if (r.status !== 'error') continue;
+    const cause = r.rootCause ?? r.message;
+    groups.set(cause, [...(groups.get(cause) ?? []), r.id]);
+  }
+  return [...groups].map(([cause, checks]) => ({ cause, checks })).sort((a, b) => b.checks.length - a.checks.length || (a.cause < b.cause ? -1 : a.cause > b.cause ? 1 : 0));
 }
 
 /**

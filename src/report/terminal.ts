@@ -3,13 +3,13 @@
  * a per-section table, what failed (with a curl command to reproduce it), and where the
  * reports are.
  */
-import type { CheckResult, Status } from '../model/check.js';
+import type { CheckResult, Status } from '../model/result.js';
 import type { Secret } from '../model/profile.js';
 import { paint, type Style } from './ansi.js';
 import { reproducingCurl } from './evidence-text.js';
 import { statuses, type Report } from './model.js';
 import { scrubSecrets } from '../secrets-scrub.js';
-import { formatDuration, needsAttention, nonFailingWarnings, oneLine, skipReason, totalsLine, verdict } from './wording.js';
+import { formatDuration, needsAttention, nonFailingWarnings, oneLine, rootCauseLines, skipReason, totalsLine, verdict } from './wording.js';
 
 export interface TerminalOptions {
   /** Emit ANSI colour codes (a TTY without NO_COLOR). */
@@ -118,6 +118,7 @@ export function renderSummary(report: Report, options: SummaryOptions): string {
     ...sectionTable(report, color),
     ...attentionList(report, color),
     ...warningList(report, color),
+    ...(report.rootCauses.length > 0 ? ['', paint('Could not run, by root cause', 'bold', color), ...rootCauseLines(report).map((l) => `  ${l}`)] : []),
     ...(paths.length > 0 ? ['', paint('Reports', 'bold', color), ...paths.map((p) => `  ${p}`)] : []),
     '',
     `${paint(outcome.toUpperCase(), verdictStyle[outcome], color)}  ${totalsLine(report.summary)}  in ${formatDuration(report.durationMs)} (seed ${report.seed})`,

@@ -2,7 +2,7 @@
  * Phrases every report format shares, so a skip or a verdict reads the same in the
  * terminal, JUnit and Markdown.
  */
-import type { CheckResult, Status } from '../model/check.js';
+import type { CheckResult, Status } from '../model/result.js';
 import { stripControlChars } from './control-chars.js';
 import { isFailing, reportFailed, statuses, type Report } from './model.js';
 
@@ -40,6 +40,21 @@ export function needsAttention(report: Report): CheckResult[] {
  */
 export function nonFailingWarnings(report: Report): CheckResult[] {
   return report.checks.filter((r) => r.status === 'warn' && !isFailing(r, report.strict));
+}
+
+/**
+ * One line per root cause of the checks that could not run, largest group first.
+ *
+ * @example
+ * ```ts
+ * rootCauseLines(report); // ['POST /books answered 500: 25 checks could not run (END-get-item-200, …)']
+ * ```
+ */
+export function rootCauseLines(report: Report, listAtMost = 5): string[] {
+  return report.rootCauses.map(({ cause, checks }) => {
+    const shown = checks.slice(0, listAtMost).join(', ') + (checks.length > listAtMost ? `, … ${checks.length - listAtMost} more` : '');
+    return `${oneLine(cause)}: ${checks.length} ${checks.length === 1 ? 'check' : 'checks'} could not run (${shown})`;
+  });
 }
 
 /**

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CheckResult, Evidence, ExchangeRecord } from '../model/check.js';
+import type { CheckResult, Evidence, ExchangeRecord } from '../model/result.js';
 import type { Secret } from '../model/profile.js';
 import { renderJson } from './json.js';
 import { renderJunit } from './junit.js';

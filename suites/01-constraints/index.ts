@@ -1,2 +1,5 @@
 /** §1 Constraints: the layered system. */
-export { constraintChecks } from './layered-system.js';
+import { defineSection } from '../../src/model/check.js';
+import { constraintChecks } from './layered-system.js';
+
+export default defineSection('CON', constraintChecks);

@@ -1,5 +1,5 @@
-/** §4 Endpoints: the method contract. */
-import type { Check } from '../../src/model/check.js';
+/** §4 Endpoints: the method contract, pagination and conditional requests. */
+import { defineSection } from '../../src/model/check.js';
 import { conditionalChecks } from './conditional.js';
 import { createChecks } from './creates.js';
 import { deleteChecks } from './deletes.js';
@@ -8,4 +8,4 @@ import { paginationChecks } from './pagination.js';
 import { readChecks } from './reads.js';
 import { updateChecks } from './updates.js';
 
-export const endpointChecks: readonly Check[] = [...readChecks, ...createChecks, ...updateChecks, ...deleteChecks, ...methodSafetyChecks, ...paginationChecks, ...conditionalChecks];
+export default defineSection('END', [...readChecks, ...createChecks, ...updateChecks, ...deleteChecks, ...methodSafetyChecks, ...paginationChecks, ...conditionalChecks]);

@@ -1,26 +1,25 @@
 /** §4 method contract: unsupported methods, and safe methods that change nothing. */
 import fc from 'fast-check';
-import type { Check } from '../../src/model/check.js';
+import { defineCheck } from '../../src/model/check.js';
 import { CheckFailure } from '../../src/model/check.js';
 import type { RequestSpec } from '../../src/model/context.js';
-import { brief, describe, ensure, expectHeader, expectJsonObject, expectStatus } from '../../src/checks/expect.js';
-import { diffRepresentations } from '../../src/checks/compare.js';
-import { checkProperty } from '../../src/checks/property.js';
-import { itemPath, unknownId, unsupportedMethodProbe } from '../../src/checks/probes.js';
+import { brief, describe, ensure, expectHeader, expectJsonObject, expectStatus } from '../../src/check-kit/expect.js';
+import { diffRepresentations } from '../../src/check-kit/compare.js';
+import { checkProperty } from '../../src/check-kit/property.js';
+import { itemPath, unknownId, unsupportedMethodProbe } from '../../src/check-kit/probes.js';
 
-export const methodNotAllowed405: Check = {
+export const methodNotAllowed405 = defineCheck({
   id: 'END-method-not-allowed-405',
-  section: 'END',
   title: 'An unsupported method answers 405 with Allow',
   rule: 'A method a known path does not support MUST get 405 with an `Allow` header listing the supported methods (RFC 9110 §15.5.6).',
   severity: 'must',
-  requires: ['collection'],
-  async run(ctx) {
-    const res = await unsupportedMethodProbe(ctx, ctx.collection());
+  needs: ['collection', 'mayWrite'],
+  async run(ctx, { collection }) {
+    const res = await unsupportedMethodProbe(ctx, collection);
     expectStatus(res, 405, `${res.method} on a path that does not support it`);
     expectHeader(res, 'Allow', '405');
   },
-};
+});
 
 type SafeCall = { method: 'GET' | 'HEAD' | 'OPTIONS'; target: 'item' | 'collection' | 'unknown'; index: number };
 
@@ -30,15 +29,14 @@ const safeCall: fc.Arbitrary<SafeCall> = fc.record({
   index: fc.nat({ max: 1 }),
 });
 
-export const safeMethodsNoChange: Check = {
+export const safeMethodsNoChange = defineCheck({
   id: 'END-safe-methods-no-change',
-  section: 'END',
   title: 'GET, HEAD and OPTIONS change nothing',
   rule: 'GET, HEAD and OPTIONS MUST be safe: no sequence of them changes any representation.',
   severity: 'must',
-  requires: ['write'],
-  async run(ctx) {
-    const collection = ctx.writableCollection();
+  needs: ['writable'],
+  dependsOn: ['END-get-item-200'],
+  async run(ctx, { writable: collection }) {
     const items = [await ctx.create(collection), await ctx.create(collection)];
     const snapshot = async () => {
       const out = [];
@@ -71,6 +69,6 @@ export const safeMethodsNoChange: Check = {
       },
     });
   },
-};
+});
 
-export const methodSafetyChecks: readonly Check[] = [methodNotAllowed405, safeMethodsNoChange];
+export const methodSafetyChecks = [methodNotAllowed405, safeMethodsNoChange];

@@ -4,13 +4,13 @@
  * staging database as well as on an empty one.
  */
 import fc from 'fast-check';
-import type { Check } from '../../src/model/check.js';
-import { CheckFailure, CheckSkipped } from '../../src/model/check.js';
+import { CheckFailure, CheckSkipped, defineCheck } from '../../src/model/check.js';
 import type { CheckContext } from '../../src/model/context.js';
 import type { CollectionProfile } from '../../src/model/profile.js';
-import { brief, describe, ensure, expectStatus } from '../../src/checks/expect.js';
-import { checkProperty } from '../../src/checks/property.js';
-import { createMarked, duplicates, fetchPage, pagePath, walk, walkIds, walkableCollection } from '../../src/checks/pagination.js';
+import type { WalkableCollection } from '../../src/model/needs.js';
+import { brief, describe, ensure, expectStatus } from '../../src/check-kit/expect.js';
+import { checkProperty } from '../../src/check-kit/property.js';
+import { createMarked, duplicates, fetchPage, pagePath, walk, walkIds } from '../../src/check-kit/pagination.js';
 
 /** Page size for walks over small marked sets: several pages, every boundary crossed. */
 const small = 2;
@@ -26,15 +26,14 @@ function walkDefects(expected: readonly string[], got: readonly string[]): strin
   return [...(missing.length > 0 ? [`missing ${brief(missing)}`] : []), ...(twice.length > 0 ? [`repeated ${brief(twice)}`] : [])];
 }
 
-export const paginationTerminates: Check = {
+export const paginationTerminates = defineCheck({
   id: 'END-pagination-terminates',
-  section: 'END',
   title: 'A cursor walk ends with next_cursor null',
   rule: 'Every page MUST carry `data` and `next_cursor`, and `next_cursor` MUST be null at the end, so a walk terminates.',
   severity: 'must',
-  requires: ['write'],
-  async run(ctx) {
-    const c = walkableCollection(ctx, 'cursor');
+  needs: ['cursorWalk'],
+  dependsOn: ['END-get-collection-200'],
+  async run(ctx, { cursorWalk: c }) {
     const { filters } = await createMarked(ctx, c, 5);
     let pages = 0;
     for await (const page of walk(ctx, c, { limit: small, filters }, pagesFor(5))) {
@@ -42,24 +41,23 @@ export const paginationTerminates: Check = {
       ctx.note(`page ${pages}: ${page.items.length} items, next_cursor ${page.nextCursor === null ? 'null' : 'set'}`);
     }
   },
-};
+});
 
-export const paginationCompleteWalk: Check = {
+export const paginationCompleteWalk = defineCheck({
   id: 'END-pagination-complete-walk',
-  section: 'END',
   title: 'A walk returns every item exactly once',
   rule: 'Walking every page of a collection MUST return each item exactly once.',
   severity: 'must',
-  requires: ['write'],
-  async run(ctx) {
-    const c = walkableCollection(ctx, 'cursor');
+  needs: ['cursorWalk'],
+  dependsOn: ['END-pagination-terminates'],
+  async run(ctx, { cursorWalk: c }) {
     const created = await createMarked(ctx, c, 7);
     const ids = await walkIds(ctx, c, { limit: small, filters: created.filters }, pagesFor(7));
     const defects = walkDefects(created.ids, ids);
     ensure(defects.length === 0, `the walk ${defects.join('; ')}, expected each of the ${created.ids.length} items once`, brief(created.ids), brief(ids));
     ensure(ids.length === created.ids.length, `the walk returned ${ids.length} items, expected the ${created.ids.length} marked ones`);
   },
-};
+});
 
 type WalkOp = { kind: 'next' } | { kind: 'insert' } | { kind: 'delete'; pick: number } | { kind: 'move'; pick: number; to: number };
 
@@ -77,15 +75,14 @@ function walkOps(canMove: boolean): fc.Arbitrary<WalkOp[]> {
 const showOps = (ops: readonly WalkOp[]): string =>
   ops.map((o) => (o.kind === 'delete' ? `delete #${o.pick}` : o.kind === 'move' ? `move #${o.pick} to position ${o.to}` : o.kind)).join(', ');
 
-export const paginationStableUnderWrites: Check = {
+export const paginationStableUnderWrites = defineCheck({
   id: 'END-pagination-stable-under-writes',
-  section: 'END',
   title: 'Cursor pages stay correct while items are inserted, deleted and moved',
   rule: 'While items are inserted, deleted, or moved by an update of the sort field during a cursor walk, every item left untouched for the whole walk MUST appear exactly once and none twice.',
   severity: 'must',
-  requires: ['write'],
-  async run(ctx) {
-    const c = walkableCollection(ctx, 'cursor');
+  needs: ['cursorWalk'],
+  dependsOn: ['END-filter-matches'],
+  async run(ctx, { cursorWalk: c }) {
     // With a sort field the harness can set, the walk is sorted by it and items can move.
     const sortField = settableSortField(c);
     if (!sortField) ctx.note('no sortable string field in the create body: moves are not interleaved (collections[].sorts)');
@@ -104,7 +101,7 @@ export const paginationStableUnderWrites: Check = {
       },
     });
   },
-};
+});
 
 /** Items each interleaving starts from. */
 const initialItems = 6;
@@ -114,7 +111,7 @@ const initialItems = 6;
  * operation touched may rightly appear twice (moved ahead) or not at all (deleted, moved
  * behind); every other item must appear exactly once.
  */
-async function walkWithWrites(ctx: CheckContext, c: CollectionProfile & { markField: string }, sortField: string | undefined, ops: readonly WalkOp[]): Promise<void> {
+async function walkWithWrites(ctx: CheckContext, c: WalkableCollection, sortField: string | undefined, ops: readonly WalkOp[]): Promise<void> {
   // Sort values spaced out, so a move can land between any two of them.
   const position = (marker: string, n: number) => `${marker}-${String(n * 10).padStart(3, '0')}`;
   const { marker, items, filters } = await createMarked(ctx, c, initialItems, (i, m) => (sortField ? { [sortField]: position(m, i) } : {}));
@@ -161,15 +158,14 @@ function settableSort(c: CollectionProfile): string {
   return field;
 }
 
-export const sortHonoured: Check = {
+export const sortHonoured = defineCheck({
   id: 'END-sort-honoured',
-  section: 'END',
   title: 'sort orders ascending and descending, and refuses unknown fields',
   rule: '`sort=<field>` MUST order items ascending and `sort=-<field>` descending, across pages; an unknown sort field MUST get 400.',
   severity: 'must',
-  requires: ['write'],
-  async run(ctx) {
-    const c = walkableCollection(ctx, 'cursor');
+  needs: ['cursorWalk'],
+  dependsOn: ['END-filter-matches'],
+  async run(ctx, { cursorWalk: c }) {
     const field = settableSort(c);
     // Created out of order, so creation order never passes for sorted order.
     const letters = ['c', 'a', 'd', 'b', 'e'];
@@ -185,17 +181,16 @@ export const sortHonoured: Check = {
     const res = await ctx.http.send({ method: 'GET', path: pagePath(c, { sort: 'restprobe_no_such_field', limit: small }) });
     expectStatus(res, 400, 'sort on an unknown field');
   },
-};
+});
 
-export const sortTiesDeterministic: Check = {
+export const sortTiesDeterministic = defineCheck({
   id: 'END-sort-ties-deterministic',
-  section: 'END',
   title: 'Ties on the sort field are broken deterministically',
   rule: 'When the sort field is not unique the server MUST break ties (by id), so walks return every tied item exactly once, in the same order every time.',
   severity: 'must',
-  requires: ['write'],
-  async run(ctx) {
-    const c = walkableCollection(ctx, 'cursor');
+  needs: ['cursorWalk'],
+  dependsOn: ['END-filter-matches'],
+  async run(ctx, { cursorWalk: c }) {
     const field = settableSort(c);
     const created = await createMarked(ctx, c, 6, (_i, marker) => ({ [field]: `${marker}-tie` }));
     const query = { limit: small, sort: field, filters: created.filters };
@@ -205,17 +200,16 @@ export const sortTiesDeterministic: Check = {
     const second = await walkIds(ctx, c, query, pagesFor(6));
     ensure(first.join() === second.join(), `two walks over items tied on ${field} came in different orders (${brief(first)} then ${brief(second)}), expected one deterministic order`, brief(first), brief(second));
   },
-};
+});
 
-export const filterMatches: Check = {
+export const filterMatches = defineCheck({
   id: 'END-filter-matches',
-  section: 'END',
   title: 'Filters return only matching items, across pages',
   rule: 'A filter `?<field>=<value>` MUST return only items whose field equals the value, on every page.',
   severity: 'must',
-  requires: ['write'],
-  async run(ctx) {
-    const c = walkableCollection(ctx, 'cursor');
+  needs: ['cursorWalk'],
+  dependsOn: ['END-pagination-complete-walk'],
+  async run(ctx, { cursorWalk: c }) {
     const matching = await createMarked(ctx, c, 3);
     await createMarked(ctx, c, 2);
     const queries: Readonly<Record<string, string>>[] = [matching.filters];
@@ -225,7 +219,7 @@ export const filterMatches: Check = {
     }
     for (const filters of queries) {
       const seen: string[] = [];
-      for await (const page of walk(ctx, c, { limit: small, filters }, pagesFor(5))) {
+      for await (const page of walk(ctx, c, { limit: small, filters }, pagesFor(5), { judgeFilters: true })) {
         for (const item of page.items) {
           const off = Object.entries(filters).filter(([k, v]) => String(item[k]) !== v);
           ensure(off.length === 0, `${describe(page.res)} returned item ${String(item[c.idField])} with ${off.map(([k]) => `${k}=${JSON.stringify(item[k])}`).join(', ')}, expected only items matching ${brief(filters)}`, brief(filters), brief(item));
@@ -236,7 +230,7 @@ export const filterMatches: Check = {
       ensure(defects.length === 0, `filter ${brief(filters)}: the walk ${defects.join('; ')}, expected the ${matching.ids.length} matching items once each`);
     }
   },
-};
+});
 
 /** Variants of a real cursor that a server must refuse. */
 function tamperings(cursor: string): Record<string, string> {
@@ -250,15 +244,14 @@ function tamperings(cursor: string): Record<string, string> {
   };
 }
 
-export const cursorTamper400: Check = {
+export const cursorTamper400 = defineCheck({
   id: 'END-cursor-tamper-400',
-  section: 'END',
   title: 'A tampered or foreign cursor answers 400',
   rule: 'A modified cursor, or one issued for another filter, sort or collection, MUST get 400, never a 5xx and never a page of other data (another collection is tried when two cursor-paginated collections are configured).',
   severity: 'must',
-  requires: ['write'],
-  async run(ctx) {
-    const c = walkableCollection(ctx, 'cursor');
+  needs: ['cursorWalk'],
+  dependsOn: ['END-get-collection-200'],
+  async run(ctx, { cursorWalk: c }) {
     const { filters } = await createMarked(ctx, c, 3);
     const other = await createMarked(ctx, c, 3);
     const first = await fetchPage(ctx, c, { limit: 1, filters });
@@ -281,17 +274,16 @@ export const cursorTamper400: Check = {
       expectStatus(res, 400, `a ${c.name} cursor on ${otherCollection.name}`);
     }
   },
-};
+});
 
-export const offsetPagesDisjoint: Check = {
+export const offsetPagesDisjoint = defineCheck({
   id: 'END-offset-pages-disjoint',
-  section: 'END',
   title: 'Offset pages are disjoint and contiguous',
   rule: 'On unchanging data, consecutive `limit`/`offset` pages MUST be disjoint and together list every item once; an offset past the end MUST answer an empty `data`.',
   severity: 'must',
-  requires: ['write'],
-  async run(ctx) {
-    const c = walkableCollection(ctx, 'offset');
+  needs: ['offsetWalk'],
+  dependsOn: ['END-get-collection-200'],
+  async run(ctx, { offsetWalk: c }) {
     const created = await createMarked(ctx, c, 5);
     const filters = created.filters;
     const pages: string[][] = [];
@@ -304,17 +296,16 @@ export const offsetPagesDisjoint: Check = {
     const past = await fetchPage(ctx, c, { limit: small, offset: created.ids.length + 10, filters });
     ensure(past.items.length === 0, `${describe(past.res)}: an offset past the end returned ${past.items.length} items, expected none`, 'data: []', `${past.items.length} items`);
   },
-};
+});
 
-export const offsetShiftUnderInserts: Check = {
+export const offsetShiftUnderInserts = defineCheck({
   id: 'END-offset-shift-under-inserts',
-  section: 'END',
   title: 'Offset pages shift when items are inserted (reported, not judged)',
   rule: 'Offset pages are unstable while items are inserted (the conventions say so): a page that shifts is reported as an informational warning that never fails a run, not even under --strict.',
   severity: 'info',
-  requires: ['write'],
-  async run(ctx) {
-    const c = walkableCollection(ctx, 'offset');
+  needs: ['offsetWalk'],
+  dependsOn: ['END-offset-pages-disjoint'],
+  async run(ctx, { offsetWalk: c }) {
     const newestFirst = c.sorts.find((f) => /^created_?at$/i.test(f));
     if (!newestFirst) throw new CheckSkipped('no creation-time sort to put new items first', 'collections[].sorts');
     const { marker, filters } = await createMarked(ctx, c, 4);
@@ -328,9 +319,9 @@ export const offsetShiftUnderInserts: Check = {
     }
     ctx.note('no shift observed after an insert');
   },
-};
+});
 
-export const paginationChecks: readonly Check[] = [
+export const paginationChecks = [
   paginationTerminates,
   paginationCompleteWalk,
   paginationStableUnderWrites,

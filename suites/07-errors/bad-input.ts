@@ -1,13 +1,13 @@
 /** §7 errors: bad client input never gets a 5xx (a property over generated bad inputs). */
 import fc from 'fast-check';
-import type { Check } from '../../src/model/check.js';
+import { defineCheck } from '../../src/model/check.js';
 import { CheckFailure } from '../../src/model/check.js';
 import type { CheckContext, RequestSpec } from '../../src/model/context.js';
 import type { CollectionProfile } from '../../src/model/profile.js';
-import { describe } from '../../src/checks/expect.js';
+import { describe } from '../../src/check-kit/expect.js';
 import { isRestprobeError } from '../../src/errors.js';
-import { checkProperty } from '../../src/checks/property.js';
-import { sendTracked } from '../../src/checks/probes.js';
+import { checkProperty } from '../../src/check-kit/property.js';
+import { sendTracked } from '../../src/check-kit/probes.js';
 
 /** One bad input; each kind names what is wrong with it. */
 type BadInput =
@@ -91,16 +91,18 @@ function show(input: BadInput): string {
   }
 }
 
-export const badInputNo5xx: Check = {
+export const badInputNo5xx = defineCheck({
   id: 'ERR-bad-input-no-5xx',
-  section: 'ERR',
   title: 'Bad input never gets a 5xx',
   rule: 'Bad client input (malformed JSON, wrong types, missing fields, oversized or deeply nested bodies, odd ids and query strings) MUST get a 4xx, never a 5xx.',
   severity: 'must',
-  requires: ['collection'],
-  async run(ctx: CheckContext) {
-    const collection = ctx.collection();
-    const writable = !ctx.profile.safety.readOnly && collection.createBody !== undefined;
+  needs: ['collection'],
+  uses: ['writable'],
+  // Oversized and deeply nested bodies can hurt a target: after every other check.
+  schedule: 'last',
+  async run(ctx: CheckContext, needs) {
+    const collection = needs.writable ?? needs.collection;
+    const writable = needs.writable !== undefined;
     if (!writable) ctx.note('bodies not probed: read-only run or no create body (safety.readOnly, collections[].create.body)');
     await checkProperty(ctx, {
       arbitrary: arbitraries(collection, writable),
@@ -126,6 +128,6 @@ export const badInputNo5xx: Check = {
       },
     });
   },
-};
+});
 
-export const badInputChecks: readonly Check[] = [badInputNo5xx];
+export const badInputChecks = [badInputNo5xx];

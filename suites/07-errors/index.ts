@@ -1,7 +1,7 @@
 /** §7 Errors: status codes and problem+json bodies. */
-import type { Check } from '../../src/model/check.js';
+import { defineSection } from '../../src/model/check.js';
 import { badInputChecks } from './bad-input.js';
 import { problemDetailsChecks } from './problem-details.js';
 import { statusCodeChecks } from './status-codes.js';
 
-export const errorChecks: readonly Check[] = [...problemDetailsChecks, ...statusCodeChecks, ...badInputChecks];
+export default defineSection('ERR', [...problemDetailsChecks, ...statusCodeChecks, ...badInputChecks]);

@@ -1,19 +1,19 @@
 /** §8.6–8.7 Cache-Control: present, well-formed, and never public on a personalised response. */
-import type { Check } from '../../src/model/check.js';
+import { CheckSkipped, defineCheck } from '../../src/model/check.js';
 import type { CheckContext, HttpResponse } from '../../src/model/context.js';
-import { CheckSkipped } from '../../src/model/check.js';
-import { describe, ensure, expectStatus } from '../../src/checks/expect.js';
+import type { CollectionProfile } from '../../src/model/profile.js';
+import type { WritableCollection } from '../../src/model/needs.js';
+import { describe, ensure, expectStatus } from '../../src/check-kit/expect.js';
 import { secretMemberValues } from '../../src/http/redact.js';
-import { createdItemUrl } from '../../src/checks/created-url.js';
-import { parseCacheControl } from '../../src/checks/http-grammar.js';
-import { itemPath, unknownId } from '../../src/checks/probes.js';
+import { createdItemUrl } from '../../src/check-kit/created-url.js';
+import { parseCacheControl } from '../../src/check-kit/http-grammar.js';
+import { itemPath, unknownId } from '../../src/check-kit/probes.js';
 
-/** GET responses worth judging: the collection and, when writes are allowed, one item. */
-async function getResponses(ctx: CheckContext): Promise<HttpResponse[]> {
-  const collection = ctx.collection();
-  const out = [await ctx.http.send({ method: 'GET', path: collection.path })];
-  if (!ctx.profile.safety.readOnly && collection.createBody) {
-    const item = await ctx.create(collection);
+/** GET responses worth judging: the collection and, when one can be created, an item. */
+async function getResponses(ctx: CheckContext, needs: { collection: CollectionProfile; writable?: WritableCollection | undefined }): Promise<HttpResponse[]> {
+  const out = [await ctx.http.send({ method: 'GET', path: needs.collection.path })];
+  if (needs.writable) {
+    const item = await ctx.create(needs.writable);
     out.push(await ctx.http.send({ method: 'GET', url: item.url }));
   }
   const ok = out.filter((r) => r.status === 200);
@@ -21,45 +21,45 @@ async function getResponses(ctx: CheckContext): Promise<HttpResponse[]> {
   return ok;
 }
 
-export const cacheControlPresent: Check = {
+export const cacheControlPresent = defineCheck({
   id: 'LIM-cache-control-present',
-  section: 'LIM',
   title: 'GET responses declare their cacheability',
   rule: 'Responses MUST declare their cacheability: every successful GET MUST carry `Cache-Control`.',
   severity: 'must',
-  requires: ['collection'],
-  async run(ctx) {
-    const bare = (await getResponses(ctx)).filter((r) => r.headers['cache-control'] === undefined);
+  needs: ['collection'],
+  uses: ['writable'],
+  async run(ctx, needs) {
+    const bare = (await getResponses(ctx, needs)).filter((r) => r.headers['cache-control'] === undefined);
     ensure(bare.length === 0, `${bare.map(describe).join('; ')} carry no Cache-Control, expected every GET to declare its cacheability`, 'Cache-Control', 'none');
   },
-};
+});
 
-export const cacheControlWellFormed: Check = {
+export const cacheControlWellFormed = defineCheck({
   id: 'LIM-cache-control-well-formed',
-  section: 'LIM',
   title: 'Cache-Control is well-formed',
   rule: 'Every `Cache-Control` MUST follow RFC 9111 §5.2: `#( token [ "=" ( token / quoted-string ) ] )`, with `max-age` and `s-maxage` as unquoted digits.',
   severity: 'must',
-  requires: ['collection'],
-  async run(ctx) {
-    const responses = [...(await getResponses(ctx)), await ctx.http.send({ method: 'GET', path: itemPath(ctx.collection(), unknownId()) })];
+  needs: ['collection'],
+  uses: ['writable'],
+  async run(ctx, needs) {
+    const responses = [...(await getResponses(ctx, needs)), await ctx.http.send({ method: 'GET', path: itemPath(needs.collection, unknownId()) })];
     const problems = responses.flatMap((r) => {
       const value = r.headers['cache-control'];
       return value === undefined ? [] : parseCacheControl(value).problems.map((p) => `${describe(r)}: ${p}`);
     });
     ensure(problems.length === 0, `${problems.join('; ')}; expected well-formed directives`, 'RFC 9111 §5.2 syntax', problems.join('; '));
   },
-};
+});
 
-export const credentialedNotPublic: Check = {
+export const credentialedNotPublic = defineCheck({
   id: 'LIM-credentialed-not-public',
-  section: 'LIM',
   title: 'Personalised responses are not cached as public',
   rule: 'A response to a request with credentials MUST NOT be cacheable by shared caches: no `public` or `s-maxage`, and `private` or `no-store`.',
   severity: 'must',
-  requires: ['collection', 'credentials'],
-  async run(ctx) {
-    for (const res of await getResponses(ctx)) {
+  needs: ['collection', 'credentials'],
+  uses: ['writable'],
+  async run(ctx, needs) {
+    for (const res of await getResponses(ctx, needs)) {
       const value = res.headers['cache-control'];
       if (value === undefined) continue; // LIM-cache-control-present owns a missing header
       const names = parseCacheControl(value).directives.map((d) => d.name);
@@ -68,19 +68,15 @@ export const credentialedNotPublic: Check = {
       ensure(names.includes('private') || names.includes('no-store'), `${describe(res)} to a credentialed request has Cache-Control "${value}", expected private or no-store so shared caches keep it to one user`, 'private or no-store', value);
     }
   },
-};
+});
 
-export const noStoreSecrets: Check = {
+export const noStoreSecrets = defineCheck({
   id: 'LIM-no-store-secrets',
-  section: 'LIM',
   title: 'Responses that hold a secret are never stored',
   rule: 'A response that holds a secret (a minted key, a token) MUST carry `Cache-Control: no-store` (RFC 9111 §5.2.2.5; RFC 6749 §5.1 for token responses).',
   severity: 'must',
-  requires: ['credentials'],
-  async run(ctx) {
-    const endpoints = ctx.profile.secretEndpoints;
-    if (endpoints.length === 0) throw new CheckSkipped('no request that returns a secret configured', 'secretEndpoints');
-    if (ctx.profile.safety.readOnly && endpoints.some((e) => e.method !== 'GET')) throw new CheckSkipped('read-only run: minting a secret writes', 'safety.readOnly');
+  needs: ['credentials', 'secretEndpoints'],
+  async run(ctx, { secretEndpoints: endpoints }) {
     for (const endpoint of endpoints) {
       const res = await ctx.http.send({ method: endpoint.method, path: endpoint.path, ...(endpoint.body !== undefined && { json: endpoint.body }) });
       if (res.status >= 200 && res.status < 300) {
@@ -96,6 +92,6 @@ export const noStoreSecrets: Check = {
       ensure(directives.includes('no-store'), `${describe(res)} holds a secret but has Cache-Control ${JSON.stringify(res.headers['cache-control'] ?? null)}, expected no-store`, 'no-store', res.headers['cache-control'] ?? 'none');
     }
   },
-};
+});
 
-export const cachingChecks: readonly Check[] = [cacheControlPresent, cacheControlWellFormed, credentialedNotPublic, noStoreSecrets];
+export const cachingChecks = [cacheControlPresent, cacheControlWellFormed, credentialedNotPublic, noStoreSecrets];

@@ -3,10 +3,12 @@
  * so a caller holds a page plus whatever set of ids it keeps, never the whole collection.
  */
 import { randomUUID } from 'node:crypto';
-import { CheckFailure, CheckSkipped } from '../model/check.js';
+import { CheckFailure } from '../model/check.js';
 import type { CheckContext, CreatedResource, HttpResponse } from '../model/context.js';
 import type { CollectionProfile } from '../model/profile.js';
-import { describe, ensure, expectJsonObject, expectStatus } from './expect.js';
+import type { WalkableCollection } from '../model/needs.js';
+import { brief, describe, ensure, expectJsonObject, expectStatus } from './expect.js';
+import { setupError } from './setup.js';
 
 export interface PageQuery {
   readonly limit?: number;
@@ -55,8 +57,12 @@ export async function fetchPage(ctx: CheckContext, c: CollectionProfile, q: Page
  * Walks every page of a query, following `next_cursor` (cursor style) or stepping the
  * offset (offset style). Fails when the walk does not end within `maxPages`, or when an
  * empty page still points further.
+ *
+ * A walk filtered by a mark is a fixture: an item outside the filter means the collection
+ * ignores it, and the walk cannot show what the check is about (ERR_SETUP). Only the
+ * filter check itself passes `judgeFilters` and judges that.
  */
-export async function* walk(ctx: CheckContext, c: CollectionProfile, q: Omit<PageQuery, 'cursor' | 'offset'>, maxPages: number): AsyncGenerator<Page> {
+export async function* walk(ctx: CheckContext, c: CollectionProfile, q: Omit<PageQuery, 'cursor' | 'offset'>, maxPages: number, options: { judgeFilters?: boolean } = {}): AsyncGenerator<Page> {
   let cursor: string | undefined;
   let offset = 0;
   for (let n = 1; ; n++) {
@@ -64,6 +70,7 @@ export async function* walk(ctx: CheckContext, c: CollectionProfile, q: Omit<Pag
       throw new CheckFailure(`the walk did not end within ${maxPages} pages, expected next_cursor to become null after the last item`, `at most ${maxPages} pages`, `more than ${maxPages}`);
     }
     const page = await fetchPage(ctx, c, c.pagination.style === 'offset' ? { ...q, offset } : { ...q, ...(cursor !== undefined && { cursor }) });
+    if (!options.judgeFilters) expectFiltered(page, q.filters ?? {}, c);
     // A page larger than asked for means the limit (or its parameter name) is ignored.
     ensure(q.limit === undefined || page.items.length <= q.limit, `${describe(page.res)}: ${page.items.length} items for ${c.pagination.limitParam}=${q.limit}, expected at most ${q.limit}`, `≤ ${q.limit} items`, `${page.items.length}`);
     yield page;
@@ -76,6 +83,15 @@ export async function* walk(ctx: CheckContext, c: CollectionProfile, q: Omit<Pag
     ensure(page.items.length > 0, `${describe(page.res)}: an empty page still carries a next_cursor, expected null at the end`, 'next_cursor: null', page.nextCursor);
     cursor = page.nextCursor;
   }
+}
+
+/** A page of a marked walk holds only marked items, or the walk is no fixture (see {@link walk}). */
+function expectFiltered(page: Page, filters: Readonly<Record<string, string>>, c: CollectionProfile): void {
+  const entries = Object.entries(filters);
+  const stray = page.items.find((item) => entries.some(([k, v]) => String(item[k]) !== v));
+  if (stray === undefined) return;
+  const fields = entries.map(([k]) => k).join(', ');
+  throw setupError(page.res, `${describe(page.res)} returned item ${String(stray[c.idField])} outside the filter ${brief(filters)}: walks over marked items cannot run (see END-filter-matches)`, `${c.path} ignores the filter on ${fields}`);
 }
 
 /**
@@ -93,29 +109,6 @@ export function newMarker(): string {
   return `restprobe-${randomUUID().slice(0, 13)}`;
 }
 
-/**
- * A collection the harness may create marked items in and walk by marker: writable, of
- * the given style, with a `mark.field` that is also a filter. Skips, naming the key, when none is.
- */
-export function walkableCollection(ctx: CheckContext, style: 'cursor' | 'offset'): CollectionProfile & { markField: string } {
-  if (ctx.profile.safety.readOnly) throw new CheckSkipped('read-only run: this check creates items to walk', 'safety.readOnly');
-  const ofStyle = ctx.profile.collections.filter((c) => c.pagination.style === style && c.createBody);
-  if (ofStyle.length === 0) throw new CheckSkipped(`no writable collection with ${style} pagination`, 'collections[].pagination.style');
-  const c = ofStyle.find((x) => x.markField !== undefined && x.filters.includes(x.markField));
-  if (!c) throw new CheckSkipped(`no ${style}-paginated collection with a mark field that is also a filter`, 'collections[].mark');
-  return c as CollectionProfile & { markField: string };
-}
-
-/** A walkable collection of either style, cursor first. */
-export function anyWalkableCollection(ctx: CheckContext): CollectionProfile & { markField: string } {
-  try {
-    return walkableCollection(ctx, 'cursor');
-  } catch (err) {
-    if (!(err instanceof CheckSkipped)) throw err;
-    return walkableCollection(ctx, 'offset');
-  }
-}
-
 /** Items a check created under one fresh marker, and the filter that lists exactly them. */
 export interface MarkedSet {
   readonly marker: string;
@@ -127,7 +120,7 @@ export interface MarkedSet {
 /** Creates `count` items under a fresh marker, in order; `body(i, marker)` adds fields to each. */
 export async function createMarked(
   ctx: CheckContext,
-  c: CollectionProfile & { markField: string },
+  c: WalkableCollection,
   count: number,
   body: (i: number, marker: string) => Record<string, unknown> = () => ({}),
 ): Promise<MarkedSet> {

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { CheckContext, HttpResponse, RequestSpec } from '../model/context.js';
 import type { CollectionProfile } from '../model/profile.js';
 import { CheckSkipped } from '../model/check.js';
+import type { Resolved } from '../model/needs.js';
 import { createdItemUrl } from './created-url.js';
 import { splitList } from './http-grammar.js';
 
@@ -55,11 +56,10 @@ export function parseAllow(value: string | undefined): string[] | undefined {
 /**
  * Picks a method the collection path does not support, from OPTIONS' Allow. Without an
  * Allow it falls back to PATCH with an empty object, which changes nothing even where
- * bulk PATCH exists. A read-only run skips it.
+ * bulk PATCH exists. A wrong or stale Allow could make the probe a real write, so callers
+ * need `mayWrite`.
  */
 export async function unsupportedMethodProbe(ctx: CheckContext, collection: CollectionProfile): Promise<HttpResponse> {
-  // A wrong or stale Allow could make the probe a real write: a read-only run sends none.
-  if (ctx.profile.safety.readOnly) throw new CheckSkipped('read-only run: probing an unsupported method sends PATCH, PUT or DELETE', 'safety.readOnly');
   const options = await ctx.http.send({ method: 'OPTIONS', path: collection.path });
   const allow = parseAllow(options.headers['allow']);
   const candidates = ['PATCH', 'PUT', 'DELETE'];
@@ -76,26 +76,32 @@ export function invalidBody(collection: CollectionProfile): Record<string, unkno
   return out;
 }
 
+/** What {@link provokeErrors} uses when the config has it: a check declares these as `uses`. */
+export const errorProbeUses = ['collection', 'writable', 'mayWrite', 'credentials'] as const;
+export type ErrorProbeNeeds = Partial<Resolved<(typeof errorProbeUses)[number]>>;
+
 /**
- * Requests that must each be answered with an error, as many as the profile allows:
- * unknown path (always); unknown id, unsupported method and unsupported Accept (with a
- * collection); malformed JSON, validation failure and unsupported Content-Type (with
- * writes); missing credentials (with credentials). Only error answers are returned.
+ * Requests that must each be answered with an error, as many as the config allows:
+ * unknown path (always); unknown id and unsupported Accept (with a collection); an
+ * unsupported method (with a collection, on a run that may write); malformed JSON,
+ * validation failure and unsupported Content-Type (with a writable collection); missing
+ * credentials (with credentials). Only error answers are returned.
  */
-export async function provokeErrors(ctx: CheckContext): Promise<HttpResponse[]> {
+export async function provokeErrors(ctx: CheckContext, needs: ErrorProbeNeeds): Promise<HttpResponse[]> {
   const responses: HttpResponse[] = [await ctx.http.send({ method: 'GET', path: unknownPath() })];
-  const collection = ctx.profile.collections[0];
+  const { collection, writable } = needs;
   if (collection) {
     responses.push(await ctx.http.send({ method: 'GET', path: itemPath(collection, unknownId()) }));
     responses.push(await ctx.http.send({ method: 'GET', path: collection.path, headers: { accept: unsupportedAccept } }));
-    try {
-      responses.push(await unsupportedMethodProbe(ctx, collection));
-    } catch (err) {
-      if (!(err instanceof CheckSkipped)) throw err;
+    if (needs.mayWrite) {
+      try {
+        responses.push(await unsupportedMethodProbe(ctx, collection));
+      } catch (err) {
+        if (!(err instanceof CheckSkipped)) throw err;
+      }
     }
-    if (ctx.profile.auth.apiKey) responses.push(await ctx.http.send({ method: 'GET', path: collection.path, auth: false }));
+    if (needs.credentials) responses.push(await ctx.http.send({ method: 'GET', path: collection.path, auth: false }));
   }
-  const writable = ctx.profile.safety.readOnly ? undefined : ctx.profile.collections.find((c) => c.createBody);
   if (writable) {
     const post = (spec: Omit<RequestSpec, 'method' | 'path'>) => sendTracked(ctx, writable, { method: 'POST', path: writable.path, ...spec });
     responses.push(await post({ body: malformedJson, headers: { 'content-type': 'application/json' } }));

@@ -1,0 +1,21 @@
+/**
+ * The config keys a skip can name: the closed set of places in the config (or flags)
+ * that enable a check. A skip naming any other key fails to compile.
+ */
+export const configKeys = [
+  'collections',
+  'collections[].create.body',
+  'collections[].replace.body',
+  'collections[].patch.body',
+  'collections[].newId',
+  'collections[].pagination.style',
+  'collections[].pagination.maxLimit',
+  'collections[].mark',
+  'collections[].sorts',
+  'nodes',
+  'secretEndpoints',
+  'auth.apiKey',
+  'safety.readOnly',
+] as const;
+
+export type ConfigKey = (typeof configKeys)[number];

@@ -1,0 +1,184 @@
+/**
+ * The need vocabulary: what a check needs from the target's config before it can run.
+ * The engine resolves a check's needs before calling it and hands it the values; an unmet
+ * need is a skip that names the exact config key, and no request is sent.
+ *
+ * Adding a need is one entry here. A misspelt need fails to compile where a check names
+ * it, and so does a config key that is not in {@link ConfigKey}.
+ *
+ * @example
+ * ```ts
+ * const check = defineCheck({
+ *   id: 'END-get-item-200', needs: ['writable'], …,
+ *   async run(ctx, { writable }) { const item = await ctx.create(writable); … },
+ * });
+ * ```
+ */
+import type { ConfigKey } from './config-keys.js';
+import type { ApiKeyAuth, CollectionProfile, SecretEndpoint, TargetProfile } from './profile.js';
+
+/** Why a need is not met, and the config key (or flag) that would meet it. */
+export class Unmet {
+  constructor(
+    readonly reason: string,
+    readonly configKey: ConfigKey,
+  ) {}
+}
+
+export interface Need<T> {
+  /** What the need is, for the catalogue: "a writable collection". */
+  readonly label: string;
+  /** The keys that enable it, for `restprobe checks --json` and docs/checks.md. */
+  readonly keys: readonly ConfigKey[];
+  resolve(profile: TargetProfile): T | Unmet;
+}
+
+/** A collection the harness may create items in. */
+export type WritableCollection = CollectionProfile & { readonly createBody: Record<string, unknown> };
+/** A writable collection whose items can be marked and listed by their mark. */
+export type WalkableCollection = WritableCollection & { readonly markField: string };
+
+const need = <T>(n: Need<T>): Need<T> => n;
+
+function writable(p: TargetProfile): WritableCollection | Unmet {
+  if (p.safety.readOnly) return new Unmet('read-only run: this check writes', 'safety.readOnly');
+  const c = p.collections.find((x) => x.createBody !== undefined);
+  return c ? (c as WritableCollection) : new Unmet('no collection with a create body', 'collections[].create.body');
+}
+
+/** The writable collection when it also has `field`, else why not. */
+function writableWith<F extends 'replaceBody' | 'patchBody'>(p: TargetProfile, field: F, key: ConfigKey): (WritableCollection & Required<Pick<CollectionProfile, F>>) | Unmet {
+  const c = writable(p);
+  if (c instanceof Unmet) return c;
+  return c[field] !== undefined ? (c as WritableCollection & Required<Pick<CollectionProfile, F>>) : new Unmet(`no ${field === 'replaceBody' ? 'replace' : 'patch'} body for ${c.name}`, key);
+}
+
+function walkable(p: TargetProfile, style: 'cursor' | 'offset'): WalkableCollection | Unmet {
+  if (p.safety.readOnly) return new Unmet('read-only run: this check creates items to walk', 'safety.readOnly');
+  const ofStyle = p.collections.filter((c) => c.pagination.style === style && c.createBody !== undefined);
+  if (ofStyle.length === 0) return new Unmet(`no writable collection with ${style} pagination`, 'collections[].pagination.style');
+  const c = ofStyle.find((x) => x.markField !== undefined && x.filters.includes(x.markField));
+  return c ? (c as WalkableCollection) : new Unmet(`no ${style}-paginated collection with a mark field that is also a filter`, 'collections[].mark');
+}
+
+/** Every need a check can declare. */
+export const needs = {
+  /** The first configured collection. */
+  collection: need<CollectionProfile>({
+    label: 'a collection',
+    keys: ['collections'],
+    resolve: (p) => p.collections[0] ?? new Unmet('no collection configured', 'collections'),
+  }),
+  /** A run that may send writes (not `--read-only`). */
+  mayWrite: need<true>({
+    label: 'a run that may write',
+    keys: ['safety.readOnly'],
+    resolve: (p) => (p.safety.readOnly ? new Unmet('read-only run: this check sends writes', 'safety.readOnly') : true),
+  }),
+  /** The first collection with a create body, on a run that may write. */
+  writable: need<WritableCollection>({ label: 'a writable collection', keys: ['collections[].create.body', 'safety.readOnly'], resolve: writable }),
+  /** A writable collection with a full body for PUT. */
+  replaceable: need({
+    label: 'a writable collection with a replace body',
+    keys: ['collections[].create.body', 'collections[].replace.body', 'safety.readOnly'],
+    resolve: (p) => writableWith(p, 'replaceBody', 'collections[].replace.body'),
+  }),
+  /** A writable collection with a partial body for PATCH. */
+  patchable: need({
+    label: 'a writable collection with a patch body',
+    keys: ['collections[].create.body', 'collections[].patch.body', 'safety.readOnly'],
+    resolve: (p) => writableWith(p, 'patchBody', 'collections[].patch.body'),
+  }),
+  /** A writable collection with a replace or a patch body. */
+  updatable: need<WritableCollection>({
+    label: 'a writable collection with a replace or patch body',
+    keys: ['collections[].create.body', 'collections[].replace.body', 'collections[].patch.body', 'safety.readOnly'],
+    resolve: (p) => {
+      const c = writable(p);
+      if (c instanceof Unmet || c.replaceBody !== undefined || c.patchBody !== undefined) return c;
+      return new Unmet(`no replace or patch body for ${c.name}`, 'collections[].patch.body');
+    },
+  }),
+  /** A writable collection whose ids the client can make (PUT-creates). */
+  clientIds: need<WritableCollection>({
+    label: 'a writable collection whose ids a client can make',
+    keys: ['collections[].create.body', 'collections[].newId', 'safety.readOnly'],
+    resolve: (p) => {
+      const c = writable(p);
+      if (c instanceof Unmet || c.newId !== 'none') return c;
+      return new Unmet('the client cannot make ids for this collection', 'collections[].newId');
+    },
+  }),
+  /** A writable cursor-paginated collection with a mark field that is also a filter. */
+  cursorWalk: need<WalkableCollection>({
+    label: 'a marked cursor-paginated collection',
+    keys: ['collections[].pagination.style', 'collections[].mark', 'collections[].create.body', 'safety.readOnly'],
+    resolve: (p) => walkable(p, 'cursor'),
+  }),
+  /** The same, offset-paginated. */
+  offsetWalk: need<WalkableCollection>({
+    label: 'a marked offset-paginated collection',
+    keys: ['collections[].pagination.style', 'collections[].mark', 'collections[].create.body', 'safety.readOnly'],
+    resolve: (p) => walkable(p, 'offset'),
+  }),
+  /** A walkable collection of either style, cursor first. */
+  anyWalk: need<WalkableCollection>({
+    label: 'a marked paginated collection',
+    keys: ['collections[].mark', 'collections[].create.body', 'safety.readOnly'],
+    resolve: (p) => {
+      const cursor = walkable(p, 'cursor');
+      if (!(cursor instanceof Unmet)) return cursor;
+      const offset = walkable(p, 'offset');
+      return offset instanceof Unmet ? cursor : offset;
+    },
+  }),
+  /** Other base URLs of the same deployment. */
+  nodes: need<readonly string[]>({
+    label: 'other nodes of the deployment',
+    keys: ['nodes'],
+    resolve: (p) => (p.nodes.length > 0 ? p.nodes : new Unmet('no other nodes of the deployment configured', 'nodes')),
+  }),
+  /** Requests whose responses hold a secret, all sendable on this run. */
+  secretEndpoints: need<readonly SecretEndpoint[]>({
+    label: 'requests that return a secret',
+    keys: ['secretEndpoints', 'safety.readOnly'],
+    resolve: (p) => {
+      if (p.secretEndpoints.length === 0) return new Unmet('no request that returns a secret configured', 'secretEndpoints');
+      if (p.safety.readOnly && p.secretEndpoints.some((e) => e.method !== 'GET')) return new Unmet('read-only run: minting a secret writes', 'safety.readOnly');
+      return p.secretEndpoints;
+    },
+  }),
+  /** Configured credentials. */
+  credentials: need<ApiKeyAuth>({
+    label: 'credentials',
+    keys: ['auth.apiKey'],
+    resolve: (p) => p.auth.apiKey ?? new Unmet('no credentials configured', 'auth.apiKey'),
+  }),
+} as const;
+
+export type NeedName = keyof typeof needs;
+/** What a met need hands the check. */
+export type NeedValue<K extends NeedName> = Exclude<ReturnType<(typeof needs)[K]['resolve']>, Unmet>;
+/** The values of the needs a check declared, by name. */
+export type Resolved<N extends NeedName> = { readonly [K in N]: NeedValue<K> };
+
+/** Resolves `names` in order: their values, or the first that is not met. */
+export function resolveNeeds(names: readonly NeedName[], profile: TargetProfile): Record<string, unknown> | Unmet {
+  const out: Record<string, unknown> = {};
+  for (const name of names) {
+    const value = needs[name].resolve(profile);
+    if (value instanceof Unmet) return value;
+    out[name] = value;
+  }
+  return out;
+}
+
+/** The values of the optional needs that are met. */
+export function resolveOptional(names: readonly NeedName[], profile: TargetProfile): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const name of names) {
+    const value = needs[name].resolve(profile);
+    if (!(value instanceof Unmet)) out[name] = value;
+  }
+  return out;
+}

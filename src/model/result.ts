@@ -1,0 +1,75 @@
+/**
+ * What a run produces: verdicts and the evidence behind them, as every report sees them.
+ * Apart from the check model (check.ts), which says what a check is.
+ */
+import type { RestprobeErrorCode } from '../errors.js';
+import type { ConfigKey } from './config-keys.js';
+import type { Section, Severity } from './check.js';
+
+export type Status = 'pass' | 'fail' | 'warn' | 'skip' | 'error';
+
+/** One request and its response as recorded: redacted, bodies truncated. */
+export interface ExchangeRecord {
+  readonly request: {
+    readonly method: string;
+    readonly url: string;
+    readonly headers: Record<string, string>;
+    readonly body?: string;
+  };
+  readonly response?: {
+    readonly status: number;
+    readonly headers: Record<string, string | string[]>;
+    readonly body?: string;
+    /** Set when the body was cut for the report (the check saw all of it). */
+    readonly bodyTruncated?: boolean;
+  };
+  /** Transport error instead of a response (timeout, reset, body cap). */
+  readonly error?: string;
+  readonly durationMs: number;
+  /** A curl command that repeats the request, secrets as `$ENV_VAR`. */
+  readonly curl: string;
+}
+
+/** fast-check replay data, for property checks. */
+export interface PropertyEvidence {
+  readonly seed: number;
+  readonly path?: string;
+  readonly numRuns: number;
+  readonly counterexample?: string;
+  readonly shrunk?: boolean;
+}
+
+export interface Evidence {
+  readonly expected?: string;
+  readonly found?: string;
+  /** Exchanges kept for the report: all of them on a failure, a summary line each on a pass. */
+  readonly exchanges: readonly ExchangeRecord[];
+  /** How many requests the check sent in all. */
+  readonly requestCount: number;
+  /** Index in `exchanges` of the exchange the verdict is about (its curl reproduces it). */
+  readonly focus?: number;
+  readonly notes: readonly string[];
+  readonly property?: PropertyEvidence;
+}
+
+/** The outcome of one check, as reports see it. */
+export interface CheckResult {
+  readonly id: string;
+  readonly section: Section;
+  readonly title: string;
+  readonly rule: string;
+  readonly severity: Severity;
+  readonly status: Status;
+  readonly message: string;
+  /** For skips: the config key (or flag) that would enable the check. */
+  readonly configKey?: ConfigKey;
+  /** For errors: the harness's error code (`ERR_SETUP`: a fixture could not be made; `ERR_BLOCKED`: a prerequisite check did not pass). */
+  readonly errorCode?: RestprobeErrorCode;
+  /**
+   * For errors: one line shared by every check that could not run for the same reason
+   * ("POST /v2/projects answered 500"), so reports group them.
+   */
+  readonly rootCause?: string;
+  readonly durationMs: number;
+  readonly evidence: Evidence;
+}
