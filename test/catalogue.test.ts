@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { sections } from '../src/model/check.js';
+import { sections } from '../src/model/section.js';
 import { renderCatalogueMarkdown } from '../src/cli/checks-command.js';
 import { faultIndex } from '../src/cli/fault-index.js';
 import { faultCatalogue } from '../reference-server/src/index.js';

@@ -51,6 +51,26 @@ describe('restprobe run', () => {
     expect(ran.stdout).not.toContain(clean.secrets.RESTPROBE_API_KEY);
   });
 
+  it('the same seed twice gives the same check order and the same verdicts in restprobe-report.json', async () => {
+    const once = await mkdtemp(join(tmpdir(), 'restprobe-'));
+    const twice = await mkdtemp(join(tmpdir(), 'restprobe-'));
+    // A fault gives the verdicts something to disagree on: failures, blocked checks, passes.
+    const faulty = await startReferenceServer({ port: 0, faults: ['etag-missing'] });
+    try {
+      for (const dir of [once, twice]) await restprobe(['run', faulty.url, '-c', referenceConfig, '--report-dir', dir, '--seed', '7', '--format', 'json'], faulty.secrets);
+      const read = async (dir: string) => JSON.parse(await readFile(join(dir, 'restprobe-report.json'), 'utf8'));
+      const [a, b] = [await read(once), await read(twice)];
+      expect(a.seed).toBe(7);
+      expect(b.runOrder).toEqual(a.runOrder);
+      expect(a.runOrder).toHaveLength(a.checks.length);
+      const verdicts = (r: { checks: { id: string; status: string; errorCode?: string }[] }) => r.checks.map((c) => [c.id, c.status, c.errorCode ?? '']);
+      expect(verdicts(b)).toEqual(verdicts(a));
+      expect(a.rootCauses).toContainEqual(expect.objectContaining({ cause: 'END-etag-present failed' }));
+    } finally {
+      await faulty.close();
+    }
+  });
+
   it('exits 1 on a fault, marks the check it names fail, with exchanges and a curl that names the secret by its variable', async () => {
     const faulty = await startReferenceServer({ port: 0, faults: ['errors-as-plain-json'] });
     try {

@@ -18,7 +18,7 @@ beforeAll(async () => {
 afterAll(async () => server.close());
 
 // Each misbehaviour as the collection every check works on.
-it.each(['/garbage', '/huge', '/slow-drip', '/no-headers', '/reset', '/redirect-loop'])('against %s: reports every check, passes none that needs the collection, and ends', async (path) => {
+it.concurrent.each(['/garbage', '/huge', '/slow-drip', '/no-headers', '/reset', '/redirect-loop'])('against %s: reports every check, passes none that needs the collection, and ends', async (path) => {
   const dir = await mkdtemp(join(tmpdir(), 'restprobe-hostile-'));
   const config = join(dir, 'hostile.json');
   await writeFile(

@@ -1,6 +1,6 @@
 /** `restprobe checks`: the catalogue, as a table, JSON, or the Markdown of docs/checks.md. */
 import type { Check, Schedule } from '../model/check.js';
-import { sections } from '../model/check.js';
+import { sections } from '../model/section.js';
 import type { ConfigKey } from '../model/config-keys.js';
 import { needs as needVocabulary, type NeedName } from '../model/needs.js';
 

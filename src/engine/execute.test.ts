@@ -5,7 +5,8 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startHostileServer, type HostileServer } from '../../test/support/hostile-server.js';
 import { RestprobeError } from '../errors.js';
-import { CheckFailure, CheckSkipped, defineCheck, type Check, type Severity } from '../model/check.js';
+import { CheckFailure, CheckSkipped, defineCheck, type Check } from '../model/check.js';
+import type { Severity } from '../model/section.js';
 import type { CheckResult } from '../model/result.js';
 import type { NeedName } from '../model/needs.js';
 import type { CheckContext } from '../model/context.js';

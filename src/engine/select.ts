@@ -3,7 +3,7 @@
  * (`ERR-problem-json-content-type`). An unknown selector is a usage error, not silence.
  */
 import type { Check } from '../model/check.js';
-import { sections } from '../model/check.js';
+import { sections } from '../model/section.js';
 import { RestprobeError } from '../errors.js';
 
 export interface Selection {

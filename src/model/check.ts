@@ -19,33 +19,11 @@
  * ```
  */
 import type { ConfigKey } from './config-keys.js';
+import { sectionOf, type CheckId, type Section, type Severity } from './section.js';
+
+export { sections, type CheckId, type Section, type Severity } from './section.js';
 import type { CheckContext } from './context.js';
 import type { NeedName, Resolved } from './needs.js';
-
-/** Conventions sections, by the id prefix that names them. */
-export const sections = {
-  CON: '1 Constraints',
-  RES: '2 Resources and fields',
-  STA: '3 States and transitions',
-  END: '4 Endpoints',
-  AUT: '5 Authentication',
-  EVT: '6 Events',
-  ERR: '7 Errors',
-  LIM: '8 Limits',
-  VER: '9 Versioning',
-} as const;
-
-export type Section = keyof typeof sections;
-
-/** `<PREFIX>-<kebab-slug>`, stable forever; the prefix names the section. */
-export type CheckId = `${Section}-${string}`;
-
-/**
- * `must`: a stated rule; breaking it is `fail`.
- * `should`: "optional", "usually", an RFC SHOULD; breaking it is `warn` (fails under --strict).
- * `info`: a broken expectation is reported as `warn`, and never fails a run, even under --strict.
- */
-export type Severity = 'must' | 'should' | 'info';
 
 /**
  * When a check runs. `parallel`: beside other checks (the default; checks touch only what
@@ -79,12 +57,6 @@ export interface Check<N extends NeedName = NeedName, U extends NeedName = NeedN
   readonly uses: readonly U[];
   readonly schedule: Schedule;
   readonly dependsOn: readonly CheckId[];
-}
-
-/** The section a check id names. */
-export function sectionOf(id: string): Section | undefined {
-  const prefix = id.slice(0, id.indexOf('-'));
-  return prefix in sections ? (prefix as Section) : undefined;
 }
 
 /** Registers a check's definition; the section comes from the id. */

@@ -4,7 +4,7 @@
  */
 import type { RestprobeErrorCode } from '../errors.js';
 import type { ConfigKey } from './config-keys.js';
-import type { Section, Severity } from './check.js';
+import type { Section, Severity } from './section.js';
 
 export type Status = 'pass' | 'fail' | 'warn' | 'skip' | 'error';
 

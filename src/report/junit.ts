@@ -3,7 +3,7 @@
  * `<testcase>` per check. Warnings pass (with a `WARN:` line in system-out) unless the
  * run is strict, where they are failures too.
  */
-import { sections } from '../model/check.js';
+import { sections } from '../model/section.js';
 import type { CheckResult } from '../model/result.js';
 import { evidenceText } from './evidence-text.js';
 import { isFailing, type Report, type SectionSummary } from './model.js';

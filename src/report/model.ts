@@ -2,7 +2,7 @@
  * The report model: what every writer renders. Built once from the run's check results;
  * the JSON report is this object as it is.
  */
-import { sections, type Section } from '../model/check.js';
+import { sections, type Section } from '../model/section.js';
 import type { CheckResult, Status } from '../model/result.js';
 
 /** Outcomes in the order reports show them. */

@@ -1,0 +1,220 @@
+/**
+ * The engine's scheduler and a check's lifecycle: a seeded order that nothing else moves,
+ * scheduling classes that hold, dependencies that block instead of failing, fixtures
+ * that fail as setup errors, read-only enforced in the transport, and a deadline after
+ * which nothing is sent and nothing is left behind.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { CheckFailure, defineCheck, type Check, type Schedule } from '../model/check.js';
+import type { CheckContext } from '../model/context.js';
+import { clientForProfile, type HttpClient } from '../http/client.js';
+import { startItemsServer, type ItemsServer } from '../../test/support/items-server.js';
+import { testProfile } from '../../test/support/profile.js';
+import { executeCheck } from './execute.js';
+import { runChecks } from './run.js';
+import { planOrder } from './schedule.js';
+
+const fast = { timeout: 10_000 };
+
+function check(id: `CON-${string}`, run: (ctx: CheckContext) => Promise<void> = async () => {}, extra: { schedule?: Schedule; dependsOn?: Check['dependsOn'] } = {}): Check {
+  return defineCheck({ id, title: id, rule: 'The target MUST do the thing.', severity: 'must', needs: [], run, ...extra });
+}
+
+/** Fake checks that record when they start and end and how many ran beside them. */
+function tracker() {
+  let inFlight = 0;
+  const events: string[] = [];
+  const widest: Record<string, number> = {};
+  const make = (id: `CON-${string}`, ms: number, extra: { schedule?: Schedule; dependsOn?: Check['dependsOn'] } = {}, outcome: 'pass' | 'fail' = 'pass') =>
+    check(id, async () => {
+      inFlight++;
+      events.push(`start ${id}`);
+      widest[id] = inFlight;
+      await sleep(ms);
+      for (const k of Object.keys(widest)) widest[k] = Math.max(widest[k]!, inFlight);
+      inFlight--;
+      events.push(`end ${id}`);
+      if (outcome === 'fail') throw new CheckFailure(`${id} found the thing broken, expected it whole`);
+    }, extra);
+  return { make, events, widest };
+}
+
+const profile = { ...testProfile('http://127.0.0.1:9'), http: { timeoutMs: 300, maxBodyBytes: 1 << 20, concurrency: 4 } };
+const ids = (n: number) => Array.from({ length: n }, (_, i) => `CON-c${i}` as const);
+
+describe('planOrder', () => {
+  it('is the same for the same seed, and moves with the seed', () => {
+    const checks = ids(30).map((id) => check(id));
+    const order = (seed: number) => planOrder(checks, seed).map((c) => c.id);
+    expect(order(42)).toEqual(order(42));
+    expect(order(42)).not.toEqual(order(43));
+    expect([...order(42)].sort()).toEqual([...checks.map((c) => c.id)].sort());
+  });
+
+  it('puts dependencies first and last-class checks at the end, for every seed', () => {
+    const checks = [check('CON-late', undefined, { schedule: 'last' }), check('CON-b', undefined, { dependsOn: ['CON-a'] }), check('CON-a'), ...ids(8).map((id) => check(id))];
+    for (let seed = 0; seed < 50; seed++) {
+      const order = planOrder(checks, seed).map((c) => c.id);
+      expect(order.indexOf('CON-a')).toBeLessThan(order.indexOf('CON-b'));
+      expect(order.at(-1)).toBe('CON-late');
+    }
+  });
+});
+
+describe('runChecks scheduling', () => {
+  it('runs parallel checks side by side, up to http.concurrency', fast, async () => {
+    const t = tracker();
+    await runChecks({ profile, checks: ids(8).map((id) => t.make(id, 40)), seed: 1 });
+    expect(Math.max(...Object.values(t.widest))).toBe(4);
+  });
+
+  it('runs an exclusive check with nothing else in flight, and last checks after every other, alone', fast, async () => {
+    const t = tracker();
+    const checks = [...ids(6).map((id) => t.make(id, 30)), t.make('CON-burst', 30, { schedule: 'exclusive' }), t.make('CON-damage', 10, { schedule: 'last' }), t.make('CON-damage2', 10, { schedule: 'last' })];
+    const { results, order } = await runChecks({ profile, checks, seed: 7 });
+    expect(results.map((r) => r.status)).toEqual(Array(9).fill('pass'));
+    expect(t.widest['CON-burst']).toBe(1);
+    expect(t.widest['CON-damage']).toBe(1);
+    expect(t.widest['CON-damage2']).toBe(1);
+    // Every other check ended before the first last-class check started.
+    const firstLast = t.events.indexOf(`start ${order.find((id) => id.startsWith('CON-damage'))}`);
+    expect(t.events.slice(firstLast).filter((e) => e.startsWith('start') && !e.includes('damage'))).toEqual([]);
+    expect(results.map((r) => r.id)).toEqual(order);
+  });
+
+  it('blocks a check whose dependency failed, and whatever depends on that, without running them', fast, async () => {
+    const t = tracker();
+    const checks = [t.make('CON-base', 10, {}, 'fail'), t.make('CON-mid', 10, { dependsOn: ['CON-base'] }), t.make('CON-top', 10, { dependsOn: ['CON-mid'] }), t.make('CON-free', 10)];
+    const { results } = await runChecks({ profile, checks, seed: 3 });
+    const byId = Object.fromEntries(results.map((r) => [r.id, r]));
+    expect(byId['CON-base']!.status).toBe('fail');
+    expect(byId['CON-mid']).toMatchObject({ status: 'error', errorCode: 'ERR_BLOCKED', rootCause: 'CON-base failed', message: 'not run: it depends on CON-base failed' });
+    expect(byId['CON-top']).toMatchObject({ status: 'error', errorCode: 'ERR_BLOCKED', rootCause: 'CON-mid could not run' });
+    expect(byId['CON-free']!.status).toBe('pass');
+    expect(t.events.filter((e) => e.includes('mid') || e.includes('top'))).toEqual([]);
+  });
+
+  it('a dependency that could not run blocks nothing: the dependent judges for itself', fast, async () => {
+    const broken = check('CON-broken', async () => {
+      throw new Error('fixture went wrong');
+    });
+    const { results } = await runChecks({ profile, checks: [broken, check('CON-after', async () => {}, { dependsOn: ['CON-broken'] })], seed: 1 });
+    expect(results.map((r) => [r.id, r.status])).toEqual([['CON-broken', 'error'], ['CON-after', 'pass']]);
+  });
+
+  it('a dependency cycle does not hang the run', fast, async () => {
+    const checks = [check('CON-x', async () => {}, { dependsOn: ['CON-y'] }), check('CON-y', async () => {}, { dependsOn: ['CON-x'] })];
+    const { results } = await runChecks({ profile, checks, seed: 1 });
+    expect(results).toHaveLength(2);
+  });
+
+  it('a cancelled run starts no new check, lets running ones finish, and says it was interrupted', fast, async () => {
+    const t = tracker();
+    const stop = new AbortController();
+    const checks = ids(8).map((id) => t.make(id, 50));
+    const run = runChecks({ profile, checks, seed: 1, signal: stop.signal });
+    await sleep(20);
+    stop.abort();
+    const { results, interrupted } = await run;
+    expect(interrupted).toBe(true);
+    expect(results).toHaveLength(4);
+    expect(results.every((r) => r.status === 'pass')).toBe(true);
+  });
+});
+
+describe('a check against a stand-in target', () => {
+  let server: ItemsServer;
+  let client: HttpClient;
+  afterEach(async () => {
+    await client.close();
+    await server.close();
+  });
+  const start = async (options: Parameters<typeof startItemsServer>[0] = {}, readOnly = false) => {
+    server = await startItemsServer(options);
+    const p = server.profile({ readOnly });
+    client = clientForProfile(p);
+    return p;
+  };
+
+  it('a fixture that cannot be made is a setup error naming the exchange, not the rule\'s failure', fast, async () => {
+    const p = await start({ createStatus: 500 });
+    const uses = defineCheck({
+      id: 'END-uses-an-item',
+      title: 'uses an item',
+      rule: 'An item MUST do the thing.',
+      severity: 'must',
+      needs: ['writable'],
+      async run(ctx, { writable }) {
+        await ctx.create(writable);
+      },
+    });
+    const result = await executeCheck(uses, { profile: p, client, seed: 1 });
+    expect(result).toMatchObject({ status: 'error', errorCode: 'ERR_SETUP', rootCause: 'POST /things answered 500' });
+    expect(result.message).toMatch(/^setup: creating a things item for this check failed: POST \/things answered 500/);
+    expect(result.evidence.exchanges[result.evidence.focus!]!.response?.status).toBe(500);
+  });
+
+  it('a write reaching the transport on a read-only run is a harness error, and is never sent', fast, async () => {
+    const p = await start({}, true);
+    const writes = check('CON-sneaky-write', async (ctx) => {
+      await ctx.http.send({ method: 'GET', path: '/things' });
+      await ctx.http.send({ method: 'POST', path: '/things', json: {} });
+    });
+    const result = await executeCheck(writes, { profile: p, client, seed: 1 });
+    expect(result).toMatchObject({ status: 'error', errorCode: 'ERR_HARNESS' });
+    expect(result.message).toMatch(/read-only run: restprobe tried to send POST .*\/things \(a harness bug\); it was not sent/);
+    expect(server.requests).toEqual(['GET /things']);
+  });
+
+  it('a check that overruns its deadline is stopped, cleans up, and can create nothing after', fast, async () => {
+    const p = await start({ slowMs: 1_500 });
+    let createdLate: unknown = 'not tried';
+    const overruns = defineCheck({
+      id: 'END-overruns',
+      title: 'overruns',
+      rule: 'The target MUST answer in time.',
+      severity: 'must',
+      needs: ['writable'],
+      async run(ctx, { writable }) {
+        await ctx.create(writable);
+        await ctx.http.send({ method: 'GET', path: '/slow' }).catch(() => undefined);
+        // Past its deadline a check may still try: the guards refuse.
+        createdLate = await ctx.create(writable).then(
+          () => 'created',
+          (err: Error) => err.message,
+        );
+      },
+    });
+    const started = performance.now();
+    const result = await executeCheck(overruns, { profile: { ...p, http: { ...p.http, timeoutMs: 5_000 } }, client, seed: 1, deadlineMs: 300 });
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(result).toMatchObject({ status: 'error', errorCode: 'ERR_TIMEOUT' });
+    expect(result.message).toContain('did not finish within 300 ms');
+    // Give the abandoned check every chance to do more.
+    await sleep(100);
+    expect(createdLate).not.toBe('created');
+    expect(server.requests.filter((r) => r.startsWith('POST'))).toHaveLength(1);
+    expect(server.items()).toEqual([]);
+  });
+});
+
+describe('determinism', () => {
+  let server: ItemsServer;
+  beforeEach(async () => {
+    server = await startItemsServer();
+  });
+  afterEach(async () => server.close());
+
+  it('the same checks and seed give the same order and verdicts twice', fast, async () => {
+    const p = server.profile();
+    const checks = ids(12).map((id, i) => check(id, async (ctx) => {
+      const res = await ctx.http.send({ method: 'GET', path: i % 3 === 0 ? '/nope' : '/things' });
+      if (res.status !== 200) throw new CheckFailure(`found ${res.status}, expected 200`);
+    }));
+    const once = await runChecks({ profile: p, checks, seed: 99 });
+    const twice = await runChecks({ profile: p, checks, seed: 99 });
+    expect(twice.order).toEqual(once.order);
+    expect(twice.results.map((r) => [r.id, r.status])).toEqual(once.results.map((r) => [r.id, r.status]));
+  });
+});

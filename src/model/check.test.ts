@@ -1,0 +1,42 @@
+/** Registration holds the catalogue together: ids name their section, once each. */
+import { describe, expect, it } from 'vitest';
+import { defineCheck, defineSection } from './check.js';
+import { needs, resolveNeeds, Unmet } from './needs.js';
+import { configKeys } from './config-keys.js';
+import { testProfile } from '../../test/support/profile.js';
+import { thingsCollection } from '../../test/support/items-server.js';
+
+const base = { title: 't', rule: 'The target MUST do the thing.', severity: 'must' as const, needs: [], run: async () => {} };
+
+describe('defineCheck and defineSection', () => {
+  it('takes the section from the id and fills in the defaults', () => {
+    expect(defineCheck({ ...base, id: 'LIM-some-rule' })).toMatchObject({ section: 'LIM', schedule: 'parallel', dependsOn: [], uses: [] });
+  });
+
+  it('refuses an id that is not <PREFIX>-<kebab-slug>', () => {
+    expect(() => defineCheck({ ...base, id: 'LIM-Some_Rule' })).toThrow(/not <PREFIX>-<kebab-slug>/);
+  });
+
+  it('refuses a check listed in another section, and an id listed twice', () => {
+    const check = defineCheck({ ...base, id: 'LIM-some-rule' });
+    expect(() => defineSection('ERR', [check])).toThrow(/section ERR lists checks of other sections: LIM-some-rule/);
+    expect(() => defineSection('LIM', [check, check])).toThrow(/lists LIM-some-rule twice/);
+  });
+});
+
+describe('needs', () => {
+  it('every need names only known config keys', () => {
+    for (const [name, need] of Object.entries(needs)) for (const key of need.keys) expect(configKeys, name).toContain(key);
+  });
+
+  it('an unmet need names the key that would meet it; a met one hands over its value', () => {
+    const bare = testProfile('http://127.0.0.1:9');
+    expect(resolveNeeds(['writable'], bare)).toEqual(new Unmet('no collection with a create body', 'collections[].create.body'));
+    expect(resolveNeeds(['writable'], { ...bare, safety: { ...bare.safety, readOnly: true } })).toMatchObject({ configKey: 'safety.readOnly' });
+    expect(resolveNeeds(['nodes'], bare)).toMatchObject({ configKey: 'nodes' });
+    const things = { ...bare, collections: [thingsCollection()] };
+    expect(resolveNeeds(['writable', 'credentials'], things)).toEqual({ writable: things.collections[0], credentials: bare.auth.apiKey });
+    expect(resolveNeeds(['replaceable'], things)).toMatchObject({ configKey: 'collections[].replace.body' });
+    expect(resolveNeeds(['cursorWalk'], things)).toMatchObject({ configKey: 'collections[].mark' });
+  });
+});
