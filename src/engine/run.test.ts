@@ -14,6 +14,7 @@ import { testProfile } from '../../test/support/profile.js';
 import { executeCheck } from './execute.js';
 import { runChecks } from './run.js';
 import { planOrder } from './schedule.js';
+import { rootCauses } from '../report/model.js';
 
 const fast = { timeout: 10_000 };
 
@@ -153,6 +154,17 @@ describe('a check against a stand-in target', () => {
     expect(result).toMatchObject({ status: 'error', errorCode: 'ERR_SETUP', rootCause: 'POST /things answered 500' });
     expect(result.message).toMatch(/^setup: creating a things item for this check failed: POST \/things answered 500/);
     expect(result.evidence.exchanges[result.evidence.focus!]!.response?.status).toBe(500);
+  });
+
+  it('a target whose POST redirects: every check that needed an item could not run, one root cause, no failure', fast, async () => {
+    const p = await start({ createStatus: 307 });
+    const needsItem = (id: `END-${string}`) =>
+      defineCheck({ id, title: id, rule: 'An item MUST do the thing.', severity: 'must', needs: ['writable'], async run(ctx, { writable }) {
+        await ctx.create(writable);
+      } });
+    const { results } = await runChecks({ profile: p, checks: [needsItem('END-one'), needsItem('END-two'), needsItem('END-three')], seed: 1, client });
+    expect(results.map((r) => r.status)).toEqual(['error', 'error', 'error']);
+    expect(rootCauses(results)).toEqual([{ cause: 'POST /things answered 307', checks: results.map((r) => r.id) }]);
   });
 
   it('a write reaching the transport on a read-only run is a harness error, and is never sent', fast, async () => {

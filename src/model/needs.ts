@@ -37,6 +37,13 @@ export interface Need<T> {
 export type WritableCollection = CollectionProfile & { readonly createBody: Record<string, unknown> };
 /** A writable collection whose items can be marked and listed by their mark. */
 export type WalkableCollection = WritableCollection & { readonly markField: string };
+/** A walkable collection with a sort field the harness can set on the items it creates. */
+export type SortableWalk = WalkableCollection & { readonly sortField: string };
+/** A walkable collection with a declared page-size cap small enough to fill past. */
+export type CappedWalk = WalkableCollection & { readonly maxLimit: number };
+
+/** Filling a page past a cap above this costs too many requests for one check. */
+export const maxCapToFill = 999;
 
 const need = <T>(n: Need<T>): Need<T> => n;
 
@@ -59,6 +66,14 @@ function walkable(p: TargetProfile, style: 'cursor' | 'offset'): WalkableCollect
   if (ofStyle.length === 0) return new Unmet(`no writable collection with ${style} pagination`, 'collections[].pagination.style');
   const c = ofStyle.find((x) => x.markField !== undefined && x.filters.includes(x.markField));
   return c ? (c as WalkableCollection) : new Unmet(`no ${style}-paginated collection with a mark field that is also a filter`, 'collections[].mark');
+}
+
+/** A walkable collection of either style, cursor first. */
+function anyWalkable(p: TargetProfile): WalkableCollection | Unmet {
+  const cursor = walkable(p, 'cursor');
+  if (!(cursor instanceof Unmet)) return cursor;
+  const offset = walkable(p, 'offset');
+  return offset instanceof Unmet ? cursor : offset;
 }
 
 /** Every need a check can declare. */
@@ -125,11 +140,41 @@ export const needs = {
   anyWalk: need<WalkableCollection>({
     label: 'a marked paginated collection',
     keys: ['collections[].mark', 'collections[].create.body', 'safety.readOnly'],
+    resolve: anyWalkable,
+  }),
+  /** A marked cursor-paginated collection that sorts on a string field of its create body. */
+  sortableWalk: need<SortableWalk>({
+    label: 'a marked cursor-paginated collection with a settable sort field',
+    keys: ['collections[].pagination.style', 'collections[].mark', 'collections[].sorts', 'collections[].create.body', 'safety.readOnly'],
     resolve: (p) => {
-      const cursor = walkable(p, 'cursor');
-      if (!(cursor instanceof Unmet)) return cursor;
-      const offset = walkable(p, 'offset');
-      return offset instanceof Unmet ? cursor : offset;
+      const c = walkable(p, 'cursor');
+      if (c instanceof Unmet) return c;
+      const sortField = c.sorts.find((f) => typeof c.createBody[f] === 'string');
+      return sortField === undefined ? new Unmet(`no sortable string field of ${c.name}'s create body`, 'collections[].sorts') : { ...c, sortField };
+    },
+  }),
+  /** A marked offset-paginated collection that sorts newest first (by a creation time). */
+  newestFirstWalk: need<SortableWalk>({
+    label: 'a marked offset-paginated collection with a creation-time sort',
+    keys: ['collections[].pagination.style', 'collections[].mark', 'collections[].sorts', 'collections[].create.body', 'safety.readOnly'],
+    resolve: (p) => {
+      const c = walkable(p, 'offset');
+      if (c instanceof Unmet) return c;
+      const sortField = c.sorts.find((f) => /^created_?at$/i.test(f));
+      return sortField === undefined ? new Unmet('no creation-time sort to put new items first', 'collections[].sorts') : { ...c, sortField };
+    },
+  }),
+  /** A marked paginated collection with a declared cap of at most {@link maxCapToFill}. */
+  cappedWalk: need<CappedWalk>({
+    label: 'a marked paginated collection with a declared page-size cap',
+    keys: ['collections[].pagination.maxLimit', 'collections[].mark', 'collections[].create.body', 'safety.readOnly'],
+    resolve: (p) => {
+      const c = anyWalkable(p);
+      if (c instanceof Unmet) return c;
+      const max = c.pagination.maxLimit;
+      if (max === undefined) return new Unmet(`the maximum page size of ${c.name} is not configured`, 'collections[].pagination.maxLimit');
+      if (max > maxCapToFill) return new Unmet(`maxLimit ${max} would need more than ${maxCapToFill + 1} items to observe`, 'collections[].pagination.maxLimit');
+      return { ...c, maxLimit: max };
     },
   }),
   /** Other base URLs of the same deployment. */

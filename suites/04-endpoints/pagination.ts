@@ -4,9 +4,8 @@
  * staging database as well as on an empty one.
  */
 import fc from 'fast-check';
-import { CheckFailure, CheckSkipped, defineCheck } from '../../src/model/check.js';
+import { CheckFailure, defineCheck } from '../../src/model/check.js';
 import type { CheckContext } from '../../src/model/context.js';
-import type { CollectionProfile } from '../../src/model/profile.js';
 import type { WalkableCollection } from '../../src/model/needs.js';
 import { brief, describe, ensure, expectStatus } from '../../src/check-kit/expect.js';
 import { checkProperty } from '../../src/check-kit/property.js';
@@ -84,7 +83,7 @@ export const paginationStableUnderWrites = defineCheck({
   dependsOn: ['END-filter-matches'],
   async run(ctx, { cursorWalk: c }) {
     // With a sort field the harness can set, the walk is sorted by it and items can move.
-    const sortField = settableSortField(c);
+    const sortField = c.sorts.find((f) => typeof c.createBody[f] === 'string');
     if (!sortField) ctx.note('no sortable string field in the create body: moves are not interleaved (collections[].sorts)');
     await checkProperty(ctx, {
       arbitrary: walkOps(sortField !== undefined),
@@ -147,26 +146,15 @@ async function walkWithWrites(ctx: CheckContext, c: WalkableCollection, sortFiel
   }
 }
 
-/** A sortable field the harness can set on create: a string field of the create body. */
-function settableSortField(c: CollectionProfile): string | undefined {
-  return c.sorts.find((f) => typeof c.createBody?.[f] === 'string');
-}
-
-function settableSort(c: CollectionProfile): string {
-  const field = settableSortField(c);
-  if (!field) throw new CheckSkipped(`no sortable string field of ${c.name}'s create body`, 'collections[].sorts');
-  return field;
-}
-
 export const sortHonoured = defineCheck({
   id: 'END-sort-honoured',
   title: 'sort orders ascending and descending, and refuses unknown fields',
   rule: '`sort=<field>` MUST order items ascending and `sort=-<field>` descending, across pages; an unknown sort field MUST get 400.',
   severity: 'must',
-  needs: ['cursorWalk'],
+  needs: ['sortableWalk'],
   dependsOn: ['END-filter-matches'],
-  async run(ctx, { cursorWalk: c }) {
-    const field = settableSort(c);
+  async run(ctx, { sortableWalk: c }) {
+    const field = c.sortField;
     // Created out of order, so creation order never passes for sorted order.
     const letters = ['c', 'a', 'd', 'b', 'e'];
     const created = await createMarked(ctx, c, letters.length, (i, marker) => ({ [field]: `${marker}-${letters[i]}` }));
@@ -188,10 +176,10 @@ export const sortTiesDeterministic = defineCheck({
   title: 'Ties on the sort field are broken deterministically',
   rule: 'When the sort field is not unique the server MUST break ties (by id), so walks return every tied item exactly once, in the same order every time.',
   severity: 'must',
-  needs: ['cursorWalk'],
+  needs: ['sortableWalk'],
   dependsOn: ['END-filter-matches'],
-  async run(ctx, { cursorWalk: c }) {
-    const field = settableSort(c);
+  async run(ctx, { sortableWalk: c }) {
+    const field = c.sortField;
     const created = await createMarked(ctx, c, 6, (_i, marker) => ({ [field]: `${marker}-tie` }));
     const query = { limit: small, sort: field, filters: created.filters };
     const first = await walkIds(ctx, c, query, pagesFor(6));
@@ -303,11 +291,10 @@ export const offsetShiftUnderInserts = defineCheck({
   title: 'Offset pages shift when items are inserted (reported, not judged)',
   rule: 'Offset pages are unstable while items are inserted (the conventions say so): a page that shifts is reported as an informational warning that never fails a run, not even under --strict.',
   severity: 'info',
-  needs: ['offsetWalk'],
+  needs: ['newestFirstWalk'],
   dependsOn: ['END-offset-pages-disjoint'],
-  async run(ctx, { offsetWalk: c }) {
-    const newestFirst = c.sorts.find((f) => /^created_?at$/i.test(f));
-    if (!newestFirst) throw new CheckSkipped('no creation-time sort to put new items first', 'collections[].sorts');
+  async run(ctx, { newestFirstWalk: c }) {
+    const newestFirst = c.sortField;
     const { marker, filters } = await createMarked(ctx, c, 4);
     const q = { limit: small, sort: `-${newestFirst}`, filters };
     const first = (await fetchPage(ctx, c, { ...q, offset: 0 })).items.map((i) => String(i[c.idField]));
