@@ -1,6 +1,7 @@
 /**
  * The engine's entry point: runs the selected checks against one target and returns every
- * verdict. The CLI, the self-tests and the vitest adapter all run checks through it.
+ * verdict. The CLI and the self-tests run checks through it (the vitest adapter runs each
+ * check through the same `executeCheck`, with vitest owning the order).
  *
  * A pool of `http.concurrency` checks in flight, taken in the seeded plan order:
  * `parallel` checks side by side; an `exclusive` check only once nothing else is in
