@@ -34,6 +34,8 @@ export type RestprobeErrorCode =
   | 'ERR_SETUP'
   /** A check did not run because a check it depends on did not pass. */
   | 'ERR_BLOCKED'
+  /** The run was stopped (a second SIGINT/SIGTERM) while the check ran. */
+  | 'ERR_INTERRUPTED'
   /** A bug or unexpected state inside restprobe itself. Exit 3. */
   | 'ERR_HARNESS';
 

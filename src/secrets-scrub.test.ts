@@ -21,3 +21,30 @@ describe('scrubSecrets', () => {
     expect(scrubSecrets('the abc', [{ envName: 'TINY', value: 'abc' }])).toBe('the abc');
   });
 });
+
+describe('scrubSecrets on pieces of a secret', () => {
+  const secret = { envName: 'TOKEN', value: 'tok_9f8e7d6c5b4a3f2e1d0c9b8a' };
+
+  it('replaces a cut-off prefix or tail of 8 or more characters', () => {
+    expect(scrubSecrets(`echoed "Bearer ${secret.value.slice(0, 17)}…"`, [secret])).toBe('echoed "Bearer $TOKEN…"');
+    expect(scrubSecrets(`…${secret.value.slice(-9)} end`, [secret])).toBe('…$TOKEN end');
+    expect(scrubSecrets(`a ${secret.value.slice(5, 13)} b`, [secret])).toBe('a $TOKEN b');
+  });
+
+  it('leaves runs shorter than 8 characters, and text that only looks alike', () => {
+    expect(scrubSecrets(`a ${secret.value.slice(0, 7)} b`, [secret])).toBe(`a ${secret.value.slice(0, 7)} b`);
+    expect(scrubSecrets('tok_9f8-e7d6c5b', [secret])).toBe('tok_9f8-e7d6c5b');
+  });
+
+  it('no 8-character run of the secret survives anywhere in a large text', () => {
+    const pieces = Array.from({ length: 2000 }, (_, i) => `x${i} ${secret.value.slice(i % 10, 10 + (i % 15))} y`).join('\n');
+    const out = scrubSecrets(pieces, [secret]);
+    for (let i = 0; i + 8 <= secret.value.length; i++) expect(out).not.toContain(secret.value.slice(i, i + 8));
+  });
+
+  it('scrubs pieces of the JSON-encoded form too', () => {
+    const quoted = { envName: 'PW', value: 'pa"ss\\word-0123456789' };
+    const json = JSON.stringify({ v: quoted.value }).slice(0, 18);
+    expect(scrubSecrets(json, [quoted])).not.toMatch(/ss\\\\word|word-01/);
+  });
+});

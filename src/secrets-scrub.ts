@@ -1,12 +1,16 @@
 /**
  * The last line of defence: no secret value reaches a report file. Requests are redacted
  * as they are recorded; this pass catches whatever slipped through, in every form a
- * writer may have encoded it (JSON string, XML text, URL component).
+ * writer may have encoded it (JSON string, XML text, URL component), and any piece of it
+ * of {@link fragmentLength} characters or more (a message or body cut mid-secret).
  */
 import type { Secret } from './model/profile.js';
 
 /** Shorter values would match innocent text (and a real key is never that short). */
 const minSecretLength = 4;
+
+/** A run this long taken from a secret is scrubbed wherever it stands, whole secret or not. */
+export const fragmentLength = 8;
 
 /** The forms a value takes in the formats restprobe writes. */
 function encodings(value: string): string[] {
@@ -16,11 +20,14 @@ function encodings(value: string): string[] {
 }
 
 /**
- * `text` with every occurrence of each secret (≥ 4 characters) replaced by `$ENV_NAME`.
+ * `text` with every occurrence of each secret (≥ 4 characters) replaced by `$ENV_NAME`,
+ * and then every run of 8 or more characters taken from a secret (a cut-off prefix, a
+ * tail) replaced the same way.
  *
  * @example
  * ```ts
  * scrubSecrets('x-api-key: k3y-123', [{ envName: 'API_KEY', value: 'k3y-123' }]); // 'x-api-key: $API_KEY'
+ * scrubSecrets('token sk-live-9e8d7c…', [{ envName: 'KEY', value: 'sk-live-9e8d7c6b5a' }]); // 'token $KEY…'
  * ```
  */
 export function scrubSecrets(text: string, secrets: readonly Secret[]): string {
@@ -30,5 +37,53 @@ export function scrubSecrets(text: string, secrets: readonly Secret[]): string {
   for (const secret of ordered) {
     for (const form of encodings(secret.value)) out = out.split(form).join(`$${secret.envName}`);
   }
+  for (const secret of ordered) {
+    if (secret.value.length < fragmentLength) continue;
+    out = scrubFragments(out, encodings(secret.value), `$${secret.envName}`);
+  }
   return out;
+}
+
+/** A hash of `length` characters of `s` from `at`, the same as the rolling one below. */
+function hashOf(s: string, at: number): number {
+  let h = 0;
+  for (let i = at; i < at + fragmentLength; i++) h = (Math.imul(h, 31) + s.charCodeAt(i)) | 0;
+  return h;
+}
+
+/** 31^(fragmentLength − 1), to drop the oldest character from a rolling hash. */
+const dropFactor = Array.from({ length: fragmentLength - 1 }).reduce<number>((p) => Math.imul(p, 31), 1);
+
+/**
+ * Replaces every maximal run of `text` that is made of a piece (≥ fragmentLength) of one
+ * of `forms`. A rolling hash finds candidate windows in one pass, so a multi-megabyte
+ * report costs milliseconds; each candidate is confirmed against the forms themselves.
+ */
+function scrubFragments(text: string, forms: readonly string[], replacement: string): string {
+  if (text.length < fragmentLength) return text;
+  const grams = new Set<number>();
+  for (const form of forms) for (let i = 0; i + fragmentLength <= form.length; i++) grams.add(hashOf(form, i));
+  const spans: [number, number][] = [];
+  let h = hashOf(text, 0);
+  for (let at = 0; ; at++) {
+    if (grams.has(h)) {
+      const window = text.slice(at, at + fragmentLength);
+      if (forms.some((f) => f.includes(window))) {
+        const end = at + fragmentLength;
+        const last = spans.at(-1);
+        if (last && at <= last[1]) last[1] = end;
+        else spans.push([at, end]);
+      }
+    }
+    if (at + fragmentLength >= text.length) break;
+    h = (Math.imul(h - Math.imul(text.charCodeAt(at), dropFactor), 31) + text.charCodeAt(at + fragmentLength)) | 0;
+  }
+  if (spans.length === 0) return text;
+  let out = '';
+  let from = 0;
+  for (const [start, end] of spans) {
+    out += text.slice(from, start) + replacement;
+    from = end;
+  }
+  return out + text.slice(from);
 }

@@ -68,7 +68,7 @@ export async function runCommand(baseUrl: string | undefined, opts: RunOptions, 
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }
-  const { results, order } = outcome;
+  const { results, order, leftovers, cleanupBeyondCap } = outcome;
   const report = buildReport({
     baseUrl: profile.baseUrl,
     startedAt,
@@ -78,6 +78,8 @@ export async function runCommand(baseUrl: string | undefined, opts: RunOptions, 
     version: toolVersion(),
     results,
     order,
+    leftovers,
+    cleanupBeyondCap,
   });
   const paths = await writeReports(report, { dir: opts.reportDir, formats, secrets: profile.secrets });
   out.write(`\n${renderSummary(report, { color, secrets: profile.secrets, reportPaths: paths })}\n`);

@@ -9,14 +9,18 @@ import type { CollectionProfile, TargetProfile } from '../model/profile.js';
 import { clientForProfile, type HttpClient } from '../http/client.js';
 import { abortOn, guard, refuseWhenClosed, refuseWrites, type Guard } from '../http/guards.js';
 import { RecordingSession, credentialHeaders, type Transport } from '../http/session.js';
-import { createdItemUrl, targetOrigins } from '../check-kit/created-url.js';
+import { createdItemUrl } from '../check-kit/created-url.js';
+import { sendWithRetry, type RetryPolicy } from '../http/retry.js';
+import type { Ledger, LedgerEntry } from './ledger.js';
 import { setupError } from '../check-kit/setup.js';
+
+/** Cleanup retries what §7.3 calls transient, briefly: a run must not stall on one item. */
+const cleanupRetry: RetryPolicy = { attempts: 3, baseDelayMs: 100, maxDelayMs: 5_000 };
 
 export class RunContext implements CheckContext {
   readonly http: RecordingSession;
   readonly notes: string[] = [];
   propertyEvidence: PropertyEvidence | undefined;
-  private readonly created: string[] = [];
   private readonly dedicated: HttpClient[] = [];
   /** Closed once cleanup has run: the guards then refuse every request. */
   private readonly state = { closed: false };
@@ -27,15 +31,19 @@ export class RunContext implements CheckContext {
     private readonly client: HttpClient,
     readonly seed: number,
     readonly signal: AbortSignal,
+    /** The check this context runs: the owner of what it creates. */
+    private readonly owner: string,
+    /** The run's record of created items, shared by every check. */
+    private readonly ledger: Ledger,
   ) {
-    this.guards = [refuseWhenClosed(this.state), refuseWrites(profile.safety.readOnly), abortOn(signal)];
+    this.guards = [refuseWhenClosed(this.state), refuseWrites(profile.safety.readOnly), abortOn(signal), this.observeOwnDeletes];
     this.http = new RecordingSession(this.guarded(client), profile);
   }
 
   async create(collection: CollectionProfile, overrides: Record<string, unknown> = {}): Promise<CreatedResource> {
     const res = await this.http.send({ method: 'POST', path: collection.path, json: { ...collection.createBody, ...overrides } });
     if (res.status < 200 || res.status > 299) {
-      throw setupError(res, `creating a ${collection.name} item for this check failed: POST ${collection.path} answered ${res.status}`);
+      throw setupError(res, `creating an item in ${collection.name} for this check failed: POST ${collection.path} answered ${res.status}`);
     }
     const body = isObject(res.json) ? res.json : {};
     const id = body[collection.idField];
@@ -45,16 +53,16 @@ export class RunContext implements CheckContext {
       // The item exists but cannot be found: a finding about the create, not a setup problem.
       throw new CheckFailure(`POST ${collection.path} answered ${res.status} with neither a usable Location nor "${collection.idField}": the item cannot be found or cleaned up`, 'a Location header or an id field', reason ?? 'neither', res.exchangeIndex);
     }
-    this.created.push(url);
+    this.ledger.record(url, this.owner);
     return { collection, id: id === undefined ? '' : String(id), url, body, response: res };
   }
 
   track(url: string): void {
-    this.created.push(url);
+    this.ledger.record(url, this.owner);
   }
 
   dedicatedHttp(): RecordingSession {
-    const client = clientForProfile(this.profile, { connections: 1 });
+    const client = clientForProfile(this.profile, { connections: 1, budget: this.client.budget });
     this.dedicated.push(client);
     return new RecordingSession(this.guarded(client), this.profile, this.http.exchanges, this.http.secrets);
   }
@@ -71,27 +79,57 @@ export class RunContext implements CheckContext {
     this.propertyEvidence = data;
   }
 
-  /** Deletes what the check created so far, newest first; failures become notes, never verdicts. */
+  /**
+   * Deletes what the check still owns, newest first. An item is gone when a DELETE
+   * succeeds, or when the target proves it absent (DELETE and GET both 404 or 410);
+   * anything else leaves it in the ledger as a leftover. Failures become notes, never verdicts.
+   */
   async cleanup(): Promise<void> {
     const headers = { accept: 'application/json', ...credentialHeaders(this.profile) };
-    const origins = targetOrigins(this.profile);
-    // Cleanup is not the check's to cancel: it goes past the check's signal, never past a closed session.
+    // Cleanup is not the check's to cancel: it goes past the check's signal, never past a
+    // closed session, and past a spent budget only to delete (counted apart).
     const send = guard((req) => this.client.send(req), [refuseWhenClosed(this.state)]);
-    for (const url of [...new Set(this.created)].reverse()) {
-      if (!origins.has(new URL(url).origin)) {
-        this.notes.push(`cleanup: not deleting ${url}, which is not on the target's origins`);
+    const leave = (entry: LedgerEntry, why: string): void => {
+      entry.state = 'left';
+      entry.lastAnswer = why;
+      this.notes.push(`cleanup: left ${entry.url}: ${why}`);
+    };
+    for (const entry of this.ledger.ownedBy(this.owner)) {
+      const outside = this.ledger.outOfBounds(entry.url);
+      if (outside) {
+        leave(entry, `not deleted: ${outside}`);
         continue;
       }
+      const request = (method: string) =>
+        sendWithRetry(send, { method, url: entry.url, headers, outsideBudget: true }, cleanupRetry, (n) =>
+          this.notes.push(`cleanup: ${method} ${entry.url} ${n.reason}; retrying in ${n.waitMs} ms`),
+        );
       try {
-        // Outside the request budget: a spent budget must not leave the target dirty.
-        const res = await send({ method: 'DELETE', url, headers, outsideBudget: true });
-        if (res.status >= 300 && res.status !== 404) this.notes.push(`cleanup: DELETE ${url} answered ${res.status}`);
+        const res = await request('DELETE');
+        if (res.status >= 200 && res.status < 300) {
+          entry.state = 'deleted';
+          continue;
+        }
+        if (res.status !== 404 && res.status !== 410) {
+          leave(entry, `DELETE answered ${res.status}`);
+          continue;
+        }
+        // A 404 may be a gateway's answer for a path it does not route: only a GET that agrees proves the item gone.
+        const check = await request('GET');
+        if (check.status === 404 || check.status === 410) entry.state = 'deleted';
+        else leave(entry, `DELETE answered ${res.status} but GET answered ${check.status}`);
       } catch (err) {
-        this.notes.push(`cleanup: DELETE ${url} failed: ${err instanceof Error ? err.message : String(err)}`);
+        leave(entry, `DELETE failed: ${err instanceof Error ? err.message : String(err)}`);
       }
     }
-    this.created.length = 0;
   }
+
+  /** A 2xx (or a 404: already gone) to the check's own DELETE of its item: cleanup must not delete that URL again. */
+  private readonly observeOwnDeletes: Guard = (next) => async (req) => {
+    const res = await next(req);
+    if (req.method === 'DELETE' && ((res.status >= 200 && res.status < 300) || res.status === 404 || res.status === 410)) this.ledger.deletedByOwner(req.url, this.owner);
+    return res;
+  };
 
   /** Ends the check: cleanup, then the session closes (nothing more is sent), then dedicated connections close. */
   async finish(): Promise<void> {

@@ -19,6 +19,7 @@ import { RestprobeError, type RestprobeErrorCode } from '../errors.js';
 import type { HttpClient } from '../http/client.js';
 import { scrubSecrets } from '../secrets-scrub.js';
 import { RunContext } from './context.js';
+import { Ledger } from './ledger.js';
 
 export interface ExecuteOptions {
   readonly profile: TargetProfile;
@@ -26,8 +27,10 @@ export interface ExecuteOptions {
   readonly seed: number;
   /** The whole check's time limit; default {@link checkDeadlineMs}. */
   readonly deadlineMs?: number;
-  /** The run's cancellation (not used to stop a running check: it finishes and cleans up). */
+  /** Aborting it ends the check as at its deadline: requests aborted, cleanup, session closed. */
   readonly signal?: AbortSignal;
+  /** The run's record of created items; default: one for this check alone. */
+  readonly ledger?: Ledger;
 }
 
 /** Exchanges kept in a failure's evidence; property checks can send hundreds. */
@@ -59,10 +62,10 @@ export async function executeCheck(check: Check, opts: ExecuteOptions): Promise<
   }
   const deadlineMs = opts.deadlineMs ?? checkDeadlineMs(opts.profile);
   const deadline = new AbortController();
-  const ctx = new RunContext(opts.profile, opts.client, opts.seed, deadline.signal);
+  const ctx = new RunContext(opts.profile, opts.client, opts.seed, deadline.signal, check.id, opts.ledger ?? new Ledger(opts.profile));
   let outcome: Outcome;
   try {
-    await withDeadline(check.run(ctx, { ...resolveOptional(check.uses, opts.profile), ...resolved } as never), deadlineMs, deadline);
+    await withDeadline(check.run(ctx, { ...resolveOptional(check.uses, opts.profile), ...resolved } as never), deadlineMs, deadline, opts.signal);
     outcome = { status: 'pass', message: '' };
   } catch (err) {
     outcome = judge(check, err, ctx);
@@ -147,15 +150,22 @@ export function checkDeadlineMs(profile: TargetProfile): number {
   return 30 * profile.http.timeoutMs;
 }
 
-/** Races the check against its deadline; at the deadline the check's signal aborts its requests. */
-async function withDeadline(run: Promise<void>, ms: number, controller: AbortController): Promise<void> {
+/**
+ * Races the check against its deadline and the run's stop signal; either aborts the
+ * check's own signal, which aborts its requests.
+ */
+async function withDeadline(run: Promise<void>, ms: number, controller: AbortController, stop: AbortSignal | undefined): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
+  let onStop: (() => void) | undefined;
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      const err = new RestprobeError('ERR_TIMEOUT', `the check did not finish within ${ms} ms (30 × http.timeoutMs)`, [], { rootCause: `a check overran its ${ms} ms deadline (ERR_TIMEOUT)` });
+    const end = (err: RestprobeError): void => {
       controller.abort(err);
       reject(err);
-    }, ms);
+    };
+    timer = setTimeout(() => end(new RestprobeError('ERR_TIMEOUT', `the check did not finish within ${ms} ms (30 × http.timeoutMs)`, [], { rootCause: `a check overran its ${ms} ms deadline (ERR_TIMEOUT)` })), ms);
+    onStop = () => end(new RestprobeError('ERR_INTERRUPTED', 'interrupted: the run was stopped while this check ran', [], { rootCause: 'the run was interrupted' }));
+    if (stop?.aborted) onStop();
+    else stop?.addEventListener('abort', onStop, { once: true });
   });
   // A check abandoned at its deadline may still reject later: that is no unhandled rejection.
   run.catch(() => {});
@@ -163,5 +173,6 @@ async function withDeadline(run: Promise<void>, ms: number, controller: AbortCon
     await Promise.race([run, deadline]);
   } finally {
     clearTimeout(timer);
+    if (onStop) stop?.removeEventListener('abort', onStop);
   }
 }

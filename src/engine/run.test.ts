@@ -152,7 +152,7 @@ describe('a check against a stand-in target', () => {
     });
     const result = await executeCheck(uses, { profile: p, client, seed: 1 });
     expect(result).toMatchObject({ status: 'error', errorCode: 'ERR_SETUP', rootCause: 'POST /things answered 500' });
-    expect(result.message).toMatch(/^setup: creating a things item for this check failed: POST \/things answered 500/);
+    expect(result.message).toMatch(/^setup: creating an item in things for this check failed: POST \/things answered 500/);
     expect(result.evidence.exchanges[result.evidence.focus!]!.response?.status).toBe(500);
   });
 

@@ -16,6 +16,7 @@ import type { TargetProfile } from '../model/profile.js';
 import { clientForProfile, type HttpClient } from '../http/client.js';
 import { blockedResult, executeCheck } from './execute.js';
 import { planOrder } from './schedule.js';
+import { Ledger, type Leftover } from './ledger.js';
 
 export interface RunInput {
   readonly profile: TargetProfile;
@@ -27,11 +28,17 @@ export interface RunInput {
   readonly onResult?: (result: CheckResult) => void;
   /** Aborting stops new checks from starting; running ones finish and clean up. */
   readonly signal?: AbortSignal;
+  /** Aborting ends the running checks at once, as at their deadline: they clean up and stop. */
+  readonly stop?: AbortSignal;
   /** Each check's time limit; default 30 × http.timeoutMs. */
   readonly checkDeadlineMs?: number;
 }
 
 export interface RunOutcome {
+  /** What the run created and could not remove. */
+  readonly leftovers: Leftover[];
+  /** Cleanup requests sent after `safety.maxRequests` was reached (only to delete what the run created). */
+  readonly cleanupBeyondCap: number;
   /** The verdicts of the checks that ran, in plan order. */
   readonly results: CheckResult[];
   /** Every selected check's id, in the order the plan starts them. */
@@ -54,6 +61,7 @@ export async function runChecks(input: RunInput): Promise<RunOutcome> {
   const plan = planOrder(input.checks, input.seed);
   const client = input.client ?? clientForProfile(input.profile);
   const limit = Math.max(1, input.profile.http.concurrency);
+  const ledger = new Ledger(input.profile);
   const done = new Map<string, CheckResult>();
   const running = new Map<string, Promise<void>>();
   let exclusive = false;
@@ -85,7 +93,14 @@ export async function runChecks(input: RunInput): Promise<RunOutcome> {
     };
     const work = blocker
       ? Promise.resolve(blockedResult(check, blocker)).then(settle)
-      : executeCheck(check, { profile: input.profile, client, seed: input.seed, ...(input.checkDeadlineMs !== undefined && { deadlineMs: input.checkDeadlineMs }) }).then(settle);
+      : executeCheck(check, {
+          profile: input.profile,
+          client,
+          seed: input.seed,
+          ledger,
+          ...(input.stop !== undefined && { signal: input.stop }),
+          ...(input.checkDeadlineMs !== undefined && { deadlineMs: input.checkDeadlineMs }),
+        }).then(settle);
     running.set(check.id, work);
   };
 
@@ -105,6 +120,8 @@ export async function runChecks(input: RunInput): Promise<RunOutcome> {
     if (!input.client) await client.close();
   }
   return {
+    leftovers: ledger.leftovers(),
+    cleanupBeyondCap: client.budget.cleanupBeyondCap,
     results: plan.map((c) => done.get(c.id)).filter((r): r is CheckResult => r !== undefined),
     order: plan.map((c) => c.id),
     interrupted: waiting.length > 0,

@@ -7,6 +7,7 @@ import { Agent, ProxyAgent, type Dispatcher } from 'undici';
 import { RestprobeError } from '../errors.js';
 import type { TargetProfile } from '../model/profile.js';
 import { splitUrl, type TargetUrl } from './target-url.js';
+import { RequestBudget } from './budget.js';
 
 export interface ClientOptions {
   readonly timeoutMs: number;
@@ -14,6 +15,8 @@ export interface ClientOptions {
   /** Connections per origin. */
   readonly connections: number;
   readonly maxRequests: number;
+  /** The run's shared budget; default: one of this client's own, of `maxRequests`. */
+  readonly budget?: RequestBudget;
   /** Send every request through this HTTP proxy. */
   readonly proxy?: string;
 }
@@ -23,7 +26,7 @@ export interface RawRequest {
   readonly url: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly body?: string | Uint8Array | undefined;
-  /** Cleanup requests do not count against `maxRequests`. */
+  /** Cleanup requests may go past `maxRequests` (counted apart), to delete what the run created. */
   readonly outsideBudget?: boolean;
   /** When the caller started timing the exchange (`performance.now()`); the deadline counts from it. */
   readonly startedAt?: number;
@@ -52,6 +55,8 @@ export interface RawResponse {
 export class HttpClient {
   private readonly dispatcher: Dispatcher;
   private sent = 0;
+  /** The cap this client counts against: shared by every client of a run. */
+  readonly budget: RequestBudget;
   /**
    * Bytes a server sent that are not HTTP, seen when an idle keep-alive connection
    * broke (e.g. a body after a 304 or a HEAD response, which the parser must not read).
@@ -68,6 +73,7 @@ export class HttpClient {
   };
 
   constructor(readonly options: ClientOptions) {
+    this.budget = options.budget ?? new RequestBudget(options.maxRequests);
     const agentOptions = {
       connections: options.connections,
       keepAliveTimeout: 4_000,
@@ -93,10 +99,10 @@ export class HttpClient {
   /** Sends one request; rejects with a {@link RestprobeError} on any transport failure. */
   send(req: RawRequest): Promise<RawResponse> {
     if (req.signal?.aborted) return Promise.reject(abortError(req, req.signal));
-    if (!req.outsideBudget && this.sent >= this.options.maxRequests) {
-      return Promise.reject(
-        new RestprobeError('ERR_REQUEST_BUDGET', `request budget spent: ${this.sent} requests sent, safety.maxRequests is ${this.options.maxRequests}`),
-      );
+    try {
+      this.budget.spend(req.outsideBudget ? 'cleanup' : 'probe');
+    } catch (err) {
+      return Promise.reject(err);
     }
     if (!req.outsideBudget) this.sent++;
     let target: TargetUrl;

@@ -7,7 +7,7 @@ import { sections } from '../model/section.js';
 import type { CheckResult } from '../model/result.js';
 import { evidenceText } from './evidence-text.js';
 import { isFailing, type Report, type SectionSummary } from './model.js';
-import { skipReason } from './wording.js';
+import { cleanupNote, leftoverLines, skipReason } from './wording.js';
 import { xmlAttr, xmlText } from './xml-escape.js';
 
 const seconds = (ms: number): string => (ms / 1000).toFixed(3);
@@ -77,6 +77,20 @@ function testsuite(report: Report, section: SectionSummary): string {
   return [`  <testsuite ${head}>`, ...properties, ...results.map((r) => testcase(r, report.strict)), '  </testsuite>'].join('\n');
 }
 
+/** Items left on the target: an error a dashboard shows, not hidden in a log. */
+function cleanupSuite(report: Report): string[] {
+  const note = cleanupNote(report);
+  if (note === undefined) return [];
+  const head = attrs({ name: 'restprobe cleanup', tests: 1, failures: 0, errors: 1, skipped: 0, time: '0.000', timestamp: report.startedAt });
+  return [
+    `  <testsuite ${head}>`,
+    `    <testcase ${attrs({ classname: 'restprobe.cleanup', name: 'the run leaves the target as it found it', time: '0.000' })}>`,
+    `      <error ${attrs({ message: note, type: 'leftovers' })}>${xmlText(leftoverLines(report).join('\n'))}</error>`,
+    '    </testcase>',
+    '  </testsuite>',
+  ];
+}
+
 /**
  * @example
  * ```ts
@@ -89,6 +103,7 @@ export function renderJunit(report: Report): string {
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites ${head}>`,
     ...report.sections.map((s) => testsuite(report, s)),
+    ...cleanupSuite(report),
     '</testsuites>',
     '',
   ].join('\n');

@@ -6,7 +6,7 @@ import type { CheckResult, Status } from '../model/result.js';
 import { reproducingCurl } from './evidence-text.js';
 import { mdCell, mdCode, mdCodeBlock, mdText } from './markdown-escape.js';
 import { statuses, type Report } from './model.js';
-import { formatDuration, needsAttention, nonFailingWarnings, rootCauseLines, totalsLine, verdict } from './wording.js';
+import { cleanupNote, formatDuration, leftoverLines, needsAttention, nonFailingWarnings, rootCauseLines, totalsLine, verdict } from './wording.js';
 
 /** Failures shown in full; the rest are counted (a GitHub comment holds 65,536 characters). */
 const maxDetailed = 50;
@@ -58,6 +58,17 @@ function failuresSection(report: Report): string[] {
   ];
 }
 
+function leftoverSection(report: Report): string[] {
+  if (report.leftovers.length === 0 && report.cleanupBeyondCap === 0) return [];
+  return [
+    `## Left on the target (${report.leftovers.length})`,
+    '',
+    ...leftoverLines(report).map((l) => `- ${mdText(l)}`),
+    ...(cleanupNote(report) ? ['', `**${mdText(cleanupNote(report)!)}**`] : []),
+    '',
+  ];
+}
+
 function rootCauseSection(report: Report): string[] {
   if (report.rootCauses.length === 0) return [];
   return ['## Could not run, by root cause', '', ...rootCauseLines(report).map((l) => `- ${mdText(l)}`), ''];
@@ -96,5 +107,6 @@ export function renderMarkdown(report: Report): string {
     ...rootCauseSection(report),
     ...failuresSection(report),
     ...warningsSection(report),
+    ...leftoverSection(report),
   ].join('\n');
 }

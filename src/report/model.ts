@@ -4,6 +4,7 @@
  */
 import { sections, type Section } from '../model/section.js';
 import type { CheckResult, Status } from '../model/result.js';
+import type { Leftover } from '../engine/ledger.js';
 
 /** Outcomes in the order reports show them. */
 export const statuses: readonly Status[] = ['pass', 'fail', 'warn', 'skip', 'error'];
@@ -34,6 +35,10 @@ export interface Report {
   readonly runOrder: readonly string[];
   /** Checks that could not run, grouped by what stopped them, largest group first. */
   readonly rootCauses: readonly RootCause[];
+  /** What the run created on the target and could not remove. */
+  readonly leftovers: readonly Leftover[];
+  /** Cleanup requests sent after `safety.maxRequests` was reached, only to delete what the run created. */
+  readonly cleanupBeyondCap: number;
 }
 
 /** One reason several checks could not run ("POST /v2/projects answered 500"). */
@@ -53,6 +58,8 @@ export interface BuildReportInput {
   readonly results: readonly CheckResult[];
   /** The run's start order; default: the results' order. */
   readonly order?: readonly string[];
+  readonly leftovers?: readonly Leftover[];
+  readonly cleanupBeyondCap?: number;
 }
 
 const sectionOrder = Object.keys(sections) as Section[];
@@ -104,6 +111,8 @@ export function buildReport(input: BuildReportInput): Report {
     checks,
     runOrder: input.order ?? input.results.map((r) => r.id),
     rootCauses: rootCauses(checks),
+    leftovers: input.leftovers ?? [],
+    cleanupBeyondCap: input.cleanupBeyondCap ?? 0,
   };
 }
 

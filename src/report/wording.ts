@@ -58,6 +58,35 @@ export function rootCauseLines(report: Report, listAtMost = 5): string[] {
 }
 
 /**
+ * One line per item the run left on the target: its URL, the check that made it, and the
+ * last answer cleanup got.
+ *
+ * @example
+ * ```ts
+ * leftoverLines(report); // ['https://api.example.com/v2/projects/7 (END-get-item-200): DELETE answered 503']
+ * ```
+ */
+export function leftoverLines(report: Report): string[] {
+  return report.leftovers.map((l) => `${l.url} (${l.owner}): ${oneLine(l.lastAnswer)}`);
+}
+
+/**
+ * The run's footnote on the target's state: what it left there, and any cleanup past the cap.
+ *
+ * @example
+ * ```ts
+ * cleanupNote(report); // '2 items left on the target (listed above)'
+ * ```
+ */
+export function cleanupNote(report: Report): string | undefined {
+  const parts = [
+    ...(report.leftovers.length > 0 ? [`${report.leftovers.length} ${report.leftovers.length === 1 ? 'item' : 'items'} left on the target (listed above)`] : []),
+    ...(report.cleanupBeyondCap > 0 ? [`${report.cleanupBeyondCap} cleanup requests went past safety.maxRequests, only to delete what the run created`] : []),
+  ];
+  return parts.length > 0 ? parts.join('; ') : undefined;
+}
+
+/**
  * Counts in status order.
  *
  * @example

@@ -1,8 +1,10 @@
 /**
  * A reverse proxy in front of a server: forwards every request as it is and records its
- * method, path and headers, so tests can see exactly what the harness sent.
+ * method, path and headers, so tests can see exactly what the harness sent. Options make
+ * it the gateways real deployments have: one that serves the API under a path prefix, and
+ * one that answers some requests itself (a refusal, a dropped connection).
  */
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage } from 'node:http';
 import { request } from 'undici';
 
 export interface Recorded {
@@ -11,21 +13,34 @@ export interface Recorded {
   readonly headers: Record<string, string | string[] | undefined>;
 }
 
+export interface RecordingProxyOptions {
+  /** Serve the upstream under this path prefix (`/api`): stripped before forwarding; any other path gets 404. */
+  readonly prefix?: string;
+  /** Answer a request here instead of forwarding it: a status, or 'reset' to drop the connection. */
+  readonly intercept?: (req: IncomingMessage) => number | 'reset' | undefined;
+}
+
 export interface RecordingProxy {
   readonly url: string;
   readonly requests: Recorded[];
   close(): Promise<void>;
 }
 
-export async function startRecordingProxy(upstream: string): Promise<RecordingProxy> {
+export async function startRecordingProxy(upstream: string, options: RecordingProxyOptions = {}): Promise<RecordingProxy> {
   const requests: Recorded[] = [];
   const server = createServer((req, res) => {
     requests.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers });
+    const answer = options.intercept?.(req);
+    if (answer === 'reset') return void req.socket.destroy();
+    if (answer !== undefined) return void res.writeHead(answer, { 'content-type': 'application/problem+json' }).end(JSON.stringify({ status: answer }));
+    const prefix = options.prefix ?? '';
+    const url = req.url ?? '/';
+    if (prefix && !url.startsWith(`${prefix}/`)) return void res.writeHead(404, { 'content-type': 'text/plain' }).end('gateway: no route');
     const headers = { ...req.headers };
     delete headers.host;
     delete headers.connection;
     const body = req.method === 'GET' || req.method === 'HEAD' ? undefined : req;
-    request(`${upstream}${req.url}`, { method: req.method as 'GET', headers, body })
+    request(`${upstream}${url.slice(prefix.length)}`, { method: req.method as 'GET', headers, body })
       .then(async (up) => {
         const { connection: _c, 'keep-alive': _k, 'transfer-encoding': _t, ...rest } = up.headers;
         res.writeHead(up.statusCode, rest);

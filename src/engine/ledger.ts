@@ -1,0 +1,69 @@
+/**
+ * The ledger of everything a run created on the target: each item's URL, the check that
+ * owns it, and what became of it. Cleanup deletes only what the run still owns, inside
+ * the base URL's path, and counts an item gone only when the target proves it absent;
+ * whatever is left is listed in every report.
+ */
+import type { TargetProfile } from '../model/profile.js';
+import { targetOrigins } from '../http/session.js';
+
+export type LedgerState = 'owned' | 'deleted' | 'left';
+
+export interface LedgerEntry {
+  readonly url: string;
+  /** The check that created it. */
+  readonly owner: string;
+  state: LedgerState;
+  /** For a leftover: the last answer cleanup got, or why it did not try. */
+  lastAnswer?: string;
+}
+
+/** An item the run created and could not remove, for the reports. */
+export interface Leftover {
+  readonly url: string;
+  readonly owner: string;
+  readonly lastAnswer: string;
+}
+
+export class Ledger {
+  private readonly entries: LedgerEntry[] = [];
+  private readonly origins: Set<string>;
+  private readonly basePath: string;
+
+  constructor(profile: TargetProfile) {
+    this.origins = targetOrigins(profile);
+    this.basePath = new URL(profile.baseUrl).pathname.replace(/\/+$/, '');
+  }
+
+  /** Records an item the moment it exists; a URL recorded twice (by its owner) is one entry. */
+  record(url: string, owner: string): LedgerEntry {
+    const known = this.entries.find((e) => e.url === url && e.owner === owner && e.state === 'owned');
+    if (known) return known;
+    const entry: LedgerEntry = { url, owner, state: 'owned' };
+    this.entries.push(entry);
+    return entry;
+  }
+
+  /** The items `owner` still owns, newest first (the order to delete them in). */
+  ownedBy(owner: string): LedgerEntry[] {
+    return this.entries.filter((e) => e.owner === owner && e.state === 'owned').reverse();
+  }
+
+  /** The check's own DELETE removed it: cleanup must never delete that URL again (the target may reuse the id). */
+  deletedByOwner(url: string, owner: string): void {
+    for (const e of this.entries) if (e.url === url && e.owner === owner && e.state === 'owned') e.state = 'deleted';
+  }
+
+  /** Why restprobe may not send a DELETE to `url`, or undefined when it may. */
+  outOfBounds(url: string): string | undefined {
+    const parsed = new URL(url);
+    if (!this.origins.has(parsed.origin)) return `not on the target's origins`;
+    if (this.basePath !== '' && parsed.pathname !== this.basePath && !parsed.pathname.startsWith(`${this.basePath}/`)) return `outside the base URL's path ${this.basePath}`;
+    return undefined;
+  }
+
+  /** Everything the run could not remove. */
+  leftovers(): Leftover[] {
+    return this.entries.filter((e) => e.state === 'left' || e.state === 'owned').map((e) => ({ url: e.url, owner: e.owner, lastAnswer: e.lastAnswer ?? 'cleanup never ran' }));
+  }
+}

@@ -1,0 +1,121 @@
+/**
+ * Safe runs against targets that are not the reference server as it stands: behind a
+ * gateway with a path prefix, with cleanup that fails or drops connections, with a hard
+ * request cap, and with a target that echoes credentials. Nothing is left behind unless
+ * the report says so; no piece of a secret reaches a report.
+ */
+import { mkdtemp, readFile, readdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadProfile } from '../src/config/load.js';
+import { runChecks } from '../src/engine/run.js';
+import type { TargetProfile } from '../src/model/profile.js';
+import { buildReport } from '../src/report/model.js';
+import { renderSummary } from '../src/report/terminal.js';
+import { writeReports } from '../src/report/write.js';
+import { catalogue } from '../suites/catalogue.js';
+import { startReferenceServer, type ReferenceServer } from '../reference-server/src/index.js';
+import { startRecordingProxy, type RecordingProxy, type RecordingProxyOptions } from './support/recording-proxy.js';
+import { referenceConfig } from './support/target.js';
+
+let server: ReferenceServer;
+let gateway: RecordingProxy;
+
+async function behindGateway(options: RecordingProxyOptions, base = (url: string) => url): Promise<TargetProfile> {
+  server = await startReferenceServer({ port: 0 });
+  gateway = await startRecordingProxy(server.url, options);
+  return loadProfile({ configPath: referenceConfig, baseUrl: base(gateway.url), env: { ...server.secrets } });
+}
+
+afterEach(async () => {
+  await gateway.close();
+  await server.close();
+});
+
+/** Items on the reference server itself, behind any gateway. */
+async function itemsLeft(): Promise<number> {
+  const headers = { 'x-api-key': server.secrets.RESTPROBE_API_KEY };
+  let n = 0;
+  for (const path of ['/v2/projects', '/v2/members', '/v2/api-keys']) {
+    const res = await fetch(`${server.url}${path}?limit=100`, { headers });
+    if (res.ok) n += ((await res.json()) as { data: unknown[] }).data.length;
+  }
+  return n;
+}
+
+async function reportsOf(profile: TargetProfile, outcome: Awaited<ReturnType<typeof runChecks>>) {
+  const report = buildReport({ baseUrl: profile.baseUrl, startedAt: new Date(), durationMs: 1, seed: 1, strict: false, version: 'test', ...outcome });
+  const dir = await mkdtemp(join(tmpdir(), 'restprobe-safe-'));
+  await writeReports(report, { dir, formats: ['json', 'junit', 'md'], secrets: profile.secrets });
+  const files = await Promise.all((await readdir(dir)).map((f) => readFile(join(dir, f), 'utf8')));
+  return { report, files: files.join('\n'), terminal: renderSummary(report, { color: false, secrets: profile.secrets }) };
+}
+
+describe('behind a gateway that serves the API under /api', () => {
+  it('a full run deletes everything it created, Locations without the prefix included', async () => {
+    const profile = await behindGateway({ prefix: '/api' }, (url) => `${url}/api`);
+    const outcome = await runChecks({ profile, checks: catalogue, seed: 5 });
+    expect(outcome.leftovers).toEqual([]);
+    expect(await itemsLeft()).toBe(0);
+    // Cleanup never sent a DELETE outside the base URL's path.
+    expect(gateway.requests.filter((r) => r.method === 'DELETE' && !r.path.startsWith('/api/'))).toEqual([]);
+  });
+
+  it('a gateway that refuses every DELETE: each item is listed as left, with its last answer, in every report and the terminal', async () => {
+    const profile = await behindGateway({ prefix: '/api', intercept: (req) => (req.method === 'DELETE' ? 403 : undefined) }, (url) => `${url}/api`);
+    const outcome = await runChecks({ profile, checks: catalogue.filter((c) => ['END-get-item-200', 'END-etag-stable'].includes(c.id)), seed: 5 });
+    expect(outcome.leftovers.map((l) => [l.owner, l.lastAnswer])).toEqual(
+      expect.arrayContaining([
+        ['END-get-item-200', 'DELETE answered 403'],
+        ['END-etag-stable', 'DELETE answered 403'],
+      ]),
+    );
+    expect(outcome.leftovers).toHaveLength(await itemsLeft());
+    const { files, terminal } = await reportsOf(profile, outcome);
+    for (const l of outcome.leftovers) {
+      expect(files).toContain(l.url);
+      expect(terminal).toContain(l.url);
+    }
+    expect(terminal).toMatch(/2 items left on the target/);
+  });
+});
+
+describe('cleanup', () => {
+  it('retries a DELETE whose connection was dropped, and leaves nothing', async () => {
+    const dropped = new Set<string>();
+    const profile = await behindGateway({
+      intercept: (req) => {
+        if (req.method !== 'DELETE' || dropped.has(req.url ?? '')) return undefined;
+        dropped.add(req.url ?? '');
+        return 'reset';
+      },
+    });
+    const outcome = await runChecks({ profile, checks: catalogue.filter((c) => ['END-get-item-200', 'END-put-idempotent', 'END-etag-stable'].includes(c.id)), seed: 5 });
+    expect(outcome.results.map((r) => r.status)).toEqual(['pass', 'pass', 'pass']);
+    expect(dropped.size).toBeGreaterThanOrEqual(3);
+    expect(outcome.leftovers).toEqual([]);
+    expect(await itemsLeft()).toBe(0);
+  });
+
+  it('a 404 from the gateway to a DELETE is no proof the item is gone', async () => {
+    const profile = await behindGateway({ intercept: (req) => (req.method === 'DELETE' ? 404 : undefined) });
+    const outcome = await runChecks({ profile, checks: catalogue.filter((c) => c.id === 'END-get-item-200'), seed: 5 });
+    expect(outcome.leftovers).toEqual([expect.objectContaining({ owner: 'END-get-item-200', lastAnswer: 'DELETE answered 404 but GET answered 200' })]);
+  });
+});
+
+describe('safety.maxRequests', () => {
+  it('is a hard cap on what reaches the target; cleanup may pass it only to delete, and the report says so', async () => {
+    const loaded = await behindGateway({});
+    const profile = { ...loaded, safety: { ...loaded.safety, maxRequests: 300 } };
+    const outcome = await runChecks({ profile, checks: catalogue, seed: 5 });
+    const nonCleanup = gateway.requests.length - gateway.requests.filter((r) => r.method === 'DELETE').length;
+    expect(nonCleanup).toBeLessThanOrEqual(300);
+    expect(outcome.results.some((r) => r.status === 'error' && r.errorCode === 'ERR_REQUEST_BUDGET')).toBe(true);
+    expect(gateway.requests.length).toBeLessThanOrEqual(300 + outcome.cleanupBeyondCap);
+    expect(outcome.leftovers).toEqual([]);
+    expect(await itemsLeft()).toBe(0);
+    if (outcome.cleanupBeyondCap > 0) expect((await reportsOf(profile, outcome)).terminal).toMatch(/cleanup requests went past safety.maxRequests/);
+  });
+});
