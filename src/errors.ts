@@ -22,6 +22,12 @@ export type RestprobeErrorCode =
   | 'ERR_CREDENTIALS_REJECTED'
   /** The target refused the connection, or DNS failed. Exit 3. */
   | 'ERR_TARGET_UNREACHABLE'
+  /** The target's TLS certificate is not trusted: give its CA (--ca, http.ca). Exit 2. */
+  | 'ERR_TLS_UNTRUSTED'
+  /** The proxy (--proxy) could not be reached, or refused. Exit 3. */
+  | 'ERR_PROXY'
+  /** The target wants credentials (401) and none are configured. Exit 2. */
+  | 'ERR_CREDENTIALS_MISSING'
   /** The target did not answer within the request timeout. */
   | 'ERR_TIMEOUT'
   /** The connection broke mid-exchange, or the response was not valid HTTP. */
@@ -76,6 +82,8 @@ export function exitCodeFor(code: RestprobeErrorCode): number {
     case 'ERR_CONFIG_INVALID':
     case 'ERR_ENV_MISSING':
     case 'ERR_CREDENTIALS_REJECTED':
+    case 'ERR_CREDENTIALS_MISSING':
+    case 'ERR_TLS_UNTRUSTED':
       return ExitCode.usage;
     default:
       return ExitCode.unreachable;

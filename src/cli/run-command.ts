@@ -4,14 +4,16 @@
  */
 import { randomInt } from 'node:crypto';
 import { loadProfile } from '../config/load.js';
-import { selectChecks } from '../engine/select.js';
+import { selectChecks, type Selection } from '../engine/select.js';
 import { ExitCode, RestprobeError } from '../errors.js';
-import { clientForProfile } from '../http/client.js';
+import { clientForProfile, type HttpClient } from '../http/client.js';
+import type { Check } from '../model/check.js';
 import { credentialHeaders, resolveUrl } from '../http/session.js';
 import type { TargetProfile } from '../model/profile.js';
 import { buildReport, reportFailed } from '../report/model.js';
 import { renderCheckLine, renderSummary } from '../report/terminal.js';
-import { isReportFormat, reportFormats, writeReports, type ReportFormat } from '../report/write.js';
+import { isReportFormat, prepareReportDir, reportFormats, writeReports, type ReportFormat } from '../report/write.js';
+import { judgedCount, skipGroupLines } from '../report/wording.js';
 import { runChecks } from '../engine/run.js';
 import { catalogue } from '../../suites/catalogue.js';
 import { toolVersion } from './version.js';
@@ -35,18 +37,39 @@ export async function runCommand(baseUrl: string | undefined, opts: RunOptions, 
   const seed = parseSeed(opts.seed);
   const selection = { only: splitList(opts.only), skip: splitList(opts.skip) };
   const selected = selectChecks(catalogue, selection);
+  if (selected.length === 0) {
+    throw new RestprobeError('ERR_USAGE', `no check selected: ${describeSelection(selection)} matches no check in the catalogue (see restprobe checks)`);
+  }
   const profile = await loadProfile({ configPath: opts.config, baseUrl, readOnly: opts.readOnly, ...(opts.proxy !== undefined && { proxy: opts.proxy }), nodes: splitList(opts.node) });
-  await preflight(profile);
+  // Harness-side problems end the run here, with one line, before any check runs.
+  await prepareReportDir(opts.reportDir);
+  const client = clientForProfile(profile);
+  try {
+    await preflight(profile, client);
+    return await runAndReport(profile, client, selected, seed, formats, opts, out);
+  } finally {
+    await client.close();
+  }
+}
+
+async function runAndReport(profile: TargetProfile, client: HttpClient, selected: readonly Check[], seed: number, formats: readonly ReportFormat[], opts: RunOptions, out: NodeJS.WriteStream): Promise<number> {
 
   const color = out.isTTY === true && !process.env['NO_COLOR'];
   out.write(`restprobe ${toolVersion()} → ${profile.baseUrl} · ${selected.length} checks · seed ${seed}\n`);
   const startedAt = new Date();
   let done = 0;
-  // A cancelled CI job (SIGTERM) or Ctrl-C stops new checks and lets running ones clean up.
+  // A cancelled CI job (SIGTERM) or Ctrl-C stops new checks and lets running ones clean up;
+  // a second one ends running checks at once (each still deletes what it created); a third quits.
   const interrupt = new AbortController();
+  const stop = new AbortController();
   const onSignal = () => {
-    if (interrupt.signal.aborted) process.exit(ExitCode.unreachable);
-    out.write('\nrestprobe: interrupted; letting running checks delete what they created (signal again to quit at once)\n');
+    if (stop.signal.aborted) process.exit(ExitCode.unreachable);
+    if (interrupt.signal.aborted) {
+      out.write('\nrestprobe: stopping running checks; each deletes what it created, then the reports list what is left (signal again to quit at once)\n');
+      stop.abort();
+      return;
+    }
+    out.write('\nrestprobe: interrupted; letting running checks finish and delete what they created (signal again to stop them now)\n');
     interrupt.abort();
   };
   process.on('SIGINT', onSignal);
@@ -57,7 +80,9 @@ export async function runCommand(baseUrl: string | undefined, opts: RunOptions, 
       profile,
       checks: selected,
       seed,
+      client,
       signal: interrupt.signal,
+      stop: stop.signal,
       onResult: (result) => {
         done++;
         const line = renderCheckLine(result, { color, secrets: profile.secrets });
@@ -87,35 +112,51 @@ export async function runCommand(baseUrl: string | undefined, opts: RunOptions, 
     throw new RestprobeError('ERR_HARNESS', `interrupted after ${results.length} of ${selected.length} checks; the reports hold those`);
   }
   if (reportFailed(report)) return ExitCode.failures;
+  if (judgedCount(report) === 0 && report.summary.error === 0) {
+    // A run that judged nothing is not green: say what would let it judge.
+    throw new RestprobeError('ERR_USAGE', `no check judged the target: all ${report.summary.skip} selected checks were skipped; give a config that enables them (see the README's Config)`, skipGroupLines(report));
+  }
   return report.summary.error > 0 ? ExitCode.unreachable : ExitCode.ok;
 }
 
 /**
- * Before the run: the target answers at all, and accepts the configured credentials. Either
- * problem is one clear line here, not dozens of misleading verdicts later.
+ * Before the run: every problem that is restprobe's side, not the target's verdict, ends
+ * the run here with one line (exit 2 or 3), before any check runs: a target that does not
+ * answer, a proxy that fails, a TLS certificate the client does not trust, credentials the
+ * target refuses, or credentials it wants and the config does not give.
  */
-async function preflight(profile: TargetProfile): Promise<void> {
-  const client = clientForProfile(profile, { connections: 1, maxRequests: 2 });
+async function preflight(profile: TargetProfile, client: HttpClient): Promise<void> {
+  const get = (url: string, headers: Record<string, string>) => client.send({ method: 'GET', url, headers: { accept: 'application/json', ...headers } });
   try {
-    await client.send({ method: 'GET', url: profile.baseUrl, headers: { accept: 'application/json' } });
+    await get(profile.baseUrl, {});
     const collection = profile.collections[0];
+    if (!collection) return;
+    const path = resolveUrl(profile.baseUrl, collection.path);
+    const res = await get(path, credentialHeaders(profile));
+    if (res.status !== 401) return;
     const key = profile.auth.apiKey;
-    if (collection && key) {
-      const url = resolveUrl(profile.baseUrl, collection.path);
-      const res = await client.send({ method: 'GET', url, headers: { accept: 'application/json', ...credentialHeaders(profile) } });
-      if (res.status === 401) {
-        throw new RestprobeError('ERR_CREDENTIALS_REJECTED', `the target refused the configured credentials: GET ${collection.path} answered 401; check $${key.value.envName} (auth.apiKey)`);
-      }
+    if (key) {
+      throw new RestprobeError('ERR_CREDENTIALS_REJECTED', `the target refused the configured credentials: GET ${collection.path} answered 401; check $${key.value.envName} (auth.apiKey)`);
     }
+    const challenge = res.headers['www-authenticate'];
+    throw new RestprobeError('ERR_CREDENTIALS_MISSING', `the target wants credentials: GET ${collection.path} answered 401${challenge ? ` (WWW-Authenticate: ${String(challenge).slice(0, 80)})` : ''}; configure auth.apiKey`);
   } catch (err) {
-    if (err instanceof RestprobeError && (err.code === 'ERR_TARGET_UNREACHABLE' || err.code === 'ERR_TIMEOUT')) {
-      throw new RestprobeError(err.code, `cannot reach ${profile.baseUrl}: ${err.message.replace(/^GET \S+: /, '')}`);
+    if (!(err instanceof RestprobeError)) throw err;
+    if (err.code === 'ERR_TARGET_UNREACHABLE' || err.code === 'ERR_TIMEOUT') {
+      const via = profile.http.proxy === undefined ? '' : ` through the proxy ${profile.http.proxy}`;
+      throw new RestprobeError(err.code, `cannot reach ${profile.baseUrl}${via}: ${err.message.replace(/^GET \S+: /, '')}`);
     }
-    if (err instanceof RestprobeError && err.code === 'ERR_CREDENTIALS_REJECTED') throw err;
-    // Anything else (a reset, a huge body) is an answer: the checks will judge it.
-  } finally {
-    await client.close();
+    if (['ERR_TLS_UNTRUSTED', 'ERR_PROXY', 'ERR_CREDENTIALS_REJECTED', 'ERR_CREDENTIALS_MISSING', 'ERR_REQUEST_BUDGET'].includes(err.code)) {
+      throw new RestprobeError(err.code, err.message.replace(/^GET \S+: /, ''));
+    }
+    // Anything else (a reset, a huge body, garbage) is an answer: the checks will judge it.
   }
+}
+
+/** `--only ERR --skip ERR-x`, for messages. */
+function describeSelection(selection: Selection): string {
+  const parts = [...selection.only.map((s) => `--only ${s}`), ...selection.skip.map((s) => `--skip ${s}`)];
+  return parts.length > 0 ? parts.join(' ') : 'the selection';
 }
 
 function splitList(values: readonly string[]): string[] {

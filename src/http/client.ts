@@ -3,6 +3,7 @@
  * pool per origin), with a per-request deadline, a response-body cap and a run-wide
  * request budget. Transport failures become typed {@link RestprobeError}s.
  */
+import tls from 'node:tls';
 import { Agent, ProxyAgent, type Dispatcher } from 'undici';
 import { RestprobeError } from '../errors.js';
 import type { TargetProfile } from '../model/profile.js';
@@ -19,6 +20,8 @@ export interface ClientOptions {
   readonly budget?: RequestBudget;
   /** Send every request through this HTTP proxy. */
   readonly proxy?: string;
+  /** Extra trusted CA certificates (PEM) for HTTPS targets, beside Node's own; verification is never turned off. */
+  readonly ca?: string;
 }
 
 export interface RawRequest {
@@ -79,9 +82,13 @@ export class HttpClient {
       keepAliveTimeout: 4_000,
       headersTimeout: options.timeoutMs,
       bodyTimeout: options.timeoutMs,
-      connect: { timeout: options.timeoutMs },
+      connect: { timeout: options.timeoutMs, ...(options.ca !== undefined && { ca: [...tls.rootCertificates, options.ca] }) },
     };
-    this.dispatcher = options.proxy ? new ProxyAgent({ ...agentOptions, uri: options.proxy }) : new Agent(agentOptions);
+    // An http:// target goes to the proxy as an absolute-form request, which forward proxies
+    // and gateways both take; only an https:// target is tunnelled with CONNECT.
+    this.dispatcher = options.proxy
+      ? new ProxyAgent({ ...agentOptions, uri: options.proxy, proxyTunnel: false, ...(options.ca !== undefined && { requestTls: { ca: [...tls.rootCertificates, options.ca] } }) })
+      : new Agent(agentOptions);
     this.dispatcher.on('disconnect', (origin, _targets, err) => {
       // llhttp's own codes, or undici's 'bad response' for bytes where no response was due.
       const code = String((err as { code?: unknown }).code);
@@ -240,7 +247,7 @@ class ResponseCollector implements Dispatcher.DispatchHandler {
 
   onResponseError(_controller: Dispatcher.DispatchController | undefined, err: Error): void {
     this.release();
-    if (this.end()) this.reject(toTransportError(err, this.req, this.options.timeoutMs));
+    if (this.end()) this.reject(toTransportError(err, this.req, this.options));
   }
 
   /** True the first time only: an exchange settles once. Stops the timer and the signal listener. */
@@ -280,17 +287,37 @@ function abortError(req: RawRequest, signal: AbortSignal): RestprobeError {
 
 const unreachableCodes = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
 
-function toTransportError(err: unknown, req: RawRequest, timeoutMs: number): RestprobeError {
+/** OpenSSL's and Node's codes for a certificate the client does not trust. */
+const untrustedCodes = new Set([
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'UNABLE_TO_GET_ISSUER_CERT', 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'SELF_SIGNED_CERT_IN_CHAIN',
+  'DEPTH_ZERO_SELF_SIGNED_CERT', 'CERT_HAS_EXPIRED', 'CERT_NOT_YET_VALID', 'CERT_UNTRUSTED', 'CERT_REVOKED', 'ERR_TLS_CERT_ALTNAME_INVALID',
+]);
+
+function toTransportError(err: unknown, req: RawRequest, options: ClientOptions): RestprobeError {
   if (err instanceof RestprobeError) return err;
   const where = `${req.method} ${req.url}`;
   const code = errorCode(err);
   if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
-    return timeoutError(req, timeoutMs, err);
+    return timeoutError(req, options.timeoutMs, err);
+  }
+  if (code !== undefined && untrustedCodes.has(code)) {
+    return new RestprobeError('ERR_TLS_UNTRUSTED', `${where}: the target's TLS certificate is not trusted (${code}); give its CA with --ca FILE (http.ca)`, [], { cause: err });
+  }
+  const detail = err instanceof Error ? err.message : String(err);
+  if (options.proxy !== undefined) {
+    // Through a proxy every connection is to the proxy: name it, not the target.
+    if (code !== undefined && unreachableCodes.has(code)) {
+      return new RestprobeError('ERR_PROXY', `${where}: cannot connect to the proxy ${options.proxy} (${code})`, [], { cause: err });
+    }
+    if (/Proxy Authentication Required/i.test(detail)) {
+      return new RestprobeError('ERR_PROXY', `${where}: the proxy ${options.proxy} wants its own credentials (407 Proxy Authentication Required)`, [], { cause: err });
+    }
+    const refused = /Proxy response \((\d+)\)/.exec(detail);
+    if (refused) return new RestprobeError('ERR_PROXY', `${where}: the proxy ${options.proxy} refused to tunnel (${refused[1]})`, [], { cause: err });
   }
   if (code !== undefined && unreachableCodes.has(code)) {
     return new RestprobeError('ERR_TARGET_UNREACHABLE', `${where}: cannot connect (${code})`, [], { cause: err });
   }
-  const detail = err instanceof Error ? err.message : String(err);
   return new RestprobeError('ERR_PROTOCOL', `${where}: the connection failed mid-exchange (${code ?? detail})`, [], { cause: err });
 }
 

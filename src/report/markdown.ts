@@ -6,7 +6,7 @@ import type { CheckResult, Status } from '../model/result.js';
 import { reproducingCurl } from './evidence-text.js';
 import { mdCell, mdCode, mdCodeBlock, mdText } from './markdown-escape.js';
 import { statuses, type Report } from './model.js';
-import { cleanupNote, formatDuration, leftoverLines, needsAttention, nonFailingWarnings, rootCauseLines, totalsLine, verdict } from './wording.js';
+import { cleanupNote, formatDuration, leftoverLines, skipGroupLines, needsAttention, nonFailingWarnings, rootCauseLines, totalsLine, verdict } from './wording.js';
 
 /** Failures shown in full; the rest are counted (a GitHub comment holds 65,536 characters). */
 const maxDetailed = 50;
@@ -58,6 +58,11 @@ function failuresSection(report: Report): string[] {
   ];
 }
 
+function skippedSection(report: Report): string[] {
+  if (report.summary.skip === 0) return [];
+  return [`## Skipped (${report.summary.skip} of ${report.checks.length})`, '', ...skipGroupLines(report).map((l) => `- ${mdText(l)}`), ''];
+}
+
 function leftoverSection(report: Report): string[] {
   if (report.leftovers.length === 0 && report.cleanupBeyondCap === 0) return [];
   return [
@@ -95,8 +100,9 @@ export function renderMarkdown(report: Report): string {
     `**Strict:** ${report.strict ? 'yes' : 'no'}`,
     `restprobe ${mdText(report.tool.version)}`,
   ];
+  const skipped = report.summary.skip > 0 ? ` (${report.summary.skip} of ${report.checks.length} checks skipped)` : '';
   return [
-    `# restprobe: ${verdictTitle[verdict(report)]}`,
+    `# restprobe: ${verdictTitle[verdict(report)]}${skipped}`,
     '',
     facts.join(' · '),
     '',
@@ -107,6 +113,7 @@ export function renderMarkdown(report: Report): string {
     ...rootCauseSection(report),
     ...failuresSection(report),
     ...warningsSection(report),
+    ...skippedSection(report),
     ...leftoverSection(report),
   ].join('\n');
 }

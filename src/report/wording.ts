@@ -87,6 +87,34 @@ export function cleanupNote(report: Report): string | undefined {
 }
 
 /**
+ * The skipped checks grouped by what would enable them (a config key or flag), largest
+ * group first; skips no config enables ("nothing to observe") come last.
+ *
+ * @example
+ * ```ts
+ * skipGroups(report); // [{ key: 'collections[].mark', checks: ['END-pagination-terminates', …] }, …]
+ * ```
+ */
+export function skipGroups(report: Report): { key: string | undefined; checks: string[] }[] {
+  const groups = new Map<string | undefined, string[]>();
+  for (const r of report.checks) if (r.status === 'skip') groups.set(r.configKey, [...(groups.get(r.configKey) ?? []), r.id]);
+  return [...groups].map(([key, checks]) => ({ key, checks })).sort((a, b) => Number(a.key === undefined) - Number(b.key === undefined) || b.checks.length - a.checks.length);
+}
+
+/** One line per skip group: `collections[].mark: 9 checks (END-…, …)`. */
+export function skipGroupLines(report: Report, listAtMost = 4): string[] {
+  return skipGroups(report).map(({ key, checks }) => {
+    const shown = checks.slice(0, listAtMost).join(', ') + (checks.length > listAtMost ? `, … ${checks.length - listAtMost} more` : '');
+    return `${key === undefined ? 'nothing to observe on this target' : `enable with ${key}`}: ${checks.length} ${checks.length === 1 ? 'check' : 'checks'} (${shown})`;
+  });
+}
+
+/** Checks that judged the target: passed, failed or warned. A run with none proved nothing. */
+export function judgedCount(report: Report): number {
+  return report.summary.pass + report.summary.fail + report.summary.warn;
+}
+
+/**
  * Counts in status order.
  *
  * @example

@@ -2,7 +2,8 @@
  * Writes the report files. Every file's text passes through {@link scrubSecrets} on the
  * way out, whatever the writer did before.
  */
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { RestprobeError } from '../errors.js';
 import { join } from 'node:path';
 import type { Secret } from '../model/profile.js';
 import { renderJson } from './json.js';
@@ -39,6 +40,29 @@ export interface WriteReportsOptions {
   readonly formats: readonly ReportFormat[];
   /** Values to scrub from every file. */
   readonly secrets: readonly Secret[];
+}
+
+/**
+ * Before a run: makes the report directory, proves it writable, and removes the reports an
+ * earlier run left there (of every format), so CI can never publish a stale green report.
+ * Throws ERR_USAGE, naming the directory, when it cannot be written.
+ *
+ * @example
+ * ```ts
+ * await prepareReportDir('reports'); // reports/restprobe-*.{json,xml,md} of earlier runs are gone
+ * ```
+ */
+export async function prepareReportDir(dir: string): Promise<void> {
+  const probe = join(dir, `.restprobe-write-test.${process.pid}`);
+  try {
+    await mkdir(dir, { recursive: true });
+    await writeFile(probe, '');
+    await rm(probe);
+    await Promise.all(Object.values(writers).map(({ file }) => rm(join(dir, file), { force: true })));
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    throw new RestprobeError('ERR_USAGE', `cannot write reports to ${dir}${code ? ` (${code})` : ''}: choose another --report-dir`, [], { cause: err });
+  }
 }
 
 /**

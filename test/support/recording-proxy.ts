@@ -34,7 +34,8 @@ export async function startRecordingProxy(upstream: string, options: RecordingPr
     if (answer === 'reset') return void req.socket.destroy();
     if (answer !== undefined) return void res.writeHead(answer, { 'content-type': 'application/problem+json' }).end(JSON.stringify({ status: answer }));
     const prefix = options.prefix ?? '';
-    const url = req.url ?? '/';
+    // A request sent to it as to a forward proxy (absolute-form): a server must accept it (RFC 9112 §3.2.2).
+    const url = /^https?:\/\//i.test(req.url ?? '') ? ((u) => u.pathname + u.search)(new URL(req.url!)) : (req.url ?? '/');
     if (prefix && !url.startsWith(`${prefix}/`)) return void res.writeHead(404, { 'content-type': 'text/plain' }).end('gateway: no route');
     const headers = { ...req.headers };
     delete headers.host;

@@ -1,0 +1,167 @@
+/**
+ * Problems on restprobe's side end a run before any check runs, with one clear line and
+ * exit 2 or 3: an unwritable report directory, a proxy that fails, a TLS certificate the
+ * client does not trust, credentials the target wants and the config lacks, and a run
+ * that would judge nothing. Runs `restprobe run` in-process, as the CLI does.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, readdir, writeFile } from 'node:fs/promises';
+import { createServer as createHttpsServer, type Server } from 'node:https';
+import { createServer as createNetServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCommand, type RunOptions } from '../src/cli/run-command.js';
+import { exitCodeFor, type RestprobeError } from '../src/errors.js';
+import { startReferenceServer, type ReferenceServer } from '../reference-server/src/index.js';
+import { startRecordingProxy } from './support/recording-proxy.js';
+import { referenceConfig } from './support/target.js';
+
+let server: ReferenceServer;
+const savedKey = process.env['RESTPROBE_API_KEY'];
+beforeAll(async () => {
+  server = await startReferenceServer({ port: 0 });
+  process.env['RESTPROBE_API_KEY'] = server.secrets.RESTPROBE_API_KEY;
+});
+afterAll(async () => {
+  if (savedKey === undefined) delete process.env['RESTPROBE_API_KEY'];
+  else process.env['RESTPROBE_API_KEY'] = savedKey;
+  await server.close();
+});
+
+async function run(baseUrl: string | undefined, opts: Partial<RunOptions> = {}): Promise<{ code: number; out: string; error?: RestprobeError }> {
+  const stream = new PassThrough();
+  let out = '';
+  stream.on('data', (c) => (out += c));
+  const options: RunOptions = { only: [], skip: [], reportDir: await mkdtemp(join(tmpdir(), 'restprobe-pre-')), format: 'json,junit,md', strict: false, readOnly: false, node: [], ...opts };
+  try {
+    return { code: await runCommand(baseUrl, options, stream as unknown as NodeJS.WriteStream), out };
+  } catch (err) {
+    const error = err as RestprobeError;
+    return { code: exitCodeFor(error.code), out, error };
+  }
+}
+
+describe('preflight', () => {
+  it('an unwritable report directory: exit 2 naming it, before any request', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'restprobe-pre-'));
+    await writeFile(join(dir, 'a-file'), '');
+    const ran = await run(server.url, { config: referenceConfig, reportDir: join(dir, 'a-file', 'reports') });
+    expect(ran.code).toBe(2);
+    expect(ran.error?.message).toMatch(/^cannot write reports to .*a-file\/reports \(ENOTDIR\)/);
+    expect(ran.out).toBe('');
+  });
+
+  it('reports of an earlier run are removed, so CI never publishes a stale one', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'restprobe-pre-'));
+    await writeFile(join(dir, 'restprobe-junit.xml'), '<testsuites tests="1" failures="0"/>');
+    await writeFile(join(dir, 'notes.txt'), 'mine');
+    const ran = await run(server.url, { config: referenceConfig, reportDir: dir, format: 'json', only: ['ERR-unknown-path-404'] });
+    expect(ran.code).toBe(0);
+    expect((await readdir(dir)).sort()).toEqual(['notes.txt', 'restprobe-report.json']);
+  });
+
+  it('a target that wants credentials the config does not give: exit 2 saying so', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'restprobe-pre-'));
+    const config = join(dir, 'no-auth.json');
+    await writeFile(config, JSON.stringify({ collections: [{ name: 'projects', path: '/v2/projects' }] }));
+    const ran = await run(server.url, { config });
+    expect(ran.code).toBe(2);
+    expect(ran.error?.message).toMatch(/^the target wants credentials: GET \/v2\/projects answered 401 \(WWW-Authenticate: .*\); configure auth.apiKey$/);
+  });
+
+  it('a selector that matches no check: exit 2 before anything is sent', async () => {
+    const ran = await run(server.url, { only: ['AUT'] });
+    expect(ran.code).toBe(2);
+    expect(ran.error?.message).toBe('no check selected: --only AUT matches no check in the catalogue (see restprobe checks)');
+  });
+
+  it('a run in which every check skipped judged nothing: exit 2, with what would enable them', async () => {
+    const ran = await run(server.url, { only: ['CON'] });
+    expect(ran.code).toBe(2);
+    expect(ran.error?.message).toMatch(/^no check judged the target: all 1 selected checks were skipped/);
+    expect(ran.error?.problems.join('\n')).toMatch(/enable with nodes: 1 check \(CON-etag-same-across-nodes\)/);
+  });
+});
+
+describe('--proxy', () => {
+  it('through a plain reverse proxy (an API gateway that takes absolute-form requests): the run passes', async () => {
+    const gateway = await startRecordingProxy(server.url);
+    try {
+      const ran = await run(server.url, { config: referenceConfig, proxy: gateway.url, only: ['ERR', 'END-get-item-200'] });
+      expect(ran.code, ran.out).toBe(0);
+      expect(gateway.requests.length).toBeGreaterThan(10);
+    } finally {
+      await gateway.close();
+    }
+  });
+
+  it('a proxy that is down: exit 3 naming the proxy, not the target', async () => {
+    const port = await freePort();
+    const ran = await run(server.url, { config: referenceConfig, proxy: `http://127.0.0.1:${port}` });
+    expect(ran.code).toBe(3);
+    expect(ran.error?.message).toBe(`cannot connect to the proxy http://127.0.0.1:${port} (ECONNREFUSED)`);
+  });
+
+  it('a proxy that wants its own credentials (407): exit 3 saying so', async () => {
+    const gateway = await startRecordingProxy(server.url, { intercept: () => 407 });
+    try {
+      const ran = await run(server.url, { config: referenceConfig, proxy: gateway.url });
+      expect(ran.code).toBe(3);
+      expect(ran.error?.message).toBe(`the proxy ${gateway.url} wants its own credentials (407 Proxy Authentication Required)`);
+    } finally {
+      await gateway.close();
+    }
+  });
+});
+
+describe('TLS', () => {
+  let https: Server;
+  let url: string;
+  beforeAll(async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'restprobe-tls-'));
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-days', '2', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'ignore' });
+    const { readFileSync } = await import('node:fs');
+    https = createHttpsServer({ key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) }, (_req, res) => {
+      res.writeHead(404, { 'content-type': 'application/problem+json' }).end('{"status":404}');
+    });
+    await new Promise<void>((resolve) => https.listen(0, '127.0.0.1', resolve));
+    url = `https://127.0.0.1:${(https.address() as { port: number }).port}`;
+  });
+  afterAll(async () => {
+    https.closeAllConnections();
+    await new Promise<void>((resolve) => https.close(() => resolve()));
+  });
+
+  it('through a proxy that does not tunnel (a gateway, any plain server): ends within the timeout, naming the proxy', async () => {
+    const gateway = await startRecordingProxy(server.url);
+    const dir = await mkdtemp(join(tmpdir(), 'restprobe-pre-'));
+    const config = join(dir, 'short.json');
+    await writeFile(config, JSON.stringify({ http: { timeoutMs: 500 } }));
+    try {
+      const started = performance.now();
+      const ran = await run(url, { proxy: gateway.url, config });
+      expect(performance.now() - started).toBeLessThan(1_500);
+      expect(ran.code).toBe(3);
+      expect(ran.error?.message).toContain(`proxy ${gateway.url}`);
+    } finally {
+      await gateway.close();
+    }
+  });
+
+  it('an untrusted certificate: exit 2, one line, naming --ca; never a verdict on the target', async () => {
+    const ran = await run(url);
+    expect(ran.code).toBe(2);
+    expect(ran.error?.message).toMatch(/^the target's TLS certificate is not trusted \((DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_VERIFY_LEAF_SIGNATURE)\); give its CA with --ca FILE \(http.ca\)$/);
+    expect(ran.out).toBe('');
+  });
+});
+
+async function freePort(): Promise<number> {
+  const s = createNetServer();
+  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
+  const { port } = s.address() as { port: number };
+  await new Promise<void>((resolve) => s.close(() => resolve()));
+  return port;
+}
