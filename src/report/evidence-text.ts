@@ -5,6 +5,22 @@
  */
 import type { CheckResult, ExchangeRecord } from '../model/result.js';
 
+/** The longest curl command, note or message a report for people shows whole. */
+export const humanTextLimit = 2_000;
+
+/**
+ * `text`, cut for a report people read (a terminal, a PR comment, a CI dashboard), with a
+ * pointer to where the whole of it is. The JSON report keeps everything.
+ *
+ * @example
+ * ```ts
+ * capped(hugeCurl); // "curl … [1198000 more characters: the whole text is in restprobe-report.json]"
+ * ```
+ */
+export function capped(text: string, limit = humanTextLimit): string {
+  return text.length <= limit ? text : `${text.slice(0, limit)} … [${text.length - limit} more characters: the whole text is in restprobe-report.json]`;
+}
+
 /** `GET https://… → 404 (12 ms)`, or the transport error instead of a status. */
 export function exchangeSummary(exchange: ExchangeRecord): string {
   const outcome = exchange.response ? String(exchange.response.status) : (exchange.error ?? 'no response');
@@ -42,9 +58,9 @@ export function reproducingCurl(result: CheckResult): string | undefined {
 export function evidenceText(result: CheckResult): string {
   const { evidence } = result;
   const lines = [`Rule: ${result.rule}`];
-  if (evidence.expected !== undefined) lines.push(`Expected: ${evidence.expected}`);
-  if (evidence.found !== undefined) lines.push(`Found: ${evidence.found}`);
-  for (const note of evidence.notes) lines.push(`Note: ${note}`);
+  if (evidence.expected !== undefined) lines.push(`Expected: ${capped(evidence.expected)}`);
+  if (evidence.found !== undefined) lines.push(`Found: ${capped(evidence.found)}`);
+  for (const note of evidence.notes) lines.push(`Note: ${capped(note)}`);
   if (evidence.property) {
     const p = evidence.property;
     const path = p.path !== undefined ? `, path ${p.path}` : '';
@@ -52,7 +68,7 @@ export function evidenceText(result: CheckResult): string {
     if (p.counterexample !== undefined) lines.push(`Counterexample${p.shrunk ? ' (shrunk)' : ''}: ${p.counterexample}`);
   }
   evidence.exchanges.forEach((exchange, i) => {
-    lines.push('', `# ${i + 1}. ${exchangeSummary(exchange)}`, exchange.curl);
+    lines.push('', `# ${i + 1}. ${capped(exchangeSummary(exchange))}`, capped(exchange.curl));
   });
   return lines.join('\n');
 }

@@ -5,7 +5,7 @@
  */
 import { sections } from '../model/section.js';
 import type { CheckResult } from '../model/result.js';
-import { evidenceText } from './evidence-text.js';
+import { capped, evidenceText } from './evidence-text.js';
 import { isFailing, type Report, type SectionSummary } from './model.js';
 import { cleanupNote, leftoverLines, skipReason } from './wording.js';
 import { xmlAttr, xmlText } from './xml-escape.js';
@@ -20,7 +20,7 @@ const attrs = (pairs: Record<string, string | number>): string =>
 
 /** The children of a testcase for its outcome; empty for a plain pass. */
 function outcomeElements(result: CheckResult, strict: boolean): string[] {
-  const message = result.message;
+  const message = capped(result.message);
   switch (result.status) {
     case 'pass':
       return [];

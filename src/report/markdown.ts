@@ -3,7 +3,7 @@
  * what needs attention with one curl command each.
  */
 import type { CheckResult, Status } from '../model/result.js';
-import { reproducingCurl } from './evidence-text.js';
+import { capped, reproducingCurl } from './evidence-text.js';
 import { mdCell, mdCode, mdCodeBlock, mdText } from './markdown-escape.js';
 import { statuses, type Report } from './model.js';
 import { cleanupNote, formatDuration, leftoverLines, skipGroupLines, needsAttention, nonFailingWarnings, rootCauseLines, totalsLine, verdict } from './wording.js';
@@ -32,17 +32,17 @@ function failureEntry(result: CheckResult): string[] {
   const { expected, found } = result.evidence;
   const lines = [`### ${result.status.toUpperCase()} ${mdCode(result.id)} — ${mdText(result.title)}`, ''];
   lines.push(`- **Rule:** ${mdText(result.rule)}`);
-  lines.push(`- **Message:** ${mdText(result.message)}`);
-  if (expected !== undefined) lines.push(`- **Expected:** ${mdCode(expected)}`);
-  if (found !== undefined) lines.push(`- **Found:** ${mdCode(found)}`);
+  lines.push(`- **Message:** ${mdText(capped(result.message))}`);
+  if (expected !== undefined) lines.push(`- **Expected:** ${mdCode(capped(expected))}`);
+  if (found !== undefined) lines.push(`- **Found:** ${mdCode(capped(found))}`);
   const property = result.evidence.property;
   if (property) {
     const path = property.path !== undefined ? `, path ${mdCode(property.path)}` : '';
-    const example = property.counterexample !== undefined ? `; counterexample ${mdCode(property.counterexample)}` : '';
+    const example = property.counterexample !== undefined ? `; counterexample ${mdCode(capped(property.counterexample))}` : '';
     lines.push(`- **Replay:** ${mdCode(`--seed ${property.seed}`)}${path}${example}`);
   }
   const curl = reproducingCurl(result);
-  if (curl !== undefined) lines.push('', mdCodeBlock(curl, 'sh'));
+  if (curl !== undefined) lines.push('', mdCodeBlock(capped(curl), 'sh'));
   return [...lines, ''];
 }
 
@@ -82,7 +82,7 @@ function rootCauseSection(report: Report): string[] {
 function warningsSection(report: Report): string[] {
   const warnings = nonFailingWarnings(report);
   if (warnings.length === 0) return [];
-  return [`## Warnings (${warnings.length})`, '', ...warnings.map((r) => `- ${mdCode(r.id)} ${mdText(r.message)}`), ''];
+  return [`## Warnings (${warnings.length})`, '', ...warnings.map((r) => `- ${mdCode(r.id)} ${mdText(capped(r.message))}`), ''];
 }
 
 /**

@@ -6,7 +6,7 @@
 import type { CheckResult, Status } from '../model/result.js';
 import type { Secret } from '../model/profile.js';
 import { paint, type Style } from './ansi.js';
-import { reproducingCurl } from './evidence-text.js';
+import { capped, reproducingCurl } from './evidence-text.js';
 import { statuses, type Report } from './model.js';
 import { scrubSecrets } from '../secrets-scrub.js';
 import { cleanupNote, formatDuration, leftoverLines, skipGroupLines, needsAttention, nonFailingWarnings, oneLine, rootCauseLines, skipReason, totalsLine, verdict } from './wording.js';
@@ -45,7 +45,7 @@ function checkLine(result: CheckResult, color: boolean): string {
   const tag = tags[result.status];
   const head = `${paint(tag.text, tag.style, color)} ${result.id}`;
   if (result.status === 'pass') return head;
-  const detail = oneLine(result.status === 'skip' ? skipReason(result) : result.message);
+  const detail = capped(oneLine(result.status === 'skip' ? skipReason(result) : result.message));
   return `${head} ${paint(`— ${detail}`, result.status === 'skip' ? 'gray' : [], color)}`;
 }
 
@@ -85,7 +85,7 @@ function attentionList(report: Report, color: boolean): string[] {
   if (results.length === 0) return [];
   const entry = (r: CheckResult): string[] => {
     const curl = reproducingCurl(r);
-    return [`  ${checkLine(r, color)}`, `      rule: ${oneLine(r.rule)}`, ...(curl ? [`      $ ${oneLine(curl)}`] : [])];
+    return [`  ${checkLine(r, color)}`, `      rule: ${oneLine(r.rule)}`, ...(curl ? [`      $ ${capped(oneLine(curl))}`] : [])];
   };
   return ['', paint(`Failures (${results.length})`, 'bold', color), ...results.flatMap(entry)];
 }

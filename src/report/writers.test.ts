@@ -129,7 +129,9 @@ describe('renderMarkdown', () => {
   const md = renderMarkdown(build());
 
   it('has a verdict, totals and a per-section table', () => {
-    expect(md.startsWith('# restprobe: ❌ failed\n')).toBe(true);
+    // The title says how much was skipped: a "passed" never hides what was not checked.
+    expect(md.startsWith('# restprobe: ❌ failed (1 of 6 checks skipped)\n')).toBe(true);
+    expect(md).toContain('## Skipped (1 of 6)\n\n- enable with collections: 1 check (END-get-item-200)');
     expect(md).toContain('**Totals:** 2 pass · 1 fail · 1 warn · 1 skip · 1 error');
     expect(md).toContain('| Section | pass | fail | warn | skip | error |\n| --- | ---: | ---: | ---: | ---: | ---: |\n| CON 1 Constraints | 2 | 0 | 0 | 0 | 0 |');
     expect(md).toContain('| **Total** | 2 | 1 | 1 | 1 | 1 |');
@@ -223,5 +225,24 @@ describe('writeReports', () => {
     }
     const json = JSON.parse(await readFile(paths[0]!, 'utf8')) as Report;
     expect(json.checks[0]?.evidence.exchanges[0]?.request.headers['x-api-key']).toBe('$RESTPROBE_API_KEY');
+  });
+});
+
+describe('reports for people are capped', () => {
+  it('a 1.2 MB curl line: the terminal, Markdown and JUnit show its start and where the rest is; the JSON keeps it whole', async () => {
+    const huge = `curl -sS -i -X POST 'http://x.test/v2/projects' --data-binary '${'x'.repeat(1_200_000)}'`;
+    const big = result({
+      id: 'ERR-bad-input-no-5xx',
+      section: 'ERR',
+      status: 'fail',
+      message: `POST /v2/projects → 500 for oversized body ${'y'.repeat(50_000)}`,
+      evidence: evidence({ exchanges: [{ ...exchange(500), curl: huge }], requestCount: 1 }),
+    });
+    const report = buildReport({ baseUrl: 'http://x.test', startedAt: new Date(), durationMs: 1, seed: 7, strict: false, version: '0.1.0', results: [big] });
+    for (const [name, text] of [['terminal', renderSummary(report, { color: false })], ['markdown', renderMarkdown(report)], ['junit', renderJunit(report)]] as const) {
+      expect(text.length, name).toBeLessThan(20_000);
+      expect(text, name).toContain('more characters: the whole text is in restprobe-report.json');
+    }
+    expect(renderJson(report)).toContain(huge.slice(-1000));
   });
 });
