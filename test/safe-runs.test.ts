@@ -119,3 +119,57 @@ describe('safety.maxRequests', () => {
     if (outcome.cleanupBeyondCap > 0) expect((await reportsOf(profile, outcome)).terminal).toMatch(/cleanup requests went past safety.maxRequests/);
   });
 });
+
+describe('a target that echoes the caller\'s credentials', () => {
+  it('no run of 8 characters from the key reaches any report or the terminal, even cut mid-key', async () => {
+    const { createServer } = await import('node:http');
+    const key = 'sk_live_echo_5f4e3d2c1b0a9f8e7d6c5b4a';
+    const items = new Map<string, Record<string, unknown>>();
+    let next = 1;
+    let served = 0;
+    const echo = createServer((req, res) => {
+      const seen = String(req.headers['x-api-key'] ?? '');
+      // Padding puts the key across every cut a message or body makes (120, 4096 characters…).
+      // Padding that moves with every answer puts the key across the cuts messages and bodies make.
+      const pad = 60 + ((next * 7 + served++) % 50);
+      const body = (extra: Record<string, unknown>) => JSON.stringify({ ...extra, seen_by: `${'p'.repeat(pad)}${seen}`, also: `${'q'.repeat(4080 - pad)}${seen}` });
+      req.resume();
+      req.on('end', () => {
+        const path = (req.url ?? '').split('?')[0]!;
+        if (req.method === 'POST' && path === '/things') {
+          const id = String(next++);
+          items.set(id, { id });
+          res.writeHead(201, { 'content-type': 'application/json', location: `/things/${id}` }).end(body({ id }));
+        } else if (req.method === 'PUT' || req.method === 'PATCH') {
+          // The write is ignored, and the answer is the echo: update checks fail and quote it.
+          res.writeHead(200, { 'content-type': 'application/json' }).end(body({ id: path.split('/')[2] }));
+        } else if (req.method === 'DELETE') {
+          items.delete(path.split('/')[2] ?? '');
+          res.writeHead(204).end();
+        } else {
+          res.writeHead(200, { 'content-type': 'application/json', 'x-echo': seen }).end(body({ data: [] }));
+        }
+      });
+    });
+    await new Promise<void>((resolve) => echo.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(echo.address() as { port: number }).port}`;
+    // Placeholders for afterEach.
+    server = { close: async () => {} } as ReferenceServer;
+    gateway = { close: async () => new Promise<void>((resolve) => { echo.closeAllConnections(); echo.close(() => resolve()); }) } as RecordingProxy;
+    const dir = await mkdtemp(join(tmpdir(), 'restprobe-echo-'));
+    const config = join(dir, 'echo.json');
+    const { writeFile } = await import('node:fs/promises');
+    await writeFile(config, JSON.stringify({
+      auth: { apiKey: { header: 'X-API-Key', value: { env: 'ECHO_KEY' } } },
+      collections: [{ name: 'things', path: '/things', create: { body: { name: 'x' } }, pagination: { style: 'cursor', maxLimit: 5 }, mark: { field: 'name' }, filters: ['name'] }],
+      properties: { numRuns: 3 },
+    }));
+    const profile = await loadProfile({ configPath: config, baseUrl: url, env: { ECHO_KEY: key } });
+    const outcome = await runChecks({ profile, checks: catalogue, seed: 5 });
+    expect(outcome.results.filter((r) => r.status === 'fail').length).toBeGreaterThan(3);
+    const { files, terminal } = await reportsOf(profile, outcome);
+    const everything = files + terminal + JSON.stringify(outcome.results);
+    for (let i = 0; i + 8 <= key.length; i++) expect(everything).not.toContain(key.slice(i, i + 8));
+    expect(items.size).toBe(0);
+  });
+});
