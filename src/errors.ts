@@ -34,6 +34,8 @@ export type RestprobeErrorCode =
   | 'ERR_PROTOCOL'
   /** The target's response body exceeded the body-size cap. */
   | 'ERR_BODY_TOO_LARGE'
+  /** The target kept answering 429 past the retries and waits the client rules allow: no verdict. */
+  | 'ERR_RATE_LIMITED'
   /** The run would exceed `safety.maxRequests`. */
   | 'ERR_REQUEST_BUDGET'
   /** A check's fixture could not be made (a create, a fetch, a token): not the rule's verdict. */

@@ -10,12 +10,21 @@ import { clientForProfile, type HttpClient } from '../http/client.js';
 import { abortOn, guard, refuseWhenClosed, refuseWrites, type Guard } from '../http/guards.js';
 import { RecordingSession, credentialHeaders, type Transport } from '../http/session.js';
 import { createdItemUrl } from '../check-kit/created-url.js';
-import { sendWithRetry, type RetryPolicy } from '../http/retry.js';
-import type { Ledger, LedgerEntry } from './ledger.js';
+import { Pacer, politely, politeDefaults, type PoliteOptions } from '../http/polite.js';
+import { Ledger, type LedgerEntry } from './ledger.js';
 import { setupError } from '../check-kit/setup.js';
 
-/** Cleanup retries what §7.3 calls transient, briefly: a run must not stall on one item. */
-const cleanupRetry: RetryPolicy = { attempts: 3, baseDelayMs: 100, maxDelayMs: 5_000 };
+/** What every check of a run shares: the record of created items, and the run's pace. */
+export interface RunShared {
+  readonly ledger: Ledger;
+  readonly pacer: Pacer;
+  readonly polite: PoliteOptions;
+}
+
+/** A run's shared state with the profile's settings. */
+export function runShared(profile: TargetProfile): RunShared {
+  return { ledger: new Ledger(profile), pacer: new Pacer(), polite: politeDefaults };
+}
 
 export class RunContext implements CheckContext {
   readonly http: RecordingSession;
@@ -25,6 +34,7 @@ export class RunContext implements CheckContext {
   /** Closed once cleanup has run: the guards then refuse every request. */
   private readonly state = { closed: false };
   private readonly guards: readonly Guard[];
+  private readonly ledger: Ledger;
 
   constructor(
     readonly profile: TargetProfile,
@@ -33,10 +43,11 @@ export class RunContext implements CheckContext {
     readonly signal: AbortSignal,
     /** The check this context runs: the owner of what it creates. */
     private readonly owner: string,
-    /** The run's record of created items, shared by every check. */
-    private readonly ledger: Ledger,
+    private readonly shared: RunShared,
   ) {
-    this.guards = [refuseWhenClosed(this.state), refuseWrites(profile.safety.readOnly), abortOn(signal), this.observeOwnDeletes];
+    this.ledger = shared.ledger;
+    // Outermost first: refusals before anything waits; the polite client innermost, so each retry is one request.
+    this.guards = [refuseWhenClosed(this.state), refuseWrites(profile.safety.readOnly), abortOn(signal), this.observeOwnDeletes, politely(shared.pacer, shared.polite, (line) => this.note(line))];
     this.http = new RecordingSession(this.guarded(client), profile);
   }
 
@@ -88,7 +99,7 @@ export class RunContext implements CheckContext {
     const headers = { accept: 'application/json', ...credentialHeaders(this.profile) };
     // Cleanup is not the check's to cancel: it goes past the check's signal, never past a
     // closed session, and past a spent budget only to delete (counted apart).
-    const send = guard((req) => this.client.send(req), [refuseWhenClosed(this.state)]);
+    const send = guard((req) => this.client.send(req), [refuseWhenClosed(this.state), politely(this.shared.pacer, this.shared.polite, (line) => this.notes.push(`cleanup: ${line}`))]);
     const leave = (entry: LedgerEntry, why: string): void => {
       entry.state = 'left';
       entry.lastAnswer = why;
@@ -100,10 +111,7 @@ export class RunContext implements CheckContext {
         leave(entry, `not deleted: ${outside}`);
         continue;
       }
-      const request = (method: string) =>
-        sendWithRetry(send, { method, url: entry.url, headers, outsideBudget: true }, cleanupRetry, (n) =>
-          this.notes.push(`cleanup: ${method} ${entry.url} ${n.reason}; retrying in ${n.waitMs} ms`),
-        );
+      const request = (method: string) => send({ method, url: entry.url, headers, outsideBudget: true });
       try {
         const res = await request('DELETE');
         if (res.status >= 200 && res.status < 300) {

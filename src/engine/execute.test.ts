@@ -241,7 +241,7 @@ describe('executeCheck evidence', () => {
     const result = await execute(fakeCheck(async (ctx) => ctx.track(`${server.url}/no-headers`)));
     expect(result.status).toBe('pass');
     // Retried as §7.3 says (a timeout is transient), then listed as left with the last failure.
-    expect(result.evidence.notes.filter((n) => /retrying in \d+ ms/.test(n))).toHaveLength(2);
+    expect(result.evidence.notes.filter((n) => /^cleanup: DELETE \/no-headers failed \(no complete response within 300 ms .*\); waited \d+ ms and retried/.test(n))).toHaveLength(2);
     expect(result.evidence.notes.at(-1)).toMatch(/^cleanup: left .*\/no-headers: DELETE failed: .*no complete response/);
   });
 });

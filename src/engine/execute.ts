@@ -18,8 +18,7 @@ import type { TargetProfile } from '../model/profile.js';
 import { RestprobeError, type RestprobeErrorCode } from '../errors.js';
 import type { HttpClient } from '../http/client.js';
 import { scrubSecrets } from '../secrets-scrub.js';
-import { RunContext } from './context.js';
-import { Ledger } from './ledger.js';
+import { RunContext, runShared, type RunShared } from './context.js';
 
 export interface ExecuteOptions {
   readonly profile: TargetProfile;
@@ -29,8 +28,8 @@ export interface ExecuteOptions {
   readonly deadlineMs?: number;
   /** Aborting it ends the check as at its deadline: requests aborted, cleanup, session closed. */
   readonly signal?: AbortSignal;
-  /** The run's record of created items; default: one for this check alone. */
-  readonly ledger?: Ledger;
+  /** What the run's checks share (created items, pace); default: this check's own. */
+  readonly shared?: RunShared;
 }
 
 /** Exchanges kept in a failure's evidence; property checks can send hundreds. */
@@ -62,7 +61,7 @@ export async function executeCheck(check: Check, opts: ExecuteOptions): Promise<
   }
   const deadlineMs = opts.deadlineMs ?? checkDeadlineMs(opts.profile);
   const deadline = new AbortController();
-  const ctx = new RunContext(opts.profile, opts.client, opts.seed, deadline.signal, check.id, opts.ledger ?? new Ledger(opts.profile));
+  const ctx = new RunContext(opts.profile, opts.client, opts.seed, deadline.signal, check.id, opts.shared ?? runShared(opts.profile));
   let outcome: Outcome;
   try {
     await withDeadline(check.run(ctx, { ...resolveOptional(check.uses, opts.profile), ...resolved } as never), deadlineMs, deadline, opts.signal);

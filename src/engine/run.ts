@@ -16,7 +16,8 @@ import type { TargetProfile } from '../model/profile.js';
 import { clientForProfile, type HttpClient } from '../http/client.js';
 import { blockedResult, executeCheck } from './execute.js';
 import { planOrder } from './schedule.js';
-import { Ledger, type Leftover } from './ledger.js';
+import type { Leftover } from './ledger.js';
+import { runShared } from './context.js';
 
 export interface RunInput {
   readonly profile: TargetProfile;
@@ -39,6 +40,8 @@ export interface RunOutcome {
   readonly leftovers: Leftover[];
   /** Cleanup requests sent after `safety.maxRequests` was reached (only to delete what the run created). */
   readonly cleanupBeyondCap: number;
+  /** Time requests spent held by the run's pace or a 429's pause. */
+  readonly waitedMs: number;
   /** The verdicts of the checks that ran, in plan order. */
   readonly results: CheckResult[];
   /** Every selected check's id, in the order the plan starts them. */
@@ -61,7 +64,7 @@ export async function runChecks(input: RunInput): Promise<RunOutcome> {
   const plan = planOrder(input.checks, input.seed);
   const client = input.client ?? clientForProfile(input.profile);
   const limit = Math.max(1, input.profile.http.concurrency);
-  const ledger = new Ledger(input.profile);
+  const shared = runShared(input.profile);
   const done = new Map<string, CheckResult>();
   const running = new Map<string, Promise<void>>();
   let exclusive = false;
@@ -97,7 +100,7 @@ export async function runChecks(input: RunInput): Promise<RunOutcome> {
           profile: input.profile,
           client,
           seed: input.seed,
-          ledger,
+          shared,
           ...(input.stop !== undefined && { signal: input.stop }),
           ...(input.checkDeadlineMs !== undefined && { deadlineMs: input.checkDeadlineMs }),
         }).then(settle);
@@ -120,7 +123,8 @@ export async function runChecks(input: RunInput): Promise<RunOutcome> {
     if (!input.client) await client.close();
   }
   return {
-    leftovers: ledger.leftovers(),
+    leftovers: shared.ledger.leftovers(),
+    waitedMs: Math.round(shared.pacer.waitedMs),
     cleanupBeyondCap: client.budget.cleanupBeyondCap,
     results: plan.map((c) => done.get(c.id)).filter((r): r is CheckResult => r !== undefined),
     order: plan.map((c) => c.id),

@@ -18,6 +18,8 @@ export interface RecordingProxyOptions {
   readonly prefix?: string;
   /** Answer a request here instead of forwarding it: a status, or 'reset' to drop the connection. */
   readonly intercept?: (req: IncomingMessage) => number | 'reset' | undefined;
+  /** Headers of an intercepted answer, by its status. */
+  readonly headers?: (status: number) => Record<string, string>;
 }
 
 export interface RecordingProxy {
@@ -32,7 +34,9 @@ export async function startRecordingProxy(upstream: string, options: RecordingPr
     requests.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers });
     const answer = options.intercept?.(req);
     if (answer === 'reset') return void req.socket.destroy();
-    if (answer !== undefined) return void res.writeHead(answer, { 'content-type': 'application/problem+json' }).end(JSON.stringify({ status: answer }));
+    if (answer !== undefined) {
+      return void res.writeHead(answer, { 'content-type': 'application/problem+json', ...options.headers?.(answer) }).end(JSON.stringify({ type: 'about:blank', title: 'intercepted', status: answer, detail: 'answered by the proxy' }));
+    }
     const prefix = options.prefix ?? '';
     // A request sent to it as to a forward proxy (absolute-form): a server must accept it (RFC 9112 §3.2.2).
     const url = /^https?:\/\//i.test(req.url ?? '') ? ((u) => u.pathname + u.search)(new URL(req.url!)) : (req.url ?? '/');

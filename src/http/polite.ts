@@ -1,0 +1,154 @@
+/**
+ * The polite client: every check's request follows the conventions' own client retry
+ * rules (§7.3), and the run paces itself as a whole. A rate-limited answer is waited out,
+ * never judged: when the retries run out the request fails as ERR_RATE_LIMITED, an error
+ * of the run, not the target's verdict.
+ *
+ * - 429, and 503 with Retry-After: retried after at least Retry-After (delta-seconds or an
+ *   HTTP-date), up to `maxWaitMs`; a 429 pauses the whole run, not one check.
+ * - 502, 503, 504 and timeouts: retried with capped exponential backoff and full jitter,
+ *   for idempotent methods only (a POST that timed out may have been applied).
+ * - Nothing else is retried (other 4xx, 500, 501), and no request is ever edited.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { RestprobeError } from '../errors.js';
+import type { RawRequest, RawResponse } from './client.js';
+import type { Guard, Send } from './guards.js';
+
+export interface PoliteOptions {
+  /** The run's pace; undefined: as fast as the pool goes. */
+  readonly maxRequestsPerSecond?: number;
+  /** The longest single wait; a Retry-After longer than this ends the request (ERR_RATE_LIMITED). */
+  readonly maxWaitMs: number;
+  /** Attempts in all for a rate-limited request (429). */
+  readonly rateLimitAttempts: number;
+  /** Attempts in all for other transient failures. */
+  readonly transientAttempts: number;
+  /** The first backoff, doubled each retry. */
+  readonly baseDelayMs: number;
+}
+
+export const politeDefaults: PoliteOptions = { maxWaitMs: 60_000, rateLimitAttempts: 8, transientAttempts: 3, baseDelayMs: 200 };
+
+/**
+ * Seconds or an HTTP-date, as milliseconds from `now`; undefined when absent or malformed
+ * (RFC 9110 §10.2.3).
+ *
+ * @example
+ * ```ts
+ * retryAfterMs('3'); // 3000
+ * retryAfterMs('Wed, 21 Oct 2026 07:28:00 GMT', Date.parse('Wed, 21 Oct 2026 07:27:58 GMT')); // 2000
+ * ```
+ */
+export function retryAfterMs(value: string | string[] | undefined, now = Date.now()): number | undefined {
+  const text = (Array.isArray(value) ? value[0] : value)?.trim();
+  if (!text) return undefined;
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  // An HTTP-date names its weekday or month (IMF-fixdate, RFC 850, asctime).
+  if (!/[A-Za-z]{3}/.test(text)) return undefined;
+  const at = Date.parse(text);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}
+
+/** Methods a retry cannot apply twice (RFC 9110 §9.2.2). */
+const idempotent = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE', 'TRACE']);
+
+/**
+ * The run's shared pace: a minimum spacing between requests, and a pause every request
+ * waits out after a 429.
+ */
+export class Pacer {
+  private nextSlot = 0;
+  private pausedUntil = 0;
+  /** Time spent waiting for the pace or a pause, for the report. */
+  waitedMs = 0;
+
+  constructor(private readonly maxRequestsPerSecond?: number) {}
+
+  /** Resolves when the next request may leave; at once when nothing holds it. */
+  wait(signal?: AbortSignal): Promise<void> | undefined {
+    const now = Date.now();
+    let at = Math.max(now, this.pausedUntil);
+    if (this.maxRequestsPerSecond !== undefined) {
+      at = Math.max(at, this.nextSlot);
+      this.nextSlot = at + 1000 / this.maxRequestsPerSecond;
+    }
+    if (at <= now) return undefined;
+    this.waitedMs += at - now;
+    return pauseFor(at - now, signal);
+  }
+
+  /** After a 429: every request of the run waits until `until`. */
+  pause(until: number): void {
+    this.pausedUntil = Math.max(this.pausedUntil, until);
+  }
+}
+
+/** A wait the policy made, for the check's evidence. */
+export type PoliteNote = (line: string) => void;
+
+/**
+ * The guard that makes a session polite: paced, retried as §7.3 says, and never handing
+ * a check a 429.
+ *
+ * @example
+ * ```ts
+ * const send = guard(client.send.bind(client), [politely(pacer, politeDefaults, (line) => ctx.note(line))]);
+ * ```
+ */
+export function politely(pacer: Pacer, options: PoliteOptions, note: PoliteNote): Guard {
+  return (next) => (req) => sendPolitely(next, req, pacer, options, note);
+}
+
+async function sendPolitely(next: Send, req: RawRequest, pacer: Pacer, options: PoliteOptions, note: PoliteNote): Promise<RawResponse> {
+  const what = `${req.method} ${new URL(req.url).pathname}`;
+  const safeToRepeat = idempotent.has(req.method.toUpperCase());
+  for (let attempt = 1; ; attempt++) {
+    const held = pacer.wait(req.signal);
+    if (held) await held;
+    let waitMs: number;
+    let reason: string;
+    try {
+      const res = await next(req);
+      const retryAfter = retryAfterMs(res.headers['retry-after']);
+      if (res.status === 429 || (res.status === 503 && retryAfter !== undefined && safeToRepeat)) {
+        const asked = retryAfter ?? backoff(options, attempt);
+        const shown = res.headers['retry-after'] === undefined ? 'no Retry-After' : `Retry-After: ${String(res.headers['retry-after'])}`;
+        if (attempt >= options.rateLimitAttempts || asked > options.maxWaitMs) {
+          if (res.status === 503) return res;
+          throw new RestprobeError('ERR_RATE_LIMITED', `${what}: rate limited (429, ${shown}) after ${attempt} attempts; restprobe waits at most ${options.maxWaitMs} ms a time (http.maxRetryWaitMs)`, [], { rootCause: `the target rate-limited restprobe (429, ${shown})` });
+        }
+        // At least what the server asked (RFC 9110 §10.2.3), and the whole run waits with this check.
+        waitMs = asked;
+        if (res.status === 429) pacer.pause(Date.now() + waitMs);
+        reason = `answered ${res.status} (${shown})`;
+      } else if (safeToRepeat && (res.status === 502 || res.status === 503 || res.status === 504) && attempt < options.transientAttempts) {
+        waitMs = backoff(options, attempt);
+        reason = `answered ${res.status}`;
+      } else {
+        return res;
+      }
+    } catch (err) {
+      const transient = err instanceof RestprobeError && (err.code === 'ERR_TIMEOUT' || err.code === 'ERR_PROTOCOL');
+      if (!transient || !safeToRepeat || attempt >= options.transientAttempts || req.signal?.aborted) throw err;
+      waitMs = backoff(options, attempt);
+      reason = `failed (${err.message.replace(/^[A-Z]+ \S+: /, '')})`;
+    }
+    note(`${what} ${reason}; waited ${Math.round(waitMs)} ms and retried (attempt ${attempt + 1})`);
+    await pauseFor(waitMs, req.signal);
+  }
+}
+
+/** Waits `ms`; an abort ends the wait with the signal's reason (a check's deadline), as a request would. */
+async function pauseFor(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  try {
+    await sleep(ms, undefined, signal ? { signal } : undefined);
+  } catch (err) {
+    throw signal?.reason instanceof RestprobeError ? signal.reason : new RestprobeError('ERR_TIMEOUT', 'a wait was cancelled', [], { cause: err });
+  }
+}
+
+/** Full jitter over a capped doubling: a random wait in [0, min(cap, base × 2^(n−1))). */
+function backoff(options: PoliteOptions, attempt: number): number {
+  return Math.random() * Math.min(options.maxWaitMs, options.baseDelayMs * 2 ** (attempt - 1));
+}
