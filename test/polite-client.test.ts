@@ -95,12 +95,12 @@ describe('a full run against a rate-limited target', () => {
     let window = 0;
     let count = 0;
     limiter = await startRecordingProxy(server.url, {
-      intercept: (req) => {
+      intercept: () => {
         const now = Math.floor(Date.now() / 1000);
         if (now !== window) [window, count] = [now, 0];
         return ++count > 40 ? 429 : undefined;
       },
-      headers: (status) => (status === 429 ? { 'retry-after': '1' } : {}),
+      headers: (status): Record<string, string> => (status === 429 ? { 'retry-after': '1' } : {}),
     });
     const profile = await loadProfile({ configPath: referenceConfig, baseUrl: limiter.url, env: { ...server.secrets } });
     const checks = catalogue.filter((c) => ['ERR-problem-json-content-type', 'ERR-validation-422', 'LIM-cache-control-present', 'END-get-item-200', 'END-put-idempotent', 'END-pagination-complete-walk', 'END-if-match-412', 'END-etag-stable'].includes(c.id));

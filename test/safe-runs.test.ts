@@ -10,11 +10,13 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadProfile } from '../src/config/load.js';
 import { runChecks } from '../src/engine/run.js';
+import { planOrder } from '../src/engine/schedule.js';
 import type { TargetProfile } from '../src/model/profile.js';
 import { buildReport } from '../src/report/model.js';
 import { renderSummary } from '../src/report/terminal.js';
 import { writeReports } from '../src/report/write.js';
 import { catalogue } from '../suites/catalogue.js';
+import { CheckFailure, defineCheck } from '../src/model/check.js';
 import { startReferenceServer, type ReferenceServer } from '../reference-server/src/index.js';
 import { startRecordingProxy, type RecordingProxy, type RecordingProxyOptions } from './support/recording-proxy.js';
 import { referenceConfig } from './support/target.js';
@@ -171,5 +173,50 @@ describe('a target that echoes the caller\'s credentials', () => {
     const everything = files + terminal + JSON.stringify(outcome.results);
     for (let i = 0; i + 8 <= key.length; i++) expect(everything).not.toContain(key.slice(i, i + 8));
     expect(items.size).toBe(0);
+  });
+});
+
+describe('a target broken by restprobe\'s own probe', () => {
+  it('says once that the target stopped working after the check, blocks the checks after it, and lists what it left', async () => {
+    let broken = false;
+    let deep = 0;
+    const profile = await behindGateway({
+      // Stores a deeply nested body, and from then on every GET and POST of projects answers 500.
+      intercept: (req) => {
+        const onProjects = (req.url ?? '').startsWith('/v2/projects');
+        if (broken && onProjects && (req.method === 'GET' || req.method === 'POST')) return 500;
+        if (req.method === 'POST' && onProjects && Number(req.headers['content-length'] ?? 0) > 15_000 && Number(req.headers['content-length']) < 100_000) {
+          broken = true;
+          deep++;
+          return 201;
+        }
+        return undefined;
+      },
+      headers: (status): Record<string, string> => (status === 201 ? { location: `/v2/projects/deep-${deep}` } : {}),
+    });
+    const after = defineCheck({
+      id: 'END-after-the-damage',
+      title: 'runs after the damage',
+      rule: 'The collection MUST answer 200.',
+      severity: 'must',
+      needs: ['collection'],
+      schedule: 'last',
+      async run(ctx, { collection }) {
+        const res = await ctx.http.send({ method: 'GET', path: collection.path });
+        if (res.status !== 200) throw new CheckFailure(`found ${res.status}, expected 200`);
+      },
+    });
+    const checks = [...catalogue.filter((c) => ['ERR-bad-input-no-5xx', 'END-get-item-200', 'ERR-unknown-path-404'].includes(c.id)), after];
+    // A seed whose plan runs the bad-input check before the other last one.
+    const seed = [...Array(50).keys()].find((n) => planOrder(checks, n).findIndex((c) => c.id === 'ERR-bad-input-no-5xx') < planOrder(checks, n).findIndex((c) => c.id === after.id))!;
+    const outcome = await runChecks({ profile, checks, seed });
+    const byId = Object.fromEntries(outcome.results.map((r) => [r.id, r]));
+    expect(outcome.damage).toMatchObject({ after: 'ERR-bad-input-no-5xx', now: expect.arrayContaining(['GET /v2/projects → 500']), before: expect.arrayContaining(['GET /v2/projects → 200']) });
+    expect(byId['END-after-the-damage']).toMatchObject({ status: 'error', errorCode: 'ERR_BLOCKED', rootCause: 'the target stopped working after ERR-bad-input-no-5xx' });
+    expect(byId['END-get-item-200']!.status).toBe('pass');
+    expect(outcome.leftovers.map((l) => l.url)).toEqual(expect.arrayContaining([expect.stringMatching(/\/v2\/projects\/deep-1$/)]));
+    const { terminal, files } = await reportsOf(profile, outcome);
+    expect(terminal).toContain('the target stopped working after ERR-bad-input-no-5xx');
+    expect(files).toContain('the target stopped working after ERR-bad-input-no-5xx');
   });
 });

@@ -93,7 +93,7 @@ async function runAndReport(profile: TargetProfile, client: HttpClient, selected
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }
-  const { results, order, leftovers, cleanupBeyondCap } = outcome;
+  const { results, order, leftovers, cleanupBeyondCap, damage } = outcome;
   const report = buildReport({
     baseUrl: profile.baseUrl,
     startedAt,
@@ -105,6 +105,7 @@ async function runAndReport(profile: TargetProfile, client: HttpClient, selected
     order,
     leftovers,
     cleanupBeyondCap,
+    ...(damage !== undefined && { damage }),
   });
   const paths = await writeReports(report, { dir: opts.reportDir, formats, secrets: profile.secrets });
   out.write(`\n${renderSummary(report, { color, secrets: profile.secrets, reportPaths: paths })}\n`);

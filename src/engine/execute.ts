@@ -19,6 +19,7 @@ import { RestprobeError, type RestprobeErrorCode } from '../errors.js';
 import type { HttpClient } from '../http/client.js';
 import { scrubSecrets } from '../secrets-scrub.js';
 import { RunContext, runShared, type RunShared } from './context.js';
+import type { Damage } from './health.js';
 
 export interface ExecuteOptions {
   readonly profile: TargetProfile;
@@ -89,6 +90,12 @@ export async function executeCheck(check: Check, opts: ExecuteOptions): Promise<
 export function blockedResult(check: Check, dependency: CheckResult): CheckResult {
   const why = `${dependency.id} ${dependency.status === 'fail' ? 'failed' : dependency.status === 'warn' ? 'warned' : 'could not run'}`;
   return resultOf(check, { status: 'error', message: `not run: it depends on ${why}`, errorCode: 'ERR_BLOCKED', rootCause: why }, performance.now(), emptyEvidence());
+}
+
+/** A check not run because an earlier check broke the target: it would only measure the damage. */
+export function damagedResult(check: Check, damage: Damage): CheckResult {
+  const why = `the target stopped working after ${damage.after}`;
+  return resultOf(check, { status: 'error', message: `not run: ${why} (${damage.now.join('; ')}; before: ${damage.before.join('; ')})`, errorCode: 'ERR_BLOCKED', rootCause: why }, performance.now(), emptyEvidence());
 }
 
 function judge(check: Check, err: unknown, ctx: RunContext): Outcome {

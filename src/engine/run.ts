@@ -14,7 +14,10 @@ import type { Check } from '../model/check.js';
 import type { CheckResult } from '../model/result.js';
 import type { TargetProfile } from '../model/profile.js';
 import { clientForProfile, type HttpClient } from '../http/client.js';
-import { blockedResult, executeCheck } from './execute.js';
+import { blockedResult, damagedResult, executeCheck } from './execute.js';
+import { guard } from '../http/guards.js';
+import { politely } from '../http/polite.js';
+import { probeHealth, worse, type Damage } from './health.js';
 import { planOrder } from './schedule.js';
 import type { Leftover } from './ledger.js';
 import { runShared } from './context.js';
@@ -42,6 +45,8 @@ export interface RunOutcome {
   readonly cleanupBeyondCap: number;
   /** Time requests spent held by the run's pace or a 429's pause. */
   readonly waitedMs: number;
+  /** Set when the target stopped answering as before after a check that may hurt it. */
+  readonly damage?: Damage;
   /** The verdicts of the checks that ran, in plan order. */
   readonly results: CheckResult[];
   /** Every selected check's id, in the order the plan starts them. */
@@ -86,15 +91,27 @@ export async function runChecks(input: RunInput): Promise<RunOutcome> {
     return waiting[i]!.schedule !== 'parallel' && running.size > 0 ? -1 : i;
   };
 
+  // A probe before anything runs, to compare with after each check that may hurt the target.
+  const healthSend = guard((req) => client.send(req), [politely(shared.pacer, shared.polite, () => {})]);
+  const hasLast = plan.some((c) => c.schedule === 'last');
+  const baseline = hasLast ? await probeHealth(input.profile, healthSend) : [];
+  let damage: Damage | undefined;
+
   const start = (check: Check): void => {
     const blocker = check.dependsOn.map((id) => done.get(id)).find(blocks);
-    const settle = (result: CheckResult): void => {
+    const settle = async (result: CheckResult): Promise<void> => {
+      if (check.schedule === 'last' && damage === undefined) {
+        const now = await probeHealth(input.profile, healthSend);
+        if (worse(baseline, now)) damage = { after: check.id, before: baseline, now };
+      }
       done.set(check.id, result);
       running.delete(check.id);
       exclusive = false;
       input.onResult?.(result);
     };
-    const work = blocker
+    const work = damage
+      ? Promise.resolve(damagedResult(check, damage)).then(settle)
+      : blocker
       ? Promise.resolve(blockedResult(check, blocker)).then(settle)
       : executeCheck(check, {
           profile: input.profile,
@@ -123,6 +140,7 @@ export async function runChecks(input: RunInput): Promise<RunOutcome> {
     if (!input.client) await client.close();
   }
   return {
+    ...(damage !== undefined && { damage }),
     leftovers: shared.ledger.leftovers(),
     waitedMs: Math.round(shared.pacer.waitedMs),
     cleanupBeyondCap: client.budget.cleanupBeyondCap,

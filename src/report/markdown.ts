@@ -6,7 +6,7 @@ import type { CheckResult, Status } from '../model/result.js';
 import { capped, reproducingCurl } from './evidence-text.js';
 import { mdCell, mdCode, mdCodeBlock, mdText } from './markdown-escape.js';
 import { statuses, type Report } from './model.js';
-import { cleanupNote, formatDuration, leftoverLines, skipGroupLines, needsAttention, nonFailingWarnings, rootCauseLines, totalsLine, verdict } from './wording.js';
+import { cleanupNote, damageLine, formatDuration, leftoverLines, skipGroupLines, needsAttention, nonFailingWarnings, rootCauseLines, totalsLine, verdict } from './wording.js';
 
 /** Failures shown in full; the rest are counted (a GitHub comment holds 65,536 characters). */
 const maxDetailed = 50;
@@ -110,6 +110,7 @@ export function renderMarkdown(report: Report): string {
     '',
     ...sectionTable(report),
     '',
+    ...(damageLine(report) ? [`> **${mdText(damageLine(report)!)}**`, ''] : []),
     ...rootCauseSection(report),
     ...failuresSection(report),
     ...warningsSection(report),

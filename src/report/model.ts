@@ -5,6 +5,7 @@
 import { sections, type Section } from '../model/section.js';
 import type { CheckResult, Status } from '../model/result.js';
 import type { Leftover } from '../engine/ledger.js';
+import type { Damage } from '../engine/health.js';
 
 /** Outcomes in the order reports show them. */
 export const statuses: readonly Status[] = ['pass', 'fail', 'warn', 'skip', 'error'];
@@ -37,6 +38,8 @@ export interface Report {
   readonly rootCauses: readonly RootCause[];
   /** What the run created on the target and could not remove. */
   readonly leftovers: readonly Leftover[];
+  /** Set when a check that may hurt the target left it answering worse than before. */
+  readonly damage?: Damage;
   /** Cleanup requests sent after `safety.maxRequests` was reached, only to delete what the run created. */
   readonly cleanupBeyondCap: number;
 }
@@ -60,6 +63,7 @@ export interface BuildReportInput {
   readonly order?: readonly string[];
   readonly leftovers?: readonly Leftover[];
   readonly cleanupBeyondCap?: number;
+  readonly damage?: Damage;
 }
 
 const sectionOrder = Object.keys(sections) as Section[];
@@ -111,6 +115,7 @@ export function buildReport(input: BuildReportInput): Report {
     checks,
     runOrder: input.order ?? input.results.map((r) => r.id),
     rootCauses: rootCauses(checks),
+    ...(input.damage !== undefined && { damage: input.damage }),
     leftovers: input.leftovers ?? [],
     cleanupBeyondCap: input.cleanupBeyondCap ?? 0,
   };

@@ -9,7 +9,7 @@ import { paint, type Style } from './ansi.js';
 import { capped, reproducingCurl } from './evidence-text.js';
 import { statuses, type Report } from './model.js';
 import { scrubSecrets } from '../secrets-scrub.js';
-import { cleanupNote, formatDuration, leftoverLines, skipGroupLines, needsAttention, nonFailingWarnings, oneLine, rootCauseLines, skipReason, totalsLine, verdict } from './wording.js';
+import { cleanupNote, damageLine, formatDuration, leftoverLines, skipGroupLines, needsAttention, nonFailingWarnings, oneLine, rootCauseLines, skipReason, totalsLine, verdict } from './wording.js';
 
 export interface TerminalOptions {
   /** Emit ANSI colour codes (a TTY without NO_COLOR). */
@@ -119,6 +119,7 @@ export function renderSummary(report: Report, options: SummaryOptions): string {
     ...attentionList(report, color),
     ...warningList(report, color),
     ...(report.summary.skip > 0 ? ['', paint(`Skipped (${report.summary.skip})`, 'bold', color), ...skipGroupLines(report).map((l) => `  ${l}`)] : []),
+    ...(damageLine(report) ? ['', paint(damageLine(report)!, ['bold', 'red'], color)] : []),
     ...(report.rootCauses.length > 0 ? ['', paint('Could not run, by root cause', 'bold', color), ...rootCauseLines(report).map((l) => `  ${l}`)] : []),
     ...(paths.length > 0 ? ['', paint('Reports', 'bold', color), ...paths.map((p) => `  ${p}`)] : []),
     ...(report.leftovers.length > 0 ? ['', paint(`Left on the target (${report.leftovers.length}): delete these by hand`, ['bold', 'red'], color), ...leftoverLines(report).map((l) => `  ${l}`)] : []),

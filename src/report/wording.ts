@@ -71,6 +71,19 @@ export function leftoverLines(report: Report): string[] {
 }
 
 /**
+ * The run's one line about a check that broke the target, when one did.
+ *
+ * @example
+ * ```ts
+ * damageLine(report); // 'the target stopped working after ERR-bad-input-no-5xx: GET /v2/projects → 500 (before: GET /v2/projects → 200)'
+ * ```
+ */
+export function damageLine(report: Report): string | undefined {
+  const d = report.damage;
+  return d && `the target stopped working after ${d.after}: ${d.now.join('; ')} (before: ${d.before.join('; ')}); the checks after it were not run`;
+}
+
+/**
  * The run's footnote on the target's state: what it left there, and any cleanup past the cap.
  *
  * @example
