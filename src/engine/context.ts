@@ -2,6 +2,7 @@
  * The CheckContext a check runs with: a recording session behind the run's guards,
  * fixtures that create the check's own resources, and cleanup of everything it created.
  */
+import { randomUUID } from 'node:crypto';
 import { CheckFailure } from '../model/check.js';
 import type { PropertyEvidence } from '../model/result.js';
 import type { CheckContext, CreatedResource } from '../model/context.js';
@@ -52,7 +53,12 @@ export class RunContext implements CheckContext {
   }
 
   async create(collection: CollectionProfile, overrides: Record<string, unknown> = {}): Promise<CreatedResource> {
-    const res = await this.http.send({ method: 'POST', path: collection.path, json: { ...collection.createBody, ...overrides } });
+    // Every item carries a mark of its own where the collection has a mark field: cleanup
+    // can then prove an item is still restprobe's before deleting it (ids can be reused).
+    const mark = collection.markField;
+    const own = mark !== undefined && overrides[mark] === undefined ? { [mark]: `restprobe-${randomUUID().slice(0, 13)}` } : {};
+    const sent = { ...collection.createBody, ...own, ...overrides };
+    const res = await this.http.send({ method: 'POST', path: collection.path, json: sent });
     if (res.status < 200 || res.status > 299) {
       throw setupError(res, `creating an item in ${collection.name} for this check failed: POST ${collection.path} answered ${res.status}`);
     }
@@ -64,7 +70,8 @@ export class RunContext implements CheckContext {
       // The item exists but cannot be found: a finding about the create, not a setup problem.
       throw new CheckFailure(`POST ${collection.path} answered ${res.status} with neither a usable Location nor "${collection.idField}": the item cannot be found or cleaned up`, 'a Location header or an id field', reason ?? 'neither', res.exchangeIndex);
     }
-    this.ledger.record(url, this.owner);
+    const entry = this.ledger.record(url, this.owner);
+    if (mark !== undefined && typeof sent[mark] === 'string') entry.proof = { field: mark, value: sent[mark] };
     return { collection, id: id === undefined ? '' : String(id), url, body, response: res };
   }
 
@@ -113,6 +120,20 @@ export class RunContext implements CheckContext {
       }
       const request = (method: string) => send({ method, url: entry.url, headers, outsideBudget: true });
       try {
+        if (entry.proof && mayBeReused(entry.url)) {
+          // A short or numeric id may have been given to someone else's item since: look first.
+          const now = await request('GET');
+          if (now.status === 404 || now.status === 410) {
+            entry.state = 'deleted';
+            continue;
+          }
+          const held = (isObject(parseBody(now.body)) ? (parseBody(now.body) as Record<string, unknown>) : {})[entry.proof.field];
+          if (now.status === 200 && held !== entry.proof.value) {
+            entry.state = 'deleted';
+            this.notes.push(`cleanup: not deleting ${entry.url}: it now holds an item restprobe did not create (${entry.proof.field} ${JSON.stringify(held)}, not ${JSON.stringify(entry.proof.value)}); the target reused the id`);
+            continue;
+          }
+        }
         const res = await request('DELETE');
         if (res.status >= 200 && res.status < 300) {
           entry.state = 'deleted';
@@ -148,6 +169,20 @@ export class RunContext implements CheckContext {
 
   private guarded(client: HttpClient): Transport {
     return { send: guard((req) => client.send(req), this.guards), protocolErrors: client.protocolErrors };
+  }
+}
+
+/** An id a target might hand out again: numeric, or too short to be random (a UUID never is). */
+function mayBeReused(url: string): boolean {
+  const id = decodeURIComponent(new URL(url).pathname.split('/').filter(Boolean).at(-1) ?? '');
+  return /^\d+$/.test(id) || id.length < 16;
+}
+
+function parseBody(body: Buffer): unknown {
+  try {
+    return JSON.parse(body.toString('utf8'));
+  } catch {
+    return undefined;
   }
 }
 

@@ -16,6 +16,8 @@ export interface LedgerEntry {
   state: LedgerState;
   /** For a leftover: the last answer cleanup got, or why it did not try. */
   lastAnswer?: string;
+  /** A field and the value restprobe gave it on create: shows the item at the URL is still restprobe's. */
+  proof?: { readonly field: string; readonly value: string };
 }
 
 /** An item the run created and could not remove, for the reports. */
