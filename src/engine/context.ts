@@ -71,7 +71,8 @@ export class RunContext implements CheckContext {
       throw new CheckFailure(`POST ${collection.path} answered ${res.status} with neither a usable Location nor "${collection.idField}": the item cannot be found or cleaned up`, 'a Location header or an id field', reason ?? 'neither', res.exchangeIndex);
     }
     const entry = this.ledger.record(url, this.owner);
-    if (mark !== undefined && typeof sent[mark] === 'string') entry.proof = { field: mark, value: sent[mark] };
+    // A mark is proof only where the target shows it back.
+    if (mark !== undefined && typeof sent[mark] === 'string' && body[mark] === sent[mark]) entry.proof = { field: mark, value: sent[mark] };
     return { collection, id: id === undefined ? '' : String(id), url, body, response: res };
   }
 
@@ -153,10 +154,15 @@ export class RunContext implements CheckContext {
     }
   }
 
-  /** A 2xx (or a 404: already gone) to the check's own DELETE of its item: cleanup must not delete that URL again. */
+  /**
+   * What the check's own writes do to its items: a DELETE that succeeded (or found it gone)
+   * ends ownership, so cleanup never deletes that URL again; a PUT or PATCH may change the
+   * mark that proves ownership, so the proof follows the item's new representation.
+   */
   private readonly observeOwnDeletes: Guard = (next) => async (req) => {
     const res = await next(req);
     if (req.method === 'DELETE' && ((res.status >= 200 && res.status < 300) || res.status === 404 || res.status === 410)) this.ledger.deletedByOwner(req.url, this.owner);
+    if ((req.method === 'PUT' || req.method === 'PATCH') && res.status >= 200 && res.status < 300) this.ledger.rewritten(req.url, this.owner, parseBody(res.body));
     return res;
   };
 

@@ -56,6 +56,15 @@ export class Ledger {
     for (const e of this.entries) if (e.url === url && e.owner === owner && e.state === 'owned') e.state = 'deleted';
   }
 
+  /** The owner rewrote its item: keep the proof only if the new representation still shows the same mark. */
+  rewritten(url: string, owner: string, representation: unknown): void {
+    for (const e of this.entries) {
+      if (e.url !== url || e.owner !== owner || e.state !== 'owned' || e.proof === undefined) continue;
+      const now = typeof representation === 'object' && representation !== null ? (representation as Record<string, unknown>)[e.proof.field] : undefined;
+      if (now !== e.proof.value) delete e.proof;
+    }
+  }
+
   /** Why restprobe may not send a DELETE to `url`, or undefined when it may. */
   outOfBounds(url: string): string | undefined {
     const parsed = new URL(url);
