@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReferenceServer, type ReferenceServer } from '../reference-server/src/index.js';
 import { referenceConfig, repoRoot } from './support/target.js';
+import { startRecordingProxy } from './support/recording-proxy.js';
 
 const bin = join(repoRoot, 'bin', 'restprobe.js');
 
@@ -178,6 +179,35 @@ describe('restprobe run, interrupted', () => {
 });
 
 describe('restprobe checks and serve', () => {
+  it('a second SIGTERM stops the running checks at once: they still delete what they created, and the reports say they were interrupted', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'restprobe-'));
+    // A slow backend: items are created at once, but every GET of one takes 30 s.
+    const slow = await startRecordingProxy(clean.url, { delayMs: (req) => (req.method === 'GET' && /^\/v2\/projects\/[^/?]+/.test(req.url ?? '') ? 30_000 : 0) });
+    try {
+      const child = spawn(process.execPath, [bin, 'run', slow.url, '-c', referenceConfig, '--report-dir', dir, '--only', 'END-get-item-200,END-etag-stable,END-if-match-412'], { cwd: repoRoot, env: { ...process.env, ...clean.secrets, NO_COLOR: '1' } });
+      let out = '';
+      child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+      // Once every check holds an item and waits on a GET, stop twice.
+      while (slow.requests.filter((r) => r.method === 'POST').length < 3) await new Promise((r) => setTimeout(r, 20));
+      child.kill('SIGTERM');
+      await new Promise((r) => setTimeout(r, 100));
+      child.kill('SIGTERM');
+      const started = performance.now();
+      const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+      expect(performance.now() - started).toBeLessThan(5_000);
+      expect(out).toContain('stopping running checks');
+      expect(code).toBe(3);
+      const report = JSON.parse(await readFile(join(dir, 'restprobe-report.json'), 'utf8'));
+      expect(report.checks.map((c: { errorCode?: string }) => c.errorCode)).toEqual(['ERR_INTERRUPTED', 'ERR_INTERRUPTED', 'ERR_INTERRUPTED']);
+      expect(report.leftovers).toEqual([]);
+      const headers = { 'x-api-key': clean.secrets.RESTPROBE_API_KEY };
+      const page = (await (await fetch(`${clean.url}/v2/projects?limit=100`, { headers })).json()) as { data: unknown[] };
+      expect(page.data).toEqual([]);
+    } finally {
+      await slow.close();
+    }
+  });
+
   it('checks --json prints the catalogue', async () => {
     const ran = await restprobe(['checks', '--json']);
     const entries = JSON.parse(ran.stdout);

@@ -4,7 +4,7 @@
  * it the gateways real deployments have: one that serves the API under a path prefix, and
  * one that answers some requests itself (a refusal, a dropped connection).
  */
-import { createServer, type IncomingMessage } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { request } from 'undici';
 
 export interface Recorded {
@@ -20,6 +20,8 @@ export interface RecordingProxyOptions {
   readonly intercept?: (req: IncomingMessage) => number | 'reset' | undefined;
   /** Headers of an intercepted answer, by its status. */
   readonly headers?: (status: number) => Record<string, string>;
+  /** Hold a request this long before forwarding it (a slow backend). */
+  readonly delayMs?: (req: IncomingMessage) => number;
 }
 
 export interface RecordingProxy {
@@ -30,7 +32,20 @@ export interface RecordingProxy {
 
 export async function startRecordingProxy(upstream: string, options: RecordingProxyOptions = {}): Promise<RecordingProxy> {
   const requests: Recorded[] = [];
+  const timers = new Set<NodeJS.Timeout>();
   const server = createServer((req, res) => {
+    const delay = options.delayMs?.(req) ?? 0;
+    if (delay > 0) {
+      const t = setTimeout(() => {
+        timers.delete(t);
+        handle(req, res);
+      }, delay);
+      timers.add(t);
+      return;
+    }
+    handle(req, res);
+  });
+  const handle = (req: IncomingMessage, res: ServerResponse): void => {
     requests.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers });
     const answer = options.intercept?.(req);
     if (answer === 'reset') return void req.socket.destroy();
@@ -52,12 +67,13 @@ export async function startRecordingProxy(upstream: string, options: RecordingPr
         res.end(Buffer.from(await up.body.arrayBuffer()));
       })
       .catch(() => res.destroy());
-  });
+  };
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
     requests,
     async close() {
+      for (const t of timers) clearTimeout(t);
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
