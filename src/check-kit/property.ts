@@ -33,14 +33,20 @@ export async function checkProperty<T>(ctx: CheckContext, opts: PropertyOptions<
   const numRuns = (opts.numRuns ?? ctx.profile.properties.numRuns) + examples.length;
   // Only CheckFailure is a counterexample; a transport or harness error stops the search as it is.
   let fatal: unknown;
+  // The exchanges of the last failing case (the most shrunk), in case a replay does not fail.
+  let lastFailing: { from: number; to: number; failure: CheckFailure } | undefined;
   const details = await fc.check(
     fc.asyncProperty(opts.arbitrary, async (input) => {
       if (fatal !== undefined) return true;
+      const from = ctx.http.recordingMark();
       try {
         await opts.predicate(input);
         return true;
       } catch (err) {
-        if (err instanceof CheckFailure) throw err;
+        if (err instanceof CheckFailure) {
+          lastFailing = { from, to: ctx.http.recordingMark(), failure: err };
+          throw err;
+        }
         fatal = err;
         return true;
       }
@@ -63,21 +69,28 @@ export async function checkProperty<T>(ctx: CheckContext, opts: PropertyOptions<
     shrunk: details.numShrinks > 0,
   });
   // Replay the shrunk case alone so the evidence's exchanges are the failing ones.
-  ctx.http.clearRecording();
+  const replayFrom = ctx.http.recordingMark();
   try {
     await opts.predicate(input);
   } catch (err) {
     if (err instanceof CheckFailure) {
+      ctx.http.keepRecording(replayFrom, ctx.http.recordingMark());
       throw new CheckFailure(
         `${err.message} (counterexample after ${details.numShrinks} shrinks: ${shown}; replay with --seed ${details.seed})`,
         err.expected,
         err.found,
-        err.exchange,
+        err.exchange === undefined ? undefined : err.exchange - replayFrom,
       );
     }
     throw err;
   }
+  // The replay passed: the evidence is the failing case's own exchanges, not the passing replay's.
+  const failed = lastFailing!;
+  ctx.http.keepRecording(failed.from, failed.to);
   throw new CheckFailure(
-    `the property failed (counterexample: ${shown}) but passed when replayed: the target is not deterministic; replay with --seed ${details.seed}`,
+    `${failed.failure.message} — but the same case passed when replayed: the target is not deterministic (counterexample: ${shown}; replay with --seed ${details.seed})`,
+    failed.failure.expected,
+    failed.failure.found,
+    failed.failure.exchange === undefined ? undefined : failed.failure.exchange - failed.from,
   );
 }

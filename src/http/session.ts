@@ -72,6 +72,16 @@ export class RecordingSession implements HttpSession {
     this.exchanges.length = 0;
   }
 
+  recordingMark(): number {
+    return this.exchanges.length;
+  }
+
+  keepRecording(from: number, to: number): void {
+    const kept = this.exchanges.slice(from, to);
+    this.exchanges.length = 0;
+    this.exchanges.push(...kept);
+  }
+
   async send(spec: RequestSpec): Promise<HttpResponse> {
     const path = spec.path ?? '/';
     // A path joined to the base URL stays on the target's origin: only an absolute URL

@@ -44,8 +44,12 @@ export interface HttpSession {
   send(spec: RequestSpec): Promise<HttpResponse>;
   /** Resolves a path against the base URL. */
   url(path: string): string;
-  /** Forgets the exchanges recorded so far (a property check does before replaying its counterexample). */
+  /** Forgets the exchanges recorded so far. */
   clearRecording(): void;
+  /** How many exchanges are recorded so far: a position for {@link HttpSession.keepRecording}. */
+  recordingMark(): number;
+  /** Keeps only the exchanges recorded between two marks (a property check keeps its failing case's). */
+  keepRecording(from: number, to: number): void;
 }
 
 /** A resource the check created; deleted when the check ends. */

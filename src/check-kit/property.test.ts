@@ -1,0 +1,50 @@
+/** A property failure that does not repeat keeps the failing case's exchanges as its evidence. */
+import { createServer, type Server } from 'node:http';
+import fc from 'fast-check';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { executeCheck } from '../engine/execute.js';
+import { HttpClient } from '../http/client.js';
+import { CheckFailure, defineCheck } from '../model/check.js';
+import { testProfile } from '../../test/support/profile.js';
+import { checkProperty } from './property.js';
+
+let server: Server;
+let url: string;
+let served = 0;
+beforeAll(async () => {
+  // Fails the 5th request only: a target that is not deterministic.
+  server = createServer((_req, res) => res.writeHead(++served === 5 ? 500 : 200).end());
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+});
+afterAll(async () => new Promise<void>((resolve) => server.close(() => resolve())));
+
+it('a failure that passes when replayed: the evidence is the failing exchange, and the message says so', async () => {
+  const flaky = defineCheck({
+    id: 'ERR-flaky',
+    title: 'flaky',
+    rule: 'The target MUST answer 200.',
+    severity: 'must',
+    needs: [],
+    async run(ctx) {
+      await checkProperty(ctx, {
+        arbitrary: fc.nat({ max: 100 }),
+        numRuns: 10,
+        predicate: async (n) => {
+          const res = await ctx.http.send({ method: 'GET', path: `/x?n=${n}` });
+          if (res.status !== 200) throw new CheckFailure(`GET /x?n=${n} answered ${res.status}, expected 200`, '200', String(res.status), res.exchangeIndex);
+        },
+      });
+    },
+  });
+  const client = new HttpClient({ timeoutMs: 2_000, maxBodyBytes: 1 << 20, connections: 1, maxRequests: 1_000 });
+  try {
+    const result = await executeCheck(flaky, { profile: testProfile(url), client, seed: 7 });
+    expect(result.status).toBe('fail');
+    expect(result.message).toMatch(/answered 500, expected 200 — but the same case passed when replayed: the target is not deterministic/);
+    expect(result.evidence.exchanges).toHaveLength(1);
+    expect(result.evidence.exchanges[result.evidence.focus!]!.response?.status).toBe(500);
+  } finally {
+    await client.close();
+  }
+});
