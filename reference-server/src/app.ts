@@ -51,7 +51,7 @@ function optionsReply(route: Route<Operation>, faults: ReadonlySet<FaultName>): 
   if (faults.has('options-without-allow')) return emptyReply(204);
   const headers: Record<string, string> = { Allow: allowedMethods(route).join(', ') };
   if (route.operations.POST !== undefined) headers['Accept-Post'] = acceptedBodyTypes('POST').join(', ');
-  if (route.operations.PATCH !== undefined) headers['Accept-Patch'] = acceptedBodyTypes('PATCH').join(', ');
+  if (route.operations.PATCH !== undefined && !faults.has('options-without-accept-patch')) headers['Accept-Patch'] = acceptedBodyTypes('PATCH').join(', ');
   return emptyReply(204, headers);
 }
 
@@ -84,6 +84,10 @@ async function readJsonBody(
     if (error instanceof MalformedJsonError && faults.has('malformed-json-500')) {
       throw new Error('fault malformed-json-500: the parse error escaped', { cause: error });
     }
+    if (error instanceof MalformedJsonError && faults.has('error-leaks-stack')) {
+      // Fault: a debugging aid left on, the parser's stack trace in the detail.
+      throw new ProblemError({ ...error.problem, detail: `${error.problem.detail}\n${error.stack ?? ''}` });
+    }
     throw error;
   }
   return requireObject(parsed);
@@ -104,9 +108,9 @@ export function createRequestListener(config: AppConfig): (req: IncomingMessage,
     const operation = method === 'HEAD' ? match.route.operations.GET : isMethod(method) ? match.route.operations[method] : undefined;
     if (operation === undefined) {
       if (faults.has('unsupported-method-404')) throw notFound();
-      throw new ProblemError(genericProblem(405, `This path does not support ${method}; see Allow.`), {
-        Allow: allowedMethods(match.route).join(', '),
-      });
+      // Fault `allow-lists-refused-method`: a static Allow that lists every method.
+      const allow = faults.has('allow-lists-refused-method') ? 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS' : allowedMethods(match.route).join(', ');
+      throw new ProblemError(genericProblem(405, `This path does not support ${method}; see Allow.`), { Allow: allow });
     }
     authenticate(req.headers, keys);
     seen.authenticated = true;

@@ -105,6 +105,8 @@ export class ValidatorMemory {
   readonly firstTags = new Map<string, string>();
   /** Fault `etag-unstable`: a salt that changes with every tag issued. */
   issued = 0;
+  /** Fault `if-match-accepts-any-issued`: every tag issued per item id. */
+  readonly everIssued = new Map<string, Set<string>>();
 }
 
 /** The item id a representation names at its top level (a project or task), if any. */
@@ -137,6 +139,10 @@ export class Validators {
     if (this.faults.has('etag-per-node')) hash.update(`\0node-${this.node}`);
     if (this.faults.has('etag-unstable')) hash.update(`\0issue-${++this.memory.issued}`);
     const tag = `"${hash.digest('base64url').slice(0, 27)}"`;
+    if (this.faults.has('if-match-accepts-any-issued')) {
+      const id = itemIdOf(text);
+      if (id !== undefined) this.memory.everIssued.set(id, (this.memory.everIssued.get(id) ?? new Set()).add(tag));
+    }
     if (this.faults.has('etag-stale-after-write')) {
       const id = itemIdOf(text);
       if (id !== undefined) {
@@ -146,6 +152,12 @@ export class Validators {
       }
     }
     return tag;
+  }
+
+  /** Fault `if-match-accepts-any-issued`: the tags issued so far for the item a representation names. */
+  issuedFor(text: string): ReadonlySet<string> {
+    const id = itemIdOf(text);
+    return (id === undefined ? undefined : this.memory.everIssued.get(id)) ?? new Set();
   }
 }
 
@@ -189,14 +201,14 @@ export class ConditionalRequest {
    * has no current representation). If-Unmodified-Since, If-Modified-Since and If-Range
    * do not apply: the server sends no Last-Modified and no ranges.
    */
-  private evaluate(current: string | undefined): Outcome {
+  private evaluate(current: string | undefined, alsoAccepted: ReadonlySet<string> = new Set()): Outcome {
     const ifMatch = this.list('If-Match');
     const ifNoneMatch = this.list('If-None-Match');
     if (ifMatch !== undefined && !this.faults.has('if-match-ignored')) {
       const holds =
         !this.faults.has('if-match-always-412') &&
         current !== undefined &&
-        (ifMatch.any || ifMatch.tags.some((tag) => strongMatch(tag, current)));
+        (ifMatch.any || ifMatch.tags.some((tag) => strongMatch(tag, current) || (!tag.weak && alsoAccepted.has(tag.opaque))));
       if (!holds) return 'if-match-failed';
     }
     if (ifNoneMatch !== undefined && !this.faults.has('if-none-match-ignored')) {
@@ -220,7 +232,9 @@ export class ConditionalRequest {
    */
   checkWrite(currentRepresentation: string | undefined): void {
     const current = currentRepresentation === undefined ? undefined : this.etag(currentRepresentation);
-    const outcome = this.evaluate(current);
+    // Fault `if-match-accepts-any-issued`: a tag the item once had passes too (a lost update).
+    const alsoAccepted = currentRepresentation !== undefined && this.faults.has('if-match-accepts-any-issued') ? this.validators.issuedFor(currentRepresentation) : undefined;
+    const outcome = this.evaluate(current, alsoAccepted);
     if (outcome === 'proceed' || outcome === 'not-modified') return;
     if (this.faults.has('precondition-failed-but-applied')) {
       // Fault: the write goes ahead; complete() answers 412 after it.

@@ -22,6 +22,16 @@ export interface FaultDefinition {
  */
 const definitions = [
   {
+    name: 'success-as-text-plain',
+    description: 'Successful responses carry their JSON labelled Content-Type: text/plain.',
+    detects: ['RES-json-content-type'],
+  },
+  {
+    name: 'nested-listing-unscoped',
+    description: "A project's task listing shows every project's tasks, not only its own.",
+    detects: ['RES-nested-listing'],
+  },
+  {
     name: 'collection-unwrapped',
     description: 'GET on a collection answers a bare JSON array instead of a {data, next_cursor} page.',
     detects: ['END-get-collection-200'],
@@ -34,12 +44,22 @@ const definitions = [
   {
     name: 'head-drops-headers',
     description: 'HEAD answers without the Content-Type and Content-Length that GET sends.',
+    detects: ['END-head-headers-match'],
+  },
+  {
+    name: 'head-with-body',
+    description: "A HEAD response on an item is followed by the item's representation on the connection.",
     detects: ['END-head-matches-get'],
   },
   {
     name: 'options-without-allow',
     description: 'OPTIONS answers 204 without Allow, Accept-Post or Accept-Patch.',
     detects: ['END-options-allow'],
+  },
+  {
+    name: 'options-without-accept-patch',
+    description: 'OPTIONS on an item lists PATCH in Allow but sends no Accept-Patch.',
+    detects: ['END-options-accept-patch'],
   },
   {
     name: 'post-200-no-location',
@@ -57,6 +77,11 @@ const definitions = [
     detects: ['END-post-server-chooses-id'],
   },
   {
+    name: 'client-id-conflict-500',
+    description: 'POST with the id of an existing item in its body crashes with 500 (a duplicate key).',
+    detects: ['END-post-server-chooses-id'],
+  },
+  {
     name: 'create-returns-id-only',
     description: 'POST answers 201 with only {id} instead of the created resource.',
     detects: ['END-create-returns-resource'],
@@ -64,6 +89,11 @@ const definitions = [
   {
     name: 'update-returns-previous',
     description: 'PUT and PATCH apply the write but answer with the representation from before it.',
+    detects: ['END-update-returns-resource'],
+  },
+  {
+    name: 'update-echoes-input',
+    description: 'PUT and PATCH apply the write but answer with the request body echoed back (no id, no other fields).',
     detects: ['END-update-returns-resource'],
   },
   {
@@ -82,6 +112,11 @@ const definitions = [
     detects: ['END-put-creates-missing'],
   },
   {
+    name: 'put-create-no-location',
+    description: 'PUT that creates a missing resource answers 201 without Location.',
+    detects: ['END-put-creates-missing'],
+  },
+  {
     name: 'patch-resets-unsent',
     description: 'PATCH resets the optional fields it did not name, as PUT does.',
     detects: ['END-patch-keeps-unsent'],
@@ -89,6 +124,11 @@ const definitions = [
   {
     name: 'delete-200-empty',
     description: 'DELETE answers 200 with an empty body instead of 204.',
+    detects: ['END-delete-204'],
+  },
+  {
+    name: 'delete-204-with-body',
+    description: "DELETE's 204 is followed by a JSON body on the connection.",
     detects: ['END-delete-204'],
   },
   {
@@ -107,8 +147,18 @@ const definitions = [
     detects: ['END-method-not-allowed-405'],
   },
   {
+    name: 'allow-lists-refused-method',
+    description: "A 405's Allow lists every method, the refused one included (OPTIONS still tells the truth).",
+    detects: ['END-method-not-allowed-405'],
+  },
+  {
     name: 'get-counts-views',
     description: 'Every GET or HEAD of an item increments a views field, so reading changes state.',
+    detects: ['END-safe-methods-no-change'],
+  },
+  {
+    name: 'head-collection-creates',
+    description: "A HEAD of a project listing filtered by label creates a placeholder project with that label.",
     detects: ['END-safe-methods-no-change'],
   },
   {
@@ -134,7 +184,7 @@ const definitions = [
   {
     name: 'validation-error-as-200',
     description: 'A body that fails validation answers 200 with the problem body instead of 422.',
-    detects: ['ERR-no-error-body-on-2xx', 'ERR-validation-422'],
+    detects: ['ERR-no-error-body-on-2xx', 'ERR-validation-422', 'ERR-bad-input-no-5xx'],
   },
   {
     name: 'unknown-id-200-null',
@@ -150,6 +200,11 @@ const definitions = [
     name: 'wrong-type-500',
     description: 'A project name that is not a string reaches the handler unchecked, which crashes with 500.',
     detects: ['ERR-bad-input-no-5xx', 'ERR-validation-422', 'ERR-validation-errors-field'],
+  },
+  {
+    name: 'error-leaks-stack',
+    description: "The 400 for a malformed JSON body carries the parser's stack trace in its detail.",
+    detects: ['ERR-no-stack-trace-or-html'],
   },
   {
     name: 'malformed-json-500',
@@ -174,7 +229,7 @@ const definitions = [
   {
     name: 'offset-cursor',
     description: 'The cursor encodes a plain offset, so inserts and deletes during a walk skip or repeat items.',
-    detects: ['END-pagination-stable-under-writes', 'END-cursor-tamper-400'],
+    detects: ['END-pagination-stable-under-writes', 'END-cursor-tamper-evident'],
   },
   {
     name: 'limit-uncapped',
@@ -184,6 +239,11 @@ const definitions = [
   {
     name: 'default-page-unbounded',
     description: 'Without a limit, a collection answers every item in one page.',
+    detects: ['LIM-default-page-bounded'],
+  },
+  {
+    name: 'default-page-truncated',
+    description: 'Without a limit, a cursor listing answers its first page with next_cursor null, silently dropping the rest.',
     detects: ['LIM-default-page-bounded'],
   },
   {
@@ -207,6 +267,11 @@ const definitions = [
     detects: ['END-filter-matches'],
   },
   {
+    name: 'status-filter-ignored',
+    description: 'The status filter is accepted but not applied; the other filters work.',
+    detects: ['END-filter-matches'],
+  },
+  {
     name: 'sort-without-tiebreaker',
     description: 'Ties on the sort field come in a random order and the cursor keys on the sort value alone, so ties are skipped.',
     detects: ['END-sort-ties-deterministic'],
@@ -219,6 +284,11 @@ const definitions = [
   {
     name: 'cursor-not-bound',
     description: 'A cursor issued for one filter or sort is accepted with another.',
+    detects: ['END-cursor-tamper-evident'],
+  },
+  {
+    name: 'cursor-overrides-filter',
+    description: "A cursor carries the filters it was issued for, and they replace the request's own filters.",
     detects: ['END-cursor-tamper-400'],
   },
   {
@@ -229,6 +299,11 @@ const definitions = [
   {
     name: 'page-boundary-skip',
     description: 'Each page after the first starts one item late, so the first item after every page boundary is lost.',
+    detects: ['END-pagination-complete-walk'],
+  },
+  {
+    name: 'odd-page-boundary-skip',
+    description: 'At an odd page size above 1, each page after the first starts one item late; even sizes work.',
     detects: ['END-pagination-complete-walk'],
   },
   {
@@ -264,12 +339,22 @@ const definitions = [
   {
     name: 'if-match-ignored',
     description: 'If-Match is ignored: a stale tag does not stop the write (lost update).',
-    detects: ['END-if-match-412'],
+    detects: ['END-if-match-412', 'END-if-match-delete-412'],
+  },
+  {
+    name: 'if-match-accepts-any-issued',
+    description: 'If-Match accepts any ETag the item ever had, not only its current one (lost update).',
+    detects: ['END-if-match-412', 'END-if-match-delete-412'],
+  },
+  {
+    name: 'if-match-ignored-on-delete',
+    description: 'DELETE ignores If-Match, so a stale tag does not stop it; PUT and PATCH honour it.',
+    detects: ['END-if-match-delete-412'],
   },
   {
     name: 'precondition-failed-but-applied',
     description: 'A stale If-Match gets 412, but the write is applied anyway.',
-    detects: ['END-if-match-412'],
+    detects: ['END-if-match-412', 'END-if-match-delete-412'],
   },
   {
     name: 'if-match-always-412',

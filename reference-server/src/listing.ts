@@ -106,10 +106,12 @@ export function readView<D extends Fields>(
       active.push([filter, value]);
     }
   }
+  // Fault `status-filter-ignored`: the status filter is read, then not applied.
+  const applied = faults.has('status-filter-ignored') ? active.filter(([filter]) => filter.name !== 'status') : active;
   const predicate =
-    active.length === 0 || faults.has('filter-ignored')
+    applied.length === 0 || faults.has('filter-ignored')
       ? within
-      : (data: D) => within(data) && active.every(([filter, value]) => filter.matches(data, value));
+      : (data: D) => within(data) && applied.every(([filter, value]) => filter.matches(data, value));
 
   const [defaultSort] = spec.sorts;
   let sort = defaultSort;
@@ -282,6 +284,8 @@ export function cursorPage<D extends Fields>(
   start: CursorStart,
   limit: number,
   faults: ReadonlySet<FaultName>,
+  /** Fault `cursor-overrides-filter`: the filter query the next cursor carries. */
+  carriedFilters?: string,
 ): { items: Entry<D>[]; nextCursor: string | null } {
   const forever = faults.has('next-cursor-never-null');
   if ('offset' in start) {
@@ -305,8 +309,9 @@ export function cursorPage<D extends Fields>(
     items = from < 0 ? [] : all.slice(from, from + limit);
     more = from >= 0 && all.length > from + limit;
   } else {
-    // Fault `page-boundary-skip`: every later page starts one item late.
-    const skip = faults.has('page-boundary-skip') && start.key !== null ? 1 : 0;
+    // Faults `page-boundary-skip` (and `odd-page-boundary-skip`, at odd page sizes above 1): every later page starts one item late.
+    const skipsAtThisSize = faults.has('page-boundary-skip') || (faults.has('odd-page-boundary-skip') && limit > 1 && limit % 2 === 1);
+    const skip = skipsAtThisSize && start.key !== null ? 1 : 0;
     ({ items, more } = keysetPage(store, view, start.key, limit, skip));
   }
   const last = items.at(-1);
@@ -315,6 +320,7 @@ export function cursorPage<D extends Fields>(
     scope,
     binding: view.binding,
     key: last === undefined ? start.key : keyOf(last, view.sort),
+    ...(carriedFilters !== undefined && { filters: carriedFilters }),
   };
   return { items, nextCursor: encodeCursor(position) };
 }
@@ -330,4 +336,19 @@ export function offsetPage<D extends Fields>(
   const all = everyMatch(store, view, faults);
   const from = faults.has('offset-overlap') && offset > 0 ? offset - 1 : offset;
   return { items: all.slice(from, from + limit), total: all.length };
+}
+
+/**
+ * Fault `cursor-overrides-filter`: the query a listing is answered for when the cursor
+ * carries the filters it was issued for (they replace the request's own), and the filter
+ * query the next cursor is to carry.
+ */
+export function queryWithCarriedFilters<D extends Fields>(query: URLSearchParams, spec: ListingSpec<D>): { query: URLSearchParams; carried: string } {
+  const names = new Set(spec.filters.map((f) => f.name));
+  const raw = query.get('cursor');
+  const carriedByCursor = raw === null ? undefined : decodeCursor(raw)?.filters;
+  const effective = new URLSearchParams([...query].filter(([k]) => carriedByCursor === undefined || !names.has(k)));
+  if (carriedByCursor !== undefined) for (const [k, v] of new URLSearchParams(carriedByCursor)) effective.append(k, v);
+  const carried = new URLSearchParams([...effective].filter(([k]) => names.has(k))).toString();
+  return { query: effective, carried };
 }

@@ -38,12 +38,14 @@ export interface CursorPosition {
   readonly binding: string;
   /** The last item served; null to start from the beginning. */
   readonly key: SortKey | null;
+  /** Fault `cursor-overrides-filter`: the filter parameters the cursor was issued for, as a query string. */
+  readonly filters?: string;
 }
 
 export function encodeCursor(position: CursorPosition): string {
-  const { scope, binding, key } = position;
+  const { scope, binding, key, filters } = position;
   const k = key === null ? null : [key.value, key.seq];
-  const payload = Buffer.from(JSON.stringify({ l: scope, b: binding, k })).toString('base64url');
+  const payload = Buffer.from(JSON.stringify({ l: scope, b: binding, k, ...(filters !== undefined && { f: filters }) })).toString('base64url');
   return `${payload}.${tag(payload).toString('base64url')}`;
 }
 
@@ -71,11 +73,12 @@ export function decodeCursor(cursor: string): CursorPosition | undefined {
   try {
     const decoded: unknown = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
     if (typeof decoded !== 'object' || decoded === null) return undefined;
-    const { l, b, k } = decoded as { l?: unknown; b?: unknown; k?: unknown };
+    const { l, b, k, f } = decoded as { l?: unknown; b?: unknown; k?: unknown; f?: unknown };
     if (typeof l !== 'string' || typeof b !== 'string') return undefined;
-    if (k === null) return { scope: l, binding: b, key: null };
+    const filters = typeof f === 'string' ? { filters: f } : {};
+    if (k === null) return { scope: l, binding: b, key: null, ...filters };
     if (!isKey(k)) return undefined;
-    return { scope: l, binding: b, key: { value: k[0], seq: k[1] } };
+    return { scope: l, binding: b, key: { value: k[0], seq: k[1] }, ...filters };
   } catch {
     return undefined;
   }

@@ -8,7 +8,7 @@
 import type { JsonObject } from './body.js';
 import type { RequestContext } from './context.js';
 import type { FaultName } from './faults.js';
-import { cursorPage, offsetPage, readCursor, readView, type ListingSpec } from './listing.js';
+import { cursorPage, offsetPage, queryWithCarriedFilters, readCursor, readView, type ListingSpec } from './listing.js';
 import { offsetPageBody, pageBody, readLimit, readOffset } from './pagination.js';
 import { invalidQuery, notFound, type FieldError } from './problem.js';
 import { emptyReply, jsonReply, type Reply } from './respond.js';
@@ -84,12 +84,16 @@ export function listItems<D extends Fields>(
   },
 ): Reply {
   const errors: FieldError[] = [];
-  const limit = readLimit(ctx.query, ctx.faults, errors);
-  const view = readView(ctx.query, options.listing, ctx.faults, errors);
-  const start = readCursor(ctx.query, options.scope, view, ctx.faults, errors);
+  const overridden = ctx.faults.has('cursor-overrides-filter') ? queryWithCarriedFilters(ctx.query, options.listing) : undefined;
+  const query = overridden?.query ?? ctx.query;
+  const limit = readLimit(query, ctx.faults, errors);
+  const view = readView(query, options.listing, ctx.faults, errors);
+  const start = readCursor(query, options.scope, view, ctx.faults, errors);
   if (errors.length > 0) throw invalidQuery(errors);
-  const { items, nextCursor } = cursorPage(kind.store, view, options.scope, start, limit, ctx.faults);
-  return jsonReply(200, pageBody(items.map((e) => represent(e, ctx.faults)), nextCursor, ctx.faults));
+  const page = cursorPage(kind.store, view, options.scope, start, limit, ctx.faults, overridden?.carried);
+  // Fault `default-page-truncated`: without a limit, the first page is the last.
+  const nextCursor = ctx.faults.has('default-page-truncated') && !query.has('limit') ? null : page.nextCursor;
+  return jsonReply(200, pageBody(page.items.map((e) => represent(e, ctx.faults)), nextCursor, ctx.faults));
 }
 
 /** GET on a collection, offset style: `{ data, total }` for `limit` and `offset`, filtered and sorted. */
@@ -117,6 +121,10 @@ export function createItem<D extends Fields>(
   const data = kind.build(body, { mode: 'replace', creating: true, parentId: where.parentId }, ctx);
   let id = kind.store.newId();
   const sentId = body['id'];
+  if (ctx.faults.has('client-id-conflict-500') && typeof sentId === 'string' && kind.store.get(sentId) !== undefined) {
+    // Fault: the id reaches the insert, which fails on the duplicate key.
+    throw new Error('fault client-id-conflict-500: duplicate key');
+  }
   if (ctx.faults.has('client-chosen-id') && typeof sentId === 'string' && clientIdPattern.test(sentId) && kind.store.get(sentId) === undefined) {
     id = sentId;
   }
@@ -153,14 +161,14 @@ export function replaceItem<D extends Fields>(
     checkPreconditions(ctx, undefined);
     const entry = kind.store.insert(id, kind.build(body, { mode: 'replace', creating: true }, ctx));
     kind.afterWrite?.(entry);
-    return jsonReply(201, represent(entry, ctx.faults), { Location: kind.itemPath(id) });
+    return jsonReply(201, represent(entry, ctx.faults), ctx.faults.has('put-create-no-location') ? {} : { Location: kind.itemPath(id) });
   }
   checkPreconditions(ctx, before);
   const mode: WriteMode = ctx.faults.has('put-merges') ? 'merge' : 'replace';
   let entry = kind.store.update(id, kind.build(body, { mode, current: before.data, creating: false }, ctx));
   kind.afterWrite?.(entry);
   if (ctx.faults.has('put-bumps-revision')) entry = kind.store.touch(id, { revision: entry.revision + 1 });
-  return jsonReply(200, represent(ctx.faults.has('update-returns-previous') ? before : entry, ctx.faults));
+  return updateReply(ctx, body, ctx.faults.has('update-returns-previous') ? before : entry);
 }
 
 /** PATCH on an item: JSON merge patch (RFC 7396); fields not sent are kept. */
@@ -176,7 +184,12 @@ export function patchItem<D extends Fields>(
   const base = ctx.faults.has('patch-resets-unsent') ? kind.resetOptional(before.data) : before.data;
   const entry = kind.store.update(id, kind.build(body, { mode: 'merge', current: base, creating: false }, ctx));
   kind.afterWrite?.(entry);
-  return jsonReply(200, represent(ctx.faults.has('update-returns-previous') ? before : entry, ctx.faults));
+  return updateReply(ctx, body, ctx.faults.has('update-returns-previous') ? before : entry);
+}
+
+/** The 200 of a PUT or PATCH: the representation (fault `update-echoes-input`: the request body). */
+function updateReply<D extends Fields>(ctx: RequestContext, body: JsonObject, entry: Entry<D>): Reply {
+  return jsonReply(200, ctx.faults.has('update-echoes-input') ? body : represent(entry, ctx.faults));
 }
 
 /** DELETE on an item: 204; a repeat finds nothing and answers 404, leaving the same state. */
@@ -188,7 +201,8 @@ export function deleteItem<D extends Fields>(kind: ResourceKind<D>, ctx: Request
     }
     throw missing(kind.noun);
   }
-  checkPreconditions(ctx, entry);
+  // Fault `if-match-ignored-on-delete`: DELETE skips its preconditions.
+  if (!ctx.faults.has('if-match-ignored-on-delete')) checkPreconditions(ctx, entry);
   if (!ctx.faults.has('delete-soft')) {
     kind.store.delete(id);
     kind.afterDelete?.(entry);

@@ -88,7 +88,9 @@ export function send(res: ServerResponse, reply: Reply, options: SendOptions): v
   // A 304 keeps the content it replaces only for fault not-modified-with-body.
   const content = notModified ? undefined : reply.content;
   if (content !== undefined) {
-    headers['Content-Type'] = content.type;
+    // Fault `success-as-text-plain`: every successful response is labelled text/plain.
+    const mislabelled = options.faults.has('success-as-text-plain') && reply.status >= 200 && reply.status < 300;
+    headers['Content-Type'] = mislabelled ? 'text/plain; charset=utf-8' : content.type;
     headers['Content-Length'] = String(Buffer.byteLength(content.text, 'utf8'));
   } else if (reply.status !== 204 && !notModified) {
     // A bodiless non-204 still says so, or the client would wait for a close.
@@ -105,8 +107,9 @@ export function send(res: ServerResponse, reply: Reply, options: SendOptions): v
     delete headers['Content-Type'];
     delete headers['Content-Length'];
   }
-  if (notModified && reply.content !== undefined && !options.head && options.faults.has('not-modified-with-body')) {
-    sendNotModifiedWithBody(res, headers, reply.content);
+  const stray = strayContent(reply, options);
+  if (stray !== undefined) {
+    sendWithStrayContent(res, reply.status, headers, stray);
     return;
   }
   res.writeHead(reply.status, reasonPhrase(reply.status), headers);
@@ -115,17 +118,31 @@ export function send(res: ServerResponse, reply: Reply, options: SendOptions): v
 }
 
 /**
- * Fault `not-modified-with-body`: a 304 followed by the representation. Node never writes
- * content after a 304, so the bytes go on the raw socket right after the header section.
- * There is no Content-Length: a client reads no body after a 304, so the bytes are left on
- * the connection, where they break the next response (or the connection, if it closes).
+ * Content a fault sends after a response that has none: the representation after a 304
+ * (`not-modified-with-body`) or after a HEAD response (`head-with-body`), a JSON body
+ * after a DELETE's 204 (`delete-204-with-body`).
  */
-function sendNotModifiedWithBody(
+function strayContent(reply: Reply, options: SendOptions): { readonly type: string; readonly text: string } | undefined {
+  const { faults } = options;
+  if (reply.status === 304 && !options.head && faults.has('not-modified-with-body')) return reply.content;
+  if (reply.status === 200 && options.head && faults.has('head-with-body')) return reply.content;
+  if (reply.status === 204 && options.method === 'DELETE' && faults.has('delete-204-with-body')) return { type: mediaTypes.json, text: '{"deleted":true}' };
+  return undefined;
+}
+
+/**
+ * A response that has no content, followed by content anyway. Node never writes content
+ * after a 304, a 204 or a HEAD response, so the bytes go on the raw socket right after
+ * the header section. A client reads no body there, so the bytes are left on the
+ * connection, where they break the next response (or the connection, if it closes).
+ */
+function sendWithStrayContent(
   res: ServerResponse,
+  status: number,
   headers: Readonly<Record<string, string>>,
   content: NonNullable<Reply['content']>,
 ): void {
-  res.writeHead(304, reasonPhrase(304), { ...headers, 'Content-Type': content.type });
+  res.writeHead(status, reasonPhrase(status), { ...headers, 'Content-Type': content.type });
   res.flushHeaders();
   res.socket?.write(Buffer.from(content.text, 'utf8'));
   res.end();

@@ -51,7 +51,16 @@ export function createRoutes(options: RouteOptions): Route<Operation>[] {
     {
       pattern: projectsPath,
       operations: {
-        GET: { handler: (ctx) => listItems(projects, ctx, { scope: projectsPath, listing: projectListing }) },
+        GET: {
+          handler: (ctx) => {
+            const label = ctx.query.get('label');
+            if (ctx.method === 'HEAD' && label !== null && ctx.faults.has('head-collection-creates')) {
+              // Fault: a HEAD of a filtered listing "warms" it with a placeholder project.
+              projectStore.insert(projectStore.newId(), { name: 'placeholder', description: null, status: 'active', label });
+            }
+            return listItems(projects, ctx, { scope: projectsPath, listing: projectListing });
+          },
+        },
         POST: {
           body: 'required',
           handler: (ctx) => createItem(projects, ctx, requiredBody(ctx), { collectionPath: projectsPath }),
@@ -93,7 +102,9 @@ export function createRoutes(options: RouteOptions): Route<Operation>[] {
           handler: (ctx) => {
             const projectId = param(ctx, 'id');
             if (projectStore.get(projectId) === undefined) throw missingProject();
-            return listItems(tasks, ctx, { scope: `${projectPath(projectId)}/tasks`, listing: taskListing(projectId) });
+            // Fault `nested-listing-unscoped`: every project's tasks, whoever the owner.
+            const listing = ctx.faults.has('nested-listing-unscoped') ? { ...taskListing(projectId), within: () => true } : taskListing(projectId);
+            return listItems(tasks, ctx, { scope: `${projectPath(projectId)}/tasks`, listing });
           },
         },
         POST: {

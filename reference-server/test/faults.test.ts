@@ -26,6 +26,20 @@ const numbered = (n: number): string[] => Array.from({ length: n }, (_, i) => `n
  * server.test.ts. Keyed by {@link FaultName}: a fault without a demonstration does not compile.
  */
 const demonstrations: Record<FaultName, (h: Harness) => Promise<void>> = {
+  async 'success-as-text-plain'(h) {
+    const created = await h.call('POST', '/v2/projects', { json: { name: 'n' } });
+    expect(created.status).toBe(201);
+    expect(created.headers['content-type']).toBe('text/plain; charset=utf-8');
+    expect(created.json()).toMatchObject({ name: 'n' });
+    expect((await h.call('GET', '/v2/projects')).headers['content-type']).toBe('text/plain; charset=utf-8');
+    expect((await h.call('GET', '/v2/projects/unknown')).headers['content-type']).toBe('application/problem+json');
+  },
+  async 'nested-listing-unscoped'(h) {
+    const [a, b] = [await h.createProject(), await h.createProject()];
+    const task = await h.call('POST', `/v2/projects/${a.id}/tasks`, { json: { title: 't' } });
+    expect(task.status).toBe(201);
+    expect(ids((await h.call('GET', `/v2/projects/${b.id}/tasks`)).json())).toEqual([task.json().id]);
+  },
   async 'collection-unwrapped'(h) {
     const project = await h.createProject();
     const res = await h.call('GET', '/v2/projects');
@@ -47,12 +61,26 @@ const demonstrations: Record<FaultName, (h: Harness) => Promise<void>> = {
     expect(head.headers['content-type']).toBeUndefined();
     expect(head.headers['content-length']).toBeUndefined();
   },
+  async 'head-with-body'(h) {
+    const project = await h.createProject();
+    const path = `/v2/projects/${project.id}`;
+    const raw = await rawExchange(h.server.port, `HEAD ${path} HTTP/1.1\r\nHost: x\r\nX-API-Key: ${h.server.secrets.RESTPROBE_API_KEY}\r\nConnection: close\r\n\r\n`);
+    const end = raw.indexOf('\r\n\r\n');
+    expect(raw.slice(0, end)).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    expect(raw.slice(end + 4)).toBe(JSON.stringify(project));
+  },
   async 'options-without-allow'(h) {
     const collection = await h.call('OPTIONS', '/v2/projects', { auth: false });
     expect(collection.status).toBe(204);
     expect(collection.headers['allow']).toBeUndefined();
     expect(collection.headers['accept-post']).toBeUndefined();
     expect((await h.call('OPTIONS', '/v2/projects/x', { auth: false })).headers['accept-patch']).toBeUndefined();
+  },
+  async 'options-without-accept-patch'(h) {
+    const res = await h.call('OPTIONS', '/v2/projects/x', { auth: false });
+    expect(res.headers['allow']).toContain('PATCH');
+    expect(res.headers['accept-patch']).toBeUndefined();
+    expect((await h.call('OPTIONS', '/v2/projects', { auth: false })).headers['accept-post']).toBe('application/json');
   },
   async 'post-200-no-location'(h) {
     const res = await h.call('POST', '/v2/projects', { json: { name: 'n' } });
@@ -71,6 +99,13 @@ const demonstrations: Record<FaultName, (h: Harness) => Promise<void>> = {
     expect(res.json().id).toBe('client-chose-this');
     expect(res.headers['location']).toBe('/v2/projects/client-chose-this');
   },
+  async 'client-id-conflict-500'(h) {
+    const project = await h.createProject();
+    expect((await h.call('POST', '/v2/projects', { json: { name: 'n', id: project.id } })).status).toBe(500);
+    const fresh = await h.call('POST', '/v2/projects', { json: { name: 'n', id: 'not-taken' } });
+    expect(fresh.status).toBe(201);
+    expect(fresh.json().id).not.toBe('not-taken');
+  },
   async 'create-returns-id-only'(h) {
     const res = await h.call('POST', '/v2/projects', { json: { name: 'n' } });
     expect(res.status).toBe(201);
@@ -84,6 +119,13 @@ const demonstrations: Record<FaultName, (h: Harness) => Promise<void>> = {
     expect((await h.call('GET', path)).json().name).toBe('B');
     expect((await h.call('PATCH', path, { json: { name: 'C' } })).json().name).toBe('B');
     expect((await h.call('GET', path)).json().name).toBe('C');
+  },
+  async 'update-echoes-input'(h) {
+    const project = await h.createProject({ name: 'A', description: 'kept' });
+    const path = `/v2/projects/${project.id}`;
+    expect((await h.call('PUT', path, { json: { name: 'B' } })).json()).toEqual({ name: 'B' });
+    expect((await h.call('PATCH', path, { json: { name: 'C' } })).json()).toEqual({ name: 'C' });
+    expect((await h.call('GET', path)).json()).toMatchObject({ id: project.id, name: 'C' });
   },
   async 'put-merges'(h) {
     const project = await h.createProject({ description: 'kept', status: 'archived' });
@@ -102,6 +144,12 @@ const demonstrations: Record<FaultName, (h: Harness) => Promise<void>> = {
     const res = await h.call('PUT', '/v2/projects/new-id', { json: { name: 'n' } });
     expect(res.status).toBe(404);
   },
+  async 'put-create-no-location'(h) {
+    const res = await h.call('PUT', '/v2/projects/new-id', { json: { name: 'n' } });
+    expect(res.status).toBe(201);
+    expect(res.headers['location']).toBeUndefined();
+    expect((await h.call('GET', '/v2/projects/new-id')).status).toBe(200);
+  },
   async 'patch-resets-unsent'(h) {
     const project = await h.createProject({ description: 'lost', status: 'archived' });
     const res = await h.call('PATCH', `/v2/projects/${project.id}`, { json: { name: 'N' } });
@@ -114,6 +162,17 @@ const demonstrations: Record<FaultName, (h: Harness) => Promise<void>> = {
     expect(res.status).toBe(200);
     expect(res.text).toBe('');
     expect(res.headers['content-length']).toBe('0');
+  },
+  async 'delete-204-with-body'(h) {
+    const project = await h.createProject();
+    const raw = await rawExchange(
+      h.server.port,
+      `DELETE /v2/projects/${project.id} HTTP/1.1\r\nHost: x\r\nX-API-Key: ${h.server.secrets.RESTPROBE_API_KEY}\r\nConnection: close\r\n\r\n`,
+    );
+    const end = raw.indexOf('\r\n\r\n');
+    expect(raw.slice(0, end)).toMatch(/^HTTP\/1\.1 204 No Content\r\n/);
+    expect(raw.slice(end + 4)).toBe('{"deleted":true}');
+    expect((await h.call('GET', `/v2/projects/${project.id}`)).status).toBe(404);
   },
   async 'delete-soft'(h) {
     const project = await h.createProject();
@@ -133,6 +192,12 @@ const demonstrations: Record<FaultName, (h: Harness) => Promise<void>> = {
     expect(res.status).toBe(404);
     expect(res.headers['allow']).toBeUndefined();
   },
+  async 'allow-lists-refused-method'(h) {
+    const res = await h.call('DELETE', '/v2/projects');
+    expect(res.status).toBe(405);
+    expect(res.headers['allow']).toBe('GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS');
+    expect((await h.call('OPTIONS', '/v2/projects')).headers['allow']).toBe('GET, HEAD, POST, OPTIONS');
+  },
   async 'get-counts-views'(h) {
     const project = await h.createProject();
     expect(project.views).toBe(0);
@@ -140,6 +205,12 @@ const demonstrations: Record<FaultName, (h: Harness) => Promise<void>> = {
     expect((await h.call('GET', path)).json().views).toBe(1);
     await h.call('HEAD', path);
     expect((await h.call('GET', path)).json().views).toBe(3);
+  },
+  async 'head-collection-creates'(h) {
+    expect((await h.call('HEAD', '/v2/projects?label=x')).status).toBe(200);
+    expect((await h.call('HEAD', '/v2/projects')).status).toBe(200);
+    const listed = (await h.call('GET', '/v2/projects')).json().data;
+    expect(listed).toEqual([expect.objectContaining({ name: 'placeholder', label: 'x' })]);
   },
   async 'errors-as-plain-json'(h) {
     const res = await h.call('GET', '/nowhere');
@@ -196,6 +267,12 @@ const demonstrations: Record<FaultName, (h: Harness) => Promise<void>> = {
     expect((await h.call('PATCH', `/v2/projects/${project.id}`, { json: { name: null } })).status).toBe(422);
     expect((await h.call('POST', `/v2/projects/${project.id}/tasks`, { json: { title: 1 } })).status).toBe(422);
   },
+  async 'error-leaks-stack'(h) {
+    const res = await h.call('POST', '/v2/projects', { body: '{"name":', headers: { 'content-type': 'application/json' } });
+    expect(res.status).toBe(400);
+    expect(res.headers['content-type']).toBe('application/problem+json');
+    expect(res.json().detail).toMatch(/\n\s+at \S+ \(.*body\.[jt]s:\d+:\d+\)/);
+  },
   async 'malformed-json-500'(h) {
     const res = await h.call('POST', '/v2/projects', { body: '{"name":', headers: { 'content-type': 'application/json' } });
     expect(res.status).toBe(500);
@@ -244,6 +321,13 @@ const demonstrations: Record<FaultName, (h: Harness) => Promise<void>> = {
     expect((await h.call('GET', '/v2/members')).json().data).toHaveLength(25);
     expect((await h.call('GET', '/v2/projects?limit=101')).status).toBe(400);
   },
+  async 'default-page-truncated'(h) {
+    await createMany(h, '/v2/projects', numbered(25));
+    const page = (await h.call('GET', '/v2/projects')).json();
+    expect(page.data).toHaveLength(20);
+    expect(page.next_cursor).toBeNull();
+    expect((await h.call('GET', '/v2/projects?limit=20')).json().next_cursor).toEqual(expect.any(String));
+  },
   async 'limit-zero-accepted'(h) {
     await createMany(h, '/v2/projects', numbered(25));
     for (const limit of ['0', '-1', '-100']) {
@@ -277,6 +361,13 @@ const demonstrations: Record<FaultName, (h: Harness) => Promise<void>> = {
     expect((await h.call('GET', '/v2/projects?label=nothing')).json().data).toHaveLength(2);
     await createMany(h, '/v2/members', ['m'], { role: 'owner' });
     expect((await h.call('GET', '/v2/members?role=viewer')).json().total).toBe(1);
+    expect((await h.call('GET', '/v2/projects?status=closed')).status).toBe(400);
+  },
+  async 'status-filter-ignored'(h) {
+    await h.createProject({ status: 'archived', label: 'x' });
+    await h.createProject({ status: 'active', label: 'x' });
+    expect((await h.call('GET', '/v2/projects?status=archived&label=x')).json().data).toHaveLength(2);
+    expect((await h.call('GET', '/v2/projects?label=nothing')).json().data).toHaveLength(0);
     expect((await h.call('GET', '/v2/projects?status=closed')).status).toBe(400);
   },
   async 'sort-without-tiebreaker'(h) {
@@ -316,6 +407,17 @@ const demonstrations: Record<FaultName, (h: Harness) => Promise<void>> = {
     // The listing is still bound.
     expect((await h.call('GET', `/v2/projects/${created[0]}/tasks?cursor=${cursor}`)).status).toBe(400);
   },
+  async 'cursor-overrides-filter'(h) {
+    const mine = [(await h.createProject({ label: 'a' })).id, (await h.createProject({ label: 'a' })).id];
+    const theirs = (await h.createProject({ label: 'b' })).id;
+    const page = (await h.call('GET', '/v2/projects?label=a&limit=1')).json();
+    expect(ids(page)).toEqual(mine.slice(0, 1));
+    // With label=b the cursor still lists label=a: another query's data.
+    const other = await h.call('GET', `/v2/projects?label=b&limit=5&cursor=${encodeURIComponent(page.next_cursor)}`);
+    expect(other.status).toBe(200);
+    expect(ids(other.json())).toEqual(mine.slice(1));
+    expect(ids((await h.call('GET', '/v2/projects?label=b')).json())).toEqual([theirs]);
+  },
   async 'offset-overlap'(h) {
     const created = await createMany(h, '/v2/members', numbered(4));
     expect(ids((await h.call('GET', '/v2/members?limit=2')).json())).toEqual(created.slice(0, 2));
@@ -330,6 +432,15 @@ const demonstrations: Record<FaultName, (h: Harness) => Promise<void>> = {
     const page2 = (await h.call('GET', `/v2/projects?limit=2&cursor=${encodeURIComponent(page1.next_cursor)}`)).json();
     expect(ids(page2)).toEqual(created.slice(3, 5));
     expect(page2.next_cursor).toBeNull();
+  },
+  async 'odd-page-boundary-skip'(h) {
+    const created = await createMany(h, '/v2/projects', numbered(6));
+    const page1 = (await h.call('GET', '/v2/projects?limit=3')).json();
+    expect(ids(page1)).toEqual(created.slice(0, 3));
+    const page2 = (await h.call('GET', `/v2/projects?limit=3&cursor=${encodeURIComponent(page1.next_cursor)}`)).json();
+    expect(ids(page2)).toEqual(created.slice(4, 6));
+    const even = (await h.call('GET', '/v2/projects?limit=2')).json();
+    expect(ids((await h.call('GET', `/v2/projects?limit=2&cursor=${encodeURIComponent(even.next_cursor)}`)).json())).toEqual(created.slice(2, 4));
   },
   async 'etag-missing'(h) {
     const project = await h.createProject();
@@ -399,6 +510,23 @@ const demonstrations: Record<FaultName, (h: Harness) => Promise<void>> = {
     const lost = await h.call('PATCH', path, { json: { name: 'second writer' }, headers: { 'if-match': stale } });
     expect(lost.status).toBe(200);
     expect((await h.call('GET', path)).json().name).toBe('second writer');
+  },
+  async 'if-match-accepts-any-issued'(h) {
+    const project = await h.createProject();
+    const path = `/v2/projects/${project.id}`;
+    const stale = (await h.call('GET', path)).headers['etag'] ?? '';
+    expect((await h.call('PATCH', path, { json: { name: 'first writer' } })).status).toBe(200);
+    expect((await h.call('PATCH', path, { json: { name: 'second writer' }, headers: { 'if-match': stale } })).status).toBe(200);
+    expect((await h.call('GET', path)).json().name).toBe('second writer');
+    // A tag never issued still fails.
+    expect((await h.call('PATCH', path, { json: { name: 'n' }, headers: { 'if-match': '"never"' } })).status).toBe(412);
+  },
+  async 'if-match-ignored-on-delete'(h) {
+    const project = await h.createProject();
+    const path = `/v2/projects/${project.id}`;
+    expect((await h.call('PATCH', path, { json: { name: 'n' }, headers: { 'if-match': '"never"' } })).status).toBe(412);
+    expect((await h.call('DELETE', path, { headers: { 'if-match': '"never"' } })).status).toBe(204);
+    expect((await h.call('GET', path)).status).toBe(404);
   },
   async 'precondition-failed-but-applied'(h) {
     const project = await h.createProject();

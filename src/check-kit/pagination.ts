@@ -7,7 +7,7 @@ import { CheckFailure } from '../model/check.js';
 import type { CheckContext, CreatedResource, HttpResponse } from '../model/context.js';
 import type { CollectionProfile } from '../model/profile.js';
 import type { WalkableCollection } from '../model/needs.js';
-import { brief, describe, ensure, expectJsonObject, expectStatus } from './expect.js';
+import { brief, describe, ensure, expectStatus, summarise } from './expect.js';
 import { setupError } from './setup.js';
 
 export interface PageQuery {
@@ -38,49 +38,95 @@ export function pagePath(c: CollectionProfile, q: PageQuery): string {
   return query ? `${c.path}?${query}` : c.path;
 }
 
+/**
+ * Whether a check judges the page shape itself. Only the checks whose rule it is do
+ * (`END-get-collection-200`, and `END-pagination-terminates` for every page of a walk);
+ * to every other check a response that is no page is a fixture it cannot use (ERR_SETUP),
+ * so one root cause gives one failure.
+ */
+export interface ShapeOptions {
+  readonly judgeShape?: boolean;
+}
+
 /** GETs one page; fails unless it is 200 with a `data` array (and, cursor style, a `next_cursor` string or null). */
-export async function fetchPage(ctx: CheckContext, c: CollectionProfile, q: PageQuery): Promise<Page> {
+export async function fetchPage(ctx: CheckContext, c: CollectionProfile, q: PageQuery, options: ShapeOptions = {}): Promise<Page> {
   const res = await ctx.http.send({ method: 'GET', path: pagePath(c, q) });
   expectStatus(res, 200, 'a page of results');
-  const body = expectJsonObject(res, 'a page of results');
-  const data = body['data'];
-  ensure(Array.isArray(data), `${describe(res)}: "data" is not an array, expected the page's items`, 'data: array', typeof data);
-  const items = data.filter((x): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x));
-  ensure(items.length === data.length, `${describe(res)}: "data" holds non-objects, expected item representations`);
+  return readPage(res, c, options);
+}
+
+/**
+ * GETs one page of a marked query: a page holding an item outside the filter means the
+ * collection ignores it, and the page is no fixture (ERR_SETUP, see {@link walk}).
+ */
+export async function fetchMarkedPage(ctx: CheckContext, c: CollectionProfile, q: PageQuery): Promise<Page> {
+  const page = await fetchPage(ctx, c, q);
+  expectFiltered(page, q.filters ?? {}, c);
+  return page;
+}
+
+/** A 200 response as a page of the collection's style; not one is a failure only for the checks that judge the shape. */
+export function readPage(res: HttpResponse, c: CollectionProfile, options: ShapeOptions = {}): Page {
+  const problem = pageShapeProblem(res, c);
+  if (problem !== undefined) {
+    if (options.judgeShape) throw new CheckFailure(`${describe(res)}: ${problem.found}, expected ${problem.expected}`, problem.expected, problem.found, res.exchangeIndex);
+    throw setupError(res, `${describe(res)} is not a page of results (${problem.found}), so this check cannot read it (see END-get-collection-200)`, `GET ${c.path} answers no page of results`);
+  }
+  const body = res.json as Record<string, unknown>;
+  const items = body['data'] as Record<string, unknown>[];
   if (c.pagination.style === 'offset') return { res, items, nextCursor: undefined };
+  return { res, items, nextCursor: body['next_cursor'] as string | null };
+}
+
+/** What makes a 200 not a page of the collection's style, or undefined when it is one. */
+export function pageShapeProblem(res: HttpResponse, c: CollectionProfile): { found: string; expected: string } | undefined {
+  if (typeof res.json !== 'object' || res.json === null || Array.isArray(res.json)) return { found: `the body is ${summarise(res)}`, expected: 'a JSON object with a "data" array' };
+  const body = res.json as Record<string, unknown>;
+  const data = body['data'];
+  if (!Array.isArray(data)) return { found: `"data" is ${data === undefined ? 'missing' : brief(data, 40)}`, expected: 'a "data" array of the page\'s items' };
+  if (data.some((x) => typeof x !== 'object' || x === null || Array.isArray(x))) return { found: '"data" holds non-objects', expected: 'item representations in "data"' };
+  if (c.pagination.style === 'offset') return undefined;
   const next = body['next_cursor'];
-  ensure(next === null || typeof next === 'string', `${describe(res)}: "next_cursor" is ${JSON.stringify(next)}, expected a string or null`, 'string or null', String(next));
-  return { res, items, nextCursor: next };
+  if (next !== null && typeof next !== 'string') return { found: `"next_cursor" is ${next === undefined ? 'missing' : JSON.stringify(next)}`, expected: '"next_cursor" a string or null' };
+  return undefined;
 }
 
 /**
  * Walks every page of a query, following `next_cursor` (cursor style) or stepping the
- * offset (offset style). Fails when the walk does not end within `maxPages`, or when an
- * empty page still points further.
+ * offset (offset style; without a limit, by the size of the first page). Fails when the
+ * walk does not end within `maxPages`. An empty page may still carry a `next_cursor`: the
+ * conventions ask only that it be null at the end.
  *
  * A walk filtered by a mark is a fixture: an item outside the filter means the collection
  * ignores it, and the walk cannot show what the check is about (ERR_SETUP). Only the
  * filter check itself passes `judgeFilters` and judges that.
  */
-export async function* walk(ctx: CheckContext, c: CollectionProfile, q: Omit<PageQuery, 'cursor' | 'offset'>, maxPages: number, options: { judgeFilters?: boolean } = {}): AsyncGenerator<Page> {
+export async function* walk(
+  ctx: CheckContext,
+  c: CollectionProfile,
+  q: Omit<PageQuery, 'cursor' | 'offset'>,
+  maxPages: number,
+  options: { judgeFilters?: boolean } & ShapeOptions = {},
+): AsyncGenerator<Page> {
   let cursor: string | undefined;
   let offset = 0;
+  let pageSize = q.limit;
   for (let n = 1; ; n++) {
     if (n > maxPages) {
       throw new CheckFailure(`the walk did not end within ${maxPages} pages, expected next_cursor to become null after the last item`, `at most ${maxPages} pages`, `more than ${maxPages}`);
     }
-    const page = await fetchPage(ctx, c, c.pagination.style === 'offset' ? { ...q, offset } : { ...q, ...(cursor !== undefined && { cursor }) });
+    const page = await fetchPage(ctx, c, c.pagination.style === 'offset' ? { ...q, offset } : { ...q, ...(cursor !== undefined && { cursor }) }, options);
     if (!options.judgeFilters) expectFiltered(page, q.filters ?? {}, c);
     // A page larger than asked for means the limit (or its parameter name) is ignored.
     ensure(q.limit === undefined || page.items.length <= q.limit, `${describe(page.res)}: ${page.items.length} items for ${c.pagination.limitParam}=${q.limit}, expected at most ${q.limit}`, `≤ ${q.limit} items`, `${page.items.length}`);
     yield page;
     if (c.pagination.style === 'offset') {
-      if (q.limit === undefined || page.items.length < q.limit) return;
+      pageSize ??= page.items.length;
+      if (page.items.length === 0 || page.items.length < pageSize) return;
       offset += page.items.length;
       continue;
     }
     if (page.nextCursor === null || page.nextCursor === undefined) return;
-    ensure(page.items.length > 0, `${describe(page.res)}: an empty page still carries a next_cursor, expected null at the end`, 'next_cursor: null', page.nextCursor);
     cursor = page.nextCursor;
   }
 }
@@ -98,9 +144,9 @@ function expectFiltered(page: Page, filters: Readonly<Record<string, string>>, c
  * The ids a walk returns, in order (for the small marked sets checks create). The walk's
  * page-size assertion makes a walk over more items than `limit` cross page boundaries.
  */
-export async function walkIds(ctx: CheckContext, c: CollectionProfile, q: Omit<PageQuery, 'cursor' | 'offset'>, maxPages: number): Promise<string[]> {
+export async function walkIds(ctx: CheckContext, c: CollectionProfile, q: Omit<PageQuery, 'cursor' | 'offset'>, maxPages: number, options: ShapeOptions = {}): Promise<string[]> {
   const ids: string[] = [];
-  for await (const page of walk(ctx, c, q, maxPages)) ids.push(...page.items.map((i) => String(i[c.idField])));
+  for await (const page of walk(ctx, c, q, maxPages, options)) ids.push(...page.items.map((i) => String(i[c.idField])));
   return ids;
 }
 
@@ -128,6 +174,14 @@ export async function createMarked(
   const items: CreatedResource[] = [];
   for (let i = 0; i < count; i++) items.push(await ctx.create(c, { ...body(i, marker), [c.markField]: marker }));
   return { marker, items, ids: items.map((x) => x.id), filters: { [c.markField]: marker } };
+}
+
+/** Expected ids missing from a walk, and ids it returned more than once, as message parts. */
+export function walkDefects(expected: readonly string[], got: readonly string[]): string[] {
+  const seen = new Set(got);
+  const missing = expected.filter((id) => !seen.has(id));
+  const twice = duplicates(got);
+  return [...(missing.length > 0 ? [`missing ${brief(missing)}`] : []), ...(twice.length > 0 ? [`repeated ${brief(twice)}`] : [])];
 }
 
 /** Ids that occur more than once. */

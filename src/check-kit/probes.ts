@@ -26,6 +26,9 @@ export const unsupportedAccept = 'application/x-restprobe-unsupported';
 /** A media type no JSON API consumes. */
 export const unsupportedContentType = 'text/plain';
 
+/** Media types a JSON API does not consume, for the 415 check: plain text, XML, a form. */
+export const unsupportedContentTypes = [unsupportedContentType, 'application/xml', 'application/x-www-form-urlencoded'] as const;
+
 /** A body that is not valid JSON. */
 export const malformedJson = '{"restprobe": "malformed",';
 

@@ -49,19 +49,95 @@ export function expectProblems(responses: readonly HttpResponse[], aspect: Probl
     // Every probe succeeded: the checks that own those statuses fail; this one has nothing to judge.
     throw new CheckSkipped('no probe got an error status, so no error body to judge (see ERR-unknown-path-404 and ERR-unknown-id-404)');
   }
-  const bad = responses.flatMap((r) => problemViolations(r, aspect).map((v) => `${describe(r)}: ${v}`));
+  const bad = responses.map((r) => ({ r, violations: problemViolations(r, aspect) })).filter((x) => x.violations.length > 0);
   if (bad.length > 0) {
-    throw new CheckFailure(`${bad.length} error response(s) break the rule — ${bad.join('; ')}; expected ${expected}`, expected, bad.join('; '));
+    const found = bad.map(({ r, violations }) => `${describe(r)}: ${violations.join(', ')}`).join('; ');
+    const count = `${bad.length} of ${responses.length} error response${responses.length === 1 ? '' : 's'}`;
+    throw new CheckFailure(`${count} break${bad.length === 1 ? 's' : ''} the rule — ${found}; expected ${expected}`, expected, found, bad[0]!.r.exchangeIndex);
   }
 }
 
-/** True when a body looks like an error report: problem members, or `error`/`errors` keys. */
-export function looksLikeErrorBody(json: unknown): boolean {
-  if (typeof json !== 'object' || json === null || Array.isArray(json)) return false;
+/** Members whose false value reports a failure (`{"success": false}`). */
+const failureFlags = ['success', 'ok', 'succeeded', 'successful'];
+/** Members that only an error report carries. */
+const errorMembers = /^(?:error|err|fault|exception|error_?(?:code|message|msg|description|type|details?)|errorCode|errorMessage|errorDescription)$/i;
+/** Members an error report is made of: a body of nothing else, with a message, is one. */
+const reportMembers = new Set(['message', 'msg', 'reason', 'code', 'description', 'details', 'detail', 'title', 'type', 'status', 'timestamp', 'path', 'trace', 'traceid', 'trace_id', 'requestid', 'request_id']);
+
+/**
+ * What makes a body an error report, one reason per sign; empty when none shows. Signs:
+ * problem members, an HTTP error status, a failure flag (`success: false`), error members
+ * (`error`, `errors`, `error_code`…), a status word (`"status": "error"`), or a body made
+ * only of report members (`message`, `code`, `timestamp`…) with a message.
+ *
+ * @example
+ * ```ts
+ * errorBodyMarkers({ success: false, message: 'name is required' }); // ['success: false']
+ * ```
+ */
+export function errorBodyMarkers(json: unknown): string[] {
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) return [];
   const o = json as Record<string, unknown>;
-  if (typeof o['status'] === 'number' && o['status'] >= 400) return true;
-  if ('title' in o && ('detail' in o || 'type' in o)) return true;
-  const error = o['error'];
+  const out: string[] = [];
+  const status = o['status'];
+  if ((typeof status === 'number' || (typeof status === 'string' && /^\d{3}$/.test(status))) && Number(status) >= 400) out.push(`status: ${JSON.stringify(status)}`);
+  if (typeof status === 'string' && /^(?:error|fail|failed|failure)$/i.test(status)) out.push(`status: ${JSON.stringify(status)}`);
+  if ('title' in o && ('detail' in o || 'type' in o)) out.push('problem members (title with detail or type)');
+  for (const flag of failureFlags) if (o[flag] === false) out.push(`${flag}: false`);
+  for (const [k, v] of Object.entries(o)) {
+    if (errorMembers.test(k) && v !== null && v !== false && v !== '' && !(typeof v === 'object' && Object.keys(v).length === 0)) out.push(`"${k}" member`);
+  }
   const errors = o['errors'];
-  return (typeof error === 'string' && error.length > 0) || (typeof error === 'object' && error !== null) || (Array.isArray(errors) && errors.length > 0);
+  if ((Array.isArray(errors) && errors.length > 0) || (typeof errors === 'object' && errors !== null && !Array.isArray(errors) && Object.keys(errors).length > 0)) out.push('"errors" member');
+  const keys = Object.keys(o);
+  if (out.length === 0 && keys.length > 0 && keys.every((k) => reportMembers.has(k.toLowerCase())) && keys.some((k) => /^(?:message|msg|reason|detail)$/i.test(k))) {
+    out.push(`only report members (${keys.join(', ')})`);
+  }
+  return out;
+}
+
+/** Lines that only a stack trace has, by platform. */
+const stackTraceSigns: readonly (readonly [string, RegExp])[] = [
+  ['a JavaScript stack frame', /\bat (?:async )?(?:[\w$.<>[\]]+ \()?(?:file:\/\/|node:|\/|[A-Za-z]:\\)[^\s()]*:\d+:\d+\)?/],
+  ['a Python traceback', /Traceback \(most recent call last\)|File "[^"]+", line \d+/],
+  ['a Java stack frame', /\bat [\w$]+(?:\.[\w$<>]+)+\([\w$]+\.(?:java|kt|scala):\d+\)|Exception in thread "/],
+  ['a .NET stack frame', /\bat [\w.`<>]+\(.*\) in .+:line \d+/],
+  ['a Go stack trace', /goroutine \d+ \[|\S+\.go:\d+ \+0x[0-9a-f]+/],
+  ['a PHP stack trace', /Stack trace:\s*#0|#\d+ \S+\.php\(\d+\)/],
+  ['a Ruby backtrace', /\S+\.rb:\d+:in [`']/],
+];
+const htmlMarkup = /<(?:!doctype\s+html|html|head|body|pre|h1)\b/i;
+
+/** Every string in a JSON value (iteratively: a hostile body may nest deep), or the text itself when the body is not JSON. */
+function strings(res: HttpResponse): string[] {
+  if (res.json === undefined) return [res.text];
+  const out: string[] = [];
+  const pending: unknown[] = [res.json];
+  while (pending.length > 0) {
+    const v = pending.pop();
+    if (typeof v === 'string') out.push(v);
+    else if (typeof v === 'object' && v !== null) for (const x of Object.values(v)) pending.push(x);
+  }
+  return out;
+}
+
+/**
+ * What an error body reveals of the implementation: a stack trace (in any body), or HTML
+ * markup inside a body labelled JSON (an HTML error page labelled as such is the
+ * Content-Type check's finding). Empty when it reveals nothing.
+ *
+ * @example
+ * ```ts
+ * leakedInternals(res); // ['a JavaScript stack frame: "at parseJson (/srv/app/body.js:73:17)"']
+ * ```
+ */
+export function leakedInternals(res: HttpResponse): string[] {
+  const texts = strings(res);
+  const out: string[] = [];
+  for (const [what, sign] of stackTraceSigns) {
+    const hit = texts.map((t) => sign.exec(t)?.[0]).find((m) => m !== undefined);
+    if (hit !== undefined) out.push(`${what}: ${JSON.stringify(hit.slice(0, 80))}`);
+  }
+  if (/json/.test(res.mediaType) && texts.some((t) => htmlMarkup.test(t))) out.push('HTML markup in a JSON body');
+  return out;
 }

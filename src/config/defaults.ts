@@ -15,6 +15,7 @@ export const configDefaults = {
   pagination: { style: 'cursor', param: 'cursor', limitParam: 'limit', offsetParam: 'offset', sortParam: 'sort' },
   filters: [] as readonly string[],
   sorts: [] as readonly string[],
+  children: [] as readonly never[],
   nodes: [] as readonly string[],
   secretEndpoints: [] as readonly never[],
 } as const;

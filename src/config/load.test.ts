@@ -53,6 +53,7 @@ describe('loadProfile: valid configs', () => {
           pagination: { style: 'cursor', param: 'cursor', limitParam: 'limit', offsetParam: 'offset', sortParam: 'sort' },
           filters: [],
           sorts: [],
+          children: [],
         },
       ],
       nodes: [],

@@ -101,6 +101,14 @@ function collectionProfile(raw: RawCollection): CollectionProfile {
     filters: raw.filters ?? defaults.filters,
     sorts: raw.sorts ?? defaults.sorts,
     ...(raw.mark && { markField: raw.mark.field }),
+    ...(raw.personalised !== undefined && { personalised: raw.personalised }),
+    children: (raw.children ?? defaults.children).map((child) => ({
+      name: child.name,
+      path: child.path,
+      itemPath: child.itemPath,
+      idField: child.idField ?? defaults.idField,
+      createBody: child.create.body,
+    })),
   };
 }
 

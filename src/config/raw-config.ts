@@ -35,6 +35,16 @@ export interface RawCollection {
   readonly filters?: readonly string[];
   readonly sorts?: readonly string[];
   readonly mark?: { readonly field: string };
+  readonly personalised?: boolean;
+  readonly children?: readonly RawChild[];
+}
+
+export interface RawChild {
+  readonly name: string;
+  readonly path: string;
+  readonly itemPath: string;
+  readonly idField?: string;
+  readonly create: RawBody;
 }
 
 export interface RawConfig {

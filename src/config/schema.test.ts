@@ -51,6 +51,8 @@ describe('config schema', () => {
       '#collection.pagination.sortParam': configDefaults.pagination.sortParam,
       '#collection.filters': configDefaults.filters,
       '#collection.sorts': configDefaults.sorts,
+      '#collection.children': configDefaults.children,
+      '#child.idField': configDefaults.idField,
       '$.nodes': configDefaults.nodes,
       '$.secretEndpoints': configDefaults.secretEndpoints,
     });
@@ -77,6 +79,8 @@ describe('config schema', () => {
           filters: ['status'],
           sorts: ['name'],
           mark: { field: 'label' },
+          personalised: true,
+          children: [{ name: 'tasks', path: '/v2/projects/{id}/tasks', itemPath: '/v2/tasks/{id}', idField: 'id', create: { body: { title: 't' } } }],
         },
       ],
       nodes: ['https://node-b.example.com'],

@@ -15,7 +15,7 @@
  * ```
  */
 import type { ConfigKey } from './config-keys.js';
-import type { ApiKeyAuth, CollectionProfile, SecretEndpoint, TargetProfile } from './profile.js';
+import type { ApiKeyAuth, ChildProfile, CollectionProfile, SecretEndpoint, TargetProfile } from './profile.js';
 
 /** Why a need is not met, and the config key (or flag) that would meet it. */
 export class Unmet {
@@ -41,6 +41,11 @@ export type WalkableCollection = WritableCollection & { readonly markField: stri
 export type SortableWalk = WalkableCollection & { readonly sortField: string };
 /** A walkable collection with a declared page-size cap small enough to fill past. */
 export type CappedWalk = WalkableCollection & { readonly maxLimit: number };
+/** A writable collection and one of its configured sub-collections. */
+export interface NestedCollection {
+  readonly parent: WritableCollection;
+  readonly child: ChildProfile;
+}
 
 /** Filling a page past a cap above this costs too many requests for one check. */
 export const maxCapToFill = 999;
@@ -60,20 +65,33 @@ function writableWith<F extends 'replaceBody' | 'patchBody'>(p: TargetProfile, f
   return c[field] !== undefined ? (c as WritableCollection & Required<Pick<CollectionProfile, F>>) : new Unmet(`no ${field === 'replaceBody' ? 'replace' : 'patch'} body for ${c.name}`, key);
 }
 
+/**
+ * How far a collection got towards being walkable, in the order the config must say it:
+ * a skip names the first key still missing on the collection that got furthest.
+ */
+const walkSteps: readonly ConfigKey[] = ['collections[].pagination.style', 'collections[].create.body', 'collections[].mark', 'collections[].filters'];
+
 function walkable(p: TargetProfile, style: 'cursor' | 'offset'): WalkableCollection | Unmet {
   if (p.safety.readOnly) return new Unmet('read-only run: this check creates items to walk', 'safety.readOnly');
-  const ofStyle = p.collections.filter((c) => c.pagination.style === style && c.createBody !== undefined);
-  if (ofStyle.length === 0) return new Unmet(`no writable collection with ${style} pagination`, 'collections[].pagination.style');
-  const c = ofStyle.find((x) => x.markField !== undefined && x.filters.includes(x.markField));
-  return c ? (c as WalkableCollection) : new Unmet(`no ${style}-paginated collection with a mark field that is also a filter`, 'collections[].mark');
+  const ofStyle = p.collections.filter((c) => c.pagination.style === style);
+  if (ofStyle.length === 0) return new Unmet(`no ${style}-paginated collection`, 'collections[].pagination.style');
+  const writableOnes = ofStyle.filter((c) => c.createBody !== undefined);
+  if (writableOnes.length === 0) return new Unmet(`no ${style}-paginated collection has a create body`, 'collections[].create.body');
+  const marked = writableOnes.filter((c) => c.markField !== undefined);
+  if (marked.length === 0) return new Unmet(`no writable ${style}-paginated collection has a mark field`, 'collections[].mark');
+  const c = marked.find((x) => x.filters.includes(x.markField!));
+  if (c) return c as WalkableCollection;
+  const first = marked[0]!;
+  return new Unmet(`the mark field "${first.markField}" of ${first.name} is not in its filters, so its items cannot be listed by their mark`, 'collections[].filters');
 }
 
-/** A walkable collection of either style, cursor first. */
+/** A walkable collection of either style, cursor first; unmet, the style that got further. */
 function anyWalkable(p: TargetProfile): WalkableCollection | Unmet {
   const cursor = walkable(p, 'cursor');
   if (!(cursor instanceof Unmet)) return cursor;
   const offset = walkable(p, 'offset');
-  return offset instanceof Unmet ? cursor : offset;
+  if (!(offset instanceof Unmet)) return offset;
+  return walkSteps.indexOf(offset.configKey) > walkSteps.indexOf(cursor.configKey) ? offset : cursor;
 }
 
 /** Every need a check can declare. */
@@ -127,25 +145,25 @@ export const needs = {
   /** A writable cursor-paginated collection with a mark field that is also a filter. */
   cursorWalk: need<WalkableCollection>({
     label: 'a marked cursor-paginated collection',
-    keys: ['collections[].pagination.style', 'collections[].mark', 'collections[].create.body', 'safety.readOnly'],
+    keys: ['collections[].pagination.style', 'collections[].mark', 'collections[].filters', 'collections[].create.body', 'safety.readOnly'],
     resolve: (p) => walkable(p, 'cursor'),
   }),
   /** The same, offset-paginated. */
   offsetWalk: need<WalkableCollection>({
     label: 'a marked offset-paginated collection',
-    keys: ['collections[].pagination.style', 'collections[].mark', 'collections[].create.body', 'safety.readOnly'],
+    keys: ['collections[].pagination.style', 'collections[].mark', 'collections[].filters', 'collections[].create.body', 'safety.readOnly'],
     resolve: (p) => walkable(p, 'offset'),
   }),
   /** A walkable collection of either style, cursor first. */
   anyWalk: need<WalkableCollection>({
     label: 'a marked paginated collection',
-    keys: ['collections[].mark', 'collections[].create.body', 'safety.readOnly'],
+    keys: ['collections[].mark', 'collections[].filters', 'collections[].create.body', 'safety.readOnly'],
     resolve: anyWalkable,
   }),
   /** A marked cursor-paginated collection that sorts on a string field of its create body. */
   sortableWalk: need<SortableWalk>({
     label: 'a marked cursor-paginated collection with a settable sort field',
-    keys: ['collections[].pagination.style', 'collections[].mark', 'collections[].sorts', 'collections[].create.body', 'safety.readOnly'],
+    keys: ['collections[].pagination.style', 'collections[].mark', 'collections[].filters', 'collections[].sorts', 'collections[].create.body', 'safety.readOnly'],
     resolve: (p) => {
       const c = walkable(p, 'cursor');
       if (c instanceof Unmet) return c;
@@ -156,7 +174,7 @@ export const needs = {
   /** A marked offset-paginated collection that sorts newest first (by a creation time). */
   newestFirstWalk: need<SortableWalk>({
     label: 'a marked offset-paginated collection with a creation-time sort',
-    keys: ['collections[].pagination.style', 'collections[].mark', 'collections[].sorts', 'collections[].create.body', 'safety.readOnly'],
+    keys: ['collections[].pagination.style', 'collections[].mark', 'collections[].filters', 'collections[].sorts', 'collections[].create.body', 'safety.readOnly'],
     resolve: (p) => {
       const c = walkable(p, 'offset');
       if (c instanceof Unmet) return c;
@@ -167,7 +185,7 @@ export const needs = {
   /** A marked paginated collection with a declared cap of at most {@link maxCapToFill}. */
   cappedWalk: need<CappedWalk>({
     label: 'a marked paginated collection with a declared page-size cap',
-    keys: ['collections[].pagination.maxLimit', 'collections[].mark', 'collections[].create.body', 'safety.readOnly'],
+    keys: ['collections[].pagination.maxLimit', 'collections[].mark', 'collections[].filters', 'collections[].create.body', 'safety.readOnly'],
     resolve: (p) => {
       const c = anyWalkable(p);
       if (c instanceof Unmet) return c;
@@ -175,6 +193,30 @@ export const needs = {
       if (max === undefined) return new Unmet(`the maximum page size of ${c.name} is not configured`, 'collections[].pagination.maxLimit');
       if (max > maxCapToFill) return new Unmet(`maxLimit ${max} would need more than ${maxCapToFill + 1} items to observe`, 'collections[].pagination.maxLimit');
       return { ...c, maxLimit: max };
+    },
+  }),
+  /** A writable collection with a configured sub-collection. */
+  nested: need<NestedCollection>({
+    label: 'a writable collection with a sub-collection',
+    keys: ['collections[].children', 'collections[].create.body', 'safety.readOnly'],
+    resolve: (p) => {
+      if (p.safety.readOnly) return new Unmet('read-only run: this check creates an item and a child of it', 'safety.readOnly');
+      const withChildren = p.collections.flatMap((c) => (c.children?.[0] === undefined ? [] : [{ parent: c, child: c.children[0] }]));
+      if (withChildren.length === 0) return new Unmet('no sub-collection configured', 'collections[].children');
+      const found = withChildren.find((x) => x.parent.createBody !== undefined);
+      if (found === undefined) return new Unmet(`${withChildren[0]!.parent.name} has sub-collections but no create body`, 'collections[].create.body');
+      return { parent: found.parent as WritableCollection, child: found.child };
+    },
+  }),
+  /** The collections whose answers the config declares personalised. */
+  personalised: need<readonly CollectionProfile[]>({
+    label: 'collections declared personalised',
+    keys: ['collections[].personalised'],
+    resolve: (p) => {
+      const declared = p.collections.filter((c) => c.personalised === true);
+      if (declared.length > 0) return declared;
+      const why = p.collections.some((c) => c.personalised === false) ? 'every collection is declared not personalised' : 'no collection says whether its answers are personalised';
+      return new Unmet(why, 'collections[].personalised');
     },
   }),
   /** Other base URLs of the same deployment. */

@@ -44,6 +44,28 @@ export interface CollectionProfile {
   readonly sorts: readonly string[];
   /** A string field the harness may set to mark the items it creates. */
   readonly markField?: string;
+  /**
+   * Whether what the collection answers depends on who asks (a user's own data): such
+   * responses must not be stored by shared caches. Undefined when the config does not say.
+   */
+  readonly personalised?: boolean;
+  /** Sub-collections listed under one item of this collection (`/projects/{id}/tasks`); the loader always fills it. */
+  readonly children?: readonly ChildProfile[];
+}
+
+/**
+ * A sub-collection (conventions §2): listed under its owner, each item also addressed at
+ * the top level.
+ */
+export interface ChildProfile {
+  readonly name: string;
+  /** The nested listing; `{id}` is the owner's id (`/v2/projects/{id}/tasks`). */
+  readonly path: string;
+  /** One item at the top level; `{id}` is the child's id (`/v2/tasks/{id}`). */
+  readonly itemPath: string;
+  readonly idField: string;
+  /** Body of a POST to the nested listing that creates a valid child. */
+  readonly createBody: Record<string, unknown>;
 }
 
 export interface SecretEndpoint {

@@ -1,4 +1,5 @@
-/** §2 Resources and fields: resource design, field renames. No checks yet: a check added here is listed in this call. */
+/** §2 Resources and fields: JSON representations and sub-collections. */
 import { defineSection } from '../../src/model/check.js';
+import { representationChecks } from './representations.js';
 
-export default defineSection('RES', []);
+export default defineSection('RES', representationChecks);

@@ -1,6 +1,7 @@
 /** §4 method contract: POST to a collection. */
 import { randomUUID } from 'node:crypto';
-import { defineCheck } from '../../src/model/check.js';
+import { CheckFailure, defineCheck } from '../../src/model/check.js';
+import type { HttpResponse } from '../../src/model/context.js';
 import { describe, ensure, expectHeader, expectJsonObject, expectStatus, brief } from '../../src/check-kit/expect.js';
 import { diffRepresentations, pickFields } from '../../src/check-kit/compare.js';
 import { sendTracked } from '../../src/check-kit/probes.js';
@@ -39,23 +40,45 @@ export const postLocationResolves = defineCheck({
   },
 });
 
+/** Why an answer to a POST carrying a client-sent id breaks the rule; undefined when it keeps it. */
+function adoptedOrCrashed(res: HttpResponse, idField: string, sentId: string): string | undefined {
+  if (res.status >= 500) return `${describe(res)}: a server error, expected the id ignored or refused with a 4xx`;
+  if (res.status >= 400) return undefined;
+  if (res.status !== 200 && res.status !== 201) return `${describe(res)}, expected 201 with an id the server chose, or a 4xx`;
+  const id = (res.json as Record<string, unknown> | null | undefined)?.[idField];
+  if (id === undefined) return `${describe(res)}: no "${idField}" in the body, expected the id the server chose`;
+  return String(id) === sentId ? `${describe(res)}: "${idField}" is the client's ${JSON.stringify(sentId)}, expected an id the server chose` : undefined;
+}
+
 export const postServerChoosesId = defineCheck({
   id: 'END-post-server-chooses-id',
   title: 'On POST the server chooses the id',
-  rule: 'On POST to a collection the server MUST choose the id: an id sent by the client is not adopted.',
+  rule: 'On POST to a collection the server MUST choose the id: an id the client sends, new or already taken, is ignored or refused with a 4xx, never adopted, never answered with a 5xx, and never lets the POST replace the item that has it (§4.2).',
   severity: 'must',
   needs: ['writable'],
+  dependsOn: ['END-get-item-200', 'END-safe-methods-no-change'],
   async run(ctx, { writable: collection }) {
-    const clientId = `restprobe-client-${randomUUID()}`;
-    const res = await sendTracked(ctx, collection, { method: 'POST', path: collection.path, json: { ...collection.createBody, [collection.idField]: clientId } });
-    if (res.status === 400 || res.status === 422) {
-      ctx.note(`the server refused a client-sent "${collection.idField}" with ${res.status}`);
-      return;
-    }
-    // 201 itself is END-post-201-location's to judge: any success shows whose id was kept.
-    expectStatus(res, [200, 201], 'POST with a client-sent id');
-    const id = expectJsonObject(res)[collection.idField];
-    ensure(id !== undefined && String(id) !== clientId, `${describe(res)}: "${collection.idField}" is the client's ${JSON.stringify(clientId)}, expected an id the server chose`, 'a server-chosen id', String(id));
+    const idField = collection.idField;
+    const fresh = `restprobe-client-${randomUUID()}`;
+    const sent = await sendTracked(ctx, collection, { method: 'POST', path: collection.path, json: { ...collection.createBody, [idField]: fresh } });
+    const freshWrong = adoptedOrCrashed(sent, idField, fresh);
+    if (freshWrong) throw new CheckFailure(freshWrong, 'an id the server chose, or a 4xx', String(sent.status), sent.exchangeIndex);
+    if (sent.status >= 400) ctx.note(`the server refused a client-sent "${idField}" with ${sent.status}`);
+    // An id that is taken: the POST must not reach the item that has it.
+    const existing = await ctx.create(collection);
+    const before = expectJsonObject(await ctx.http.send({ method: 'GET', url: existing.url }), 'the item whose id the POST sends');
+    const field = Object.keys(collection.createBody).find((k) => typeof collection.createBody[k] === 'string' && k !== idField);
+    const clash = await sendTracked(ctx, collection, {
+      method: 'POST',
+      path: collection.path,
+      json: { ...collection.createBody, ...(field !== undefined && { [field]: `${String(collection.createBody[field])} (restprobe clash)` }), [idField]: existing.id },
+    });
+    const clashWrong = adoptedOrCrashed(clash, idField, existing.id);
+    if (clashWrong) throw new CheckFailure(`POST with the id of an existing item — ${clashWrong}`, 'an id the server chose, or a 4xx', String(clash.status), clash.exchangeIndex);
+    const after = await ctx.http.send({ method: 'GET', url: existing.url });
+    expectStatus(after, 200, 'GET of the item whose id the POST sent');
+    const diff = diffRepresentations(before, expectJsonObject(after), collection.volatileFields);
+    ensure(diff.length === 0, `a POST carrying the id of ${existing.id} changed that item (${diff.join('; ')}), expected it untouched`, brief(before), brief(after.json));
   },
 });
 

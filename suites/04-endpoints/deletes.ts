@@ -1,18 +1,20 @@
 /** §4 method contract: DELETE. */
 import { defineCheck } from '../../src/model/check.js';
 import { describe, ensure, expectStatus } from '../../src/check-kit/expect.js';
+import { expectNoContent, sendExpectingNoContent } from '../../src/check-kit/connection.js';
 
 export const delete204 = defineCheck({
   id: 'END-delete-204',
   title: 'DELETE answers 204, or 200 with a body',
-  rule: 'DELETE of an existing item MUST answer 204 with no content, or 200 with a body.',
+  rule: 'DELETE of an existing item MUST answer 204 with no content (not even bytes after its header section, RFC 9110 §15.3.5), or 200 with a body.',
   severity: 'must',
   needs: ['writable'],
   async run(ctx, { writable }) {
     const item = await ctx.create(writable);
-    const res = await ctx.http.send({ method: 'DELETE', url: item.url });
+    const deleted = await sendExpectingNoContent(ctx, { method: 'DELETE', url: item.url }, { method: 'GET', url: item.url });
+    const res = deleted.res;
     expectStatus(res, [200, 204], 'DELETE');
-    if (res.status === 204) ensure(res.text.length === 0, `${describe(res)} carried ${res.text.length} bytes, expected no content`, 'no content', `${res.text.length} bytes`);
+    if (res.status === 204) expectNoContent(deleted, 'the 204');
     else ensure(res.text.length > 0, `${describe(res)} has an empty body, expected 204 for an empty answer or 200 with a body`, '204, or 200 with a body', '200 with no body');
   },
 });

@@ -5,25 +5,21 @@
  */
 import fc from 'fast-check';
 import { CheckFailure, defineCheck } from '../../src/model/check.js';
-import type { CheckContext } from '../../src/model/context.js';
+import type { CheckContext, HttpResponse } from '../../src/model/context.js';
+import type { CollectionProfile } from '../../src/model/profile.js';
 import type { WalkableCollection } from '../../src/model/needs.js';
 import { brief, describe, ensure, expectStatus } from '../../src/check-kit/expect.js';
 import { checkProperty } from '../../src/check-kit/property.js';
-import { createMarked, duplicates, fetchPage, pagePath, walk, walkIds } from '../../src/check-kit/pagination.js';
+import { createMarked, fetchMarkedPage, pagePath, pageShapeProblem, walk, walkDefects, walkIds, type PageQuery } from '../../src/check-kit/pagination.js';
+import { setupError } from '../../src/check-kit/setup.js';
+import { sendTracked } from '../../src/check-kit/probes.js';
+import { createdItemUrl } from '../../src/check-kit/created-url.js';
 
 /** Page size for walks over small marked sets: several pages, every boundary crossed. */
 const small = 2;
 
-/** Pages a walk over `n` items may take before it is called endless. */
-const pagesFor = (n: number): number => Math.ceil(n / small) + 3;
-
-/** Expected ids missing from a walk, and ids it returned more than once. */
-function walkDefects(expected: readonly string[], got: readonly string[]): string[] {
-  const seen = new Set(got);
-  const missing = expected.filter((id) => !seen.has(id));
-  const twice = duplicates(got);
-  return [...(missing.length > 0 ? [`missing ${brief(missing)}`] : []), ...(twice.length > 0 ? [`repeated ${brief(twice)}`] : [])];
-}
+/** Pages a walk over `n` items, `limit` a page, may take before it is called endless. */
+const pagesFor = (n: number, limit = small): number => Math.ceil(n / limit) + 3;
 
 export const paginationTerminates = defineCheck({
   id: 'END-pagination-terminates',
@@ -35,7 +31,7 @@ export const paginationTerminates = defineCheck({
   async run(ctx, { cursorWalk: c }) {
     const { filters } = await createMarked(ctx, c, 5);
     let pages = 0;
-    for await (const page of walk(ctx, c, { limit: small, filters }, pagesFor(5))) {
+    for await (const page of walk(ctx, c, { limit: small, filters }, pagesFor(5), { judgeShape: true })) {
       pages++;
       ctx.note(`page ${pages}: ${page.items.length} items, next_cursor ${page.nextCursor === null ? 'null' : 'set'}`);
     }
@@ -45,16 +41,19 @@ export const paginationTerminates = defineCheck({
 export const paginationCompleteWalk = defineCheck({
   id: 'END-pagination-complete-walk',
   title: 'A walk returns every item exactly once',
-  rule: 'Walking every page of a collection MUST return each item exactly once.',
+  rule: 'Walking every page of a collection MUST return each item exactly once, at every page size (walked at 1, 2 and 3 items a page).',
   severity: 'must',
   needs: ['cursorWalk'],
   dependsOn: ['END-pagination-terminates'],
   async run(ctx, { cursorWalk: c }) {
     const created = await createMarked(ctx, c, 7);
-    const ids = await walkIds(ctx, c, { limit: small, filters: created.filters }, pagesFor(7));
-    const defects = walkDefects(created.ids, ids);
-    ensure(defects.length === 0, `the walk ${defects.join('; ')}, expected each of the ${created.ids.length} items once`, brief(created.ids), brief(ids));
-    ensure(ids.length === created.ids.length, `the walk returned ${ids.length} items, expected the ${created.ids.length} marked ones`);
+    // Page-boundary bugs can show at one page size only.
+    for (const limit of [1, 2, 3]) {
+      const ids = await walkIds(ctx, c, { limit, filters: created.filters }, pagesFor(7, limit));
+      const defects = walkDefects(created.ids, ids);
+      ensure(defects.length === 0, `the walk at limit=${limit} ${defects.join('; ')}, expected each of the ${created.ids.length} items once`, brief(created.ids), brief(ids));
+      ensure(ids.length === created.ids.length, `the walk at limit=${limit} returned ${ids.length} items, expected the ${created.ids.length} marked ones`);
+    }
   },
 });
 
@@ -71,13 +70,19 @@ function walkOps(canMove: boolean): fc.Arbitrary<WalkOp[]> {
   return fc.array(fc.oneof(...ops), { minLength: 1, maxLength: 8 });
 }
 
-const showOps = (ops: readonly WalkOp[]): string =>
-  ops.map((o) => (o.kind === 'delete' ? `delete #${o.pick}` : o.kind === 'move' ? `move #${o.pick} to position ${o.to}` : o.kind)).join(', ');
+/** One interleaving and the page size its walk uses. */
+interface WalkCase {
+  readonly limit: number;
+  readonly ops: readonly WalkOp[];
+}
+
+const showCase = ({ limit, ops }: WalkCase): string =>
+  `limit=${limit}: ${ops.map((o) => (o.kind === 'delete' ? `delete #${o.pick}` : o.kind === 'move' ? `move #${o.pick} to position ${o.to}` : o.kind)).join(', ')}`;
 
 export const paginationStableUnderWrites = defineCheck({
   id: 'END-pagination-stable-under-writes',
   title: 'Cursor pages stay correct while items are inserted, deleted and moved',
-  rule: 'While items are inserted, deleted, or moved by an update of the sort field during a cursor walk, every item left untouched for the whole walk MUST appear exactly once and none twice.',
+  rule: 'While items are inserted, deleted, or moved by an update of the sort field during a cursor walk at any page size, every item left untouched for the whole walk MUST appear exactly once and none twice.',
   severity: 'must',
   needs: ['cursorWalk'],
   dependsOn: ['END-filter-matches'],
@@ -85,14 +90,20 @@ export const paginationStableUnderWrites = defineCheck({
     // With a sort field the harness can set, the walk is sorted by it and items can move.
     const sortField = c.sorts.find((f) => typeof c.createBody[f] === 'string');
     if (!sortField) ctx.note('no sortable string field in the create body: moves are not interleaved (collections[].sorts)');
+    // The page size is part of the input: 1, 2, 3 … up to the cap, or one past the items.
+    const maxLimit = Math.min(c.pagination.maxLimit ?? initialItems + 2, initialItems + 2);
     await checkProperty(ctx, {
-      arbitrary: walkOps(sortField !== undefined),
-      examples: [[{ kind: 'next' }, { kind: 'delete', pick: 0 }, { kind: 'next' }], [{ kind: 'next' }, { kind: 'insert' }, { kind: 'next' }]],
+      arbitrary: fc.record({ limit: fc.integer({ min: 1, max: maxLimit }), ops: walkOps(sortField !== undefined) }),
+      examples: [
+        { limit: small, ops: [{ kind: 'next' }, { kind: 'delete', pick: 0 }, { kind: 'next' }] },
+        { limit: small, ops: [{ kind: 'next' }, { kind: 'insert' }, { kind: 'next' }] },
+        { limit: Math.min(3, maxLimit), ops: [{ kind: 'next' }, { kind: 'insert' }, { kind: 'next' }] },
+      ],
       numRuns: Math.min(ctx.profile.properties.numRuns, 20),
-      show: showOps,
-      predicate: async (ops) => {
+      show: showCase,
+      predicate: async (input) => {
         try {
-          await walkWithWrites(ctx, c, sortField, ops);
+          await walkWithWrites(ctx, c, sortField, input);
         } finally {
           // Each run walks its own items: delete them before the next run makes more.
           await ctx.cleanup();
@@ -110,13 +121,14 @@ const initialItems = 6;
  * operation touched may rightly appear twice (moved ahead) or not at all (deleted, moved
  * behind); every other item must appear exactly once.
  */
-async function walkWithWrites(ctx: CheckContext, c: WalkableCollection, sortField: string | undefined, ops: readonly WalkOp[]): Promise<void> {
+async function walkWithWrites(ctx: CheckContext, c: WalkableCollection, sortField: string | undefined, input: WalkCase): Promise<void> {
+  const { limit, ops } = input;
   // Sort values spaced out, so a move can land between any two of them.
   const position = (marker: string, n: number) => `${marker}-${String(n * 10).padStart(3, '0')}`;
   const { marker, items, filters } = await createMarked(ctx, c, initialItems, (i, m) => (sortField ? { [sortField]: position(m, i) } : {}));
   const touched = new Set<string>();
   const seen: string[] = [];
-  const pages = walk(ctx, c, { limit: small, filters, ...(sortField && { sort: sortField }) }, pagesFor(initialItems + ops.length) + ops.length);
+  const pages = walk(ctx, c, { limit, filters, ...(sortField && { sort: sortField }) }, pagesFor(initialItems + ops.length, limit) + ops.length);
   let done = false;
   const next = async () => {
     const r = await pages.next();
@@ -142,14 +154,14 @@ async function walkWithWrites(ctx: CheckContext, c: WalkableCollection, sortFiel
   const untouched = items.filter((x) => !touched.has(x.id)).map((x) => x.id);
   const defects = walkDefects(untouched, seen.filter((id) => !touched.has(id)));
   if (defects.length > 0) {
-    throw new CheckFailure(`during [${showOps(ops)}] the walk ${defects.join('; ')}; expected every untouched item exactly once`, brief(untouched), brief(seen));
+    throw new CheckFailure(`during [${showCase(input)}] the walk ${defects.join('; ')}; expected every untouched item exactly once`, brief(untouched), brief(seen));
   }
 }
 
 export const sortHonoured = defineCheck({
   id: 'END-sort-honoured',
   title: 'sort orders ascending and descending, and refuses unknown fields',
-  rule: '`sort=<field>` MUST order items ascending and `sort=-<field>` descending, across pages; an unknown sort field MUST get 400.',
+  rule: '`sort=<field>` MUST order items ascending and `sort=-<field>` descending, across pages; an unknown sort field is bad input and MUST get 400 or 422.',
   severity: 'must',
   needs: ['sortableWalk'],
   dependsOn: ['END-filter-matches'],
@@ -167,7 +179,7 @@ export const sortHonoured = defineCheck({
       ensure(got.join() === want.join(), `sort=${sort} returned ${field} in the order ${brief(got)}, expected ${brief(want)}`, brief(want), brief(got));
     }
     const res = await ctx.http.send({ method: 'GET', path: pagePath(c, { sort: 'restprobe_no_such_field', limit: small }) });
-    expectStatus(res, 400, 'sort on an unknown field');
+    expectStatus(res, [400, 422], 'sort on an unknown field');
   },
 });
 
@@ -190,37 +202,75 @@ export const sortTiesDeterministic = defineCheck({
   },
 });
 
+/** An item of a marked set and the values of its filterable fields. */
+interface Member {
+  readonly id: string;
+  readonly values: Readonly<Record<string, unknown>>;
+}
+
+const isScalar = (v: unknown): v is string | number | boolean => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
+
+/**
+ * Marked items made to differ from `value` in `field`: one created without the field (so
+ * it takes its default), then, for a string, one with another value, until one differs.
+ * Their values are read back, since the server decides them; every item made is returned,
+ * differing or not, as it belongs to the marked set.
+ */
+async function differingMembers(ctx: CheckContext, c: WalkableCollection, marker: string, field: string, value: string | number | boolean): Promise<Member[]> {
+  const { [field]: _omitted, ...withoutField } = c.createBody;
+  const attempts = [withoutField, ...(typeof value === 'string' ? [{ ...c.createBody, [field]: `${value}-restprobe-other` }] : [])];
+  const made: Member[] = [];
+  for (const body of attempts) {
+    const res = await sendTracked(ctx, c, { method: 'POST', path: c.path, json: { ...body, [c.markField]: marker } });
+    const { url } = createdItemUrl(ctx.profile, res, c);
+    if (res.status < 200 || res.status > 299 || url === undefined) continue;
+    const got = await ctx.http.send({ method: 'GET', url });
+    if (got.status !== 200 || typeof got.json !== 'object' || got.json === null) throw setupError(got, `reading back an item made to differ in ${field}: ${describe(got)} (see END-get-item-200)`);
+    const values = got.json as Record<string, unknown>;
+    made.push({ id: String(values[c.idField]), values });
+    if (String(values[field]) !== String(value)) break;
+  }
+  return made;
+}
+
 export const filterMatches = defineCheck({
   id: 'END-filter-matches',
   title: 'Filters return only matching items, across pages',
-  rule: 'A filter `?<field>=<value>` MUST return only items whose field equals the value, on every page.',
+  rule: 'A filter `?<field>=<value>` MUST return only items whose field equals the value, and every such item, on every page (judged on items that differ in the field).',
   severity: 'must',
   needs: ['cursorWalk'],
   dependsOn: ['END-pagination-complete-walk'],
   async run(ctx, { cursorWalk: c }) {
     const matching = await createMarked(ctx, c, 3);
     await createMarked(ctx, c, 2);
+    const members: Member[] = matching.ids.map((id) => ({ id, values: c.createBody }));
     const queries: Readonly<Record<string, string>>[] = [matching.filters];
     for (const f of c.filters) {
-      const v = c.createBody?.[f];
-      if (f !== c.markField && (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean')) queries.push({ ...matching.filters, [f]: String(v) });
+      const v = c.createBody[f];
+      if (f === c.markField || !isScalar(v)) continue;
+      // Items that all hold the value would pass a server that ignores the filter.
+      const made = await differingMembers(ctx, c, matching.marker, f, v);
+      members.push(...made);
+      if (!made.some((m) => String(m.values[f]) !== String(v))) ctx.note(`no ${c.name} item could be made that differs in ${f} (omitting it, or another value, was refused or kept ${JSON.stringify(v)}): ${f}= is judged on matching items only`);
+      queries.push({ ...matching.filters, [f]: String(v) });
     }
     for (const filters of queries) {
+      const expected = members.filter((m) => Object.entries(filters).every(([k, v]) => k === c.markField || String(m.values[k]) === v)).map((m) => m.id);
       const seen: string[] = [];
-      for await (const page of walk(ctx, c, { limit: small, filters }, pagesFor(5), { judgeFilters: true })) {
+      for await (const page of walk(ctx, c, { limit: small, filters }, pagesFor(members.length), { judgeFilters: true })) {
         for (const item of page.items) {
           const off = Object.entries(filters).filter(([k, v]) => String(item[k]) !== v);
           ensure(off.length === 0, `${describe(page.res)} returned item ${String(item[c.idField])} with ${off.map(([k]) => `${k}=${JSON.stringify(item[k])}`).join(', ')}, expected only items matching ${brief(filters)}`, brief(filters), brief(item));
           seen.push(String(item[c.idField]));
         }
       }
-      const defects = walkDefects(matching.ids, seen);
-      ensure(defects.length === 0, `filter ${brief(filters)}: the walk ${defects.join('; ')}, expected the ${matching.ids.length} matching items once each`);
+      const defects = walkDefects(expected, seen);
+      ensure(defects.length === 0 && seen.length === expected.length, `filter ${brief(filters)}: the walk ${defects.join('; ') || `returned ${seen.length} items`}, expected the ${expected.length} matching items once each`, brief(expected), brief(seen));
     }
   },
 });
 
-/** Variants of a real cursor that a server must refuse. */
+/** Variants of a real cursor: altered, cut, extended. Any of them may still decode to a position. */
 function tamperings(cursor: string): Record<string, string> {
   const mid = Math.floor(cursor.length / 2);
   const flip = cursor[mid] === 'A' ? 'B' : 'A';
@@ -228,39 +278,86 @@ function tamperings(cursor: string): Record<string, string> {
     'one character changed': cursor.slice(0, mid) + flip + cursor.slice(mid + 1),
     truncated: cursor.slice(0, Math.max(1, mid)),
     'garbage appended': `${cursor}x!`,
-    'not a cursor': 'restprobe-not-a-cursor',
   };
+}
+
+/** A string no server issued as a cursor: it decodes to no position, so only a 4xx answers it. */
+const notACursor = 'restprobe-not-a-cursor';
+
+/** A request with a cursor the server did not issue for it, and the items a page answering it may hold. */
+interface CursorProbe {
+  readonly how: string;
+  readonly res: HttpResponse;
+  readonly collection: CollectionProfile;
+  /** The ids the query lists; undefined on another collection, whose items the check did not make. */
+  readonly allowed?: ReadonlySet<string>;
+  /** No page can answer it: the cursor cannot be decoded. */
+  readonly undecodable?: boolean;
+}
+
+/**
+ * Sends altered and foreign cursors: the tamperings of a real cursor on its own query,
+ * that cursor with another filter, with another sort, and on another cursor-paginated
+ * collection when one is configured.
+ */
+async function cursorProbes(ctx: CheckContext, c: WalkableCollection): Promise<CursorProbe[]> {
+  const mine = await createMarked(ctx, c, 3);
+  const other = await createMarked(ctx, c, 3);
+  const first = await fetchMarkedPage(ctx, c, { limit: 1, filters: mine.filters });
+  const cursor = first.nextCursor;
+  if (typeof cursor !== 'string') throw setupError(first.res, `${describe(first.res)}: no next_cursor on the first of 3 pages, so there is no cursor to alter (see END-pagination-terminates)`);
+  const probes: CursorProbe[] = [];
+  const send = async (how: string, collection: CollectionProfile, q: PageQuery, allowed?: readonly string[], undecodable = false) => {
+    const res = await ctx.http.send({ method: 'GET', path: pagePath(collection, q) });
+    probes.push({ how, res, collection, undecodable, ...(allowed && { allowed: new Set(allowed) }) });
+  };
+  for (const [how, bad] of Object.entries(tamperings(cursor))) await send(`a cursor with ${how}`, c, { limit: 1, cursor: bad, filters: mine.filters }, mine.ids);
+  await send(`${JSON.stringify(notACursor)} as the cursor`, c, { limit: 1, cursor: notACursor, filters: mine.filters }, mine.ids, true);
+  await send('a cursor issued for another filter', c, { limit: 1, cursor, filters: other.filters }, other.ids);
+  const sort = c.sorts[0];
+  if (sort !== undefined) await send(`a cursor issued for the default order, used with sort=-${sort}`, c, { limit: 1, cursor, filters: mine.filters, sort: `-${sort}` }, mine.ids);
+  const otherCollection = ctx.profile.collections.find((x) => x !== c && x.pagination.style === 'cursor');
+  if (otherCollection) await send(`a ${c.name} cursor on ${otherCollection.name}`, otherCollection, { limit: 1, cursor });
+  return probes;
+}
+
+/** Why a cursor probe's answer is neither a refusal nor a page of the query's own items; undefined when it is one of them. */
+function wrongCursorAnswer(p: CursorProbe): string | undefined {
+  const { res } = p;
+  if (res.status >= 400 && res.status < 500) return undefined;
+  if (p.undecodable) return `${p.how}: ${describe(res)}, where only a 4xx can answer a cursor that decodes to no position`;
+  if (res.status !== 200) return `${p.how}: ${describe(res)}`;
+  const shape = pageShapeProblem(res, p.collection);
+  if (shape !== undefined) return `${p.how}: ${describe(res)}, which is no page (${shape.found})`;
+  if (p.allowed === undefined) return undefined;
+  const items = (res.json as { data: Record<string, unknown>[] }).data;
+  const stray = items.map((i) => String(i[p.collection.idField])).filter((id) => !p.allowed!.has(id));
+  return stray.length === 0 ? undefined : `${p.how}: ${describe(res)} with item(s) ${brief(stray)} the query does not list`;
 }
 
 export const cursorTamper400 = defineCheck({
   id: 'END-cursor-tamper-400',
-  title: 'A tampered or foreign cursor answers 400',
-  rule: 'A modified cursor, or one issued for another filter, sort or collection, MUST get 400, never a 5xx and never a page of other data (another collection is tried when two cursor-paginated collections are configured).',
+  title: 'A tampered or foreign cursor gets a 4xx or a page of the query\'s own items, never a 5xx',
+  rule: 'A cursor that was altered, or issued for another filter, sort or collection, MUST get a 4xx, or a 200 page holding only items the query lists (an opaque cursor may decode to another position), and a string that is no cursor at all MUST get a 4xx; never a 5xx and never other data.',
   severity: 'must',
   needs: ['cursorWalk'],
   dependsOn: ['END-get-collection-200'],
   async run(ctx, { cursorWalk: c }) {
-    const { filters } = await createMarked(ctx, c, 3);
-    const other = await createMarked(ctx, c, 3);
-    const first = await fetchPage(ctx, c, { limit: 1, filters });
-    const cursor = first.nextCursor;
-    ensure(typeof cursor === 'string', `${describe(first.res)}: no next_cursor on the first of 3 pages, expected one`);
-    for (const [how, bad] of Object.entries(tamperings(cursor))) {
-      const res = await ctx.http.send({ method: 'GET', path: pagePath(c, { limit: 1, cursor: bad, filters }) });
-      expectStatus(res, 400, `a cursor with ${how}`);
-    }
-    const foreign = await ctx.http.send({ method: 'GET', path: pagePath(c, { limit: 1, cursor, filters: other.filters }) });
-    expectStatus(foreign, 400, 'a cursor issued for another filter');
-    const sort = c.sorts[0];
-    if (sort !== undefined) {
-      const resorted = await ctx.http.send({ method: 'GET', path: pagePath(c, { limit: 1, cursor, filters, sort: `-${sort}` }) });
-      expectStatus(resorted, 400, `a cursor issued for the default order, used with sort=-${sort}`);
-    }
-    const otherCollection = ctx.profile.collections.find((x) => x !== c && x.pagination.style === 'cursor');
-    if (otherCollection) {
-      const res = await ctx.http.send({ method: 'GET', path: pagePath(otherCollection, { limit: 1, cursor }) });
-      expectStatus(res, 400, `a ${c.name} cursor on ${otherCollection.name}`);
-    }
+    const wrong = (await cursorProbes(ctx, c)).map(wrongCursorAnswer).filter((w): w is string => w !== undefined);
+    ensure(wrong.length === 0, `${wrong.join('; ')}; expected a 4xx, or a page of the query's own items`, "a 4xx, or a page of the query's own items", wrong.join('; '));
+  },
+});
+
+export const cursorTamperEvident = defineCheck({
+  id: 'END-cursor-tamper-evident',
+  title: 'A tampered or foreign cursor is refused',
+  rule: 'A cursor that was altered, or issued for another filter, sort or collection, SHOULD be refused with a 4xx (the conventions ask only for an opaque encoded value; refusing it is what the JSON:API cursor profile asks).',
+  severity: 'should',
+  needs: ['cursorWalk'],
+  dependsOn: ['END-cursor-tamper-400'],
+  async run(ctx, { cursorWalk: c }) {
+    const accepted = (await cursorProbes(ctx, c)).filter((p) => p.res.status < 400 || p.res.status >= 500).map((p) => `${p.how}: ${describe(p.res)}`);
+    ensure(accepted.length === 0, `${accepted.join('; ')}; expected each refused with a 4xx`, 'a 4xx', accepted.join('; '));
   },
 });
 
@@ -276,12 +373,12 @@ export const offsetPagesDisjoint = defineCheck({
     const filters = created.filters;
     const pages: string[][] = [];
     for (let offset = 0; offset < created.ids.length; offset += small) {
-      pages.push((await fetchPage(ctx, c, { limit: small, offset, filters })).items.map((i) => String(i[c.idField])));
+      pages.push((await fetchMarkedPage(ctx, c, { limit: small, offset, filters })).items.map((i) => String(i[c.idField])));
     }
     const all = pages.flat();
     const defects = walkDefects(created.ids, all);
     ensure(defects.length === 0 && all.length === created.ids.length, `offset pages ${brief(pages)} ${defects.join('; ') || `hold ${all.length} items`}, expected the ${created.ids.length} items once each`, brief(created.ids), brief(pages));
-    const past = await fetchPage(ctx, c, { limit: small, offset: created.ids.length + 10, filters });
+    const past = await fetchMarkedPage(ctx, c, { limit: small, offset: created.ids.length + 10, filters });
     ensure(past.items.length === 0, `${describe(past.res)}: an offset past the end returned ${past.items.length} items, expected none`, 'data: []', `${past.items.length} items`);
   },
 });
@@ -297,9 +394,9 @@ export const offsetShiftUnderInserts = defineCheck({
     const newestFirst = c.sortField;
     const { marker, filters } = await createMarked(ctx, c, 4);
     const q = { limit: small, sort: `-${newestFirst}`, filters };
-    const first = (await fetchPage(ctx, c, { ...q, offset: 0 })).items.map((i) => String(i[c.idField]));
+    const first = (await fetchMarkedPage(ctx, c, { ...q, offset: 0 })).items.map((i) => String(i[c.idField]));
     await ctx.create(c, { [c.markField]: marker });
-    const second = (await fetchPage(ctx, c, { ...q, offset: small })).items.map((i) => String(i[c.idField]));
+    const second = (await fetchMarkedPage(ctx, c, { ...q, offset: small })).items.map((i) => String(i[c.idField]));
     const repeated = second.filter((id) => first.includes(id));
     if (repeated.length > 0) {
       throw new CheckFailure(`after one insert, offset page 2 repeated ${brief(repeated)} from page 1: offset pages shift under writes (prefer cursor pagination for changing data)`, 'disjoint pages', brief(repeated));
@@ -316,6 +413,7 @@ export const paginationChecks = [
   sortTiesDeterministic,
   filterMatches,
   cursorTamper400,
+  cursorTamperEvident,
   offsetPagesDisjoint,
   offsetShiftUnderInserts,
 ];

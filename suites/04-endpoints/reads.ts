@@ -1,18 +1,20 @@
 /** §4 method contract: GET, HEAD and OPTIONS. */
-import { defineCheck } from '../../src/model/check.js';
+import { CheckSkipped, defineCheck } from '../../src/model/check.js';
+import { splitList } from '../../src/check-kit/http-grammar.js';
 import { describe, ensure, expectHeader, expectJsonObject, expectStatus } from '../../src/check-kit/expect.js';
 import { parseAllow } from '../../src/check-kit/probes.js';
 import { fetchPage } from '../../src/check-kit/pagination.js';
+import { expectNoContent, sendExpectingNoContent } from '../../src/check-kit/connection.js';
 
 export const getCollection200 = defineCheck({
   id: 'END-get-collection-200',
   title: 'GET on a collection answers 200 with a page',
-  rule: 'GET on a collection MUST answer 200 with a page of results: an object with a `data` array and, for cursor pagination, a `next_cursor` string or null.',
+  rule: 'GET on a collection MUST answer 200 with a page of results: an object with a `data` array and, for cursor pagination, a `next_cursor` string or null (every configured collection is tried).',
   severity: 'must',
   needs: ['collection'],
-  async run(ctx, { collection }) {
-    // fetchPage asserts the page shape of the collection's own pagination style.
-    await fetchPage(ctx, collection, {});
+  async run(ctx) {
+    // The page shape of each collection's own pagination style: the one check that judges it.
+    for (const collection of ctx.profile.collections) await fetchPage(ctx, collection, {}, { judgeShape: true });
   },
 });
 
@@ -32,25 +34,38 @@ export const getItem200 = defineCheck({
   },
 });
 
+export const headMatchesGet = defineCheck({
+  id: 'END-head-matches-get',
+  title: 'HEAD answers like GET, without content',
+  rule: 'HEAD MUST answer with the status GET would and MUST NOT carry content, not even bytes after its header section (RFC 9110 §9.3.2, §6.4.1).',
+  severity: 'must',
+  needs: ['writable'],
+  async run(ctx, { writable }) {
+    const item = await ctx.create(writable);
+    const get = await ctx.http.send({ method: 'GET', url: item.url });
+    const head = await sendExpectingNoContent(ctx, { method: 'HEAD', url: item.url }, { method: 'GET', url: item.url });
+    ensure(head.res.status === get.status, `HEAD answered ${head.res.status} where GET answered ${get.status}, expected the same status`, String(get.status), String(head.res.status));
+    expectNoContent(head, 'the HEAD response');
+  },
+});
+
 /**
  * Headers a HEAD repeats from GET when GET sends them (RFC 9110 §9.3.2). Not
  * Content-Length or Vary: a HEAD response MAY omit fields known only after generating content.
  */
 const headHeaders = ['content-type', 'etag', 'last-modified', 'cache-control', 'content-language'];
 
-export const headMatchesGet = defineCheck({
-  id: 'END-head-matches-get',
-  title: 'HEAD answers like GET, without a body',
-  rule: 'HEAD MUST answer with the status and header fields GET would send (Content-Type, ETag, Cache-Control…) and MUST NOT carry content (RFC 9110 §9.3.2).',
-  severity: 'must',
+export const headHeadersMatch = defineCheck({
+  id: 'END-head-headers-match',
+  title: "HEAD sends GET's header fields",
+  rule: 'HEAD SHOULD send the header fields GET would send (Content-Type, ETag, Cache-Control…): RFC 9110 §9.3.2 asks no more than SHOULD and lets a server omit fields determined only while generating the content, and the conventions say nothing of HEAD headers.',
+  severity: 'should',
   needs: ['writable'],
-  dependsOn: ['END-etag-stable'],
+  dependsOn: ['END-head-matches-get', 'END-etag-stable'],
   async run(ctx, { writable }) {
     const item = await ctx.create(writable);
     const get = await ctx.http.send({ method: 'GET', url: item.url });
     const head = await ctx.http.send({ method: 'HEAD', url: item.url });
-    ensure(head.status === get.status, `HEAD answered ${head.status} where GET answered ${get.status}, expected the same status`, String(get.status), String(head.status));
-    ensure(head.text.length === 0, `${describe(head)} carried ${head.text.length} bytes of content, expected none`, 'no content', `${head.text.length} bytes`);
     const differ = headHeaders
       .filter((h) => get.headers[h] !== undefined && head.headers[h] !== get.headers[h])
       .map((h) => `${h}: GET ${JSON.stringify(get.headers[h])}, HEAD ${JSON.stringify(head.headers[h] ?? null)}`);
@@ -72,4 +87,26 @@ export const optionsAllow = defineCheck({
   },
 });
 
-export const readChecks = [getCollection200, getItem200, headMatchesGet, optionsAllow];
+/** `type/subtype` with optional parameters (RFC 9110 §8.3.1). */
+const mediaType = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9A-Za-z-]+\s*(?:;.*)?$/;
+
+export const optionsAcceptPatch = defineCheck({
+  id: 'END-options-accept-patch',
+  title: 'OPTIONS names the PATCH media types',
+  rule: 'OPTIONS on a resource whose `Allow` lists PATCH SHOULD carry `Accept-Patch` naming the media types PATCH takes (RFC 5789 §3.1).',
+  severity: 'should',
+  needs: ['writable'],
+  async run(ctx, { writable }) {
+    const item = await ctx.create(writable);
+    const res = await ctx.http.send({ method: 'OPTIONS', url: item.url });
+    expectStatus(res, [200, 204], 'OPTIONS on an item');
+    const allow = parseAllow(res.headers['allow']);
+    if (allow === undefined) throw new CheckSkipped(`${describe(res)} has no Allow, so whether PATCH is supported is unknown (see END-options-allow)`);
+    if (!allow.includes('PATCH')) throw new CheckSkipped(`${describe(res)}: Allow "${res.headers['allow']}" does not list PATCH`);
+    const types = splitList(expectHeader(res, 'Accept-Patch', 'OPTIONS on an item that allows PATCH'));
+    const bad = types.filter((t) => !mediaType.test(t));
+    ensure(types.length > 0 && bad.length === 0, `${describe(res)}: Accept-Patch "${res.headers['accept-patch']}" is not a list of media types, expected e.g. application/merge-patch+json`, '1#media-type', res.headers['accept-patch']);
+  },
+});
+
+export const readChecks = [getCollection200, getItem200, headMatchesGet, headHeadersMatch, optionsAllow, optionsAcceptPatch];

@@ -1,7 +1,7 @@
 /** §4 method contract: PUT and PATCH. */
 import { CheckSkipped, defineCheck } from '../../src/model/check.js';
 import type { CheckContext, CreatedResource } from '../../src/model/context.js';
-import { describe, ensure, expectJsonObject, expectStatus, brief } from '../../src/check-kit/expect.js';
+import { describe, ensure, expectHeader, expectJsonObject, expectStatus, brief } from '../../src/check-kit/expect.js';
 import { deepEqual, diffRepresentations, pickFields } from '../../src/check-kit/compare.js';
 import { itemPath, unknownId } from '../../src/check-kit/probes.js';
 
@@ -20,11 +20,15 @@ function mismatches(expected: Record<string, unknown>, actual: Record<string, un
 export const updateReturnsResource = defineCheck({
   id: 'END-update-returns-resource',
   title: 'An update returns the updated resource',
-  rule: 'A PUT answered 200 and a PATCH MUST return the updated resource, holding the values just written.',
+  rule: 'A PUT answered 200 and a PATCH MUST return the updated resource: its id and every field a GET of it shows, holding the values just written, not the input echoed back.',
   severity: 'must',
   needs: ['updatable'],
+  dependsOn: ['END-get-item-200'],
   async run(ctx, { updatable: collection }) {
     const item = await ctx.create(collection);
+    // The fields of the resource, as GET shows them (`_links` is optional and the server's to choose).
+    const fields = Object.keys(await read(ctx, item, 'GET before the updates')).filter((k) => k !== '_links');
+    const idField = collection.idField;
     for (const [method, body] of [['PUT', collection.replaceBody], ['PATCH', collection.patchBody]] as const) {
       if (!body) continue;
       const res = await ctx.http.send({ method, url: item.url, json: body });
@@ -33,7 +37,11 @@ export const updateReturnsResource = defineCheck({
         ctx.note('PUT answered 204: no representation to compare');
         continue;
       }
-      const off = mismatches(body, expectJsonObject(res, method));
+      const got = expectJsonObject(res, method);
+      ensure(String(got[idField]) === item.id, `${describe(res)}: "${idField}" is ${brief(got[idField])}, expected ${JSON.stringify(item.id)}: the updated resource, not the input echoed back`, item.id, brief(got));
+      const absent = fields.filter((k) => !(k in got));
+      ensure(absent.length === 0, `${describe(res)} lacks ${brief(absent)}, which the resource has, expected the updated resource, not the input echoed back`, brief(fields), brief(Object.keys(got)));
+      const off = mismatches(body, got);
       ensure(off.length === 0, `${describe(res)} returned values other than those written (${off.join('; ')}), expected the updated resource`, brief(body), brief(res.json));
     }
   },
@@ -82,8 +90,8 @@ export const putIdempotent = defineCheck({
 
 export const putCreatesMissing = defineCheck({
   id: 'END-put-creates-missing',
-  title: 'PUT creates a missing resource',
-  rule: 'PUT to an id that does not exist MUST create the resource and answer 201 (RFC 9110 §9.3.4).',
+  title: 'PUT creates a missing resource: 201 with Location',
+  rule: 'PUT to an id that does not exist MUST create the resource and answer 201 with `Location` (RFC 9110 §9.3.4 demands the 201, where the conventions\' PUT row says "200 or 204"; their status table gives a 201 its Location).',
   severity: 'must',
   needs: ['clientIds'],
   dependsOn: ['END-get-item-200'],
@@ -92,6 +100,7 @@ export const putCreatesMissing = defineCheck({
     ctx.track(url);
     const res = await ctx.http.send({ method: 'PUT', url, json: collection.createBody });
     expectStatus(res, 201, 'PUT to a missing id');
+    expectHeader(res, 'Location', 'the 201 of a PUT that created the resource');
     const get = await ctx.http.send({ method: 'GET', url });
     expectStatus(get, 200, 'GET after PUT created it');
   },

@@ -18,7 +18,33 @@ type BadInput =
   | { kind: 'oversized'; bytes: number }
   | { kind: 'deeply-nested'; depth: number }
   | { kind: 'odd-id'; segment: string }
-  | { kind: 'odd-query'; query: Record<string, string> };
+  | { kind: 'odd-query'; query: Record<string, string> }
+  | { kind: 'no-content-type' };
+
+/**
+ * Kinds a server MUST refuse with a 4xx. The others MUST NOT get a 5xx but may succeed:
+ * an omitted field may be optional, unknown members are ignored (tolerant reader, §9.5),
+ * a larger body limit may admit an oversized body, an odd id or query may name nothing
+ * wrong, and RFC 9110 §8.3 lets a server examine a body that has no Content-Type.
+ */
+const mustRefuse: ReadonlySet<BadInput['kind']> = new Set(['malformed-json', 'not-an-object', 'wrong-type']);
+
+/** The JSON type of a value, as a wrong-type probe must differ from it. */
+function jsonType(v: unknown): string {
+  return v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v;
+}
+
+/** Values of another JSON type than `v`, never null (which may clear an optional field). */
+function wrongValuesFor(v: unknown): fc.Arbitrary<unknown> {
+  const all: [string, fc.Arbitrary<unknown>][] = [
+    ['number', fc.oneof(fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }))],
+    ['boolean', fc.boolean()],
+    ['string', fc.string({ maxLength: 8 })],
+    ['array', fc.array(fc.integer(), { maxLength: 3 })],
+    ['object', fc.dictionary(fc.string({ maxLength: 4 }), fc.integer(), { maxKeys: 2 })],
+  ];
+  return fc.oneof(...all.filter(([type]) => type !== jsonType(v)).map(([, arb]) => arb));
+}
 
 /** Path segments that trip naive routers and decoders. */
 const oddSegments = ['%00', '%2e%2e%2f', '..%2f..', '%ff%fe', '%25', '%', '~', '-1', '0', 'null', '9'.repeat(2048), '%E2%80%AE', 'a%20b'];
@@ -26,8 +52,8 @@ const oddValues = ['-1', '0', 'abc', '1e9', '99999999999999999999', '%', '[]', '
 const queryKeys = ['limit', 'cursor', 'after', 'offset', 'sort', 'v', 'status'];
 
 function arbitraries(collection: CollectionProfile, writable: boolean): fc.Arbitrary<BadInput> {
-  const fields = Object.keys(collection.createBody ?? {});
-  const wrongValue = fc.oneof(fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.array(fc.integer(), { maxLength: 3 }), fc.dictionary(fc.string({ maxLength: 4 }), fc.integer(), { maxKeys: 2 }));
+  const body = collection.createBody ?? {};
+  const fields = Object.keys(body);
   const reads: fc.Arbitrary<BadInput>[] = [
     fc.oneof(fc.constantFrom(...oddSegments), fc.string({ maxLength: 40 }).map(encodeURIComponent)).map((segment) => ({ kind: 'odd-id' as const, segment })),
     fc.dictionary(fc.oneof(fc.constantFrom(...queryKeys), fc.string({ maxLength: 8 })), fc.oneof(fc.constantFrom(...oddValues), fc.string({ maxLength: 20 })), { minKeys: 1, maxKeys: 3 }).map((query) => ({ kind: 'odd-query' as const, query })),
@@ -38,9 +64,10 @@ function arbitraries(collection: CollectionProfile, writable: boolean): fc.Arbit
     fc.oneof(fc.integer(), fc.string({ maxLength: 8 }), fc.constant(null), fc.array(fc.integer(), { maxLength: 2 })).map((value) => ({ kind: 'not-an-object' as const, value })),
     fc.integer({ min: 100, max: 20_000 }).map((depth) => ({ kind: 'deeply-nested' as const, depth })),
     fc.integer({ min: 1_100_000, max: 2_500_000 }).map((bytes) => ({ kind: 'oversized' as const, bytes })),
+    fc.constant({ kind: 'no-content-type' as const }),
   ];
   if (fields.length > 0) {
-    writes.push(fc.record({ kind: fc.constant('wrong-type' as const), field: fc.constantFrom(...fields), value: wrongValue }));
+    writes.push(fc.constantFrom(...fields).chain((field) => wrongValuesFor(body[field]).map((value) => ({ kind: 'wrong-type' as const, field, value }))));
     writes.push(fc.constantFrom(...fields).map((field) => ({ kind: 'missing-field' as const, field })));
   }
   return fc.oneof(...reads, ...writes);
@@ -50,14 +77,19 @@ function arbitraries(collection: CollectionProfile, writable: boolean): fc.Arbit
 function canonical(collection: CollectionProfile, writable: boolean): BadInput[] {
   const reads: BadInput[] = [{ kind: 'odd-id', segment: '%00' }, { kind: 'odd-query', query: { limit: 'abc' } }, { kind: 'odd-query', query: { cursor: '%%%' } }];
   if (!writable) return reads;
-  const fields = Object.keys(collection.createBody ?? {});
+  const body = collection.createBody ?? {};
   return [
     ...reads,
     { kind: 'malformed-json', body: '{' },
     { kind: 'not-an-object', value: [] },
+    { kind: 'not-an-object', value: [body] },
     { kind: 'deeply-nested', depth: 10_000 },
     { kind: 'oversized', bytes: 1_200_000 },
-    ...fields.flatMap((field): BadInput[] => [{ kind: 'wrong-type', field, value: 0 }, { kind: 'wrong-type', field, value: {} }, { kind: 'missing-field', field }]),
+    { kind: 'no-content-type' },
+    ...Object.entries(body).flatMap(([field, sent]): BadInput[] => [
+      ...[0, {}, 'restprobe'].filter((value) => jsonType(value) !== jsonType(sent)).map((value): BadInput => ({ kind: 'wrong-type', field, value })),
+      { kind: 'missing-field', field },
+    ]),
   ];
 }
 
@@ -74,6 +106,8 @@ function toRequest(input: BadInput, collection: CollectionProfile): RequestSpec 
     case 'deeply-nested': return post(withRawMember(base, 'restprobe_nested', '['.repeat(input.depth) + ']'.repeat(input.depth)));
     case 'odd-id': return { method: 'GET', path: collection.itemPath.replace('{id}', input.segment) };
     case 'odd-query': return { method: 'GET', path: `${collection.path}?${new URLSearchParams(input.query).toString()}` };
+    // JSON text with no Content-Type at all.
+    case 'no-content-type': return { method: 'POST', path: collection.path, body: JSON.stringify(base) };
   }
 }
 
@@ -87,14 +121,15 @@ function show(input: BadInput): string {
   switch (input.kind) {
     case 'oversized': return `oversized body of ${input.bytes} bytes`;
     case 'deeply-nested': return `body nested ${input.depth} arrays deep`;
+    case 'no-content-type': return 'a JSON body without Content-Type';
     default: return `${input.kind} ${JSON.stringify({ ...input, kind: undefined }).slice(0, 200)}`;
   }
 }
 
 export const badInputNo5xx = defineCheck({
   id: 'ERR-bad-input-no-5xx',
-  title: 'Bad input never gets a 5xx',
-  rule: 'Bad client input (malformed JSON, wrong types, missing fields, oversized or deeply nested bodies, odd ids and query strings) MUST get a 4xx, never a 5xx.',
+  title: 'Bad input gets a 4xx, and no input a 5xx',
+  rule: 'Malformed JSON, a body that is not a JSON object and a field of the wrong type MUST get a 4xx, and any other input (missing fields, oversized or deeply nested bodies, a body without Content-Type, odd ids and query strings) MUST NOT get a 5xx, which is kept for server faults (§7.1).',
   severity: 'must',
   needs: ['collection'],
   uses: ['writable'],
@@ -104,6 +139,7 @@ export const badInputNo5xx = defineCheck({
     const collection = needs.writable ?? needs.collection;
     const writable = needs.writable !== undefined;
     if (!writable) ctx.note('bodies not probed: read-only run or no create body (safety.readOnly, collections[].create.body)');
+    let sniffed = false;
     await checkProperty(ctx, {
       arbitrary: arbitraries(collection, writable),
       examples: canonical(collection, writable),
@@ -124,7 +160,14 @@ export const badInputNo5xx = defineCheck({
           }
           throw err;
         }
-        if (res.status >= 500) throw new CheckFailure(`${describe(res)} for ${show(input)}, expected a 4xx`, '4xx', String(res.status));
+        if (res.status >= 500) throw new CheckFailure(`${describe(res)} for ${show(input)}, expected a 4xx`, '4xx', String(res.status), res.exchangeIndex);
+        if (mustRefuse.has(input.kind) && (res.status < 400 || res.status > 499)) {
+          throw new CheckFailure(`${describe(res)} for ${show(input)}, expected a 4xx: the input is bad and must be refused`, '4xx', String(res.status), res.exchangeIndex);
+        }
+        if (input.kind === 'no-content-type' && res.status < 300 && !sniffed) {
+          sniffed = true;
+          ctx.note(`${describe(res)} for a JSON body without Content-Type: the server examined the data, as RFC 9110 §8.3 allows`);
+        }
       },
     });
   },

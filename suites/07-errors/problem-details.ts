@@ -1,7 +1,7 @@
 /** §7 errors: every error body is problem+json of one shape (RFC 9457). */
 import { defineCheck } from '../../src/model/check.js';
 import { describe, ensure, expectJsonObject, brief } from '../../src/check-kit/expect.js';
-import { expectProblems, looksLikeErrorBody } from '../../src/check-kit/problem.js';
+import { errorBodyMarkers, expectProblems, leakedInternals } from '../../src/check-kit/problem.js';
 import { errorProbeUses, invalidBody, itemPath, malformedJson, provokeErrors, sendTracked, unknownId } from '../../src/check-kit/probes.js';
 
 export const problemJsonContentType = defineCheck({
@@ -63,7 +63,7 @@ export const validationErrorsField = defineCheck({
 export const noErrorBodyOn2xx = defineCheck({
   id: 'ERR-no-error-body-on-2xx',
   title: 'No 2xx carries an error body',
-  rule: 'The status code MUST carry the result: a 2xx response never carries an error body.',
+  rule: 'The status code MUST carry the result: a 2xx response never carries an error body (problem members, an error status, `success: false`, `error` members, or a bare message).',
   severity: 'must',
   needs: ['collection'],
   uses: ['writable'],
@@ -73,10 +73,29 @@ export const noErrorBodyOn2xx = defineCheck({
       responses.push(await sendTracked(ctx, writable, { method: 'POST', path: writable.path, json: invalidBody(writable) }));
       responses.push(await sendTracked(ctx, writable, { method: 'POST', path: writable.path, body: malformedJson, headers: { 'content-type': 'application/json' } }));
     }
-    const bad = responses.filter((r) => r.status >= 200 && r.status < 300 && looksLikeErrorBody(r.json));
-    ensure(bad.length === 0, `${bad.map((r) => `${describe(r)} with ${brief(r.json, 80)}`).join('; ')}: a success status with an error body, expected a 4xx`, '4xx for an error', bad.map(describe).join('; '));
+    // A body that names an item is a representation, whatever its fields are called.
+    const isRepresentation = (json: unknown) => typeof json === 'object' && json !== null && (json as Record<string, unknown>)[collection.idField] !== undefined;
+    const bad = responses.flatMap((r) => {
+      const signs = r.status >= 200 && r.status < 300 && !isRepresentation(r.json) ? errorBodyMarkers(r.json) : [];
+      return signs.length > 0 ? [`${describe(r)} with ${brief(r.json, 80)} (${signs.join(', ')})`] : [];
+    });
+    ensure(bad.length === 0, `${bad.join('; ')}: a success status with an error body, expected a 4xx`, '4xx for an error', bad.join('; '));
   },
 });
 
-export const problemDetailsChecks = [problemJsonContentType, problemMembers, problemStatusMatches, validationErrorsField, noErrorBodyOn2xx];
+export const noStackTraceOrHtml = defineCheck({
+  id: 'ERR-no-stack-trace-or-html',
+  title: 'Error bodies reveal no stack trace or HTML',
+  rule: 'An error body SHOULD reveal nothing of the implementation: no stack trace, and no HTML inside a JSON body (RFC 9457 §5 warns against leaking implementation details; an HTML error page is already a broken problem+json shape).',
+  severity: 'should',
+  needs: [],
+  uses: errorProbeUses,
+  async run(ctx, needs) {
+    const responses = await provokeErrors(ctx, needs);
+    const leaks = responses.flatMap((r) => leakedInternals(r).map((l) => `${describe(r)}: ${l}`));
+    ensure(leaks.length === 0, `${leaks.join('; ')}; expected error bodies that reveal nothing of the implementation`, 'no stack trace, no HTML', leaks.join('; '));
+  },
+});
+
+export const problemDetailsChecks = [problemJsonContentType, problemMembers, problemStatusMatches, validationErrorsField, noErrorBodyOn2xx, noStackTraceOrHtml];
 

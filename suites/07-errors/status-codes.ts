@@ -1,8 +1,8 @@
 /** §7 errors: the status code carries the result. */
-import { defineCheck } from '../../src/model/check.js';
+import { CheckFailure, defineCheck } from '../../src/model/check.js';
 import { expectStatus } from '../../src/check-kit/expect.js';
 import { expectProblems } from '../../src/check-kit/problem.js';
-import { invalidBody, itemPath, malformedJson, sendTracked, unknownId, unknownPath, unsupportedAccept, unsupportedContentType } from '../../src/check-kit/probes.js';
+import { invalidBody, itemPath, malformedJson, sendTracked, unknownId, unknownPath, unsupportedAccept, unsupportedContentTypes } from '../../src/check-kit/probes.js';
 
 export const unknownId404 = defineCheck({
   id: 'ERR-unknown-id-404',
@@ -69,17 +69,27 @@ export const unsupportedAccept406 = defineCheck({
 export const unsupportedContentType415 = defineCheck({
   id: 'ERR-unsupported-content-type-415',
   title: 'An unsupported Content-Type answers 415',
-  rule: 'A request body in a format the API does not consume MUST get 415.',
+  rule: 'A POST, PUT or PATCH body in a format the API does not consume (text/plain, application/xml, application/x-www-form-urlencoded) MUST get 415.',
   severity: 'must',
   needs: ['writable'],
   async run(ctx, { writable: collection }) {
-    const res = await sendTracked(ctx, collection, {
-      method: 'POST',
-      path: collection.path,
-      body: JSON.stringify(collection.createBody),
-      headers: { 'content-type': unsupportedContentType },
-    });
-    expectStatus(res, 415, `POST with Content-Type: ${unsupportedContentType}`);
+    const targets: { method: string; path: string; body: Record<string, unknown> }[] = [{ method: 'POST', path: collection.path, body: collection.createBody }];
+    if (collection.replaceBody || collection.patchBody) {
+      const item = await ctx.create(collection);
+      if (collection.replaceBody) targets.push({ method: 'PUT', path: item.url, body: collection.replaceBody });
+      if (collection.patchBody) targets.push({ method: 'PATCH', path: item.url, body: collection.patchBody });
+    }
+    const wrong: string[] = [];
+    let focus: number | undefined;
+    for (const { method, path, body } of targets) {
+      for (const type of unsupportedContentTypes) {
+        const res = await sendTracked(ctx, collection, { method, path, body: JSON.stringify(body), headers: { 'content-type': type } });
+        if (res.status === 415) continue;
+        wrong.push(`${method} with Content-Type: ${type} → ${res.status}`);
+        focus ??= res.exchangeIndex;
+      }
+    }
+    if (wrong.length > 0) throw new CheckFailure(`${wrong.join('; ')}, expected 415 for each`, '415', wrong.join('; '), focus);
   },
 });
 

@@ -54,18 +54,21 @@ export const cacheControlWellFormed = defineCheck({
 export const credentialedNotPublic = defineCheck({
   id: 'LIM-credentialed-not-public',
   title: 'Personalised responses are not cached as public',
-  rule: 'A response to a request with credentials MUST NOT be cacheable by shared caches: no `public` or `s-maxage`, and `private` or `no-store`.',
+  rule: 'A response of a collection the config declares personalised (`collections[].personalised`) MUST NOT be storable by shared caches: no `public` or `s-maxage`, and `private` or `no-store` (an API key names an application, and RFC 9111 §3.5 lets other credentialed responses be public).',
   severity: 'must',
-  needs: ['collection', 'credentials'],
-  uses: ['writable'],
-  async run(ctx, needs) {
-    for (const res of await getResponses(ctx, needs)) {
-      const value = res.headers['cache-control'];
-      if (value === undefined) continue; // LIM-cache-control-present owns a missing header
-      const names = parseCacheControl(value).directives.map((d) => d.name);
-      const shared = names.filter((n) => n === 'public' || n === 's-maxage');
-      ensure(shared.length === 0, `${describe(res)} to a credentialed request has Cache-Control "${value}", expected no ${shared.join(' or ')}`, 'private or no-store', value);
-      ensure(names.includes('private') || names.includes('no-store'), `${describe(res)} to a credentialed request has Cache-Control "${value}", expected private or no-store so shared caches keep it to one user`, 'private or no-store', value);
+  needs: ['personalised', 'credentials'],
+  uses: ['mayWrite'],
+  async run(ctx, { personalised, mayWrite }) {
+    for (const collection of personalised) {
+      const writable = mayWrite && collection.createBody !== undefined ? (collection as WritableCollection) : undefined;
+      for (const res of await getResponses(ctx, { collection, writable })) {
+        const value = res.headers['cache-control'];
+        if (value === undefined) continue; // LIM-cache-control-present owns a missing header
+        const names = parseCacheControl(value).directives.map((d) => d.name);
+        const shared = names.filter((n) => n === 'public' || n === 's-maxage');
+        ensure(shared.length === 0, `${describe(res)} of personalised ${collection.name} has Cache-Control "${value}", expected no ${shared.join(' or ')}`, 'private or no-store', value);
+        ensure(names.includes('private') || names.includes('no-store'), `${describe(res)} of personalised ${collection.name} has Cache-Control "${value}", expected private or no-store so shared caches keep it to one user`, 'private or no-store', value);
+      }
     }
   },
 });

@@ -1,27 +1,34 @@
 /** §8.4: every collection has a `limit` with a maximum cap; an unbounded list is never returned. */
 import { defineCheck } from '../../src/model/check.js';
 import type { CheckContext } from '../../src/model/context.js';
-import { describe, ensure, expectStatus } from '../../src/check-kit/expect.js';
+import { brief, describe, ensure, expectStatus } from '../../src/check-kit/expect.js';
 import type { CappedWalk } from '../../src/model/needs.js';
-import { createMarked, fetchPage, pagePath } from '../../src/check-kit/pagination.js';
+import { createMarked, fetchPage, pagePath, readPage, walk, walkDefects } from '../../src/check-kit/pagination.js';
 
 /** Fills a capped collection with maxLimit + 1 marked items. */
-async function filledPastMax(ctx: CheckContext, c: CappedWalk): Promise<{ max: number; filters: Readonly<Record<string, string>> }> {
-  const { filters } = await createMarked(ctx, c, c.maxLimit + 1);
-  return { max: c.maxLimit, filters };
+async function filledPastMax(ctx: CheckContext, c: CappedWalk): Promise<{ max: number; filters: Readonly<Record<string, string>>; ids: readonly string[] }> {
+  const { filters, ids } = await createMarked(ctx, c, c.maxLimit + 1);
+  return { max: c.maxLimit, filters, ids };
 }
 
 export const defaultPageBounded = defineCheck({
   id: 'LIM-default-page-bounded',
-  title: 'A collection without limit answers a bounded page',
-  rule: 'A collection MUST NOT return an unbounded list: without `limit`, a page MUST hold at most the maximum page size.',
+  title: 'Without limit, pages are bounded and drop nothing',
+  rule: 'A collection MUST NOT return an unbounded list: without `limit`, every page MUST hold at most the maximum page size, and the pages MUST together list every item once (none silently dropped).',
   severity: 'must',
   needs: ['cappedWalk'],
-  dependsOn: ['END-get-collection-200'],
+  // A walk that skips or never ends at a given page size is those checks' finding.
+  dependsOn: ['END-get-collection-200', 'END-pagination-complete-walk'],
   async run(ctx, { cappedWalk: c }) {
-    const { max, filters } = await filledPastMax(ctx, c);
-    const page = await fetchPage(ctx, c, { filters });
-    ensure(page.items.length <= max, `${describe(page.res)}: ${page.items.length} items without a limit, expected at most the maximum ${max}`, `≤ ${max}`, String(page.items.length));
+    const { max, filters, ids } = await filledPastMax(ctx, c);
+    const seen: string[] = [];
+    // The default page size is the server's: as small as one item a page.
+    for await (const page of walk(ctx, c, { filters }, ids.length + 2)) {
+      ensure(page.items.length <= max, `${describe(page.res)}: ${page.items.length} items without a limit, expected at most the maximum ${max}`, `≤ ${max}`, String(page.items.length));
+      seen.push(...page.items.map((i) => String(i[c.idField])));
+    }
+    const defects = walkDefects(ids, seen);
+    ensure(defects.length === 0, `walking ${ids.length} items at the default page size ${defects.join('; ')}, expected each once: a default page must not drop items`, `the ${ids.length} items once each`, brief(seen));
   },
 });
 
@@ -43,15 +50,26 @@ export const limitCapped = defineCheck({
 
 export const limitInvalid400 = defineCheck({
   id: 'LIM-limit-invalid-400',
-  title: 'Zero, negative and non-numeric limits are refused',
-  rule: 'A `limit` that is zero, negative or not an integer MUST get 400 or 422.',
+  title: 'Zero, negative and non-numeric limits are refused or clamped',
+  rule: 'A `limit` that is not an integer MUST get 400 or 422, and one that is zero or negative MUST get 400 or 422 or be clamped to 1, as a limit above the maximum may be clamped to it.',
   severity: 'must',
   needs: ['collection'],
-  async run(ctx, { collection: c }) {
-    for (const limit of ['0', '-1', 'abc', '1.5']) {
-      const params = new URLSearchParams({ [c.pagination.limitParam]: limit });
-      const res = await ctx.http.send({ method: 'GET', path: `${c.path}?${params}` });
-      expectStatus(res, [400, 422], `limit=${limit}`);
+  uses: ['anyWalk'],
+  dependsOn: ['END-get-collection-200'],
+  async run(ctx, { collection, anyWalk }) {
+    const c = anyWalk ?? collection;
+    // Two items of its own tell a page clamped to one item from an ignored limit.
+    const filters = anyWalk ? (await createMarked(ctx, anyWalk, 2)).filters : {};
+    const available = anyWalk ? 2 : (await fetchPage(ctx, c, {})).items.length;
+    const send = (limit: string) => ctx.http.send({ method: 'GET', path: `${pagePath(c, { filters })}${Object.keys(filters).length > 0 ? '&' : '?'}${new URLSearchParams({ [c.pagination.limitParam]: limit })}` });
+    for (const limit of ['abc', '1.5']) expectStatus(await send(limit), [400, 422], `limit=${limit}`);
+    for (const limit of ['0', '-1']) {
+      const res = await send(limit);
+      expectStatus(res, [400, 422, 200], `limit=${limit}`);
+      if (res.status !== 200) continue;
+      const { items } = readPage(res, c);
+      ensure(items.length <= 1, `${describe(res)}: ${items.length} items for limit=${limit}, expected 400 or 422, or a page clamped to at most 1 item`, '400, 422, or at most 1 item', `${items.length} items`);
+      if (available < 2) ctx.note(`limit=${limit} answered 200 with ${items.length} items, but ${c.name} lists fewer than 2 items: clamping cannot be told from an ignored limit (collections[].mark)`);
     }
   },
 });

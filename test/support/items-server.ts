@@ -41,6 +41,7 @@ export const thingsCollection = (): CollectionProfile => ({
   pagination: { style: 'cursor', param: 'cursor', limitParam: 'limit', offsetParam: 'offset', sortParam: 'sort' },
   filters: [],
   sorts: [],
+  children: [],
 });
 
 export async function startItemsServer(options: ItemsServerOptions = {}): Promise<ItemsServer> {

@@ -7,6 +7,7 @@ import { loadProfile } from '../../src/config/load.js';
 import { HttpClient } from '../../src/http/client.js';
 import type { TargetProfile } from '../../src/model/profile.js';
 import { startReferenceServer, type ReferenceServer } from '../../reference-server/src/index.js';
+import { startRewritingProxy, type Rewrites, type RewritingProxy } from './rewriting-proxy.js';
 
 export const repoRoot = join(import.meta.dirname, '..', '..');
 export const referenceConfig = join(repoRoot, 'fixtures', 'reference.config.json');
@@ -21,8 +22,35 @@ export interface Target {
 /** The reference server with two nodes over one store, so cross-node checks run. */
 export async function startTarget(faults: readonly string[] = []): Promise<Target> {
   const server = await startReferenceServer({ port: 0, faults, nodes: 2 });
-  const loaded = await loadProfile({ configPath: referenceConfig, baseUrl: server.url, env: { ...server.secrets } });
-  const profile = { ...loaded, nodes: server.urls.slice(1) };
+  return targetAt(server, server.url, server.urls.slice(1));
+}
+
+/** A variant of the reference server: the server (with `faults`) behind a proxy that applies `rewrites`. */
+export interface Variant extends Target {
+  readonly proxy: RewritingProxy;
+}
+
+/**
+ * The reference server behind a rewriting proxy: a target that differs from the clean
+ * server in what `rewrites` change. The profile points at the proxy (one node).
+ */
+export async function startVariant(rewrites: Rewrites, faults: readonly string[] = []): Promise<Variant> {
+  const server = await startReferenceServer({ port: 0, faults });
+  const proxy = await startRewritingProxy(server.url, rewrites);
+  const target = await targetAt(server, proxy.url, []);
+  return {
+    ...target,
+    proxy,
+    async close() {
+      await target.close();
+      await proxy.close();
+    },
+  };
+}
+
+async function targetAt(server: ReferenceServer, baseUrl: string, nodes: readonly string[]): Promise<Target> {
+  const loaded = await loadProfile({ configPath: referenceConfig, baseUrl, env: { ...server.secrets } });
+  const profile = { ...loaded, nodes };
   const client = new HttpClient({ timeoutMs: 5_000, maxBodyBytes: profile.http.maxBodyBytes, connections: 4, maxRequests: 50_000 });
   return {
     server,

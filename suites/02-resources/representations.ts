@@ -1,0 +1,75 @@
+/** §2 Resources: JSON representations, and sub-collections listed under their owner. */
+import { CheckFailure, defineCheck } from '../../src/model/check.js';
+import type { CreatedResource, HttpResponse } from '../../src/model/context.js';
+import { brief, describe, ensure, expectJsonObject, expectStatus } from '../../src/check-kit/expect.js';
+import { setupError } from '../../src/check-kit/setup.js';
+
+export const jsonContentType = defineCheck({
+  id: 'RES-json-content-type',
+  title: 'Successful responses with content are application/json',
+  rule: 'Every successful response with content MUST carry `Content-Type: application/json`: clients exchange representations as JSON with that Content-Type (§2).',
+  severity: 'must',
+  needs: ['collection'],
+  uses: ['writable'],
+  async run(ctx, { collection, writable }) {
+    const responses: HttpResponse[] = [await ctx.http.send({ method: 'GET', path: collection.path })];
+    if (writable) {
+      const item = await ctx.create(writable);
+      responses.push(item.response, await ctx.http.send({ method: 'GET', url: item.url }));
+      if (writable.patchBody) responses.push(await ctx.http.send({ method: 'PATCH', url: item.url, json: writable.patchBody }));
+      else if (writable.replaceBody) responses.push(await ctx.http.send({ method: 'PUT', url: item.url, json: writable.replaceBody }));
+    } else {
+      ctx.note('only the collection is judged: read-only run or no create body (safety.readOnly, collections[].create.body)');
+    }
+    const mislabelled = responses.filter((r) => r.status >= 200 && r.status < 300 && r.text.length > 0 && r.mediaType !== 'application/json');
+    ensure(
+      mislabelled.length === 0,
+      `${mislabelled.map((r) => `${describe(r)} is labelled ${JSON.stringify(r.headers['content-type'] ?? null)}`).join('; ')}, expected Content-Type: application/json`,
+      'application/json',
+      mislabelled.map((r) => r.headers['content-type'] ?? 'none').join('; '),
+    );
+  },
+});
+
+export const nestedListing = defineCheck({
+  id: 'RES-nested-listing',
+  title: 'A sub-collection is listed under its owner, its items at the top level',
+  rule: 'An item of a sub-collection MUST be listed at `/<collection>/<id>/<sub-collection>` of its owner and of no other item, and MUST answer GET at its top-level path (§2: nesting shows ownership only, and the nested path is kept for listing).',
+  severity: 'must',
+  needs: ['nested'],
+  // The page shape and GET on an item are those checks' to judge.
+  dependsOn: ['END-get-collection-200', 'END-get-item-200'],
+  async run(ctx, { nested: { parent, child } }) {
+    const owner = await ctx.create(parent);
+    const other = await ctx.create(parent);
+    const listingOf = (item: CreatedResource) => child.path.replace('{id}', encodeURIComponent(item.id));
+    const created = await ctx.http.send({ method: 'POST', path: listingOf(owner), json: child.createBody });
+    if (created.status < 200 || created.status > 299) {
+      throw setupError(created, `creating a ${child.name} item under ${parent.name} ${owner.id} failed: POST ${listingOf(owner)} answered ${created.status}`);
+    }
+    const id = expectJsonObject(created, `the ${child.name} item created`)[child.idField];
+    if (typeof id !== 'string' && typeof id !== 'number') {
+      throw new CheckFailure(`${describe(created)}: no "${child.idField}" in the body, so the ${child.name} item cannot be found at the top level`, child.idField, brief(created.json), created.exchangeIndex);
+    }
+    // Tracked after its owner: cleanup deletes it first.
+    const topLevel = ctx.http.url(child.itemPath.replace('{id}', encodeURIComponent(String(id))));
+    ctx.track(topLevel);
+    const listed = async (item: CreatedResource): Promise<{ res: HttpResponse; ids: string[] }> => {
+      const res = await ctx.http.send({ method: 'GET', path: listingOf(item) });
+      expectStatus(res, 200, `the ${child.name} listing of ${parent.name} ${item.id}`);
+      const data = expectJsonObject(res, `the ${child.name} listing`)['data'];
+      ensure(Array.isArray(data), `${describe(res)}: "data" is ${brief(data, 40)}, expected a page of ${child.name} items`, 'data: array', brief(data, 40));
+      return { res, ids: data.map((x) => String((x as Record<string, unknown> | null)?.[child.idField])) };
+    };
+    const mine = await listed(owner);
+    ensure(mine.ids.includes(String(id)), `${describe(mine.res)} does not list ${child.name} ${id}, created under it, expected it listed under its owner`, String(id), brief(mine.ids));
+    const theirs = await listed(other);
+    ensure(!theirs.ids.includes(String(id)), `${describe(theirs.res)} lists ${child.name} ${id}, which belongs to ${parent.name} ${owner.id}, expected only the items ${other.id} owns`, 'not listed', brief(theirs.ids));
+    const got = await ctx.http.send({ method: 'GET', url: topLevel });
+    expectStatus(got, 200, `GET of ${child.name} ${id} at the top level`);
+    const body = expectJsonObject(got, `${child.name} ${id} at the top level`);
+    ensure(String(body[child.idField]) === String(id), `${describe(got)}: "${child.idField}" is ${brief(body[child.idField])}, expected ${JSON.stringify(String(id))}`, String(id), brief(body[child.idField]));
+  },
+});
+
+export const representationChecks = [jsonContentType, nestedListing];

@@ -1,0 +1,487 @@
+/**
+ * Verdict accuracy (issue 12): each finding of the independent review, proven both ways.
+ * A check that was too strict passes on a conforming variant of the reference server; a
+ * check that was too lax fails on a violating one. Variants are the reference server
+ * behind a rewriting proxy that changes exactly one behaviour, or with a named fault.
+ */
+import { describe, expect, it } from 'vitest';
+import { executeCheck } from '../src/engine/execute.js';
+import { runChecks } from '../src/engine/run.js';
+import type { CheckResult } from '../src/model/result.js';
+import type { CollectionProfile, TargetProfile } from '../src/model/profile.js';
+import { needs, Unmet } from '../src/model/needs.js';
+import { catalogue } from '../suites/catalogue.js';
+import { jsonOf, pathOf, queryOf, withJson, type ProxiedRequest, type ProxiedResponse, type Rewrites } from './support/rewriting-proxy.js';
+import { startTarget, startVariant, type Target } from './support/target.js';
+
+type Verdicts = Record<string, string>;
+
+/** Runs each check alone (as `restprobe run --only` would) and returns its status by id. */
+async function judge(target: Target, ids: readonly string[], profile: TargetProfile): Promise<{ verdicts: Verdicts; results: CheckResult[] }> {
+  const results: CheckResult[] = [];
+  for (const id of ids) {
+    const check = catalogue.find((c) => c.id === id);
+    if (check === undefined) throw new Error(`no check ${id}`);
+    results.push(await executeCheck(check, { profile, client: target.client, seed: 1 }));
+  }
+  return { verdicts: Object.fromEntries(results.map((r) => [r.id, r.status])), results };
+}
+
+/** What checks answered on a target: statuses by id, and every message for a mismatch. */
+interface Judged {
+  readonly verdicts: Verdicts;
+  readonly explain: string;
+}
+
+/** The verdicts of `ids` on a target, which is closed afterwards. */
+async function verdictsOn(start: Promise<Target>, ids: readonly string[], adjust?: (p: TargetProfile) => TargetProfile): Promise<Judged> {
+  const target = await start;
+  try {
+    const { verdicts, results } = await judge(target, ids, adjust ? adjust(target.profile) : target.profile);
+    return { verdicts, explain: results.map((r) => `${r.id}: ${r.status} ${r.message}`).join('\n') };
+  } finally {
+    await target.close();
+  }
+}
+
+/** Asserts statuses, showing every message when they differ. */
+function expectVerdicts(got: Judged, want: Verdicts): void {
+  expect(got.verdicts, got.explain).toEqual(want);
+}
+
+const isItem = (req: ProxiedRequest): boolean => /^\/v2\/projects\/[^/]+$/.test(pathOf(req));
+
+describe('1. HEAD headers are a SHOULD, apart from status and content', () => {
+  it('a HEAD without ETag passes the MUST check and warns on the header check', async () => {
+    const noEtagOnHead: Rewrites = {
+      response: (res, req) => (req.method === 'HEAD' ? { ...res, headers: Object.fromEntries(Object.entries(res.headers).filter(([k]) => k !== 'etag')) } : res),
+    };
+    expectVerdicts(await verdictsOn(startVariant(noEtagOnHead), ['END-head-matches-get', 'END-head-headers-match']), { 'END-head-matches-get': 'pass', 'END-head-headers-match': 'warn' });
+  });
+
+  it('a HEAD that differs in status still fails', async () => {
+    const headIs204: Rewrites = { response: (res, req) => (req.method === 'HEAD' && isItem(req) ? { ...res, status: 204 } : res) };
+    expectVerdicts(await verdictsOn(startVariant(headIs204), ['END-head-matches-get']), { 'END-head-matches-get': 'fail' });
+  });
+});
+
+describe('7. bytes after a response that has no content', () => {
+  it.each([
+    ['head-with-body', 'END-head-matches-get'],
+    ['delete-204-with-body', 'END-delete-204'],
+    ['not-modified-with-body', 'END-not-modified-no-body'],
+  ])('%s fails %s', async (fault, id) => {
+    expectVerdicts(await verdictsOn(startTarget([fault]), [id]), { [id]: 'fail' });
+  });
+
+  it('the clean server passes all three', async () => {
+    expectVerdicts(await verdictsOn(startTarget(), ['END-head-matches-get', 'END-delete-204', 'END-not-modified-no-body']), {
+      'END-head-matches-get': 'pass',
+      'END-delete-204': 'pass',
+      'END-not-modified-no-body': 'pass',
+    });
+  });
+});
+
+const isProjectListing = (req: ProxiedRequest): boolean => req.method === 'GET' && pathOf(req) === '/v2/projects';
+
+describe('2. an empty page may carry a next_cursor; only the end must be null', () => {
+  const [last, end] = ['restprobe-variant-last', 'restprobe-variant-end'];
+  const page = (body: unknown): ProxiedResponse => ({ status: 200, headers: { 'content-type': 'application/json', 'cache-control': 'private, no-cache', vary: 'Accept' }, body: JSON.stringify(body) });
+  /** After the last item, an empty page that still carries a next_cursor, then an empty page that ends the walk. */
+  const emptyPageWithCursor: Rewrites = {
+    request: (req) => {
+      const cursor = isProjectListing(req) ? queryOf(req).get('cursor') : null;
+      return cursor === last ? page({ data: [], next_cursor: end }) : cursor === end ? page({ data: [], next_cursor: null }) : req;
+    },
+    response: (res, req) => {
+      const body = jsonOf(res);
+      return isProjectListing(req) && res.status === 200 && body?.next_cursor === null ? withJson(res, { ...body, next_cursor: last }) : res;
+    },
+  };
+
+  it('a walk through an empty page that carries a next_cursor, ending on null, passes', async () => {
+    const ids = ['END-pagination-terminates', 'END-pagination-complete-walk', 'END-filter-matches', 'END-sort-honoured'];
+    expectVerdicts(await verdictsOn(startVariant(emptyPageWithCursor), ids), Object.fromEntries(ids.map((id) => [id, 'pass'])));
+  });
+
+  it('a walk that never ends still fails', async () => {
+    expectVerdicts(await verdictsOn(startTarget(['next-cursor-never-null']), ['END-pagination-terminates']), { 'END-pagination-terminates': 'fail' });
+  });
+});
+
+describe('one root cause, one failure: a collection that answers no page', () => {
+  /** The offset-paginated collection answers a bare array. */
+  const bareMembers: Rewrites = {
+    response: (res, req) => (req.method === 'GET' && pathOf(req) === '/v2/members' && res.status === 200 ? withJson(res, jsonOf(res).data) : res),
+  };
+
+  it('the page-shape check fails once; checks that would read those pages cannot run, and fail nothing', async () => {
+    const target = await startVariant(bareMembers);
+    try {
+      const { results } = await runChecks({ profile: target.profile, checks: catalogue, seed: 1, client: target.client });
+      const judged = results.filter((r) => r.status === 'fail' || r.status === 'warn');
+      expect(judged.map((r) => `${r.id}: ${r.message}`)).toEqual([expect.stringMatching(/^END-get-collection-200: GET \/v2\/members → 200 application\/json: the body is a JSON array, expected/)]);
+      const offset = results.find((r) => r.id === 'END-offset-pages-disjoint')!;
+      expect(offset).toMatchObject({ status: 'error', errorCode: 'ERR_BLOCKED' });
+    } finally {
+      await target.close();
+    }
+  });
+
+  it('run alone, a check that reads such pages is a setup error, not a failure', async () => {
+    const judged = await verdictsOn(startVariant(bareMembers), ['END-offset-pages-disjoint']);
+    expectVerdicts(judged, { 'END-offset-pages-disjoint': 'error' });
+    expect(judged.explain).toMatch(/is not a page of results \(the body is a JSON array\), so this check cannot read it \(see END-get-collection-200\)/);
+  });
+});
+
+describe('3. a cursor may be a plain keyset position; a 5xx or other data is what fails', () => {
+  const iso = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+  const problem = (detail: string): ProxiedResponse => ({ status: 400, headers: { 'content-type': 'application/problem+json', 'cache-control': 'no-store' }, body: JSON.stringify({ type: 'about:blank', title: 'Bad Request', status: 400, detail }) });
+  /**
+   * The project listing pages with an unsigned keyset cursor, base64url(created_at of the
+   * last item): an altered cursor that still decodes to a time is another valid position,
+   * and a cursor carries no filter, so it works with any.
+   */
+  const keysetCursor: Rewrites = {
+    request: (req) => {
+      const q = queryOf(req);
+      if (!isProjectListing(req) || (q.has('sort') && q.get('sort') !== '-created_at')) return req;
+      const cursor = q.get('cursor');
+      if (cursor !== null && !iso.test(Buffer.from(cursor, 'base64url').toString('utf8'))) return problem('cursor is not a position');
+      const upstream = new URLSearchParams([...q].filter(([k]) => k !== 'cursor' && k !== 'limit'));
+      upstream.set('limit', '100');
+      return { ...req, path: `/v2/projects?${upstream}`, headers: { ...req.headers, 'x-variant-query': q.toString() } };
+    },
+    response: (res, req) => {
+      const original = req.headers['x-variant-query'];
+      if (original === undefined || res.status !== 200) return res;
+      const q = new URLSearchParams(original);
+      const after = q.get('cursor') === null ? undefined : Buffer.from(q.get('cursor')!, 'base64url').toString('utf8');
+      const descending = q.get('sort') === '-created_at';
+      const limit = Number(q.get('limit') ?? 20);
+      const rest = (jsonOf(res).data as { created_at: string }[]).filter((i) => after === undefined || (descending ? i.created_at < after : i.created_at > after));
+      const data = rest.slice(0, limit);
+      const next = rest.length > limit ? Buffer.from(data.at(-1)!.created_at).toString('base64url') : null;
+      return withJson(res, { data, next_cursor: next });
+    },
+  };
+
+  it('an unsigned keyset cursor passes the MUST check and warns on tamper-evidence', async () => {
+    const judged = await verdictsOn(startVariant(keysetCursor), ['END-cursor-tamper-400', 'END-cursor-tamper-evident', 'END-pagination-complete-walk']);
+    expectVerdicts(judged, {
+      'END-cursor-tamper-400': 'pass',
+      'END-cursor-tamper-evident': 'warn',
+      'END-pagination-complete-walk': 'pass',
+    });
+  });
+
+  it.each([['tampered-cursor-500'], ['cursor-overrides-filter']])('%s fails the MUST check', async (fault) => {
+    expectVerdicts(await verdictsOn(startTarget([fault]), ['END-cursor-tamper-400']), { 'END-cursor-tamper-400': 'fail' });
+  });
+
+  it('a cursor that decodes to nothing, answered with the first page, fails', async () => {
+    const garbageIgnored: Rewrites = {
+      request: (req) => {
+        const q = queryOf(req);
+        if (!isProjectListing(req) || q.get('cursor') !== 'restprobe-not-a-cursor') return req;
+        q.delete('cursor');
+        return { ...req, path: `${pathOf(req)}?${q}` };
+      },
+    };
+    const judged = await verdictsOn(startVariant(garbageIgnored), ['END-cursor-tamper-400']);
+    expectVerdicts(judged, { 'END-cursor-tamper-400': 'fail' });
+    expect(judged.explain).toMatch(/"restprobe-not-a-cursor" as the cursor: GET .* → 200 application\/json, where only a 4xx can answer/);
+  });
+
+  it('a cursor issued for another filter that is merely accepted warns, and passes the MUST check', async () => {
+    expectVerdicts(await verdictsOn(startTarget(['cursor-not-bound']), ['END-cursor-tamper-400', 'END-cursor-tamper-evident']), { 'END-cursor-tamper-400': 'pass', 'END-cursor-tamper-evident': 'warn' });
+  });
+});
+
+describe('4. an unknown sort field may get 422 as well as 400', () => {
+  const unknownSort = (req: ProxiedRequest): boolean => isProjectListing(req) && /^-?restprobe_/.test(queryOf(req).get('sort') ?? '');
+
+  it('a server that answers 422 passes', async () => {
+    const as422: Rewrites = { response: (res, req) => (unknownSort(req) && res.status === 400 ? withJson(res, { ...jsonOf(res), status: 422 }, 422) : res) };
+    expectVerdicts(await verdictsOn(startVariant(as422), ['END-sort-honoured']), { 'END-sort-honoured': 'pass' });
+  });
+
+  it('a server that ignores the unknown field fails', async () => {
+    const ignored: Rewrites = {
+      request: (req) => {
+        if (!unknownSort(req)) return req;
+        const q = queryOf(req);
+        q.delete('sort');
+        return { ...req, path: `${pathOf(req)}?${q}` };
+      },
+    };
+    expectVerdicts(await verdictsOn(startVariant(ignored), ['END-sort-honoured']), { 'END-sort-honoured': 'fail' });
+  });
+});
+
+describe('5. a zero or negative limit may be clamped to 1, as one above the cap may be clamped to it', () => {
+  /** The listings read limit=0 and limit=-1 as limit=1. */
+  const clampedToOne: Rewrites = {
+    request: (req) => {
+      const q = queryOf(req);
+      if (req.method !== 'GET' || !/^(0|-\d+)$/.test(q.get('limit') ?? '')) return req;
+      q.set('limit', '1');
+      return { ...req, path: `${pathOf(req)}?${q}` };
+    },
+  };
+
+  it('a server that clamps passes', async () => {
+    expectVerdicts(await verdictsOn(startVariant(clampedToOne), ['LIM-limit-invalid-400']), { 'LIM-limit-invalid-400': 'pass' });
+  });
+
+  it.each([['limit-zero-accepted'], ['bad-limit-500']])('%s still fails', async (fault) => {
+    expectVerdicts(await verdictsOn(startTarget([fault]), ['LIM-limit-invalid-400']), { 'LIM-limit-invalid-400': 'fail' });
+  });
+});
+
+describe('6. `public` is judged only on collections the config declares personalised', () => {
+  const publicMembers: Rewrites = {
+    response: (res, req) => (req.method === 'GET' && pathOf(req).startsWith('/v2/members') && res.status === 200 ? { ...res, headers: { ...res.headers, 'cache-control': 'public, max-age=60' } } : res),
+  };
+  const declare = (members: boolean | undefined) => (p: TargetProfile): TargetProfile => ({
+    ...p,
+    collections: p.collections.map((c) => {
+      if (c.name !== 'members') return c;
+      const { personalised: _, ...rest } = c;
+      return members === undefined ? rest : { ...rest, personalised: members };
+    }),
+  });
+
+  it('public responses of a collection declared not personalised pass', async () => {
+    expectVerdicts(await verdictsOn(startVariant(publicMembers), ['LIM-credentialed-not-public'], declare(false)), { 'LIM-credentialed-not-public': 'pass' });
+  });
+
+  it('the same responses fail when the collection is declared personalised', async () => {
+    expectVerdicts(await verdictsOn(startVariant(publicMembers), ['LIM-credentialed-not-public'], declare(true)), { 'LIM-credentialed-not-public': 'fail' });
+  });
+
+  it('with no collection declared either way, the check skips naming collections[].personalised', async () => {
+    const undeclared = (p: TargetProfile): TargetProfile => ({ ...p, collections: p.collections.map(({ personalised: _, ...c }) => c) });
+    const target = await startTarget();
+    try {
+      const [result] = (await judge(target, ['LIM-credentialed-not-public'], undeclared(target.profile))).results;
+      expect(result).toMatchObject({ status: 'skip', configKey: 'collections[].personalised' });
+    } finally {
+      await target.close();
+    }
+  });
+});
+
+describe('15. a default page that drops items fails', () => {
+  it('default-page-truncated fails; the clean server passes', async () => {
+    expectVerdicts(await verdictsOn(startTarget(['default-page-truncated']), ['LIM-default-page-bounded']), { 'LIM-default-page-bounded': 'fail' });
+    expectVerdicts(await verdictsOn(startTarget(), ['LIM-default-page-bounded']), { 'LIM-default-page-bounded': 'pass' });
+  });
+
+  it('an offset-paginated collection is walked at its default page size too', async () => {
+    const membersOnly = (p: TargetProfile): TargetProfile => ({ ...p, collections: p.collections.filter((c) => c.pagination.style === 'offset') });
+    expectVerdicts(await verdictsOn(startTarget(), ['LIM-default-page-bounded'], membersOnly), { 'LIM-default-page-bounded': 'pass' });
+  });
+});
+
+describe('too lax: each violating variant now fails, and the clean server passes', () => {
+  it.each([
+    ['8', 'update-echoes-input', 'END-update-returns-resource', 'fail'],
+    ['9', 'status-filter-ignored', 'END-filter-matches', 'fail'],
+    ['10', 'head-collection-creates', 'END-safe-methods-no-change', 'fail'],
+    ['11', 'if-match-accepts-any-issued', 'END-if-match-412', 'fail'],
+    ['11', 'if-match-accepts-any-issued', 'END-if-match-delete-412', 'fail'],
+    ['13', 'allow-lists-refused-method', 'END-method-not-allowed-405', 'fail'],
+    ['16', 'put-create-no-location', 'END-put-creates-missing', 'fail'],
+    ['§2', 'success-as-text-plain', 'RES-json-content-type', 'fail'],
+    ['§2', 'nested-listing-unscoped', 'RES-nested-listing', 'fail'],
+    ['§7', 'error-leaks-stack', 'ERR-no-stack-trace-or-html', 'warn'],
+    ['RFC 5789', 'options-without-accept-patch', 'END-options-accept-patch', 'warn'],
+    ['§4.2', 'client-id-conflict-500', 'END-post-server-chooses-id', 'fail'],
+    ['page sizes', 'odd-page-boundary-skip', 'END-pagination-complete-walk', 'fail'],
+    ['page sizes', 'odd-page-boundary-skip', 'END-pagination-stable-under-writes', 'fail'],
+  ])('%s. %s: %s %s', async (_item, fault, id, status) => {
+    expectVerdicts(await verdictsOn(startTarget([fault]), [id]), { [id]: status });
+  });
+
+  it('the clean server passes every one of those checks', async () => {
+    const ids = [
+      'END-update-returns-resource', 'END-filter-matches', 'END-safe-methods-no-change', 'END-if-match-412', 'END-if-match-delete-412', 'END-method-not-allowed-405',
+      'END-put-creates-missing', 'RES-json-content-type', 'RES-nested-listing', 'ERR-no-stack-trace-or-html', 'END-options-accept-patch', 'END-post-server-chooses-id',
+      'END-pagination-complete-walk', 'END-pagination-stable-under-writes', 'ERR-no-error-body-on-2xx', 'ERR-bad-input-no-5xx', 'ERR-unsupported-content-type-415',
+    ];
+    expectVerdicts(await verdictsOn(startTarget(), ids), Object.fromEntries(ids.map((id) => [id, 'pass'])));
+  });
+});
+
+describe('10. the safe-methods property watches what the collection lists, and names the request', () => {
+  it('a HEAD of the marked listing that creates an item is named in the failure', async () => {
+    const judged = await verdictsOn(startTarget(['head-collection-creates']), ['END-safe-methods-no-change']);
+    expect(judged.explain).toMatch(/HEAD \/v2\/projects\?label=restprobe-[^ ]+ → 200 \S+ \(HEAD marked\) changed the marked listing/);
+  });
+
+  it('a collection GET that seeds 16 items under the filter it was asked for fails', async () => {
+    let upstream: ((req: ProxiedRequest) => Promise<ProxiedResponse>) | undefined;
+    const seeded = new Set<string>();
+    const seedsOnRead: Rewrites = {
+      async response(res, req) {
+        const label = queryOf(req).get('label');
+        if (!isProjectListing(req) || label === null || seeded.has(label)) return res;
+        seeded.add(label);
+        for (let i = 0; i < 16; i++) await upstream!({ method: 'POST', path: '/v2/projects', headers: { ...req.headers, 'content-type': 'application/json' }, body: JSON.stringify({ name: `seeded ${i}`, label }) });
+        return res;
+      },
+    };
+    const variant = await startVariant(seedsOnRead);
+    upstream = variant.proxy.upstream;
+    const judged = await verdictsOn(Promise.resolve(variant), ['END-safe-methods-no-change']);
+    expectVerdicts(judged, { 'END-safe-methods-no-change': 'fail' });
+    expect(judged.explain).toMatch(/the GETs of a snapshot changed the marked listing/);
+  });
+
+  it('a GET that counts views is caught by two snapshots in a row', async () => {
+    const judged = await verdictsOn(startTarget(['get-counts-views']), ['END-safe-methods-no-change']);
+    expectVerdicts(judged, { 'END-safe-methods-no-change': 'fail' });
+    expect(judged.explain).toMatch(/the GETs of a snapshot changed item \S+ \(views: 1 → 2\)/);
+  });
+});
+
+describe('11. If-Match on DELETE is reported on its own', () => {
+  it('a DELETE that ignores If-Match fails only the DELETE check', async () => {
+    expectVerdicts(await verdictsOn(startTarget(['if-match-ignored-on-delete']), ['END-if-match-412', 'END-if-match-delete-412']), { 'END-if-match-412': 'pass', 'END-if-match-delete-412': 'fail' });
+  });
+});
+
+describe('12. a 2xx error body is found by more than keywords', () => {
+  it('200 {"success": false, "message": …} for an invalid body fails', async () => {
+    const successFalse: Rewrites = {
+      response: (res, req) => (req.method === 'POST' && res.status === 422 ? withJson(res, { success: false, message: jsonOf(res).detail }, 200) : res),
+    };
+    const judged = await verdictsOn(startVariant(successFalse), ['ERR-no-error-body-on-2xx']);
+    expectVerdicts(judged, { 'ERR-no-error-body-on-2xx': 'fail' });
+    expect(judged.explain).toMatch(/success: false/);
+  });
+});
+
+describe('14. bad input must get a 4xx, not only no 5xx', () => {
+  it('a 201 for a JSON array fails', async () => {
+    const acceptsArrays: Rewrites = {
+      request: (req) =>
+        req.method === 'POST' && pathOf(req) === '/v2/projects' && Array.isArray(jsonOf(req))
+          ? { status: 201, headers: { 'content-type': 'application/json', location: '/v2/projects/never' }, body: JSON.stringify({ id: 'never', name: 'accepted' }) }
+          : req,
+    };
+    const judged = await verdictsOn(startVariant(acceptsArrays), ['ERR-bad-input-no-5xx']);
+    expectVerdicts(judged, { 'ERR-bad-input-no-5xx': 'fail' });
+    expect(judged.explain).toMatch(/→ 201 application\/json for not-an-object .*expected a 4xx: the input is bad/);
+  });
+
+  it('a 200 for a field of the wrong type fails (validation-error-as-200)', async () => {
+    expectVerdicts(await verdictsOn(startTarget(['validation-error-as-200']), ['ERR-bad-input-no-5xx']), { 'ERR-bad-input-no-5xx': 'fail' });
+  });
+
+  it('a server that reads a JSON body sent without Content-Type passes (RFC 9110 §8.3 lets it)', async () => {
+    const sniffs: Rewrites = {
+      request: (req) => (req.method === 'POST' && req.headers['content-type'] === undefined && req.body.length > 0 ? { ...req, headers: { ...req.headers, 'content-type': 'application/json' } } : req),
+    };
+    const judged = await verdictsOn(startVariant(sniffs), ['ERR-bad-input-no-5xx']);
+    expectVerdicts(judged, { 'ERR-bad-input-no-5xx': 'pass' });
+  });
+});
+
+describe('415 for PUT and PATCH, and for other media types than text/plain', () => {
+  const readAsJson = (when: (req: ProxiedRequest) => boolean): Rewrites => ({
+    request: (req) => (when(req) ? { ...req, headers: { ...req.headers, 'content-type': 'application/json' } } : req),
+  });
+
+  it.each([
+    ['PUT and PATCH bodies read as JSON whatever their type', (req: ProxiedRequest) => req.method === 'PUT' || req.method === 'PATCH'],
+    ['XML bodies read as JSON', (req: ProxiedRequest) => req.headers['content-type'] === 'application/xml'],
+    ['form bodies read as JSON', (req: ProxiedRequest) => req.headers['content-type'] === 'application/x-www-form-urlencoded'],
+  ])('%s fail', async (_what, when) => {
+    expectVerdicts(await verdictsOn(startVariant(readAsJson(when)), ['ERR-unsupported-content-type-415']), { 'ERR-unsupported-content-type-415': 'fail' });
+  });
+});
+
+describe('not covered before, both ways', () => {
+  it('HTML inside a JSON error body warns', async () => {
+    const htmlDetail: Rewrites = {
+      response: (res) => (res.status === 404 ? withJson(res, { ...jsonOf(res), detail: '<html><body><h1>Not Found</h1></body></html>' }) : res),
+    };
+    expectVerdicts(await verdictsOn(startVariant(htmlDetail), ['ERR-no-stack-trace-or-html']), { 'ERR-no-stack-trace-or-html': 'warn' });
+  });
+
+  it('a child not addressed at the top level fails the nested-listing check', async () => {
+    const noTopLevel: Rewrites = {
+      request: (req) => (req.method === 'GET' && /^\/v2\/tasks\/[^/]+$/.test(pathOf(req)) ? { status: 404, headers: { 'content-type': 'application/problem+json' }, body: '{"type":"about:blank","title":"Not Found","status":404,"detail":"no"}' } : req),
+    };
+    expectVerdicts(await verdictsOn(startVariant(noTopLevel), ['RES-nested-listing']), { 'RES-nested-listing': 'fail' });
+  });
+
+  it('without configured children the nested-listing check skips naming collections[].children', async () => {
+    const target = await startTarget();
+    try {
+      const bare = { ...target.profile, collections: target.profile.collections.map((c) => ({ ...c, children: [] })) };
+      const [result] = (await judge(target, ['RES-nested-listing'], bare)).results;
+      expect(result).toMatchObject({ status: 'skip', configKey: 'collections[].children' });
+    } finally {
+      await target.close();
+    }
+  });
+
+  it('a client-sent id refused with 409 passes: any 4xx is a refusal', async () => {
+    const refuses409: Rewrites = {
+      request: (req) =>
+        req.method === 'POST' && pathOf(req) === '/v2/projects' && jsonOf(req)?.id !== undefined
+          ? { status: 409, headers: { 'content-type': 'application/problem+json' }, body: '{"type":"about:blank","title":"Conflict","status":409,"detail":"ids are the server\'s"}' }
+          : req,
+    };
+    expectVerdicts(await verdictsOn(startVariant(refuses409), ['END-post-server-chooses-id']), { 'END-post-server-chooses-id': 'pass' });
+  });
+});
+
+describe('messages', () => {
+  it('a problem-body failure counts the responses that break the rule, not their violations', async () => {
+    // Every error body lacks both title and detail: two violations each.
+    const judged = await verdictsOn(startTarget(['problem-without-detail']), ['ERR-problem-members']);
+    const [, broken, total] = /^(\d+) of (\d+) error responses break the rule — /.exec(judged.explain.replace(/^ERR-problem-members: fail /, '')) ?? [];
+    expect(broken).toBeDefined();
+    expect(broken).toBe(total);
+    expect(judged.explain.match(/member "title" is missing/g)).toHaveLength(Number(total));
+  });
+
+  describe('a skip names the key that is really missing', () => {
+    const base = (): TargetProfile => ({
+      baseUrl: 'http://127.0.0.1:1',
+      auth: {},
+      collections: [],
+      nodes: [],
+      secretEndpoints: [],
+      http: { timeoutMs: 300, maxBodyBytes: 1 << 20, concurrency: 1 },
+      safety: { readOnly: false, maxRequests: 100 },
+      properties: { numRuns: 1 },
+      secrets: [],
+    });
+    const collection = (over: Partial<CollectionProfile>): CollectionProfile => ({
+      name: 'things', path: '/things', itemPath: '/things/{id}', idField: 'id', createBody: { name: 'x' }, volatileFields: [], newId: 'uuid',
+      pagination: { style: 'cursor', param: 'cursor', limitParam: 'limit', offsetParam: 'offset', sortParam: 'sort' }, filters: [], sorts: [], children: [], ...over,
+    });
+    const offset = { style: 'offset' as const, param: 'cursor', limitParam: 'limit', offsetParam: 'offset', sortParam: 'sort' };
+    const keyOf = (need: 'anyWalk' | 'cursorWalk', collections: CollectionProfile[]) => {
+      const r = needs[need].resolve({ ...base(), collections });
+      return r instanceof Unmet ? r.configKey : 'met';
+    };
+
+    it.each([
+      ['an offset collection without a mark, and no cursor one', 'anyWalk', [collection({ pagination: offset })], 'collections[].mark'],
+      ['a mark that is not among the filters', 'cursorWalk', [collection({ markField: 'label' })], 'collections[].filters'],
+      ['a cursor collection without a create body', 'cursorWalk', [collection({ createBody: undefined })], 'collections[].create.body'],
+      ['no cursor collection at all', 'cursorWalk', [collection({ pagination: offset, markField: 'label', filters: ['label'] })], 'collections[].pagination.style'],
+      ['a marked offset collection whose mark is no filter, and a bare cursor one', 'anyWalk', [collection({ createBody: undefined }), collection({ name: 'b', pagination: offset, markField: 'label' })], 'collections[].filters'],
+    ] as const)('%s: %s names %s', (_what, need, collections, key) => {
+      expect(keyOf(need, [...collections])).toBe(key);
+    });
+  });
+});
