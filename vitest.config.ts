@@ -1,11 +1,13 @@
 import { defineConfig } from 'vitest/config';
 
-// The project's own tests. Conformance runs (`restprobe run`) use no config file:
-// the runner passes its settings to vitest directly.
+// The project's own tests. (`restprobe run` does not use vitest; the `restprobe/vitest`
+// adapter runs inside a team's own vitest config.)
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'suites/**/*.test.ts', 'reference-server/test/**/*.test.ts', 'test/**/*.test.ts'],
     pool: 'threads',
+    // Many files mostly wait (timeouts, child processes): more workers than the 2 cores.
+    maxWorkers: 4,
     testTimeout: 60_000,
   },
 });

@@ -133,8 +133,12 @@ async function preflight(profile: TargetProfile, client: HttpClient): Promise<vo
     const collection = profile.collections[0];
     if (!collection) return;
     const path = resolveUrl(profile.baseUrl, collection.path);
-    const res = await get(path, credentialHeaders(profile));
-    if (res.status !== 401) return;
+    // The target answered: how its collection answers (slowly, or not at all) is for the checks to judge.
+    const res = await get(path, credentialHeaders(profile)).catch((err: unknown) => {
+      if (err instanceof RestprobeError && ['ERR_TIMEOUT', 'ERR_PROTOCOL', 'ERR_BODY_TOO_LARGE', 'ERR_TARGET_UNREACHABLE'].includes(err.code)) return undefined;
+      throw err;
+    });
+    if (res?.status !== 401) return;
     const key = profile.auth.apiKey;
     if (key) {
       throw new RestprobeError('ERR_CREDENTIALS_REJECTED', `the target refused the configured credentials: GET ${collection.path} answered 401; check $${key.value.envName} (auth.apiKey)`);

@@ -84,7 +84,7 @@ describe('runChecks scheduling', () => {
     expect(results.map((r) => r.id)).toEqual(order);
   });
 
-  it('blocks a check whose dependency failed, and whatever depends on that, without running them', fast, async () => {
+  it('blocks a check whose dependency failed, and whatever depends on that, whatever they found themselves', fast, async () => {
     const t = tracker();
     const checks = [t.make('CON-base', 10, {}, 'fail'), t.make('CON-mid', 10, { dependsOn: ['CON-base'] }), t.make('CON-top', 10, { dependsOn: ['CON-mid'] }), t.make('CON-free', 10)];
     const { results } = await runChecks({ profile, checks, seed: 3 });
@@ -93,7 +93,8 @@ describe('runChecks scheduling', () => {
     expect(byId['CON-mid']).toMatchObject({ status: 'error', errorCode: 'ERR_BLOCKED', rootCause: 'CON-base failed', message: 'not run: it depends on CON-base failed' });
     expect(byId['CON-top']).toMatchObject({ status: 'error', errorCode: 'ERR_BLOCKED', rootCause: 'CON-mid could not run' });
     expect(byId['CON-free']!.status).toBe('pass');
-    expect(t.events.filter((e) => e.includes('mid') || e.includes('top'))).toEqual([]);
+    // They ran beside the failing check (a chain costs no more time than its slowest link).
+    expect(t.events.indexOf('start CON-mid')).toBeLessThan(t.events.indexOf('end CON-base'));
   });
 
   it('a dependency that could not run blocks nothing: the dependent judges for itself', fast, async () => {

@@ -3,12 +3,13 @@
  * verdict. The CLI and the self-tests run checks through it (the vitest adapter runs each
  * check through the same `executeCheck`, with vitest owning the order).
  *
- * A pool of `http.concurrency` checks in flight, taken in the seeded plan order:
+ * A pool of `http.concurrency` checks in flight, started in the seeded plan order:
  * `parallel` checks side by side; an `exclusive` check only once nothing else is in
  * flight, with nothing beside it; `last` checks after all others, one at a time. A check
- * waits for the checks it depends on; when one of them failed (or warned, or was itself
- * blocked) it is blocked (error ERR_BLOCKED), not run. A dependency that could not run
- * (ERR_SETUP, a transport error) blocks nothing: the dependent judges for itself.
+ * runs beside the checks it depends on, and its verdict waits for theirs: when one of them
+ * failed (or warned, or was itself blocked) it is blocked (error ERR_BLOCKED) whatever it
+ * found. A dependency that could not run (ERR_SETUP, a transport error) blocks nothing:
+ * the dependent judges for itself.
  */
 import type { Check } from '../model/check.js';
 import type { CheckResult } from '../model/result.js';
@@ -67,28 +68,44 @@ const blocks = (r: CheckResult | undefined): r is CheckResult =>
  */
 export async function runChecks(input: RunInput): Promise<RunOutcome> {
   const plan = planOrder(input.checks, input.seed);
+  const planned = new Set(plan.map((c) => c.id));
   const client = input.client ?? clientForProfile(input.profile);
   const limit = Math.max(1, input.profile.http.concurrency);
   const shared = runShared(input.profile);
+  /** Final verdicts. */
   const done = new Map<string, CheckResult>();
+  /** Verdicts of checks that ran beside a dependency still undecided: final once it is. */
+  const held = new Map<string, { check: Check; result: CheckResult }>();
   const running = new Map<string, Promise<void>>();
   let exclusive = false;
   const waiting = [...plan];
 
-  /** Its dependencies have ended, and a `last` check has no other check left before it. */
-  const ready = (c: Check): boolean =>
-    !c.dependsOn.some((id) => running.has(id) || waiting.some((w) => w.id === id)) &&
-    !(c.schedule === 'last' && waiting.some((w) => w.schedule !== 'last'));
-
-  /** The next check to start now, if any: the first ready one in plan order, when its class lets it start. */
+  /** The next check to start now, if any: the first in plan order, when its class lets it start. */
   const nextToStart = (): number => {
-    if (exclusive || running.size >= limit) return -1;
-    let i = waiting.findIndex(ready);
-    // Only a dependency cycle leaves nothing ready with nothing running: break it in plan order.
-    if (i === -1 && running.size === 0) i = 0;
-    if (i === -1) return -1;
-    // An exclusive or last check first in line waits for the pool to drain; nothing overtakes it.
-    return waiting[i]!.schedule !== 'parallel' && running.size > 0 ? -1 : i;
+    if (exclusive || running.size >= limit || waiting.length === 0) return -1;
+    const next = waiting[0]!;
+    // A last check waits for every other to end; an exclusive or last one for an empty pool.
+    if (next.schedule === 'last' && running.size > 0) return -1;
+    return next.schedule !== 'parallel' && running.size > 0 ? -1 : 0;
+  };
+
+  /**
+   * Makes held verdicts final whose dependencies are final: blocked when one of them
+   * failed, warned or was blocked, the check's own verdict otherwise.
+   */
+  const decide = (): void => {
+    for (let progress = true; progress; ) {
+      progress = false;
+      for (const [id, { check, result }] of held) {
+        if (check.dependsOn.some((dep) => planned.has(dep) && !done.has(dep))) continue;
+        const blocker = check.dependsOn.map((dep) => done.get(dep)).find(blocks);
+        held.delete(id);
+        const final = blocker ? blockedResult(check, blocker) : result;
+        done.set(id, final);
+        input.onResult?.(final);
+        progress = true;
+      }
+    }
   };
 
   // A probe before anything runs, to compare with after each check that may hurt the target.
@@ -97,22 +114,21 @@ export async function runChecks(input: RunInput): Promise<RunOutcome> {
   const baseline = hasLast ? await probeHealth(input.profile, healthSend) : [];
   let damage: Damage | undefined;
 
+  // A check runs beside the checks it depends on (its verdict waits for theirs), so a chain
+  // of dependencies costs no more time than its slowest link.
   const start = (check: Check): void => {
-    const blocker = check.dependsOn.map((id) => done.get(id)).find(blocks);
     const settle = async (result: CheckResult): Promise<void> => {
       if (check.schedule === 'last' && damage === undefined) {
         const now = await probeHealth(input.profile, healthSend);
         if (worse(baseline, now)) damage = { after: check.id, before: baseline, now };
       }
-      done.set(check.id, result);
       running.delete(check.id);
       exclusive = false;
-      input.onResult?.(result);
+      held.set(check.id, { check, result });
+      decide();
     };
     const work = damage
       ? Promise.resolve(damagedResult(check, damage)).then(settle)
-      : blocker
-      ? Promise.resolve(blockedResult(check, blocker)).then(settle)
       : executeCheck(check, {
           profile: input.profile,
           client,
@@ -128,6 +144,7 @@ export async function runChecks(input: RunInput): Promise<RunOutcome> {
     while (waiting.length > 0 && !input.signal?.aborted) {
       const i = nextToStart();
       if (i === -1) {
+        if (running.size === 0) break;
         await Promise.race(running.values());
         continue;
       }
@@ -136,6 +153,8 @@ export async function runChecks(input: RunInput): Promise<RunOutcome> {
       start(check);
     }
     await Promise.all(running.values());
+    // A dependency that never ran (the run was interrupted) leaves its dependents' verdicts as they came.
+    for (const [id, { result }] of held) done.set(id, result);
   } finally {
     if (!input.client) await client.close();
   }

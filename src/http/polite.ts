@@ -60,7 +60,7 @@ const idempotent = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE', 'TRACE'])
 export class Pacer {
   private nextSlot = 0;
   private pausedUntil = 0;
-  /** Time spent waiting for the pace or a pause, for the report. */
+  /** Time requests spent waiting (the pace, a pause, a retry's wait), for the report. */
   waitedMs = 0;
 
   constructor(private readonly maxRequestsPerSecond?: number) {}
@@ -135,6 +135,7 @@ async function sendPolitely(next: Send, req: RawRequest, pacer: Pacer, options: 
       reason = `failed (${err.message.replace(/^[A-Z]+ \S+: /, '')})`;
     }
     note(`${what} ${reason}; waited ${Math.round(waitMs)} ms and retried (attempt ${attempt + 1})`);
+    pacer.waitedMs += waitMs;
     await pauseFor(waitMs, req.signal);
   }
 }
