@@ -4,12 +4,12 @@
  * on a slow machine; the figures are compared with their targets in the output.
  */
 import { fork, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, totalmem, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadProfile } from '../src/config/load.js';
-import { executeCheck } from '../src/engine/execute.js';
+import { runChecks } from '../src/engine/run.js';
 import { HttpClient } from '../src/http/client.js';
 import type { TargetProfile } from '../src/model/profile.js';
 import { faultCatalogue, startReferenceServer } from '../reference-server/src/index.js';
@@ -37,50 +37,137 @@ function startFixture(kind: 'minimal' | 'reference', arg = ''): Promise<Fixture>
 
 const stop = (f: Fixture) => f.child.kill('SIGTERM');
 
-async function profileFor(url: string, apiKey: string, extra: object = {}): Promise<TargetProfile> {
-  const dir = await mkdtemp(join(tmpdir(), 'restprobe-bench-'));
-  const config = join(dir, 'config.json');
-  const base = JSON.parse(await readFile(referenceConfig, 'utf8')) as Record<string, unknown>;
-  await writeFile(config, JSON.stringify({ ...base, ...extra }));
-  return loadProfile({ configPath: config, baseUrl: url, env: { RESTPROBE_API_KEY: apiKey } });
-}
-
-/** CLI start to reports written, against a reference server in another process. */
-async function fullRun(): Promise<{ fullRunMs: number; requestsPerRun: number }> {
-  const ref = await startFixture('reference');
-  try {
-    const dir = await mkdtemp(join(tmpdir(), 'restprobe-bench-'));
+/** `node bin/restprobe.js …`: milliseconds from spawning the process to its exit, its exit code and its stdout. */
+function timeCli(args: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<{ ms: number; code: number | null; stdout: string }> {
+  return new Promise((resolve, reject) => {
+    let stdout = '';
+    let ms = 0;
+    let code: number | null = null;
     const started = performance.now();
-    const code = await new Promise<number | null>((resolve) => {
-      spawn(process.execPath, [join(root, 'bin', 'restprobe.js'), 'run', ref.url, '-c', referenceConfig, '--report-dir', dir], {
-        env: { ...process.env, RESTPROBE_API_KEY: ref.apiKey },
-        stdio: 'ignore',
-      }).once('exit', resolve);
+    const child = spawn(process.execPath, [join(root, 'bin', 'restprobe.js'), ...args], { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] });
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.once('error', reject);
+    child.once('exit', (c) => {
+      ms = performance.now() - started;
+      code = c;
     });
-    const fullRunMs = performance.now() - started;
-    if (code !== 0) throw new Error(`the full run exited ${code}`);
-    const report = JSON.parse(await readFile(join(dir, 'restprobe-report.json'), 'utf8')) as { checks: { evidence: { requestCount: number } }[] };
-    return { fullRunMs, requestsPerRun: report.checks.reduce((n, c) => n + c.evidence.requestCount, 0) };
-  } finally {
-    stop(ref);
-  }
+    // 'close' comes after 'exit', once stdout is drained: the timing is the exit's.
+    child.once('close', () => resolve({ ms, code, stdout }));
+  });
 }
 
-/** Every fault run and judged, as the fault matrix test does. */
-async function faultMatrix(): Promise<number> {
+interface Served {
+  /** What `restprobe serve` prints as `export NAME=value` lines (the API key, the base URL, the node URLs). */
+  readonly env: Record<string, string>;
+  stop(): Promise<void>;
+}
+
+/** `restprobe serve --port 0 --nodes 2`, ready when it has printed its export lines, as scripts/start.js starts it. */
+function serveReference(): Promise<Served> {
+  const child = spawn(process.execPath, [join(root, 'bin', 'restprobe.js'), 'serve', '--port', '0', '--nodes', '2'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      out += chunk;
+      if (!out.includes('RESTPROBE_NODE_URLS=')) return;
+      const env = Object.fromEntries([...out.matchAll(/^export (\w+)=(.*)$/gm)].map((m) => [m[1]!, m[2]!]));
+      const stop = () => {
+        child.kill('SIGTERM');
+        return exited;
+      };
+      resolve({ env, stop });
+    });
+    child.once('exit', (code) => reject(new Error(`restprobe serve exited (${code}) before it was ready:\n${out}`)));
+  });
+}
+
+/** Runs of `restprobe run` and of `restprobe checks --json` whose median is reported. */
+const cliRuns = 5;
+/** A fixed seed, so every run sends the same property cases and the runs compare. */
+const runSeed = 1;
+
+/**
+ * `restprobe run` as `npm start` runs it: a fresh two-node reference server started first
+ * (not timed), then `node bin/restprobe.js run URL -c fixtures/reference.config.json --node URL2`
+ * with the server's exported variables, timed from spawning the process to its exit: start-up,
+ * imports, preflight, every check through runChecks, and the three reports written.
+ * The median of {@link cliRuns} runs, each against its own server. The report's own
+ * `durationMs` (runChecks alone) is kept too, to tell the engine from the rest.
+ */
+async function fullRun(): Promise<{ fullRunMs: number; engineMs: number; requestsPerRun: number; checks: number }> {
+  const wall: number[] = [];
+  const engine: number[] = [];
+  const requests: number[] = [];
+  let checks = 0;
+  for (let i = 0; i < cliRuns; i++) {
+    const served = await serveReference();
+    const dir = await mkdtemp(join(tmpdir(), 'restprobe-bench-'));
+    try {
+      const { env } = served;
+      const nodes = (env['RESTPROBE_NODE_URLS'] ?? '').split(',').slice(1).flatMap((url) => ['--node', url]);
+      const args = ['run', env['RESTPROBE_BASE_URL']!, '-c', referenceConfig, '--report-dir', dir, '--seed', String(runSeed), ...nodes];
+      const { ms, code } = await timeCli(args, { ...process.env, ...env });
+      if (code !== 0) throw new Error(`restprobe run exited ${code}`);
+      const report = JSON.parse(await readFile(join(dir, 'restprobe-report.json'), 'utf8')) as { durationMs: number; checks: { evidence: { requestCount: number } }[] };
+      wall.push(ms);
+      engine.push(report.durationMs);
+      requests.push(report.checks.reduce((n, c) => n + c.evidence.requestCount, 0));
+      checks = report.checks.length;
+    } finally {
+      await served.stop();
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+  return { fullRunMs: median(wall), engineMs: median(engine), requestsPerRun: median(requests), checks };
+}
+
+/**
+ * `node bin/restprobe.js checks --json`, from spawning the process to its exit, median of
+ * {@link cliRuns} runs; and a bare `node -e 0` the same way, the floor under any command.
+ */
+async function checksCommand(): Promise<{ checksCommandMs: number; nodeStartMs: number }> {
+  const listed: number[] = [];
+  const bare: number[] = [];
+  for (let i = 0; i < cliRuns; i++) {
+    const { ms, code, stdout } = await timeCli(['checks', '--json']);
+    if (code !== 0) throw new Error(`restprobe checks --json exited ${code}`);
+    const entries = JSON.parse(stdout) as unknown[];
+    if (entries.length !== catalogue.length) throw new Error(`restprobe checks --json listed ${entries.length} checks, the catalogue has ${catalogue.length}`);
+    listed.push(ms);
+    const started = performance.now();
+    await new Promise((resolve) => spawn(process.execPath, ['-e', '0'], { stdio: 'ignore' }).once('exit', resolve));
+    bare.push(performance.now() - started);
+  }
+  return { checksCommandMs: median(listed), nodeStartMs: median(bare) };
+}
+
+/**
+ * On each reference fault, the whole catalogue through runChecks against a fresh two-node
+ * server, as test/fault-matrix.test.ts runs it (that test's support is not in the build, so
+ * the target is built here the same way); each check the fault names must fail (warn, for a
+ * SHOULD rule), or the bench stops.
+ */
+async function faultMatrix(): Promise<{ ms: number; faults: number }> {
   const started = performance.now();
   for (const fault of faultCatalogue) {
-    const server = await startReferenceServer({ port: 0, faults: [fault.name] });
-    const profile = await profileFor(server.url, server.secrets.RESTPROBE_API_KEY);
-    const client = new HttpClient({ timeoutMs: 5000, maxBodyBytes: profile.http.maxBodyBytes, connections: 4, maxRequests: 100_000 });
-    for (const id of fault.detects) {
-      const check = catalogue.find((c) => c.id === id);
-      if (check) await executeCheck(check, { profile, client, seed: 1 });
+    const server = await startReferenceServer({ port: 0, faults: [fault.name], nodes: 2 });
+    const loaded = await loadProfile({ configPath: referenceConfig, baseUrl: server.url, env: { ...server.secrets } });
+    const profile: TargetProfile = { ...loaded, nodes: server.urls.slice(1) };
+    const client = new HttpClient({ timeoutMs: 5_000, maxBodyBytes: profile.http.maxBodyBytes, connections: 4, maxRequests: 50_000 });
+    try {
+      const { results } = await runChecks({ profile, checks: catalogue, seed: 1, client });
+      const missed = fault.detects.filter((id) => {
+        const expected = catalogue.find((c) => c.id === id)?.severity === 'must' ? 'fail' : 'warn';
+        return results.find((r) => r.id === id)?.status !== expected;
+      });
+      if (missed.length > 0) throw new Error(`fault ${fault.name}: ${missed.join(', ')} did not trip`);
+    } finally {
+      await client.close();
+      await server.close();
     }
-    await client.close();
-    await server.close();
   }
-  return performance.now() - started;
+  return { ms: performance.now() - started, faults: faultCatalogue.length };
 }
 
 /**
@@ -151,10 +238,12 @@ const round = (n: number, digits = 0) => Number(n.toFixed(digits));
 async function main(): Promise<void> {
   const started = performance.now();
   const log = (s: string) => process.stdout.write(`${s}\n`);
-  log('restprobe bench: measuring (about a minute)…');
+  log('restprobe bench: measuring (one to two minutes)…');
   const run = await fullRun();
-  log(`  full run done`);
-  const faultMatrixMs = await faultMatrix();
+  log(`  full run done (${cliRuns} runs)`);
+  const checks = await checksCommand();
+  log(`  checks command done (${cliRuns} runs)`);
+  const matrix = await faultMatrix();
   log(`  fault matrix done`);
   const http = await httpVsAutocannon();
   log(`  HTTP layer vs autocannon done`);
@@ -166,7 +255,8 @@ async function main(): Promise<void> {
 
   const figures = {
     fullRunMs: round(run.fullRunMs),
-    faultMatrixMs: round(faultMatrixMs),
+    checksCommandMs: round(checks.checksCommandMs),
+    faultMatrixMs: round(matrix.ms),
     httpVsAutocannon: round(http.harnessVsAutocannon, 2),
     undiciVsAutocannon: round(http.undiciVsAutocannon, 2),
     walk10kMs: round(walk10k.ms),
@@ -176,7 +266,8 @@ async function main(): Promise<void> {
     requestsPerRun: run.requestsPerRun,
   };
   const targets: Record<keyof typeof figures, [string, (v: number) => boolean]> = {
-    fullRunMs: ['≤ 3000', (v) => v <= 3000],
+    fullRunMs: ['≤ 800', (v) => v <= 800],
+    checksCommandMs: ['≤ 300', (v) => v <= 300],
     faultMatrixMs: ['≤ 60000', (v) => v <= 60_000],
     httpVsAutocannon: ['≥ 0.8', (v) => v >= 0.8],
     undiciVsAutocannon: ['reported', () => true],
@@ -188,6 +279,10 @@ async function main(): Promise<void> {
   };
   const machine = { cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, memoryGb: round(totalmem() / 2 ** 30, 1), node: process.version, platform: process.platform };
   const detail = {
+    fullRunEngineMs: round(run.engineMs),
+    fullRunChecks: run.checks,
+    nodeStartMs: round(checks.nodeStartMs),
+    faultMatrixFaults: matrix.faults,
     harnessRps: round(http.harness),
     undiciRps: round(http.undici),
     autocannonRps: round(http.autocannon),
@@ -205,6 +300,7 @@ async function main(): Promise<void> {
     log(`${key.padEnd(22)}${String(value).padStart(10)}  ${target.padEnd(10)} ${met(value) ? 'yes' : 'NO'}`);
   }
   log('');
+  log(`full run: runChecks ${detail.fullRunEngineMs} ms of ${figures.fullRunMs} ms (${detail.fullRunChecks} checks, seed ${runSeed}); bare node start ${detail.nodeStartMs} ms`);
   log(`harness ${detail.harnessRps} req/s, bare undici ${detail.undiciRps}, autocannon ${detail.autocannonRps}; reference ${detail.referenceRps} vs node:http ${detail.nodeHttpRps}`);
   log(`machine: ${machine.cores} × ${machine.cpu}, ${machine.memoryGb} GiB, Node ${machine.node}`);
   log(`written: reports/bench.json (bench took ${round((performance.now() - started) / 1000, 1)} s)`);

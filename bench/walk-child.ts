@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { loadProfile } from '../src/config/load.js';
 import { RunContext } from '../src/engine/context.js';
-import { Ledger } from '../src/engine/ledger.js';
+import { runShared } from '../src/engine/context.js';
 import { HttpClient } from '../src/http/client.js';
 import { walk } from '../src/check-kit/pagination.js';
 import { packageRoot } from '../src/package-root.js';
@@ -14,7 +14,7 @@ import { packageRoot } from '../src/package-root.js';
 const [url, apiKey, count] = process.argv.slice(2) as [string, string, string];
 const profile = await loadProfile({ configPath: join(packageRoot(), 'fixtures', 'reference.config.json'), baseUrl: url, env: { RESTPROBE_API_KEY: apiKey } });
 const client = new HttpClient({ timeoutMs: 10_000, maxBodyBytes: 5 << 20, connections: 1, maxRequests: Number.MAX_SAFE_INTEGER });
-const ctx = new RunContext(profile, client, 1, new AbortController().signal, 'bench-walk', new Ledger(profile));
+const ctx = new RunContext(profile, client, 1, new AbortController().signal, 'bench-walk', runShared(profile));
 const collection = profile.collections.find((c) => c.name === 'projects')!;
 const seen = new Set<string>();
 let peak = process.memoryUsage().rss;

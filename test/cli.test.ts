@@ -172,7 +172,7 @@ describe('restprobe run, interrupted', () => {
     expect(report.checks.length).toBeGreaterThan(0);
     const headers = { 'x-api-key': clean.secrets.RESTPROBE_API_KEY };
     for (const path of ['/v2/projects', '/v2/members']) {
-      const page = (await (await fetch(`${clean.url}${path}?limit=100`, { headers })).json()) as { data: unknown[] };
+      const page = (await (await fetch(`${clean.url}${path}?limit=20`, { headers })).json()) as { data: unknown[] };
       expect(page.data, path).toEqual([]);
     }
   });
@@ -201,7 +201,7 @@ describe('restprobe checks and serve', () => {
       expect(report.checks.map((c: { errorCode?: string }) => c.errorCode)).toEqual(['ERR_INTERRUPTED', 'ERR_INTERRUPTED', 'ERR_INTERRUPTED']);
       expect(report.leftovers).toEqual([]);
       const headers = { 'x-api-key': clean.secrets.RESTPROBE_API_KEY };
-      const page = (await (await fetch(`${clean.url}/v2/projects?limit=100`, { headers })).json()) as { data: unknown[] };
+      const page = (await (await fetch(`${clean.url}/v2/projects?limit=20`, { headers })).json()) as { data: unknown[] };
       expect(page.data).toEqual([]);
     } finally {
       await slow.close();

@@ -40,7 +40,7 @@ async function itemsLeft(): Promise<number> {
   const headers = { 'x-api-key': server.secrets.RESTPROBE_API_KEY };
   let n = 0;
   for (const path of ['/v2/projects', '/v2/members', '/v2/api-keys']) {
-    const res = await fetch(`${server.url}${path}?limit=100`, { headers });
+    const res = await fetch(`${server.url}${path}?limit=20`, { headers });
     if (res.ok) n += ((await res.json()) as { data: unknown[] }).data.length;
   }
   return n;

@@ -34,7 +34,7 @@ describe('the clean reference server', () => {
   it.each(['/v2/projects', '/v2/members'])('is left as it was found: every check cleaned up what it created in %s', async (path) => {
     const res = await target.client.send({
       method: 'GET',
-      url: `${target.server.url}${path}?limit=100`,
+      url: `${target.server.url}${path}?limit=20`,
       headers: { 'x-api-key': target.server.secrets.RESTPROBE_API_KEY },
     });
     expect(JSON.parse(res.body.toString()).data).toEqual([]);

@@ -36,7 +36,7 @@ async function runAll(profile: TargetProfile) {
 async function leftovers(): Promise<number> {
   const headers = { 'x-api-key': server.secrets.RESTPROBE_API_KEY };
   let n = 0;
-  for (const path of ['/v2/projects', '/v2/members']) n += ((await (await fetch(`${server.url}${path}?limit=100`, { headers })).json()) as { data: unknown[] }).data.length;
+  for (const path of ['/v2/projects', '/v2/members']) n += ((await (await fetch(`${server.url}${path}?limit=20`, { headers })).json()) as { data: unknown[] }).data.length;
   return n;
 }
 

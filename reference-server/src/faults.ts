@@ -243,7 +243,7 @@ const definitions = [
   },
   {
     name: 'default-page-truncated',
-    description: 'Without a limit, a cursor listing answers its first page with next_cursor null, silently dropping the rest.',
+    description: 'Without a limit, the first page is the last (next_cursor null, later offset pages empty): the rest is dropped.',
     detects: ['LIM-default-page-bounded'],
   },
   {

@@ -35,6 +35,9 @@ export function memberKind(store: Collection<MemberData>): ResourceKind<MemberDa
   return ruleKind({ noun: 'member', store, itemPath: memberPath, rules: memberRules });
 }
 
+/** Members come in pages of at most 20: a smaller cap than projects', as APIs differ per collection. */
+export const memberMaxLimit = 20;
+
 /** The member listing: filters `role` and `label`, sorts `created_at` (default) and `name`. */
 export const memberListing: ListingSpec<MemberData> = {
   filters: [enumFilter('role', roles, (m) => m.role), exactFilter('label', (m) => m.label)],

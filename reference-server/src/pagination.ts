@@ -117,7 +117,7 @@ export function singleParam(query: URLSearchParams, name: string, errors: FieldE
  * Faults: `default-page-unbounded` (no limit: everything), `limit-uncapped` (no maximum),
  * `limit-zero-accepted` (0 and negatives give the default), `bad-limit-500`.
  */
-export function readLimit(query: URLSearchParams, faults: ReadonlySet<FaultName>, errors: FieldError[]): number {
+export function readLimit(query: URLSearchParams, faults: ReadonlySet<FaultName>, errors: FieldError[], cap = maxLimit): number {
   const raw = singleParam(query, 'limit', errors);
   if (raw === undefined) return faults.has('default-page-unbounded') ? Infinity : defaultLimit;
   if (faults.has('bad-limit-500') && Number.isNaN(Number(raw))) {
@@ -126,12 +126,12 @@ export function readLimit(query: URLSearchParams, faults: ReadonlySet<FaultName>
   }
   if (faults.has('limit-zero-accepted') && /^(?:0+|-[0-9]+)$/.test(raw)) return defaultLimit;
   const n = /^[0-9]+$/.test(raw) ? Number(raw) : NaN;
-  if (n > maxLimit && !faults.has('limit-uncapped')) {
-    errors.push({ field: 'limit', message: `must be at most ${maxLimit}, the maximum page size` });
+  if (n > cap && !faults.has('limit-uncapped')) {
+    errors.push({ field: 'limit', message: `must be at most ${cap}, the maximum page size` });
   } else if (Number.isSafeInteger(n) && n >= 1) {
     return n;
   } else {
-    errors.push({ field: 'limit', message: `must be an integer from 1 to ${maxLimit}` });
+    errors.push({ field: 'limit', message: `must be an integer from 1 to ${cap}` });
   }
   return defaultLimit;
 }

@@ -100,15 +100,17 @@ export function listItems<D extends Fields>(
 export function listItemsByOffset<D extends Fields>(
   kind: ResourceKind<D>,
   ctx: RequestContext,
-  options: { readonly listing: ListingSpec<D> },
+  options: { readonly listing: ListingSpec<D>; /** This listing's maximum page size; default {@link maxLimit}. */ readonly maxLimit?: number },
 ): Reply {
   const errors: FieldError[] = [];
-  const limit = readLimit(ctx.query, ctx.faults, errors);
+  const limit = readLimit(ctx.query, ctx.faults, errors, options.maxLimit);
   const offset = readOffset(ctx.query, errors);
   const view = readView(ctx.query, options.listing, ctx.faults, errors);
   if (errors.length > 0) throw invalidQuery(errors);
   const { items, total } = offsetPage(kind.store, view, offset, limit, ctx.faults);
-  return jsonReply(200, offsetPageBody(items.map((e) => represent(e, ctx.faults)), total, ctx.faults));
+  // Fault `default-page-truncated`: without a limit, the first page is the last (later pages are empty).
+  const shown = ctx.faults.has('default-page-truncated') && !ctx.query.has('limit') && offset > 0 ? [] : items;
+  return jsonReply(200, offsetPageBody(shown.map((e) => represent(e, ctx.faults)), total, ctx.faults));
 }
 
 /** POST on a collection: the server chooses the id; 201, Location, the new resource. */

@@ -5,7 +5,7 @@
 import { apiKeyRoutes, apiKeysPath } from './api-keys.js';
 import type { KeyRing } from './auth.js';
 import { param, requiredBody, type Operation } from './context.js';
-import { memberKind, membersPath, memberListing, type MemberData } from './members.js';
+import { memberKind, memberMaxLimit, membersPath, memberListing, type MemberData } from './members.js';
 import { projectKind, projectListing, projectPath, projectsPath, seedProject, type ProjectData } from './projects.js';
 import { notFound } from './problem.js';
 import { createItem, deleteItem, getItem, listItems, listItemsByOffset, patchItem, replaceItem } from './resources.js';
@@ -79,7 +79,7 @@ export function createRoutes(options: RouteOptions): Route<Operation>[] {
     {
       pattern: membersPath,
       operations: {
-        GET: { handler: (ctx) => listItemsByOffset(members, ctx, { listing: memberListing }) },
+        GET: { handler: (ctx) => listItemsByOffset(members, ctx, { listing: memberListing, maxLimit: memberMaxLimit }) },
         POST: {
           body: 'required',
           handler: (ctx) => createItem(members, ctx, requiredBody(ctx), { collectionPath: membersPath }),

@@ -328,12 +328,13 @@ describe('limit', () => {
 
   it('refuses a limit above the maximum with 400 naming the maximum', async () => {
     const project = await create('/v2/projects', { name: 'p' });
-    for (const path of ['/v2/projects', '/v2/members', `/v2/projects/${project.id}/tasks`]) {
-      for (const limit of ['101', '1000', '0101', '9'.repeat(40)]) {
+    // Members have a smaller cap than projects and tasks, as real APIs' collections differ.
+    for (const [path, cap] of [['/v2/projects', 100], ['/v2/members', 20], [`/v2/projects/${project.id}/tasks`, 100]] as const) {
+      for (const limit of [String(cap + 1), '1000', `0${cap + 1}`, '9'.repeat(40)]) {
         const res = await h.call('GET', `${path}?limit=${limit}`);
         expect(fields(res)).toEqual(['limit']);
-        expect(res.json().detail).toContain('100');
-        expect(res.json().errors[0].message).toMatch(/at most 100/);
+        expect(res.json().detail).toContain(String(cap));
+        expect(res.json().errors[0].message).toMatch(new RegExp(`at most ${cap}\\b`));
       }
     }
   });
@@ -415,7 +416,7 @@ describe('members', () => {
     }
     expect(idsOf(collected)).toEqual(idsOf(members));
     expect(await page('offset=7')).toEqual({ data: [], total: 7 });
-    expect(await page('offset=1000000&limit=100')).toEqual({ data: [], total: 7 });
+    expect(await page('offset=1000000&limit=20')).toEqual({ data: [], total: 7 });
     expect(await page(`offset=${'9'.repeat(30)}`)).toEqual({ data: [], total: 7 });
     expect((await page('offset=0')).data).toHaveLength(7);
 

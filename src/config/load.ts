@@ -9,7 +9,8 @@ import { configDefaults as defaults } from './defaults.js';
 import { problemsFromAjv } from './problems.js';
 import type { RawCollection, RawConfig } from './raw-config.js';
 import { readConfigFile } from './read.js';
-import { configValidator } from './schema.js';
+import { loadConfigValidator } from './schema.js';
+import type { ValidateFunction } from 'ajv';
 import { SecretResolver } from './secrets.js';
 
 export interface LoadProfileOptions {
@@ -30,8 +31,7 @@ export interface LoadProfileOptions {
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** Schema validation, plus the rules a JSON Schema cannot say (unique collection names). */
-function validate(data: unknown, source: string): RawConfig {
-  const check = configValidator();
+function validate(data: unknown, source: string, check: ValidateFunction<RawConfig>): RawConfig {
   const problems = check(data) ? [] : problemsFromAjv(check.errors ?? []);
   if (problems.length === 0) problems.push(...duplicateNames(data as RawConfig));
   if (problems.length > 0) {
@@ -129,7 +129,7 @@ function collectionProfile(raw: RawCollection): CollectionProfile {
  */
 export async function loadProfile(opts: LoadProfileOptions = {}): Promise<TargetProfile> {
   const source = opts.configPath ?? 'the config';
-  const config = opts.configPath === undefined ? {} : validate(await readConfigFile(opts.configPath), source);
+  const config = opts.configPath === undefined ? {} : validate(await readConfigFile(opts.configPath), source, await loadConfigValidator());
   const baseUrl = resolveBaseUrl(opts.baseUrl, config.baseUrl);
 
   const secrets = new SecretResolver(opts.env ?? process.env);

@@ -4,7 +4,6 @@
  */
 import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
-import { parseDocument } from 'yaml';
 import { RestprobeError } from '../errors.js';
 
 type Syntax = 'json' | 'yaml';
@@ -38,7 +37,9 @@ function parseJson(text: string): Parsed {
   }
 }
 
-function parseYaml(text: string): Parsed {
+/** The YAML parser, loaded only for a config that may be YAML (most are JSON: a start-up saved). */
+async function parseYaml(text: string): Promise<Parsed> {
+  const { parseDocument } = await import('yaml');
   const doc = parseDocument(text, { prettyErrors: true });
   const first = doc.errors[0];
   if (!first) return { ok: true, value: doc.toJS() };
@@ -56,13 +57,13 @@ function syntaxOf(file: string): Syntax | undefined {
   return undefined;
 }
 
-function parse(text: string, syntax: Syntax | undefined): Parsed {
+async function parse(text: string, syntax: Syntax | undefined): Promise<Parsed> {
   if (syntax === 'json') return parseJson(text);
   if (syntax === 'yaml') return parseYaml(text);
   // Unknown extension: JSON first, then YAML; report the error of the syntax it looks like.
   const json = parseJson(text);
   if (json.ok) return json;
-  const yaml = parseYaml(text);
+  const yaml = await parseYaml(text);
   return yaml.ok || !/^\s*[[{]/.test(text) ? yaml : json;
 }
 
@@ -104,7 +105,7 @@ export async function readConfigFile(file: string): Promise<unknown> {
   text = text.replace(/^\uFEFF/, '');
   if (text.trim() === '') return {};
 
-  const parsed = parse(text, syntaxOf(file));
+  const parsed = await parse(text, syntaxOf(file));
   if (parsed.ok) return parsed.value;
   const { reason, line, column } = parsed.failure;
   const where = line !== undefined ? ` (line ${line}, column ${column ?? 1})` : '';

@@ -98,3 +98,22 @@ describe('config schema', () => {
     expect(configValidator()(config)).toBe(true);
   });
 });
+
+describe('the validator npm run build compiles ahead of time', () => {
+  it('judges configs exactly as the one compiled at run time', async () => {
+    const built = (await import(`${packageRoot()}/dist/src/config/config-validator.js`)) as { default: typeof configValidator extends () => infer V ? V : never };
+    const precompiled = built.default;
+    const runtime = configValidator();
+    const cases: unknown[] = [
+      JSON.parse(readFileSync(`${packageRoot()}/fixtures/reference.config.json`, 'utf8')),
+      { baseUrl: 42 },
+      { baseUrl: 'not a url', collections: [{ name: 'x', path: 'no-slash', pagination: { style: 'pages' } }], http: { timeoutMs: -1 } },
+      { auth: { apiKey: { header: 'X-API-Key', value: 'literal-secret' } }, unknown: true },
+    ];
+    const shape = (v: typeof runtime) => (v.errors ?? []).map((e) => `${e.instancePath} ${e.keyword} ${e.message}`);
+    for (const config of cases) {
+      expect(precompiled(config), JSON.stringify(config)).toBe(runtime(config));
+      expect(shape(precompiled)).toEqual(shape(runtime));
+    }
+  });
+});

@@ -45,6 +45,8 @@ export interface CheckDefinition<N extends NeedName, U extends NeedName> {
   /** Optional needs: handed to `run` when met, absent otherwise. */
   readonly uses?: readonly U[];
   readonly schedule?: Schedule;
+  /** Sends many requests (a property over writes): started before the others of its class, so a run never waits on it alone at the end. */
+  readonly slow?: boolean;
   /** Checks whose failure makes this one meaningless: it is then blocked, not failed. */
   readonly dependsOn?: readonly CheckId[];
   /** Runs the probe; returns normally on pass, throws {@link CheckFailure} on a violation. */
@@ -56,13 +58,14 @@ export interface Check<N extends NeedName = NeedName, U extends NeedName = NeedN
   readonly section: Section;
   readonly uses: readonly U[];
   readonly schedule: Schedule;
+  readonly slow: boolean;
   readonly dependsOn: readonly CheckId[];
 }
 
 /** Registers a check's definition; the section comes from the id. */
 export function defineCheck<const N extends NeedName = never, const U extends NeedName = never>(def: CheckDefinition<N, U>): Check<N, U> {
   if (!/^[A-Z]{3}-[a-z0-9]+(?:-[a-z0-9]+)*$/.test(def.id)) throw new Error(`check id "${def.id}" is not <PREFIX>-<kebab-slug>`);
-  return { ...def, section: sectionOf(def.id)!, uses: def.uses ?? [], schedule: def.schedule ?? 'parallel', dependsOn: def.dependsOn ?? [] };
+  return { ...def, section: sectionOf(def.id)!, uses: def.uses ?? [], schedule: def.schedule ?? 'parallel', slow: def.slow ?? false, dependsOn: def.dependsOn ?? [] };
 }
 
 /** One conventions section's checks, as the catalogue lists them. */

@@ -189,10 +189,15 @@ export const needs = {
     resolve: (p) => {
       const c = anyWalkable(p);
       if (c instanceof Unmet) return c;
-      const max = c.pagination.maxLimit;
-      if (max === undefined) return new Unmet(`the maximum page size of ${c.name} is not configured`, 'collections[].pagination.maxLimit');
+      // The walkable collection cheapest to fill past its cap: cap + 1 items are created.
+      const capped = (['cursor', 'offset'] as const)
+        .map((style) => walkable(p, style))
+        .filter((w): w is WalkableCollection => !(w instanceof Unmet) && w.pagination.maxLimit !== undefined)
+        .sort((a, b) => a.pagination.maxLimit! - b.pagination.maxLimit!)[0];
+      if (capped === undefined) return new Unmet(`the maximum page size of ${c.name} is not configured`, 'collections[].pagination.maxLimit');
+      const max = capped.pagination.maxLimit!;
       if (max > maxCapToFill) return new Unmet(`maxLimit ${max} would need more than ${maxCapToFill + 1} items to observe`, 'collections[].pagination.maxLimit');
-      return { ...c, maxLimit: max };
+      return { ...capped, maxLimit: max };
     },
   }),
   /** A writable collection with a configured sub-collection. */

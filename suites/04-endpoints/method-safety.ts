@@ -53,6 +53,8 @@ export const safeMethodsNoChange = defineCheck({
   title: 'GET, HEAD and OPTIONS change nothing',
   rule: 'GET, HEAD and OPTIONS MUST be safe: no sequence of them changes any representation or what a collection lists.',
   severity: 'must',
+  // A property over writes: hundreds of requests.
+  slow: true,
   needs: ['writable'],
   uses: ['anyWalk'],
   dependsOn: ['END-get-item-200', 'END-get-collection-200'],

@@ -84,6 +84,8 @@ export const paginationStableUnderWrites = defineCheck({
   title: 'Cursor pages stay correct while items are inserted, deleted and moved',
   rule: 'While items are inserted, deleted, or moved by an update of the sort field during a cursor walk at any page size, every item left untouched for the whole walk MUST appear exactly once and none twice.',
   severity: 'must',
+  // A property over writes: hundreds of requests.
+  slow: true,
   needs: ['cursorWalk'],
   dependsOn: ['END-filter-matches'],
   async run(ctx, { cursorWalk: c }) {
