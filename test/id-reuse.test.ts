@@ -67,15 +67,23 @@ describe('a target that reuses ids', () => {
   it('an item the check deleted itself is never deleted again, though its id now names another check\'s item', async () => {
     // No mark field: only ownership protects the second item here.
     const unmarked = { ...profile, collections: [{ ...things, markField: undefined, filters: [] }] };
+    // Latches, not sleeps: the second check creates (and gets id 3 back) only after the first
+    // deleted its item, and the first ends (and cleans up) only after that.
+    let deleted!: () => void;
+    const afterDelete = new Promise<void>((resolve) => (deleted = resolve));
+    let reused!: () => void;
+    const afterReuse = new Promise<void>((resolve) => (reused = resolve));
     const deletesItself = defineCheck({ id: 'END-deletes-itself', title: 't', rule: 'r MUST', severity: 'must', needs: ['writable'], async run(ctx, { writable }) {
       const item = await ctx.create(writable);
       await ctx.http.send({ method: 'DELETE', url: item.url });
-      await sleep(80);
+      deleted();
+      await afterReuse;
     } });
     const holds = defineCheck({ id: 'END-holds-an-item', title: 't', rule: 'r MUST', severity: 'must', needs: ['writable'], async run(ctx, { writable }) {
-      await sleep(30);
+      await afterDelete;
       const item = await ctx.create(writable);
-      await sleep(100);
+      reused();
+      await sleep(50);
       const res = await ctx.http.send({ method: 'GET', url: item.url });
       if (res.status !== 200) throw new CheckFailure(`my item ${item.url} answered ${res.status}, expected 200`);
     } });

@@ -185,14 +185,14 @@ describe('HttpClient against a hostile server', () => {
 });
 
 describe('HttpClient deadline and cancellation', () => {
-  /** Rejects with ERR_TIMEOUT in about timeoutMs: the harness's timer, not undici's coarse ones. */
+  /** Rejects with ERR_TIMEOUT in about timeoutMs (undici's coarse timers took ~1 s; the slack is for a loaded CI machine). */
   async function timesOutOnTime(path: string): Promise<void> {
     const started = performance.now();
     const err = await rejectsWith(get(path), 'ERR_TIMEOUT');
     const elapsed = performance.now() - started;
     expect(err.message).toContain(`no complete response within ${timeoutMs} ms (http.timeoutMs)`);
     expect(elapsed).toBeGreaterThanOrEqual(timeoutMs - 10);
-    expect(elapsed).toBeLessThan(timeoutMs + 150);
+    expect(elapsed).toBeLessThan(timeoutMs + 250);
   }
 
   it('a silent server: ERR_TIMEOUT within the timeout and a little slack', fast, async () => {
@@ -207,7 +207,7 @@ describe('HttpClient deadline and cancellation', () => {
     const started = performance.now();
     const pending = client.send({ method: 'GET', url: `${server.url}/no-headers`, headers: {}, startedAt: started - 200 });
     await rejectsWith(pending, 'ERR_TIMEOUT');
-    expect(performance.now() - started).toBeLessThan(timeoutMs - 200 + 150);
+    expect(performance.now() - started).toBeLessThan(timeoutMs - 200 + 250);
   });
 
   it('an already-aborted signal: rejects without sending or spending budget', fast, async () => {
@@ -282,7 +282,7 @@ describe('HttpClient deadline and cancellation', () => {
       const started = performance.now();
       const queued = one.send({ method: 'GET', url: `${server.url}/echo`, headers: {}, startedAt: started - 3_700 });
       await rejectsWith(queued, 'ERR_TIMEOUT');
-      expect(performance.now() - started).toBeLessThan(300 + 150);
+      expect(performance.now() - started).toBeLessThan(300 + 250);
       // Free the connection: undici starts the queued request, which is aborted at once.
       ac.abort();
       await hog;
