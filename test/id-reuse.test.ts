@@ -59,7 +59,7 @@ let target: Reusing;
 let profile: TargetProfile;
 beforeEach(async () => {
   target = await startReusing();
-  profile = { ...testProfile(target.url), collections: [things], http: { timeoutMs: 2_000, maxBodyBytes: 1 << 20, concurrency: 4 } };
+  profile = { ...testProfile(target.url), collections: [things], http: { timeoutMs: 2_000, maxBodyBytes: 1 << 20, concurrency: 4, maxRetryWaitMs: 60_000 } };
 });
 afterEach(async () => target.close());
 

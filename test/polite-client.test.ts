@@ -25,6 +25,17 @@ describe('Retry-After', () => {
   });
 });
 
+describe('the run\'s pace', () => {
+  it('http.maxRequestsPerSecond spaces every request of the run, whichever check sends it', async () => {
+    const pacer = new Pacer(50);
+    const started = performance.now();
+    await Promise.all(Array.from({ length: 10 }, async () => pacer.wait()));
+    // Ten requests at 50 a second: the last leaves 9 × 20 ms after the first.
+    expect(performance.now() - started).toBeGreaterThanOrEqual(170);
+    expect(pacer.waitedMs).toBeGreaterThan(0);
+  });
+});
+
 describe('the polite guard', () => {
   let server: Server;
   let url: string;

@@ -119,8 +119,9 @@ describe('--proxy', () => {
 describe('TLS', () => {
   let https: Server;
   let url: string;
+  let dir: string;
   beforeAll(async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'restprobe-tls-'));
+    dir = await mkdtemp(join(tmpdir(), 'restprobe-tls-'));
     execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-days', '2', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'ignore' });
     const { readFileSync } = await import('node:fs');
     https = createHttpsServer({ key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) }, (_req, res) => {
@@ -148,6 +149,21 @@ describe('TLS', () => {
     } finally {
       await gateway.close();
     }
+  });
+
+  it('--ca FILE trusts the target\'s CA: the run goes on to its checks (verification stays on)', async () => {
+    const ran = await run(url, { ca: join(dir, 'cert.pem'), only: ['ERR-unknown-path-404'] });
+    expect(ran.error?.message).toBeUndefined();
+    expect(ran.code).toBe(0);
+  });
+
+  it('http.ca in the config, relative to the config file; a CA file that is not PEM is a config error naming it', async () => {
+    await writeFile(join(dir, 'tls.json'), JSON.stringify({ http: { ca: 'cert.pem' } }));
+    expect((await run(url, { config: join(dir, 'tls.json'), only: ['ERR-unknown-path-404'] })).code).toBe(0);
+    await writeFile(join(dir, 'bad.json'), JSON.stringify({ http: { ca: 'tls.json' } }));
+    const bad = await run(url, { config: join(dir, 'bad.json') });
+    expect(bad.code).toBe(2);
+    expect(bad.error?.message).toBe(`http.ca: ${join(dir, 'tls.json')} holds no PEM certificate (-----BEGIN CERTIFICATE-----)`);
   });
 
   it('an untrusted certificate: exit 2, one line, naming --ca; never a verdict on the target', async () => {

@@ -177,6 +177,18 @@ describe('a target that echoes the caller\'s credentials', () => {
   });
 });
 
+describe('--no-destructive (safety.destructive: false)', () => {
+  it('sends no oversized or deeply nested body, and says so in the evidence', async () => {
+    const loaded = await behindGateway({});
+    const profile = { ...loaded, safety: { ...loaded.safety, destructive: false } };
+    const outcome = await runChecks({ profile, checks: catalogue.filter((c) => c.id === 'ERR-bad-input-no-5xx'), seed: 2 });
+    expect(outcome.results[0]!.status).toBe('pass');
+    expect(outcome.results[0]!.evidence.notes).toContain('oversized and deeply nested bodies not sent (safety.destructive is false)');
+    const largest = Math.max(...gateway.requests.map((r) => Number(r.headers['content-length'] ?? 0)));
+    expect(largest).toBeLessThan(4_000);
+  });
+});
+
 describe('a target broken by restprobe\'s own probe', () => {
   it('says once that the target stopped working after the check, blocks the checks after it, and lists what it left', async () => {
     let broken = false;

@@ -459,8 +459,8 @@ describe('messages', () => {
       collections: [],
       nodes: [],
       secretEndpoints: [],
-      http: { timeoutMs: 300, maxBodyBytes: 1 << 20, concurrency: 1 },
-      safety: { readOnly: false, maxRequests: 100 },
+      http: { timeoutMs: 300, maxBodyBytes: 1 << 20, concurrency: 1, maxRetryWaitMs: 60_000 },
+      safety: { readOnly: false, maxRequests: 100, destructive: true },
       properties: { numRuns: 1 },
       secrets: [],
     });

@@ -27,7 +27,7 @@ Examples:
   $ restprobe run https://staging.example.com --only ERR --skip ERR-bad-input-no-5xx
   $ restprobe checks --json                           the check catalogue
 
-Exit codes: 0 no failures · 1 failures · 2 usage or config error · 3 target unreachable or harness error`,
+Exit codes: 0 no failures · 1 failures · 2 usage or config error (incl. untrusted TLS, credentials the target wants, a run that judged nothing) · 3 target or proxy unreachable, a check that could not run, or a harness error`,
     );
 
   cli
@@ -44,6 +44,8 @@ Exit codes: 0 no failures · 1 failures · 2 usage or config error · 3 target u
     .option('--read-only', 'send no request that writes (POST, PUT, PATCH, DELETE)', false)
     .option('--proxy <url>', 'send every request through this HTTP proxy or gateway')
     .option('--node <url>', 'another base URL of the same deployment, for cross-node checks (adds to config nodes); repeatable', collect, [])
+    .option('--ca <file>', 'a PEM file of CA certificates to trust for an https target (adds to Node\'s own; verification is never off)')
+    .option('--no-destructive', 'send no probe that can hurt the target (oversized and deeply nested bodies)')
     .addHelpText('after', `
 Examples:
   $ restprobe run http://127.0.0.1:8080 -c fixtures/reference.config.json

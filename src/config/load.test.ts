@@ -58,8 +58,8 @@ describe('loadProfile: valid configs', () => {
       ],
       nodes: [],
       secretEndpoints: [],
-      http: { timeoutMs: profileDefaults.timeoutMs, maxBodyBytes: profileDefaults.maxBodyBytes, concurrency: profileDefaults.concurrency },
-      safety: { readOnly: false, maxRequests: profileDefaults.maxRequests },
+      http: { timeoutMs: profileDefaults.timeoutMs, maxBodyBytes: profileDefaults.maxBodyBytes, concurrency: profileDefaults.concurrency, maxRetryWaitMs: profileDefaults.maxRetryWaitMs },
+      safety: { readOnly: false, maxRequests: profileDefaults.maxRequests, destructive: true },
       properties: { numRuns: profileDefaults.numRuns },
       secrets: [],
     });

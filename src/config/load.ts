@@ -11,6 +11,8 @@ import type { RawCollection, RawConfig } from './raw-config.js';
 import { readConfigFile } from './read.js';
 import { loadConfigValidator } from './schema.js';
 import type { ValidateFunction } from 'ajv';
+import { readFile } from 'node:fs/promises';
+import { dirname, resolve as resolvePath } from 'node:path';
 import { SecretResolver } from './secrets.js';
 
 export interface LoadProfileOptions {
@@ -26,9 +28,26 @@ export interface LoadProfileOptions {
   readonly proxy?: string;
   /** `--node` from the command line: more base URLs of the deployment, after the config's. */
   readonly nodes?: readonly string[];
+  /** `--ca` from the command line: a PEM file of CAs to trust (wins over `http.ca`). */
+  readonly ca?: string;
+  /** `--no-destructive` from the command line; ANDed with `safety.destructive`. */
+  readonly destructive?: boolean;
 }
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** The PEM text of a CA file; a file that cannot be read or holds no certificate is a config error naming it. */
+async function readCa(path: string | undefined, from: string): Promise<string | undefined> {
+  if (path === undefined) return undefined;
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    throw new RestprobeError('ERR_CONFIG_UNREADABLE', `${from}: cannot read the CA file ${path} (${(err as NodeJS.ErrnoException).code ?? 'unreadable'})`);
+  }
+  if (!text.includes('-----BEGIN CERTIFICATE-----')) throw new RestprobeError('ERR_CONFIG_INVALID', `${from}: ${path} holds no PEM certificate (-----BEGIN CERTIFICATE-----)`);
+  return text;
+}
 
 /** Schema validation, plus the rules a JSON Schema cannot say (unique collection names). */
 function validate(data: unknown, source: string, check: ValidateFunction<RawConfig>): RawConfig {
@@ -138,6 +157,7 @@ export async function loadProfile(opts: LoadProfileOptions = {}): Promise<Target
     ? { apiKey: { header: apiKey.header ?? defaults.apiKeyHeader, value: secrets.resolve('auth.apiKey.value', apiKey.value) } }
     : {};
   secrets.assertComplete(source);
+  const ca = await readCa(opts.ca ?? (config.http?.ca === undefined || opts.configPath === undefined ? undefined : resolvePath(dirname(opts.configPath), config.http.ca)), opts.ca !== undefined ? '--ca' : 'http.ca');
 
   return {
     baseUrl,
@@ -150,10 +170,14 @@ export async function loadProfile(opts: LoadProfileOptions = {}): Promise<Target
       maxBodyBytes: config.http?.maxBodyBytes ?? defaults.maxBodyBytes,
       concurrency: config.http?.concurrency ?? defaults.concurrency,
       ...(opts.proxy !== undefined && { proxy: proxyUrl(opts.proxy) }),
+      ...(ca !== undefined && { ca }),
+      ...(config.http?.maxRequestsPerSecond !== undefined && { maxRequestsPerSecond: config.http.maxRequestsPerSecond }),
+      maxRetryWaitMs: config.http?.maxRetryWaitMs ?? defaults.maxRetryWaitMs,
     },
     safety: {
       readOnly: (opts.readOnly ?? false) || (config.safety?.readOnly ?? defaults.readOnly),
       maxRequests: config.safety?.maxRequests ?? defaults.maxRequests,
+      destructive: (opts.destructive ?? true) && (config.safety?.destructive ?? defaults.destructive),
     },
     properties: { numRuns: config.properties?.numRuns ?? defaults.numRuns },
     secrets: secrets.secrets,

@@ -24,7 +24,7 @@ export interface RunShared {
 
 /** A run's shared state with the profile's settings. */
 export function runShared(profile: TargetProfile): RunShared {
-  return { ledger: new Ledger(profile), pacer: new Pacer(), polite: politeDefaults };
+  return { ledger: new Ledger(profile), pacer: new Pacer(profile.http.maxRequestsPerSecond), polite: { ...politeDefaults, maxWaitMs: profile.http.maxRetryWaitMs } };
 }
 
 export class RunContext implements CheckContext {

@@ -41,7 +41,7 @@ function tracker() {
   return { make, events, widest };
 }
 
-const profile = { ...testProfile('http://127.0.0.1:9'), http: { timeoutMs: 300, maxBodyBytes: 1 << 20, concurrency: 4 } };
+const profile = { ...testProfile('http://127.0.0.1:9'), http: { timeoutMs: 300, maxBodyBytes: 1 << 20, concurrency: 4, maxRetryWaitMs: 60_000 } };
 const ids = (n: number) => Array.from({ length: n }, (_, i) => `CON-c${i}` as const);
 
 describe('planOrder', () => {

@@ -338,6 +338,7 @@ export function clientForProfile(profile: TargetProfile, overrides: Partial<Clie
     connections: profile.http.concurrency,
     maxRequests: profile.safety.maxRequests,
     ...(profile.http.proxy !== undefined && { proxy: profile.http.proxy }),
+    ...(profile.http.ca !== undefined && { ca: profile.http.ca }),
     ...overrides,
   });
 }

@@ -19,6 +19,7 @@ export const configKeys = [
   'secretEndpoints',
   'auth.apiKey',
   'safety.readOnly',
+  'safety.destructive',
 ] as const;
 
 export type ConfigKey = (typeof configKeys)[number];

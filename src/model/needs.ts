@@ -108,6 +108,12 @@ export const needs = {
     keys: ['safety.readOnly'],
     resolve: (p) => (p.safety.readOnly ? new Unmet('read-only run: this check sends writes', 'safety.readOnly') : true),
   }),
+  /** A run that may send probes that can hurt a target (not `--no-destructive`). */
+  destructive: need<true>({
+    label: 'a run that may send probes that can hurt the target',
+    keys: ['safety.destructive'],
+    resolve: (p) => (p.safety.destructive ? true : new Unmet('safety.destructive is false: no probe that can hurt the target', 'safety.destructive')),
+  }),
   /** The first collection with a create body, on a run that may write. */
   writable: need<WritableCollection>({ label: 'a writable collection', keys: ['collections[].create.body', 'safety.readOnly'], resolve: writable }),
   /** A writable collection with a full body for PUT. */

@@ -101,12 +101,20 @@ export interface TargetProfile {
     readonly concurrency: number;
     /** Send every request through this HTTP proxy (`--proxy`). */
     readonly proxy?: string;
+    /** Extra trusted CA certificates, PEM (`--ca`, `http.ca`). */
+    readonly ca?: string;
+    /** The run's pace across all checks; undefined: none. */
+    readonly maxRequestsPerSecond?: number;
+    /** The longest single wait before a retry. */
+    readonly maxRetryWaitMs: number;
   };
   readonly safety: {
     /** Never send a request that writes (POST, PUT, PATCH, DELETE). */
     readonly readOnly: boolean;
     /** Hard cap on requests in one run. */
     readonly maxRequests: number;
+    /** Send the probes that can hurt a target (oversized and deeply nested bodies). */
+    readonly destructive: boolean;
   };
   /** fast-check settings for property checks. */
   readonly properties: { readonly numRuns: number };
@@ -120,4 +128,6 @@ export const profileDefaults = {
   concurrency: 4,
   maxRequests: 20_000,
   numRuns: 25,
+  maxRetryWaitMs: 60_000,
+  destructive: true,
 } as const;

@@ -51,7 +51,16 @@ const oddSegments = ['%00', '%2e%2e%2f', '..%2f..', '%ff%fe', '%25', '%', '~', '
 const oddValues = ['-1', '0', 'abc', '1e9', '99999999999999999999', '%', '[]', '{}', '', ' ', 'null', '\u0000'];
 const queryKeys = ['limit', 'cursor', 'after', 'offset', 'sort', 'v', 'status'];
 
-function arbitraries(collection: CollectionProfile, writable: boolean): fc.Arbitrary<BadInput> {
+/** What a run lets the probe send: writes at all, and bodies that can hurt a target. */
+interface Allowed {
+  readonly writable: boolean;
+  readonly destructive: boolean;
+}
+
+/** The kinds `--no-destructive` (safety.destructive: false) keeps back. */
+const hurts = (input: BadInput): boolean => input.kind === 'oversized' || input.kind === 'deeply-nested';
+
+function arbitraries(collection: CollectionProfile, { writable, destructive }: Allowed): fc.Arbitrary<BadInput> {
   const body = collection.createBody ?? {};
   const fields = Object.keys(body);
   const reads: fc.Arbitrary<BadInput>[] = [
@@ -62,9 +71,13 @@ function arbitraries(collection: CollectionProfile, writable: boolean): fc.Arbit
   const writes: fc.Arbitrary<BadInput>[] = [
     fc.string({ maxLength: 30 }).map((s) => ({ kind: 'malformed-json' as const, body: `{${s}` })),
     fc.oneof(fc.integer(), fc.string({ maxLength: 8 }), fc.constant(null), fc.array(fc.integer(), { maxLength: 2 })).map((value) => ({ kind: 'not-an-object' as const, value })),
-    fc.integer({ min: 100, max: 20_000 }).map((depth) => ({ kind: 'deeply-nested' as const, depth })),
-    fc.integer({ min: 1_100_000, max: 2_500_000 }).map((bytes) => ({ kind: 'oversized' as const, bytes })),
     fc.constant({ kind: 'no-content-type' as const }),
+    ...(destructive
+      ? [
+          fc.integer({ min: 100, max: 20_000 }).map((depth): BadInput => ({ kind: 'deeply-nested', depth })),
+          fc.integer({ min: 1_100_000, max: 2_500_000 }).map((bytes): BadInput => ({ kind: 'oversized', bytes })),
+        ]
+      : []),
   ];
   if (fields.length > 0) {
     writes.push(fc.constantFrom(...fields).chain((field) => wrongValuesFor(body[field]).map((value) => ({ kind: 'wrong-type' as const, field, value }))));
@@ -74,11 +87,11 @@ function arbitraries(collection: CollectionProfile, writable: boolean): fc.Arbit
 }
 
 /** One canonical case of each kind, tried before the random ones. */
-function canonical(collection: CollectionProfile, writable: boolean): BadInput[] {
+function canonical(collection: CollectionProfile, { writable, destructive }: Allowed): BadInput[] {
   const reads: BadInput[] = [{ kind: 'odd-id', segment: '%00' }, { kind: 'odd-query', query: { limit: 'abc' } }, { kind: 'odd-query', query: { cursor: '%%%' } }];
   if (!writable) return reads;
   const body = collection.createBody ?? {};
-  return [
+  const all: BadInput[] = [
     ...reads,
     { kind: 'malformed-json', body: '{' },
     { kind: 'not-an-object', value: [] },
@@ -91,6 +104,7 @@ function canonical(collection: CollectionProfile, writable: boolean): BadInput[]
       { kind: 'missing-field', field },
     ]),
   ];
+  return all.filter((input) => destructive || !hurts(input));
 }
 
 function toRequest(input: BadInput, collection: CollectionProfile): RequestSpec {
@@ -132,17 +146,19 @@ export const badInputNo5xx = defineCheck({
   rule: 'Malformed JSON, a body that is not a JSON object and a field of the wrong type MUST get a 4xx, and any other input (missing fields, oversized or deeply nested bodies, a body without Content-Type, odd ids and query strings) MUST NOT get a 5xx, which is kept for server faults (§7.1).',
   severity: 'must',
   needs: ['collection'],
-  uses: ['writable'],
+  uses: ['writable', 'destructive'],
   // Oversized and deeply nested bodies can hurt a target: after every other check.
   schedule: 'last',
   async run(ctx: CheckContext, needs) {
     const collection = needs.writable ?? needs.collection;
-    const writable = needs.writable !== undefined;
+    const allowed = { writable: needs.writable !== undefined, destructive: needs.destructive === true };
+    const writable = allowed.writable;
     if (!writable) ctx.note('bodies not probed: read-only run or no create body (safety.readOnly, collections[].create.body)');
+    else if (!allowed.destructive) ctx.note('oversized and deeply nested bodies not sent (safety.destructive is false)');
     let sniffed = false;
     await checkProperty(ctx, {
-      arbitrary: arbitraries(collection, writable),
-      examples: canonical(collection, writable),
+      arbitrary: arbitraries(collection, allowed),
+      examples: canonical(collection, allowed),
       show,
       predicate: async (input) => {
         let res;

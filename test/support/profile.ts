@@ -17,8 +17,8 @@ export function testProfile(baseUrl: string, options: TestProfileOptions = {}): 
     collections: [],
     nodes: [],
     secretEndpoints: [],
-    http: { timeoutMs: 300, maxBodyBytes: 1 << 20, concurrency: 1 },
-    safety: { readOnly: options.readOnly ?? false, maxRequests: 1_000 },
+    http: { timeoutMs: 300, maxBodyBytes: 1 << 20, concurrency: 1, maxRetryWaitMs: 60_000 },
+    safety: { readOnly: options.readOnly ?? false, maxRequests: 1_000, destructive: true },
     properties: { numRuns: profileDefaults.numRuns },
     secrets: header === null ? [] : [secret],
   };
