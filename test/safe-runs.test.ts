@@ -233,3 +233,44 @@ describe('a target broken by restprobe\'s own probe', () => {
     expect(files).toContain('the target stopped working after ERR-bad-input-no-5xx');
   });
 });
+
+describe('the unsupported-method probe', () => {
+  it('changes nothing on a target whose Allow is stale and whose collection takes a bulk PATCH, and never DELETEs a collection', async () => {
+    const { createServer } = await import('node:http');
+    const items = [{ id: '1', name: 'keep me' }];
+    const seen: string[] = [];
+    let allow = 'GET, HEAD, OPTIONS, POST';
+    const stale = createServer((req, res) => {
+      let text = '';
+      req.on('data', (c) => (text += c));
+      req.on('end', () => {
+        seen.push(`${req.method} ${req.url}`);
+        if (req.method === 'OPTIONS') return void res.writeHead(204, { allow }).end();
+        if (req.method === 'PATCH' && req.url === '/things') {
+          // A bulk update the Allow header forgot: applies a valid body to every item.
+          const body = JSON.parse(text || '{}') as Record<string, unknown>;
+          if (Object.values(body).some((v) => typeof v !== 'string')) return void res.writeHead(422, { 'content-type': 'application/problem+json' }).end('{"status":422}');
+          for (const item of items) Object.assign(item, body);
+          return void res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+        }
+        res.writeHead(404, { 'content-type': 'application/problem+json' }).end('{"status":404}');
+      });
+    });
+    await new Promise<void>((resolve) => stale.listen(0, '127.0.0.1', resolve));
+    server = { close: async () => {} } as ReferenceServer;
+    gateway = { close: () => new Promise<void>((resolve) => stale.close(() => resolve())) } as RecordingProxy;
+    const url = `http://127.0.0.1:${(stale.address() as { port: number }).port}`;
+    const { testProfile } = await import('./support/profile.js');
+    const { thingsCollection } = await import('./support/items-server.js');
+    const profile = { ...testProfile(url), collections: [thingsCollection()] };
+    const check = catalogue.filter((c) => c.id === 'END-method-not-allowed-405');
+    const first = await runChecks({ profile, checks: check, seed: 1 });
+    expect(first.results[0]!.status).toBe('fail');
+    expect(items).toEqual([{ id: '1', name: 'keep me' }]);
+    // Allow lists PATCH and PUT: nothing is left that is safe to send, so nothing is sent.
+    allow = 'GET, HEAD, OPTIONS, POST, PATCH, PUT';
+    const second = await runChecks({ profile, checks: check, seed: 1 });
+    expect(second.results[0]!.status).toBe('skip');
+    expect(seen.filter((s) => s.startsWith('DELETE') || s.startsWith('PUT'))).toEqual([]);
+  });
+});

@@ -57,18 +57,21 @@ export function parseAllow(value: string | undefined): string[] | undefined {
 }
 
 /**
- * Picks a method the collection path does not support, from OPTIONS' Allow. Without an
- * Allow it falls back to PATCH with an empty object, which changes nothing even where
- * bulk PATCH exists. A wrong or stale Allow could make the probe a real write, so callers
- * need `mayWrite`.
+ * Picks a method the collection path does not support, from OPTIONS' Allow (PATCH without
+ * one), and sends it with a body that cannot validate. A wrong or stale Allow could make
+ * the probe reach a real bulk handler, so the probe is chosen to change nothing even then:
+ * never DELETE on a collection, and PATCH or PUT only with a body whose fields have the
+ * wrong types (PUT only when there is such a body: an empty one could replace everything).
+ * Callers still need `mayWrite`.
  */
 export async function unsupportedMethodProbe(ctx: CheckContext, collection: CollectionProfile): Promise<HttpResponse> {
   const options = await ctx.http.send({ method: 'OPTIONS', path: collection.path });
   const allow = parseAllow(options.headers['allow']);
-  const candidates = ['PATCH', 'PUT', 'DELETE'];
+  const bad = invalidBody(collection);
+  const candidates = Object.keys(bad).length > 0 ? ['PATCH', 'PUT'] : ['PATCH'];
   const method = allow ? candidates.find((m) => !allow.includes(m)) : 'PATCH';
-  if (method === undefined) throw new CheckSkipped(`${collection.path} allows ${candidates.join(', ')}: no safe unsupported method to probe`);
-  return ctx.http.send({ method, path: collection.path, json: {} });
+  if (method === undefined) throw new CheckSkipped(`${collection.path} allows ${candidates.join(' and ')}: no method left that cannot change data if misrouted (DELETE on a collection is never probed)`);
+  return ctx.http.send({ method, path: collection.path, json: bad });
 }
 
 /** A body that breaks validation: the configured one, or createBody with each value's type changed. */
