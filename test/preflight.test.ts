@@ -6,6 +6,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtemp, readdir, writeFile } from 'node:fs/promises';
+import { createServer as createPlainServer } from 'node:http';
 import { createServer as createHttpsServer, type Server } from 'node:https';
 import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -151,6 +152,19 @@ describe('TLS', () => {
     }
   });
 
+  it('through a CONNECT proxy that refuses the tunnel (403): exit 3 naming the proxy and its answer', async () => {
+    const refusing = createHttpServerForProxy();
+    await new Promise<void>((resolve) => refusing.listen(0, '127.0.0.1', resolve));
+    const proxy = `http://127.0.0.1:${(refusing.address() as { port: number }).port}`;
+    try {
+      const ran = await run(url, { proxy });
+      expect(ran.code).toBe(3);
+      expect(ran.error?.message).toBe(`the proxy ${proxy} refused to tunnel (403)`);
+    } finally {
+      await new Promise<void>((resolve) => refusing.close(() => resolve()));
+    }
+  });
+
   it('--ca FILE trusts the target\'s CA: the run goes on to its checks (verification stays on)', async () => {
     const ran = await run(url, { ca: join(dir, 'cert.pem'), only: ['ERR-unknown-path-404'] });
     expect(ran.error?.message).toBeUndefined();
@@ -173,6 +187,13 @@ describe('TLS', () => {
     expect(ran.out).toBe('');
   });
 });
+
+/** A forward proxy that refuses every CONNECT with 403. */
+function createHttpServerForProxy() {
+  const server = createPlainServer((_req, res) => res.writeHead(403).end());
+  server.on('connect', (_req, socket) => socket.end('HTTP/1.1 403 Forbidden\r\ncontent-length: 0\r\n\r\n'));
+  return server;
+}
 
 async function freePort(): Promise<number> {
   const s = createNetServer();
