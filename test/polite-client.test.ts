@@ -92,6 +92,24 @@ describe('the polite guard', () => {
   });
 });
 
+describe('the reference server with --rate-limit, well below a run\'s pace', () => {
+  it('a full run ends with no failure and no error (slower, not wrong), and the report shows the waits', async () => {
+    const { startTarget } = await import('./support/target.js');
+    // The two nodes share one counter: 250 requests a second in all.
+    const target = await startTarget([], { rateLimit: { limit: 250, windowMs: 1_000 } });
+    try {
+      const outcome = await runChecks({ profile: target.profile, checks: catalogue, seed: 4, client: target.client });
+      const notOk = outcome.results.filter((r) => r.status === 'fail' || r.status === 'error').map((r) => `${r.id} ${r.status}: ${r.message}`);
+      expect(notOk).toEqual([]);
+      expect(outcome.results.flatMap((r) => r.evidence.notes).filter((n) => /answered 429 \(Retry-After: 1\); waited/.test(n)).length).toBeGreaterThan(0);
+      expect(outcome.waitedMs).toBeGreaterThan(0);
+      expect(outcome.leftovers).toEqual([]);
+    } finally {
+      await target.close();
+    }
+  }, 30_000);
+});
+
 describe('a full run against a rate-limited target', () => {
   let server: ReferenceServer;
   let limiter: RecordingProxy;

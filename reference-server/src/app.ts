@@ -21,6 +21,7 @@ import { acceptedBodyTypes, requireAcceptableJson, requireSupportedContentType }
 import { genericProblem, notFound, ProblemError, reasonPhrase } from './problem.js';
 import { emptyReply, mediaTypes, problemReply, renderProblem, send, type Reply } from './respond.js';
 import { createRoutes } from './routes.js';
+import type { RateLimiter } from './rate-limit.js';
 import { allowedMethods, parseTarget, Router, type Method, type Route } from './router.js';
 
 export interface AppConfig {
@@ -33,6 +34,8 @@ export interface AppConfig {
   readonly routes?: readonly Route<Operation>[];
   /** This node's ETags. Default: node 1 with its own memory. */
   readonly validators?: Validators;
+  /** The rate limiter every node shares; none by default. */
+  readonly limiter?: RateLimiter;
 }
 
 const bodyMethods = ['POST', 'PUT', 'PATCH'] as const;
@@ -101,6 +104,10 @@ export function createRequestListener(config: AppConfig): (req: IncomingMessage,
 
   async function answer(req: IncomingMessage, seen: { authenticated: boolean; negotiated: boolean }): Promise<Reply> {
     const method = req.method ?? '';
+    const wait = config.limiter?.take(req.headers, req.socket.remoteAddress);
+    if (wait !== undefined) {
+      throw new ProblemError(genericProblem(429, `Too many requests: at most ${config.limiter!.config.limit} every ${config.limiter!.config.windowMs} ms; retry after ${wait} s.`), { 'Retry-After': String(wait) });
+    }
     const { path, query } = parseTarget(req.url ?? '');
     const match = router.match(path);
     if (match === undefined) return unknownPath(faults);

@@ -19,6 +19,9 @@ import { KeyRing } from './auth.js';
 import { ValidatorMemory, Validators } from './conditional.js';
 import { createRoutes } from './routes.js';
 import { resolveFaults } from './faults.js';
+import { RateLimiter, type RateLimit } from './rate-limit.js';
+
+export { parseRateLimit, type RateLimit } from './rate-limit.js';
 
 export { faultCatalogue, faultNames, isFaultName, type Fault, type FaultDefinition, type FaultName } from './faults.js';
 
@@ -44,6 +47,8 @@ export interface ReferenceServerOptions {
    * balancer. With port 0 each node gets its own free port; with port P, nodes get P, P+1, …
    */
   readonly nodes?: number;
+  /** A fixed-window rate limit per client, shared by every node (`serve --rate-limit 20/10s`); none by default. */
+  readonly rateLimit?: RateLimit;
 }
 
 /** The most nodes `nodes` may ask for. */
@@ -99,12 +104,13 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   const keys = new KeyRing(apiKey);
   const routes = createRoutes({ seedProjects, keys });
   const memory = new ValidatorMemory();
+  const limiter = options.rateLimit ? new RateLimiter(options.rateLimit) : undefined;
   const servers: Server[] = [];
   const ports: number[] = [];
   try {
     for (let node = 1; node <= nodes; node++) {
       const validators = new Validators(faults, memory, node);
-      const server = createServer(createRequestListener({ keys, faults, routes, validators }));
+      const server = createServer(createRequestListener({ keys, faults, routes, validators, ...(limiter && { limiter }) }));
       server.on('clientError', createClientErrorListener(faults));
       await listen(server, basePort === 0 ? 0 : basePort + node - 1);
       servers.push(server);

@@ -63,6 +63,7 @@ const reasonPhrases: Readonly<Record<number, string>> = {
   413: 'Content Too Large',
   415: 'Unsupported Media Type',
   422: 'Unprocessable Content',
+  429: 'Too Many Requests',
   431: 'Request Header Fields Too Large',
   500: 'Internal Server Error',
 };

@@ -2,7 +2,7 @@
  * `restprobe serve`: the bundled reference server. It prints shell lines (comments, and
  * one `export` per secret) so a second shell can paste them and run against it.
  */
-import { faultCatalogue, maxNodes, maxSeedProjects, startReferenceServer } from '../../reference-server/src/index.js';
+import { faultCatalogue, maxNodes, maxSeedProjects, parseRateLimit, startReferenceServer } from '../../reference-server/src/index.js';
 import { RestprobeError } from '../errors.js';
 
 export interface ServeOptions {
@@ -14,6 +14,8 @@ export interface ServeOptions {
   readonly nodes?: string;
   /** Projects to pre-fill (label "seed"), for big walks; default 0. */
   readonly seedProjects?: string;
+  /** `requests/window` per client, shared by the nodes (`20/10s`); none by default. */
+  readonly rateLimit?: string;
 }
 
 export function renderFaultList(json: boolean): string {
@@ -48,9 +50,13 @@ export async function serveCommand(opts: ServeOptions, out: NodeJS.WriteStream =
   if (!/^\d+$/.test(seedText) || seedProjects > maxSeedProjects) {
     throw new RestprobeError('ERR_USAGE', `--seed-projects: "${seedText}" is not a count (0-${maxSeedProjects})`);
   }
+  const rateLimit = opts.rateLimit === undefined ? undefined : parseRateLimit(opts.rateLimit);
+  if (opts.rateLimit !== undefined && rateLimit === undefined) {
+    throw new RestprobeError('ERR_USAGE', `--rate-limit: "${opts.rateLimit}" is not a limit; expected requests/window, e.g. 20/10s, 600/1m or 50/500ms`);
+  }
   let server;
   try {
-    server = await startReferenceServer({ port, faults: opts.fault, nodes, seedProjects });
+    server = await startReferenceServer({ port, faults: opts.fault, nodes, seedProjects, ...(rateLimit && { rateLimit }) });
   } catch (err) {
     const where = port !== 0 && nodes > 1 ? `${port}-${port + nodes - 1}` : String(port);
     throw new RestprobeError('ERR_USAGE', `cannot listen on 127.0.0.1:${where}: ${(err as Error).message}`);
@@ -66,6 +72,7 @@ export async function serveCommand(opts: ServeOptions, out: NodeJS.WriteStream =
       `# restprobe reference server listening on ${server.url}`,
       ...(server.urls.length > 1 ? server.urls.map((url, i) => `# node ${i + 1}: ${url}`) : []),
       `# faults: ${opts.fault.length > 0 ? opts.fault.join(', ') : 'none (a conforming server)'}`,
+      ...(rateLimit ? [`# rate limit: ${rateLimit.limit} requests per ${rateLimit.windowMs} ms per client, shared by every node (429 + Retry-After)`] : []),
       '# in another shell, paste these lines, then:',
       `#   npx restprobe run ${server.url} -c fixtures/reference.config.json${server.urls.slice(1).map((u) => ` --node ${u}`).join('')}`,
       ...Object.entries(server.secrets).map(([name, value]) => `export ${name}=${value}`),

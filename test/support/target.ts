@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { loadProfile } from '../../src/config/load.js';
 import { HttpClient } from '../../src/http/client.js';
 import type { TargetProfile } from '../../src/model/profile.js';
-import { startReferenceServer, type ReferenceServer } from '../../reference-server/src/index.js';
+import { startReferenceServer, type ReferenceServer, type ReferenceServerOptions } from '../../reference-server/src/index.js';
 import { startRewritingProxy, type Rewrites, type RewritingProxy } from './rewriting-proxy.js';
 
 export const repoRoot = join(import.meta.dirname, '..', '..');
@@ -20,8 +20,8 @@ export interface Target {
 }
 
 /** The reference server with two nodes over one store, so cross-node checks run. */
-export async function startTarget(faults: readonly string[] = []): Promise<Target> {
-  const server = await startReferenceServer({ port: 0, faults, nodes: 2 });
+export async function startTarget(faults: readonly string[] = [], options: Pick<ReferenceServerOptions, 'rateLimit'> = {}): Promise<Target> {
+  const server = await startReferenceServer({ port: 0, faults, nodes: 2, ...options });
   return targetAt(server, server.url, server.urls.slice(1));
 }
 
