@@ -49,6 +49,8 @@ export interface ReferenceServerOptions {
   readonly nodes?: number;
   /** A fixed-window rate limit per client, shared by every node (`serve --rate-limit 20/10s`); none by default. */
   readonly rateLimit?: RateLimit;
+  /** Integer ids that a delete frees for the next create (`serve --reuse-ids`); random UUIDs by default. */
+  readonly reuseIds?: boolean;
 }
 
 /** The most nodes `nodes` may ask for. */
@@ -102,7 +104,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
 
   // One store (behind the routes) and one validator memory, shared by every node.
   const keys = new KeyRing(apiKey);
-  const routes = createRoutes({ seedProjects, keys });
+  const routes = createRoutes({ seedProjects, keys, ids: options.reuseIds ? 'reuse' : 'uuid' });
   const memory = new ValidatorMemory();
   const limiter = options.rateLimit ? new RateLimiter(options.rateLimit) : undefined;
   const servers: Server[] = [];

@@ -11,7 +11,7 @@ import { notFound } from './problem.js';
 import { createItem, deleteItem, getItem, listItems, listItemsByOffset, patchItem, replaceItem } from './resources.js';
 import { jsonReply } from './respond.js';
 import type { Route } from './router.js';
-import { Collection } from './store.js';
+import { Collection, type IdScheme } from './store.js';
 import { completeTask, getCompletion, taskKind, taskListing, type Completions, type TaskData } from './tasks.js';
 
 /** What a fresh set of stores starts with. */
@@ -20,14 +20,16 @@ export interface RouteOptions {
   readonly seedProjects?: number;
   /** The keys that authenticate; `/v2/api-keys` mints into it. */
   readonly keys: KeyRing;
+  /** How the stores choose ids; `uuid` by default. */
+  readonly ids?: IdScheme;
 }
 
 /** Fresh stores (empty, or seeded) and the routes that serve them. */
 export function createRoutes(options: RouteOptions): Route<Operation>[] {
-  const projectStore = new Collection<ProjectData>();
+  const projectStore = new Collection<ProjectData>(options.ids);
   projectStore.seed(options.seedProjects ?? 0, seedProject);
-  const memberStore = new Collection<MemberData>();
-  const taskStore = new Collection<TaskData>();
+  const memberStore = new Collection<MemberData>(options.ids);
+  const taskStore = new Collection<TaskData>(options.ids);
   const completions: Completions = new Map();
   const members = memberKind(memberStore);
 

@@ -57,6 +57,9 @@ export function compareKeys(a: SortKey, b: SortKey): number {
   return a.seq - b.seq;
 }
 
+/** How a store chooses ids: random UUIDs, or integers that a delete can free again. */
+export type IdScheme = 'uuid' | 'reuse';
+
 export class Collection<D extends Fields> {
   private readonly entries = new Map<string, Entry<D>>();
   /** The same entries, in sequence order. */
@@ -67,9 +70,19 @@ export class Collection<D extends Fields> {
   private lastSeq = 0;
   private lastTime = 0;
 
+  /**
+   * @param ids `uuid` (default): random ids, never seen again. `reuse`: integers, the next
+   *   one above the highest in use, so deleting the newest item hands its id to the next
+   *   create, as many real APIs do (`serve --reuse-ids`).
+   */
+  constructor(private readonly ids: IdScheme = 'uuid') {}
+
   /** A fresh server-chosen id. */
   newId(): string {
-    return randomUUID();
+    if (this.ids === 'uuid') return randomUUID();
+    let max = 0;
+    for (const id of this.entries.keys()) if (/^\d+$/.test(id)) max = Math.max(max, Number(id));
+    return String(max + 1);
   }
 
   /** ISO-8601 time, strictly later than any this store gave before, so updated_at always moves on a change. */

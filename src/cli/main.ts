@@ -83,6 +83,7 @@ Examples:
     .option('--nodes <n>', 'start n nodes (1-8) over one shared store, on ports port, port+1, … (port 0: each a free one)', '1')
     .addOption(new Option('--fault <name>', 'switch on a named fault; repeatable').argParser(collect).default([]))
     .option('--seed-projects <n>', 'pre-fill n projects labelled "seed" (for walks over big collections)', '0')
+    .option('--reuse-ids', 'integer ids, the next above the highest in use, so a deleted id comes back (as many real APIs)', false)
     .option('--rate-limit <n/window>', 'limit each client to n requests per window (20/10s, 600/1m, 50/500ms), one counter shared by every node: 429 + Retry-After')
     .option('--list-faults', 'list the faults and the checks each must trip', false)
     .option('--json', 'with --list-faults: as JSON', false)

@@ -16,6 +16,8 @@ export interface ServeOptions {
   readonly seedProjects?: string;
   /** `requests/window` per client, shared by the nodes (`20/10s`); none by default. */
   readonly rateLimit?: string;
+  /** Integer ids that a delete frees again. */
+  readonly reuseIds?: boolean;
 }
 
 export function renderFaultList(json: boolean): string {
@@ -56,7 +58,7 @@ export async function serveCommand(opts: ServeOptions, out: NodeJS.WriteStream =
   }
   let server;
   try {
-    server = await startReferenceServer({ port, faults: opts.fault, nodes, seedProjects, ...(rateLimit && { rateLimit }) });
+    server = await startReferenceServer({ port, faults: opts.fault, nodes, seedProjects, ...(rateLimit && { rateLimit }), ...(opts.reuseIds === true && { reuseIds: true }) });
   } catch (err) {
     const where = port !== 0 && nodes > 1 ? `${port}-${port + nodes - 1}` : String(port);
     throw new RestprobeError('ERR_USAGE', `cannot listen on 127.0.0.1:${where}: ${(err as Error).message}`);
@@ -72,6 +74,7 @@ export async function serveCommand(opts: ServeOptions, out: NodeJS.WriteStream =
       `# restprobe reference server listening on ${server.url}`,
       ...(server.urls.length > 1 ? server.urls.map((url, i) => `# node ${i + 1}: ${url}`) : []),
       `# faults: ${opts.fault.length > 0 ? opts.fault.join(', ') : 'none (a conforming server)'}`,
+      ...(opts.reuseIds === true ? ['# ids: integers, the next above the highest in use (a deleted id comes back)'] : []),
       ...(rateLimit ? [`# rate limit: ${rateLimit.limit} requests per ${rateLimit.windowMs} ms per client, shared by every node (429 + Retry-After)`] : []),
       '# in another shell, paste these lines, then:',
       `#   npx restprobe run ${server.url} -c fixtures/reference.config.json${server.urls.slice(1).map((u) => ` --node ${u}`).join('')}`,

@@ -24,6 +24,9 @@ export const deleteThen404 = defineCheck({
   title: 'A deleted item is gone',
   rule: 'After a successful DELETE, GET on the item MUST answer 404 (or 410 Gone).',
   severity: 'must',
+  // Between its DELETE and the GET that follows, a target that reuses ids could hand the id
+  // to another check's new item: nothing else runs meanwhile.
+  schedule: 'exclusive',
   needs: ['writable'],
   async run(ctx, { writable }) {
     const item = await ctx.create(writable);
@@ -37,6 +40,9 @@ export const deleteIdempotent = defineCheck({
   title: 'A repeated DELETE ends in the same state',
   rule: 'DELETE MUST be idempotent: repeating it answers 404 (or 204) without a server error, and the item stays gone.',
   severity: 'must',
+  // Between its DELETE and the GET that follows, a target that reuses ids could hand the id
+  // to another check's new item: nothing else runs meanwhile.
+  schedule: 'exclusive',
   needs: ['writable'],
   dependsOn: ['END-delete-then-404'],
   async run(ctx, { writable }) {

@@ -48,7 +48,7 @@ export async function startVariant(rewrites: Rewrites, faults: readonly string[]
   };
 }
 
-async function targetAt(server: ReferenceServer, baseUrl: string, nodes: readonly string[]): Promise<Target> {
+export async function targetAt(server: ReferenceServer, baseUrl: string, nodes: readonly string[]): Promise<Target> {
   const loaded = await loadProfile({ configPath: referenceConfig, baseUrl, env: { ...server.secrets } });
   const profile = { ...loaded, nodes };
   const client = new HttpClient({ timeoutMs: 5_000, maxBodyBytes: profile.http.maxBodyBytes, connections: 4, maxRequests: 50_000 });
