@@ -25,15 +25,18 @@ function check(id: `CON-${string}`, run: (ctx: CheckContext) => Promise<void> = 
 /** Fake checks that record when they start and end and how many ran beside them. */
 function tracker() {
   let inFlight = 0;
+  const running = new Set<string>();
   const events: string[] = [];
   const widest: Record<string, number> = {};
   const make = (id: `CON-${string}`, ms: number, extra: { schedule?: Schedule; dependsOn?: Check['dependsOn'] } = {}, outcome: 'pass' | 'fail' = 'pass') =>
     check(id, async () => {
       inFlight++;
+      running.add(id);
       events.push(`start ${id}`);
-      widest[id] = inFlight;
+      // The most checks in flight at once while this one ran, as seen by every check running now.
+      for (const k of running) widest[k] = Math.max(widest[k] ?? 0, inFlight);
       await sleep(ms);
-      for (const k of Object.keys(widest)) widest[k] = Math.max(widest[k]!, inFlight);
+      running.delete(id);
       inFlight--;
       events.push(`end ${id}`);
       if (outcome === 'fail') throw new CheckFailure(`${id} found the thing broken, expected it whole`);

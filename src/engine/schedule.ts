@@ -1,8 +1,8 @@
 /**
  * The run's order: derived from the seed alone (same checks + seed → same order; nothing
- * is read from earlier runs). Slow checks start first (so the run does not end waiting on
- * one of them alone), checks of the `last` class come after all others, and a check comes
- * after the checks it depends on.
+ * is read from earlier runs). Exclusive checks come first, while the pool is empty anyway;
+ * then slow checks (so the run does not end waiting on one of them alone); checks of the
+ * `last` class come after all others; and a check comes after the checks it depends on.
  */
 import type { Check } from '../model/check.js';
 
@@ -35,10 +35,12 @@ function shuffled<T>(items: readonly T[], next: () => number): T[] {
  */
 export function planOrder(checks: readonly Check[], seed: number): Check[] {
   const next = random(seed);
-  const early = checks.filter((c) => c.schedule !== 'last');
+  const parallel = checks.filter((c) => c.schedule === 'parallel');
   const mixed = [
-    ...shuffled(early.filter((c) => c.slow), next),
-    ...shuffled(early.filter((c) => !c.slow), next),
+    // Alone while the pool is still empty: an exclusive check later would drain it.
+    ...shuffled(checks.filter((c) => c.schedule === 'exclusive'), next),
+    ...shuffled(parallel.filter((c) => c.slow), next),
+    ...shuffled(parallel.filter((c) => !c.slow), next),
     ...shuffled(checks.filter((c) => c.schedule === 'last'), next),
   ];
   return dependenciesFirst(mixed);

@@ -301,3 +301,12 @@ describe('HttpClient deadline and cancellation', () => {
     expect(performance.now() - started).toBeLessThan(200);
   });
 });
+
+describe('the dispatchers the client loads on their own', () => {
+  it('are the classes undici\'s index exports (a start-up saving that must not drift from the package)', async () => {
+    const index = await import('undici');
+    const own = await import('./undici-dispatchers.js');
+    expect(own.Agent).toBe(index.Agent);
+    expect(own.ProxyAgent).toBe(index.ProxyAgent);
+  });
+});

@@ -4,7 +4,8 @@
  * request budget. Transport failures become typed {@link RestprobeError}s.
  */
 import tls from 'node:tls';
-import { Agent, ProxyAgent, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { Agent, ProxyAgent } from './undici-dispatchers.js';
 import { RestprobeError } from '../errors.js';
 import type { TargetProfile } from '../model/profile.js';
 import { splitUrl, type TargetUrl } from './target-url.js';
