@@ -274,3 +274,17 @@ describe('the unsupported-method probe', () => {
     expect(seen.filter((s) => s.startsWith('DELETE') || s.startsWith('PUT'))).toEqual([]);
   });
 });
+
+describe('collections[].methods', () => {
+  it('a collection configured without PUT gets no PUT on its items, and its PUT checks skip naming the key', async () => {
+    const loaded = await behindGateway({});
+    const profile = { ...loaded, collections: loaded.collections.map((c, i) => (i === 0 ? { ...c, methods: ['GET', 'POST', 'PATCH', 'DELETE'] as const } : c)) };
+    const outcome = await runChecks({ profile, checks: catalogue, seed: 8 });
+    const projectsPath = profile.collections[0]!.path;
+    expect(gateway.requests.filter((r) => r.method === 'PUT' && r.path.startsWith(`${projectsPath}/`)).map((r) => r.path)).toEqual([]);
+    const put = outcome.results.filter((r) => ['END-put-replaces', 'END-put-idempotent', 'END-put-creates-missing'].includes(r.id));
+    expect(put.map((r) => [r.status, r.configKey])).toEqual([['skip', 'collections[].methods'], ['skip', 'collections[].methods'], ['skip', 'collections[].methods']]);
+    expect(outcome.results.filter((r) => r.status === 'fail' || r.status === 'error').map((r) => `${r.id}: ${r.message}`)).toEqual([]);
+    expect(outcome.leftovers).toEqual([]);
+  });
+});

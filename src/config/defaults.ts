@@ -3,6 +3,7 @@
  * ({@link profileDefaults}); `schema.test.ts` checks the schema's `default` annotations
  * (what editors show) against this object.
  */
+import type { CollectionMethod } from '../model/profile.js';
 import { profileDefaults } from '../model/profile.js';
 
 export const configDefaults = {
@@ -10,6 +11,7 @@ export const configDefaults = {
   apiKeyHeader: 'X-API-Key',
   idField: 'id',
   newId: 'uuid',
+  methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as readonly CollectionMethod[],
   volatileFields: [] as readonly string[],
   readOnly: false,
   pagination: { style: 'cursor', param: 'cursor', limitParam: 'limit', offsetParam: 'offset', sortParam: 'sort' },

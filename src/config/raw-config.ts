@@ -3,6 +3,7 @@
  * Mirrors `fixtures/schema/restprobe.config.schema.json`; `schema.test.ts` keeps them
  * together by validating a config that uses every property.
  */
+import type { CollectionMethod } from '../model/profile.js';
 
 /** A secret as written in the config: the name of the variable that holds it. */
 export interface SecretRef {
@@ -24,6 +25,7 @@ export interface RawCollection {
   readonly invalid?: RawBody;
   readonly volatileFields?: readonly string[];
   readonly newId?: 'uuid' | 'none';
+  readonly methods?: readonly CollectionMethod[];
   readonly pagination?: {
     readonly style?: 'cursor' | 'offset';
     readonly param?: string;

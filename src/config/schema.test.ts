@@ -46,6 +46,7 @@ describe('config schema', () => {
       '#collection.idField': configDefaults.idField,
       '#collection.volatileFields': configDefaults.volatileFields,
       '#collection.newId': configDefaults.newId,
+      '#collection.methods': configDefaults.methods,
       '#collection.pagination.style': configDefaults.pagination.style,
       '#collection.pagination.param': configDefaults.pagination.param,
       '#collection.pagination.limitParam': configDefaults.pagination.limitParam,

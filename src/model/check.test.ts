@@ -40,3 +40,21 @@ describe('needs', () => {
     expect(resolveNeeds(['cursorWalk'], things)).toMatchObject({ configKey: 'collections[].mark' });
   });
 });
+
+describe('collections[].methods', () => {
+  const base = { ...testProfile('http://127.0.0.1:9'), collections: [{ ...thingsCollection(), replaceBody: { name: 'r' }, patchBody: { name: 'p' } }] };
+  const only = (methods: readonly ('GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE')[]) => ({ ...base, collections: [{ ...base.collections[0]!, methods }] });
+
+  it('creates nothing where it cannot DELETE it again, and nothing where it cannot POST', () => {
+    expect(resolveNeeds(['writable'], only(['GET', 'POST', 'PUT', 'PATCH']))).toEqual(new Unmet('things takes no DELETE: restprobe would leave what it creates', 'collections[].methods'));
+    expect(resolveNeeds(['writable'], only(['GET', 'DELETE']))).toMatchObject({ configKey: 'collections[].methods' });
+  });
+
+  it('sends no PUT or PATCH the collection does not take: their bodies vanish from what checks see', () => {
+    const resolved = resolveNeeds(['writable', 'updatable'], only(['GET', 'POST', 'PATCH', 'DELETE'])) as Record<string, { replaceBody?: unknown; patchBody?: unknown }>;
+    expect(resolved['writable']).toMatchObject({ replaceBody: undefined, patchBody: { name: 'p' } });
+    expect(resolveNeeds(['replaceable'], only(['GET', 'POST', 'PATCH', 'DELETE']))).toEqual(new Unmet('things takes no PUT', 'collections[].methods'));
+    expect(resolveNeeds(['clientIds'], only(['GET', 'POST', 'PATCH', 'DELETE']))).toEqual(new Unmet('things takes no PUT', 'collections[].methods'));
+    expect(resolveNeeds(['updatable'], only(['GET', 'POST', 'DELETE']))).toEqual(new Unmet('things takes neither PUT nor PATCH', 'collections[].methods'));
+  });
+});

@@ -8,6 +8,7 @@ export const configKeys = [
   'collections[].replace.body',
   'collections[].patch.body',
   'collections[].newId',
+  'collections[].methods',
   'collections[].pagination.style',
   'collections[].pagination.maxLimit',
   'collections[].mark',

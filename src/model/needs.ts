@@ -15,7 +15,7 @@
  * ```
  */
 import type { ConfigKey } from './config-keys.js';
-import type { ApiKeyAuth, ChildProfile, CollectionProfile, SecretEndpoint, TargetProfile } from './profile.js';
+import type { ApiKeyAuth, ChildProfile, CollectionMethod, CollectionProfile, SecretEndpoint, TargetProfile } from './profile.js';
 
 /** Why a need is not met, and the config key (or flag) that would meet it. */
 export class Unmet {
@@ -52,17 +52,39 @@ export const maxCapToFill = 999;
 
 const need = <T>(n: Need<T>): Need<T> => n;
 
+/** Whether the collection's config says it supports `method` (absent `methods`: every one). */
+export function supports(c: CollectionProfile, method: CollectionMethod): boolean {
+  return c.methods === undefined || c.methods.includes(method);
+}
+
+/** A collection restprobe may create in: it has a create body, takes POST, and can DELETE what it made. */
+const creatable = (c: CollectionProfile): boolean => c.createBody !== undefined && supports(c, 'POST') && supports(c, 'DELETE');
+
+/**
+ * The collection as the checks may write to it: a replace or patch body only where the
+ * collection takes PUT or PATCH, so no check sends a write the config says is unsupported.
+ */
+function asWritable(c: CollectionProfile): WritableCollection {
+  return { ...c, replaceBody: supports(c, 'PUT') ? c.replaceBody : undefined, patchBody: supports(c, 'PATCH') ? c.patchBody : undefined } as WritableCollection;
+}
+
 function writable(p: TargetProfile): WritableCollection | Unmet {
   if (p.safety.readOnly) return new Unmet('read-only run: this check writes', 'safety.readOnly');
-  const c = p.collections.find((x) => x.createBody !== undefined);
-  return c ? (c as WritableCollection) : new Unmet('no collection with a create body', 'collections[].create.body');
+  const c = p.collections.find(creatable);
+  if (c) return asWritable(c);
+  const withBody = p.collections.find((x) => x.createBody !== undefined);
+  if (withBody) return new Unmet(`${withBody.name} takes no ${supports(withBody, 'POST') ? 'DELETE: restprobe would leave what it creates' : 'POST'}`, 'collections[].methods');
+  return new Unmet('no collection with a create body', 'collections[].create.body');
 }
 
 /** The writable collection when it also has `field`, else why not. */
 function writableWith<F extends 'replaceBody' | 'patchBody'>(p: TargetProfile, field: F, key: ConfigKey): (WritableCollection & Required<Pick<CollectionProfile, F>>) | Unmet {
   const c = writable(p);
   if (c instanceof Unmet) return c;
-  return c[field] !== undefined ? (c as WritableCollection & Required<Pick<CollectionProfile, F>>) : new Unmet(`no ${field === 'replaceBody' ? 'replace' : 'patch'} body for ${c.name}`, key);
+  if (c[field] !== undefined) return c as WritableCollection & Required<Pick<CollectionProfile, F>>;
+  const method = field === 'replaceBody' ? 'PUT' : 'PATCH';
+  if (!supports(c, method)) return new Unmet(`${c.name} takes no ${method}`, 'collections[].methods');
+  return new Unmet(`no ${field === 'replaceBody' ? 'replace' : 'patch'} body for ${c.name}`, key);
 }
 
 /**
@@ -135,6 +157,7 @@ export const needs = {
     resolve: (p) => {
       const c = writable(p);
       if (c instanceof Unmet || c.replaceBody !== undefined || c.patchBody !== undefined) return c;
+      if (!supports(c, 'PUT') && !supports(c, 'PATCH')) return new Unmet(`${c.name} takes neither PUT nor PATCH`, 'collections[].methods');
       return new Unmet(`no replace or patch body for ${c.name}`, 'collections[].patch.body');
     },
   }),
@@ -144,7 +167,9 @@ export const needs = {
     keys: ['collections[].create.body', 'collections[].newId', 'safety.readOnly'],
     resolve: (p) => {
       const c = writable(p);
-      if (c instanceof Unmet || c.newId !== 'none') return c;
+      if (c instanceof Unmet) return c;
+      if (!supports(c, 'PUT')) return new Unmet(`${c.name} takes no PUT`, 'collections[].methods');
+      if (c.newId !== 'none') return c;
       return new Unmet('the client cannot make ids for this collection', 'collections[].newId');
     },
   }),

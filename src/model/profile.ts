@@ -16,6 +16,9 @@ export interface ApiKeyAuth {
   readonly value: Secret;
 }
 
+/** A method a collection may support. */
+export type CollectionMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
 export interface CollectionProfile {
   /** A short name used in messages (`projects`). */
   readonly name: string;
@@ -37,6 +40,8 @@ export interface CollectionProfile {
   readonly volatileFields: readonly string[];
   /** How a fresh id for PUT-creates-missing is made: `uuid` (default) or `none` to skip. */
   readonly newId: 'uuid' | 'none';
+  /** The methods the collection's paths support; restprobe sends no other write. Absent: all five. */
+  readonly methods?: readonly CollectionMethod[];
   readonly pagination: PaginationProfile;
   /** Fields the collection filters on. */
   readonly filters: readonly string[];

@@ -318,7 +318,7 @@ async function cursorProbes(ctx: CheckContext, c: WalkableCollection): Promise<C
   await send('a cursor issued for another filter', c, { limit: 1, cursor, filters: other.filters }, other.ids);
   const sort = c.sorts[0];
   if (sort !== undefined) await send(`a cursor issued for the default order, used with sort=-${sort}`, c, { limit: 1, cursor, filters: mine.filters, sort: `-${sort}` }, mine.ids);
-  const otherCollection = ctx.profile.collections.find((x) => x !== c && x.pagination.style === 'cursor');
+  const otherCollection = ctx.profile.collections.find((x) => x.path !== c.path && x.pagination.style === 'cursor');
   if (otherCollection) await send(`a ${c.name} cursor on ${otherCollection.name}`, otherCollection, { limit: 1, cursor });
   return probes;
 }
