@@ -10,6 +10,7 @@ import { runChecks } from '../src/engine/run.js';
 import { CheckFailure, defineCheck } from '../src/model/check.js';
 import type { CollectionProfile, TargetProfile } from '../src/model/profile.js';
 import { testProfile } from './support/profile.js';
+import { catalogue } from '../suites/catalogue.js';
 
 interface Reusing {
   readonly url: string;
@@ -26,8 +27,11 @@ async function startReusing(): Promise<Reusing> {
     req.on('data', (c) => (text += c));
     req.on('end', () => {
       const send = (status: number, body?: unknown, headers: Record<string, string> = {}) =>
-        res.writeHead(status, body === undefined ? headers : { 'content-type': 'application/json', ...headers }).end(body === undefined ? undefined : JSON.stringify(body));
-      const id = Number((req.url ?? '').split('/')[2]);
+        res.writeHead(status, body === undefined ? headers : { 'content-type': status >= 400 ? 'application/problem+json' : 'application/json', ...headers }).end(body === undefined ? undefined : JSON.stringify(body));
+      const segment = (req.url ?? '').split('/')[2];
+      // An integer-id API refuses a malformed id as bad input.
+      if (segment !== undefined && !/^\d+$/.test(segment)) return send(400, { status: 400, detail: 'ids are integers' });
+      const id = Number(segment);
       if (req.method === 'POST') {
         const next = Math.max(0, ...items.keys()) + 1;
         items.set(next, { ...JSON.parse(text || '{}'), id: next });
@@ -108,5 +112,15 @@ describe('a target that reuses ids', () => {
     expect(target.deletes).toEqual([]);
     expect([...target.items.values()].map((i) => i['label'])).toEqual(['theirs', 'theirs', 'someone else']);
     expect(leftovers).toEqual([]);
+  });
+});
+
+describe('collections[].idType', () => {
+  it('integer ids: the unknown-id probe asks for an integer, so a 400 for a malformed id is not taken for a missing 404', async () => {
+    const check = catalogue.filter((c) => c.id === 'ERR-unknown-id-404');
+    const asStrings = await runChecks({ profile, checks: check, seed: 1 });
+    expect(asStrings.results[0]).toMatchObject({ status: 'fail', message: expect.stringContaining('→ 400') });
+    const asIntegers = await runChecks({ profile: { ...profile, collections: [{ ...things, idType: 'integer' }] }, checks: check, seed: 1 });
+    expect(asIntegers.results[0]!.status).toBe('pass');
   });
 });

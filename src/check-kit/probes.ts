@@ -2,7 +2,7 @@
  * Probes several checks share: requests that provoke known errors, the choice of a
  * method a path does not allow, and POSTs whose accidental creations get cleaned up.
  */
-import { randomUUID } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 import type { CheckContext, HttpResponse, RequestSpec } from '../model/context.js';
 import type { CollectionProfile } from '../model/profile.js';
 import { CheckSkipped } from '../model/check.js';
@@ -18,6 +18,15 @@ export function unknownPath(): string {
 /** An id no item has (a fresh UUID). */
 export function unknownId(): string {
   return randomUUID();
+}
+
+/**
+ * The path of an item that does not exist, with an id of the collection's own kind: a UUID,
+ * or for integer ids a large int32 (an API may rightly refuse a malformed id with 400).
+ */
+export function unknownItemPath(collection: CollectionProfile): string {
+  const id = collection.idType === 'integer' ? String(2_000_000_000 + randomInt(100_000_000)) : unknownId();
+  return itemPath(collection, id);
 }
 
 /** An Accept value no JSON API produces. */
@@ -97,7 +106,7 @@ export async function provokeErrors(ctx: CheckContext, needs: ErrorProbeNeeds): 
   const responses: HttpResponse[] = [await ctx.http.send({ method: 'GET', path: unknownPath() })];
   const { collection, writable } = needs;
   if (collection) {
-    responses.push(await ctx.http.send({ method: 'GET', path: itemPath(collection, unknownId()) }));
+    responses.push(await ctx.http.send({ method: 'GET', path: unknownItemPath(collection) }));
     responses.push(await ctx.http.send({ method: 'GET', path: collection.path, headers: { accept: unsupportedAccept } }));
     if (needs.mayWrite) {
       try {

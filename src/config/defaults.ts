@@ -11,6 +11,7 @@ export const configDefaults = {
   apiKeyHeader: 'X-API-Key',
   idField: 'id',
   newId: 'uuid',
+  idType: 'string',
   methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as readonly CollectionMethod[],
   volatileFields: [] as readonly string[],
   readOnly: false,

@@ -50,6 +50,7 @@ describe('loadProfile: valid configs', () => {
           idField: 'id',
           volatileFields: [],
           newId: 'uuid',
+          idType: 'string',
           methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
           pagination: { style: 'cursor', param: 'cursor', limitParam: 'limit', offsetParam: 'offset', sortParam: 'sort' },
           filters: [],

@@ -116,6 +116,7 @@ function collectionProfile(raw: RawCollection): CollectionProfile {
     invalidBody: raw.invalid?.body,
     volatileFields: raw.volatileFields ?? defaults.volatileFields,
     newId: raw.newId ?? defaults.newId,
+    idType: raw.idType ?? defaults.idType,
     methods: raw.methods ?? defaults.methods,
     pagination: { ...defaults.pagination, ...raw.pagination },
     filters: raw.filters ?? defaults.filters,

@@ -25,6 +25,7 @@ export interface RawCollection {
   readonly invalid?: RawBody;
   readonly volatileFields?: readonly string[];
   readonly newId?: 'uuid' | 'none';
+  readonly idType?: 'string' | 'integer';
   readonly methods?: readonly CollectionMethod[];
   readonly pagination?: {
     readonly style?: 'cursor' | 'offset';

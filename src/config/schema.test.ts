@@ -44,6 +44,7 @@ describe('config schema', () => {
       '$.safety.destructive': configDefaults.destructive,
       '$.properties.numRuns': configDefaults.numRuns,
       '#collection.idField': configDefaults.idField,
+      '#collection.idType': configDefaults.idType,
       '#collection.volatileFields': configDefaults.volatileFields,
       '#collection.newId': configDefaults.newId,
       '#collection.methods': configDefaults.methods,

@@ -40,6 +40,8 @@ export interface CollectionProfile {
   readonly volatileFields: readonly string[];
   /** How a fresh id for PUT-creates-missing is made: `uuid` (default) or `none` to skip. */
   readonly newId: 'uuid' | 'none';
+  /** What ids look like; absent: strings. */
+  readonly idType?: 'string' | 'integer';
   /** The methods the collection's paths support; restprobe sends no other write. Absent: all five. */
   readonly methods?: readonly CollectionMethod[];
   readonly pagination: PaginationProfile;

@@ -7,7 +7,7 @@ import { brief, describe, ensure, expectHeader, expectJsonObject, expectStatus }
 import { createMarked, fetchMarkedPage, pagePath } from '../../src/check-kit/pagination.js';
 import { diffRepresentations } from '../../src/check-kit/compare.js';
 import { checkProperty } from '../../src/check-kit/property.js';
-import { itemPath, parseAllow, unknownId, unsupportedMethodProbe } from '../../src/check-kit/probes.js';
+import { itemPath, parseAllow, unknownItemPath, unsupportedMethodProbe } from '../../src/check-kit/probes.js';
 
 export const methodNotAllowed405 = defineCheck({
   id: 'END-method-not-allowed-405',
@@ -90,7 +90,7 @@ export const safeMethodsNoChange = defineCheck({
       c.target === 'item' ? { method: c.method, url: items[c.index]!.url }
         : c.target === 'collection' ? { method: c.method, path: collection.path }
           : c.target === 'marked' ? { method: c.method, path: markedPath }
-            : { method: c.method, path: itemPath(collection, unknownId()) };
+            : { method: c.method, path: unknownItemPath(collection) };
     // The snapshot's own GETs are safe calls too: two in a row must agree before any call is blamed.
     const first = await snapshot();
     const again = changes(first, await snapshot());

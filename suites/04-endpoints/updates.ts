@@ -3,7 +3,7 @@ import { CheckSkipped, defineCheck } from '../../src/model/check.js';
 import type { CheckContext, CreatedResource } from '../../src/model/context.js';
 import { describe, ensure, expectHeader, expectJsonObject, expectStatus, brief } from '../../src/check-kit/expect.js';
 import { deepEqual, diffRepresentations, pickFields } from '../../src/check-kit/compare.js';
-import { itemPath, unknownId } from '../../src/check-kit/probes.js';
+import { unknownItemPath } from '../../src/check-kit/probes.js';
 
 /** GETs an item and returns its representation; fails unless 200 with an object. */
 async function read(ctx: CheckContext, item: CreatedResource, what: string): Promise<Record<string, unknown>> {
@@ -96,7 +96,7 @@ export const putCreatesMissing = defineCheck({
   needs: ['clientIds'],
   dependsOn: ['END-get-item-200'],
   async run(ctx, { clientIds: collection }) {
-    const url = ctx.http.url(itemPath(collection, unknownId()));
+    const url = ctx.http.url(unknownItemPath(collection));
     ctx.track(url);
     const res = await ctx.http.send({ method: 'PUT', url, json: collection.createBody });
     expectStatus(res, 201, 'PUT to a missing id');

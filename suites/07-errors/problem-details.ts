@@ -2,7 +2,7 @@
 import { defineCheck } from '../../src/model/check.js';
 import { describe, ensure, expectJsonObject, brief } from '../../src/check-kit/expect.js';
 import { errorBodyMarkers, expectProblems, leakedInternals } from '../../src/check-kit/problem.js';
-import { errorProbeUses, invalidBody, itemPath, malformedJson, provokeErrors, sendTracked, unknownId } from '../../src/check-kit/probes.js';
+import { errorProbeUses, invalidBody, malformedJson, provokeErrors, sendTracked, unknownItemPath } from '../../src/check-kit/probes.js';
 
 export const problemJsonContentType = defineCheck({
   id: 'ERR-problem-json-content-type',
@@ -68,7 +68,7 @@ export const noErrorBodyOn2xx = defineCheck({
   needs: ['collection'],
   uses: ['writable'],
   async run(ctx, { collection, writable }) {
-    const responses = [await ctx.http.send({ method: 'GET', path: itemPath(collection, unknownId()) })];
+    const responses = [await ctx.http.send({ method: 'GET', path: unknownItemPath(collection) })];
     if (writable) {
       responses.push(await sendTracked(ctx, writable, { method: 'POST', path: writable.path, json: invalidBody(writable) }));
       responses.push(await sendTracked(ctx, writable, { method: 'POST', path: writable.path, body: malformedJson, headers: { 'content-type': 'application/json' } }));

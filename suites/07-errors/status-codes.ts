@@ -2,7 +2,7 @@
 import { CheckFailure, defineCheck } from '../../src/model/check.js';
 import { expectStatus } from '../../src/check-kit/expect.js';
 import { expectProblems } from '../../src/check-kit/problem.js';
-import { invalidBody, itemPath, malformedJson, sendTracked, unknownId, unknownPath, unsupportedAccept, unsupportedContentTypes } from '../../src/check-kit/probes.js';
+import { invalidBody, malformedJson, sendTracked, unknownItemPath, unknownPath, unsupportedAccept, unsupportedContentTypes } from '../../src/check-kit/probes.js';
 
 export const unknownId404 = defineCheck({
   id: 'ERR-unknown-id-404',
@@ -11,7 +11,7 @@ export const unknownId404 = defineCheck({
   severity: 'must',
   needs: ['collection'],
   async run(ctx, { collection }) {
-    const res = await ctx.http.send({ method: 'GET', path: itemPath(collection, unknownId()) });
+    const res = await ctx.http.send({ method: 'GET', path: unknownItemPath(collection) });
     expectStatus(res, 404, 'GET of an unknown id');
     expectProblems([res], 'content-type', 'application/problem+json');
   },

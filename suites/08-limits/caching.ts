@@ -7,7 +7,7 @@ import { describe, ensure, expectStatus } from '../../src/check-kit/expect.js';
 import { secretMemberValues } from '../../src/http/redact.js';
 import { createdItemUrl } from '../../src/check-kit/created-url.js';
 import { parseCacheControl } from '../../src/check-kit/http-grammar.js';
-import { itemPath, unknownId } from '../../src/check-kit/probes.js';
+import { unknownItemPath } from '../../src/check-kit/probes.js';
 
 /** GET responses worth judging: the collection and, when one can be created, an item. */
 async function getResponses(ctx: CheckContext, needs: { collection: CollectionProfile; writable?: WritableCollection | undefined }): Promise<HttpResponse[]> {
@@ -42,7 +42,7 @@ export const cacheControlWellFormed = defineCheck({
   needs: ['collection'],
   uses: ['writable'],
   async run(ctx, needs) {
-    const responses = [...(await getResponses(ctx, needs)), await ctx.http.send({ method: 'GET', path: itemPath(needs.collection, unknownId()) })];
+    const responses = [...(await getResponses(ctx, needs)), await ctx.http.send({ method: 'GET', path: unknownItemPath(needs.collection) })];
     const problems = responses.flatMap((r) => {
       const value = r.headers['cache-control'];
       return value === undefined ? [] : parseCacheControl(value).problems.map((p) => `${describe(r)}: ${p}`);
