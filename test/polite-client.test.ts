@@ -41,11 +41,12 @@ describe('the polite guard', () => {
   let url: string;
   let answers: number[];
   let hits: string[];
+  let retryAfter = '0';
   beforeAll(async () => {
     server = createServer((req, res) => {
       hits.push(`${req.method}`);
       const status = answers.shift() ?? 200;
-      res.writeHead(status, status === 429 ? { 'retry-after': '0' } : {}).end();
+      res.writeHead(status, status === 429 ? { 'retry-after': retryAfter } : {}).end();
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     url = `http://127.0.0.1:${(server.address() as { port: number }).port}/x`;
@@ -83,6 +84,23 @@ describe('the polite guard', () => {
       hits = [];
       expect((await send([])({ method: 'GET', url, headers: {} })).status).toBe(status);
       expect(hits).toHaveLength(1);
+    }
+  });
+
+  it('a retry after a wait longer than http.timeoutMs gets a timeout of its own (it is not sent already expired)', async () => {
+    answers = [429, 201];
+    hits = [];
+    const quick = new HttpClient({ timeoutMs: 200, maxBodyBytes: 1 << 20, connections: 1, maxRequests: 100 });
+    try {
+      const slowWait = guard((r) => quick.send(r), [politely(new Pacer(), { ...politeDefaults, baseDelayMs: 1 }, () => {})]);
+      // A one-second Retry-After: five times the client's timeout.
+      retryAfter = '1';
+      const res = await slowWait({ method: 'POST', url, headers: {}, startedAt: performance.now() });
+      expect(res.status).toBe(201);
+      expect(hits).toEqual(['POST', 'POST']);
+    } finally {
+      retryAfter = '0';
+      await quick.close();
     }
   });
 

@@ -288,3 +288,30 @@ describe('collections[].methods', () => {
     expect(outcome.leftovers).toEqual([]);
   });
 });
+
+describe('what cleanup cannot see (review findings)', () => {
+  it('an item that survives the check\'s own DELETE (a soft delete) is listed, not forgotten', async () => {
+    server = await startReferenceServer({ port: 0, faults: ['delete-soft'] });
+    gateway = await startRecordingProxy(server.url);
+    const profile = await loadProfile({ configPath: referenceConfig, baseUrl: gateway.url, env: { ...server.secrets } });
+    const outcome = await runChecks({ profile, checks: catalogue.filter((c) => c.id === 'END-delete-then-404'), seed: 1 });
+    expect(outcome.results[0]!.status).toBe('fail');
+    expect(outcome.leftovers).toEqual([expect.objectContaining({ owner: 'END-delete-then-404', lastAnswer: expect.stringContaining('soft delete') })]);
+  });
+
+  it('a create that got no answer is listed as possibly created, with the mark to find it by', async () => {
+    const loaded = await behindGateway({ delayMs: (req) => (req.method === 'POST' ? 1_500 : 0) });
+    const profile = { ...loaded, http: { ...loaded.http, timeoutMs: 300 } };
+    const outcome = await runChecks({ profile, checks: catalogue.filter((c) => c.id === 'END-get-item-200'), seed: 1 });
+    expect(outcome.results[0]).toMatchObject({ status: 'error', errorCode: 'ERR_TIMEOUT' });
+    expect(outcome.leftovers).toEqual([expect.objectContaining({ owner: 'END-get-item-200', lastAnswer: expect.stringMatching(/^POST got no answer \(ERR_TIMEOUT\): an item may have been created; look for label = restprobe-/) })]);
+  });
+
+  it('a spent request budget is no sign of damage: no "stopped working" line', async () => {
+    const loaded = await behindGateway({});
+    const profile = { ...loaded, safety: { ...loaded.safety, maxRequests: 40 } };
+    const outcome = await runChecks({ profile, checks: catalogue.filter((c) => c.section === 'ERR'), seed: 1 });
+    expect(outcome.results.some((r) => r.errorCode === 'ERR_REQUEST_BUDGET')).toBe(true);
+    expect(outcome.damage).toBeUndefined();
+  });
+});

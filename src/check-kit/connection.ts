@@ -5,7 +5,7 @@
  * (or the idle connection). Only a connection of its own shows them.
  */
 import { connect as connectTcp, type Socket } from 'node:net';
-import { connect as connectTls } from 'node:tls';
+import { connect as connectTls, rootCertificates } from 'node:tls';
 import { CheckFailure } from '../model/check.js';
 import type { CheckContext, HttpResponse, RequestSpec } from '../model/context.js';
 import { isRestprobeError } from '../errors.js';
@@ -86,7 +86,7 @@ async function bytesAfterHead(ctx: CheckContext, url: string): Promise<string | 
   const target = new URL(url);
   const credentials = targetOrigins(ctx.profile).has(target.origin) ? credentialHeaders(ctx.profile) : {};
   const lines = [`HEAD ${target.pathname}${target.search} HTTP/1.1`, `Host: ${target.host}`, 'Accept: application/json', ...Object.entries(credentials).map(([k, v]) => `${k}: ${v}`), 'Connection: close'];
-  const received = await rawRoundTrip(target, `${lines.join('\r\n')}\r\n\r\n`, ctx.profile.http.timeoutMs, ctx.signal);
+  const received = await rawRoundTrip(target, `${lines.join('\r\n')}\r\n\r\n`, ctx.profile.http.timeoutMs, ctx.signal, ctx.profile.http.ca);
   const after = afterHeaderSections(received);
   if (after === undefined) {
     ctx.note(`HEAD ${target.pathname} on a raw connection: no complete header section came back, so the bytes after it could not be looked for`);
@@ -119,12 +119,13 @@ const idleAfterHeadersMs = 250;
  * Writes `request` and reads until the server closes, `readCap` bytes came, the server
  * falls silent after a header section, the timeout passes or the signal aborts.
  */
-function rawRoundTrip(target: URL, request: string, timeoutMs: number, signal: AbortSignal): Promise<Buffer> {
+function rawRoundTrip(target: URL, request: string, timeoutMs: number, signal: AbortSignal, ca: string | undefined): Promise<Buffer> {
   return new Promise((resolve) => {
     const https = target.protocol === 'https:';
     const port = Number(target.port || (https ? 443 : 80));
     const host = target.hostname.replace(/^\[|\]$/g, '');
-    const socket: Socket = https ? connectTls({ host, port, servername: host }) : connectTcp({ host, port });
+    // The same trust as the client's: Node's CAs, plus `--ca` / `http.ca`.
+    const socket: Socket = https ? connectTls({ host, port, servername: host, ...(ca !== undefined && { ca: [...rootCertificates, ca] }) }) : connectTcp({ host, port });
     const chunks: Buffer[] = [];
     let size = 0;
     let idle: NodeJS.Timeout | undefined;

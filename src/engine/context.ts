@@ -11,6 +11,8 @@ import { clientForProfile, type HttpClient } from '../http/client.js';
 import { abortOn, guard, refuseWhenClosed, refuseWrites, type Guard } from '../http/guards.js';
 import { RecordingSession, credentialHeaders, type Transport } from '../http/session.js';
 import { createdItemUrl } from '../check-kit/created-url.js';
+import { scrubSecrets } from '../secrets-scrub.js';
+import { RestprobeError } from '../errors.js';
 import { Pacer, politely, politeDefaults, type PoliteOptions } from '../http/polite.js';
 import { Ledger, type LedgerEntry } from './ledger.js';
 import { setupError } from '../check-kit/setup.js';
@@ -58,7 +60,14 @@ export class RunContext implements CheckContext {
     const mark = collection.markField;
     const own = mark !== undefined && overrides[mark] === undefined ? { [mark]: `restprobe-${randomUUID().slice(0, 13)}` } : {};
     const sent = { ...collection.createBody, ...own, ...overrides };
-    const res = await this.http.send({ method: 'POST', path: collection.path, json: sent });
+    const res = await this.http.send({ method: 'POST', path: collection.path, json: sent }).catch((err: unknown) => {
+      // No answer came: the item may exist all the same. It is listed, with its mark to find it by.
+      if (err instanceof RestprobeError && ['ERR_TIMEOUT', 'ERR_PROTOCOL', 'ERR_INTERRUPTED'].includes(err.code)) {
+        const marked = mark !== undefined && typeof sent[mark] === 'string' ? `; look for ${mark} = ${sent[mark]}` : '';
+        this.ledger.possiblyCreated(this.http.url(collection.path), this.owner, `POST got no answer (${err.code}): an item may have been created${marked}`);
+      }
+      throw err;
+    });
     if (res.status < 200 || res.status > 299) {
       throw setupError(res, `creating an item in ${collection.name} for this check failed: POST ${collection.path} answered ${res.status}`);
     }
@@ -99,55 +108,80 @@ export class RunContext implements CheckContext {
   }
 
   /**
-   * Deletes what the check still owns, newest first. An item is gone when a DELETE
-   * succeeds, or when the target proves it absent (DELETE and GET both 404 or 410);
-   * anything else leaves it in the ledger as a leftover. Failures become notes, never verdicts.
+   * Deletes what the check still owns, newest first, and checks on what its own DELETEs
+   * removed. An item is gone when a DELETE succeeds, or when the target proves it absent
+   * (404 or 410 to a GET); anything else leaves it in the ledger as a leftover. Where an id
+   * may have been reused, nothing is deleted without proof that the item is restprobe's.
+   * Failures become notes, never verdicts.
    */
   async cleanup(): Promise<void> {
     const headers = { accept: 'application/json', ...credentialHeaders(this.profile) };
     // Cleanup is not the check's to cancel: it goes past the check's signal, never past a
-    // closed session, and past a spent budget only to delete (counted apart).
-    const send = guard((req) => this.client.send(req), [refuseWhenClosed(this.state), politely(this.shared.pacer, this.shared.polite, (line) => this.notes.push(`cleanup: ${line}`))]);
+    // closed session or a read-only run, and past a spent budget only to delete (counted apart).
+    const send = guard((req) => this.client.send(req), [
+      refuseWhenClosed(this.state),
+      refuseWrites(this.profile.safety.readOnly),
+      politely(this.shared.pacer, this.shared.polite, (line) => this.notes.push(`cleanup: ${line}`)),
+    ]);
     const leave = (entry: LedgerEntry, why: string): void => {
       entry.state = 'left';
-      entry.lastAnswer = why;
+      entry.lastAnswer = scrubSecrets(why, this.http.secrets);
       this.notes.push(`cleanup: left ${entry.url}: ${why}`);
     };
-    for (const entry of this.ledger.ownedBy(this.owner)) {
+    const gone = (status: number): boolean => status === 404 || status === 410;
+    for (const entry of this.ledger.toCleanUp(this.owner)) {
       const outside = this.ledger.outOfBounds(entry.url);
       if (outside) {
         leave(entry, `not deleted: ${outside}`);
         continue;
       }
       const request = (method: string) => send({ method, url: entry.url, headers, outsideBudget: true });
+      const unverified = entry.state === 'deleted-unverified';
+      const reusable = mayBeReused(entry.url);
       try {
-        if (entry.proof && mayBeReused(entry.url)) {
-          // A short or numeric id may have been given to someone else's item since: look first.
+        if (unverified || (reusable && entry.proof)) {
+          // Look before deleting: the check's own DELETE may not have removed it, and a short
+          // or numeric id may have been given to someone else's item since.
           const now = await request('GET');
-          if (now.status === 404 || now.status === 410) {
+          if (gone(now.status)) {
             entry.state = 'deleted';
             continue;
           }
-          const held = (isObject(parseBody(now.body)) ? (parseBody(now.body) as Record<string, unknown>) : {})[entry.proof.field];
-          if (now.status === 200 && held !== entry.proof.value) {
+          if (now.status !== 200) {
+            leave(entry, `GET answered ${now.status}${unverified ? " after the check's own DELETE" : ''}; not deleted without seeing the item`);
+            continue;
+          }
+          const held = entry.proof && (isObject(parseBody(now.body)) ? (parseBody(now.body) as Record<string, unknown>) : {})[entry.proof.field];
+          if (entry.proof && held !== entry.proof.value) {
             entry.state = 'deleted';
             this.notes.push(`cleanup: not deleting ${entry.url}: it now holds an item restprobe did not create (${entry.proof.field} ${JSON.stringify(held)}, not ${JSON.stringify(entry.proof.value)}); the target reused the id`);
             continue;
           }
+          if (!entry.proof && reusable) {
+            // Only the check's own DELETE brings an unproven entry here. The target said it worked:
+            // what answers now under a reusable id is not taken for restprobe's.
+            if (entry.ownDeleteStatus !== undefined && entry.ownDeleteStatus < 300) {
+              entry.state = 'deleted';
+              continue;
+            }
+            leave(entry, `GET answers 200 after the check's own DELETE answered ${entry.ownDeleteStatus}, and nothing shows whether the item there is restprobe's (its id may have been reused); not deleted`);
+            continue;
+          }
         }
         const res = await request('DELETE');
-        if (res.status >= 200 && res.status < 300) {
+        if (res.status >= 200 && res.status < 300 && !unverified) {
           entry.state = 'deleted';
           continue;
         }
-        if (res.status !== 404 && res.status !== 410) {
+        if (res.status >= 300 && !gone(res.status)) {
           leave(entry, `DELETE answered ${res.status}`);
           continue;
         }
-        // A 404 may be a gateway's answer for a path it does not route: only a GET that agrees proves the item gone.
+        // A 404 may be a gateway's answer for a path it does not route, and a DELETE the item
+        // survived once may be survived again: only a GET that finds nothing proves it gone.
         const check = await request('GET');
-        if (check.status === 404 || check.status === 410) entry.state = 'deleted';
-        else leave(entry, `DELETE answered ${res.status} but GET answered ${check.status}`);
+        if (gone(check.status)) entry.state = 'deleted';
+        else leave(entry, `DELETE answered ${res.status} but GET answered ${check.status}${unverified ? " (the item survived the check's own DELETE too: a soft delete?)" : ''}`);
       } catch (err) {
         leave(entry, `DELETE failed: ${err instanceof Error ? err.message : String(err)}`);
       }
@@ -161,7 +195,7 @@ export class RunContext implements CheckContext {
    */
   private readonly observeOwnDeletes: Guard = (next) => async (req) => {
     const res = await next(req);
-    if (req.method === 'DELETE' && ((res.status >= 200 && res.status < 300) || res.status === 404 || res.status === 410)) this.ledger.deletedByOwner(req.url, this.owner);
+    if (req.method === 'DELETE' && ((res.status >= 200 && res.status < 300) || res.status === 404 || res.status === 410)) this.ledger.deletedByOwner(req.url, this.owner, res.status);
     if ((req.method === 'PUT' || req.method === 'PATCH') && res.status >= 200 && res.status < 300) this.ledger.rewritten(req.url, this.owner, parseBody(res.body));
     return res;
   };

@@ -70,6 +70,8 @@ export async function executeCheck(check: Check, opts: ExecuteOptions): Promise<
   } catch (err) {
     outcome = judge(check, err, ctx);
   } finally {
+    // Whatever the check left running (a retry, a stray request) stops before its cleanup.
+    if (!deadline.signal.aborted) deadline.abort(new RestprobeError('ERR_HARNESS', `${check.id} had ended: a request it left running was stopped`));
     await ctx.finish();
   }
   const keepAll = outcome.status !== 'pass' && outcome.status !== 'skip';
@@ -90,6 +92,12 @@ export async function executeCheck(check: Check, opts: ExecuteOptions): Promise<
 export function blockedResult(check: Check, dependency: CheckResult): CheckResult {
   const why = `${dependency.id} ${dependency.status === 'fail' ? 'failed' : dependency.status === 'warn' ? 'warned' : 'could not run'}`;
   return resultOf(check, { status: 'error', message: `not run: it depends on ${why}`, errorCode: 'ERR_BLOCKED', rootCause: why }, performance.now(), emptyEvidence());
+}
+
+/** A check whose run failed inside restprobe itself (past executeCheck's own handling): an error, never a verdict. */
+export function harnessFaultResult(check: Check, err: unknown): CheckResult {
+  const message = `harness fault: ${err instanceof Error ? err.message : String(err)}`;
+  return resultOf(check, { status: 'error', message, errorCode: 'ERR_HARNESS', rootCause: 'harness fault' }, performance.now(), emptyEvidence());
 }
 
 /** A check not run because an earlier check broke the target: it would only measure the damage. */

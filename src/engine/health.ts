@@ -36,7 +36,9 @@ export async function probeHealth(profile: TargetProfile, send: Send): Promise<H
       const res = await send({ method: 'GET', url: resolveUrl(profile.baseUrl, path), headers: { accept: 'application/json', ...credentialHeaders(profile) } });
       out.push(`GET ${path} → ${res.status}`);
     } catch (err) {
-      out.push(`GET ${path} → ${err instanceof RestprobeError ? err.code : 'failed'}`);
+      // A spent budget, a rate limit or a stop says nothing of the target's health.
+      const unknown = err instanceof RestprobeError && ['ERR_REQUEST_BUDGET', 'ERR_RATE_LIMITED', 'ERR_INTERRUPTED', 'ERR_HARNESS'].includes(err.code);
+      out.push(`GET ${path} → ${unknown ? 'unknown' : err instanceof RestprobeError ? err.code : 'failed'}`);
     }
   }
   return out;
@@ -44,6 +46,6 @@ export async function probeHealth(profile: TargetProfile, send: Send): Promise<H
 
 /** Whether the target answers worse than before: a status class that changed, or no answer. */
 export function worse(before: Health, now: Health): boolean {
-  const cls = (line: string) => /→ (\d)\d\d$/.exec(line)?.[1] ?? 'none';
-  return now.some((line, i) => before[i] !== undefined && cls(line) !== cls(before[i]!) && (cls(line) === '5' || cls(line) === 'none'));
+  const cls = (line: string) => (line.endsWith('→ unknown') ? 'unknown' : (/→ (\d)\d\d$/.exec(line)?.[1] ?? 'none'));
+  return now.some((line, i) => before[i] !== undefined && cls(before[i]!) !== 'unknown' && cls(line) !== cls(before[i]!) && (cls(line) === '5' || cls(line) === 'none'));
 }

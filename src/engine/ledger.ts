@@ -7,7 +7,13 @@
 import type { TargetProfile } from '../model/profile.js';
 import { targetOrigins } from '../http/session.js';
 
-export type LedgerState = 'owned' | 'deleted' | 'left';
+/**
+ * `owned`: restprobe's to delete. `deleted-unverified`: the check's own DELETE answered
+ * success (or 404): cleanup looks whether it is really gone, and never deletes a URL it
+ * cannot show is still restprobe's. `deleted`: proven gone, or not restprobe's any more.
+ * `left`: could not be removed (listed in the reports).
+ */
+export type LedgerState = 'owned' | 'deleted-unverified' | 'deleted' | 'left';
 
 export interface LedgerEntry {
   readonly url: string;
@@ -16,6 +22,8 @@ export interface LedgerEntry {
   state: LedgerState;
   /** For a leftover: the last answer cleanup got, or why it did not try. */
   lastAnswer?: string;
+  /** What the check's own DELETE answered, when it sent one. */
+  ownDeleteStatus?: number;
   /** A field and the value restprobe gave it on create: shows the item at the URL is still restprobe's. */
   proof?: { readonly field: string; readonly value: string };
 }
@@ -46,14 +54,23 @@ export class Ledger {
     return entry;
   }
 
-  /** The items `owner` still owns, newest first (the order to delete them in). */
-  ownedBy(owner: string): LedgerEntry[] {
-    return this.entries.filter((e) => e.owner === owner && e.state === 'owned').reverse();
+  /** The items `owner` still owns, or removed itself unverified, newest first (the order to clean them up in). */
+  toCleanUp(owner: string): LedgerEntry[] {
+    return this.entries.filter((e) => e.owner === owner && (e.state === 'owned' || e.state === 'deleted-unverified')).reverse();
   }
 
-  /** The check's own DELETE removed it: cleanup must never delete that URL again (the target may reuse the id). */
-  deletedByOwner(url: string, owner: string): void {
-    for (const e of this.entries) if (e.url === url && e.owner === owner && e.state === 'owned') e.state = 'deleted';
+  /** The check's own DELETE answered success or 404: cleanup checks it is gone, and deletes again only with proof. */
+  deletedByOwner(url: string, owner: string, status: number): void {
+    for (const e of this.entries) {
+      if (e.url !== url || e.owner !== owner || e.state !== 'owned') continue;
+      e.state = 'deleted-unverified';
+      e.ownDeleteStatus = status;
+    }
+  }
+
+  /** A create whose outcome is unknown (no answer came): an item may exist; listed unless cleanup proves otherwise. */
+  possiblyCreated(where: string, owner: string, why: string): void {
+    this.entries.push({ url: where, owner, state: 'left', lastAnswer: why });
   }
 
   /** The owner rewrote its item: keep the proof only if the new representation still shows the same mark. */
@@ -75,6 +92,6 @@ export class Ledger {
 
   /** Everything the run could not remove. */
   leftovers(): Leftover[] {
-    return this.entries.filter((e) => e.state === 'left' || e.state === 'owned').map((e) => ({ url: e.url, owner: e.owner, lastAnswer: e.lastAnswer ?? 'cleanup never ran' }));
+    return this.entries.filter((e) => e.state === 'left' || e.state === 'owned' || e.state === 'deleted-unverified').map((e) => ({ url: e.url, owner: e.owner, lastAnswer: e.lastAnswer ?? 'cleanup never ran' }));
   }
 }

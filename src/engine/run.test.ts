@@ -6,7 +6,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { CheckFailure, defineCheck, type Check, type Schedule } from '../model/check.js';
+import { CheckFailure, CheckSkipped, defineCheck, type Check, type Schedule } from '../model/check.js';
 import type { CheckContext } from '../model/context.js';
 import { clientForProfile, type HttpClient } from '../http/client.js';
 import { startItemsServer, type ItemsServer } from '../../test/support/items-server.js';
@@ -98,6 +98,17 @@ describe('runChecks scheduling', () => {
     expect(byId['CON-free']!.status).toBe('pass');
     // They ran beside the failing check (a chain costs no more time than its slowest link).
     expect(t.events.indexOf('start CON-mid')).toBeLessThan(t.events.indexOf('end CON-base'));
+  });
+
+  it('a dependent that skips stays a skip, whatever its dependency found (the key that enables it is still worth saying)', fast, async () => {
+    const failing = check('CON-fails', async () => {
+      throw new CheckFailure('found it broken, expected it whole');
+    });
+    const skipping = check('CON-skips', async () => {
+      throw new CheckSkipped('nothing to observe here', 'nodes');
+    }, { dependsOn: ['CON-fails'] });
+    const { results } = await runChecks({ profile, checks: [failing, skipping], seed: 1 });
+    expect(results.map((r) => [r.id, r.status, r.configKey])).toEqual([['CON-fails', 'fail', undefined], ['CON-skips', 'skip', 'nodes']]);
   });
 
   it('a dependency that could not run blocks nothing: the dependent judges for itself', fast, async () => {

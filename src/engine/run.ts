@@ -15,7 +15,7 @@ import type { Check } from '../model/check.js';
 import type { CheckResult } from '../model/result.js';
 import type { TargetProfile } from '../model/profile.js';
 import { clientForProfile, type HttpClient } from '../http/client.js';
-import { blockedResult, damagedResult, executeCheck } from './execute.js';
+import { blockedResult, damagedResult, executeCheck, harnessFaultResult } from './execute.js';
 import { guard } from '../http/guards.js';
 import { politely } from '../http/polite.js';
 import { probeHealth, worse, type Damage } from './health.js';
@@ -100,7 +100,8 @@ export async function runChecks(input: RunInput): Promise<RunOutcome> {
         if (check.dependsOn.some((dep) => planned.has(dep) && !done.has(dep))) continue;
         const blocker = check.dependsOn.map((dep) => done.get(dep)).find(blocks);
         held.delete(id);
-        const final = blocker ? blockedResult(check, blocker) : result;
+        // A skip stays a skip: what would enable the check is still worth saying.
+        const final = blocker && result.status !== 'skip' ? blockedResult(check, blocker) : result;
         done.set(id, final);
         input.onResult?.(final);
         progress = true;
@@ -109,7 +110,7 @@ export async function runChecks(input: RunInput): Promise<RunOutcome> {
   };
 
   // A probe before anything runs, to compare with after each check that may hurt the target.
-  const healthSend = guard((req) => client.send(req), [politely(shared.pacer, shared.polite, () => {})]);
+  const healthSend = guard((req) => client.send(input.stop === undefined ? req : { ...req, signal: input.stop }), [politely(shared.pacer, shared.polite, () => {})]);
   const hasLast = plan.some((c) => c.schedule === 'last');
   const baseline = hasLast ? await probeHealth(input.profile, healthSend) : [];
   let damage: Damage | undefined;
@@ -118,14 +119,17 @@ export async function runChecks(input: RunInput): Promise<RunOutcome> {
   // of dependencies costs no more time than its slowest link.
   const start = (check: Check): void => {
     const settle = async (result: CheckResult): Promise<void> => {
-      if (check.schedule === 'last' && damage === undefined) {
-        const now = await probeHealth(input.profile, healthSend);
-        if (worse(baseline, now)) damage = { after: check.id, before: baseline, now };
+      try {
+        if (check.schedule === 'last' && damage === undefined && !input.stop?.aborted) {
+          const now = await probeHealth(input.profile, healthSend);
+          if (!input.stop?.aborted && worse(baseline, now)) damage = { after: check.id, before: baseline, now };
+        }
+      } finally {
+        running.delete(check.id);
+        exclusive = false;
+        held.set(check.id, { check, result });
+        decide();
       }
-      running.delete(check.id);
-      exclusive = false;
-      held.set(check.id, { check, result });
-      decide();
     };
     const work = damage
       ? Promise.resolve(damagedResult(check, damage)).then(settle)
@@ -136,7 +140,10 @@ export async function runChecks(input: RunInput): Promise<RunOutcome> {
           shared,
           ...(input.stop !== undefined && { signal: input.stop }),
           ...(input.checkDeadlineMs !== undefined && { deadlineMs: input.checkDeadlineMs }),
-        }).then(settle);
+        })
+          // executeCheck turns what a check throws into a verdict; this is for a bug in restprobe itself.
+          .catch((err: unknown) => harnessFaultResult(check, err))
+          .then(settle);
     running.set(check.id, work);
   };
 

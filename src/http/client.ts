@@ -107,6 +107,8 @@ export class HttpClient {
   /** Sends one request; rejects with a {@link RestprobeError} on any transport failure. */
   send(req: RawRequest): Promise<RawResponse> {
     if (req.signal?.aborted) return Promise.reject(abortError(req, req.signal));
+    // A request whose whole time went by before it left is not sent at all.
+    if (req.startedAt !== undefined && performance.now() - req.startedAt >= this.options.timeoutMs) return Promise.reject(timeoutError(req, this.options.timeoutMs));
     try {
       this.budget.spend(req.outsideBudget ? 'cleanup' : 'probe');
     } catch (err) {

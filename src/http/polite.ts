@@ -109,7 +109,8 @@ async function sendPolitely(next: Send, req: RawRequest, pacer: Pacer, options: 
     let waitMs: number;
     let reason: string;
     try {
-      const res = await next(req);
+      // Each attempt's timeout counts from when it leaves, not from before the waits.
+      const res = await next(attempt === 1 && held === undefined ? req : { ...req, startedAt: performance.now() });
       const retryAfter = retryAfterMs(res.headers['retry-after']);
       if (res.status === 429 || (res.status === 503 && retryAfter !== undefined && safeToRepeat)) {
         const asked = retryAfter ?? backoff(options, attempt);
