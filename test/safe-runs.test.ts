@@ -315,3 +315,21 @@ describe('what cleanup cannot see (review findings)', () => {
     expect(outcome.damage).toBeUndefined();
   });
 });
+
+describe('the reference server\'s append-only events (methods GET and POST)', () => {
+  it('get no write and no create at all, their write checks skip naming collections[].methods, and their reads are judged', async () => {
+    const loaded = await behindGateway({});
+    const profile = { ...loaded, collections: loaded.collections.filter((c) => c.name === 'events') };
+    expect(profile.collections[0]!.methods).toEqual(['GET', 'POST']);
+    const outcome = await runChecks({ profile, checks: catalogue, seed: 3 });
+    const byId = Object.fromEntries(outcome.results.map((r) => [r.id, r]));
+    expect(byId['END-get-collection-200']!.status).toBe('pass');
+    expect(byId['END-method-not-allowed-405']!.status).toBe('pass');
+    expect(byId['END-get-item-200']).toMatchObject({ status: 'skip', configKey: 'collections[].methods', message: 'events takes no DELETE: restprobe would leave what it creates' });
+    // Nothing was created: the only writes are the unsupported-method probes (PATCH with a body that cannot validate).
+    const writes = gateway.requests.filter((r) => r.path.startsWith('/v2/events') && !['GET', 'HEAD', 'OPTIONS'].includes(r.method)).map((r) => `${r.method} ${r.path}`);
+    expect(writes.length).toBeGreaterThan(0);
+    expect(new Set(writes)).toEqual(new Set(['PATCH /v2/events']));
+    expect(outcome.results.filter((r) => r.status === 'fail' || r.status === 'error').map((r) => `${r.id}: ${r.message}`)).toEqual([]);
+  });
+});

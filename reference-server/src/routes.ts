@@ -6,6 +6,7 @@ import { apiKeyRoutes, apiKeysPath } from './api-keys.js';
 import type { KeyRing } from './auth.js';
 import { param, requiredBody, type Operation } from './context.js';
 import { memberKind, memberMaxLimit, membersPath, memberListing, type MemberData } from './members.js';
+import { eventKind, eventListing, eventsPath, type EventData } from './events.js';
 import { projectKind, projectListing, projectPath, projectsPath, seedProject, type ProjectData } from './projects.js';
 import { notFound } from './problem.js';
 import { createItem, deleteItem, getItem, listItems, listItemsByOffset, patchItem, replaceItem } from './resources.js';
@@ -32,6 +33,7 @@ export function createRoutes(options: RouteOptions): Route<Operation>[] {
   const taskStore = new Collection<TaskData>(options.ids);
   const completions: Completions = new Map();
   const members = memberKind(memberStore);
+  const events = eventKind(new Collection<EventData>(options.ids));
 
   const tasks = taskKind(taskStore, completions, (id) => projectStore.get(id) !== undefined);
   const projects = projectKind(projectStore, (project) => {
@@ -47,7 +49,7 @@ export function createRoutes(options: RouteOptions): Route<Operation>[] {
     {
       pattern: '/v2',
       operations: {
-        GET: { handler: () => jsonReply(200, { _links: { projects: projectsPath, members: membersPath, api_keys: apiKeysPath } }) },
+        GET: { handler: () => jsonReply(200, { _links: { projects: projectsPath, members: membersPath, events: eventsPath, api_keys: apiKeysPath } }) },
       },
     },
     {
@@ -87,6 +89,18 @@ export function createRoutes(options: RouteOptions): Route<Operation>[] {
           handler: (ctx) => createItem(members, ctx, requiredBody(ctx), { collectionPath: membersPath }),
         },
       },
+    },
+    {
+      pattern: eventsPath,
+      operations: {
+        GET: { handler: (ctx) => listItemsByOffset(events, ctx, { listing: eventListing }) },
+        POST: { body: 'required', handler: (ctx) => createItem(events, ctx, requiredBody(ctx), { collectionPath: eventsPath }) },
+      },
+    },
+    {
+      // An append-only log: no PUT, PATCH or DELETE on an event (405 with Allow).
+      pattern: `${eventsPath}/:id`,
+      operations: { GET: { handler: (ctx) => getItem(events, ctx, param(ctx, 'id')) } },
     },
     {
       pattern: `${membersPath}/:id`,

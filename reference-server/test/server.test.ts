@@ -53,7 +53,7 @@ describe('routing', () => {
   it('GET /v2 links to the collections', async () => {
     const res = await h.call('GET', '/v2');
     expect(res.status).toBe(200);
-    expect(res.json()).toEqual({ _links: { projects: '/v2/projects', members: '/v2/members', api_keys: '/v2/api-keys' } });
+    expect(res.json()).toEqual({ _links: { projects: '/v2/projects', members: '/v2/members', events: '/v2/events', api_keys: '/v2/api-keys' } });
   });
 
   it('answers an unknown path with a 404 problem, before credentials', async () => {

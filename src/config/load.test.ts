@@ -71,7 +71,8 @@ describe('loadProfile: valid configs', () => {
     const profile = await loadProfile({ configPath: join(packageRoot(), 'fixtures', 'reference.config.json'), baseUrl: 'http://127.0.0.1:8080', env });
     expect(profile.auth.apiKey).toEqual({ header: 'X-API-Key', value: { envName: 'RESTPROBE_API_KEY', value: env.RESTPROBE_API_KEY } });
     expect(profile.secrets).toEqual([{ envName: 'RESTPROBE_API_KEY', value: env.RESTPROBE_API_KEY }]);
-    expect(profile.collections.map((c) => c.name)).toEqual(['projects', 'members']);
+    expect(profile.collections.map((c) => c.name)).toEqual(['projects', 'members', 'events']);
+    expect(profile.collections[2]!.methods).toEqual(['GET', 'POST']);
     expect(profile.collections[0]).toMatchObject({ itemPath: '/v2/projects/{id}', volatileFields: ['updated_at'], createBody: { status: 'archived' } });
   });
 
