@@ -9,7 +9,7 @@ import type { CheckContext, CreatedResource } from '../model/context.js';
 import type { CollectionProfile, TargetProfile } from '../model/profile.js';
 import { clientForProfile, type HttpClient } from '../http/client.js';
 import { abortOn, guard, refuseWhenClosed, refuseWrites, type Guard } from '../http/guards.js';
-import { RecordingSession, credentialHeaders, type Transport } from '../http/session.js';
+import { RecordingSession, credentialHeaders, parseJson, type Transport } from '../http/session.js';
 import { createdItemUrl } from '../check-kit/created-url.js';
 import { scrubSecrets } from '../secrets-scrub.js';
 import { RestprobeError } from '../errors.js';
@@ -50,7 +50,7 @@ export class RunContext implements CheckContext {
   ) {
     this.ledger = shared.ledger;
     // Outermost first: refusals before anything waits; the polite client innermost, so each retry is one request.
-    this.guards = [refuseWhenClosed(this.state), refuseWrites(profile.safety.readOnly), abortOn(signal), this.observeOwnDeletes, politely(shared.pacer, shared.polite, (line) => this.note(line))];
+    this.guards = [refuseWhenClosed(this.state), refuseWrites(profile.safety.readOnly), abortOn(signal), this.observeOwnWrites, politely(shared.pacer, shared.polite, (line) => this.note(line))];
     this.http = new RecordingSession(this.guarded(client), profile);
   }
 
@@ -151,7 +151,8 @@ export class RunContext implements CheckContext {
             leave(entry, `GET answered ${now.status}${unverified ? " after the check's own DELETE" : ''}; not deleted without seeing the item`);
             continue;
           }
-          const held = entry.proof && (isObject(parseBody(now.body)) ? (parseBody(now.body) as Record<string, unknown>) : {})[entry.proof.field];
+          const shown = parseJson(now.body.toString('utf8'));
+          const held = entry.proof && isObject(shown) ? shown[entry.proof.field] : undefined;
           if (entry.proof && held !== entry.proof.value) {
             entry.state = 'deleted';
             this.notes.push(`cleanup: not deleting ${entry.url}: it now holds an item restprobe did not create (${entry.proof.field} ${JSON.stringify(held)}, not ${JSON.stringify(entry.proof.value)}); the target reused the id`);
@@ -193,11 +194,15 @@ export class RunContext implements CheckContext {
    * ends ownership, so cleanup never deletes that URL again; a PUT or PATCH may change the
    * mark that proves ownership, so the proof follows the item's new representation.
    */
-  private readonly observeOwnDeletes: Guard = (next) => async (req) => {
-    const res = await next(req);
-    if (req.method === 'DELETE' && ((res.status >= 200 && res.status < 300) || res.status === 404 || res.status === 410)) this.ledger.deletedByOwner(req.url, this.owner, res.status);
-    if ((req.method === 'PUT' || req.method === 'PATCH') && res.status >= 200 && res.status < 300) this.ledger.rewritten(req.url, this.owner, parseBody(res.body));
-    return res;
+  private readonly observeOwnWrites: Guard = (next) => (req) => {
+    // Reads pass straight through: no promise of its own on the hot path.
+    if (req.method !== 'DELETE' && req.method !== 'PUT' && req.method !== 'PATCH') return next(req);
+    return next(req).then((res) => {
+      const ok = res.status >= 200 && res.status < 300;
+      if (req.method === 'DELETE' && (ok || res.status === 404 || res.status === 410)) this.ledger.deletedByOwner(req.url, this.owner, res.status);
+      else if (req.method !== 'DELETE' && ok) this.ledger.rewritten(req.url, this.owner, parseJson(res.body.toString('utf8')));
+      return res;
+    });
   };
 
   /** Ends the check: cleanup, then the session closes (nothing more is sent), then dedicated connections close. */
@@ -216,14 +221,6 @@ export class RunContext implements CheckContext {
 function mayBeReused(url: string): boolean {
   const id = decodeURIComponent(new URL(url).pathname.split('/').filter(Boolean).at(-1) ?? '');
   return /^\d+$/.test(id) || id.length < 16;
-}
-
-function parseBody(body: Buffer): unknown {
-  try {
-    return JSON.parse(body.toString('utf8'));
-  } catch {
-    return undefined;
-  }
 }
 
 export function isObject(v: unknown): v is Record<string, unknown> {

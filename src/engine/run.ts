@@ -35,8 +35,6 @@ export interface RunInput {
   readonly signal?: AbortSignal;
   /** Aborting ends the running checks at once, as at their deadline: they clean up and stop. */
   readonly stop?: AbortSignal;
-  /** Each check's time limit; default 30 × http.timeoutMs. */
-  readonly checkDeadlineMs?: number;
 }
 
 export interface RunOutcome {
@@ -139,7 +137,6 @@ export async function runChecks(input: RunInput): Promise<RunOutcome> {
           seed: input.seed,
           shared,
           ...(input.stop !== undefined && { signal: input.stop }),
-          ...(input.checkDeadlineMs !== undefined && { deadlineMs: input.checkDeadlineMs }),
         })
           // executeCheck turns what a check throws into a verdict; this is for a bug in restprobe itself.
           .catch((err: unknown) => harnessFaultResult(check, err))

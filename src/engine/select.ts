@@ -25,15 +25,15 @@ export function selectChecks(checks: readonly Check[], selection: Selection): Ch
 }
 
 /** Fails on selectors that name neither a section nor a check of `checks` (the whole catalogue). */
-export function validateSelection(checks: readonly Check[], selection: Selection): void {
+function validateSelection(checks: readonly Check[], selection: Selection): void {
   const problems = [...selection.only, ...selection.skip]
     .filter((s) => !(s in sections) && !checks.some((c) => c.id === s))
     .map((s) => `unknown check or section "${s}"${suggest(s, checks)}`);
   if (problems.length > 0) throw new RestprobeError('ERR_USAGE', problems.join('; '), problems);
 }
 
-/** The checks a (validated) selection keeps; a suite file filters only its own. */
-export function filterChecks(checks: readonly Check[], selection: Selection): Check[] {
+/** The checks a (validated) selection keeps. */
+function filterChecks(checks: readonly Check[], selection: Selection): Check[] {
   return checks.filter(
     (c) => (selection.only.length === 0 || selection.only.some((s) => matches(c, s))) && !selection.skip.some((s) => matches(c, s)),
   );

@@ -60,8 +60,17 @@ const idempotent = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE', 'TRACE'])
 export class Pacer {
   private nextSlot = 0;
   private pausedUntil = 0;
+  private waitedTotal = 0;
+
   /** Time requests spent waiting (the pace, a pause, a retry's wait), for the report. */
-  waitedMs = 0;
+  get waitedMs(): number {
+    return this.waitedTotal;
+  }
+
+  /** Counts a retry's wait in the run's waited time. */
+  waited(ms: number): void {
+    this.waitedTotal += ms;
+  }
 
   constructor(private readonly maxRequestsPerSecond?: number) {}
 
@@ -74,7 +83,7 @@ export class Pacer {
       this.nextSlot = at + 1000 / this.maxRequestsPerSecond;
     }
     if (at <= now) return undefined;
-    this.waitedMs += at - now;
+    this.waitedTotal += at - now;
     return pauseFor(at - now, signal);
   }
 
@@ -101,7 +110,8 @@ export function politely(pacer: Pacer, options: PoliteOptions, note: PoliteNote)
 }
 
 async function sendPolitely(next: Send, req: RawRequest, pacer: Pacer, options: PoliteOptions, note: PoliteNote): Promise<RawResponse> {
-  const what = `${req.method} ${new URL(req.url).pathname}`;
+  // Named only when a note or an error needs it: parsing a URL per request is hot-path cost.
+  const what = (): string => `${req.method} ${new URL(req.url).pathname}`;
   const safeToRepeat = idempotent.has(req.method.toUpperCase());
   for (let attempt = 1; ; attempt++) {
     const held = pacer.wait(req.signal);
@@ -117,7 +127,7 @@ async function sendPolitely(next: Send, req: RawRequest, pacer: Pacer, options: 
         const shown = res.headers['retry-after'] === undefined ? 'no Retry-After' : `Retry-After: ${String(res.headers['retry-after'])}`;
         if (attempt >= options.rateLimitAttempts || asked > options.maxWaitMs) {
           if (res.status === 503) return res;
-          throw new RestprobeError('ERR_RATE_LIMITED', `${what}: rate limited (429, ${shown}) after ${attempt} attempts; restprobe waits at most ${options.maxWaitMs} ms a time (http.maxRetryWaitMs)`, [], { rootCause: `the target rate-limited restprobe (429, ${shown})` });
+          throw new RestprobeError('ERR_RATE_LIMITED', `${what()}: rate limited (429, ${shown}) after ${attempt} attempts; restprobe waits at most ${options.maxWaitMs} ms a time (http.maxRetryWaitMs)`, [], { rootCause: `the target rate-limited restprobe (429, ${shown})` });
         }
         // At least what the server asked (RFC 9110 §10.2.3), and the whole run waits with this check.
         waitMs = asked;
@@ -135,8 +145,8 @@ async function sendPolitely(next: Send, req: RawRequest, pacer: Pacer, options: 
       waitMs = backoff(options, attempt);
       reason = `failed (${err.message.replace(/^[A-Z]+ \S+: /, '')})`;
     }
-    note(`${what} ${reason}; waited ${Math.round(waitMs)} ms and retried (attempt ${attempt + 1})`);
-    pacer.waitedMs += waitMs;
+    note(`${what()} ${reason}; waited ${Math.round(waitMs)} ms and retried (attempt ${attempt + 1})`);
+    pacer.waited(waitMs);
     await pauseFor(waitMs, req.signal);
   }
 }

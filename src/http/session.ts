@@ -300,7 +300,8 @@ function mediaTypeOf(contentType: string | undefined): string {
   return (semi === -1 ? contentType : contentType.slice(0, semi)).trim().toLowerCase();
 }
 
-function parseJson(text: string): unknown {
+/** The JSON a body holds, or undefined when it is empty or not JSON. */
+export function parseJson(text: string): unknown {
   if (text.length === 0) return undefined;
   try {
     return JSON.parse(text);

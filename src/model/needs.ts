@@ -107,6 +107,16 @@ function walkable(p: TargetProfile, style: 'cursor' | 'offset'): WalkableCollect
   return new Unmet(`the mark field "${first.markField}" of ${first.name} is not in its filters, so its items cannot be listed by their mark`, 'collections[].filters');
 }
 
+const sortedWalkKeys: readonly ConfigKey[] = ['collections[].pagination.style', 'collections[].mark', 'collections[].filters', 'collections[].sorts', 'collections[].create.body', 'safety.readOnly'];
+
+/** A walkable collection of `style` with a sort field that `fits`, or why there is none. */
+function walkableSortedBy(p: TargetProfile, style: 'cursor' | 'offset', fits: (c: WalkableCollection, field: string) => boolean, missing: (c: WalkableCollection) => string): SortableWalk | Unmet {
+  const c = walkable(p, style);
+  if (c instanceof Unmet) return c;
+  const sortField = c.sorts.find((f) => fits(c, f));
+  return sortField === undefined ? new Unmet(missing(c), 'collections[].sorts') : { ...c, sortField };
+}
+
 /** A walkable collection of either style, cursor first; unmet, the style that got further. */
 function anyWalkable(p: TargetProfile): WalkableCollection | Unmet {
   const cursor = walkable(p, 'cursor');
@@ -194,24 +204,14 @@ export const needs = {
   /** A marked cursor-paginated collection that sorts on a string field of its create body. */
   sortableWalk: need<SortableWalk>({
     label: 'a marked cursor-paginated collection with a settable sort field',
-    keys: ['collections[].pagination.style', 'collections[].mark', 'collections[].filters', 'collections[].sorts', 'collections[].create.body', 'safety.readOnly'],
-    resolve: (p) => {
-      const c = walkable(p, 'cursor');
-      if (c instanceof Unmet) return c;
-      const sortField = c.sorts.find((f) => typeof c.createBody[f] === 'string');
-      return sortField === undefined ? new Unmet(`no sortable string field of ${c.name}'s create body`, 'collections[].sorts') : { ...c, sortField };
-    },
+    keys: sortedWalkKeys,
+    resolve: (p) => walkableSortedBy(p, 'cursor', (c, f) => typeof c.createBody[f] === 'string', (c) => `no sortable string field of ${c.name}'s create body`),
   }),
   /** A marked offset-paginated collection that sorts newest first (by a creation time). */
   newestFirstWalk: need<SortableWalk>({
     label: 'a marked offset-paginated collection with a creation-time sort',
-    keys: ['collections[].pagination.style', 'collections[].mark', 'collections[].filters', 'collections[].sorts', 'collections[].create.body', 'safety.readOnly'],
-    resolve: (p) => {
-      const c = walkable(p, 'offset');
-      if (c instanceof Unmet) return c;
-      const sortField = c.sorts.find((f) => /^created_?at$/i.test(f));
-      return sortField === undefined ? new Unmet('no creation-time sort to put new items first', 'collections[].sorts') : { ...c, sortField };
-    },
+    keys: sortedWalkKeys,
+    resolve: (p) => walkableSortedBy(p, 'offset', (_c, f) => /^created_?at$/i.test(f), () => 'no creation-time sort to put new items first'),
   }),
   /** A marked paginated collection with a declared cap of at most {@link maxCapToFill}. */
   cappedWalk: need<CappedWalk>({
