@@ -59,7 +59,7 @@ Examples:
   cli
     .command('checks')
     .description('list the check catalogue')
-    .option('--json', 'as a JSON array of {id, section, severity, title, rule}', false)
+    .option('--json', 'as a JSON array of {id, section, severity, title, rule, needs, uses, configKeys, schedule, dependsOn}', false)
     .option('--markdown', 'as the Markdown of docs/checks.md', false)
     .action(async (opts: { json: boolean; markdown: boolean }) => {
       const { catalogue } = await import('../../suites/catalogue.js');
