@@ -56,7 +56,7 @@ async function startReusing(): Promise<Reusing> {
 
 const things: CollectionProfile = {
   name: 'things', path: '/things', itemPath: '/things/{id}', idField: 'id', createBody: { name: 'thing' }, volatileFields: [], newId: 'none',
-  pagination: { style: 'cursor', param: 'cursor', limitParam: 'limit', offsetParam: 'offset', sortParam: 'sort' }, filters: ['label'], sorts: [], markField: 'label',
+  pagination: { style: 'cursor', param: 'cursor', limitParam: 'limit', offsetParam: 'offset', pageParam: 'page', firstPage: 1, sortParam: 'sort' }, filters: ['label'], sorts: [], markField: 'label',
 };
 
 let target: Reusing;

@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadProfile } from '../src/config/load.js';
 import { runChecks } from '../src/engine/run.js';
 import { planOrder } from '../src/engine/schedule.js';
+import { instancesOf } from '../src/engine/instances.js';
 import type { TargetProfile } from '../src/model/profile.js';
 import { buildReport } from '../src/report/model.js';
 import { renderSummary } from '../src/report/terminal.js';
@@ -69,8 +70,9 @@ describe('behind a gateway that serves the API under /api', () => {
     const outcome = await runChecks({ profile, checks: catalogue.filter((c) => ['END-get-item-200', 'END-etag-stable'].includes(c.id)), seed: 5 });
     expect(outcome.leftovers.map((l) => [l.owner, l.lastAnswer])).toEqual(
       expect.arrayContaining([
-        ['END-get-item-200', 'DELETE answered 403'],
-        ['END-etag-stable', 'DELETE answered 403'],
+        ['END-get-item-200 [projects]', 'DELETE answered 403'],
+        ['END-get-item-200 [members]', 'DELETE answered 403'],
+        ['END-etag-stable [projects]', 'DELETE answered 403'],
       ]),
     );
     expect(outcome.leftovers).toHaveLength(await itemsLeft());
@@ -79,7 +81,7 @@ describe('behind a gateway that serves the API under /api', () => {
       expect(files).toContain(l.url);
       expect(terminal).toContain(l.url);
     }
-    expect(terminal).toMatch(/2 items left on the target/);
+    expect(terminal).toContain(`${outcome.leftovers.length} items left on the target`);
   });
 });
 
@@ -94,7 +96,8 @@ describe('cleanup', () => {
       },
     });
     const outcome = await runChecks({ profile, checks: catalogue.filter((c) => ['END-get-item-200', 'END-put-idempotent', 'END-etag-stable'].includes(c.id)), seed: 5 });
-    expect(outcome.results.map((r) => r.status)).toEqual(['pass', 'pass', 'pass']);
+    // Each check once per writable collection: projects and members.
+    expect(outcome.results.map((r) => r.status)).toEqual(Array(6).fill('pass'));
     expect(dropped.size).toBeGreaterThanOrEqual(3);
     expect(outcome.leftovers).toEqual([]);
     expect(await itemsLeft()).toBe(0);
@@ -103,7 +106,9 @@ describe('cleanup', () => {
   it('a 404 from the gateway to a DELETE is no proof the item is gone', async () => {
     const profile = await behindGateway({ intercept: (req) => (req.method === 'DELETE' ? 404 : undefined) });
     const outcome = await runChecks({ profile, checks: catalogue.filter((c) => c.id === 'END-get-item-200'), seed: 5 });
-    expect(outcome.leftovers).toEqual([expect.objectContaining({ owner: 'END-get-item-200', lastAnswer: 'DELETE answered 404 but GET answered 200' })]);
+    const left = { lastAnswer: 'DELETE answered 404 but GET answered 200' };
+    expect(outcome.leftovers).toHaveLength(2);
+    expect(outcome.leftovers).toEqual(expect.arrayContaining([expect.objectContaining({ owner: 'END-get-item-200 [projects]', ...left }), expect.objectContaining({ owner: 'END-get-item-200 [members]', ...left })]));
   });
 });
 
@@ -193,7 +198,7 @@ describe('a target broken by restprobe\'s own probe', () => {
   it('says once that the target stopped working after the check, blocks the checks after it, and lists what it left', async () => {
     let broken = false;
     let deep = 0;
-    const profile = await behindGateway({
+    const loaded = await behindGateway({
       // Stores a deeply nested body, and from then on every GET and POST of projects answers 500.
       intercept: (req) => {
         const onProjects = (req.url ?? '').startsWith('/v2/projects');
@@ -207,6 +212,7 @@ describe('a target broken by restprobe\'s own probe', () => {
       },
       headers: (status): Record<string, string> => (status === 201 ? { location: `/v2/projects/deep-${deep}` } : {}),
     });
+    const profile = { ...loaded, collections: loaded.collections.filter((c) => c.name === 'projects') };
     const after = defineCheck({
       id: 'END-after-the-damage',
       title: 'runs after the damage',
@@ -221,16 +227,16 @@ describe('a target broken by restprobe\'s own probe', () => {
     });
     const checks = [...catalogue.filter((c) => ['ERR-bad-input-no-5xx', 'END-get-item-200', 'ERR-unknown-path-404'].includes(c.id)), after];
     // A seed whose plan runs the bad-input check before the other last one.
-    const seed = [...Array(50).keys()].find((n) => planOrder(checks, n).findIndex((c) => c.id === 'ERR-bad-input-no-5xx') < planOrder(checks, n).findIndex((c) => c.id === after.id))!;
+    const seed = [...Array(50).keys()].find((n) => planOrder(instancesOf(checks, profile), n).findIndex((i) => i.check.id === 'ERR-bad-input-no-5xx') < planOrder(instancesOf(checks, profile), n).findIndex((i) => i.check === after))!;
     const outcome = await runChecks({ profile, checks, seed });
     const byId = Object.fromEntries(outcome.results.map((r) => [r.id, r]));
-    expect(outcome.damage).toMatchObject({ after: 'ERR-bad-input-no-5xx', now: expect.arrayContaining(['GET /v2/projects → 500']), before: expect.arrayContaining(['GET /v2/projects → 200']) });
-    expect(byId['END-after-the-damage']).toMatchObject({ status: 'error', errorCode: 'ERR_BLOCKED', rootCause: 'the target stopped working after ERR-bad-input-no-5xx' });
+    expect(outcome.damage).toMatchObject({ after: 'ERR-bad-input-no-5xx [projects]', now: expect.arrayContaining(['GET /v2/projects → 500']), before: expect.arrayContaining(['GET /v2/projects → 200']) });
+    expect(byId['END-after-the-damage']).toMatchObject({ status: 'error', errorCode: 'ERR_BLOCKED', rootCause: 'the target stopped working after ERR-bad-input-no-5xx [projects]' });
     expect(byId['END-get-item-200']!.status).toBe('pass');
     expect(outcome.leftovers.map((l) => l.url)).toEqual(expect.arrayContaining([expect.stringMatching(/\/v2\/projects\/deep-1$/)]));
     const { terminal, files } = await reportsOf(profile, outcome);
-    expect(terminal).toContain('the target stopped working after ERR-bad-input-no-5xx');
-    expect(files).toContain('the target stopped working after ERR-bad-input-no-5xx');
+    expect(terminal).toContain('the target stopped working after ERR-bad-input-no-5xx [projects]');
+    expect(files).toContain('the target stopped working after ERR-bad-input-no-5xx [projects]');
   });
 });
 
@@ -276,16 +282,18 @@ describe('the unsupported-method probe', () => {
 });
 
 describe('collections[].methods', () => {
-  it('a collection configured without PUT gets no PUT on its items, and its PUT checks skip naming the key', async () => {
+  it('a collection configured without PUT gets no PUT on its items; its PUT checks run on the collections that take PUT, or skip naming the key', async () => {
     const loaded = await behindGateway({});
     const profile = { ...loaded, collections: loaded.collections.map((c, i) => (i === 0 ? { ...c, methods: ['GET', 'POST', 'PATCH', 'DELETE'] as const } : c)) };
     const outcome = await runChecks({ profile, checks: catalogue, seed: 8 });
     const projectsPath = profile.collections[0]!.path;
     expect(gateway.requests.filter((r) => r.method === 'PUT' && r.path.startsWith(`${projectsPath}/`)).map((r) => r.path)).toEqual([]);
     const put = outcome.results.filter((r) => ['END-put-replaces', 'END-put-idempotent', 'END-put-creates-missing'].includes(r.id));
-    expect(put.map((r) => [r.status, r.configKey])).toEqual([['skip', 'collections[].methods'], ['skip', 'collections[].methods'], ['skip', 'collections[].methods']]);
+    expect(put.map((r) => [r.status, r.collection])).toEqual([['pass', 'members'], ['pass', 'members'], ['pass', 'members']]);
     expect(outcome.results.filter((r) => r.status === 'fail' || r.status === 'error').map((r) => `${r.id}: ${r.message}`)).toEqual([]);
     expect(outcome.leftovers).toEqual([]);
+    const alone = await runChecks({ profile: { ...profile, collections: [profile.collections[0]!] }, checks: catalogue.filter((c) => c.id.startsWith('END-put-')), seed: 8 });
+    expect(alone.results.map((r) => [r.status, r.configKey])).toEqual([['skip', 'collections[].methods'], ['skip', 'collections[].methods'], ['skip', 'collections[].methods']]);
   });
 });
 
@@ -296,7 +304,7 @@ describe('what cleanup cannot see (review findings)', () => {
     const profile = await loadProfile({ configPath: referenceConfig, baseUrl: gateway.url, env: { ...server.secrets } });
     const outcome = await runChecks({ profile, checks: catalogue.filter((c) => c.id === 'END-delete-then-404'), seed: 1 });
     expect(outcome.results[0]!.status).toBe('fail');
-    expect(outcome.leftovers).toEqual([expect.objectContaining({ owner: 'END-delete-then-404', lastAnswer: expect.stringContaining('soft delete') })]);
+    expect(outcome.leftovers).toEqual(expect.arrayContaining([expect.objectContaining({ owner: 'END-delete-then-404 [projects]', lastAnswer: expect.stringContaining('soft delete') })]));
   });
 
   it('a create that got no answer is listed as possibly created, with the mark to find it by', async () => {
@@ -304,7 +312,7 @@ describe('what cleanup cannot see (review findings)', () => {
     const profile = { ...loaded, http: { ...loaded.http, timeoutMs: 300 } };
     const outcome = await runChecks({ profile, checks: catalogue.filter((c) => c.id === 'END-get-item-200'), seed: 1 });
     expect(outcome.results[0]).toMatchObject({ status: 'error', errorCode: 'ERR_TIMEOUT' });
-    expect(outcome.leftovers).toEqual([expect.objectContaining({ owner: 'END-get-item-200', lastAnswer: expect.stringMatching(/^POST got no answer \(ERR_TIMEOUT\): an item may have been created; look for label = restprobe-/) })]);
+    expect(outcome.leftovers).toEqual(expect.arrayContaining([expect.objectContaining({ owner: 'END-get-item-200 [projects]', lastAnswer: expect.stringMatching(/^POST got no answer \(ERR_TIMEOUT\): an item may have been created; look for label = restprobe-/) })]));
   });
 
   it('a spent request budget is no sign of damage: no "stopped working" line', async () => {

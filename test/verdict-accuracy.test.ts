@@ -5,9 +5,8 @@
  * behind a rewriting proxy that changes exactly one behaviour, or with a named fault.
  */
 import { describe, expect, it } from 'vitest';
-import { executeCheck } from '../src/engine/execute.js';
 import { runChecks } from '../src/engine/run.js';
-import type { CheckResult } from '../src/model/result.js';
+import { resultName, worstFinding, type CheckResult } from '../src/model/result.js';
 import type { CollectionProfile, TargetProfile } from '../src/model/profile.js';
 import { needs, Unmet } from '../src/model/needs.js';
 import { catalogue } from '../suites/catalogue.js';
@@ -16,15 +15,21 @@ import { startTarget, startVariant, type Target } from './support/target.js';
 
 type Verdicts = Record<string, string>;
 
-/** Runs each check alone (as `restprobe run --only` would) and returns its status by id. */
+/**
+ * Runs each check alone (as `restprobe run --only` would: once per collection it applies
+ * to) and returns its status by id: the worst finding over its collections.
+ */
 async function judge(target: Target, ids: readonly string[], profile: TargetProfile): Promise<{ verdicts: Verdicts; results: CheckResult[] }> {
   const results: CheckResult[] = [];
+  const verdicts: Verdicts = {};
   for (const id of ids) {
     const check = catalogue.find((c) => c.id === id);
     if (check === undefined) throw new Error(`no check ${id}`);
-    results.push(await executeCheck(check, { profile, client: target.client, seed: 1 }));
+    const run = (await runChecks({ profile, checks: [check], seed: 1, client: target.client })).results;
+    results.push(...run);
+    verdicts[id] = worstFinding(run)!.status;
   }
-  return { verdicts: Object.fromEntries(results.map((r) => [r.id, r.status])), results };
+  return { verdicts, results };
 }
 
 /** What checks answered on a target: statuses by id, and every message for a mismatch. */
@@ -38,7 +43,7 @@ async function verdictsOn(start: Promise<Target>, ids: readonly string[], adjust
   const target = await start;
   try {
     const { verdicts, results } = await judge(target, ids, adjust ? adjust(target.profile) : target.profile);
-    return { verdicts, explain: results.map((r) => `${r.id}: ${r.status} ${r.message}`).join('\n') };
+    return { verdicts, explain: results.map((r) => `${resultName(r.id, r.collection)}: ${r.status} ${r.message}`).join('\n') };
   } finally {
     await target.close();
   }
@@ -129,10 +134,19 @@ describe('one root cause, one failure: a collection that answers no page', () =>
     }
   });
 
-  it('run alone, a check that reads such pages is a setup error, not a failure', async () => {
-    const judged = await verdictsOn(startVariant(bareMembers), ['END-offset-pages-disjoint']);
-    expectVerdicts(judged, { 'END-offset-pages-disjoint': 'error' });
-    expect(judged.explain).toMatch(/is not a page of results \(the body is a JSON array\), so this check cannot read it \(see END-get-collection-200\)/);
+  it('run alone, a check that reads such pages judges their items: the shape is the page-shape check\'s finding', async () => {
+    const judged = await verdictsOn(startVariant(bareMembers), ['END-offset-pages-disjoint', 'END-filter-matches', 'END-get-collection-200']);
+    expectVerdicts(judged, { 'END-offset-pages-disjoint': 'pass', 'END-filter-matches': 'pass', 'END-get-collection-200': 'fail' });
+  });
+
+  it('a bare array whose items break a rule still fails the check that judges them', async () => {
+    // The projects listing answers a bare array and ignores the filter: the filter check sees the stray items.
+    const ignoresFilter: Rewrites = {
+      request: (req) => (req.method === 'GET' && pathOf(req) === '/v2/projects' ? { ...req, url: '/v2/projects' } : req),
+      response: (res, req) => (req.method === 'GET' && pathOf(req) === '/v2/projects' && res.status === 200 ? withJson(res, jsonOf(res).data) : res),
+    };
+    const judged = await verdictsOn(startVariant(ignoresFilter), ['END-filter-matches']);
+    expectVerdicts(judged, { 'END-filter-matches': 'fail' });
   });
 });
 
@@ -446,10 +460,11 @@ describe('messages', () => {
   it('a problem-body failure counts the responses that break the rule, not their violations', async () => {
     // Every error body lacks both title and detail: two violations each.
     const judged = await verdictsOn(startTarget(['problem-without-detail']), ['ERR-problem-members']);
-    const [, broken, total] = /^(\d+) of (\d+) error responses break the rule — /.exec(judged.explain.replace(/^ERR-problem-members: fail /, '')) ?? [];
+    const first = judged.explain.split('\n')[0]!;
+    const [, broken, total] = /^(\d+) of (\d+) error responses break the rule — /.exec(first.replace(/^ERR-problem-members \[\w+\]: fail /, '')) ?? [];
     expect(broken).toBeDefined();
     expect(broken).toBe(total);
-    expect(judged.explain.match(/member "title" is missing/g)).toHaveLength(Number(total));
+    expect(first.match(/member "title" is missing/g)).toHaveLength(Number(total));
   });
 
   describe('a skip names the key that is really missing', () => {
@@ -466,9 +481,9 @@ describe('messages', () => {
     });
     const collection = (over: Partial<CollectionProfile>): CollectionProfile => ({
       name: 'things', path: '/things', itemPath: '/things/{id}', idField: 'id', createBody: { name: 'x' }, volatileFields: [], newId: 'uuid',
-      pagination: { style: 'cursor', param: 'cursor', limitParam: 'limit', offsetParam: 'offset', sortParam: 'sort' }, filters: [], sorts: [], children: [], ...over,
+      pagination: { style: 'cursor', param: 'cursor', limitParam: 'limit', offsetParam: 'offset', pageParam: 'page', firstPage: 1, sortParam: 'sort' }, filters: [], sorts: [], children: [], ...over,
     });
-    const offset = { style: 'offset' as const, param: 'cursor', limitParam: 'limit', offsetParam: 'offset', sortParam: 'sort' };
+    const offset = { style: 'offset' as const, param: 'cursor', limitParam: 'limit', offsetParam: 'offset', pageParam: 'page', firstPage: 1, sortParam: 'sort' };
     const keyOf = (need: 'anyWalk' | 'cursorWalk', collections: CollectionProfile[]) => {
       const r = needs[need].resolve({ ...base(), collections });
       return r instanceof Unmet ? r.configKey : 'met';

@@ -1,7 +1,8 @@
 /**
  * Page parameters (conventions §4 "Collection query parameters", §8.4): `limit` on every
  * collection, plus an opaque `cursor` (answered with `{ data, next_cursor }`) or an
- * `offset` (answered with `{ data, total }`).
+ * `offset` (answered with `{ data, total }`); one listing pages by number instead
+ * (`page` from 1 and `per_page`, with the sort direction in `order`), as many real APIs do.
  *
  * A cursor is `base64url(JSON {l, b, k}) "." base64url(HMAC-SHA256)`:
  * - `l`: the listing it was issued for (the collection path, which names the parent);
@@ -117,8 +118,8 @@ export function singleParam(query: URLSearchParams, name: string, errors: FieldE
  * Faults: `default-page-unbounded` (no limit: everything), `limit-uncapped` (no maximum),
  * `limit-zero-accepted` (0 and negatives give the default), `bad-limit-500`.
  */
-export function readLimit(query: URLSearchParams, faults: ReadonlySet<FaultName>, errors: FieldError[], cap = maxLimit): number {
-  const raw = singleParam(query, 'limit', errors);
+export function readLimit(query: URLSearchParams, faults: ReadonlySet<FaultName>, errors: FieldError[], cap = maxLimit, name = 'limit'): number {
+  const raw = singleParam(query, name, errors);
   if (raw === undefined) return faults.has('default-page-unbounded') ? Infinity : defaultLimit;
   if (faults.has('bad-limit-500') && Number.isNaN(Number(raw))) {
     // Fault: a careless handler trusts the limit to be a number.
@@ -127,11 +128,11 @@ export function readLimit(query: URLSearchParams, faults: ReadonlySet<FaultName>
   if (faults.has('limit-zero-accepted') && /^(?:0+|-[0-9]+)$/.test(raw)) return defaultLimit;
   const n = /^[0-9]+$/.test(raw) ? Number(raw) : NaN;
   if (n > cap && !faults.has('limit-uncapped')) {
-    errors.push({ field: 'limit', message: `must be at most ${cap}, the maximum page size` });
+    errors.push({ field: name, message: `must be at most ${cap}, the maximum page size` });
   } else if (Number.isSafeInteger(n) && n >= 1) {
     return n;
   } else {
-    errors.push({ field: 'limit', message: `must be an integer from 1 to ${cap}` });
+    errors.push({ field: name, message: `must be an integer from 1 to ${cap}` });
   }
   return defaultLimit;
 }
@@ -143,6 +144,31 @@ export function readOffset(query: URLSearchParams, errors: FieldError[]): number
   if (/^[0-9]+$/.test(raw)) return Number(raw); // a huge one is past the end: an empty page
   errors.push({ field: 'offset', message: 'must be an integer of 0 or more' });
   return 0;
+}
+
+/** The `page` of a page-number listing: an integer ≥ 1, default 1. Past the end is fine. */
+export function readPageNumber(query: URLSearchParams, errors: FieldError[]): number {
+  const raw = singleParam(query, 'page', errors);
+  if (raw === undefined) return 1;
+  if (/^[0-9]{1,9}$/.test(raw) && Number(raw) >= 1) return Number(raw);
+  errors.push({ field: 'page', message: 'must be an integer of 1 or more' });
+  return 1;
+}
+
+/**
+ * A page-number listing takes the sort field in `sort` and its direction in `order`
+ * (`asc` or `desc`): the query with `sort` in the `-field` form the listing reads.
+ */
+export function withOrder(query: URLSearchParams, defaultSort: string, errors: FieldError[]): URLSearchParams {
+  const out = new URLSearchParams(query);
+  const sort = singleParam(query, 'sort', errors);
+  const order = singleParam(query, 'order', errors);
+  if (order !== undefined && order !== 'asc' && order !== 'desc') errors.push({ field: 'order', message: 'must be "asc" or "desc"' });
+  if (sort?.startsWith('-')) errors.push({ field: 'sort', message: 'must be a field name; give the direction in "order"' });
+  out.delete('order');
+  out.delete('sort');
+  if (sort !== undefined || order === 'desc') out.set('sort', `${order === 'desc' ? '-' : ''}${sort ?? defaultSort}`);
+  return out;
 }
 
 /** The cursor-style page body: `{ data, next_cursor }`, `next_cursor` null on the last page. */

@@ -9,7 +9,7 @@ import type { JsonObject } from './body.js';
 import type { RequestContext } from './context.js';
 import type { FaultName } from './faults.js';
 import { cursorPage, offsetPage, queryWithCarriedFilters, readCursor, readView, type ListingSpec } from './listing.js';
-import { offsetPageBody, pageBody, readLimit, readOffset } from './pagination.js';
+import { offsetPageBody, pageBody, readLimit, readOffset, readPageNumber, withOrder } from './pagination.js';
 import { invalidQuery, notFound, type FieldError } from './problem.js';
 import { emptyReply, jsonReply, type Reply } from './respond.js';
 import type { Collection, Entry, Fields } from './store.js';
@@ -111,6 +111,20 @@ export function listItemsByOffset<D extends Fields>(
   // Fault `default-page-truncated`: without a limit, the first page is the last (later pages are empty).
   const shown = ctx.faults.has('default-page-truncated') && !ctx.query.has('limit') && offset > 0 ? [] : items;
   return jsonReply(200, offsetPageBody(shown.map((e) => represent(e, ctx.faults)), total, ctx.faults));
+}
+
+/**
+ * GET on a collection paged by number: `page` (from 1) and `per_page`, the direction of
+ * `sort` in `order`; answered with `{ data, total }` like an offset page.
+ */
+export function listItemsByPageNumber<D extends Fields>(kind: ResourceKind<D>, ctx: RequestContext, options: { readonly listing: ListingSpec<D>; readonly maxLimit?: number }): Reply {
+  const errors: FieldError[] = [];
+  const perPage = readLimit(ctx.query, ctx.faults, errors, options.maxLimit, 'per_page');
+  const page = readPageNumber(ctx.query, errors);
+  const view = readView(withOrder(ctx.query, options.listing.sorts[0].name, errors), options.listing, ctx.faults, errors);
+  if (errors.length > 0) throw invalidQuery(errors);
+  const { items, total } = offsetPage(kind.store, view, (page - 1) * perPage, perPage, ctx.faults);
+  return jsonReply(200, offsetPageBody(items.map((e) => represent(e, ctx.faults)), total, ctx.faults));
 }
 
 /** POST on a collection: the server chooses the id; 201, Location, the new resource. */

@@ -9,7 +9,7 @@ import { memberKind, memberMaxLimit, membersPath, memberListing, type MemberData
 import { eventKind, eventListing, eventsPath, type EventData } from './events.js';
 import { projectKind, projectListing, projectPath, projectsPath, seedProject, type ProjectData } from './projects.js';
 import { notFound } from './problem.js';
-import { createItem, deleteItem, getItem, listItems, listItemsByOffset, patchItem, replaceItem } from './resources.js';
+import { createItem, deleteItem, getItem, listItems, listItemsByOffset, listItemsByPageNumber, patchItem, replaceItem } from './resources.js';
 import { jsonReply } from './respond.js';
 import type { Route } from './router.js';
 import { Collection, type IdScheme } from './store.js';
@@ -93,7 +93,7 @@ export function createRoutes(options: RouteOptions): Route<Operation>[] {
     {
       pattern: eventsPath,
       operations: {
-        GET: { handler: (ctx) => listItemsByOffset(events, ctx, { listing: eventListing }) },
+        GET: { handler: (ctx) => listItemsByPageNumber(events, ctx, { listing: eventListing }) },
         POST: { body: 'required', handler: (ctx) => createItem(events, ctx, requiredBody(ctx), { collectionPath: eventsPath }) },
       },
     },

@@ -44,6 +44,8 @@ import { catalogue } from '../../suites/catalogue.js';
 import { loadProfile } from '../config/load.js';
 import { blockedResult, executeCheck } from '../engine/execute.js';
 import { selectChecks } from '../engine/select.js';
+import { instancesOf } from '../engine/instances.js';
+import { runShared, type RunShared } from '../engine/context.js';
 import { RestprobeError } from '../errors.js';
 import { clientForProfile, type HttpClient } from '../http/client.js';
 import type { Check } from '../model/check.js';
@@ -149,14 +151,14 @@ export function registerChecks(checks: readonly Check[], options: VitestAdapterO
   const ordered = testOrder(selectChecks(checks, selection));
   const seed = seedOf(options.seed);
 
-  let session: { profile: TargetProfile; client: HttpClient } | undefined;
+  let session: Session | undefined;
   /** Verdicts so far in this group, for checks that depend on them. */
   const results = new Map<string, CheckResult>();
 
   describe(options.name ?? 'restprobe', { concurrent: false, shuffle: false }, () => {
     beforeAll(async () => {
       const profile = await loadOrExplain(options);
-      session = { profile, client: clientForProfile(profile) };
+      session = { profile, client: clientForProfile(profile), shared: runShared(profile) };
     });
 
     afterAll(async () => {
@@ -169,13 +171,38 @@ export function registerChecks(checks: readonly Check[], options: VitestAdapterO
       test(`${check.id} — ${check.title}`, { timeout: 0, concurrent: false }, async (context) => {
         if (session === undefined) throw verdictError('CheckNotRun', 'could not run: the restprobe profile was not loaded (see the beforeAll error)');
         const blocker = check.dependsOn.map((id) => results.get(id)).find(blocks);
-        const result = blocker ? blockedResult(check, blocker) : await executeCheck(check, { profile: session.profile, client: session.client, seed });
+        const result = blocker ? blockedResult(check, blocker) : await runOnEachCollection(check, session, seed);
         results.set(check.id, result);
         await report(result, context, session.profile, seed);
       });
     }
   });
   return ordered;
+}
+
+/** What the group's checks share: the profile, one client, the ledger of what they created and the pace. */
+interface Session {
+  readonly profile: TargetProfile;
+  readonly client: HttpClient;
+  readonly shared: RunShared;
+}
+
+/** How bad a verdict is, for the one test that stands for every collection a check ran on. */
+const badness: Record<CheckResult['status'], number> = { skip: 0, pass: 1, warn: 2, error: 3, fail: 4 };
+
+/**
+ * Runs the check once per collection it applies to (as runChecks does; vitest's tests are
+ * named before the profile is loaded, so one test stands for them all): the worst verdict,
+ * its message naming its collection.
+ */
+async function runOnEachCollection(check: Check, session: Session, seed: number): Promise<CheckResult> {
+  let worst: CheckResult | undefined;
+  for (const instance of instancesOf([check], session.profile)) {
+    const result = await executeCheck(check, { profile: instance.profile, client: session.client, seed, shared: session.shared, ...(instance.collection !== undefined && { collection: instance.collection }) });
+    if (worst === undefined || badness[result.status] > badness[worst.status]) worst = result;
+  }
+  if (worst === undefined) throw new RestprobeError('ERR_HARNESS', `${check.id} has no instance to run`);
+  return worst.collection === undefined ? worst : { ...worst, message: `[${worst.collection}] ${worst.message}` };
 }
 
 /** Whether a dependency's verdict makes its dependents meaningless (as in runChecks). */

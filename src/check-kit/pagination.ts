@@ -14,6 +14,9 @@ export interface PageQuery {
   readonly limit?: number;
   readonly cursor?: string;
   readonly offset?: number;
+  /** Page style: which page, counted from 0 (the first page's number is added). Without it, `offset` over `limit`. */
+  readonly page?: number;
+  /** A sort field, `-` first for descending (sent as the collection's syntax says). */
   readonly sort?: string;
   readonly filters?: Readonly<Record<string, string>>;
 }
@@ -21,22 +24,42 @@ export interface PageQuery {
 export interface Page {
   readonly res: HttpResponse;
   readonly items: readonly Record<string, unknown>[];
-  /** `next_cursor` (cursor style); undefined in offset style. */
+  /** `next_cursor` (cursor style); undefined in offset and page style. */
   readonly nextCursor: string | null | undefined;
 }
 
-/** `/v2/projects?label=x&sort=-name&limit=2&cursor=…` */
+/** `/v2/projects?label=x&sort=-name&limit=2&cursor=…`, in the collection's own parameter names and syntax. */
 export function pagePath(c: CollectionProfile, q: PageQuery): string {
   const p = c.pagination;
   const params = new URLSearchParams();
   for (const [k, v] of Object.entries(q.filters ?? {})) params.set(k, v);
-  if (q.sort !== undefined) params.set(p.sortParam, q.sort);
+  if (q.sort !== undefined) {
+    const descending = q.sort.startsWith('-');
+    if (p.orderParam === undefined) params.set(p.sortParam, q.sort);
+    else {
+      params.set(p.sortParam, descending ? q.sort.slice(1) : q.sort);
+      params.set(p.orderParam, descending ? 'desc' : 'asc');
+    }
+  }
   if (q.limit !== undefined) params.set(p.limitParam, String(q.limit));
-  if (q.offset !== undefined) params.set(p.offsetParam, String(q.offset));
+  if (p.style === 'page') {
+    const index = q.page ?? pageIndex(q);
+    if (index !== undefined) params.set(p.pageParam, String(p.firstPage + index));
+  } else if (q.offset !== undefined) params.set(p.offsetParam, String(q.offset));
   if (q.cursor !== undefined) params.set(p.param, q.cursor);
   const query = params.toString();
   return query ? `${c.path}?${query}` : c.path;
 }
+
+/** Page style: the page that holds `offset` at `limit` items a page. */
+function pageIndex(q: PageQuery): number | undefined {
+  if (q.offset === undefined || q.offset === 0) return q.offset;
+  if (q.limit === undefined) throw new Error('pagePath: a page-style offset needs a limit to become a page number');
+  return Math.floor(q.offset / q.limit);
+}
+
+/** Whether pages are positions (offset or page number), which shift under inserts, rather than cursors. */
+export const positional = (c: CollectionProfile): boolean => c.pagination.style !== 'cursor';
 
 /**
  * Whether a check judges the page shape itself. Only the checks whose rule it is do
@@ -70,13 +93,17 @@ export function readPage(res: HttpResponse, c: CollectionProfile, options: Shape
   const problem = pageShapeProblem(res, c);
   if (problem !== undefined) {
     if (options.judgeShape) throw new CheckFailure(`${describe(res)}: ${problem.found}, expected ${problem.expected}`, problem.expected, problem.found, res.exchangeIndex);
+    // A bare array is no page (END-get-collection-200 says so, once), but its items are still the list's: other checks judge them.
+    if (Array.isArray(res.json) && res.json.every(isItem)) return { res, items: res.json, nextCursor: positional(c) ? undefined : null };
     throw setupError(res, `${describe(res)} is not a page of results (${problem.found}), so this check cannot read it (see END-get-collection-200)`, `GET ${c.path} answers no page of results`);
   }
   const body = res.json as Record<string, unknown>;
   const items = body['data'] as Record<string, unknown>[];
-  if (c.pagination.style === 'offset') return { res, items, nextCursor: undefined };
+  if (positional(c)) return { res, items, nextCursor: undefined };
   return { res, items, nextCursor: body['next_cursor'] as string | null };
 }
+
+const isItem = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 
 /** What makes a 200 not a page of the collection's style, or undefined when it is one. */
 export function pageShapeProblem(res: HttpResponse, c: CollectionProfile): { found: string; expected: string } | undefined {
@@ -84,16 +111,17 @@ export function pageShapeProblem(res: HttpResponse, c: CollectionProfile): { fou
   const body = res.json as Record<string, unknown>;
   const data = body['data'];
   if (!Array.isArray(data)) return { found: `"data" is ${data === undefined ? 'missing' : brief(data, 40)}`, expected: 'a "data" array of the page\'s items' };
-  if (data.some((x) => typeof x !== 'object' || x === null || Array.isArray(x))) return { found: '"data" holds non-objects', expected: 'item representations in "data"' };
-  if (c.pagination.style === 'offset') return undefined;
+  if (!data.every(isItem)) return { found: '"data" holds non-objects', expected: 'item representations in "data"' };
+  if (positional(c)) return undefined;
   const next = body['next_cursor'];
   if (next !== null && typeof next !== 'string') return { found: `"next_cursor" is ${next === undefined ? 'missing' : JSON.stringify(next)}`, expected: '"next_cursor" a string or null' };
   return undefined;
 }
 
 /**
- * Walks every page of a query, following `next_cursor` (cursor style) or stepping the
- * offset (offset style; without a limit, by the size of the first page). Fails when the
+ * Walks every page of a query, following `next_cursor` (cursor style), stepping the
+ * offset (offset style; without a limit, by the size of the first page) or the page number
+ * (page style). Fails when the
  * walk does not end within `maxPages`. An empty page may still carry a `next_cursor`: the
  * conventions ask only that it be null at the end.
  *
@@ -115,12 +143,13 @@ export async function* walk(
     if (n > maxPages) {
       throw new CheckFailure(`the walk did not end within ${maxPages} pages, expected next_cursor to become null after the last item`, `at most ${maxPages} pages`, `more than ${maxPages}`);
     }
-    const page = await fetchPage(ctx, c, c.pagination.style === 'offset' ? { ...q, offset } : { ...q, ...(cursor !== undefined && { cursor }) }, options);
+    const at = c.pagination.style === 'page' ? { page: n - 1 } : { offset };
+    const page = await fetchPage(ctx, c, positional(c) ? { ...q, ...at } : { ...q, ...(cursor !== undefined && { cursor }) }, options);
     if (!options.judgeFilters) expectFiltered(page, q.filters ?? {}, c);
     // A page larger than asked for means the limit (or its parameter name) is ignored.
     ensure(q.limit === undefined || page.items.length <= q.limit, `${describe(page.res)}: ${page.items.length} items for ${c.pagination.limitParam}=${q.limit}, expected at most ${q.limit}`, `≤ ${q.limit} items`, `${page.items.length}`);
     yield page;
-    if (c.pagination.style === 'offset') {
+    if (positional(c)) {
       pageSize ??= page.items.length;
       if (page.items.length === 0 || page.items.length < pageSize) return;
       offset += page.items.length;

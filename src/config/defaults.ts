@@ -15,7 +15,7 @@ export const configDefaults = {
   methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as readonly CollectionMethod[],
   volatileFields: [] as readonly string[],
   readOnly: false,
-  pagination: { style: 'cursor', param: 'cursor', limitParam: 'limit', offsetParam: 'offset', sortParam: 'sort' },
+  pagination: { style: 'cursor', param: 'cursor', limitParam: 'limit', offsetParam: 'offset', pageParam: 'page', firstPage: 1, sortParam: 'sort' },
   filters: [] as readonly string[],
   sorts: [] as readonly string[],
   children: [] as readonly never[],

@@ -52,7 +52,7 @@ describe('loadProfile: valid configs', () => {
           newId: 'uuid',
           idType: 'string',
           methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
-          pagination: { style: 'cursor', param: 'cursor', limitParam: 'limit', offsetParam: 'offset', sortParam: 'sort' },
+          pagination: { style: 'cursor', param: 'cursor', limitParam: 'limit', offsetParam: 'offset', pageParam: 'page', firstPage: 1, sortParam: 'sort' },
           filters: [],
           sorts: [],
           children: [],

@@ -28,11 +28,14 @@ export interface RawCollection {
   readonly idType?: 'string' | 'integer';
   readonly methods?: readonly CollectionMethod[];
   readonly pagination?: {
-    readonly style?: 'cursor' | 'offset';
+    readonly style?: 'cursor' | 'offset' | 'page';
     readonly param?: string;
     readonly limitParam?: string;
     readonly offsetParam?: string;
+    readonly pageParam?: string;
+    readonly firstPage?: 0 | 1;
     readonly sortParam?: string;
+    readonly orderParam?: string;
     readonly maxLimit?: number;
   };
   readonly filters?: readonly string[];

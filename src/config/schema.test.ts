@@ -52,6 +52,8 @@ describe('config schema', () => {
       '#collection.pagination.param': configDefaults.pagination.param,
       '#collection.pagination.limitParam': configDefaults.pagination.limitParam,
       '#collection.pagination.offsetParam': configDefaults.pagination.offsetParam,
+      '#collection.pagination.pageParam': configDefaults.pagination.pageParam,
+      '#collection.pagination.firstPage': configDefaults.pagination.firstPage,
       '#collection.pagination.sortParam': configDefaults.pagination.sortParam,
       '#collection.filters': configDefaults.filters,
       '#collection.sorts': configDefaults.sorts,

@@ -19,6 +19,8 @@ import { setupError } from '../check-kit/setup.js';
 
 /** What every check of a run shares: the record of created items, and the run's pace. */
 export interface RunShared {
+  /** Every configured collection. */
+  readonly collections: readonly CollectionProfile[];
   readonly ledger: Ledger;
   readonly pacer: Pacer;
   readonly polite: PoliteOptions;
@@ -26,7 +28,7 @@ export interface RunShared {
 
 /** A run's shared state with the profile's settings. */
 export function runShared(profile: TargetProfile): RunShared {
-  return { ledger: new Ledger(profile), pacer: new Pacer(profile.http.maxRequestsPerSecond), polite: { ...politeDefaults, maxWaitMs: profile.http.maxRetryWaitMs } };
+  return { collections: profile.collections, ledger: new Ledger(profile), pacer: new Pacer(profile.http.maxRequestsPerSecond), polite: { ...politeDefaults, maxWaitMs: profile.http.maxRetryWaitMs } };
 }
 
 export class RunContext implements CheckContext {
@@ -38,6 +40,7 @@ export class RunContext implements CheckContext {
   private readonly state = { closed: false };
   private readonly guards: readonly Guard[];
   private readonly ledger: Ledger;
+  readonly collections: readonly CollectionProfile[];
 
   constructor(
     readonly profile: TargetProfile,
@@ -49,6 +52,7 @@ export class RunContext implements CheckContext {
     private readonly shared: RunShared,
   ) {
     this.ledger = shared.ledger;
+    this.collections = shared.collections;
     // Outermost first: refusals before anything waits; the polite client innermost, so each retry is one request.
     this.guards = [refuseWhenClosed(this.state), refuseWrites(profile.safety.readOnly), abortOn(signal), this.observeOwnWrites, politely(shared.pacer, shared.polite, (line) => this.note(line))];
     this.http = new RecordingSession(this.guarded(client), profile);

@@ -11,7 +11,7 @@
  * aborted, cleanup runs, and the session closes, so nothing is created after cleanup.
  */
 import { CheckFailure, CheckSkipped, type Check } from '../model/check.js';
-import type { CheckResult, Evidence, Status } from '../model/result.js';
+import { resultName, type CheckResult, type Evidence, type Status } from '../model/result.js';
 import type { ConfigKey } from '../model/config-keys.js';
 import { Unmet, resolveNeeds, resolveOptional } from '../model/needs.js';
 import type { TargetProfile } from '../model/profile.js';
@@ -31,6 +31,8 @@ export interface ExecuteOptions {
   readonly signal?: AbortSignal;
   /** What the run's checks share (created items, pace); default: this check's own. */
   readonly shared?: RunShared;
+  /** The collection this run of the check is about (`profile` then holds only it): named in the result. */
+  readonly collection?: string;
 }
 
 /** Exchanges kept in a failure's evidence; property checks can send hundreds. */
@@ -62,7 +64,7 @@ export async function executeCheck(check: Check, opts: ExecuteOptions): Promise<
   }
   const deadlineMs = opts.deadlineMs ?? checkDeadlineMs(opts.profile);
   const deadline = new AbortController();
-  const ctx = new RunContext(opts.profile, opts.client, opts.seed, deadline.signal, check.id, opts.shared ?? runShared(opts.profile));
+  const ctx = new RunContext(opts.profile, opts.client, opts.seed, deadline.signal, resultName(check.id, opts.collection), opts.shared ?? runShared(opts.profile));
   let outcome: Outcome;
   try {
     await withDeadline(check.run(ctx, { ...resolveOptional(check.uses, opts.profile), ...resolved } as never), deadlineMs, deadline, opts.signal);
@@ -85,7 +87,8 @@ export async function executeCheck(check: Check, opts: ExecuteOptions): Promise<
     notes: ctx.notes.map(scrub),
     ...(ctx.propertyEvidence && { property: ctx.propertyEvidence }),
   };
-  return resultOf(check, { ...outcome, message: scrub(outcome.message), rootCause: outcome.rootCause === undefined ? undefined : scrub(outcome.rootCause) }, started, evidence);
+  const result = resultOf(check, { ...outcome, message: scrub(outcome.message), rootCause: outcome.rootCause === undefined ? undefined : scrub(outcome.rootCause) }, started, evidence);
+  return opts.collection === undefined ? result : { ...result, collection: opts.collection };
 }
 
 /** A check that did not run because a check it depends on did not pass. */

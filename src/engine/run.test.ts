@@ -14,6 +14,8 @@ import { testProfile } from '../../test/support/profile.js';
 import { executeCheck } from './execute.js';
 import { runChecks } from './run.js';
 import { planOrder } from './schedule.js';
+import { resultName } from '../model/result.js';
+import { instancesOf } from './instances.js';
 import { rootCauses } from '../report/model.js';
 
 const fast = { timeout: 10_000 };
@@ -50,7 +52,7 @@ const ids = (n: number) => Array.from({ length: n }, (_, i) => `CON-c${i}` as co
 describe('planOrder', () => {
   it('is the same for the same seed, and moves with the seed', () => {
     const checks = ids(30).map((id) => check(id));
-    const order = (seed: number) => planOrder(checks, seed).map((c) => c.id);
+    const order = (seed: number) => planOrder(instancesOf(checks, profile), seed).map((i) => i.key);
     expect(order(42)).toEqual(order(42));
     expect(order(42)).not.toEqual(order(43));
     expect([...order(42)].sort()).toEqual([...checks.map((c) => c.id)].sort());
@@ -59,7 +61,7 @@ describe('planOrder', () => {
   it('puts dependencies first and last-class checks at the end, for every seed', () => {
     const checks = [check('CON-late', undefined, { schedule: 'last' }), check('CON-b', undefined, { dependsOn: ['CON-a'] }), check('CON-a'), ...ids(8).map((id) => check(id))];
     for (let seed = 0; seed < 50; seed++) {
-      const order = planOrder(checks, seed).map((c) => c.id);
+      const order = planOrder(instancesOf(checks, profile), seed).map((i) => i.key);
       expect(order.indexOf('CON-a')).toBeLessThan(order.indexOf('CON-b'));
       expect(order.at(-1)).toBe('CON-late');
     }
@@ -179,7 +181,7 @@ describe('a check against a stand-in target', () => {
       } });
     const { results } = await runChecks({ profile: p, checks: [needsItem('END-one'), needsItem('END-two'), needsItem('END-three')], seed: 1, client });
     expect(results.map((r) => r.status)).toEqual(['error', 'error', 'error']);
-    expect(rootCauses(results)).toEqual([{ cause: 'POST /things answered 307', checks: results.map((r) => r.id) }]);
+    expect(rootCauses(results)).toEqual([{ cause: 'POST /things answered 307', checks: results.map((r) => resultName(r.id, r.collection)) }]);
   });
 
   it('a write reaching the transport on a read-only run is a harness error, and is never sent', fast, async () => {

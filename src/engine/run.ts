@@ -10,6 +10,9 @@
  * failed (or warned, or was itself blocked) it is blocked (error ERR_BLOCKED) whatever it
  * found. A dependency that could not run (ERR_SETUP, a transport error) blocks nothing:
  * the dependent judges for itself.
+ *
+ * Each check runs once per collection it applies to (instances.ts); the run's order,
+ * dependencies and results are by instance.
  */
 import type { Check } from '../model/check.js';
 import type { CheckResult } from '../model/result.js';
@@ -22,6 +25,7 @@ import { probeHealth, worse, type Damage } from './health.js';
 import { planOrder } from './schedule.js';
 import type { Leftover } from './ledger.js';
 import { runShared } from './context.js';
+import { instancesOf, type CheckInstance } from './instances.js';
 
 export interface RunInput {
   readonly profile: TargetProfile;
@@ -48,11 +52,14 @@ export interface RunOutcome {
   readonly damage?: Damage;
   /** The verdicts of the checks that ran, in plan order. */
   readonly results: CheckResult[];
-  /** Every selected check's id, in the order the plan starts them. */
+  /** Every selected check instance's name (`END-get-item-200 [books]`), in the order the plan starts them. */
   readonly order: string[];
   /** Whether the run was cancelled before every check started. */
   readonly interrupted: boolean;
 }
+
+/** The result named for the collection its instance ran on. */
+const named = (r: CheckResult, instance: CheckInstance): CheckResult => (instance.collection === undefined || r.collection !== undefined ? r : { ...r, collection: instance.collection });
 
 /** Whether a dependency's verdict makes its dependents meaningless. */
 const blocks = (r: CheckResult | undefined): r is CheckResult =>
@@ -65,15 +72,15 @@ const blocks = (r: CheckResult | undefined): r is CheckResult =>
  * ```
  */
 export async function runChecks(input: RunInput): Promise<RunOutcome> {
-  const plan = planOrder(input.checks, input.seed);
-  const planned = new Set(plan.map((c) => c.id));
+  const plan = planOrder(instancesOf(input.checks, input.profile), input.seed);
+  const planned = new Set(plan.map((i) => i.key));
   const client = input.client ?? clientForProfile(input.profile);
   const limit = Math.max(1, input.profile.http.concurrency);
   const shared = runShared(input.profile);
   /** Final verdicts. */
   const done = new Map<string, CheckResult>();
   /** Verdicts of checks that ran beside a dependency still undecided: final once it is. */
-  const held = new Map<string, { check: Check; result: CheckResult }>();
+  const held = new Map<string, { instance: CheckInstance; result: CheckResult }>();
   const running = new Map<string, Promise<void>>();
   let exclusive = false;
   const waiting = [...plan];
@@ -83,8 +90,8 @@ export async function runChecks(input: RunInput): Promise<RunOutcome> {
     if (exclusive || running.size >= limit || waiting.length === 0) return -1;
     const next = waiting[0]!;
     // A last check waits for every other to end; an exclusive or last one for an empty pool.
-    if (next.schedule === 'last' && running.size > 0) return -1;
-    return next.schedule !== 'parallel' && running.size > 0 ? -1 : 0;
+    if (next.check.schedule === 'last' && running.size > 0) return -1;
+    return next.check.schedule !== 'parallel' && running.size > 0 ? -1 : 0;
   };
 
   /**
@@ -94,13 +101,13 @@ export async function runChecks(input: RunInput): Promise<RunOutcome> {
   const decide = (): void => {
     for (let progress = true; progress; ) {
       progress = false;
-      for (const [id, { check, result }] of held) {
-        if (check.dependsOn.some((dep) => planned.has(dep) && !done.has(dep))) continue;
-        const blocker = check.dependsOn.map((dep) => done.get(dep)).find(blocks);
-        held.delete(id);
+      for (const [key, { instance, result }] of held) {
+        if (instance.dependsOn.some((dep) => planned.has(dep) && !done.has(dep))) continue;
+        const blocker = instance.dependsOn.map((dep) => done.get(dep)).find(blocks);
+        held.delete(key);
         // A skip stays a skip: what would enable the check is still worth saying.
-        const final = blocker && result.status !== 'skip' ? blockedResult(check, blocker) : result;
-        done.set(id, final);
+        const final = blocker && result.status !== 'skip' ? named(blockedResult(instance.check, blocker), instance) : result;
+        done.set(key, final);
         input.onResult?.(final);
         progress = true;
       }
@@ -109,39 +116,41 @@ export async function runChecks(input: RunInput): Promise<RunOutcome> {
 
   // A probe before anything runs, to compare with after each check that may hurt the target.
   const healthSend = guard((req) => client.send(input.stop === undefined ? req : { ...req, signal: input.stop }), [politely(shared.pacer, shared.polite, () => {})]);
-  const hasLast = plan.some((c) => c.schedule === 'last');
+  const hasLast = plan.some((i) => i.check.schedule === 'last');
   const baseline = hasLast ? await probeHealth(input.profile, healthSend) : [];
   let damage: Damage | undefined;
 
   // A check runs beside the checks it depends on (its verdict waits for theirs), so a chain
   // of dependencies costs no more time than its slowest link.
-  const start = (check: Check): void => {
+  const start = (instance: CheckInstance): void => {
+    const { check, key } = instance;
     const settle = async (result: CheckResult): Promise<void> => {
       try {
         if (check.schedule === 'last' && damage === undefined && !input.stop?.aborted) {
           const now = await probeHealth(input.profile, healthSend);
-          if (!input.stop?.aborted && worse(baseline, now)) damage = { after: check.id, before: baseline, now };
+          if (!input.stop?.aborted && worse(baseline, now)) damage = { after: key, before: baseline, now };
         }
       } finally {
-        running.delete(check.id);
+        running.delete(key);
         exclusive = false;
-        held.set(check.id, { check, result });
+        held.set(key, { instance, result: named(result, instance) });
         decide();
       }
     };
     const work = damage
       ? Promise.resolve(damagedResult(check, damage)).then(settle)
       : executeCheck(check, {
-          profile: input.profile,
+          profile: instance.profile,
           client,
           seed: input.seed,
           shared,
+          ...(instance.collection !== undefined && { collection: instance.collection }),
           ...(input.stop !== undefined && { signal: input.stop }),
         })
           // executeCheck turns what a check throws into a verdict; this is for a bug in restprobe itself.
           .catch((err: unknown) => harnessFaultResult(check, err))
           .then(settle);
-    running.set(check.id, work);
+    running.set(key, work);
   };
 
   try {
@@ -152,13 +161,13 @@ export async function runChecks(input: RunInput): Promise<RunOutcome> {
         await Promise.race(running.values());
         continue;
       }
-      const check = waiting.splice(i, 1)[0]!;
-      if (check.schedule !== 'parallel') exclusive = true;
-      start(check);
+      const instance = waiting.splice(i, 1)[0]!;
+      if (instance.check.schedule !== 'parallel') exclusive = true;
+      start(instance);
     }
     await Promise.all(running.values());
     // A dependency that never ran (the run was interrupted) leaves its dependents' verdicts as they came.
-    for (const [id, { result }] of held) done.set(id, result);
+    for (const [key, { result }] of held) done.set(key, result);
   } finally {
     if (!input.client) await client.close();
   }
@@ -167,8 +176,8 @@ export async function runChecks(input: RunInput): Promise<RunOutcome> {
     leftovers: shared.ledger.leftovers(),
     waitedMs: Math.round(shared.pacer.waitedMs),
     cleanupBeyondCap: client.budget.cleanupBeyondCap,
-    results: plan.map((c) => done.get(c.id)).filter((r): r is CheckResult => r !== undefined),
-    order: plan.map((c) => c.id),
+    results: plan.map((i) => done.get(i.key)).filter((r): r is CheckResult => r !== undefined),
+    order: plan.map((i) => i.key),
     interrupted: waiting.length > 0,
   };
 }

@@ -3,8 +3,9 @@
  * is read from earlier runs). Exclusive checks come first, while the pool is empty anyway;
  * then slow checks (so the run does not end waiting on one of them alone); checks of the
  * `last` class come after all others; and a check comes after the checks it depends on.
+ * It orders check instances (one per collection a check runs on, see instances.ts).
  */
-import type { Check } from '../model/check.js';
+import type { CheckInstance } from './instances.js';
 
 /** A small fast PRNG (mulberry32): the same seed gives the same sequence on every machine. */
 function random(seed: number): () => number {
@@ -30,35 +31,36 @@ function shuffled<T>(items: readonly T[], next: () => number): T[] {
 /**
  * @example
  * ```ts
- * planOrder(catalogue, 42).map((c) => c.id); // the same list for seed 42, every time
+ * planOrder(instancesOf(catalogue, profile), 42).map((i) => i.key); // the same list for seed 42, every time
  * ```
  */
-export function planOrder(checks: readonly Check[], seed: number): Check[] {
+export function planOrder(instances: readonly CheckInstance[], seed: number): CheckInstance[] {
   const next = random(seed);
-  const parallel = checks.filter((c) => c.schedule === 'parallel');
+  const of = (schedule: string) => instances.filter((i) => i.check.schedule === schedule);
+  const parallel = of('parallel');
   const mixed = [
     // Alone while the pool is still empty: an exclusive check later would drain it.
-    ...shuffled(checks.filter((c) => c.schedule === 'exclusive'), next),
-    ...shuffled(parallel.filter((c) => c.slow), next),
-    ...shuffled(parallel.filter((c) => !c.slow), next),
-    ...shuffled(checks.filter((c) => c.schedule === 'last'), next),
+    ...shuffled(of('exclusive'), next),
+    ...shuffled(parallel.filter((i) => i.check.slow), next),
+    ...shuffled(parallel.filter((i) => !i.check.slow), next),
+    ...shuffled(of('last'), next),
   ];
   return dependenciesFirst(mixed);
 }
 
-/** Moves each check after the (selected) checks it depends on, keeping the order otherwise. */
-function dependenciesFirst(order: readonly Check[]): Check[] {
-  const byId = new Map(order.map((c) => [c.id, c]));
+/** Moves each instance after the (selected) instances it depends on, keeping the order otherwise. */
+function dependenciesFirst(order: readonly CheckInstance[]): CheckInstance[] {
+  const byKey = new Map(order.map((i) => [i.key, i]));
   const placed = new Set<string>();
-  const out: Check[] = [];
-  const place = (c: Check, path: ReadonlySet<string>): void => {
-    if (placed.has(c.id) || path.has(c.id)) return;
-    const inPath = new Set(path).add(c.id);
-    for (const id of c.dependsOn) {
-      const dep = byId.get(id);
+  const out: CheckInstance[] = [];
+  const place = (c: CheckInstance, path: ReadonlySet<string>): void => {
+    if (placed.has(c.key) || path.has(c.key)) return;
+    const inPath = new Set(path).add(c.key);
+    for (const key of c.dependsOn) {
+      const dep = byKey.get(key);
       if (dep) place(dep, inPath);
     }
-    placed.add(c.id);
+    placed.add(c.key);
     out.push(c);
   };
   for (const c of order) place(c, new Set());

@@ -65,7 +65,10 @@ export interface CreatedResource {
 }
 
 export interface CheckContext {
+  /** The target's profile; where the check runs once per collection, it holds only that collection. */
   readonly profile: TargetProfile;
+  /** Every configured collection, also those this run of the check is not about (a foreign cursor's target). */
+  readonly collections: readonly CollectionProfile[];
   readonly http: HttpSession;
   /** Seed for property checks (from --seed, or random per run). */
   readonly seed: number;

@@ -30,6 +30,8 @@ export interface Need<T> {
   readonly label: string;
   /** The keys that enable it, for `restprobe checks --json` and docs/checks.md. */
   readonly keys: readonly ConfigKey[];
+  /** Met by one collection: a check that needs it runs once per collection that meets it. */
+  readonly perCollection?: true;
   resolve(profile: TargetProfile): T | Unmet;
 }
 
@@ -93,14 +95,19 @@ function writableWith<F extends 'replaceBody' | 'patchBody'>(p: TargetProfile, f
  */
 const walkSteps: readonly ConfigKey[] = ['collections[].pagination.style', 'collections[].create.body', 'collections[].mark', 'collections[].filters'];
 
-function walkable(p: TargetProfile, style: 'cursor' | 'offset'): WalkableCollection | Unmet {
+/** Cursor pages, or positional ones (an offset or a page number: they behave alike under writes). */
+type WalkStyle = 'cursor' | 'positional';
+const ofWalkStyle = (c: CollectionProfile, style: WalkStyle): boolean => (c.pagination.style === 'cursor') === (style === 'cursor');
+const styleName = (style: WalkStyle): string => (style === 'cursor' ? 'cursor' : 'offset- or page-number');
+
+function walkable(p: TargetProfile, style: WalkStyle): WalkableCollection | Unmet {
   if (p.safety.readOnly) return new Unmet('read-only run: this check creates items to walk', 'safety.readOnly');
-  const ofStyle = p.collections.filter((c) => c.pagination.style === style);
-  if (ofStyle.length === 0) return new Unmet(`no ${style}-paginated collection`, 'collections[].pagination.style');
+  const ofStyle = p.collections.filter((c) => ofWalkStyle(c, style));
+  if (ofStyle.length === 0) return new Unmet(`no ${styleName(style)}-paginated collection`, 'collections[].pagination.style');
   const writableOnes = ofStyle.filter((c) => c.createBody !== undefined);
-  if (writableOnes.length === 0) return new Unmet(`no ${style}-paginated collection has a create body`, 'collections[].create.body');
+  if (writableOnes.length === 0) return new Unmet(`no ${styleName(style)}-paginated collection has a create body`, 'collections[].create.body');
   const marked = writableOnes.filter((c) => c.markField !== undefined);
-  if (marked.length === 0) return new Unmet(`no writable ${style}-paginated collection has a mark field`, 'collections[].mark');
+  if (marked.length === 0) return new Unmet(`no writable ${styleName(style)}-paginated collection has a mark field`, 'collections[].mark');
   const c = marked.find((x) => x.filters.includes(x.markField!));
   if (c) return c as WalkableCollection;
   const first = marked[0]!;
@@ -110,8 +117,8 @@ function walkable(p: TargetProfile, style: 'cursor' | 'offset'): WalkableCollect
 const sortedWalkKeys: readonly ConfigKey[] = ['collections[].pagination.style', 'collections[].mark', 'collections[].filters', 'collections[].sorts', 'collections[].create.body', 'safety.readOnly'];
 
 /** A walkable collection of `style` with a sort field that `fits`, or why there is none. */
-function walkableSortedBy(p: TargetProfile, style: 'cursor' | 'offset', fits: (c: WalkableCollection, field: string) => boolean, missing: (c: WalkableCollection) => string): SortableWalk | Unmet {
-  const c = walkable(p, style);
+function walkableSortedBy(p: TargetProfile, style: WalkStyle | 'any', fits: (c: WalkableCollection, field: string) => boolean, missing: (c: WalkableCollection) => string): SortableWalk | Unmet {
+  const c = style === 'any' ? anyWalkable(p) : walkable(p, style);
   if (c instanceof Unmet) return c;
   const sortField = c.sorts.find((f) => fits(c, f));
   return sortField === undefined ? new Unmet(missing(c), 'collections[].sorts') : { ...c, sortField };
@@ -121,15 +128,16 @@ function walkableSortedBy(p: TargetProfile, style: 'cursor' | 'offset', fits: (c
 function anyWalkable(p: TargetProfile): WalkableCollection | Unmet {
   const cursor = walkable(p, 'cursor');
   if (!(cursor instanceof Unmet)) return cursor;
-  const offset = walkable(p, 'offset');
+  const offset = walkable(p, 'positional');
   if (!(offset instanceof Unmet)) return offset;
   return walkSteps.indexOf(offset.configKey) > walkSteps.indexOf(cursor.configKey) ? offset : cursor;
 }
 
 /** Every need a check can declare. */
 export const needs = {
-  /** The first configured collection. */
+  /** A configured collection. */
   collection: need<CollectionProfile>({
+    perCollection: true,
     label: 'a collection',
     keys: ['collections'],
     resolve: (p) => p.collections[0] ?? new Unmet('no collection configured', 'collections'),
@@ -146,22 +154,25 @@ export const needs = {
     keys: ['safety.destructive'],
     resolve: (p) => (p.safety.destructive ? true : new Unmet('safety.destructive is false: no probe that can hurt the target', 'safety.destructive')),
   }),
-  /** The first collection with a create body, on a run that may write. */
-  writable: need<WritableCollection>({ label: 'a writable collection', keys: ['collections[].create.body', 'safety.readOnly'], resolve: writable }),
+  /** A collection with a create body, on a run that may write. */
+  writable: need<WritableCollection>({ perCollection: true, label: 'a writable collection', keys: ['collections[].create.body', 'safety.readOnly'], resolve: writable }),
   /** A writable collection with a full body for PUT. */
   replaceable: need({
+    perCollection: true,
     label: 'a writable collection with a replace body',
     keys: ['collections[].create.body', 'collections[].replace.body', 'safety.readOnly'],
     resolve: (p) => writableWith(p, 'replaceBody', 'collections[].replace.body'),
   }),
   /** A writable collection with a partial body for PATCH. */
   patchable: need({
+    perCollection: true,
     label: 'a writable collection with a patch body',
     keys: ['collections[].create.body', 'collections[].patch.body', 'safety.readOnly'],
     resolve: (p) => writableWith(p, 'patchBody', 'collections[].patch.body'),
   }),
   /** A writable collection with a replace or a patch body. */
   updatable: need<WritableCollection>({
+    perCollection: true,
     label: 'a writable collection with a replace or patch body',
     keys: ['collections[].create.body', 'collections[].replace.body', 'collections[].patch.body', 'safety.readOnly'],
     resolve: (p) => {
@@ -173,6 +184,7 @@ export const needs = {
   }),
   /** A writable collection whose ids the client can make (PUT-creates). */
   clientIds: need<WritableCollection>({
+    perCollection: true,
     label: 'a writable collection whose ids a client can make',
     keys: ['collections[].create.body', 'collections[].newId', 'safety.readOnly'],
     resolve: (p) => {
@@ -185,43 +197,49 @@ export const needs = {
   }),
   /** A writable cursor-paginated collection with a mark field that is also a filter. */
   cursorWalk: need<WalkableCollection>({
+    perCollection: true,
     label: 'a marked cursor-paginated collection',
     keys: ['collections[].pagination.style', 'collections[].mark', 'collections[].filters', 'collections[].create.body', 'safety.readOnly'],
     resolve: (p) => walkable(p, 'cursor'),
   }),
-  /** The same, offset-paginated. */
+  /** The same, paginated by offset or page number. */
   offsetWalk: need<WalkableCollection>({
-    label: 'a marked offset-paginated collection',
+    perCollection: true,
+    label: 'a marked offset- or page-number-paginated collection',
     keys: ['collections[].pagination.style', 'collections[].mark', 'collections[].filters', 'collections[].create.body', 'safety.readOnly'],
-    resolve: (p) => walkable(p, 'offset'),
+    resolve: (p) => walkable(p, 'positional'),
   }),
   /** A walkable collection of either style, cursor first. */
   anyWalk: need<WalkableCollection>({
+    perCollection: true,
     label: 'a marked paginated collection',
     keys: ['collections[].mark', 'collections[].filters', 'collections[].create.body', 'safety.readOnly'],
     resolve: anyWalkable,
   }),
-  /** A marked cursor-paginated collection that sorts on a string field of its create body. */
+  /** A marked paginated collection that sorts on a string field of its create body. */
   sortableWalk: need<SortableWalk>({
-    label: 'a marked cursor-paginated collection with a settable sort field',
+    perCollection: true,
+    label: 'a marked paginated collection with a settable sort field',
     keys: sortedWalkKeys,
-    resolve: (p) => walkableSortedBy(p, 'cursor', (c, f) => typeof c.createBody[f] === 'string', (c) => `no sortable string field of ${c.name}'s create body`),
+    resolve: (p) => walkableSortedBy(p, 'any', (c, f) => typeof c.createBody[f] === 'string', (c) => `no sortable string field of ${c.name}'s create body`),
   }),
-  /** A marked offset-paginated collection that sorts newest first (by a creation time). */
+  /** A marked offset- or page-number-paginated collection that sorts newest first (by a creation time). */
   newestFirstWalk: need<SortableWalk>({
-    label: 'a marked offset-paginated collection with a creation-time sort',
+    perCollection: true,
+    label: 'a marked offset- or page-number-paginated collection with a creation-time sort',
     keys: sortedWalkKeys,
-    resolve: (p) => walkableSortedBy(p, 'offset', (_c, f) => /^created_?at$/i.test(f), () => 'no creation-time sort to put new items first'),
+    resolve: (p) => walkableSortedBy(p, 'positional', (_c, f) => /^created_?at$/i.test(f), () => 'no creation-time sort to put new items first'),
   }),
   /** A marked paginated collection with a declared cap of at most {@link maxCapToFill}. */
   cappedWalk: need<CappedWalk>({
+    perCollection: true,
     label: 'a marked paginated collection with a declared page-size cap',
     keys: ['collections[].pagination.maxLimit', 'collections[].mark', 'collections[].filters', 'collections[].create.body', 'safety.readOnly'],
     resolve: (p) => {
       const c = anyWalkable(p);
       if (c instanceof Unmet) return c;
       // The walkable collection cheapest to fill past its cap: cap + 1 items are created.
-      const capped = (['cursor', 'offset'] as const)
+      const capped = (['cursor', 'positional'] as const)
         .map((style) => walkable(p, style))
         .filter((w): w is WalkableCollection => !(w instanceof Unmet) && w.pagination.maxLimit !== undefined)
         .sort((a, b) => a.pagination.maxLimit! - b.pagination.maxLimit!)[0];
@@ -233,6 +251,7 @@ export const needs = {
   }),
   /** A writable collection with a configured sub-collection. */
   nested: need<NestedCollection>({
+    perCollection: true,
     label: 'a writable collection with a sub-collection',
     keys: ['collections[].children', 'collections[].create.body', 'safety.readOnly'],
     resolve: (p) => {

@@ -82,12 +82,21 @@ export interface SecretEndpoint {
 }
 
 export interface PaginationProfile {
-  readonly style: 'cursor' | 'offset';
+  /** `cursor` (`next_cursor`), `offset` (`limit` + `offset`) or `page` (a page number + a page size). */
+  readonly style: 'cursor' | 'offset' | 'page';
   /** Query parameter that takes `next_cursor` (cursor style). */
   readonly param: string;
+  /** Query parameter for the page size (`limit`; `per_page` is common with page numbers). */
   readonly limitParam: string;
   readonly offsetParam: string;
+  /** Query parameter for the page number (page style). */
+  readonly pageParam: string;
+  /** The number of the first page (page style): 1 or 0. */
+  readonly firstPage: number;
   readonly sortParam: string;
+  /** Set when a separate parameter gives the direction (`sort=name&order=desc`); absent: a `-` prefix on the field means descending. */
+  readonly orderParam?: string;
+  /** The declared maximum page size; absent: none declared. */
   readonly maxLimit?: number;
 }
 

@@ -55,6 +55,8 @@ export interface Evidence {
 /** The outcome of one check, as reports see it. */
 export interface CheckResult {
   readonly id: string;
+  /** The collection this result is about, when the check ran once per collection. */
+  readonly collection?: string;
   readonly section: Section;
   readonly title: string;
   readonly rule: string;
@@ -72,4 +74,15 @@ export interface CheckResult {
   readonly rootCause?: string;
   readonly durationMs: number;
   readonly evidence: Evidence;
+}
+
+/** How reports name a result: its id, with its collection when it has one (`END-get-item-200 [books]`). */
+export const resultName = (id: string, collection?: string): string => (collection === undefined ? id : `${id} [${collection}]`);
+
+/** Findings first: a failure on any collection stands for a check that ran on several. */
+const findingRank: Record<Status, number> = { skip: 0, pass: 1, error: 2, warn: 3, fail: 4 };
+
+/** The result that stands for a check's runs over several collections: its worst finding. */
+export function worstFinding<R extends Pick<CheckResult, 'status'>>(results: readonly R[]): R | undefined {
+  return results.reduce<R | undefined>((worst, r) => (worst === undefined || findingRank[r.status] > findingRank[worst.status] ? r : worst), undefined);
 }

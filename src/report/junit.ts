@@ -4,7 +4,7 @@
  * run is strict, where they are failures too.
  */
 import { sections } from '../model/section.js';
-import type { CheckResult } from '../model/result.js';
+import { resultName, type CheckResult } from '../model/result.js';
 import { capped, evidenceText } from './evidence-text.js';
 import { isFailing, type Report, type SectionSummary } from './model.js';
 import { cleanupNote, leftoverLines, skipReason } from './wording.js';
@@ -41,7 +41,7 @@ function outcomeElements(result: CheckResult, strict: boolean): string[] {
 }
 
 function testcase(result: CheckResult, strict: boolean): string {
-  const head = attrs({ classname: `restprobe.${result.section}`, name: `${result.id}: ${result.title}`, time: seconds(result.durationMs) });
+  const head = attrs({ classname: `restprobe.${result.section}`, name: `${resultName(result.id, result.collection)}: ${result.title}`, time: seconds(result.durationMs) });
   const children = outcomeElements(result, strict);
   if (children.length === 0) return `    <testcase ${head}/>`;
   return [`    <testcase ${head}>`, ...children.map((c) => `      ${c}`), '    </testcase>'].join('\n');

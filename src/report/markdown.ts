@@ -2,7 +2,7 @@
  * The Markdown report, sized for a PR comment: verdict, totals, a per-section table, then
  * what needs attention with one curl command each.
  */
-import type { CheckResult, Status } from '../model/result.js';
+import { resultName, type CheckResult, type Status } from '../model/result.js';
 import { capped, reproducingCurl } from './evidence-text.js';
 import { mdCell, mdCode, mdCodeBlock, mdText } from './markdown-escape.js';
 import { statuses, type Report } from './model.js';
@@ -30,7 +30,7 @@ function sectionTable(report: Report): string[] {
 
 function failureEntry(result: CheckResult): string[] {
   const { expected, found } = result.evidence;
-  const lines = [`### ${result.status.toUpperCase()} ${mdCode(result.id)} — ${mdText(result.title)}`, ''];
+  const lines = [`### ${result.status.toUpperCase()} ${mdCode(resultName(result.id, result.collection))} — ${mdText(result.title)}`, ''];
   lines.push(`- **Rule:** ${mdText(result.rule)}`);
   lines.push(`- **Message:** ${mdText(capped(result.message))}`);
   if (expected !== undefined) lines.push(`- **Expected:** ${mdCode(capped(expected))}`);
@@ -82,7 +82,7 @@ function rootCauseSection(report: Report): string[] {
 function warningsSection(report: Report): string[] {
   const warnings = nonFailingWarnings(report);
   if (warnings.length === 0) return [];
-  return [`## Warnings (${warnings.length})`, '', ...warnings.map((r) => `- ${mdCode(r.id)} ${mdText(capped(r.message))}`), ''];
+  return [`## Warnings (${warnings.length})`, '', ...warnings.map((r) => `- ${mdCode(resultName(r.id, r.collection))} ${mdText(capped(r.message))}`), ''];
 }
 
 /**

@@ -3,7 +3,7 @@
  * the JSON report is this object as it is.
  */
 import { sections, type Section } from '../model/section.js';
-import type { CheckResult, Status } from '../model/result.js';
+import { resultName, type CheckResult, type Status } from '../model/result.js';
 import type { Leftover } from '../engine/ledger.js';
 import type { Damage } from '../engine/health.js';
 
@@ -79,11 +79,12 @@ function count(results: readonly CheckResult[]): Record<Status, number> {
   return counts;
 }
 
-/** Section order first, then id by code point, so reports diff cleanly between runs. */
+/** Section order first, then name (id and collection) by code point, so reports diff cleanly between runs. */
 function compareResults(a: CheckResult, b: CheckResult): number {
   const bySection = sectionOrder.indexOf(a.section) - sectionOrder.indexOf(b.section);
   if (bySection !== 0) return bySection;
-  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+  const [x, y] = [resultName(a.id, a.collection), resultName(b.id, b.collection)];
+  return x < y ? -1 : x > y ? 1 : 0;
 }
 
 /**
@@ -113,7 +114,7 @@ export function buildReport(input: BuildReportInput): Report {
     summary: count(checks),
     sections: perSection,
     checks,
-    runOrder: input.order ?? input.results.map((r) => r.id),
+    runOrder: input.order ?? input.results.map((r) => resultName(r.id, r.collection)),
     rootCauses: rootCauses(checks),
     ...(input.damage !== undefined && { damage: input.damage }),
     leftovers: input.leftovers ?? [],
@@ -130,7 +131,7 @@ export function rootCauses(results: readonly CheckResult[]): RootCause[] {
   for (const r of results) {
     if (r.status !== 'error') continue;
     const cause = r.rootCause ?? r.message;
-    groups.set(cause, [...(groups.get(cause) ?? []), r.id]);
+    groups.set(cause, [...(groups.get(cause) ?? []), resultName(r.id, r.collection)]);
   }
   return [...groups].map(([cause, checks]) => ({ cause, checks })).sort((a, b) => b.checks.length - a.checks.length || (a.cause < b.cause ? -1 : a.cause > b.cause ? 1 : 0));
 }

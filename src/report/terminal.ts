@@ -3,7 +3,7 @@
  * a per-section table, what failed (with a curl command to reproduce it), and where the
  * reports are.
  */
-import type { CheckResult, Status } from '../model/result.js';
+import { resultName, type CheckResult, type Status } from '../model/result.js';
 import type { Secret } from '../model/profile.js';
 import { paint, type Style } from './ansi.js';
 import { capped, reproducingCurl } from './evidence-text.js';
@@ -43,7 +43,7 @@ const countStyle: Record<Status, readonly Style[]> = {
 /** The line without scrubbing (callers scrub once, over everything they print). */
 function checkLine(result: CheckResult, color: boolean): string {
   const tag = tags[result.status];
-  const head = `${paint(tag.text, tag.style, color)} ${result.id}`;
+  const head = `${paint(tag.text, tag.style, color)} ${resultName(result.id, result.collection)}`;
   if (result.status === 'pass') return head;
   const detail = capped(oneLine(result.status === 'skip' ? skipReason(result) : result.message));
   return `${head} ${paint(`— ${detail}`, result.status === 'skip' ? 'gray' : [], color)}`;

@@ -2,7 +2,7 @@
  * Phrases every report format shares, so a skip or a verdict reads the same in the
  * terminal, JUnit and Markdown.
  */
-import type { CheckResult, Status } from '../model/result.js';
+import { resultName, type CheckResult, type Status } from '../model/result.js';
 import { stripControlChars } from './control-chars.js';
 import { isFailing, reportFailed, statuses, type Report } from './model.js';
 
@@ -110,7 +110,7 @@ export function cleanupNote(report: Report): string | undefined {
  */
 export function skipGroups(report: Report): { key: string | undefined; checks: string[] }[] {
   const groups = new Map<string | undefined, string[]>();
-  for (const r of report.checks) if (r.status === 'skip') groups.set(r.configKey, [...(groups.get(r.configKey) ?? []), r.id]);
+  for (const r of report.checks) if (r.status === 'skip') groups.set(r.configKey, [...(groups.get(r.configKey) ?? []), resultName(r.id, r.collection)]);
   return [...groups].map(([key, checks]) => ({ key, checks })).sort((a, b) => Number(a.key === undefined) - Number(b.key === undefined) || b.checks.length - a.checks.length);
 }
 

@@ -166,7 +166,7 @@ export const sortHonoured = defineCheck({
   rule: '`sort=<field>` MUST order items ascending and `sort=-<field>` descending, across pages; an unknown sort field is bad input and MUST get 400 or 422.',
   severity: 'must',
   needs: ['sortableWalk'],
-  dependsOn: ['END-filter-matches'],
+  dependsOn: ['END-filter-matches', 'END-offset-pages-disjoint'],
   async run(ctx, { sortableWalk: c }) {
     const field = c.sortField;
     // Created out of order, so creation order never passes for sorted order.
@@ -191,7 +191,7 @@ export const sortTiesDeterministic = defineCheck({
   rule: 'When the sort field is not unique the server MUST break ties (by id), so walks return every tied item exactly once, in the same order every time.',
   severity: 'must',
   needs: ['sortableWalk'],
-  dependsOn: ['END-filter-matches'],
+  dependsOn: ['END-filter-matches', 'END-offset-pages-disjoint'],
   async run(ctx, { sortableWalk: c }) {
     const field = c.sortField;
     const created = await createMarked(ctx, c, 6, (_i, marker) => ({ [field]: `${marker}-tie` }));
@@ -240,9 +240,10 @@ export const filterMatches = defineCheck({
   title: 'Filters return only matching items, across pages',
   rule: 'A filter `?<field>=<value>` MUST return only items whose field equals the value, and every such item, on every page (judged on items that differ in the field).',
   severity: 'must',
-  needs: ['cursorWalk'],
-  dependsOn: ['END-pagination-complete-walk'],
-  async run(ctx, { cursorWalk: c }) {
+  needs: ['anyWalk'],
+  // A walk that drops or repeats items (cursor or offset) would look like a filter problem.
+  dependsOn: ['END-pagination-complete-walk', 'END-offset-pages-disjoint'],
+  async run(ctx, { anyWalk: c }) {
     const matching = await createMarked(ctx, c, 3);
     await createMarked(ctx, c, 2);
     const members: Member[] = matching.ids.map((id) => ({ id, values: c.createBody }));
@@ -318,7 +319,7 @@ async function cursorProbes(ctx: CheckContext, c: WalkableCollection): Promise<C
   await send('a cursor issued for another filter', c, { limit: 1, cursor, filters: other.filters }, other.ids);
   const sort = c.sorts[0];
   if (sort !== undefined) await send(`a cursor issued for the default order, used with sort=-${sort}`, c, { limit: 1, cursor, filters: mine.filters, sort: `-${sort}` }, mine.ids);
-  const otherCollection = ctx.profile.collections.find((x) => x.path !== c.path && x.pagination.style === 'cursor');
+  const otherCollection = ctx.collections.find((x) => x.path !== c.path && x.pagination.style === 'cursor');
   if (otherCollection) await send(`a ${c.name} cursor on ${otherCollection.name}`, otherCollection, { limit: 1, cursor });
   return probes;
 }

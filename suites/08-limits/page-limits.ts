@@ -1,9 +1,10 @@
 /** §8.4: every collection has a `limit` with a maximum cap; an unbounded list is never returned. */
-import { defineCheck } from '../../src/model/check.js';
+import { CheckSkipped, defineCheck } from '../../src/model/check.js';
+import type { CollectionProfile } from '../../src/model/profile.js';
 import type { CheckContext } from '../../src/model/context.js';
 import { brief, describe, ensure, expectStatus } from '../../src/check-kit/expect.js';
-import type { CappedWalk } from '../../src/model/needs.js';
-import { createMarked, fetchPage, pagePath, readPage, walk, walkDefects } from '../../src/check-kit/pagination.js';
+import { maxCapToFill, type CappedWalk } from '../../src/model/needs.js';
+import { createMarked, fetchPage, pagePath, positional, readPage, walk, walkDefects } from '../../src/check-kit/pagination.js';
 
 /** Fills a capped collection with maxLimit + 1 marked items. */
 async function filledPastMax(ctx: CheckContext, c: CappedWalk): Promise<{ max: number; filters: Readonly<Record<string, string>>; ids: readonly string[] }> {
@@ -35,11 +36,13 @@ export const defaultPageBounded = defineCheck({
 export const limitCapped = defineCheck({
   id: 'LIM-limit-capped',
   title: 'A limit above the maximum is clamped or refused',
-  rule: 'A `limit` above the maximum MUST be clamped to at most the maximum or refused with 400 or 422; a page never holds more items than the cap.',
+  rule: 'A `limit` above the maximum MUST be clamped to at most the maximum or refused with 400 or 422; a page never holds more items than the cap, and without a declared maximum a huge `limit` MUST NOT return an unbounded list.',
   severity: 'must',
-  needs: ['cappedWalk'],
+  needs: ['collection'],
+  uses: ['cappedWalk'],
   dependsOn: ['END-get-collection-200'],
-  async run(ctx, { cappedWalk: c }) {
+  async run(ctx, { collection, cappedWalk: c }) {
+    if (c === undefined) return unboundedProbe(ctx, collection);
     const { max, filters } = await filledPastMax(ctx, c);
     const res = await ctx.http.send({ method: 'GET', path: pagePath(c, { limit: max + 1, filters }) });
     if (res.status === 400 || res.status === 422) return ctx.note(`limit=${max + 1} refused with ${res.status}`);
@@ -47,6 +50,26 @@ export const limitCapped = defineCheck({
     ensure(page.items.length <= max, `${describe(page.res)}: ${page.items.length} items for limit=${max + 1}, expected at most the maximum ${max} (or 400/422)`, `≤ ${max}`, String(page.items.length));
   },
 });
+
+/** A limit no cap allows: a list that answers it in full is unbounded. */
+const hugeLimit = 1_000_000;
+
+/**
+ * No maximum declared (or none restprobe can fill past): a huge limit must be refused, or
+ * answered with a page that shows a cap (more pages follow). A list too short to show
+ * either way is a skip, not a pass.
+ */
+async function unboundedProbe(ctx: CheckContext, c: CollectionProfile): Promise<void> {
+  const res = await ctx.http.send({ method: 'GET', path: pagePath(c, { limit: hugeLimit }) });
+  if (res.status === 400 || res.status === 422) return ctx.note(`no maximum page size declared; limit=${hugeLimit} refused with ${res.status}`);
+  expectStatus(res, 200, `a page, or 400/422 for limit=${hugeLimit}`);
+  const page = readPage(res, c);
+  const n = page.items.length;
+  ensure(n <= maxCapToFill, `${describe(res)}: ${n} items for limit=${hugeLimit}, an unbounded list, expected a maximum page size (a clamped page, or 400/422)`, `≤ a maximum page size`, `${n} items`);
+  const more = typeof page.nextCursor === 'string' || (positional(c) && n > 0 && (await fetchPage(ctx, c, { limit: n, offset: n })).items.length > 0);
+  if (more) return ctx.note(`no maximum page size declared; limit=${hugeLimit} was clamped to ${n} items a page (the observed maximum)`);
+  throw new CheckSkipped(`no maximum page size declared, and ${c.name} lists only ${n} items: a cap above that cannot be told from none`, 'collections[].pagination.maxLimit');
+}
 
 export const limitInvalid400 = defineCheck({
   id: 'LIM-limit-invalid-400',

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { runChecks } from '../../src/engine/run.js';
+import { resultName, worstFinding } from '../../src/model/result.js';
 import { catalogue } from '../../suites/catalogue.js';
 import { faultCatalogue } from '../../reference-server/src/index.js';
 import { cleanServerExceptions, startTarget } from './target.js';
@@ -30,7 +31,8 @@ export function faultMatrix(share: number, of: number): void {
         const { results } = await runChecks({ profile: { ...target.profile, properties: { numRuns: 5 } }, checks: catalogue, seed: 1, client: target.client });
         const detected: Record<string, string> = {};
         for (const id of fault.detects) {
-          const result = results.find((r) => r.id === id)!;
+          // A check runs once per collection: a fault may break the rule on one collection only.
+          const result = worstFinding(results.filter((r) => r.id === id))!;
           detected[id] = result.status;
           // A failure must carry what a user needs to reproduce it.
           if (result.status === 'fail' || result.status === 'warn') {
@@ -41,7 +43,7 @@ export function faultMatrix(share: number, of: number): void {
         // A SHOULD-level check reports a broken rule as warn (a failure under --strict).
         const expected = (id: string) => (catalogue.find((c) => c.id === id)!.severity === 'must' ? 'fail' : 'warn');
         expect(detected).toEqual(Object.fromEntries(fault.detects.map((id) => [id, expected(id)])));
-        const others = results.filter((r) => !fault.detects.includes(r.id)).map((r) => ({ id: r.id, verdict: bystander(r), message: r.message }));
+        const others = results.filter((r) => !fault.detects.includes(r.id)).map((r) => ({ id: resultName(r.id, r.collection), verdict: bystander(r), message: r.message }));
         expect(others.filter((o) => !honest.has(o.verdict))).toEqual([]);
       } finally {
         await target.close();

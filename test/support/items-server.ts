@@ -38,7 +38,7 @@ export const thingsCollection = (): CollectionProfile => ({
   createBody: { name: 'restprobe thing' },
   volatileFields: [],
   newId: 'uuid',
-  pagination: { style: 'cursor', param: 'cursor', limitParam: 'limit', offsetParam: 'offset', sortParam: 'sort' },
+  pagination: { style: 'cursor', param: 'cursor', limitParam: 'limit', offsetParam: 'offset', pageParam: 'page', firstPage: 1, sortParam: 'sort' },
   filters: [],
   sorts: [],
   children: [],

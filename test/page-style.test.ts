@@ -1,0 +1,161 @@
+/**
+ * Configs that describe real APIs: a collection paged by number (`page` from 1 and
+ * `per_page`), sorted by a field plus a separate `order` parameter, with integer ids and
+ * no declared cap, or a cap. A conforming stand-in passes; one that ignores `page`, or
+ * `order`, or answers an unbounded list, fails the check whose rule it breaks.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runChecks } from '../src/engine/run.js';
+import type { CollectionProfile, TargetProfile } from '../src/model/profile.js';
+import { worstFinding } from '../src/model/result.js';
+import { catalogue } from '../suites/catalogue.js';
+import { testProfile } from './support/profile.js';
+
+interface NotesOptions {
+  /** Always answers the first page. */
+  readonly ignorePage?: boolean;
+  /** Sorts ascending whatever `order` says. */
+  readonly ignoreOrder?: boolean;
+  /** No maximum: any `per_page` is served in full. */
+  readonly uncapped?: boolean;
+  /** Items there before the run (not restprobe's). */
+  readonly preexisting?: number;
+}
+
+const cap = 10;
+let server: Server | undefined;
+
+afterEach(async () => {
+  server?.closeAllConnections();
+  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+  server = undefined;
+});
+
+/** A page-numbered notes API: `GET /notes?page=2&per_page=5&label=x&sort=created_at&order=desc`. */
+async function startNotes(options: NotesOptions = {}): Promise<{ profile: TargetProfile; count: () => number }> {
+  type Note = { id: number; label: string | null; name: string; created_at: string };
+  const notes: Note[] = [];
+  let next = 1;
+  let clock = Date.parse('2026-01-01T00:00:00Z');
+  const add = (body: Record<string, unknown>): Note => {
+    const note = { id: next++, label: typeof body['label'] === 'string' ? body['label'] : null, name: String(body['name'] ?? ''), created_at: new Date((clock += 1000)).toISOString() };
+    notes.push(note);
+    return note;
+  };
+  for (let i = 0; i < (options.preexisting ?? 0); i++) add({ name: `theirs ${i}` });
+  server = createServer((req, res) => {
+    let text = '';
+    req.on('data', (c: Buffer) => (text += c.toString()));
+    req.on('end', () => {
+      const url = new URL(req.url ?? '/', 'http://x');
+      const send = (status: number, body?: unknown, headers: Record<string, string> = {}) => {
+        const json = body === undefined ? '' : JSON.stringify(body);
+        res.writeHead(status, { ...(json && { 'content-type': status >= 400 ? 'application/problem+json' : 'application/json' }), ...headers }).end(json);
+      };
+      const bad = (detail: string) => send(400, { type: 'about:blank', title: 'Bad Request', status: 400, detail });
+      const id = /^\/notes\/(\d+)$/.exec(url.pathname)?.[1];
+      if (url.pathname === '/notes' && req.method === 'POST') {
+        const note = add(JSON.parse(text || '{}') as Record<string, unknown>);
+        return send(201, note, { location: `/notes/${note.id}` });
+      }
+      if (url.pathname === '/notes' && req.method === 'GET') {
+        const q = url.searchParams;
+        const perPage = q.has('per_page') ? Number(q.get('per_page')) : 5;
+        const page = q.has('page') ? Number(q.get('page')) : 1;
+        if (!Number.isInteger(perPage) || perPage < 1 || (!options.uncapped && perPage > cap)) return bad(`per_page must be an integer from 1 to ${cap}`);
+        if (!Number.isInteger(page) || page < 1) return bad('page must be an integer of 1 or more');
+        const order = q.get('order') ?? 'asc';
+        if (order !== 'asc' && order !== 'desc') return bad('order must be asc or desc');
+        const sort = q.get('sort') ?? 'created_at';
+        if (sort !== 'created_at' && sort !== 'name') return bad('sort must be created_at or name');
+        const label = q.get('label');
+        // Ties on name go by id, so the order is total.
+        const matching = notes.filter((n) => label === null || n.label === label).sort((a, b) => (sort === 'name' ? a.name.localeCompare(b.name) : 0) || a.id - b.id);
+        const sorted = order === 'desc' && !options.ignoreOrder ? [...matching].reverse() : matching;
+        const from = options.ignorePage ? 0 : (page - 1) * perPage;
+        return send(200, { data: sorted.slice(from, from + perPage), page, per_page: perPage, total: matching.length });
+      }
+      const note = notes.find((n) => String(n.id) === id);
+      if (id !== undefined && req.method === 'GET') return note ? send(200, note) : send(404, { status: 404, title: 'Not Found', type: 'about:blank' });
+      if (id !== undefined && req.method === 'DELETE') {
+        if (!note) return send(404, { status: 404, title: 'Not Found', type: 'about:blank' });
+        notes.splice(notes.indexOf(note), 1);
+        return send(204);
+      }
+      send(404, { status: 404, title: 'Not Found', type: 'about:blank' });
+    });
+  });
+  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server!.address() as AddressInfo).port}`;
+  const notesCollection: CollectionProfile = {
+    name: 'notes',
+    path: '/notes',
+    itemPath: '/notes/{id}',
+    idField: 'id',
+    idType: 'integer',
+    methods: ['GET', 'POST', 'DELETE'],
+    createBody: { name: 'restprobe note' },
+    volatileFields: [],
+    newId: 'none',
+    pagination: { style: 'page', param: 'cursor', limitParam: 'per_page', offsetParam: 'offset', pageParam: 'page', firstPage: 1, sortParam: 'sort', orderParam: 'order', ...(!options.uncapped && { maxLimit: cap }) },
+    filters: ['label'],
+    sorts: ['created_at', 'name'],
+    markField: 'label',
+    children: [],
+  };
+  return { profile: { ...testProfile(url, { keyHeader: null }), collections: [notesCollection] }, count: () => notes.length };
+}
+
+const ids = ['END-get-collection-200', 'END-offset-pages-disjoint', 'END-offset-shift-under-inserts', 'END-sort-honoured', 'END-sort-ties-deterministic', 'LIM-limit-capped', 'LIM-default-page-bounded', 'LIM-limit-invalid-400'];
+
+/** Each check's worst verdict over its runs, by id. */
+async function verdicts(profile: TargetProfile, only: readonly string[] = ids): Promise<Record<string, string>> {
+  const { results, leftovers } = await runChecks({ profile, checks: catalogue.filter((c) => only.includes(c.id)), seed: 3 });
+  expect(leftovers).toEqual([]);
+  return Object.fromEntries(only.map((id) => [id, worstFinding(results.filter((r) => r.id === id))?.status ?? 'none']));
+}
+
+describe('a collection paged by number, sorted with a separate order parameter', () => {
+  it('conforming: passes, walks page numbers from 1, sends the direction in order, and leaves only what was there', async () => {
+    const notes = await startNotes({ preexisting: 3 });
+    expect(await verdicts(notes.profile)).toEqual({
+      'END-get-collection-200': 'pass',
+      'END-offset-pages-disjoint': 'pass',
+      // Page numbers shift under inserts as offsets do: reported, never failed.
+      'END-offset-shift-under-inserts': 'warn',
+      'END-sort-honoured': 'pass',
+      'END-sort-ties-deterministic': 'pass',
+      'LIM-limit-capped': 'pass',
+      'LIM-default-page-bounded': 'pass',
+      'LIM-limit-invalid-400': 'pass',
+    });
+    expect(notes.count()).toBe(3);
+  });
+
+  it('a page parameter the API ignores fails the disjoint-pages check', async () => {
+    const notes = await startNotes({ ignorePage: true });
+    expect(await verdicts(notes.profile, ['END-offset-pages-disjoint'])).toEqual({ 'END-offset-pages-disjoint': 'fail' });
+  });
+
+  it('an order parameter the API ignores fails the sort check', async () => {
+    const notes = await startNotes({ ignoreOrder: true });
+    expect(await verdicts(notes.profile, ['END-sort-honoured'])).toEqual({ 'END-sort-honoured': 'fail' });
+  });
+
+  it('no cap declared: a huge per_page that is refused passes; one answered in full, past any cap, fails', async () => {
+    const refused = await startNotes();
+    const profile = { ...refused.profile, collections: refused.profile.collections.map((c) => ({ ...c, pagination: { ...c.pagination, maxLimit: undefined } })) };
+    expect(await verdicts(profile, ['LIM-limit-capped', 'LIM-default-page-bounded'])).toEqual({ 'LIM-limit-capped': 'pass', 'LIM-default-page-bounded': 'skip' });
+  });
+
+  it('no cap declared and none kept: an unbounded list fails; too few items to tell is a skip naming the key', async () => {
+    const few = await startNotes({ uncapped: true, preexisting: 5 });
+    const { results } = await runChecks({ profile: few.profile, checks: catalogue.filter((c) => c.id === 'LIM-limit-capped'), seed: 3 });
+    expect(results.map((r) => [r.status, r.configKey])).toEqual([['skip', 'collections[].pagination.maxLimit']]);
+    await new Promise<void>((resolve) => server!.close(() => resolve()));
+    const many = await startNotes({ uncapped: true, preexisting: 1_200 });
+    expect(await verdicts(many.profile, ['LIM-limit-capped'])).toEqual({ 'LIM-limit-capped': 'fail' });
+  });
+});
