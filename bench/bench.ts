@@ -142,6 +142,9 @@ async function checksCommand(): Promise<{ checksCommandMs: number; nodeStartMs: 
   return { checksCommandMs: median(listed), nodeStartMs: median(bare) };
 }
 
+/** As test/support/target.ts's (not in the build): 10 requests per 100 ms. */
+const testProbeRateLimit = { limit: 10, windowMs: 100 } as const;
+
 /**
  * On each reference fault, the whole catalogue through runChecks against a fresh two-node
  * server, as test/fault-matrix.test.ts runs it (that test's support is not in the build, so
@@ -151,9 +154,10 @@ async function checksCommand(): Promise<{ checksCommandMs: number; nodeStartMs: 
 async function faultMatrix(): Promise<{ ms: number; faults: number }> {
   const started = performance.now();
   for (const fault of faultCatalogue) {
-    const server = await startReferenceServer({ port: 0, faults: [fault.name], nodes: 2 });
+    // The probe keys' quota of test/support/target.ts: the rate-limit checks wait milliseconds.
+    const server = await startReferenceServer({ port: 0, faults: [fault.name], nodes: 2, probeRateLimit: testProbeRateLimit });
     const loaded = await loadProfile({ configPath: referenceConfig, baseUrl: server.url, env: { ...server.secrets } });
-    const profile: TargetProfile = { ...loaded, nodes: server.urls.slice(1) };
+    const profile: TargetProfile = { ...loaded, nodes: server.urls.slice(1), ...(loaded.rateLimit && { rateLimit: { ...loaded.rateLimit, ...testProbeRateLimit } }) };
     const client = new HttpClient({ timeoutMs: 5_000, maxBodyBytes: profile.http.maxBodyBytes, connections: 4, maxRequests: 50_000 });
     try {
       const { results } = await runChecks({ profile, checks: catalogue, seed: 1, client });

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// `npm start`: the main job. Starts the bundled reference server (`restprobe serve`),
-// (two nodes over one store, so cross-node checks run too), runs every check against
+// `npm start`: the main job. Starts the bundled reference server (`restprobe serve --tls`),
+// (two nodes over one store, so cross-node checks run too, over HTTPS), runs every check against
 // it with the reference config, writes reports to reports/,
 // stops the server, and exits with the run's exit code.
 import { spawn } from 'node:child_process';
@@ -11,7 +11,8 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const bin = join(root, 'bin', 'restprobe.js');
 const extraArgs = process.argv.slice(2);
 
-const server = spawn(process.execPath, [bin, 'serve', '--port', '0', '--nodes', '2'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+// Over HTTPS (a CA made for the run), so HSTS and the plain-HTTP redirect are judged too.
+const server = spawn(process.execPath, [bin, 'serve', '--port', '0', '--nodes', '2', '--tls'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
 const env = await new Promise((resolve, reject) => {
   let out = '';
   server.stdout.on('data', (chunk) => {
@@ -37,6 +38,8 @@ const run = spawn(
     '--report-dir',
     join(root, 'reports'),
     ...(env.RESTPROBE_NODE_URLS ?? '').split(',').slice(1).flatMap((url) => ['--node', url]),
+    ...(env.RESTPROBE_CA_FILE ? ['--ca', env.RESTPROBE_CA_FILE] : []),
+    ...(env.RESTPROBE_PLAIN_HTTP_URL ? ['--plain-http-url', env.RESTPROBE_PLAIN_HTTP_URL] : []),
     ...extraArgs,
   ],
   { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } },

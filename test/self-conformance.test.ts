@@ -13,7 +13,8 @@ let run: RunOutcome;
 beforeAll(async () => {
   target = await startTarget();
   run = await runChecks({ profile: target.profile, checks: catalogue, seed: 1, client: target.client });
-});
+  // The whole catalogue, rate-limit waits included: seconds on a busy CI machine.
+}, 60_000);
 afterAll(async () => target.close());
 
 describe('the clean reference server', () => {

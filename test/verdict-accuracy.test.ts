@@ -470,7 +470,7 @@ describe('messages', () => {
   describe('a skip names the key that is really missing', () => {
     const base = (): TargetProfile => ({
       baseUrl: 'http://127.0.0.1:1',
-      auth: {},
+      auth: { queryParams: [] },
       collections: [],
       nodes: [],
       secretEndpoints: [],

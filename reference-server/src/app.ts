@@ -3,7 +3,7 @@
  * order the conventions make observable:
  *
  * route match (404) → OPTIONS (no credentials needed) → method (405 + Allow) →
- * credentials (401) → Accept (406) → Content-Type (415) → body size (413) →
+ * credentials (401) → scope (403) → Accept (406) → Content-Type (415) → body size (413) →
  * JSON (400) → JSON object (422) → handler (its own 404, then write preconditions 412,
  * then 422, or success) → ETag, and GET/HEAD preconditions (304, 412).
  *
@@ -12,7 +12,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { authenticate, type KeyRing } from './auth.js';
+import { authenticate, authorize, type Credentials, type KeyRing } from './auth.js';
 import { bodyRequired, hasBody, MalformedJsonError, parseJson, readBody, requireObject, type JsonObject } from './body.js';
 import { ConditionalRequest, Validators } from './conditional.js';
 import type { BodyPolicy, Operation } from './context.js';
@@ -22,11 +22,14 @@ import { genericProblem, notFound, ProblemError, reasonPhrase } from './problem.
 import { emptyReply, mediaTypes, problemReply, renderProblem, send, type Reply } from './respond.js';
 import { createRoutes } from './routes.js';
 import type { RateLimiter } from './rate-limit.js';
+import { SessionStore } from './sessions.js';
 import { allowedMethods, parseTarget, Router, type Method, type Route } from './router.js';
 
 export interface AppConfig {
   /** The keys that authenticate (the server's own, and minted ones). */
   readonly keys: KeyRing;
+  /** The session records every node shares. Default: a fresh store. */
+  readonly sessions?: SessionStore;
   readonly faults: ReadonlySet<FaultName>;
   /** Bulk projects to create up front; none by default. */
   readonly seedProjects?: number;
@@ -34,7 +37,7 @@ export interface AppConfig {
   readonly routes?: readonly Route<Operation>[];
   /** This node's ETags. Default: node 1 with its own memory. */
   readonly validators?: Validators;
-  /** The rate limiter every node shares; none by default. */
+  /** This node's rate limiter (over the counters every node shares); none by default. */
   readonly limiter?: RateLimiter;
 }
 
@@ -96,18 +99,26 @@ async function readJsonBody(
   return requireObject(parsed);
 }
 
+/** Fault `credential-in-location`: the presented key rides along in the new item's URL. */
+function withKeyInLocation(reply: Reply, credentials: Credentials | undefined): Reply {
+  const location = reply.headers?.['Location'];
+  const key = credentials?.keys[0];
+  if (location === undefined || key === undefined) return reply;
+  return { ...reply, headers: { ...reply.headers, Location: `${location}?api_key=${encodeURIComponent(key)}` } };
+}
+
 /** The Node request listener for one node (its own stores unless `config.routes` shares them). */
 export function createRequestListener(config: AppConfig): (req: IncomingMessage, res: ServerResponse) => void {
-  const router = new Router(config.routes ?? createRoutes({ seedProjects: config.seedProjects, keys: config.keys }));
+  const sessions = config.sessions ?? new SessionStore();
+  const router = new Router(config.routes ?? createRoutes({ seedProjects: config.seedProjects, keys: config.keys, sessions }));
   const { keys, faults } = config;
   const validators = config.validators ?? new Validators(faults);
 
   async function answer(req: IncomingMessage, seen: { authenticated: boolean; negotiated: boolean }): Promise<Reply> {
     const method = req.method ?? '';
-    const wait = config.limiter?.take(req.headers, req.socket.remoteAddress);
-    if (wait !== undefined) {
-      throw new ProblemError(genericProblem(429, `Too many requests: at most ${config.limiter!.config.limit} every ${config.limiter!.config.windowMs} ms; retry after ${wait} s.`), { 'Retry-After': String(wait) });
-    }
+    // Counted first: a refused request costs nothing more (§8.1).
+    const refusal = config.limiter?.admit(req);
+    if (refusal !== undefined) return refusal;
     const { path, query } = parseTarget(req.url ?? '');
     const match = router.match(path);
     if (match === undefined) return unknownPath(faults);
@@ -119,8 +130,10 @@ export function createRequestListener(config: AppConfig): (req: IncomingMessage,
       const allow = faults.has('allow-lists-refused-method') ? 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS' : allowedMethods(match.route).join(', ');
       throw new ProblemError(genericProblem(405, `This path does not support ${method}; see Allow.`), { Allow: allow });
     }
-    authenticate(req.headers, keys);
-    seen.authenticated = true;
+    // The login (`access: 'open'`) takes its key in the body; everything else needs credentials.
+    const credentials = operation.access === 'open' ? undefined : authenticate(req.headers, query, { keys, sessions, faults });
+    if (credentials !== undefined && operation.access === undefined) authorize(credentials, method, path, faults);
+    seen.authenticated = credentials !== undefined;
     if (!faults.has('accept-ignored')) requireAcceptableJson(req.headers.accept);
     seen.negotiated = true;
     const body =
@@ -128,7 +141,8 @@ export function createRequestListener(config: AppConfig): (req: IncomingMessage,
         ? await readJsonBody(req, method, operation.body, faults)
         : undefined;
     const conditional = new ConditionalRequest(method, req.headers, validators, faults);
-    return conditional.complete(await operation.handler({ method, params: match.params, query, body, faults, conditional }));
+    const reply = conditional.complete(await operation.handler({ method, params: match.params, query, body, faults, conditional, ...(credentials && { credentials }) }));
+    return method === 'POST' && faults.has('credential-in-location') ? withKeyInLocation(reply, credentials) : reply;
   }
 
   return (req, res) => {
@@ -140,7 +154,7 @@ export function createRequestListener(config: AppConfig): (req: IncomingMessage,
         return renderProblem(genericProblem(500, 'The server failed to handle this request.'), faults);
       })
       .then((reply) =>
-        send(res, reply, {
+        send(res, config.limiter?.withFields(req, reply) ?? reply, {
           head: req.method === 'HEAD',
           method: req.method ?? '',
           authenticated: seen.authenticated,
@@ -159,7 +173,11 @@ export function createRequestListener(config: AppConfig): (req: IncomingMessage,
  * Answers requests Node cannot parse (bad syntax, oversized headers) with a problem body
  * too, instead of Node's bare default, then closes the connection.
  */
-export function createClientErrorListener(faults: ReadonlySet<FaultName>): (error: Error, socket: Duplex) => void {
+export function createClientErrorListener(
+  faults: ReadonlySet<FaultName>,
+  /** Headers every response of this listener carries (Strict-Transport-Security over HTTPS). */
+  extraHeaders: Readonly<Record<string, string>> = {},
+): (error: Error, socket: Duplex) => void {
   return (error, socket) => {
     const code = (error as { code?: unknown }).code;
     if (code === 'ECONNRESET' || !socket.writable) {
@@ -180,6 +198,7 @@ export function createClientErrorListener(faults: ReadonlySet<FaultName>): (erro
         `Content-Type: ${reply.content?.type ?? mediaTypes.problem}\r\n` +
         `Content-Length: ${Buffer.byteLength(text)}\r\n` +
         'Cache-Control: no-store\r\n' +
+        Object.entries(extraHeaders).map(([name, value]) => `${name}: ${value}\r\n`).join('') +
         'Connection: close\r\n\r\n' +
         text,
     );

@@ -2,6 +2,7 @@
  * What a handler receives and returns. By the time a handler runs, the pipeline has
  * matched the route, checked credentials and Accept, and parsed the body.
  */
+import type { Credentials } from './auth.js';
 import type { JsonObject } from './body.js';
 import type { ConditionalRequest } from './conditional.js';
 import type { FaultName } from './faults.js';
@@ -18,6 +19,8 @@ export interface RequestContext {
   readonly faults: ReadonlySet<FaultName>;
   /** The request's preconditions (If-Match, If-None-Match) and this node's ETags. */
   readonly conditional: ConditionalRequest;
+  /** Who is asking; `undefined` only for operations with `access: 'open'`. */
+  readonly credentials?: Credentials;
 }
 
 export type Handler = (ctx: RequestContext) => Reply | Promise<Reply>;
@@ -33,6 +36,12 @@ export interface Operation {
   readonly handler: Handler;
   /** Absent: the operation reads no body (GET, DELETE). */
   readonly body?: BodyPolicy;
+  /**
+   * Absent: credentials and the scope of `scopes.ts` are required. `authenticated`:
+   * credentials only, no scope (the index; a session ending itself). `open`: no
+   * credentials in headers (the login, whose key comes in its body).
+   */
+  readonly access?: 'authenticated' | 'open';
 }
 
 /** A path parameter the route pattern guarantees. */

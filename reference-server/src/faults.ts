@@ -386,6 +386,121 @@ const definitions = [
     description: 'The response that shows a newly minted API key is cacheable (private, max-age=300) instead of no-store.',
     detects: ['LIM-no-store-secrets'],
   },
+  {
+    name: 'api-key-in-query',
+    description: 'An API key in the query string (api_key, apikey, key, access_token, token) is accepted.',
+    detects: ['AUT-key-not-in-query'],
+  },
+  {
+    name: 'unauthorized-without-challenge',
+    description: 'Every 401 answer lacks its WWW-Authenticate challenge.',
+    detects: ['AUT-missing-credentials-401'],
+  },
+  {
+    name: 'forbidden-for-missing-credentials',
+    description: 'A request without credentials gets 403 instead of 401.',
+    detects: ['AUT-missing-credentials-401'],
+  },
+  {
+    name: 'unauthorized-for-missing-scope',
+    description: 'A valid credential without the needed scope gets 401 instead of 403.',
+    detects: ['AUT-scope-403'],
+  },
+  {
+    name: 'scope-not-enforced-on-delete',
+    description: 'DELETE skips the scope check: a credential without write scope may delete.',
+    detects: ['AUT-scope-403'],
+  },
+  {
+    name: 'revoked-key-accepted',
+    description: 'A deleted (revoked) minted API key still authenticates.',
+    detects: ['AUT-revoked-key-401'],
+  },
+  {
+    name: 'minted-secret-readable',
+    description: 'GET of a minted API key shows its secret again.',
+    detects: ['AUT-minted-secret-once'],
+  },
+  {
+    name: 'session-cookie-not-httponly',
+    description: 'The session cookie is set without HttpOnly.',
+    detects: ['AUT-cookie-attributes'],
+  },
+  {
+    name: 'logout-keeps-session',
+    description: 'Logout answers 204 but keeps the server record, so the session cookie still works.',
+    detects: ['AUT-logout-ends-session'],
+  },
+  {
+    name: 'missing-hsts',
+    description: 'HTTPS responses carry no Strict-Transport-Security.',
+    detects: ['AUT-hsts'],
+  },
+  {
+    name: 'plain-http-serves-data',
+    description: 'The plain-HTTP listener serves the API itself instead of redirecting to HTTPS.',
+    detects: ['AUT-https-redirect'],
+  },
+  {
+    name: 'credential-in-location',
+    description: "POST's Location carries the presented API key in its query (?api_key=…).",
+    detects: ['AUT-no-credential-in-url'],
+  },
+  {
+    name: 'garbage-key-accepted',
+    description: 'Any X-API-Key value of 40 or more characters is accepted, as if it were the primary key.',
+    detects: ['AUT-invalid-credentials-401'],
+  },
+  {
+    name: 'rate-limit-absent',
+    description: 'No request is ever rate limited: a burst of any size is served, and no RateLimit fields are sent.',
+    detects: ['LIM-rate-limit-enforced'],
+  },
+  {
+    name: 'retry-after-missing',
+    description: 'A 429 carries no Retry-After (nor Retry-After-Ms).',
+    detects: ['LIM-retry-after-valid'],
+  },
+  {
+    name: 'retry-after-too-short',
+    description: 'After a 429 the key stays limited for another 750 ms, but Retry-After (and Retry-After-Ms) say 0.',
+    detects: ['LIM-retry-after-truthful'],
+  },
+  {
+    name: 'retry-after-too-long',
+    description: "A 429's Retry-After says 3 s more than the real wait (its Retry-After-Ms is right).",
+    detects: ['LIM-retry-after-truthful'],
+  },
+  {
+    name: 'rate-limit-per-node',
+    description: 'Each node keeps its own rate-limit counters, so N nodes serve N times the limit.',
+    detects: ['LIM-rate-limit-shared-across-nodes'],
+  },
+  {
+    name: 'rate-limit-global-counter',
+    description: "All API keys of a quota tier share one counter, so one client's burst limits every other client.",
+    detects: ['LIM-rate-limit-per-client'],
+  },
+  {
+    name: 'rate-limited-plain-text',
+    description: 'A 429 answers text/plain "Too Many Requests" instead of a problem+json body.',
+    detects: ['LIM-429-problem-details'],
+  },
+  {
+    name: 'rate-limit-never-recovers',
+    description: 'A key that was rate limited is never served again, whatever Retry-After and RateLimit promise.',
+    detects: ['LIM-retry-after-truthful', 'LIM-ratelimit-headers'],
+  },
+  {
+    name: 'ratelimit-fields-wrong',
+    description: 'RateLimit reports the whole quota remaining on every response, the 429 included.',
+    detects: ['LIM-ratelimit-headers'],
+  },
+  {
+    name: 'overload-retry-after-fractional',
+    description: 'The overload 503 gives Retry-After in fractional seconds (0.10) instead of delta-seconds or a date.',
+    detects: ['LIM-503-retry-after'],
+  },
 ] as const satisfies readonly FaultDefinition[];
 
 /**

@@ -12,20 +12,31 @@
  * ```
  */
 import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createClientErrorListener, createRequestListener } from './app.js';
 import { KeyRing } from './auth.js';
+import { SessionStore } from './sessions.js';
+import { hstsValue, redirectToHttps, withHsts } from './transport.js';
 import { ValidatorMemory, Validators } from './conditional.js';
 import { createRoutes } from './routes.js';
 import { resolveFaults } from './faults.js';
-import { RateLimiter, type RateLimit } from './rate-limit.js';
+import { RateLimits, type RateLimitOptions } from './rate-limit.js';
 
-export { parseRateLimit, type RateLimit } from './rate-limit.js';
+export { defaultProbeRateLimit, parseRateLimit, rateLimitAlgorithms, retryAfterFormats, type RateLimit, type RateLimitAlgorithm, type RateLimitOptions, type RetryAfterFormat } from './rate-limit.js';
 
 export { faultCatalogue, faultNames, isFaultName, type Fault, type FaultDefinition, type FaultName } from './faults.js';
 
-export interface ReferenceServerOptions {
+/**
+ * Rate limits (see rate-limit.ts): `rateLimit` for every client but the probe keys
+ * (`serve --rate-limit 20/10s`; none by default), `probeRateLimit` for the probe keys
+ * (default 10 per second), the algorithm, the Retry-After format, and overload shedding.
+ */
+export interface ReferenceServerOptions extends RateLimitOptions {
   /** TCP port on 127.0.0.1; 0 (the default) picks a free one. */
   readonly port?: number;
   /**
@@ -33,8 +44,16 @@ export interface ReferenceServerOptions {
    * unknown names are rejected when the server starts.
    */
   readonly faults?: readonly string[];
-  /** The API key clients must send; default: 32 random bytes, base64url. */
+  /** The API key clients must send, with every scope; default: 32 random bytes, base64url. */
   readonly apiKey?: string;
+  /** A second key with every `read:` scope and no `write:` one; default: 32 random bytes, base64url. */
+  readonly readOnlyKey?: string;
+  /**
+   * HTTPS on every node, with a CA and a server certificate (SAN IP 127.0.0.1, DNS
+   * localhost) generated at start, `Strict-Transport-Security` on every response, and a
+   * plain-HTTP listener that redirects to the first node (`serve --tls`). Default false.
+   */
+  readonly tls?: boolean;
   /**
    * Projects to create before listening, for pagination at scale: names `seed-000001`,
    * `seed-000002`, … in creation order, label `"seed"`, status `active`. Default 0; at
@@ -47,8 +66,6 @@ export interface ReferenceServerOptions {
    * balancer. With port 0 each node gets its own free port; with port P, nodes get P, P+1, …
    */
   readonly nodes?: number;
-  /** A fixed-window rate limit per client, shared by every node (`serve --rate-limit 20/10s`); none by default. */
-  readonly rateLimit?: RateLimit;
   /** Integer ids that a delete frees for the next create (`serve --reuse-ids`); random UUIDs by default. */
   readonly reuseIds?: boolean;
 }
@@ -61,17 +78,29 @@ export const maxSeedProjects = 1_000_000;
 
 /** A running reference server. */
 export interface ReferenceServer {
-  /** `http://127.0.0.1:PORT` of the first node, without a trailing slash. */
+  /** `http://127.0.0.1:PORT` (`https://` with `tls`) of the first node, without a trailing slash. */
   readonly url: string;
   /** The first node's port. */
   readonly port: number;
   /** Every node's URL, the first node's first (`urls[0] === url`). */
   readonly urls: readonly string[];
-  /** What a client needs, named as the environment variables `restprobe serve` prints. */
-  readonly secrets: { readonly RESTPROBE_API_KEY: string };
+  /**
+   * What a client needs, named as the environment variables `restprobe serve` prints: the
+   * primary key (every scope) and the read-only key (`read:*`).
+   */
+  readonly secrets: { readonly RESTPROBE_API_KEY: string; readonly RESTPROBE_READONLY_KEY: string; readonly RESTPROBE_LIMIT_KEY: string; readonly RESTPROBE_LIMIT_KEY_2: string };
+  /** With `tls`: the CA certificate (PEM) that issued the nodes' certificates. */
+  readonly ca?: string;
+  /** With `tls`: the CA certificate written to a file under the OS temp directory, removed by `close`. */
+  readonly caPath?: string;
+  /**
+   * With `tls`: `http://127.0.0.1:PORT` of a plain-HTTP listener (port 0: a free one; else
+   * the port after the last node's) that answers everything with 308 to the first node.
+   */
+  readonly plainUrl?: string;
   /** The active faults, as given. */
   readonly faults: readonly string[];
-  /** Stops every node listening and closes every connection, idle keep-alive ones included. */
+  /** Stops every node (and the plain listener) and closes every connection, idle keep-alive ones included; removes the CA file. */
   close(): Promise<void>;
 }
 
@@ -88,6 +117,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   const faultNames = [...(options.faults ?? [])];
   const faults = resolveFaults(faultNames);
   const apiKey = options.apiKey ?? randomBytes(32).toString('base64url');
+  const readOnlyKey = options.readOnlyKey ?? randomBytes(32).toString('base64url');
   const seedProjects = options.seedProjects ?? 0;
   if (!Number.isSafeInteger(seedProjects) || seedProjects < 0 || seedProjects > maxSeedProjects) {
     throw new Error(`seedProjects must be an integer from 0 to ${maxSeedProjects}, not ${String(seedProjects)}.`);
@@ -98,40 +128,71 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     throw new Error(`nodes must be an integer from 1 to ${maxNodes}, not ${String(nodes)}.`);
   }
   const basePort = options.port ?? 0;
-  if (basePort !== 0 && basePort + nodes - 1 > 65535) {
-    throw new Error(`ports ${basePort} to ${basePort + nodes - 1} do not all exist; pick a lower port.`);
+  // With TLS, the plain-HTTP listener takes the port after the nodes'.
+  const lastPort = basePort + nodes - (options.tls === true ? 0 : 1);
+  if (basePort !== 0 && lastPort > 65535) {
+    throw new Error(`ports ${basePort} to ${lastPort} do not all exist; pick a lower port.`);
   }
 
-  // One store (behind the routes) and one validator memory, shared by every node.
-  const keys = new KeyRing(apiKey);
-  const routes = createRoutes({ seedProjects, keys, ids: options.reuseIds ? 'reuse' : 'uuid' });
+  // One store (behind the routes), one session store and one validator memory, shared by every node.
+  const keys = new KeyRing(apiKey, readOnlyKey);
+  const sessions = new SessionStore();
+  const routes = createRoutes({ seedProjects, keys, sessions, ids: options.reuseIds ? 'reuse' : 'uuid' });
+  // Loaded only for TLS: the certificate library and its polyfill stay out of plain runs.
+  const tls = options.tls === true ? await (await import('./certificates.js')).generateTlsMaterial() : undefined;
+  const hsts = tls !== undefined && !faults.has('missing-hsts');
   const memory = new ValidatorMemory();
-  const limiter = options.rateLimit ? new RateLimiter(options.rateLimit) : undefined;
+  // One counter store for every node; the probe keys join the key ring (read-only).
+  const rateLimits = new RateLimits(options, faults, keys);
   const servers: Server[] = [];
   const ports: number[] = [];
+  let plainUrl: string | undefined;
+  let caDir: string | undefined;
   try {
     for (let node = 1; node <= nodes; node++) {
       const validators = new Validators(faults, memory, node);
-      const server = createServer(createRequestListener({ keys, faults, routes, validators, ...(limiter && { limiter }) }));
-      server.on('clientError', createClientErrorListener(faults));
+      const app = createRequestListener({ keys, sessions, faults, routes, validators, limiter: rateLimits.nodeLimiter() });
+      // An https.Server is an http.Server for everything used here (listen, close, address).
+      const server: Server = tls === undefined ? createServer(app) : createHttpsServer({ key: tls.key, cert: tls.cert }, hsts ? withHsts(app) : app);
+      server.on('clientError', createClientErrorListener(faults, hsts ? { 'Strict-Transport-Security': hstsValue } : {}));
       await listen(server, basePort === 0 ? 0 : basePort + node - 1);
       servers.push(server);
       ports.push((server.address() as AddressInfo).port);
     }
+    if (tls !== undefined) {
+      const firstPort = ports[0] ?? 0;
+      // Fault `plain-http-serves-data`: the plain listener is one more node of the API.
+      const plainApp = faults.has('plain-http-serves-data')
+        ? createRequestListener({ keys, sessions, faults, routes, validators: new Validators(faults, memory, 1), limiter: rateLimits.nodeLimiter() })
+        : redirectToHttps(firstPort);
+      const plain = createServer(plainApp);
+      plain.on('clientError', createClientErrorListener(faults));
+      await listen(plain, basePort === 0 ? 0 : basePort + nodes);
+      servers.push(plain);
+      plainUrl = `http://127.0.0.1:${(plain.address() as AddressInfo).port}`;
+      caDir = await mkdtemp(join(tmpdir(), 'restprobe-ca-'));
+      await writeFile(join(caDir, 'ca.pem'), tls.ca);
+    }
   } catch (error) {
     await Promise.all(servers.map(stop));
+    if (caDir !== undefined) await rm(caDir, { recursive: true, force: true });
     throw error;
   }
-  const urls = ports.map((p) => `http://127.0.0.1:${p}`);
+  const scheme = tls === undefined ? 'http' : 'https';
+  const urls = ports.map((p) => `${scheme}://127.0.0.1:${p}`);
 
   return {
     url: urls[0] ?? '',
     port: ports[0] ?? 0,
     urls,
-    secrets: { RESTPROBE_API_KEY: apiKey },
+    secrets: { RESTPROBE_API_KEY: apiKey, RESTPROBE_READONLY_KEY: readOnlyKey, ...rateLimits.secrets },
     faults: faultNames,
+    ...(tls !== undefined && { ca: tls.ca }),
+    ...(caDir !== undefined && { caPath: join(caDir, 'ca.pem') }),
+    ...(plainUrl !== undefined && { plainUrl }),
     close: async () => {
       await Promise.all(servers.map(stop));
+      if (caDir !== undefined) await rm(caDir, { recursive: true, force: true });
     },
   };
 }

@@ -53,8 +53,10 @@ const reasonPhrases: Readonly<Record<number, string>> = {
   201: 'Created',
   204: 'No Content',
   304: 'Not Modified',
+  308: 'Permanent Redirect',
   400: 'Bad Request',
   401: 'Unauthorized',
+  403: 'Forbidden',
   404: 'Not Found',
   405: 'Method Not Allowed',
   406: 'Not Acceptable',
@@ -66,6 +68,7 @@ const reasonPhrases: Readonly<Record<number, string>> = {
   429: 'Too Many Requests',
   431: 'Request Header Fields Too Large',
   500: 'Internal Server Error',
+  503: 'Service Unavailable',
 };
 
 /** The RFC 9110 reason phrase of a status this server sends. */

@@ -1,17 +1,63 @@
 /**
- * An optional rate limiter (`serve --rate-limit 20/10s`): a fixed window of requests per
- * client, keyed by the presented API key (the remote address when there is none), with one
- * counter store shared by every node, since per-node counters multiply the limit by the
- * node count (conventions §8.2). An excess request gets 429 problem+json and
- * `Retry-After` in seconds until the window ends (§8.1, §7).
+ * The rate limiter (conventions §8.1–8.3, §7): a quota per client, keyed by the presented
+ * API key (the remote address when there is none), with one counter store shared by every
+ * node, since per-node counters multiply the limit by the node count (§8.2).
+ *
+ * Two quota tiers. The probe keys (`RESTPROBE_LIMIT_KEY`, `RESTPROBE_LIMIT_KEY_2`, read-only)
+ * get a small quota with a short window, so that restprobe's rate-limit checks reach it in
+ * a burst; every other client is unlimited unless `serve --rate-limit` gives it a quota
+ * too, so a full run with the primary key is never throttled.
+ *
+ * The algorithm is a token bucket by default (capacity = limit, refilled at limit per
+ * window), or a fixed window (§8.3: the choice is an implementation matter). A refused
+ * request gets 429 problem+json with `Retry-After` (delta-seconds rounded up, or an
+ * IMF-fixdate) and `Retry-After-Ms`, the same wait in milliseconds, since whole seconds
+ * cannot say "in 40 ms" (Azure's APIs send the same field). Every response of a tier with a
+ * quota carries `RateLimit-Policy` and `RateLimit` (draft-ietf-httpapi-ratelimit-headers-10).
+ * A client that keeps sending while limited, refused more often than its limit within one
+ * window (counted from the window's start on the clock, whatever was served between), is
+ * shed with 503 and `Retry-After` until that window ends (overload; `overload: false`
+ * turns it off).
  */
-import type { IncomingHttpHeaders } from 'node:http';
+import { randomBytes } from 'node:crypto';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import type { KeyRing } from './auth.js';
+import type { FaultName } from './faults.js';
+import { genericProblem, ProblemError } from './problem.js';
+import { problemReply, type Reply } from './respond.js';
+import { readOnlyScopes } from './scopes.js';
 
 export interface RateLimit {
   /** Requests each client may send per window. */
   readonly limit: number;
   readonly windowMs: number;
 }
+
+export type RateLimitAlgorithm = 'token-bucket' | 'fixed-window';
+export const rateLimitAlgorithms: readonly RateLimitAlgorithm[] = ['token-bucket', 'fixed-window'];
+
+/** How a refusal's `Retry-After` is written: delta-seconds, or an HTTP-date (IMF-fixdate). */
+export type RetryAfterFormat = 'seconds' | 'http-date';
+export const retryAfterFormats: readonly RetryAfterFormat[] = ['seconds', 'http-date'];
+
+/** The rate-limit settings of `startReferenceServer` (see ReferenceServerOptions). */
+export interface RateLimitOptions {
+  /** The quota of every client but the probe keys (`serve --rate-limit 20/10s`); none by default. */
+  readonly rateLimit?: RateLimit;
+  /** The probe keys' quota; default {@link defaultProbeRateLimit}. */
+  readonly probeRateLimit?: RateLimit;
+  /** Default `token-bucket`. */
+  readonly rateLimitAlgorithm?: RateLimitAlgorithm;
+  /** Default `seconds`. */
+  readonly retryAfter?: RetryAfterFormat;
+  /** Shed a client that keeps sending while limited with 503 + Retry-After; default true. */
+  readonly overload?: boolean;
+  /** The two probe keys; default: 32 random bytes each, base64url. */
+  readonly limitKeys?: readonly [string, string];
+}
+
+/** The probe keys' quota unless the server is told otherwise. */
+export const defaultProbeRateLimit: RateLimit = { limit: 10, windowMs: 1_000 };
 
 /** `20/10s`, `600/1m`, `50/500ms` → a {@link RateLimit}; undefined when the text is not one. */
 export function parseRateLimit(text: string): RateLimit | undefined {
@@ -22,27 +68,208 @@ export function parseRateLimit(text: string): RateLimit | undefined {
   return limit >= 1 && windowMs >= 1 ? { limit, windowMs } : undefined;
 }
 
-export class RateLimiter {
-  private readonly windows = new Map<string, { start: number; count: number }>();
+/** A quota tier, named in RateLimit-Policy. */
+interface Policy extends RateLimit {
+  readonly name: string;
+}
 
-  constructor(readonly config: RateLimit) {}
+/** One client's state under one policy. */
+interface Counter {
+  /** Token bucket: tokens left; fixed window: unused. */
+  tokens: number;
+  /** Token bucket: last refill; fixed window: the window's start. */
+  at: number;
+  /** Fixed window: requests admitted in the window. */
+  used: number;
+  /** Refusals in the window `refusalsIn` (the clock's window index), for overload. */
+  refusals: number;
+  refusalsIn: number;
+  /** Faults `retry-after-too-short` and `rate-limit-never-recovers`: refused until then. */
+  blockedUntil: number;
+}
 
-  /** Counts a request; returns the seconds to wait when it is over the limit, else undefined. */
-  take(headers: IncomingHttpHeaders, remote: string | undefined, now = Date.now()): number | undefined {
-    const key = clientKey(headers, remote);
-    let window = this.windows.get(key);
-    if (window === undefined || now - window.start >= this.config.windowMs) {
-      window = { start: now - ((now - (window?.start ?? now)) % this.config.windowMs), count: 0 };
-      this.windows.set(key, window);
+/** What the algorithm decided for one request. */
+interface Take {
+  readonly admitted: boolean;
+  /** Whole requests left. */
+  readonly remaining: number;
+  /** Until a request would be admitted again (0 when this one was). */
+  readonly retryMs: number;
+  /** Until the quota is whole again. */
+  readonly resetMs: number;
+}
+
+type Algorithm = (c: Counter, p: Policy, now: number) => Take;
+
+const algorithms: Readonly<Record<RateLimitAlgorithm, Algorithm>> = {
+  'token-bucket': (c, p, now) => {
+    const rate = p.limit / p.windowMs;
+    c.tokens = Math.min(p.limit, c.tokens + (now - c.at) * rate);
+    c.at = now;
+    const admitted = c.tokens >= 1;
+    if (admitted) c.tokens -= 1;
+    return { admitted, remaining: Math.floor(c.tokens), retryMs: admitted ? 0 : (1 - c.tokens) / rate, resetMs: (p.limit - c.tokens) / rate };
+  },
+  'fixed-window': (c, p, now) => {
+    if (now - c.at >= p.windowMs) {
+      c.at = now - ((now - c.at) % p.windowMs);
+      c.used = 0;
     }
-    window.count++;
-    if (window.count <= this.config.limit) return undefined;
-    return Math.max(1, Math.ceil((window.start + this.config.windowMs - now) / 1000));
+    const admitted = c.used < p.limit;
+    if (admitted) c.used++;
+    const left = c.at + p.windowMs - now;
+    return { admitted, remaining: p.limit - c.used, retryMs: admitted ? 0 : left, resetMs: c.used === 0 ? 0 : left };
+  },
+};
+
+/** How long fault `retry-after-too-short` keeps a refused key limited while saying 0. */
+const penaltyMs = 750;
+
+/** How much longer than the real wait fault `retry-after-too-long` says. */
+const overstateMs = 3_000;
+
+/**
+ * Every node's limiter, over one counter store (one per node under fault
+ * `rate-limit-per-node`), and the probe keys, registered as read-only credentials.
+ */
+export class RateLimits {
+  readonly secrets: { readonly RESTPROBE_LIMIT_KEY: string; readonly RESTPROBE_LIMIT_KEY_2: string };
+  private readonly shared = new Map<string, Counter>();
+  private readonly settings: LimiterSettings;
+
+  constructor(options: RateLimitOptions, faults: ReadonlySet<FaultName>, keys: KeyRing) {
+    const [first, second] = options.limitKeys ?? [randomBytes(32).toString('base64url'), randomBytes(32).toString('base64url')];
+    this.secrets = { RESTPROBE_LIMIT_KEY: first, RESTPROBE_LIMIT_KEY_2: second };
+    keys.add('rate-limit-probe-1', first, readOnlyScopes);
+    keys.add('rate-limit-probe-2', second, readOnlyScopes);
+    this.settings = {
+      faults,
+      probeKeys: new Set([first, second]),
+      probe: { name: 'probe', ...(options.probeRateLimit ?? defaultProbeRateLimit) },
+      ...(options.rateLimit && { general: { name: 'default', ...options.rateLimit } }),
+      algorithm: algorithms[options.rateLimitAlgorithm ?? 'token-bucket'],
+      retryAfter: options.retryAfter ?? 'seconds',
+      overload: options.overload ?? true,
+    };
+  }
+
+  /** A node's limiter: over the store every node shares (its own under fault `rate-limit-per-node`). */
+  nodeLimiter(): RateLimiter {
+    return new RateLimiter(this.settings, this.settings.faults.has('rate-limit-per-node') ? new Map() : this.shared);
   }
 }
 
-/** Who a request counts against: its API key, else its address. */
-function clientKey(headers: IncomingHttpHeaders, remote: string | undefined): string {
-  const key = headers['x-api-key'] ?? headers.authorization;
-  return typeof key === 'string' && key.length > 0 ? `key:${key}` : `ip:${remote ?? 'unknown'}`;
+interface LimiterSettings {
+  readonly faults: ReadonlySet<FaultName>;
+  readonly probeKeys: ReadonlySet<string>;
+  readonly probe: Policy;
+  /** Every other client's policy; none: they are not counted. */
+  readonly general?: Policy;
+  readonly algorithm: Algorithm;
+  readonly retryAfter: RetryAfterFormat;
+  readonly overload: boolean;
+}
+
+/** What a request's verdict says, as the client sees it. */
+interface Verdict extends Take {
+  /** The wait the refusal states (the real one, unless a fault lies). */
+  readonly statedMs: number;
+}
+
+export class RateLimiter {
+  /** The RateLimit fields of each request still being answered. */
+  private readonly fields = new WeakMap<IncomingMessage, Record<string, string>>();
+
+  constructor(
+    private readonly settings: LimiterSettings,
+    private readonly counters: Map<string, Counter>,
+  ) {}
+
+  /** Counts the request: undefined when it may go on, else the refusal (429, or 503 when shed). */
+  admit(req: IncomingMessage): Reply | undefined {
+    const { faults } = this.settings;
+    const key = presentedKey(req.headers);
+    const policy = key !== undefined && this.settings.probeKeys.has(key) ? this.settings.probe : this.settings.general;
+    if (policy === undefined || faults.has('rate-limit-absent')) return undefined;
+    // Fault `rate-limit-global-counter`: every client of the tier shares one counter.
+    const id = faults.has('rate-limit-global-counter') ? policy.name : `${policy.name}:${key ?? `ip:${req.socket.remoteAddress ?? 'unknown'}`}`;
+    const now = Date.now();
+    let counter = this.counters.get(id);
+    if (counter === undefined) {
+      counter = { tokens: policy.limit, at: now, used: 0, refusals: 0, refusalsIn: 0, blockedUntil: 0 };
+      this.counters.set(id, counter);
+    }
+    const blocked = now < counter.blockedUntil;
+    const verdict = this.decide(counter, policy, now);
+    const fields = this.rateLimitFields(policy, verdict);
+    this.fields.set(req, fields);
+    if (verdict.admitted) return undefined;
+    // Only the quota's refusals make a client abusive, not a fault's block.
+    const window = Math.floor(now / policy.windowMs);
+    if (counter.refusalsIn !== window) [counter.refusalsIn, counter.refusals] = [window, 0];
+    if (!blocked) counter.refusals++;
+    const headers = { ...fields, ...this.retryHeaders(verdict.statedMs, now, 429) };
+    if (this.settings.overload && counter.refusals > policy.limit) {
+      const shedMs = Math.max(verdict.statedMs, (window + 1) * policy.windowMs - now);
+      const shed = new ProblemError(genericProblem(503, 'This client kept sending while rate limited: it is shed until this window ends; see Retry-After.'), { ...fields, ...this.retryHeaders(shedMs, now, 503) });
+      return problemReply(shed, faults);
+    }
+    if (faults.has('rate-limited-plain-text')) return { status: 429, headers, content: { type: 'text/plain; charset=utf-8', text: 'Too Many Requests' } };
+    const detail = `This client sent more than ${policy.limit} requests in ${policy.windowMs} ms; see Retry-After.`;
+    return problemReply(new ProblemError(genericProblem(429, detail), headers), faults);
+  }
+
+  /** `reply` with the request's RateLimit fields, when its client has a quota. */
+  withFields(req: IncomingMessage, reply: Reply): Reply {
+    const fields = this.fields.get(req);
+    return fields === undefined ? reply : { ...reply, headers: { ...reply.headers, ...fields } };
+  }
+
+  private decide(counter: Counter, policy: Policy, now: number): Verdict {
+    const { faults } = this.settings;
+    const refillMs = policy.windowMs / policy.limit;
+    if (now < counter.blockedUntil) {
+      // A key a fault keeps limited: the fields and Retry-After say what the fault says.
+      const left = counter.blockedUntil - now;
+      return faults.has('retry-after-too-short')
+        ? { admitted: false, remaining: 0, retryMs: left, resetMs: left, statedMs: 0 }
+        : { admitted: false, remaining: 0, retryMs: refillMs, resetMs: refillMs, statedMs: refillMs };
+    }
+    const take = this.settings.algorithm(counter, policy, now);
+    if (take.admitted) return { ...take, statedMs: 0 };
+    if (faults.has('retry-after-too-short')) {
+      counter.blockedUntil = now + penaltyMs;
+      return { ...take, retryMs: penaltyMs, statedMs: 0 };
+    }
+    if (faults.has('rate-limit-never-recovers')) counter.blockedUntil = Number.POSITIVE_INFINITY;
+    return { ...take, statedMs: take.retryMs };
+  }
+
+  /** `RateLimit-Policy` and `RateLimit` (draft-10); `t` names the same moment as Retry-After on a refusal. */
+  private rateLimitFields(policy: Policy, v: Verdict): Record<string, string> {
+    // The draft's `w` is whole seconds: a shorter window is not named rather than misnamed.
+    const w = policy.windowMs % 1000 === 0 ? `;w=${policy.windowMs / 1000}` : '';
+    const remaining = this.settings.faults.has('ratelimit-fields-wrong') ? policy.limit : v.remaining;
+    const t = Math.ceil((v.admitted ? v.resetMs : v.retryMs) / 1000);
+    return { 'RateLimit-Policy': `"${policy.name}";q=${policy.limit}${w}`, RateLimit: `"${policy.name}";r=${remaining};t=${t}` };
+  }
+
+  /** `Retry-After` (rounded up: a client that waits it is never early) and `Retry-After-Ms`. */
+  private retryHeaders(statedMs: number, now: number, status: 429 | 503): Record<string, string> {
+    const { faults } = this.settings;
+    if (status === 429 && faults.has('retry-after-missing')) return {};
+    const ms = Math.ceil(statedMs);
+    if (status === 503 && faults.has('overload-retry-after-fractional')) return { 'Retry-After': (ms / 1000).toFixed(2), 'Retry-After-Ms': String(ms) };
+    const said = status === 429 && faults.has('retry-after-too-long') ? ms + overstateMs : ms;
+    const retryAfter = this.settings.retryAfter === 'http-date' ? new Date(Math.ceil((now + said) / 1000) * 1000).toUTCString() : String(Math.ceil(said / 1000));
+    return { 'Retry-After': retryAfter, 'Retry-After-Ms': String(ms) };
+  }
+}
+
+/** The API key a request presents (X-API-Key, or a Bearer token), if any. */
+function presentedKey(headers: IncomingHttpHeaders): string | undefined {
+  const apiKey = headers['x-api-key'];
+  if (typeof apiKey === 'string' && apiKey.length > 0) return apiKey.trim();
+  const bearer = /^Bearer +(\S+) *$/i.exec(headers.authorization ?? '');
+  return bearer?.[1];
 }

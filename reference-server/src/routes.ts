@@ -7,6 +7,7 @@ import type { KeyRing } from './auth.js';
 import { param, requiredBody, type Operation } from './context.js';
 import { memberKind, memberMaxLimit, membersPath, memberListing, type MemberData } from './members.js';
 import { eventKind, eventListing, eventsPath, type EventData } from './events.js';
+import { sessionRoutes, type SessionStore } from './sessions.js';
 import { projectKind, projectListing, projectPath, projectsPath, seedProject, type ProjectData } from './projects.js';
 import { notFound } from './problem.js';
 import { createItem, deleteItem, getItem, listItems, listItemsByOffset, listItemsByPageNumber, patchItem, replaceItem } from './resources.js';
@@ -21,6 +22,8 @@ export interface RouteOptions {
   readonly seedProjects?: number;
   /** The keys that authenticate; `/v2/api-keys` mints into it. */
   readonly keys: KeyRing;
+  /** The session records; `/v2/sessions` logs in and out of it. */
+  readonly sessions: SessionStore;
   /** How the stores choose ids; `uuid` by default. */
   readonly ids?: IdScheme;
 }
@@ -46,10 +49,12 @@ export function createRoutes(options: RouteOptions): Route<Operation>[] {
 
   return [
     ...apiKeyRoutes(options.keys),
+    ...sessionRoutes(options.keys, options.sessions),
     {
       pattern: '/v2',
       operations: {
-        GET: { handler: () => jsonReply(200, { _links: { projects: projectsPath, members: membersPath, events: eventsPath, api_keys: apiKeysPath } }) },
+        // The index names no resource: any valid credential may read it.
+        GET: { access: 'authenticated', handler: () => jsonReply(200, { _links: { projects: projectsPath, members: membersPath, events: eventsPath, api_keys: apiKeysPath } }) },
       },
     },
     {

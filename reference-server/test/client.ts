@@ -25,6 +25,8 @@ export interface CallOptions {
   readonly auth?: boolean;
   /** Which node to ask: an index into `server.urls` (default 0, the first). */
   readonly node?: number;
+  /** Another origin to ask instead of a node (such as `server.plainUrl`). */
+  readonly origin?: string;
 }
 
 /** A started server and a client bound to it. */
@@ -41,7 +43,8 @@ export async function startHarness(
   options: Omit<ReferenceServerOptions, 'faults'> = {},
 ): Promise<Harness> {
   const server = await startReferenceServer({ ...options, faults });
-  const agent = new Agent({ connections: 16 });
+  // With `tls`, the server's own CA is the one trusted; verification stays on.
+  const agent = new Agent({ connections: 16, ...(server.ca !== undefined && { connect: { ca: server.ca } }) });
   const call = async (method: string, path: string, options: CallOptions = {}): Promise<Exchange> => {
     const headers: Record<string, string> = {};
     if (options.auth !== false) headers['x-api-key'] = server.secrets.RESTPROBE_API_KEY;
@@ -52,7 +55,7 @@ export async function startHarness(
     }
     Object.assign(headers, options.headers);
     // The raw path goes on the wire as written: no URL normalisation of `..` or `%2f`.
-    const origin = server.urls[options.node ?? 0];
+    const origin = options.origin ?? server.urls[options.node ?? 0];
     if (origin === undefined) throw new Error(`no node ${options.node}: the server has ${server.urls.length}`);
     const res = await agent.request({ origin, path, method: method as 'GET', headers, body: body ?? null });
     const text = await res.body.text();

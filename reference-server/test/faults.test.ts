@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { faultCatalogue, faultNames, type FaultName, type ReferenceServerOptions } from '../src/index.js';
 import { rawExchange, startHarness, type Harness } from './client.js';
+import { pause, probe, probeUntil, shortProbeQuota, slowProbeQuota } from './rate-limit-client.js';
 
 const ids = (page: { data: { id: string }[] }): string[] => page.data.map((item) => item.id);
 
@@ -586,11 +587,166 @@ const demonstrations: Record<FaultName, (h: Harness) => Promise<void>> = {
     expect(res.headers['cache-control']).toBe('private, max-age=300');
     expect(res.json()).toHaveProperty('key');
   },
+  async 'api-key-in-query'(h) {
+    const key = encodeURIComponent(h.server.secrets.RESTPROBE_API_KEY);
+    for (const name of ['api_key', 'apikey', 'key', 'access_token', 'token']) {
+      expect((await h.call('GET', `/v2/projects?${name}=${key}`, { auth: false })).status).toBe(200);
+    }
+    expect((await h.call('GET', '/v2/projects?api_key=wrong', { auth: false })).status).toBe(401);
+  },
+  async 'unauthorized-without-challenge'(h) {
+    for (const headers of [{}, { 'x-api-key': 'wrong' }] as Record<string, string>[]) {
+      const res = await h.call('GET', '/v2/projects', { auth: false, headers });
+      expect(res.status).toBe(401);
+      expect(res.headers['content-type']).toBe('application/problem+json');
+      expect(res.headers['www-authenticate']).toBeUndefined();
+    }
+  },
+  async 'forbidden-for-missing-credentials'(h) {
+    const res = await h.call('GET', '/v2/projects', { auth: false });
+    expect(res.status).toBe(403);
+    expect(res.json()).toMatchObject({ status: 403 });
+    expect(res.headers['www-authenticate']).toBeUndefined();
+    // A wrong key is still 401.
+    expect((await h.call('GET', '/v2/projects', { auth: false, headers: { 'x-api-key': 'wrong' } })).status).toBe(401);
+  },
+  async 'unauthorized-for-missing-scope'(h) {
+    const readOnly = { 'x-api-key': h.server.secrets.RESTPROBE_READONLY_KEY };
+    const res = await h.call('POST', '/v2/projects', { auth: false, headers: readOnly, json: { name: 'n' } });
+    expect(res.status).toBe(401);
+    expect(res.json()).toMatchObject({ status: 401 });
+    expect((await h.call('GET', '/v2/projects', { auth: false, headers: readOnly })).status).toBe(200);
+  },
+  async 'scope-not-enforced-on-delete'(h) {
+    const readOnly = { 'x-api-key': h.server.secrets.RESTPROBE_READONLY_KEY };
+    const project = await h.createProject();
+    expect((await h.call('DELETE', `/v2/projects/${project.id}`, { auth: false, headers: readOnly })).status).toBe(204);
+    expect((await h.call('GET', `/v2/projects/${project.id}`)).status).toBe(404);
+    // Other writes are still refused.
+    expect((await h.call('POST', '/v2/projects', { auth: false, headers: readOnly, json: { name: 'n' } })).status).toBe(403);
+  },
+  async 'revoked-key-accepted'(h) {
+    const minted = (await h.call('POST', '/v2/api-keys', { json: { name: 'ci' } })).json();
+    expect((await h.call('DELETE', `/v2/api-keys/${minted.id}`)).status).toBe(204);
+    expect((await h.call('GET', `/v2/api-keys/${minted.id}`)).status).toBe(404);
+    expect((await h.call('GET', '/v2/projects', { auth: false, headers: { 'x-api-key': minted.key } })).status).toBe(200);
+  },
+  async 'minted-secret-readable'(h) {
+    const minted = (await h.call('POST', '/v2/api-keys', { json: { name: 'ci' } })).json();
+    const shown = await h.call('GET', `/v2/api-keys/${minted.id}`);
+    expect(shown.status).toBe(200);
+    expect(shown.json().key).toBe(minted.key);
+  },
+  async 'session-cookie-not-httponly'(h) {
+    const login = await h.call('POST', '/v2/sessions', { auth: false, json: { api_key: h.server.secrets.RESTPROBE_API_KEY } });
+    expect(login.status).toBe(201);
+    expect(login.headers['set-cookie']).toMatch(/^session=[A-Za-z0-9_-]{43}; Path=\/; Secure; SameSite=Lax$/);
+  },
+  async 'logout-keeps-session'(h) {
+    const login = await h.call('POST', '/v2/sessions', { auth: false, json: { api_key: h.server.secrets.RESTPROBE_API_KEY } });
+    const cookie = { cookie: (login.headers['set-cookie'] ?? '').split(';')[0] ?? '' };
+    expect((await h.call('DELETE', '/v2/sessions/current', { auth: false, headers: cookie })).status).toBe(204);
+    expect((await h.call('GET', '/v2/projects', { auth: false, headers: cookie })).status).toBe(200);
+  },
+  async 'missing-hsts'(h) {
+    expect(h.server.url).toMatch(/^https:/);
+    const res = await h.call('GET', '/v2/projects');
+    expect(res.status).toBe(200);
+    expect(res.headers['strict-transport-security']).toBeUndefined();
+  },
+  async 'plain-http-serves-data'(h) {
+    const project = await h.createProject();
+    const res = await h.call('GET', '/v2/projects', { origin: h.server.plainUrl ?? '' });
+    expect(res.status).toBe(200);
+    expect(ids(res.json())).toEqual([project.id]);
+    expect(res.headers['strict-transport-security']).toBeUndefined();
+  },
+  async 'credential-in-location'(h) {
+    const res = await h.call('POST', '/v2/projects', { json: { name: 'n' } });
+    expect(res.status).toBe(201);
+    expect(res.headers['location']).toBe(`/v2/projects/${res.json().id}?api_key=${encodeURIComponent(h.server.secrets.RESTPROBE_API_KEY)}`);
+  },
+  async 'garbage-key-accepted'(h) {
+    expect((await h.call('GET', '/v2/projects', { auth: false, headers: { 'x-api-key': 'g'.repeat(40) } })).status).toBe(200);
+    expect((await h.call('GET', '/v2/projects', { auth: false, headers: { 'x-api-key': 'g'.repeat(39) } })).status).toBe(401);
+  },
+  async 'rate-limit-absent'(h) {
+    for (let i = 0; i < 3 * slowProbeQuota.limit; i++) {
+      const res = await probe(h);
+      expect(res.status).toBe(200);
+      expect(res.headers['ratelimit']).toBeUndefined();
+    }
+  },
+  async 'retry-after-missing'(h) {
+    const limited = await probeUntil(h, 429);
+    expect(limited?.headers['retry-after']).toBeUndefined();
+    expect(limited?.headers['retry-after-ms']).toBeUndefined();
+    expect(limited?.headers['ratelimit']).toMatch(/^"probe";r=0;t=2$/);
+  },
+  async 'retry-after-too-short'(h) {
+    const limited = await probeUntil(h, 429);
+    expect(limited?.headers['retry-after']).toBe('0');
+    expect(limited?.headers['retry-after-ms']).toBe('0');
+    await pause(400);
+    expect((await probe(h)).status).toBe(429);
+  },
+  async 'retry-after-too-long'(h) {
+    const limited = await probeUntil(h, 429);
+    expect(limited?.headers['retry-after']).toBe('4');
+    expect(Number(limited?.headers['retry-after-ms'])).toBeLessThanOrEqual(shortProbeQuota.windowMs);
+    await pause(Number(limited?.headers['retry-after-ms']));
+    expect((await probe(h)).status).toBe(200);
+  },
+  async 'rate-limit-per-node'(h) {
+    expect((await probeUntil(h, 429, { node: 0 }))?.status).toBe(429);
+    // A whole fresh quota on the other node, not just what refilled meanwhile.
+    const there = [];
+    for (let i = 0; i < slowProbeQuota.limit; i++) there.push((await probe(h, { node: 1 })).status);
+    expect(there).toEqual(Array(slowProbeQuota.limit).fill(200));
+  },
+  async 'rate-limit-global-counter'(h) {
+    expect((await probeUntil(h, 429, { key: 1 }))?.status).toBe(429);
+    expect((await probe(h, { key: 2 })).status).toBe(429);
+  },
+  async 'rate-limited-plain-text'(h) {
+    const limited = await probeUntil(h, 429);
+    expect(limited?.headers['content-type']).toBe('text/plain; charset=utf-8');
+    expect(limited?.text).toBe('Too Many Requests');
+    expect(limited?.headers['retry-after']).toBe('2');
+  },
+  async 'rate-limit-never-recovers'(h) {
+    const limited = await probeUntil(h, 429);
+    await pause(Number(limited?.headers['retry-after-ms']) + 3 * shortProbeQuota.windowMs);
+    const later = await probe(h);
+    expect(later.status).toBe(429);
+    expect(later.headers['ratelimit']).toBe('"probe";r=0;t=1');
+  },
+  async 'ratelimit-fields-wrong'(h) {
+    const limited = await probeUntil(h, 429);
+    expect(limited?.headers['ratelimit']).toMatch(new RegExp(`^"probe";r=${slowProbeQuota.limit};t=2$`));
+  },
+  async 'overload-retry-after-fractional'(h) {
+    const shed = await probeUntil(h, 503);
+    expect(shed?.headers['retry-after']).toMatch(/^\d+\.\d\d$/);
+    expect(shed?.json()).toMatchObject({ status: 503, title: 'Service Unavailable' });
+  },
 };
 
 /** Servers a demonstration needs beyond the default (with and without its fault). */
 const serverOptions: Partial<Record<FaultName, Omit<ReferenceServerOptions, 'faults'>>> = {
   'etag-per-node': { nodes: 2 },
+  'missing-hsts': { tls: true },
+  'plain-http-serves-data': { tls: true },
+  'rate-limit-absent': { probeRateLimit: slowProbeQuota },
+  'retry-after-missing': { probeRateLimit: slowProbeQuota },
+  'retry-after-too-short': { probeRateLimit: shortProbeQuota },
+  'retry-after-too-long': { probeRateLimit: shortProbeQuota },
+  'rate-limit-per-node': { nodes: 2, probeRateLimit: slowProbeQuota },
+  'rate-limit-global-counter': { probeRateLimit: slowProbeQuota },
+  'rate-limited-plain-text': { probeRateLimit: slowProbeQuota },
+  'rate-limit-never-recovers': { probeRateLimit: shortProbeQuota },
+  'ratelimit-fields-wrong': { probeRateLimit: slowProbeQuota },
+  'overload-retry-after-fractional': { probeRateLimit: slowProbeQuota },
 };
 
 describe('fault catalogue', () => {

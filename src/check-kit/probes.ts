@@ -9,6 +9,7 @@ import { CheckSkipped } from '../model/check.js';
 import type { Resolved } from '../model/needs.js';
 import { createdItemUrl } from './created-url.js';
 import { splitList } from './http-grammar.js';
+import { withKey } from './auth.js';
 
 /** A path no API has: unknown-path probes. */
 export function unknownPath(): string {
@@ -92,7 +93,7 @@ export function invalidBody(collection: CollectionProfile): Record<string, unkno
 }
 
 /** What {@link provokeErrors} uses when the config has it: a check declares these as `uses`. */
-export const errorProbeUses = ['collection', 'writable', 'mayWrite', 'credentials'] as const;
+export const errorProbeUses = ['collection', 'writable', 'mayWrite', 'credentials', 'limitedCredential'] as const;
 export type ErrorProbeNeeds = Partial<Resolved<(typeof errorProbeUses)[number]>>;
 
 /**
@@ -100,7 +101,8 @@ export type ErrorProbeNeeds = Partial<Resolved<(typeof errorProbeUses)[number]>>
  * unknown path (always); unknown id and unsupported Accept (with a collection); an
  * unsupported method (with a collection, on a run that may write); malformed JSON,
  * validation failure and unsupported Content-Type (with a writable collection); missing
- * credentials (with credentials). Only error answers are returned.
+ * credentials (with credentials); a write without the scope (with a limited credential).
+ * Only error answers are returned.
  */
 export async function provokeErrors(ctx: CheckContext, needs: ErrorProbeNeeds): Promise<HttpResponse[]> {
   const responses: HttpResponse[] = [await ctx.http.send({ method: 'GET', path: unknownPath() })];
@@ -122,6 +124,8 @@ export async function provokeErrors(ctx: CheckContext, needs: ErrorProbeNeeds): 
     responses.push(await post({ body: malformedJson, headers: { 'content-type': 'application/json' } }));
     responses.push(await post({ json: invalidBody(writable) }));
     responses.push(await post({ body: JSON.stringify(writable.createBody), headers: { 'content-type': unsupportedContentType } }));
+    // A valid credential without the write scope: the 403 (AUT-scope-403 judges its status).
+    if (needs.limitedCredential) responses.push(await post({ json: writable.createBody, ...withKey(needs.limitedCredential.header, needs.limitedCredential.value.value) }));
   }
   return responses.filter((r) => r.status >= 400);
 }

@@ -46,6 +46,7 @@ Exit codes: 0 no failures · 1 failures · 2 usage or config error (incl. untrus
     .option('--node <url>', 'another base URL of the same deployment, for cross-node checks (adds to config nodes); repeatable', collect, [])
     .option('--ca <file>', 'a PEM file of CA certificates to trust for an https target (adds to Node\'s own; verification is never off)')
     .option('--no-destructive', 'send no probe that can hurt the target (oversized and deeply nested bodies)')
+    .option('--plain-http-url <url>', "the target's plain-HTTP URL, which must redirect to HTTPS and serve nothing (config plainHttpUrl); no credential is sent to it")
     .addHelpText('after', `
 Examples:
   $ restprobe run http://127.0.0.1:8080 -c fixtures/reference.config.json
@@ -84,7 +85,12 @@ Examples:
     .addOption(new Option('--fault <name>', 'switch on a named fault; repeatable').argParser(collect).default([]))
     .option('--seed-projects <n>', 'pre-fill n projects labelled "seed" (for walks over big collections)', '0')
     .option('--reuse-ids', 'integer ids, the next above the highest in use, so a deleted id comes back (as many real APIs)', false)
-    .option('--rate-limit <n/window>', 'limit each client to n requests per window (20/10s, 600/1m, 50/500ms), one counter shared by every node: 429 + Retry-After')
+    .option('--rate-limit <n/window>', 'limit every client but the probe keys to n requests per window (20/10s, 600/1m, 50/500ms), one counter shared by every node: 429 + Retry-After')
+    .option('--probe-rate-limit <n/window>', 'the quota of the probe keys RESTPROBE_LIMIT_KEY and RESTPROBE_LIMIT_KEY_2 (default 10/1s)')
+    .option('--rate-limit-algorithm <name>', 'token-bucket (default) or fixed-window')
+    .option('--retry-after <format>', "a 429's Retry-After as seconds (default) or http-date")
+    .option('--no-overload', 'never shed a client that keeps sending while limited (by default it gets 503 + Retry-After)')
+    .option('--tls', 'HTTPS with a CA made at start (its path is printed, for --ca), HSTS, and a plain-HTTP listener on the next port that redirects', false)
     .option('--list-faults', 'list the faults and the checks each must trip', false)
     .option('--json', 'with --list-faults: as JSON', false)
     .addHelpText('after', `
@@ -92,6 +98,7 @@ Examples:
   $ restprobe serve --port 8080
   $ restprobe serve --port 8080 --fault if-match-ignored --fault errors-as-plain-json
   $ restprobe serve --port 8080 --nodes 2 --fault etag-per-node
+  $ restprobe serve --port 8443 --tls
   $ restprobe serve --list-faults --json`)
     .action(async (opts) => {
       const { serveCommand } = await import('./serve-command.js');

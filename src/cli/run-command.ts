@@ -32,6 +32,7 @@ export interface RunOptions {
   readonly ca?: string;
   /** commander's `--no-destructive`: false when given. */
   readonly destructive?: boolean;
+  readonly plainHttpUrl?: string;
 }
 
 /** Runs and returns the exit code; throws RestprobeError for usage, config and reachability problems. */
@@ -43,7 +44,7 @@ export async function runCommand(baseUrl: string | undefined, opts: RunOptions, 
   if (selected.length === 0) {
     throw new RestprobeError('ERR_USAGE', `no check selected: ${describeSelection(selection)} matches no check in the catalogue (see restprobe checks)`);
   }
-  const profile = await loadProfile({ configPath: opts.config, baseUrl, readOnly: opts.readOnly, ...(opts.proxy !== undefined && { proxy: opts.proxy }), nodes: splitList(opts.node), ...(opts.ca !== undefined && { ca: opts.ca }), ...(opts.destructive === false && { destructive: false }) });
+  const profile = await loadProfile({ configPath: opts.config, baseUrl, readOnly: opts.readOnly, ...(opts.proxy !== undefined && { proxy: opts.proxy }), nodes: splitList(opts.node), ...(opts.ca !== undefined && { ca: opts.ca }), ...(opts.destructive === false && { destructive: false }), ...(opts.plainHttpUrl !== undefined && { plainHttpUrl: opts.plainHttpUrl }) });
   // Harness-side problems end the run here, with one line, before any check runs.
   await prepareReportDir(opts.reportDir);
   const client = clientForProfile(profile);

@@ -2,10 +2,11 @@
  * `restprobe serve`: the bundled reference server. It prints shell lines (comments, and
  * one `export` per secret) so a second shell can paste them and run against it.
  */
-import { faultCatalogue, maxNodes, maxSeedProjects, parseRateLimit, startReferenceServer } from '../../reference-server/src/index.js';
+import { faultCatalogue, maxNodes, maxSeedProjects, startReferenceServer } from '../../reference-server/src/index.js';
 import { RestprobeError } from '../errors.js';
+import { describeRateLimits, rateLimitOptions, type RateLimitFlags } from './serve-rate-limits.js';
 
-export interface ServeOptions {
+export interface ServeOptions extends RateLimitFlags {
   readonly port: string;
   readonly fault: string[];
   readonly listFaults: boolean;
@@ -14,10 +15,10 @@ export interface ServeOptions {
   readonly nodes?: string;
   /** Projects to pre-fill (label "seed"), for big walks; default 0. */
   readonly seedProjects?: string;
-  /** `requests/window` per client, shared by the nodes (`20/10s`); none by default. */
-  readonly rateLimit?: string;
   /** Integer ids that a delete frees again. */
   readonly reuseIds?: boolean;
+  /** HTTPS with a CA generated at start, HSTS, and a plain-HTTP listener that redirects. */
+  readonly tls?: boolean;
 }
 
 export function renderFaultList(json: boolean): string {
@@ -44,23 +45,22 @@ export async function serveCommand(opts: ServeOptions, out: NodeJS.WriteStream =
   if (!/^\d+$/.test(nodesText) || nodes < 1 || nodes > maxNodes) {
     throw new RestprobeError('ERR_USAGE', `--nodes: "${nodesText}" is not a node count (1-${maxNodes})`);
   }
-  if (port !== 0 && port + nodes - 1 > 65535) {
-    throw new RestprobeError('ERR_USAGE', `--port ${port} --nodes ${nodes}: the nodes would need ports up to ${port + nodes - 1} (max 65535)`);
+  // With --tls, the plain-HTTP listener takes the port after the nodes'.
+  const lastPort = port + nodes - (opts.tls === true ? 0 : 1);
+  if (port !== 0 && lastPort > 65535) {
+    throw new RestprobeError('ERR_USAGE', `--port ${port} --nodes ${nodes}${opts.tls === true ? ' --tls' : ''}: the server would need ports up to ${lastPort} (max 65535)`);
   }
   const seedText = opts.seedProjects ?? '0';
   const seedProjects = Number(seedText);
   if (!/^\d+$/.test(seedText) || seedProjects > maxSeedProjects) {
     throw new RestprobeError('ERR_USAGE', `--seed-projects: "${seedText}" is not a count (0-${maxSeedProjects})`);
   }
-  const rateLimit = opts.rateLimit === undefined ? undefined : parseRateLimit(opts.rateLimit);
-  if (opts.rateLimit !== undefined && rateLimit === undefined) {
-    throw new RestprobeError('ERR_USAGE', `--rate-limit: "${opts.rateLimit}" is not a limit; expected requests/window, e.g. 20/10s, 600/1m or 50/500ms`);
-  }
+  const limits = rateLimitOptions(opts);
   let server;
   try {
-    server = await startReferenceServer({ port, faults: opts.fault, nodes, seedProjects, ...(rateLimit && { rateLimit }), ...(opts.reuseIds === true && { reuseIds: true }) });
+    server = await startReferenceServer({ port, faults: opts.fault, nodes, seedProjects, ...limits, ...(opts.reuseIds === true && { reuseIds: true }), ...(opts.tls === true && { tls: true }) });
   } catch (err) {
-    const where = port !== 0 && nodes > 1 ? `${port}-${port + nodes - 1}` : String(port);
+    const where = port !== 0 && lastPort > port ? `${port}-${lastPort}` : String(port);
     throw new RestprobeError('ERR_USAGE', `cannot listen on 127.0.0.1:${where}: ${(err as Error).message}`);
   }
   // Handlers first: a client may signal as soon as it reads the export lines.
@@ -75,10 +75,14 @@ export async function serveCommand(opts: ServeOptions, out: NodeJS.WriteStream =
       ...(server.urls.length > 1 ? server.urls.map((url, i) => `# node ${i + 1}: ${url}`) : []),
       `# faults: ${opts.fault.length > 0 ? opts.fault.join(', ') : 'none (a conforming server)'}`,
       ...(opts.reuseIds === true ? ['# ids: integers, the next above the highest in use (a deleted id comes back)'] : []),
-      ...(rateLimit ? [`# rate limit: ${rateLimit.limit} requests per ${rateLimit.windowMs} ms per client, shared by every node (429 + Retry-After)`] : []),
+      ...(server.caPath !== undefined ? [`# TLS: a CA made for this run, trusted with --ca: ${server.caPath}`] : []),
+      ...(server.plainUrl !== undefined ? [`# plain HTTP (redirects to ${server.url}): ${server.plainUrl}`] : []),
+      ...describeRateLimits(limits),
       '# in another shell, paste these lines, then:',
-      `#   npx restprobe run ${server.url} -c fixtures/reference.config.json${server.urls.slice(1).map((u) => ` --node ${u}`).join('')}`,
+      `#   npx restprobe run ${server.url} -c fixtures/reference.config.json${server.urls.slice(1).map((u) => ` --node ${u}`).join('')}${server.caPath !== undefined ? ` --ca ${server.caPath}` : ''}${server.plainUrl !== undefined ? ` --plain-http-url ${server.plainUrl}` : ''}`,
       ...Object.entries(server.secrets).map(([name, value]) => `export ${name}=${value}`),
+      ...(server.caPath !== undefined ? [`export RESTPROBE_CA_FILE=${server.caPath}`] : []),
+      ...(server.plainUrl !== undefined ? [`export RESTPROBE_PLAIN_HTTP_URL=${server.plainUrl}`] : []),
       `export RESTPROBE_BASE_URL=${server.url}`,
       `export RESTPROBE_NODE_URLS=${server.urls.join(',')}`,
       '',

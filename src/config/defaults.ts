@@ -9,6 +9,8 @@ import { profileDefaults } from '../model/profile.js';
 export const configDefaults = {
   ...profileDefaults,
   apiKeyHeader: 'X-API-Key',
+  mintSecretField: 'key',
+  queryParams: [] as readonly string[],
   idField: 'id',
   newId: 'uuid',
   idType: 'string',
@@ -21,4 +23,5 @@ export const configDefaults = {
   children: [] as readonly never[],
   nodes: [] as readonly string[],
   secretEndpoints: [] as readonly never[],
+  rateLimitKeyedBy: 'apiKey',
 } as const;

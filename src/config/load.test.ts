@@ -41,7 +41,7 @@ describe('loadProfile: valid configs', () => {
     const profile = await loadProfile({ configPath: path, env: {} });
     expect(profile).toEqual({
       baseUrl: 'https://api.example.com',
-      auth: {},
+      auth: { queryParams: [] },
       collections: [
         {
           name: 'projects',
@@ -97,7 +97,7 @@ describe('loadProfile: valid configs', () => {
   it('gives a profile with no collections when there is no config file', async () => {
     const profile = await loadProfile({ baseUrl: 'http://127.0.0.1:9', env: {} });
     expect(profile.collections).toEqual([]);
-    expect(profile.auth).toEqual({});
+    expect(profile.auth).toEqual({ queryParams: [] });
     expect(profile.baseUrl).toBe('http://127.0.0.1:9');
   });
 

@@ -3,17 +3,18 @@
  * read, validate against the bundled schema, apply defaults, resolve secrets.
  */
 import { RestprobeError } from '../errors.js';
-import type { CollectionProfile, TargetProfile } from '../model/profile.js';
+import type { ApiKeyAuth, AuthProfile, CollectionProfile, TargetProfile } from '../model/profile.js';
 import { normaliseBaseUrl } from './base-url.js';
 import { configDefaults as defaults } from './defaults.js';
 import { problemsFromAjv } from './problems.js';
-import type { RawCollection, RawConfig } from './raw-config.js';
+import type { RawCollection, RawConfig, SecretRef } from './raw-config.js';
 import { readConfigFile } from './read.js';
 import { loadConfigValidator } from './schema.js';
 import type { ValidateFunction } from 'ajv';
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve as resolvePath } from 'node:path';
 import { SecretResolver } from './secrets.js';
+import { rateLimitProfile } from './rate-limit.js';
 
 export interface LoadProfileOptions {
   /** Path of the config file (JSON or YAML). Without it, a profile with no collections. */
@@ -32,6 +33,8 @@ export interface LoadProfileOptions {
   readonly ca?: string;
   /** `--no-destructive` from the command line; ANDed with `safety.destructive`. */
   readonly destructive?: boolean;
+  /** `--plain-http-url` from the command line; wins over `plainHttpUrl`. */
+  readonly plainHttpUrl?: string;
 }
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -104,6 +107,35 @@ function proxyUrl(raw: string): string {
   return result.url;
 }
 
+/** The credentials the config gives, secrets resolved (a login body's `{ "env": NAME }` members too). */
+function authProfile(raw: NonNullable<RawConfig['auth']>, secrets: SecretResolver): AuthProfile {
+  const key = (where: string, k: { readonly header?: string; readonly value: SecretRef }): ApiKeyAuth => ({ header: k.header ?? defaults.apiKeyHeader, value: secrets.resolve(where, k.value) });
+  const { apiKey, limited, session, mint } = raw;
+  return {
+    ...(apiKey && { apiKey: key('auth.apiKey.value', apiKey) }),
+    // Optional: unset, the scope check skips naming it, and the rest of the run goes on.
+    ...(limited && { limited: { header: limited.header ?? defaults.apiKeyHeader, value: secrets.resolveOptional(limited.value), scopes: limited.scopes ?? [] } }),
+    ...(session && {
+      session: {
+        loginPath: session.login.path,
+        loginBody: Object.fromEntries(Object.entries(session.login.body ?? {}).map(([k, v]) => [k, isSecretRef(v) ? secrets.resolve(`auth.session.login.body.${k}`, v).value : v])),
+        logoutPath: session.logout.path,
+      },
+    }),
+    ...(mint && { mint: { path: mint.path, body: mint.body ?? {}, secretField: mint.secretField ?? defaults.mintSecretField } }),
+    queryParams: raw.queryParams ?? defaults.queryParams,
+  };
+}
+
+const isSecretRef = (v: unknown): v is SecretRef => typeof v === 'object' && v !== null && Object.keys(v).length === 1 && typeof (v as { env?: unknown }).env === 'string';
+
+/** The plain-HTTP URL must be plain http: a redirect from HTTPS to HTTPS proves nothing. */
+function plainUrl(raw: string, where: string): string {
+  const result = normaliseBaseUrl(raw);
+  if (result.ok && result.url.startsWith('http://')) return result.url;
+  throw new RestprobeError(where.startsWith('--') ? 'ERR_USAGE' : 'ERR_CONFIG_INVALID', `${where}: must be an http:// URL, not "${raw}"`, [`${where}: must be an http:// URL`]);
+}
+
 function collectionProfile(raw: RawCollection): CollectionProfile {
   return {
     name: raw.name,
@@ -154,17 +186,18 @@ export async function loadProfile(opts: LoadProfileOptions = {}): Promise<Target
   const baseUrl = resolveBaseUrl(opts.baseUrl, config.baseUrl);
 
   const secrets = new SecretResolver(opts.env ?? process.env);
-  const apiKey = config.auth?.apiKey;
-  const auth: TargetProfile['auth'] = apiKey
-    ? { apiKey: { header: apiKey.header ?? defaults.apiKeyHeader, value: secrets.resolve('auth.apiKey.value', apiKey.value) } }
-    : {};
+  const auth = authProfile(config.auth ?? {}, secrets);
+  const plainHttpUrl = opts.plainHttpUrl ?? config.plainHttpUrl;
   secrets.assertComplete(source);
+  const collections = (config.collections ?? []).map(collectionProfile);
+  const rateLimit = config.rateLimit && rateLimitProfile(config.rateLimit, auth, collections, secrets);
   const ca = await readCa(opts.ca ?? (config.http?.ca === undefined || opts.configPath === undefined ? undefined : resolvePath(dirname(opts.configPath), config.http.ca)), opts.ca !== undefined ? '--ca' : 'http.ca');
 
   return {
     baseUrl,
     auth,
-    collections: (config.collections ?? []).map(collectionProfile),
+    ...(plainHttpUrl !== undefined && { plainHttpUrl: plainUrl(plainHttpUrl, opts.plainHttpUrl !== undefined ? '--plain-http-url' : 'plainHttpUrl') }),
+    collections,
     secretEndpoints: config.secretEndpoints ?? defaults.secretEndpoints,
     nodes: [...new Set([...(config.nodes ?? defaults.nodes).map((n, i) => configNodeUrl(n, i)), ...(opts.nodes ?? []).map((n) => nodeUrl(n))])],
     http: {
@@ -182,6 +215,7 @@ export async function loadProfile(opts: LoadProfileOptions = {}): Promise<Target
       destructive: (opts.destructive ?? true) && (config.safety?.destructive ?? defaults.destructive),
     },
     properties: { numRuns: config.properties?.numRuns ?? defaults.numRuns },
+    ...(rateLimit && { rateLimit }),
     secrets: secrets.secrets,
   };
 }

@@ -56,11 +56,31 @@ export interface RawChild {
 export interface RawConfig {
   readonly $schema?: string;
   readonly baseUrl?: string;
-  readonly auth?: { readonly apiKey?: { readonly header?: string; readonly value: SecretRef } };
+  readonly auth?: {
+    readonly apiKey?: { readonly header?: string; readonly value: SecretRef };
+    readonly limited?: { readonly header?: string; readonly value: SecretRef; readonly scopes?: readonly string[] };
+    readonly session?: { readonly login: { readonly path: string; readonly body?: Record<string, unknown> }; readonly logout: { readonly path: string } };
+    readonly mint?: { readonly path: string; readonly body?: Record<string, unknown>; readonly secretField?: string };
+    readonly queryParams?: readonly string[];
+  };
+  readonly plainHttpUrl?: string;
   readonly collections?: readonly RawCollection[];
   readonly nodes?: readonly string[];
   readonly secretEndpoints?: readonly { readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH'; readonly path: string; readonly body?: Record<string, unknown> }[];
   readonly http?: { readonly timeoutMs?: number; readonly maxBodyBytes?: number; readonly concurrency?: number; readonly ca?: string; readonly maxRequestsPerSecond?: number; readonly maxRetryWaitMs?: number };
   readonly safety?: { readonly readOnly?: boolean; readonly maxRequests?: number; readonly destructive?: boolean };
   readonly properties?: { readonly numRuns?: number };
+  readonly rateLimit?: RawRateLimit;
+}
+
+export interface RawRateLimit {
+  readonly keyedBy?: 'apiKey' | 'ip';
+  readonly credential?: SecretRef;
+  readonly otherCredential?: SecretRef;
+  readonly keyHeader?: string;
+  readonly limit?: number;
+  /** `500ms`, `10s`, `1m`, `1h`. */
+  readonly window?: string;
+  readonly budget?: number;
+  readonly path?: string;
 }

@@ -59,8 +59,13 @@ describe('config schema', () => {
       '#collection.sorts': configDefaults.sorts,
       '#collection.children': configDefaults.children,
       '#child.idField': configDefaults.idField,
+      '$.auth.limited.header': configDefaults.apiKeyHeader,
+      '$.auth.mint.secretField': configDefaults.mintSecretField,
+      '$.auth.queryParams': configDefaults.queryParams,
       '$.nodes': configDefaults.nodes,
       '$.secretEndpoints': configDefaults.secretEndpoints,
+      '$.rateLimit.keyedBy': configDefaults.rateLimitKeyedBy,
+      '$.rateLimit.budget': configDefaults.rateLimitBudget,
     });
   });
 
@@ -68,7 +73,14 @@ describe('config schema', () => {
     const everything: Required<RawConfig> = {
       $schema: './schema/restprobe.config.schema.json',
       baseUrl: 'https://api.example.com',
-      auth: { apiKey: { header: 'Authorization', value: { env: 'API_KEY' } } },
+      auth: {
+        apiKey: { header: 'Authorization', value: { env: 'API_KEY' } },
+        limited: { header: 'X-API-Key', value: { env: 'READONLY_KEY' }, scopes: ['read:*'] },
+        session: { login: { path: '/v2/sessions', body: { api_key: { env: 'API_KEY' }, remember: false } }, logout: { path: '/v2/sessions/current' } },
+        mint: { path: '/v2/api-keys', body: { name: 'restprobe' }, secretField: 'key' },
+        queryParams: ['apiKey'],
+      },
+      plainHttpUrl: 'http://api.example.com',
       collections: [
         {
           name: 'projects',
@@ -94,6 +106,7 @@ describe('config schema', () => {
       http: { timeoutMs: 1000, maxBodyBytes: 1024, concurrency: 64 },
       safety: { readOnly: true, maxRequests: 1 },
       properties: { numRuns: 10000 },
+      rateLimit: { keyedBy: 'apiKey', credential: { env: 'LIMIT_KEY' }, otherCredential: { env: 'LIMIT_KEY_2' }, keyHeader: 'X-API-Key', limit: 10, window: '1s', budget: 50, path: '/v2/projects' },
     };
     const validate = configValidator();
     expect(validate(everything), JSON.stringify(validate.errors)).toBe(true);

@@ -43,6 +43,16 @@ export class SecretResolver {
     return secret;
   }
 
+  /**
+   * A secret that may be left unset: `value` is '' then, and nothing is recorded as
+   * missing (the checks that need it skip, naming its key).
+   */
+  resolveOptional(ref: SecretRef): Secret {
+    const value = this.#env[ref.env];
+    if (value === undefined || value === '') return this.#resolved.get(ref.env) ?? { envName: ref.env, value: '' };
+    return this.resolve('', ref);
+  }
+
   /** Every secret resolved so far, one per variable. */
   get secrets(): Secret[] {
     return [...this.#resolved.values()];

@@ -36,6 +36,7 @@ export class RunContext implements CheckContext {
   readonly notes: string[] = [];
   propertyEvidence: PropertyEvidence | undefined;
   private readonly dedicated: HttpClient[] = [];
+  private raw: RecordingSession | undefined;
   /** Closed once cleanup has run: the guards then refuse every request. */
   private readonly state = { closed: false };
   private readonly guards: readonly Guard[];
@@ -97,6 +98,17 @@ export class RunContext implements CheckContext {
     const client = clientForProfile(this.profile, { connections: 1, budget: this.client.budget });
     this.dedicated.push(client);
     return new RecordingSession(this.guarded(client), this.profile, this.http.exchanges, this.http.secrets);
+  }
+
+  rawHttp(): RecordingSession {
+    // Every guard of `http` but the polite one: a refusal (closed, read-only, aborted) still holds.
+    this.raw ??= new RecordingSession(
+      { send: guard((req) => this.client.send(req), [refuseWhenClosed(this.state), refuseWrites(this.profile.safety.readOnly), abortOn(this.signal), this.observeOwnWrites]), protocolErrors: this.client.protocolErrors },
+      this.profile,
+      this.http.exchanges,
+      this.http.secrets,
+    );
+    return this.raw;
   }
 
   treatAsSecret(value: string, label = 'MINTED_SECRET'): void {

@@ -152,7 +152,7 @@ async function sendPolitely(next: Send, req: RawRequest, pacer: Pacer, options: 
 }
 
 /** Waits `ms`; an abort ends the wait with the signal's reason (a check's deadline), as a request would. */
-async function pauseFor(ms: number, signal: AbortSignal | undefined): Promise<void> {
+export async function pauseFor(ms: number, signal: AbortSignal | undefined): Promise<void> {
   try {
     await sleep(ms, undefined, signal ? { signal } : undefined);
   } catch (err) {

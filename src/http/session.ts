@@ -193,10 +193,13 @@ export function targetOrigins(profile: TargetProfile): Set<string> {
 
 /** The headers that carry the configured credentials (none when none are configured). */
 export function credentialHeaders(profile: TargetProfile): Record<string, string> {
-  const key = profile.auth.apiKey;
-  if (!key) return {};
-  const name = key.header.toLowerCase();
-  return { [name]: name === 'authorization' ? `Bearer ${key.value.value}` : key.value.value };
+  return profile.auth.apiKey ? keyHeaders(profile.auth.apiKey.header, profile.auth.apiKey.value.value) : {};
+}
+
+/** The header that carries `key` as `header` says: `Authorization: Bearer <key>`, or the key itself. */
+export function keyHeaders(header: string, key: string): Record<string, string> {
+  const name = header.toLowerCase();
+  return { [name]: name === 'authorization' ? `Bearer ${key}` : key };
 }
 
 /** Joins a base URL and a path or path+query; an absolute URL is returned as it is. */

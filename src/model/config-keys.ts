@@ -3,6 +3,7 @@
  * that enable a check. A skip naming any other key fails to compile.
  */
 export const configKeys = [
+  'baseUrl',
   'collections',
   'collections[].create.body',
   'collections[].replace.body',
@@ -19,8 +20,18 @@ export const configKeys = [
   'nodes',
   'secretEndpoints',
   'auth.apiKey',
+  'auth.limited',
+  'auth.session',
+  'auth.mint',
+  'plainHttpUrl',
   'safety.readOnly',
   'safety.destructive',
+  'rateLimit',
+  'rateLimit.credential',
+  'rateLimit.otherCredential',
+  'rateLimit.keyedBy',
+  'rateLimit.limit',
+  'rateLimit.budget',
 ] as const;
 
 export type ConfigKey = (typeof configKeys)[number];

@@ -96,6 +96,12 @@ export interface CheckContext {
    * evidence: for checks that must see what a server sends between responses.
    */
   dedicatedHttp(): DedicatedSession;
+  /**
+   * The check's session without the retry policy: no pace, no waits, no retries, and a 429
+   * or 503 handed to the check as it came. For rate-limit checks, which must see the
+   * limiter; still timed, capped, budgeted, recorded and redacted, into the same evidence.
+   */
+  rawHttp(): HttpSession;
 }
 
 export interface DedicatedSession extends HttpSession {

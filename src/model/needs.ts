@@ -15,7 +15,8 @@
  * ```
  */
 import type { ConfigKey } from './config-keys.js';
-import type { ApiKeyAuth, ChildProfile, CollectionMethod, CollectionProfile, SecretEndpoint, TargetProfile } from './profile.js';
+import { resolveOtherClient, resolveRateLimit, type ProbeClient, type RateLimitProbe } from './rate-limit-needs.js';
+import type { ApiKeyAuth, ChildProfile, CollectionMethod, CollectionProfile, LimitedAuth, MintAuth, SecretEndpoint, SessionAuth, TargetProfile } from './profile.js';
 
 /** Why a need is not met, and the config key (or flag) that would meet it. */
 export class Unmet {
@@ -296,6 +297,44 @@ export const needs = {
     keys: ['auth.apiKey'],
     resolve: (p) => p.auth.apiKey ?? new Unmet('no credentials configured', 'auth.apiKey'),
   }),
+  /** A second credential that lacks the write scope. */
+  limitedCredential: need<LimitedAuth>({
+    label: 'a credential without write scope',
+    keys: ['auth.limited'],
+    resolve: (p) => {
+      const limited = p.auth.limited;
+      if (limited === undefined) return new Unmet('no credential without write scope configured', 'auth.limited');
+      return limited.value.value === '' ? new Unmet(`environment variable ${limited.value.envName} (auth.limited) is not set`, 'auth.limited') : limited;
+    },
+  }),
+  /** A login that sets a session cookie, on a run that may send it. */
+  session: need<SessionAuth>({
+    label: 'a session login',
+    keys: ['auth.session', 'safety.readOnly'],
+    resolve: (p) => {
+      if (p.auth.session === undefined) return new Unmet('no session login configured', 'auth.session');
+      return p.safety.readOnly ? new Unmet('read-only run: logging in and out writes', 'safety.readOnly') : p.auth.session;
+    },
+  }),
+  /** Where an API key can be minted, on a run that may write. */
+  mint: need<MintAuth>({
+    label: 'a way to mint an API key',
+    keys: ['auth.mint', 'safety.readOnly'],
+    resolve: (p) => {
+      if (p.auth.mint === undefined) return new Unmet('no way to mint an API key configured', 'auth.mint');
+      return p.safety.readOnly ? new Unmet('read-only run: minting a key writes', 'safety.readOnly') : p.auth.mint;
+    },
+  }),
+  /** The target's plain-HTTP URL. */
+  plainHttpUrl: need<string>({
+    label: "the target's plain-HTTP URL",
+    keys: ['plainHttpUrl'],
+    resolve: (p) => p.plainHttpUrl ?? new Unmet('no plain-HTTP URL configured to check its redirect', 'plainHttpUrl'),
+  }),
+  /** A rate limiter the config lets restprobe probe (`rateLimit`), a client to burst as, and a budget that can pass the declared limit. */
+  rateLimit: need<RateLimitProbe>({ label: 'a rate limiter to probe', keys: ['rateLimit', 'rateLimit.credential', 'rateLimit.budget', 'rateLimit.limit'], resolve: resolveRateLimit }),
+  /** A second client of the rate limiter. */
+  otherClient: need<ProbeClient>({ label: 'a second client of the rate limiter', keys: ['rateLimit.otherCredential', 'rateLimit.keyedBy'], resolve: resolveOtherClient }),
 } as const;
 
 export type NeedName = keyof typeof needs;

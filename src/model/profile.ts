@@ -100,9 +100,42 @@ export interface PaginationProfile {
   readonly maxLimit?: number;
 }
 
+/** A credential that authenticates but lacks the write scope of the configured collections (`read:*` only). */
+export interface LimitedAuth extends ApiKeyAuth {
+  /** The scopes it carries, for messages. */
+  readonly scopes: readonly string[];
+}
+
+/** A login that answers with a session cookie, and the logout that ends it. */
+export interface SessionAuth {
+  readonly loginPath: string;
+  /** The login's JSON body, secrets resolved. */
+  readonly loginBody: Record<string, unknown>;
+  readonly logoutPath: string;
+}
+
+/** Minting an API key: the response holds the key once; DELETE on its Location revokes it. */
+export interface MintAuth {
+  readonly path: string;
+  readonly body: Record<string, unknown>;
+  /** The response member that holds the key. */
+  readonly secretField: string;
+}
+
+export interface AuthProfile {
+  readonly apiKey?: ApiKeyAuth;
+  readonly limited?: LimitedAuth;
+  readonly session?: SessionAuth;
+  readonly mint?: MintAuth;
+  /** Query parameter names to try a key in (none may be accepted), beside the common ones. */
+  readonly queryParams: readonly string[];
+}
+
 export interface TargetProfile {
   readonly baseUrl: string;
-  readonly auth: { readonly apiKey?: ApiKeyAuth };
+  readonly auth: AuthProfile;
+  /** The target's plain-HTTP URL, which must redirect to HTTPS and serve no data. */
+  readonly plainHttpUrl?: string;
   readonly collections: readonly CollectionProfile[];
   /** Other base URLs of the same deployment, for cross-node checks. */
   readonly nodes: readonly string[];
@@ -134,8 +167,29 @@ export interface TargetProfile {
   };
   /** fast-check settings for property checks. */
   readonly properties: { readonly numRuns: number };
+  /** How the target's rate limiter may be probed; absent: it is not (the LIM- rate-limit checks skip). */
+  readonly rateLimit?: RateLimitProfile;
   /** Every secret value in the profile, for scrubbing reports and logs. */
   readonly secrets: readonly Secret[];
+}
+
+/** The `rateLimit` section (conventions §8.1–8.3), its defaults applied. */
+export interface RateLimitProfile {
+  /** What the limit is keyed by: each API key, or each client address. */
+  readonly keyedBy: 'apiKey' | 'ip';
+  /** The header the two credentials below go in. */
+  readonly keyHeader: string;
+  /** What bursts are sent with; absent: the run's own key. Its `value` is '' when its variable is unset. */
+  readonly credential?: Secret;
+  /** A second client, for the per-client check; `value` '' when its variable is unset. */
+  readonly otherCredential?: Secret;
+  /** The limit the team declares, requests per window. */
+  readonly limit?: number;
+  readonly windowMs?: number;
+  /** The most requests one rate-limit check sends. */
+  readonly budget: number;
+  /** What bursts GET, relative to the base URL. */
+  readonly path: string;
 }
 
 export const profileDefaults = {
@@ -146,4 +200,5 @@ export const profileDefaults = {
   numRuns: 25,
   maxRetryWaitMs: 60_000,
   destructive: true,
+  rateLimitBudget: 50,
 } as const;

@@ -1,4 +1,8 @@
-/** §5 Authentication: credentials, scopes, tokens, transport. No checks yet: a check added here is listed in this call. */
+/** §5 Authentication: credentials, scopes, sessions, transport. */
 import { defineSection } from '../../src/model/check.js';
+import { credentialChecks } from './credentials.js';
+import { scopeChecks } from './scopes.js';
+import { sessionChecks } from './sessions.js';
+import { transportChecks } from './transport.js';
 
-export default defineSection('AUT', []);
+export default defineSection('AUT', [...credentialChecks, ...scopeChecks, ...sessionChecks, ...transportChecks]);

@@ -7,7 +7,7 @@ import { runChecks } from '../../src/engine/run.js';
 import { resultName, worstFinding } from '../../src/model/result.js';
 import { catalogue } from '../../suites/catalogue.js';
 import { faultCatalogue } from '../../reference-server/src/index.js';
-import { cleanServerExceptions, startTarget } from './target.js';
+import { cleanServerExceptions, startTarget, tlsFaults } from './target.js';
 
 /** What a check may honestly answer on a fault that does not name it. */
 function bystander(r: { id: string; status: string; errorCode?: string }): string {
@@ -24,7 +24,7 @@ export function faultMatrix(share: number, of: number): void {
   const faults = faultCatalogue.filter((_f, i) => i % of === share);
   describe.each(faults.map((f) => [f.name, f] as const))('fault %s', (name, fault) => {
     it(`fails ${fault.detects.join(', ')} and nothing else`, async () => {
-      const target = await startTarget([name]);
+      const target = await startTarget([name], { tls: tlsFaults.has(name) });
       try {
         // Five property runs: with the same seed, fast-check's first runs are the same at any
         // numRuns, so a fault found in five is found in the 25 a user runs (and CPU is scarce).

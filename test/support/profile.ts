@@ -13,7 +13,7 @@ export function testProfile(baseUrl: string, options: TestProfileOptions = {}): 
   const header = options.keyHeader === undefined ? 'X-API-Key' : options.keyHeader;
   return {
     baseUrl,
-    auth: header === null ? {} : { apiKey: { header, value: secret } },
+    auth: header === null ? { queryParams: [] } : { apiKey: { header, value: secret }, queryParams: [] },
     collections: [],
     nodes: [],
     secretEndpoints: [],

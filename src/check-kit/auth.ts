@@ -1,0 +1,82 @@
+/**
+ * What the §5 checks share: the 401 a refused credential gets, requests sent with a
+ * credential other than the configured one, and the session cookie a login sets.
+ */
+import { randomBytes } from 'node:crypto';
+import type { CheckContext, HttpResponse, RequestSpec } from '../model/context.js';
+import type { SessionAuth } from '../model/profile.js';
+import { keyHeaders } from '../http/session.js';
+import { describe } from './expect.js';
+import { setupError } from './setup.js';
+
+/** Query parameters a key is commonly put in; none may be accepted (conventions §5.1). */
+export const commonKeyParams = ['api_key', 'apikey', 'key', 'access_token', 'token'] as const;
+
+/** A key no target issued: long and random, so no lenient length rule takes it for one. */
+export function garbageKey(): string {
+  return `rk_${randomBytes(36).toString('base64url')}`;
+}
+
+/**
+ * Why a response to a refused credential is not a proper 401, or undefined when it is:
+ * 401 with a `WWW-Authenticate` challenge (RFC 9110 §11.6.1). Its problem+json body is
+ * judged with every other error body by the ERR- problem checks.
+ */
+export function challengeProblem(res: HttpResponse): string | undefined {
+  if (res.status !== 401) return `${describe(res)}, expected 401`;
+  return (res.headers['www-authenticate'] ?? '').trim() === '' ? `${describe(res)}: no WWW-Authenticate challenge` : undefined;
+}
+
+/** What a request adds to send `key` in `header` in place of the configured credentials. */
+export function withKey(header: string, key: string): Pick<RequestSpec, 'auth' | 'headers'> {
+  return { auth: false, headers: keyHeaders(header, key) };
+}
+
+/** A session cookie as the login set it: `name=value`, and its attributes by lower-case name. */
+export interface SetCookie {
+  readonly name: string;
+  /** `name=value`, to send back in a Cookie header. */
+  readonly pair: string;
+  readonly value: string;
+  readonly attributes: ReadonlyMap<string, string>;
+}
+
+/** The cookies a response sets (RFC 6265 §5.2), their values treated as secrets. */
+export function setCookies(ctx: CheckContext, res: HttpResponse): SetCookie[] {
+  const lines = (res.headers['set-cookie'] ?? '').split('\n').filter((l) => l.trim() !== '');
+  return lines.map((line) => {
+    const [pair = '', ...attrs] = line.split(';').map((p) => p.trim());
+    const eq = pair.indexOf('=');
+    const name = eq === -1 ? pair : pair.slice(0, eq);
+    const value = eq === -1 ? '' : pair.slice(eq + 1);
+    ctx.treatAsSecret(value, 'SESSION_COOKIE');
+    const attributes = new Map(attrs.map((a) => {
+      const i = a.indexOf('=');
+      return [(i === -1 ? a : a.slice(0, i)).toLowerCase(), i === -1 ? '' : a.slice(i + 1)] as const;
+    }));
+    return { name, pair, value, attributes };
+  });
+}
+
+/** A logged-in session: its cookies, and the logout that ends it (sent once, by the check or after it). */
+export interface LoggedIn {
+  readonly login: HttpResponse;
+  readonly cookies: readonly SetCookie[];
+  /** The Cookie header that presents the session. */
+  readonly cookieHeader: string;
+  logout(): Promise<HttpResponse>;
+}
+
+/**
+ * Logs in as the config says. A login that fails or sets no cookie cannot show what the
+ * check is about: a setup error.
+ */
+export async function logIn(ctx: CheckContext, session: SessionAuth): Promise<LoggedIn> {
+  const login = await ctx.http.send({ method: 'POST', path: session.loginPath, json: session.loginBody, auth: false });
+  if (login.status < 200 || login.status > 299) throw setupError(login, `logging in failed: POST ${session.loginPath} answered ${login.status}`);
+  const cookies = setCookies(ctx, login);
+  if (cookies.length === 0) throw setupError(login, `POST ${session.loginPath} answered ${login.status} but set no cookie, so there is no session to judge`, `POST ${session.loginPath} sets no cookie`);
+  const cookieHeader = cookies.map((c) => `${c.name}=${c.value}`).join('; ');
+  let out: Promise<HttpResponse> | undefined;
+  return { login, cookies, cookieHeader, logout: () => (out ??= ctx.http.send({ method: 'DELETE', path: session.logoutPath, auth: false, headers: { cookie: cookieHeader } })) };
+}

@@ -1,0 +1,116 @@
+/**
+ * Bursts for the rate-limit checks: requests sent as one client through the check's raw
+ * session (no retry policy, so every 429 is seen as it came), in waves of
+ * `http.concurrency`, until the limiter answers or the budget is spent.
+ */
+import { CheckSkipped } from '../model/check.js';
+import type { CheckContext, HttpResponse } from '../model/context.js';
+import type { ProbeClient, RateLimitProbe } from '../model/rate-limit-needs.js';
+import { setupError } from './setup.js';
+
+/** A response, when its request left (`left`) and when it arrived (`at`) on the monotonic clock, and `wall` for HTTP-dates. */
+export interface Sent {
+  readonly res: HttpResponse;
+  readonly left: number;
+  readonly at: number;
+  readonly wall: number;
+}
+
+/**
+ * How the limiter took a request: served, limited (429), shed (503), or refused with some
+ * other error once requests had been served (a limiter that answers 403, a server that
+ * breaks under the burst).
+ */
+export type Answer = 'served' | 'limited' | 'shed' | 'refused';
+
+/**
+ * The limiter's answer to a probe request. An error before anything was served (401, 404…)
+ * says nothing about the limiter: a setup error naming the exchange.
+ */
+export function answerOf(res: HttpResponse, client: ProbeClient, servedBefore = true): Answer {
+  if (res.status === 429) return 'limited';
+  if (res.status === 503) return 'shed';
+  if (res.status < 400) return 'served';
+  if (servedBefore) return 'refused';
+  throw setupError(res, `a probe request as ${client.label} answered ${res.status} before any was served, so bursts cannot observe the limiter (check rateLimit.path and rateLimit.credential)`);
+}
+
+/** One GET of the probe path as `client`, at `baseUrl` (another node) when given. */
+export async function sendAs(ctx: CheckContext, probe: RateLimitProbe, client: ProbeClient = probe.client, baseUrl?: string): Promise<Sent> {
+  const http = ctx.rawHttp();
+  const target = baseUrl === undefined ? { path: probe.path } : { url: `${baseUrl.replace(/\/+$/, '')}${probe.path}` };
+  const left = performance.now();
+  const res = await http.send({ method: 'GET', ...target, auth: client.auth, headers: client.headers });
+  return { res, left, at: performance.now(), wall: Date.now() };
+}
+
+export interface Burst {
+  /** Every answer, in the order the requests were sent. */
+  readonly sent: readonly Sent[];
+  /** The served ones before the first that `stops` the burst. */
+  readonly served: number;
+  /** The first answer that stopped the burst (in send order), if one did. */
+  readonly stop?: Sent;
+  /** When the first request left, on the monotonic clock. */
+  readonly startedAt: number;
+}
+
+export interface BurstOptions {
+  readonly client?: ProbeClient;
+  /** What ends the burst; default any answer but served (a 429 or 503). */
+  readonly until?: (answer: Answer) => boolean;
+  /** Requests in flight at once; default `http.concurrency`. */
+  readonly concurrency?: number;
+  /** The most requests; default the probe's budget. */
+  readonly budget?: number;
+}
+
+/**
+ * Sends waves of requests until one is answered as `until` says, or the budget is spent.
+ *
+ * @example
+ * ```ts
+ * const burst = await burstUntil(ctx, probe);
+ * const limited = requireLimited(burst, probe); // the first 429, or a skip
+ * ```
+ */
+export async function burstUntil(ctx: CheckContext, probe: RateLimitProbe, options: BurstOptions = {}): Promise<Burst> {
+  const client = options.client ?? probe.client;
+  const until = options.until ?? ((a: Answer) => a !== 'served');
+  const budget = options.budget ?? probe.budget;
+  const width = Math.max(1, options.concurrency ?? ctx.profile.http.concurrency);
+  const sent: Sent[] = [];
+  const answers: Answer[] = [];
+  const startedAt = performance.now();
+  while (sent.length < budget) {
+    const wave = await Promise.all(Array.from({ length: Math.min(width, budget - sent.length) }, () => sendAs(ctx, probe, client)));
+    for (const s of wave) answers.push(answerOf(s.res, client, answers.includes('served')));
+    sent.push(...wave);
+    const stopAt = answers.findIndex(until);
+    if (stopAt !== -1) return { sent, served: answers.slice(0, stopAt).filter((a) => a === 'served').length, stop: sent[stopAt]!, startedAt };
+  }
+  return { sent, served: answers.filter((a) => a === 'served').length, startedAt };
+}
+
+/** The 429 that stopped a burst; a skip when there was none (LIM-rate-limit-enforced judges that). */
+export function requireLimited(burst: Burst, probe: RateLimitProbe): Sent {
+  const stop = burst.stop;
+  if (stop?.res.status === 429) return stop;
+  if (stop !== undefined) throw new CheckSkipped(`the limiter answered ${stop.res.status}, not 429, so there is no 429 to judge (see LIM-rate-limit-enforced)`);
+  throw new CheckSkipped(`${burst.sent.length} requests as ${probe.client.label} met no 429, so there is none to judge (see LIM-rate-limit-enforced)`, 'rateLimit.budget');
+}
+
+/**
+ * A 429 with nothing sent after it, for judging its stated wait: a request of the same
+ * wave that came later may have taken the quota that wait promised. When the burst's 429
+ * was not its last request, one more is sent (up to three, until one is refused).
+ */
+export async function lastRefusal(ctx: CheckContext, probe: RateLimitProbe, burst: Burst): Promise<Sent> {
+  const limited = requireLimited(burst, probe);
+  if (burst.sent.at(-1) === limited) return limited;
+  for (let tries = 0; tries < 3; tries++) {
+    const again = await sendAs(ctx, probe);
+    if (again.res.status === 429) return again;
+  }
+  return limited;
+}

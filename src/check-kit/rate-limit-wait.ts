@@ -1,0 +1,114 @@
+/**
+ * Waits for the rate-limit checks: what a limited answer says the wait is, and waiting it
+ * out before a check ends, so the next one finds the client's budget back. Every wait comes
+ * from what the target said, never a fixed sleep.
+ */
+import type { CheckContext } from '../model/context.js';
+import type { ProbeClient, RateLimitProbe } from '../model/rate-limit-needs.js';
+import { pauseFor, politeDefaults, retryAfterMs } from '../http/polite.js';
+import { answerOf, burstUntil, requireLimited, sendAs, type Burst, type BurstOptions, type Sent } from './rate-limit-burst.js';
+
+/** Network and timer slack a timing judgement allows, either way. */
+export const slackMs = 250;
+
+/**
+ * Added to every wait: a timer may fire a millisecond early, and a server's clock may
+ * count whole milliseconds, so a request sent exactly when the wait ends can be early.
+ */
+const clockGrainMs = 2;
+
+/** A wait an answer states, from its arrival. */
+export interface StatedWait {
+  readonly ms: number;
+  /** What said it: `Retry-After: 1`, `retry-after-ms: 20`. */
+  readonly said: string;
+  /** Its resolution: a second for Retry-After, a millisecond for a millisecond field. */
+  readonly quantumMs: number;
+}
+
+/** Millisecond fields some APIs send beside Retry-After (Azure: retry-after-ms, x-ms-retry-after-ms). */
+const millisecondFields = ['retry-after-ms', 'x-ms-retry-after-ms'];
+
+/** Retry-After alone (delta-seconds or an HTTP-date, read against the arrival time); undefined when absent or malformed. */
+export function retryAfterWait(sent: Sent): StatedWait | undefined {
+  const value = sent.res.headers['retry-after'];
+  const ms = retryAfterMs(value, sent.wall);
+  return value === undefined || ms === undefined ? undefined : { ms, said: `Retry-After: ${value}`, quantumMs: 1000 };
+}
+
+/** The most precise wait an answer states: a millisecond field when it sends one, else Retry-After. */
+export function statedWait(sent: Sent): StatedWait | undefined {
+  for (const name of millisecondFields) {
+    const value = sent.res.headers[name];
+    if (value !== undefined && /^\d+$/.test(value)) return { ms: Number(value), said: `${name}: ${value}`, quantumMs: 1 };
+  }
+  return retryAfterWait(sent);
+}
+
+/** Resolves `afterMs` after `since` arrived (at once when that has passed); the check's signal ends the wait. */
+async function sleepAfter(ctx: CheckContext, since: Sent, afterMs: number): Promise<void> {
+  const left = since.at + afterMs + clockGrainMs - performance.now();
+  if (left > 0) await pauseFor(left, ctx.signal);
+}
+
+/** One request as `client`, `afterMs` after `since` arrived (at once when that has passed). */
+export async function probeAfter(ctx: CheckContext, probe: RateLimitProbe, since: Sent, afterMs: number, client: ProbeClient = probe.client): Promise<Sent> {
+  await sleepAfter(ctx, since, afterMs);
+  return sendAs(ctx, probe, client);
+}
+
+/**
+ * A burst to the limiter's first refusal. When the target sheds the client (503) before it
+ * says 429 (an earlier check's refusals may count against the same window), the 503 is
+ * waited out once and the burst sent again, so the refusal judged is the limiter's own.
+ */
+export async function burstToLimit(ctx: CheckContext, probe: RateLimitProbe, options: Omit<BurstOptions, 'until'> = {}): Promise<Burst> {
+  const burst = await burstUntil(ctx, probe, options);
+  const shed = burst.stop;
+  const stated = shed?.res.status === 503 ? statedWait(shed) : undefined;
+  if (shed === undefined || stated === undefined || stated.ms > ctx.profile.http.maxRetryWaitMs) return burst;
+  ctx.note(`shed (503) after ${burst.served} served requests, before any 429 (${stated.said}): waited it out and sent the burst again`);
+  await sleepAfter(ctx, shed, stated.ms);
+  return burstUntil(ctx, probe, options);
+}
+
+/** How long after `since` a later answer came, in whole milliseconds. */
+export const elapsed = (since: Sent, later: Sent): number => Math.round(later.at - since.at);
+
+/**
+ * Waits out what a limited answer stated (with nothing stated, §7.3's doubling backoff
+ * from 200 ms, five tries), then sends one request to see `client` served again. The
+ * outcome is a note, never a verdict: a target that lied about the wait is the truthful
+ * check's finding, and a wait past `http.maxRetryWaitMs` is not waited.
+ */
+export async function waitOut(ctx: CheckContext, probe: RateLimitProbe, limited: Sent, client: ProbeClient = probe.client): Promise<void> {
+  const stated = statedWait(limited);
+  const what = `the ${limited.res.status} to ${client.label}`;
+  if (stated !== undefined) {
+    if (stated.ms > ctx.profile.http.maxRetryWaitMs) {
+      ctx.note(`${what} said ${stated.said}, longer than http.maxRetryWaitMs (${ctx.profile.http.maxRetryWaitMs} ms): not waited out`);
+      return;
+    }
+    const again = await probeAfter(ctx, probe, limited, stated.ms, client);
+    const served = answerOf(again.res, client) === 'served';
+    ctx.note(`${served ? 'served again' : 'still limited'} ${elapsed(limited, again)} ms after ${what} (${stated.said})${served ? '' : ': the next check may start limited'}`);
+    return;
+  }
+  let waited = 0;
+  for (let delay = politeDefaults.baseDelayMs, tries = 0; tries < 5; delay *= 2, tries++) {
+    waited += delay;
+    const again = await probeAfter(ctx, probe, limited, waited, client);
+    if (answerOf(again.res, client) === 'served') {
+      ctx.note(`served again ${elapsed(limited, again)} ms after ${what}, which stated no wait (backing off from ${politeDefaults.baseDelayMs} ms)`);
+      return;
+    }
+  }
+  ctx.note(`still limited ${waited} ms after ${what}, which stated no wait: the next check may start limited`);
+}
+
+/** Bursts to the first 429, hands it to `judge` (which throws on a violation), then waits it out. */
+export async function judgeRefusal(ctx: CheckContext, probe: RateLimitProbe, judge: (limited: Sent) => void): Promise<void> {
+  const limited = requireLimited(await burstToLimit(ctx, probe), probe);
+  judge(limited);
+  await waitOut(ctx, probe, limited);
+}

@@ -1,0 +1,60 @@
+/**
+ * What the rate-limit checks need (see needs.ts): a limiter the config lets restprobe
+ * probe, a client to burst as, and for the per-client check a second client.
+ */
+import { Unmet } from './needs.js';
+import type { RateLimitProfile, Secret, TargetProfile } from './profile.js';
+
+/** Who a burst's requests come from. */
+export interface ProbeClient {
+  /** For messages: `$RESTPROBE_LIMIT_KEY`, or "the run's own key ($API_KEY)". */
+  readonly label: string;
+  /** Send the run's own credentials (RequestSpec.auth). */
+  readonly auth: boolean;
+  /** Headers that present this client instead. */
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+/** A rate limiter restprobe may probe, and how. */
+export interface RateLimitProbe {
+  readonly client: ProbeClient;
+  /** What bursts GET, relative to the base URL. */
+  readonly path: string;
+  /** The most requests one check sends. */
+  readonly budget: number;
+  /** The declared limit and window, when the config gives them. */
+  readonly limit?: number;
+  readonly windowMs?: number;
+}
+
+/** A client presented by `secret` in the configured key header. */
+function keyClient(rl: RateLimitProfile, secret: Secret): ProbeClient {
+  const name = rl.keyHeader.toLowerCase();
+  return { label: `$${secret.envName}`, auth: false, headers: { [name]: name === 'authorization' ? `Bearer ${secret.value}` : secret.value } };
+}
+
+const notConfigured = (): Unmet => new Unmet('rate-limit probing is not configured: restprobe sends bursts only where the config has a rateLimit section', 'rateLimit');
+
+export function resolveRateLimit(p: TargetProfile): RateLimitProbe | Unmet {
+  const rl = p.rateLimit;
+  if (rl === undefined) return notConfigured();
+  if (rl.credential?.value === '') return new Unmet(`environment variable ${rl.credential.envName} (rateLimit.credential) is not set`, 'rateLimit.credential');
+  let client: ProbeClient;
+  if (rl.credential !== undefined) client = keyClient(rl, rl.credential);
+  else if (p.auth.apiKey !== undefined) client = { label: `the run's own key ($${p.auth.apiKey.value.envName})`, auth: true, headers: {} };
+  else if (rl.keyedBy === 'ip') client = { label: 'this address, without credentials', auth: true, headers: {} };
+  else return new Unmet('the limit is keyed by API key, and no credential is configured to burst with', 'rateLimit.credential');
+  if (rl.limit !== undefined && rl.budget <= rl.limit) {
+    return new Unmet(`a burst of rateLimit.budget = ${rl.budget} requests cannot exceed the declared limit of ${rl.limit}`, 'rateLimit.budget');
+  }
+  return { client, path: rl.path, budget: rl.budget, ...(rl.limit !== undefined && { limit: rl.limit }), ...(rl.windowMs !== undefined && { windowMs: rl.windowMs }) };
+}
+
+export function resolveOtherClient(p: TargetProfile): ProbeClient | Unmet {
+  const rl = p.rateLimit;
+  if (rl === undefined) return notConfigured();
+  if (rl.keyedBy === 'ip') return new Unmet('the limit is keyed by client address, and restprobe sends from one address: there is no second client', 'rateLimit.keyedBy');
+  if (rl.otherCredential === undefined) return new Unmet('no second credential to tell clients apart', 'rateLimit.otherCredential');
+  if (rl.otherCredential.value === '') return new Unmet(`environment variable ${rl.otherCredential.envName} (rateLimit.otherCredential) is not set`, 'rateLimit.otherCredential');
+  return keyClient(rl, rl.otherCredential);
+}

@@ -1,0 +1,169 @@
+/** §5.1–5.3 and §7's 401 row: missing, invalid and revoked credentials are refused with a challenge; keys never travel in URLs. */
+import { CheckFailure, CheckSkipped, defineCheck } from '../../src/model/check.js';
+import type { CheckContext, HttpResponse, RequestSpec } from '../../src/model/context.js';
+import type { CollectionProfile, MintAuth } from '../../src/model/profile.js';
+import { challengeProblem, commonKeyParams, garbageKey, withKey } from '../../src/check-kit/auth.js';
+import { describe, ensure, expectJsonObject } from '../../src/check-kit/expect.js';
+import { sendTracked, unknownItemPath } from '../../src/check-kit/probes.js';
+import { setupError } from '../../src/check-kit/setup.js';
+import { createdItemUrl } from '../../src/check-kit/created-url.js';
+import { supports } from '../../src/model/needs.js';
+
+/** Fails listing every response that is no proper 401. */
+function expectChallenges(responses: readonly HttpResponse[], what: string): void {
+  const bad = responses.map((r) => ({ r, why: challengeProblem(r) })).filter((x) => x.why !== undefined);
+  if (bad.length === 0) return;
+  const found = bad.map((b) => b.why).join('; ');
+  throw new CheckFailure(`${bad.length} of ${responses.length} requests ${what} were not refused properly — ${found}; expected 401 with a WWW-Authenticate challenge`, '401 + WWW-Authenticate', found, bad[0]!.r.exchangeIndex);
+}
+
+/**
+ * The requests of every method the collection takes, sent `how` (without credentials, or
+ * with another): reads of the collection and of an item, and (on a run that may write)
+ * writes that create nothing a refusing target would keep: an empty POST body, and writes
+ * to an item that does not exist. Anything a lenient target did create is cleaned up.
+ */
+async function everyMethod(ctx: CheckContext, c: CollectionProfile, mayWrite: boolean, how: Pick<RequestSpec, 'auth' | 'headers'>): Promise<HttpResponse[]> {
+  const item = unknownItemPath(c);
+  const out = [await ctx.http.send({ method: 'GET', path: c.path, ...how }), await ctx.http.send({ method: 'GET', path: item, ...how })];
+  if (!mayWrite) return out;
+  // A POST only where restprobe could delete what a lenient target made of it.
+  if (supports(c, 'POST') && supports(c, 'DELETE')) out.push(await sendTracked(ctx, c, { method: 'POST', path: c.path, json: {}, ...how }));
+  for (const method of ['PUT', 'PATCH', 'DELETE'] as const) {
+    if (!supports(c, method)) continue;
+    const res = await ctx.http.send({ method, path: item, ...(method !== 'DELETE' && { json: {} }), ...how });
+    if (method === 'PUT' && res.status >= 200 && res.status < 300) ctx.track(ctx.http.url(item));
+    out.push(res);
+  }
+  return out;
+}
+
+export const missingCredentials401 = defineCheck({
+  id: 'AUT-missing-credentials-401',
+  title: 'A request without credentials gets 401 with a challenge',
+  rule: 'A request without credentials MUST get 401 with a `WWW-Authenticate` challenge, on every method of every collection (RFC 9110 §11.6.1, §15.5.2; conventions §5, §7), never 403 and never data (its problem+json body is judged by the ERR- problem checks).',
+  severity: 'must',
+  needs: ['collection'],
+  uses: ['credentials', 'mayWrite'],
+  async run(ctx, { collection, credentials, mayWrite }) {
+    if (credentials === undefined) {
+      // No credentials configured: judged only where the answer shows the API is protected.
+      const res = await ctx.http.send({ method: 'GET', path: collection.path, auth: false });
+      if (res.status !== 401 && res.status !== 403) throw new CheckSkipped(`${describe(res)} without credentials: the API looks unprotected, so restprobe cannot tell a missing 401 from an open API`, 'auth.apiKey');
+      expectChallenges([res], 'without credentials');
+      return;
+    }
+    expectChallenges(await everyMethod(ctx, collection, mayWrite === true, { auth: false }), 'without credentials');
+    const control = await ctx.http.send({ method: 'GET', path: collection.path });
+    if (control.status === 401) throw setupError(control, `${describe(control)} with the configured credentials too, so a 401 says nothing about missing ones`);
+  },
+});
+
+export const invalidCredentials401 = defineCheck({
+  id: 'AUT-invalid-credentials-401',
+  title: 'Unknown and malformed credentials get 401 with a challenge',
+  rule: 'A request with an unknown, malformed or wrongly presented credential MUST get 401 with a `WWW-Authenticate` challenge, on every method of every collection (RFC 6750 §3.1: `invalid_token`).',
+  severity: 'must',
+  needs: ['collection', 'credentials'],
+  uses: ['mayWrite'],
+  // A target that gets the plain missing-credentials 401 wrong gets these wrong for the same reason.
+  dependsOn: ['AUT-missing-credentials-401'],
+  async run(ctx, { collection, credentials, mayWrite }) {
+    const header = credentials.header;
+    const unknown = garbageKey();
+    expectChallenges(await everyMethod(ctx, collection, mayWrite === true, withKey(header, unknown)), 'with an unknown key');
+    const key = credentials.value.value;
+    const malformed = [
+      // The real key, one character short: a near miss must not pass a prefix comparison.
+      await ctx.http.send({ method: 'GET', path: collection.path, ...withKey(header, key.slice(0, -1)) }),
+      await ctx.http.send({ method: 'GET', path: collection.path, auth: false, headers: { authorization: `Restprobe ${unknown}` } }),
+      await ctx.http.send({ method: 'GET', path: collection.path, auth: false, headers: { authorization: 'Bearer' } }),
+    ];
+    expectChallenges(malformed, 'with a malformed credential');
+  },
+});
+
+export const keyNotInQuery = defineCheck({
+  id: 'AUT-key-not-in-query',
+  title: 'A key in the query string is not accepted',
+  rule: 'An API key MUST NOT be accepted from the query string (conventions §5.1: keys travel in a header, never in a URL, where logs and Referer headers keep them).',
+  severity: 'must',
+  needs: ['collection', 'credentials'],
+  async run(ctx, { collection, credentials }) {
+    const key = credentials.value.value;
+    const names = [...new Set([...commonKeyParams, ...ctx.profile.auth.queryParams])];
+    const sep = collection.path.includes('?') ? '&' : '?';
+    for (const name of names) {
+      const res = await ctx.http.send({ method: 'GET', path: `${collection.path}${sep}${new URLSearchParams({ [name]: key })}`, auth: false });
+      ensure(res.status >= 400, `${describe(res)} with the key in ?${name}= and no credential header: the key was accepted from the URL, expected 401`, '401', String(res.status));
+    }
+  },
+});
+
+export const revokedKey401 = defineCheck({
+  id: 'AUT-revoked-key-401',
+  title: 'A deleted key stops working at once',
+  rule: 'Once an API key is deleted, a request with it MUST get 401 with a `WWW-Authenticate` challenge, at once (conventions §5: a leaked key is rotated).',
+  severity: 'must',
+  needs: ['mint', 'credentials'],
+  dependsOn: ['AUT-missing-credentials-401'],
+  async run(ctx, { mint, credentials }) {
+    const { key, url } = await mintKey(ctx, mint);
+    const probe = ctx.collections[0]?.path ?? url;
+    const before = await ctx.http.send({ method: 'GET', path: probe, ...withKey(credentials.header, key) });
+    if (before.status === 401 || before.status === 403) throw setupError(before, `${describe(before)} with the key just minted, so its revocation cannot be shown`);
+    const deleted = await ctx.http.send({ method: 'DELETE', url });
+    if (deleted.status < 200 || deleted.status > 299) throw setupError(deleted, `deleting the minted key failed: DELETE answered ${deleted.status}`);
+    expectChallenges([await ctx.http.send({ method: 'GET', path: probe, ...withKey(credentials.header, key) })], 'with the deleted key');
+  },
+});
+
+export const mintedSecretOnce = defineCheck({
+  id: 'AUT-minted-secret-once',
+  title: 'A minted key is shown once, never again',
+  rule: 'A minted API key MUST appear only in the response that created it: no later read of the key shows the secret (conventions §5; LIM-no-store-secrets judges that response\'s no-store).',
+  severity: 'must',
+  needs: ['mint'],
+  async run(ctx, { mint }) {
+    const { key, url } = await mintKey(ctx, mint);
+    const again = await ctx.http.send({ method: 'GET', url });
+    if (again.status !== 200) throw setupError(again, `reading the minted key back: GET answered ${again.status}`);
+    ensure(!again.text.includes(key), `${describe(again)} shows the minted key's secret again, expected it only in the response that created the key`, 'no secret', 'the secret');
+  },
+});
+
+export const noCredentialInUrl = defineCheck({
+  id: 'AUT-no-credential-in-url',
+  title: 'No response puts a credential in a URL',
+  rule: 'No response MUST carry the caller\'s credential in a URL or anywhere else it returns: not in Location, Content-Location or Link, not in `_links` or `next_cursor`, not in the body (conventions §5.1: credentials never travel in URLs).',
+  severity: 'must',
+  needs: ['writable', 'credentials'],
+  async run(ctx, { writable: c, credentials }) {
+    const key = credentials.value.value;
+    const forms = [...new Set([key, encodeURIComponent(key)])];
+    const item = await ctx.create(c);
+    const responses = [item.response, await ctx.http.send({ method: 'GET', url: item.url }), await ctx.http.send({ method: 'GET', path: `${c.path}?${new URLSearchParams({ [c.pagination.limitParam]: '1' })}` })];
+    for (const res of responses) {
+      // Set-Cookie is the one place a target hands out a credential: a session, not the caller's key.
+      const places = Object.entries(res.headers).filter(([name]) => name !== 'set-cookie').map(([name, v]) => [name, v] as const);
+      const where = [...places.filter(([, v]) => forms.some((f) => v.includes(f))).map(([name]) => `the ${name} header`), ...(forms.some((f) => res.text.includes(f)) ? ['the body'] : [])];
+      ensure(where.length === 0, `${describe(res)} carries the caller's credential (${credentials.value.envName}) in ${where.join(' and ')}, expected it nowhere in a response`, 'no credential', where.join(', '));
+    }
+  },
+});
+
+/** Mints a key, treats it as a secret, and registers it for cleanup. */
+async function mintKey(ctx: CheckContext, mint: MintAuth): Promise<{ key: string; url: string }> {
+  const res = await ctx.http.send({ method: 'POST', path: mint.path, json: mint.body });
+  // Resolved as every created item's Location is (behind a gateway's path prefix too).
+  const url = res.status >= 200 && res.status < 300 && res.headers['location'] !== undefined ? createdItemUrl(ctx.profile, res).url : undefined;
+  if (url !== undefined) ctx.track(url);
+  if (res.status < 200 || res.status > 299) throw setupError(res, `minting a key failed: POST ${mint.path} answered ${res.status}`);
+  const key = expectJsonObject(res, 'the minted key')[mint.secretField];
+  if (typeof key === 'string' && key !== '') ctx.treatAsSecret(key, 'MINTED_KEY');
+  if (typeof key !== 'string' || key === '') throw setupError(res, `${describe(res)} holds no "${mint.secretField}": no key to judge (auth.mint.secretField)`);
+  if (url === undefined) throw setupError(res, `${describe(res)} has no Location: the minted key cannot be read back or deleted`);
+  return { key, url };
+}
+
+export const credentialChecks = [missingCredentials401, invalidCredentials401, keyNotInQuery, noCredentialInUrl, revokedKey401, mintedSecretOnce];

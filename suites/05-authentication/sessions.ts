@@ -1,0 +1,55 @@
+/** §5 credential kinds: a session cookie is Secure, HttpOnly and SameSite, and logout ends it on the server. */
+import { CheckFailure, defineCheck } from '../../src/model/check.js';
+import { logIn } from '../../src/check-kit/auth.js';
+import { describe, ensure } from '../../src/check-kit/expect.js';
+import { setupError } from '../../src/check-kit/setup.js';
+
+export const cookieAttributes = defineCheck({
+  id: 'AUT-cookie-attributes',
+  title: 'Session cookies are Secure, HttpOnly and SameSite',
+  rule: 'A cookie the target sets MUST carry `Secure`, `HttpOnly` and `SameSite=Lax` or `SameSite=Strict` (conventions §5 credential kinds; RFC 6265 §4.1.2).',
+  severity: 'must',
+  needs: ['session'],
+  async run(ctx, { session }) {
+    const s = await logIn(ctx, session);
+    try {
+      const bad = s.cookies.flatMap((c) => {
+        const sameSite = c.attributes.get('samesite')?.toLowerCase();
+        const missing = [
+          ...(c.attributes.has('secure') ? [] : ['Secure']),
+          ...(c.attributes.has('httponly') ? [] : ['HttpOnly']),
+          ...(sameSite === 'lax' || sameSite === 'strict' ? [] : [sameSite === undefined ? 'SameSite' : `SameSite=Lax or Strict (it is ${sameSite})`]),
+        ];
+        // The name and attributes only: the value is the session.
+        return missing.length === 0 ? [] : [`cookie "${c.name}" (${[...c.attributes.keys()].join('; ') || 'no attributes'}) lacks ${missing.join(', ')}`];
+      });
+      if (bad.length > 0) throw new CheckFailure(`${describe(s.login)}: ${bad.join('; ')}, expected Secure, HttpOnly and SameSite=Lax or Strict`, 'Secure; HttpOnly; SameSite=Lax|Strict', bad.join('; '), s.login.exchangeIndex);
+    } finally {
+      await s.logout();
+    }
+  },
+});
+
+export const logoutEndsSession = defineCheck({
+  id: 'AUT-logout-ends-session',
+  title: 'After logout, the session cookie gets 401',
+  rule: 'Logout MUST delete the session on the server: the same cookie, sent again, MUST get 401 (conventions §5: a session is an opaque id the server can revoke).',
+  severity: 'must',
+  needs: ['session'],
+  async run(ctx, { session }) {
+    const s = await logIn(ctx, session);
+    const probe = ctx.collections[0]?.path ?? session.logoutPath;
+    const withCookie = { method: 'GET', path: probe, auth: false, headers: { cookie: s.cookieHeader } } as const;
+    const before = await ctx.http.send(withCookie);
+    if (before.status === 401 || before.status === 403) {
+      await s.logout();
+      throw setupError(before, `${describe(before)} with the session cookie just set, so its end cannot be shown`);
+    }
+    const out = await s.logout();
+    if (out.status < 200 || out.status > 299) throw setupError(out, `logging out failed: DELETE ${session.logoutPath} answered ${out.status}`);
+    const after = await ctx.http.send(withCookie);
+    ensure(after.status === 401, `${describe(after)} with the session cookie after logout answered ${out.status}, expected 401: the session still works`, '401', String(after.status));
+  },
+});
+
+export const sessionChecks = [cookieAttributes, logoutEndsSession];

@@ -1,0 +1,64 @@
+/** §5.11–5.12: HTTPS only, with HSTS on every response, and a plain-HTTP URL that redirects and serves nothing. */
+import { CheckFailure, CheckSkipped, defineCheck } from '../../src/model/check.js';
+import type { HttpResponse } from '../../src/model/context.js';
+import { describe, ensure } from '../../src/check-kit/expect.js';
+import { unknownPath } from '../../src/check-kit/probes.js';
+
+const loopback = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/** Why a Strict-Transport-Security value is not a well-formed one with max-age > 0 (RFC 6797 §6.1), or undefined. */
+export function hstsProblem(value: string | undefined): string | undefined {
+  if (value === undefined) return 'no Strict-Transport-Security';
+  const directives = value.split(';').map((d) => d.trim()).filter((d) => d !== '');
+  const names = directives.map((d) => d.split('=')[0]!.trim().toLowerCase());
+  if (new Set(names).size !== names.length) return `Strict-Transport-Security "${value}" repeats a directive`;
+  const maxAge = directives.find((d) => /^max-age\s*=/i.test(d));
+  if (maxAge === undefined) return `Strict-Transport-Security "${value}" has no max-age`;
+  const seconds = /^max-age\s*=\s*(?:"(\d+)"|(\d+))$/i.exec(maxAge);
+  if (seconds === null) return `Strict-Transport-Security "${value}": max-age is not a number of seconds`;
+  if (Number(seconds[1] ?? seconds[2]) <= 0) return `Strict-Transport-Security "${value}": max-age 0 tells the browser to forget HTTPS`;
+  return undefined;
+}
+
+export const hsts = defineCheck({
+  id: 'AUT-hsts',
+  title: 'HTTPS only, with Strict-Transport-Security on every response',
+  rule: 'The API MUST be served over HTTPS only, and every HTTPS response MUST carry a well-formed `Strict-Transport-Security` with `max-age` > 0 (conventions §5.12; RFC 6797 §6.1, §7.1).',
+  severity: 'must',
+  needs: [],
+  async run(ctx) {
+    const base = new URL(ctx.profile.baseUrl);
+    if (base.protocol === 'http:') {
+      if (loopback.has(base.hostname)) throw new CheckSkipped(`the base URL is plain HTTP on a loopback address (a local server): run against its HTTPS URL (the reference server: restprobe serve --tls, then run with --ca)`, 'baseUrl');
+      throw new CheckFailure(`the base URL ${ctx.profile.baseUrl} is plain HTTP, expected the API served over HTTPS only`, 'https://', 'http://');
+    }
+    const responses: HttpResponse[] = [
+      await ctx.http.send({ method: 'GET', path: ctx.collections[0]?.path ?? '/' }),
+      // Errors too: a gateway's 404 is a response of the host.
+      await ctx.http.send({ method: 'GET', path: unknownPath() }),
+      await ctx.http.send({ method: 'GET', path: '/', auth: false }),
+    ];
+    const bad = responses.map((r) => ({ r, why: hstsProblem(r.headers['strict-transport-security']) })).filter((x) => x.why !== undefined);
+    if (bad.length === 0) return;
+    const found = bad.map((b) => `${describe(b.r)}: ${b.why}`).join('; ');
+    throw new CheckFailure(`${bad.length} of ${responses.length} HTTPS responses break the rule — ${found}; expected Strict-Transport-Security with max-age > 0`, 'Strict-Transport-Security: max-age=N, N > 0', found, bad[0]!.r.exchangeIndex);
+  },
+});
+
+export const httpsRedirect = defineCheck({
+  id: 'AUT-https-redirect',
+  title: 'Plain HTTP redirects to HTTPS and serves no data',
+  rule: 'A request over plain HTTP MUST get 301 or 308 with a Location on `https://`, and never the API\'s data (conventions §5.12). No credential is sent to it.',
+  severity: 'must',
+  needs: ['plainHttpUrl'],
+  async run(ctx, { plainHttpUrl }) {
+    const path = ctx.collections[0]?.path ?? '/';
+    const res = await ctx.http.send({ method: 'GET', url: `${plainHttpUrl}${path}`, auth: false });
+    ensure(res.status < 200 || res.status > 299, `${describe(res)} over plain HTTP: it served the API, expected 301 or 308 to HTTPS`, '301 or 308', String(res.status));
+    ensure(res.status === 301 || res.status === 308, `${describe(res)} over plain HTTP, expected 301 or 308 (a permanent redirect that keeps the method) to HTTPS`, '301 or 308', String(res.status));
+    const location = res.headers['location'] ?? '';
+    ensure(location.startsWith('https://'), `${describe(res)} redirects to ${location || 'nowhere (no Location)'}, expected an https:// URL`, 'Location: https://…', location || 'none');
+  },
+});
+
+export const transportChecks = [hsts, httpsRedirect];

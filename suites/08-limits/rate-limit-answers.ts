@@ -1,0 +1,123 @@
+/**
+ * §8.1 and §7 what a rate limiter's answers say: a 429's Retry-After and problem body, the
+ * RateLimit fields, and an overloaded server's 503. Scheduled and bounded like the
+ * limiter checks (rate-limits.ts): alone, raw, the target's wait waited out at the end.
+ */
+import { CheckFailure, CheckSkipped, defineCheck } from '../../src/model/check.js';
+import { describe, ensure, expectHeader } from '../../src/check-kit/expect.js';
+import { expectProblems } from '../../src/check-kit/problem.js';
+import { answerOf, burstUntil, requireLimited, type Sent } from '../../src/check-kit/rate-limit-burst.js';
+import { legacyFields, readRateLimitFields, retryAfterProblem, tightest } from '../../src/check-kit/rate-limit-fields.js';
+import { burstToLimit, elapsed, judgeRefusal, probeAfter, slackMs, statedWait, waitOut } from '../../src/check-kit/rate-limit-wait.js';
+import { politeDefaults } from '../../src/http/polite.js';
+import { problemJsonContentType, problemStatusMatches } from '../07-errors/problem-details.js';
+import { enforcedId } from './rate-limits.js';
+
+/** Fails when `sent` has a Retry-After that is neither delay-seconds nor an IMF-fixdate. */
+function expectValidRetryAfter(sent: Sent, value: string): void {
+  const problem = retryAfterProblem(value);
+  if (problem !== undefined) {
+    throw new CheckFailure(`${describe(sent.res)} has Retry-After "${value}", which ${problem}; expected delay-seconds or an IMF-fixdate`, 'delay-seconds or IMF-fixdate', value, sent.res.exchangeIndex);
+  }
+}
+
+export const retryAfterValid = defineCheck({
+  id: 'LIM-retry-after-valid',
+  title: 'A 429 carries a valid Retry-After',
+  rule: 'A 429 MUST carry `Retry-After` (conventions §8.1), as delay-seconds or an IMF-fixdate HTTP-date (RFC 9110 §10.2.3, §5.6.7).',
+  severity: 'must',
+  needs: ['rateLimit'],
+  schedule: 'exclusive',
+  dependsOn: [enforcedId],
+  async run(ctx, { rateLimit: probe }) {
+    await judgeRefusal(ctx, probe, (limited) => expectValidRetryAfter(limited, expectHeader(limited.res, 'Retry-After', 'the answer past the limit')));
+  },
+});
+
+export const limitedProblemDetails = defineCheck({
+  id: 'LIM-429-problem-details',
+  title: 'A 429 explains itself in problem+json',
+  rule: 'A 429 MUST carry a problem+json body whose `status` is 429 (conventions §7; RFC 6585 §4: it explains the limit).',
+  severity: 'must',
+  needs: ['rateLimit'],
+  schedule: 'exclusive',
+  // Error bodies in general are those checks' finding: here only the 429's own.
+  dependsOn: [enforcedId, problemJsonContentType.id, problemStatusMatches.id],
+  async run(ctx, { rateLimit: probe }) {
+    await judgeRefusal(ctx, probe, (limited) => {
+      expectProblems([limited.res], 'content-type', 'application/problem+json');
+      expectProblems([limited.res], 'status', 'status 429, as the HTTP status');
+    });
+  },
+});
+
+export const rateLimitFieldsAgree = defineCheck({
+  id: 'LIM-ratelimit-headers',
+  title: 'RateLimit fields are well-formed and tell the truth',
+  rule: '`RateLimit` and `RateLimit-Policy`, when sent, SHOULD follow draft-ietf-httpapi-ratelimit-headers-10 and agree with the limiter: a served request leaves `r` below the quota `q` it used, the 429 says `r=0`, and no request is still limited once `t` has passed.',
+  severity: 'should',
+  needs: ['rateLimit'],
+  schedule: 'exclusive',
+  dependsOn: [enforcedId],
+  async run(ctx, { rateLimit: probe }) {
+    // One request at a time, so `r` can be read in the order the limiter counted.
+    const burst = await burstToLimit(ctx, probe, { concurrency: 1 });
+    const limited = requireLimited(burst, probe);
+    const answers = burst.sent.map((s) => ({ s, fields: readRateLimitFields(s.res) }));
+    const legacy = legacyFields(limited.res);
+    if (legacy.length > 0) ctx.note(`legacy rate-limit fields on the 429 (reported, not judged): ${legacy.join('; ')}`);
+    const withFields = answers.filter((a) => a.fields !== undefined);
+    if (withFields.length === 0) throw new CheckSkipped(`none of ${answers.length} answers carries RateLimit or RateLimit-Policy, which are optional: nothing to judge`);
+    if (withFields.some((a) => a.fields!.draft === '07')) ctx.note('RateLimit is draft-07 syntax (one Dictionary: limit, remaining, reset): read as such');
+    const problems = [...new Set(withFields.flatMap((a) => a.fields!.problems))];
+    ensure(problems.length === 0, `${problems.join('; ')}; expected the syntax of draft-10`, 'draft-10 RateLimit and RateLimit-Policy', problems.join('; '));
+    const served = answers.filter((a) => answerOf(a.s.res, probe.client) === 'served');
+    // A served request used one unit of every policy: none can still have its whole quota left.
+    const whole = served.flatMap(({ s, fields }) => fields!.left.filter((l) => fields!.policies.some((p) => p.name === l.name && l.remaining >= p.quota)).map((l) => ({ s, l })));
+    if (whole.length > 0) {
+      const { s, l } = whole[0]!;
+      throw new CheckFailure(`${describe(s.res)} says RateLimit r=${l.remaining} for "${l.name}", its whole quota, though the request was served: expected r below q`, `r < q`, `r=${l.remaining}`, s.res.exchangeIndex);
+    }
+    const left = served.flatMap((a) => tightest(a.fields)?.remaining ?? []);
+    const atLimit = tightest(readRateLimitFields(limited.res));
+    if (atLimit !== undefined && atLimit.remaining !== 0) {
+      throw new CheckFailure(`${describe(limited.res)} says RateLimit r=${atLimit.remaining} for "${atLimit.name}", expected 0 on the answer that refuses for want of quota`, 'r=0', `r=${atLimit.remaining}`, limited.res.exchangeIndex);
+    }
+    if (atLimit?.reset === undefined) return waitOut(ctx, probe, limited);
+    // The quota must be back once `t` has passed: look first where the target says, then just after `t`.
+    const resetMs = atLimit.reset * 1000;
+    const first = await probeAfter(ctx, probe, limited, Math.min(statedWait(limited)?.ms ?? politeDefaults.baseDelayMs, resetMs));
+    const back = answerOf(first.res, probe.client) === 'served' ? first : await probeAfter(ctx, probe, limited, resetMs + slackMs);
+    if (answerOf(back.res, probe.client) !== 'served') {
+      throw new CheckFailure(`${describe(back.res)} ${elapsed(limited, back)} ms after the 429, though it said RateLimit t=${atLimit.reset}: expected the quota back once t had passed`, `served after ${resetMs} ms`, `${back.res.status} after ${elapsed(limited, back)} ms`, back.res.exchangeIndex);
+    }
+    ctx.note(`observed: ${left.length > 0 ? `r went ${left.join(', ')}; ` : ''}served again ${elapsed(limited, back)} ms after the 429 (t=${atLimit.reset})`);
+  },
+});
+
+export const overloadRetryAfter = defineCheck({
+  id: 'LIM-503-retry-after',
+  title: "A 503's Retry-After is valid",
+  rule: 'A 503 that carries `Retry-After` (an overloaded server may, conventions §7) MUST give it as delay-seconds or an IMF-fixdate HTTP-date (RFC 9110 §10.2.3).',
+  severity: 'must',
+  needs: ['rateLimit'],
+  schedule: 'exclusive',
+  dependsOn: [enforcedId],
+  async run(ctx, { rateLimit: probe }) {
+    // Past the first 429 too: a limiter may shed a client that keeps sending.
+    const burst = await burstUntil(ctx, probe, { until: (a) => a === 'shed' });
+    const shed = burst.stop;
+    if (shed === undefined) {
+      const last = burst.sent.at(-1);
+      if (last !== undefined && answerOf(last.res, probe.client) !== 'served') await waitOut(ctx, probe, last);
+      throw new CheckSkipped(`no 503 in ${burst.sent.length} requests as ${probe.client.label}, past the limit too: no overload answer to judge`);
+    }
+    const value = shed.res.headers['retry-after'];
+    if (value === undefined) throw new CheckSkipped(`${describe(shed.res)} carries no Retry-After, which a 503 may omit: nothing to judge`);
+    expectValidRetryAfter(shed, value);
+    ctx.note(`observed: 503 after ${burst.sent.length} requests (${burst.served} served), Retry-After: ${value}`);
+    await waitOut(ctx, probe, shed);
+  },
+});
+
+export const rateLimitAnswerChecks = [retryAfterValid, limitedProblemDetails, rateLimitFieldsAgree, overloadRetryAfter];

@@ -1,0 +1,186 @@
+/**
+ * §8.1–8.2 rate limiting: the limiter is real, tells the truth about its wait, counts each
+ * client on its own, and shares its counters across nodes. Each check runs alone
+ * (`exclusive`), sends its own burst through the raw session (no retry policy), and waits
+ * out what the target said before it ends, so the next finds the budget back.
+ */
+import { CheckFailure, CheckSkipped, defineCheck } from '../../src/model/check.js';
+import { describe, ensure, expectStatus } from '../../src/check-kit/expect.js';
+import { answerOf, lastRefusal, requireLimited, sendAs, type Burst, type Sent } from '../../src/check-kit/rate-limit-burst.js';
+import { readRateLimitFields, type QuotaPolicy } from '../../src/check-kit/rate-limit-fields.js';
+import { burstToLimit, elapsed, probeAfter, retryAfterWait, slackMs, statedWait, waitOut } from '../../src/check-kit/rate-limit-wait.js';
+import type { RateLimitProbe } from '../../src/model/rate-limit-needs.js';
+
+export const enforcedId = 'LIM-rate-limit-enforced';
+
+/** The quota the target advertises on the burst's first answer (RateLimit-Policy), the lowest when it has several. */
+function advertised(burst: Burst): QuotaPolicy | undefined {
+  const first = burst.sent[0];
+  return first && readRateLimitFields(first.res)?.policies.reduce<QuotaPolicy | undefined>((low, p) => (low === undefined || p.quota < low.quota ? p : low), undefined);
+}
+
+const perWindow = (quota: number, windowMs: number | undefined): string => `${quota}${windowMs === undefined ? '' : ` per ${windowMs} ms`}`;
+
+/** What a burst showed of the limiter, for the evidence on any verdict. */
+function characterise(burst: Burst, probe: RateLimitProbe): string {
+  const last = burst.stop ?? burst.sent.at(-1);
+  const took = last === undefined ? 0 : Math.round(last.at - burst.startedAt);
+  const policy = advertised(burst);
+  const stated = burst.stop && statedWait(burst.stop);
+  return [
+    `observed: ${burst.served} requests served in ${took} ms${burst.stop ? `, then ${burst.stop.res.status}${stated ? ` (${stated.said})` : ''}` : ', none refused'}`,
+    `declared: ${probe.limit === undefined ? 'no limit' : perWindow(probe.limit, probe.windowMs)}`,
+    `advertised: ${policy === undefined ? 'no RateLimit-Policy' : `"${policy.name}" ${perWindow(policy.quota, policy.window === undefined ? undefined : policy.window * 1000)}`}`,
+  ].join('; ');
+}
+
+export const rateLimitEnforced = defineCheck({
+  id: enforcedId,
+  title: 'A burst past the limit is answered 429',
+  rule: 'A client that exceeds its rate limit MUST get 429 (conventions §8.1): a burst that passes the declared limit (`rateLimit.limit`, or the target\'s own RateLimit-Policy) MUST meet a 429.',
+  severity: 'must',
+  needs: ['rateLimit'],
+  schedule: 'exclusive',
+  async run(ctx, { rateLimit: probe }) {
+    const burst = await burstToLimit(ctx, probe);
+    ctx.note(characterise(burst, probe));
+    if (burst.stop !== undefined) {
+      expectStatus(burst.stop.res, 429, `after ${burst.served} served requests, the answer of the limiter`);
+      return waitOut(ctx, probe, burst.stop);
+    }
+    const policy = advertised(burst);
+    const limit = probe.limit ?? policy?.quota;
+    const windowMs = probe.windowMs ?? (policy?.window === undefined ? undefined : policy.window * 1000);
+    const last = burst.sent.at(-1)!;
+    const took = Math.round(last.at - burst.startedAt);
+    if (limit === undefined) throw new CheckSkipped(`all ${burst.sent.length} requests were served, and neither rateLimit.limit nor a RateLimit-Policy says which limit to expect`, 'rateLimit.limit');
+    // A fixed window admits twice its limit across a boundary, and every further window its limit again.
+    const allowed = limit * (2 + (windowMs === undefined ? 0 : Math.floor(took / windowMs)));
+    if (burst.sent.length <= allowed) {
+      throw new CheckSkipped(`all ${burst.sent.length} requests were served in ${took} ms, which a limit of ${perWindow(limit, windowMs)} may allow (up to ${allowed}): rateLimit.budget is too small to tell`, 'rateLimit.budget');
+    }
+    throw new CheckFailure(
+      `all ${burst.sent.length} requests as ${probe.client.label} were served in ${took} ms, expected a 429 once the limit of ${perWindow(limit, windowMs)} was passed (by request ${allowed + 1} at the latest)`,
+      `429 within ${allowed + 1} requests`,
+      `${burst.sent.length} served`,
+      last.res.exchangeIndex,
+    );
+  },
+});
+
+export const retryAfterTruthful = defineCheck({
+  id: 'LIM-retry-after-truthful',
+  title: 'Retry-After tells the truth',
+  rule: `After a 429, a request sent once \`Retry-After\` has passed MUST be served, and one sent more than its resolution (a second) before it MUST still be limited; restprobe allows ${slackMs} ms of slack either way.`,
+  severity: 'must',
+  needs: ['rateLimit'],
+  schedule: 'exclusive',
+  dependsOn: [enforcedId],
+  async run(ctx, { rateLimit: probe }) {
+    const limited = await lastRefusal(ctx, probe, await burstToLimit(ctx, probe));
+    const said = retryAfterWait(limited);
+    if (said === undefined) throw new CheckSkipped(`${describe(limited.res)} carries no valid Retry-After to judge (see LIM-retry-after-valid)`);
+    const served = (s: Sent): boolean => answerOf(s.res, probe.client) === 'served';
+    // An honest target is still limiting this long after the 429, whatever its rounding.
+    const early = said.ms - said.quantumMs - slackMs;
+    const finer = statedWait(limited);
+    // First look where the target says the wait ends most precisely (a millisecond field), else well before Retry-After.
+    const firstAt = finer !== undefined && finer.quantumMs < said.quantumMs && finer.ms < said.ms ? finer.ms : early > 0 ? early : undefined;
+    if (firstAt !== undefined) {
+      const first = await probeAfter(ctx, probe, limited, firstAt);
+      if (served(first)) {
+        const after = elapsed(limited, first);
+        // Judged by when the request left: a busy machine's late timer makes no lie.
+        if (first.left - limited.at < early) {
+          throw new CheckFailure(`${describe(first.res)} ${after} ms after the 429, though ${said.said}: expected the stated wait to be the real one, not more than ${said.quantumMs + slackMs} ms longer`, `limited for about ${said.ms} ms`, `served after ${after} ms`, first.res.exchangeIndex);
+        }
+        ctx.note(`observed: served again ${after} ms after the 429 (${said.said}${finer?.said === said.said ? '' : `; ${finer?.said}`})`);
+        return;
+      }
+    }
+    const late = await probeAfter(ctx, probe, limited, said.ms + slackMs);
+    if (!served(late)) {
+      throw new CheckFailure(`${describe(late.res)} ${elapsed(limited, late)} ms after the 429, though ${said.said}: expected the request served once that wait had passed`, `served after ${said.ms} ms`, `${late.res.status} after ${elapsed(limited, late)} ms`, late.res.exchangeIndex);
+    }
+    ctx.note(`observed: served again ${elapsed(limited, late)} ms after the 429 (${said.said})`);
+  },
+});
+
+export const rateLimitPerClient = defineCheck({
+  id: 'LIM-rate-limit-per-client',
+  title: 'One limited client does not limit another',
+  rule: 'Rate limits MUST be counted per client (conventions §8.1): while one API key is limited, a request with another key MUST be served.',
+  severity: 'must',
+  needs: ['rateLimit', 'otherClient'],
+  schedule: 'exclusive',
+  dependsOn: [enforcedId],
+  async run(ctx, { rateLimit: probe, otherClient: other }) {
+    let before = requireLimited(await burstToLimit(ctx, probe), probe);
+    const limitedNow = (s: Sent): boolean => answerOf(s.res, probe.client) !== 'served';
+    let compared = 0;
+    // Only a request with a refusal of the first client just before and just after it was
+    // sent while that client was limited: a quota refilled in between proves nothing.
+    for (let tries = 0; tries < 20 && compared < 3; tries++) {
+      if (!limitedNow(before)) {
+        before = await sendAs(ctx, probe);
+        continue;
+      }
+      const theirs = await sendAs(ctx, probe, other);
+      const after = await sendAs(ctx, probe);
+      if (limitedNow(after)) {
+        compared++;
+        if (answerOf(theirs.res, other) !== 'served') {
+          throw new CheckFailure(`${describe(theirs.res)} as ${other.label}, sent while ${probe.client.label} was limited (refused just before and after), expected it served: one client's burst limits another`, 'served', String(theirs.res.status), theirs.res.exchangeIndex);
+        }
+      }
+      before = after;
+    }
+    if (compared === 0) throw new CheckSkipped(`${probe.client.label} could not be kept limited across three requests (its quota came back in between), so clients could not be compared`);
+    ctx.note(`${other.label} was served ${compared} times while ${probe.client.label} was limited`);
+    await waitOut(ctx, probe, before);
+  },
+});
+
+export const rateLimitSharedAcrossNodes = defineCheck({
+  id: 'LIM-rate-limit-shared-across-nodes',
+  title: 'Every node counts against one limit',
+  rule: 'The counter for a rate limit MUST be shared by all nodes (conventions §8.2): once a client is limited at one node, no other node MAY serve it a fresh quota, so N nodes allow the limit of one, not N times it.',
+  severity: 'must',
+  needs: ['rateLimit', 'nodes'],
+  schedule: 'exclusive',
+  dependsOn: [enforcedId],
+  async run(ctx, { rateLimit: probe, nodes }) {
+    const burst = await burstToLimit(ctx, probe);
+    let lastHere = requireLimited(burst, probe);
+    const quota = probe.limit ?? advertised(burst)?.quota ?? Math.max(2, burst.served);
+    const servedAt = new Map(nodes.map((n) => [n, 0]));
+    const pending = new Set(nodes);
+    let servedHere = 0;
+    let sent = burst.sent.length;
+    // Round robin: what refills while the client is limited is shared out evenly, while a
+    // node with a counter of its own serves a whole fresh quota.
+    while (pending.size > 0 && sent < probe.budget) {
+      for (const node of nodes) {
+        const there = await sendAs(ctx, probe, probe.client, node);
+        if (answerOf(there.res, probe.client) === 'served') servedAt.set(node, servedAt.get(node)! + 1);
+        else pending.delete(node);
+      }
+      const here = await sendAs(ctx, probe);
+      if (answerOf(here.res, probe.client) === 'served') servedHere++;
+      else lastHere = here;
+      sent += nodes.length + 1;
+    }
+    const base = ctx.profile.baseUrl;
+    ctx.note(`observed: ${base} served ${burst.served} requests, then 429; in the rounds after, ${[...servedAt].map(([n, c]) => `${n} served ${c}`).join(', ')} and ${base} ${servedHere}`);
+    const [node, count] = [...servedAt].reduce((a, b) => (b[1] > a[1] ? b : a));
+    ensure(
+      count - servedHere < Math.max(2, Math.ceil(quota / 2)),
+      `after ${base} limited ${probe.client.label}, ${node} served ${count} more requests (${base}: ${servedHere} in the same rounds), expected it to refuse as ${base} did: each node counts on its own, so ${nodes.length + 1} nodes allow about ${nodes.length + 1} times the limit of ${quota}`,
+      'a 429 from every node',
+      `${count} served by ${node}`,
+    );
+    await waitOut(ctx, probe, lastHere);
+  },
+});
+
+export const rateLimitChecks = [rateLimitEnforced, retryAfterTruthful, rateLimitPerClient, rateLimitSharedAcrossNodes];

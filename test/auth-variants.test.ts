@@ -1,0 +1,96 @@
+/**
+ * §5 beyond the reference server: an API with no authentication at all, a target that
+ * takes its key as `Authorization: Bearer`, 401s without a problem body, and the whole
+ * AUT section over HTTPS (HSTS, the plain-HTTP redirect) on the clean server.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { runChecks } from '../src/engine/run.js';
+import type { TargetProfile } from '../src/model/profile.js';
+import { resultName, worstFinding } from '../src/model/result.js';
+import { catalogue } from '../suites/catalogue.js';
+import { hstsProblem } from '../suites/05-authentication/transport.js';
+import { startItemsServer, type ItemsServer } from './support/items-server.js';
+import { startTarget, startVariant, type Target } from './support/target.js';
+import type { Rewrites } from './support/rewriting-proxy.js';
+
+const aut = catalogue.filter((c) => c.section === 'AUT');
+let open: { close(): Promise<void> } | undefined;
+afterEach(async () => {
+  await open?.close();
+  open = undefined;
+});
+
+/** Each AUT check's worst verdict over its runs, and every result's line for a mismatch. */
+async function judge(profile: TargetProfile, client?: Target['client']): Promise<{ verdicts: Record<string, string>; explain: string }> {
+  const { results, leftovers } = await runChecks({ profile, checks: aut, seed: 2, ...(client && { client }) });
+  expect(leftovers).toEqual([]);
+  const verdicts = Object.fromEntries(aut.map((c) => [c.id, worstFinding(results.filter((r) => r.id === c.id))?.status ?? 'none']));
+  return { verdicts, explain: results.map((r) => `${resultName(r.id, r.collection)}: ${r.status} ${r.message}`).join('\n') };
+}
+
+describe('an API with no authentication at all', () => {
+  let items: ItemsServer;
+  it('fails the missing-credentials check when the config says it takes a key', async () => {
+    items = await startItemsServer();
+    open = items;
+    const { verdicts } = await judge(items.profile());
+    expect(verdicts['AUT-missing-credentials-401']).toBe('fail');
+    // Blocked, not failed: the same missing check would be blamed twice.
+    expect(verdicts['AUT-invalid-credentials-401']).toBe('error');
+    expect(items.items()).toEqual([]);
+  });
+
+  it('skips it, naming auth.apiKey, when the config gives no key: an open API cannot be told from one missing its 401', async () => {
+    items = await startItemsServer();
+    open = items;
+    const { results } = await runChecks({ profile: items.profile({ keyHeader: null }), checks: aut.filter((c) => c.id === 'AUT-missing-credentials-401'), seed: 2 });
+    expect(results.map((r) => [r.status, r.configKey])).toEqual([['skip', 'auth.apiKey']]);
+  });
+});
+
+describe('the clean reference server', () => {
+  it('passes every AUT check over HTTPS with its CA, HSTS and the plain-HTTP redirect included', async () => {
+    const target = await startTarget([], { tls: true });
+    open = target;
+    expect(target.profile.baseUrl).toMatch(/^https:/);
+    const { verdicts, explain } = await judge(target.profile, target.client);
+    expect(verdicts, explain).toEqual(Object.fromEntries(aut.map((c) => [c.id, 'pass'])));
+  });
+
+  it('takes its key as Authorization: Bearer just as well', async () => {
+    const target = await startTarget();
+    open = target;
+    const bearer = (a: TargetProfile['auth']['apiKey']) => a && { ...a, header: 'Authorization' };
+    const profile = { ...target.profile, auth: { ...target.profile.auth, apiKey: bearer(target.profile.auth.apiKey), limited: target.profile.auth.limited && { ...target.profile.auth.limited, header: 'Authorization' } } };
+    const { verdicts, explain } = await judge(profile, target.client);
+    expect(verdicts, explain).toMatchObject({ 'AUT-missing-credentials-401': 'pass', 'AUT-invalid-credentials-401': 'pass', 'AUT-key-not-in-query': 'pass', 'AUT-scope-403': 'pass', 'AUT-revoked-key-401': 'pass' });
+  });
+});
+
+describe('violations the reference faults do not cover', () => {
+  it('a garbage key answered 403 (while a missing one gets 401) fails the invalid-credentials check only', async () => {
+    const forbidsGarbage: Rewrites = { response: (res, req) => (res.status === 401 && req.headers['x-api-key'] !== undefined ? { ...res, status: 403 } : res) };
+    const variant = await startVariant(forbidsGarbage);
+    open = variant;
+    const { verdicts } = await judge(variant.profile, variant.client);
+    expect(verdicts).toMatchObject({ 'AUT-missing-credentials-401': 'pass', 'AUT-invalid-credentials-401': 'fail' });
+  });
+
+  it('a write scope enforced with 404 (hiding the item) instead of 403 fails', async () => {
+    const hides: Rewrites = { response: (res) => (res.status === 403 ? { ...res, status: 404 } : res) };
+    const variant = await startVariant(hides);
+    open = variant;
+    const { verdicts } = await judge(variant.profile, variant.client);
+    expect(verdicts['AUT-scope-403']).toBe('fail');
+  });
+});
+
+describe('Strict-Transport-Security grammar (RFC 6797 §6.1)', () => {
+  it.each([
+    ['max-age=31536000', undefined],
+    ['max-age="600"; includeSubDomains; preload', undefined],
+    ['MAX-AGE=10', undefined],
+  ])('accepts %s', (value, want) => expect(hstsProblem(value)).toBe(want));
+
+  it.each([undefined, 'max-age=0', 'includeSubDomains', 'max-age=10; max-age=20', 'max-age=ten'])('refuses %s', (value) => expect(hstsProblem(value)).toBeDefined());
+});

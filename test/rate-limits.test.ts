@@ -1,0 +1,238 @@
+/**
+ * The rate-limit checks (LIM-, §8.1–8.3) beyond the fault matrix: on the reference server
+ * with one node and with its other algorithm and date format; on stand-in limiters that
+ * conform differently (a sliding log, draft-07 fields, keyed by address, Retry-After
+ * alone) and that break rules no reference fault breaks; skips that name their key; and
+ * the raw session they send through. Short windows throughout: waits of milliseconds.
+ */
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadProfile } from '../src/config/load.js';
+import { executeCheck } from '../src/engine/execute.js';
+import { runChecks } from '../src/engine/run.js';
+import { clientForProfile } from '../src/http/client.js';
+import { CheckFailure, defineCheck, type Check } from '../src/model/check.js';
+import { needs, Unmet } from '../src/model/needs.js';
+import type { RateLimitProfile, TargetProfile } from '../src/model/profile.js';
+import type { CheckResult } from '../src/model/result.js';
+import { startReferenceServer, type ReferenceServerOptions } from '../reference-server/src/index.js';
+import { catalogue } from '../suites/catalogue.js';
+import { startLimiterServer, type LimiterServer, type LimiterServerOptions } from './support/limiter-server.js';
+import { testProfile } from './support/profile.js';
+import { targetAt, testProbeRateLimit, type Target } from './support/target.js';
+
+/** The rate-limit checks: the exclusive checks of §8. */
+const rateLimitChecks = catalogue.filter((c) => c.section === 'LIM' && c.schedule === 'exclusive');
+const ids = rateLimitChecks.map((c) => c.id);
+
+const open: { close(): Promise<void> }[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((x) => x.close()));
+});
+
+async function run(profile: TargetProfile, checks: readonly Check[] = rateLimitChecks): Promise<Record<string, CheckResult>> {
+  const { results } = await runChecks({ profile, checks, seed: 1 });
+  return Object.fromEntries(results.map((r) => [r.id, r]));
+}
+
+/** Each check's status, and for anything but a pass its message. */
+const verdicts = (results: Record<string, CheckResult>): Record<string, string> =>
+  Object.fromEntries(Object.values(results).map((r) => [r.id, r.status === 'pass' ? 'pass' : `${r.status}: ${r.message}`]));
+
+const statuses = (results: Record<string, CheckResult>): Record<string, string> => Object.fromEntries(Object.values(results).map((r) => [r.id, r.status]));
+
+async function referenceTarget(options: Omit<ReferenceServerOptions, 'port'>): Promise<Target> {
+  const server = await startReferenceServer({ port: 0, probeRateLimit: testProbeRateLimit, ...options });
+  const target = await targetAt(server, server.url, server.urls.slice(1));
+  open.push(target);
+  return target;
+}
+
+describe('the rate-limit checks on the reference server', () => {
+  it('all pass on one node, but the cross-node check, which skips naming nodes', async () => {
+    const { profile } = await referenceTarget({});
+    const results = await run(profile);
+    expect(verdicts(results)).toEqual({ ...Object.fromEntries(ids.map((id) => [id, 'pass'])), 'LIM-rate-limit-shared-across-nodes': 'skip: no other nodes of the deployment configured' });
+    expect(results['LIM-rate-limit-shared-across-nodes']!.configKey).toBe('nodes');
+    // The characterisation is in the evidence of a pass.
+    expect(results['LIM-rate-limit-enforced']!.evidence.notes[0]).toMatch(/^observed: \d+ requests served in \d+ ms, then 429 \(retry-after-ms: \d+\); declared: 10 per 250 ms; advertised: "probe" 10$/);
+  });
+
+  it('all pass with a fixed window, HTTP-date Retry-After and two nodes', async () => {
+    const { profile } = await referenceTarget({ nodes: 2, rateLimitAlgorithm: 'fixed-window', retryAfter: 'http-date' });
+    expect(verdicts(await run(profile))).toEqual(Object.fromEntries(ids.map((id) => [id, 'pass'])));
+  });
+
+  it('all skip, naming the key, when the config has no rateLimit section; the limiter is not touched', async () => {
+    const { profile } = await referenceTarget({});
+    const { rateLimit: _, ...without } = profile;
+    const results = await run(without);
+    expect(new Set(Object.values(results).map((r) => `${r.status} ${r.configKey}`))).toEqual(new Set(['skip rateLimit']));
+    expect(Object.values(results).every((r) => r.evidence.requestCount === 0)).toBe(true);
+  });
+});
+
+/** A profile for a stand-in: its keys as the run's own and the two probe credentials, GET /things. */
+function standIn(server: LimiterServer, rl: Partial<RateLimitProfile> = {}): TargetProfile {
+  const keyed = rl.keyedBy !== 'ip';
+  const base = testProfile(server.url, keyed ? { apiKey: server.keys.API_KEY } : { keyHeader: null });
+  const credential = { envName: 'LIMIT_KEY', value: server.keys.LIMIT_KEY };
+  const other = { envName: 'LIMIT_KEY_2', value: server.keys.LIMIT_KEY_2 };
+  return {
+    ...base,
+    http: { ...base.http, timeoutMs: 2_000 },
+    secrets: keyed ? [...base.secrets, credential, other] : base.secrets,
+    rateLimit: { keyedBy: 'apiKey', keyHeader: 'X-API-Key', ...(keyed && { credential, otherCredential: other }), budget: 50, path: '/things', ...rl },
+  };
+}
+
+async function limiter(options: LimiterServerOptions): Promise<LimiterServer> {
+  const server = await startLimiterServer(options);
+  open.push(server);
+  return server;
+}
+
+const allPass = (...skipped: string[]) => Object.fromEntries(ids.map((id) => [id, skipped.includes(id) ? 'skip' : 'pass']));
+
+describe('stand-in limiters that conform differently', () => {
+  it('a sliding log with HTTP-date Retry-After and draft-07 RateLimit passes; the legacy fields are reported', async () => {
+    const server = await limiter({ limit: 5, windowMs: 250, algorithm: 'sliding-log', retryAfter: 'http-date', msHint: true, fields: 'draft-07' });
+    const results = await run(standIn(server, { limit: 5, windowMs: 250 }));
+    expect(statuses(results)).toEqual(allPass('LIM-rate-limit-shared-across-nodes', 'LIM-503-retry-after'));
+    expect(results['LIM-ratelimit-headers']!.evidence.notes).toContain('RateLimit is draft-07 syntax (one Dictionary: limit, remaining, reset): read as such');
+    expect(results['LIM-503-retry-after']!.message).toMatch(/^no 503 in 50 requests as \$LIMIT_KEY, past the limit too/);
+
+    const legacy = await limiter({ limit: 5, windowMs: 250, msHint: true, fields: 'legacy' });
+    const withLegacy = await run(standIn(legacy, { limit: 5 }), rateLimitChecks.filter((c) => c.id === 'LIM-ratelimit-headers'));
+    expect(withLegacy['LIM-ratelimit-headers']).toMatchObject({ status: 'skip', message: expect.stringMatching(/^none of \d+ answers carries RateLimit or RateLimit-Policy/) });
+    expect(withLegacy['LIM-ratelimit-headers']!.evidence.notes[0]).toMatch(/^legacy rate-limit fields on the 429 \(reported, not judged\): x-ratelimit-limit: 5; x-ratelimit-remaining: 0; x-ratelimit-reset: \d+$/);
+  });
+
+  it('a token bucket keyed by client address passes; the per-client check skips naming rateLimit.keyedBy', async () => {
+    const server = await limiter({ limit: 5, windowMs: 250, algorithm: 'token-bucket', keyedBy: 'ip', msHint: true, fields: 'draft-10' });
+    const results = await run(standIn(server, { keyedBy: 'ip', limit: 5 }));
+    expect(statuses(results)).toEqual(allPass('LIM-rate-limit-shared-across-nodes', 'LIM-503-retry-after', 'LIM-rate-limit-per-client'));
+    expect(results['LIM-rate-limit-per-client']!.configKey).toBe('rateLimit.keyedBy');
+  });
+
+  it('Retry-After alone, in whole seconds, is judged truthful by waiting it out', async () => {
+    const server = await limiter({ limit: 3, windowMs: 1_000 });
+    const results = await run(standIn(server, { limit: 3 }), rateLimitChecks.filter((c) => c.id === 'LIM-retry-after-truthful'));
+    expect(verdicts(results)).toEqual({ 'LIM-retry-after-truthful': 'pass' });
+    expect(results['LIM-retry-after-truthful']!.evidence.notes[0]).toMatch(/^observed: served again \d+ ms after the 429 \(Retry-After: 1\)$/);
+  });
+});
+
+describe('stand-in limiters that break rules no reference fault breaks', () => {
+  const only = (id: string) => rateLimitChecks.filter((c) => c.id === id);
+  it.each([
+    ['fractional seconds', { retryAfter: 'fractional' }, /has Retry-After "0\.\d{3}", which is neither delay-seconds \(digits\) nor an HTTP-date/],
+    ['an RFC 850 date', { retryAfter: 'rfc850' }, /has Retry-After "\w+day, \d{2}-\w{3}-\d{2} [\d:]{8} GMT", which is an obsolete HTTP-date format/],
+  ] as const)("a 429's Retry-After in %s fails LIM-retry-after-valid", async (_what, options, message) => {
+    const server = await limiter({ limit: 5, windowMs: 250, msHint: true, ...options });
+    const result = (await run(standIn(server, { limit: 5 }), only('LIM-retry-after-valid')))['LIM-retry-after-valid']!;
+    expect(result).toMatchObject({ status: 'fail', message: expect.stringMatching(message) });
+  });
+
+  it('a limiter that answers 403 (as some APIs do) fails LIM-rate-limit-enforced', async () => {
+    const server = await limiter({ limit: 5, windowMs: 250, msHint: true, limitedStatus: 403 });
+    const results = await run(standIn(server, { limit: 5 }));
+    expect(results['LIM-rate-limit-enforced']).toMatchObject({ status: 'fail', message: expect.stringMatching(/^after \d+ served requests, the answer of the limiter: found GET \/things → 403 application\/problem\+json, expected 429$/) });
+  });
+
+  it('a 429 with a plain JSON body fails LIM-429-problem-details', async () => {
+    const server = await limiter({ limit: 5, windowMs: 250, msHint: true, body: 'json' });
+    const result = (await run(standIn(server, { limit: 5 }), only('LIM-429-problem-details')))['LIM-429-problem-details']!;
+    expect(result).toMatchObject({ status: 'fail', message: expect.stringContaining('Content-Type is application/json; expected application/problem+json') });
+  });
+
+  it('RateLimit fields of draft-08 (policy names as tokens) warn on LIM-ratelimit-headers', async () => {
+    const server = await limiter({ limit: 5, windowMs: 250, msHint: true, fields: 'draft-10-token-names' });
+    const result = (await run(standIn(server, { limit: 5 }), only('LIM-ratelimit-headers')))['LIM-ratelimit-headers']!;
+    expect(result).toMatchObject({ status: 'warn', message: expect.stringContaining('the policy name default is a token; draft-10 names policies with quoted strings') });
+  });
+});
+
+describe('unmet needs are skips naming the config key, and nothing is sent', () => {
+  const resolve = (profile: TargetProfile, need: 'rateLimit' | 'otherClient') => needs[need].resolve(profile);
+  const profile = (rl: Partial<RateLimitProfile>): TargetProfile => ({
+    ...testProfile('http://127.0.0.1:9'),
+    rateLimit: { keyedBy: 'apiKey', keyHeader: 'X-API-Key', credential: { envName: 'LIMIT_KEY', value: 'k' }, budget: 50, path: '/things', ...rl },
+  });
+
+  it.each([
+    ['its variable is unset', { credential: { envName: 'LIMIT_KEY', value: '' } }, 'rateLimit', 'rateLimit.credential', /^environment variable LIMIT_KEY \(rateLimit.credential\) is not set$/],
+    ['the budget cannot pass the declared limit', { limit: 50 }, 'rateLimit', 'rateLimit.budget', /^a burst of rateLimit.budget = 50 requests cannot exceed the declared limit of 50$/],
+    ['no second credential', {}, 'otherClient', 'rateLimit.otherCredential', /^no second credential/],
+    ['a limit keyed by address', { keyedBy: 'ip' }, 'otherClient', 'rateLimit.keyedBy', /one address/],
+  ] as const)('%s', (_what, rl, need, key, reason) => {
+    const unmet = resolve(profile(rl), need);
+    expect(unmet).toBeInstanceOf(Unmet);
+    expect(unmet).toMatchObject({ configKey: key, reason: expect.stringMatching(reason) });
+  });
+
+  it('bursts with the run\'s own key when rateLimit.credential is not given', () => {
+    const { credential: _, ...rl } = profile({}).rateLimit!;
+    expect(resolve({ ...profile({}), rateLimit: rl }, 'rateLimit')).toMatchObject({ client: { label: "the run's own key ($API_KEY)", auth: true } });
+  });
+
+  it('no limiter and no declared limit: LIM-rate-limit-enforced skips naming rateLimit.limit; too small a budget names rateLimit.budget', async () => {
+    const server = await limiter({ limit: 0, windowMs: 100 });
+    const enforced = rateLimitChecks.filter((c) => c.id === 'LIM-rate-limit-enforced');
+    expect((await run(standIn(server), enforced))['LIM-rate-limit-enforced']).toMatchObject({ status: 'skip', configKey: 'rateLimit.limit' });
+    expect((await run(standIn(server, { limit: 10, budget: 15 }), enforced))['LIM-rate-limit-enforced']).toMatchObject({ status: 'skip', configKey: 'rateLimit.budget', message: expect.stringMatching(/^all 15 requests were served in \d+ ms, which a limit of 10 may allow \(up to 20\)/) });
+    expect((await run(standIn(server, { limit: 10, budget: 21 }), enforced))['LIM-rate-limit-enforced']).toMatchObject({ status: 'fail' });
+  });
+});
+
+describe('the config', () => {
+  it('reads rateLimit: the window, the defaults, and credentials whose variables may be unset', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'restprobe-rl-'));
+    const path = join(dir, 'config.json');
+    await writeFile(path, JSON.stringify({
+      auth: { apiKey: { header: 'Authorization', value: { env: 'API_KEY' } } },
+      collections: [{ name: 'things', path: '/things' }],
+      rateLimit: { credential: { env: 'LIMIT_KEY' }, otherCredential: { env: 'LIMIT_KEY_2' }, limit: 10, window: '1m' },
+    }));
+    const profile = await loadProfile({ configPath: path, baseUrl: 'http://127.0.0.1:9', env: { API_KEY: 'a', LIMIT_KEY: 'l' } });
+    expect(profile.rateLimit).toEqual({ keyedBy: 'apiKey', keyHeader: 'Authorization', credential: { envName: 'LIMIT_KEY', value: 'l' }, otherCredential: { envName: 'LIMIT_KEY_2', value: '' }, limit: 10, windowMs: 60_000, budget: 50, path: '/things' });
+    expect(profile.secrets.map((s) => s.envName).sort()).toEqual(['API_KEY', 'LIMIT_KEY']);
+    expect(needs.rateLimit.resolve(profile)).toMatchObject({ client: { headers: { authorization: 'Bearer l' } } });
+    await writeFile(path, JSON.stringify({ rateLimit: { window: '10 seconds', budget: 1 } }));
+    await expect(loadProfile({ configPath: path, baseUrl: 'http://127.0.0.1:9', env: {} })).rejects.toMatchObject({
+      problems: ['rateLimit.window: must be a whole number and a unit: ms, s, m or h (e.g. 10s) (found string "10 seconds")', 'rateLimit.budget: must be >= 2 (found number 1)'],
+    });
+  });
+});
+
+describe('the raw session (ctx.rawHttp)', () => {
+  it('hands the check each 429 as it came (no wait, no retry, no pause), recorded and redacted like the rest', async () => {
+    const server = await limiter({ limit: 2, windowMs: 60_000 });
+    const profile = standIn(server);
+    const seen: number[] = [];
+    const check = defineCheck({
+      id: 'LIM-raw-probe',
+      title: 'raw',
+      rule: 'A raw request MUST see the 429.',
+      severity: 'must',
+      needs: ['rateLimit'],
+      async run(ctx, { rateLimit: probe }) {
+        for (let i = 0; i < 4; i++) seen.push((await ctx.rawHttp().send({ method: 'GET', path: probe.path, auth: false, headers: probe.client.headers })).status);
+        throw new CheckFailure('done: show the evidence');
+      },
+    });
+    const client = clientForProfile(profile);
+    open.push(client);
+    const started = performance.now();
+    const result = await executeCheck(check, { profile, client, seed: 1 });
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(seen).toEqual([200, 200, 429, 429]);
+    expect(result.evidence.notes).toEqual([]);
+    expect(result.evidence.exchanges.map((x) => x.response?.status)).toEqual([200, 200, 429, 429]);
+    const shown = JSON.stringify(result.evidence);
+    expect(shown).not.toContain(server.keys.LIMIT_KEY);
+    expect(result.evidence.exchanges[2]!.curl).toContain('$LIMIT_KEY');
+  });
+});

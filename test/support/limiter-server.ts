@@ -1,0 +1,164 @@
+/**
+ * Test support: a stand-in API on 127.0.0.1:0 with a rate limiter unlike the reference
+ * server's, for proving the rate-limit checks on limiters that conform differently and on
+ * ones that break the rules in ways the reference faults do not. `GET /things` answers
+ * 200 `{ "data": [] }` until the client's quota is spent.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+
+export interface LimiterServerOptions {
+  /** Requests per window; 0 for no limiter at all. */
+  readonly limit: number;
+  readonly windowMs: number;
+  /** Default `fixed-window` (windows aligned to the clock, as many gateways do). */
+  readonly algorithm?: 'fixed-window' | 'sliding-log' | 'token-bucket';
+  /** Who a quota belongs to: the X-API-Key (default; other keys get 401), or the address. */
+  readonly keyedBy?: 'key' | 'ip';
+  /** How a refusal states its wait; default `seconds` (rounded up). */
+  readonly retryAfter?: 'seconds' | 'http-date' | 'fractional' | 'rfc850' | 'none';
+  /** Send Retry-After-Ms too. */
+  readonly msHint?: boolean;
+  readonly fields?: 'none' | 'draft-10' | 'draft-10-token-names' | 'draft-07' | 'legacy';
+  /** The status of a refusal; default 429. */
+  readonly limitedStatus?: number;
+  /** The refusal's body: problem+json (default), or a plain JSON object. */
+  readonly body?: 'problem' | 'json';
+}
+
+export interface LimiterServer {
+  readonly url: string;
+  /** Keys the server accepts (keyedBy `key`). */
+  readonly keys: { readonly API_KEY: string; readonly LIMIT_KEY: string; readonly LIMIT_KEY_2: string };
+  close(): Promise<void>;
+}
+
+interface Verdict {
+  readonly admitted: boolean;
+  readonly remaining: number;
+  /** Until the next request is admitted. */
+  readonly waitMs: number;
+}
+
+type Limiter = (client: string, now: number) => Verdict;
+
+function limiterFor(o: LimiterServerOptions): Limiter {
+  const { limit, windowMs } = o;
+  if (o.algorithm === 'sliding-log') {
+    const logs = new Map<string, number[]>();
+    return (client, now) => {
+      const log = (logs.get(client) ?? []).filter((t) => now - t < windowMs);
+      logs.set(client, log);
+      if (log.length < limit) {
+        log.push(now);
+        return { admitted: true, remaining: limit - log.length, waitMs: 0 };
+      }
+      return { admitted: false, remaining: 0, waitMs: log[0]! + windowMs - now };
+    };
+  }
+  if (o.algorithm === 'token-bucket') {
+    const buckets = new Map<string, { tokens: number; at: number }>();
+    const rate = limit / windowMs;
+    return (client, now) => {
+      const b = buckets.get(client) ?? { tokens: limit, at: now };
+      b.tokens = Math.min(limit, b.tokens + (now - b.at) * rate);
+      b.at = now;
+      buckets.set(client, b);
+      if (b.tokens >= 1) {
+        b.tokens -= 1;
+        return { admitted: true, remaining: Math.floor(b.tokens), waitMs: 0 };
+      }
+      return { admitted: false, remaining: 0, waitMs: (1 - b.tokens) / rate };
+    };
+  }
+  const windows = new Map<string, { index: number; used: number }>();
+  return (client, now) => {
+    const index = Math.floor(now / windowMs);
+    const w = windows.get(client)?.index === index ? windows.get(client)! : { index, used: 0 };
+    windows.set(client, w);
+    const end = (index + 1) * windowMs - now;
+    if (w.used < limit) {
+      w.used++;
+      return { admitted: true, remaining: limit - w.used, waitMs: 0 };
+    }
+    return { admitted: false, remaining: 0, waitMs: end };
+  };
+}
+
+/** `Sunday, 06-Nov-94 08:49:37 GMT`: RFC 850's date, which senders must no longer generate. */
+function rfc850(at: Date): string {
+  const day = at.toLocaleDateString('en-GB', { weekday: 'long', timeZone: 'UTC' });
+  const [, dd, mon, yyyy, time] = /^\w+, (\d{2}) (\w{3}) (\d{4}) (\S+) GMT$/.exec(at.toUTCString())!;
+  return `${day}, ${dd}-${mon}-${yyyy!.slice(2)} ${time} GMT`;
+}
+
+function retryHeaders(o: LimiterServerOptions, waitMs: number, now: number): Record<string, string> {
+  const at = new Date(Math.ceil((now + waitMs) / 1000) * 1000);
+  const value = {
+    seconds: String(Math.ceil(waitMs / 1000)),
+    'http-date': at.toUTCString(),
+    fractional: (waitMs / 1000).toFixed(3),
+    rfc850: rfc850(at),
+    none: undefined,
+  }[o.retryAfter ?? 'seconds'];
+  return { ...(value !== undefined && { 'retry-after': value }), ...(o.msHint === true && { 'retry-after-ms': String(Math.ceil(waitMs)) }) };
+}
+
+function fieldHeaders(o: LimiterServerOptions, v: Verdict, now: number): Record<string, string> {
+  const t = Math.ceil(v.waitMs / 1000);
+  const w = o.windowMs % 1000 === 0 ? `;w=${o.windowMs / 1000}` : '';
+  switch (o.fields ?? 'none') {
+    case 'draft-10':
+      return { 'ratelimit-policy': `"default";q=${o.limit}${w}`, ratelimit: `"default";r=${v.remaining};t=${t}` };
+    case 'draft-10-token-names':
+      return { 'ratelimit-policy': `default;q=${o.limit}${w}`, ratelimit: `default;r=${v.remaining};t=${t}` };
+    case 'draft-07':
+      return { ratelimit: `limit=${o.limit}, remaining=${v.remaining}, reset=${t}` };
+    case 'legacy':
+      return { 'x-ratelimit-limit': String(o.limit), 'x-ratelimit-remaining': String(v.remaining), 'x-ratelimit-reset': String(Math.ceil((now + v.waitMs) / 1000)) };
+    case 'none':
+      return {};
+  }
+}
+
+export async function startLimiterServer(o: LimiterServerOptions): Promise<LimiterServer> {
+  const keys = { API_KEY: 'sk-stand-in-api-7d3a9f01c2', LIMIT_KEY: 'sk-stand-in-limit-4e8b2a67d1', LIMIT_KEY_2: 'sk-stand-in-limit-2-9c1f5b03e8' };
+  const known = new Set(Object.values(keys));
+  const limiter = limiterFor(o);
+  const sockets = new Set<Socket>();
+  const send = (res: ServerResponse, status: number, type: string, body: unknown, headers: Record<string, string>): void => {
+    const text = JSON.stringify(body);
+    res.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(text), ...headers });
+    res.end(text);
+  };
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const key = req.headers['x-api-key'];
+    if (o.keyedBy !== 'ip' && (typeof key !== 'string' || !known.has(key))) {
+      return send(res, 401, 'application/problem+json', { type: 'about:blank', title: 'Unauthorized', status: 401, detail: 'no valid key' }, { 'www-authenticate': 'ApiKey' });
+    }
+    if (req.url?.split('?')[0] !== '/things') return send(res, 404, 'application/problem+json', { type: 'about:blank', title: 'Not Found', status: 404, detail: 'no such path' }, {});
+    if (o.limit === 0) return send(res, 200, 'application/json', { data: [] }, {});
+    const now = Date.now();
+    const verdict = limiter(o.keyedBy === 'ip' ? `ip:${req.socket.remoteAddress}` : String(key), now);
+    const fields = fieldHeaders(o, verdict, now);
+    if (verdict.admitted) return send(res, 200, 'application/json', { data: [] }, fields);
+    const status = o.limitedStatus ?? 429;
+    const problem = { type: 'about:blank', title: 'Too Many Requests', status, detail: `at most ${o.limit} requests per ${o.windowMs} ms` };
+    return o.body === 'json'
+      ? send(res, status, 'application/json', { error: 'rate limited' }, { ...fields, ...retryHeaders(o, verdict.waitMs, now) })
+      : send(res, status, 'application/problem+json', problem, { ...fields, ...retryHeaders(o, verdict.waitMs, now) });
+  });
+  server.on('connection', (s: Socket) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    keys,
+    async close() {
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
