@@ -85,8 +85,8 @@ export function exitCodeFor(code: RestprobeErrorCode): number {
     case 'ERR_ENV_MISSING':
     case 'ERR_CREDENTIALS_REJECTED':
     case 'ERR_CREDENTIALS_MISSING':
-    case 'ERR_TLS_UNTRUSTED':
       return ExitCode.usage;
+    // An untrusted certificate (ERR_TLS_UNTRUSTED) is a target that cannot be reached safely: 3.
     default:
       return ExitCode.unreachable;
   }

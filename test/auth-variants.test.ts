@@ -4,7 +4,12 @@
  * AUT section over HTTPS (HSTS, the plain-HTTP redirect) on the clean server.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { runChecks } from '../src/engine/run.js';
+import { mkdtemp, readdir, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runChecks, type RunOutcome } from '../src/engine/run.js';
+import { buildReport } from '../src/report/model.js';
+import { writeReports } from '../src/report/write.js';
 import type { TargetProfile } from '../src/model/profile.js';
 import { resultName, worstFinding } from '../src/model/result.js';
 import { catalogue } from '../suites/catalogue.js';
@@ -21,11 +26,12 @@ afterEach(async () => {
 });
 
 /** Each AUT check's worst verdict over its runs, and every result's line for a mismatch. */
-async function judge(profile: TargetProfile, client?: Target['client']): Promise<{ verdicts: Record<string, string>; explain: string }> {
-  const { results, leftovers } = await runChecks({ profile, checks: aut, seed: 2, ...(client && { client }) });
-  expect(leftovers).toEqual([]);
+async function judge(profile: TargetProfile, client?: Target['client']): Promise<{ verdicts: Record<string, string>; explain: string; outcome: RunOutcome }> {
+  const outcome = await runChecks({ profile, checks: aut, seed: 2, ...(client && { client }) });
+  expect(outcome.leftovers).toEqual([]);
+  const { results } = outcome;
   const verdicts = Object.fromEntries(aut.map((c) => [c.id, worstFinding(results.filter((r) => r.id === c.id))?.status ?? 'none']));
-  return { verdicts, explain: results.map((r) => `${resultName(r.id, r.collection)}: ${r.status} ${r.message}`).join('\n') };
+  return { verdicts, explain: results.map((r) => `${resultName(r.id, r.collection)}: ${r.status} ${r.message}`).join('\n'), outcome };
 }
 
 describe('an API with no authentication at all', () => {
@@ -53,8 +59,17 @@ describe('the clean reference server', () => {
     const target = await startTarget([], { tls: true });
     open = target;
     expect(target.profile.baseUrl).toMatch(/^https:/);
-    const { verdicts, explain } = await judge(target.profile, target.client);
+    const { verdicts, explain, outcome } = await judge(target.profile, target.client);
     expect(verdicts, explain).toEqual(Object.fromEntries(aut.map((c) => [c.id, 'pass'])));
+    // Keys, the read-only key, minted keys and session cookies: none reaches any report.
+    const report = buildReport({ baseUrl: target.profile.baseUrl, startedAt: new Date(), durationMs: 1, seed: 2, strict: false, version: 'test', ...outcome });
+    const dir = await mkdtemp(join(tmpdir(), 'restprobe-aut-'));
+    await writeReports(report, { dir, formats: ['json', 'junit', 'md'], secrets: target.profile.secrets });
+    const written = (await Promise.all((await readdir(dir)).map((f) => readFile(join(dir, f), 'utf8')))).join('\n');
+    expect(written).toContain('AUT-minted-secret-once');
+    for (const secret of Object.values(target.server.secrets)) expect(written).not.toContain(secret);
+    expect(written).not.toMatch(/rk_[A-Za-z0-9_-]{20,}/);
+    expect(written).not.toMatch(/session=[A-Za-z0-9_-]{20,}/);
   });
 
   it('takes its key as Authorization: Bearer just as well', async () => {

@@ -4,7 +4,6 @@
  * client does not trust, credentials the target wants and the config lacks, and a run
  * that would judge nothing. Runs `restprobe run` in-process, as the CLI does.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdtemp, readdir, writeFile } from 'node:fs/promises';
 import { createServer as createPlainServer } from 'node:http';
 import { createServer as createHttpsServer, type Server } from 'node:https';
@@ -18,6 +17,7 @@ import { exitCodeFor, type RestprobeError } from '../src/errors.js';
 import { startReferenceServer, type ReferenceServer } from '../reference-server/src/index.js';
 import { startRecordingProxy } from './support/recording-proxy.js';
 import { referenceConfig } from './support/target.js';
+import { generateTlsMaterial } from '../reference-server/src/certificates.js';
 
 let server: ReferenceServer;
 const savedKey = process.env['RESTPROBE_API_KEY'];
@@ -123,9 +123,10 @@ describe('TLS', () => {
   let dir: string;
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'restprobe-tls-'));
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-days', '2', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'ignore' });
-    const { readFileSync } = await import('node:fs');
-    https = createHttpsServer({ key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) }, (_req, res) => {
+    // A CA and a certificate made for the test, as `serve --tls` makes them: no openssl needed.
+    const tls = await generateTlsMaterial();
+    await writeFile(join(dir, 'cert.pem'), tls.ca);
+    https = createHttpsServer({ key: tls.key, cert: tls.cert }, (_req, res) => {
       res.writeHead(404, { 'content-type': 'application/problem+json' }).end('{"status":404}');
     });
     await new Promise<void>((resolve) => https.listen(0, '127.0.0.1', resolve));
@@ -180,9 +181,9 @@ describe('TLS', () => {
     expect(bad.error?.message).toBe(`http.ca: ${join(dir, 'tls.json')} holds no PEM certificate (-----BEGIN CERTIFICATE-----)`);
   });
 
-  it('an untrusted certificate: exit 2, one line, naming --ca; never a verdict on the target', async () => {
+  it('an untrusted certificate: exit 3 (the target cannot be reached safely), one line, naming --ca; never a verdict on the target', async () => {
     const ran = await run(url);
-    expect(ran.code).toBe(2);
+    expect(ran.code).toBe(3);
     expect(ran.error?.message).toMatch(/^the target's TLS certificate is not trusted \((DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_VERIFY_LEAF_SIGNATURE)\); give its CA with --ca FILE \(http.ca\)$/);
     expect(ran.out).toBe('');
   });

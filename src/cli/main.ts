@@ -27,7 +27,7 @@ Examples:
   $ restprobe run https://staging.example.com --only ERR --skip ERR-bad-input-no-5xx
   $ restprobe checks --json                           the check catalogue
 
-Exit codes: 0 no failures · 1 failures · 2 usage or config error (incl. untrusted TLS, credentials the target wants, a run that judged nothing) · 3 target or proxy unreachable, a check that could not run, or a harness error`,
+Exit codes: 0 no failures · 1 failures · 2 usage or config error (incl. credentials the target wants, a run that judged nothing) · 3 target or proxy unreachable (incl. an untrusted TLS certificate: give --ca), a check that could not run, or a harness error`,
     );
 
   cli
