@@ -113,10 +113,12 @@ describe('the polite guard', () => {
 describe('the reference server with --rate-limit, well below a run\'s pace', () => {
   it('a full run ends with no failure and no error (slower, not wrong), and the report shows the waits', async () => {
     const { startTarget } = await import('./support/target.js');
-    // The two nodes share one counter: 250 requests a second in all.
-    const target = await startTarget([], { rateLimit: { limit: 250, windowMs: 1_000 } });
+    // The two nodes share one counter: 100 requests a second in all, a fraction of a run's
+    // pace even on a loaded CI machine; the projects collection alone keeps the run short.
+    const target = await startTarget([], { rateLimit: { limit: 100, windowMs: 1_000 } });
     try {
-      const outcome = await runChecks({ profile: target.profile, checks: catalogue, seed: 4, client: target.client });
+      const profile = { ...target.profile, collections: target.profile.collections.filter((c) => c.name === 'projects') };
+      const outcome = await runChecks({ profile, checks: catalogue, seed: 4, client: target.client });
       const notOk = outcome.results.filter((r) => r.status === 'fail' || r.status === 'error').map((r) => `${r.id} ${r.status}: ${r.message}`);
       expect(notOk).toEqual([]);
       expect(outcome.results.flatMap((r) => r.evidence.notes).filter((n) => /answered 429 \(Retry-After: 1\); waited/.test(n)).length).toBeGreaterThan(0);
@@ -125,7 +127,7 @@ describe('the reference server with --rate-limit, well below a run\'s pace', () 
     } finally {
       await target.close();
     }
-  }, 30_000);
+  }, 90_000);
 });
 
 describe('a full run against a rate-limited target', () => {

@@ -43,13 +43,14 @@ export const missingCredentials401 = defineCheck({
   title: 'A request without credentials gets 401 with a challenge',
   rule: 'A request without credentials MUST get 401 with a `WWW-Authenticate` challenge, on every method of every collection (RFC 9110 §11.6.1, §15.5.2; conventions §5, §7), never 403 and never data (its problem+json body is judged by the ERR- problem checks).',
   severity: 'must',
-  needs: ['collection'],
-  uses: ['credentials', 'mayWrite'],
+  needs: [],
+  uses: ['collection', 'credentials', 'mayWrite'],
   async run(ctx, { collection, credentials, mayWrite }) {
-    if (credentials === undefined) {
-      // No credentials configured: judged only where the answer shows the API is protected.
-      const res = await ctx.http.send({ method: 'GET', path: collection.path, auth: false });
-      if (res.status !== 401 && res.status !== 403) throw new CheckSkipped(`${describe(res)} without credentials: the API looks unprotected, so restprobe cannot tell a missing 401 from an open API`, 'auth.apiKey');
+    if (collection === undefined || credentials === undefined) {
+      // Too little config to know what must be protected: judged only where the answer shows it is.
+      const res = await ctx.http.send({ method: 'GET', path: collection?.path ?? '/', auth: false });
+      const key = credentials === undefined ? 'auth.apiKey' : 'collections';
+      if (res.status !== 401 && res.status !== 403) throw new CheckSkipped(`${describe(res)} without credentials: it looks unprotected, so restprobe cannot tell a missing 401 from an open API`, key);
       expectChallenges([res], 'without credentials');
       return;
     }
