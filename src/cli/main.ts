@@ -49,11 +49,13 @@ Exit codes: 0 no failures · 1 failures · 2 usage or config error (incl. untrus
     .option('--node <url>', 'another base URL of the same deployment, for cross-node checks (adds to config nodes); repeatable', collect, [])
     .option('--ca <file>', 'a PEM file of CA certificates to trust for an https target (adds to Node\'s own; verification is never off)')
     .option('--no-destructive', 'send no probe that can hurt the target (oversized and deeply nested bodies)')
+    .option('--baseline <file>', 'an earlier restprobe-report.json: fail only on new failures and lost coverage (checks that vanished or now skip); list fixed and known failures')
     .addHelpText('after', `
 Examples:
   $ restprobe run http://127.0.0.1:8080 -c fixtures/reference.config.json
   $ restprobe run https://staging.example.com -c restprobe.config.json --read-only --format json,junit
-  $ restprobe run https://staging.example.com --only ERR-bad-input-no-5xx --seed 1234   replay a property failure`)
+  $ restprobe run https://staging.example.com --only ERR-bad-input-no-5xx --seed 1234   replay a property failure
+  $ restprobe run https://staging.example.com -c restprobe.config.json --baseline main-report.json   guard against regressions`)
     .action(async (baseUrl: string | undefined, opts) => {
       const { runCommand } = await import('./run-command.js');
       process.exitCode = await runCommand(baseUrl, opts);

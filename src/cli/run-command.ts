@@ -10,7 +10,9 @@ import { clientForProfile, type HttpClient } from '../http/client.js';
 import type { Check } from '../model/check.js';
 import { credentialHeaders, resolveUrl } from '../http/session.js';
 import type { TargetProfile } from '../model/profile.js';
-import { buildReport, reportFailed } from '../report/model.js';
+import { compareWithBaseline } from '../report/baseline.js';
+import { buildReport, reportFailed, type Report } from '../report/model.js';
+import { readReport } from '../report/read.js';
 import { renderCheckLine, renderSummary } from '../report/terminal.js';
 import { isReportFormat, prepareReportDir, reportFormats, writeReports, type ReportFormat } from '../report/write.js';
 import { judgedCount, skipGroupLines } from '../report/wording.js';
@@ -32,6 +34,8 @@ export interface RunOptions {
   readonly ca?: string;
   /** commander's `--no-destructive`: false when given. */
   readonly destructive?: boolean;
+  /** An earlier restprobe-report.json to compare with (`--baseline`). */
+  readonly baseline?: string;
 }
 
 /** Runs and returns the exit code; throws RestprobeError for usage, config and reachability problems. */
@@ -46,17 +50,17 @@ export async function runCommand(baseUrl: string | undefined, opts: RunOptions, 
   const profile = await loadProfile({ configPath: opts.config, baseUrl, readOnly: opts.readOnly, ...(opts.proxy !== undefined && { proxy: opts.proxy }), nodes: splitList(opts.node), ...(opts.ca !== undefined && { ca: opts.ca }), ...(opts.destructive === false && { destructive: false }) });
   // Harness-side problems end the run here, with one line, before any check runs.
   await prepareReportDir(opts.reportDir);
+  const previous = opts.baseline === undefined ? undefined : await readReport(opts.baseline, '--baseline');
   const client = clientForProfile(profile);
   try {
     await preflight(profile, client);
-    return await runAndReport(profile, client, selected, seed, formats, opts, out);
+    return await runAndReport(profile, client, selected, seed, formats, opts, out, previous);
   } finally {
     await client.close();
   }
 }
 
-async function runAndReport(profile: TargetProfile, client: HttpClient, selected: readonly Check[], seed: number, formats: readonly ReportFormat[], opts: RunOptions, out: NodeJS.WriteStream): Promise<number> {
-
+async function runAndReport(profile: TargetProfile, client: HttpClient, selected: readonly Check[], seed: number, formats: readonly ReportFormat[], opts: RunOptions, out: NodeJS.WriteStream, previous: Report | undefined): Promise<number> {
   const color = out.isTTY === true && !process.env['NO_COLOR'];
   out.write(`restprobe ${toolVersion()} → ${profile.baseUrl} · ${selected.length} checks · seed ${seed}\n`);
   const startedAt = new Date();
@@ -97,7 +101,7 @@ async function runAndReport(profile: TargetProfile, client: HttpClient, selected
     process.off('SIGTERM', onSignal);
   }
   const { results, order, leftovers, cleanupBeyondCap, damage } = outcome;
-  const report = buildReport({
+  const built = buildReport({
     baseUrl: profile.baseUrl,
     startedAt,
     durationMs: Date.now() - startedAt.getTime(),
@@ -110,6 +114,7 @@ async function runAndReport(profile: TargetProfile, client: HttpClient, selected
     cleanupBeyondCap,
     ...(damage !== undefined && { damage }),
   });
+  const report: Report = previous === undefined ? built : { ...built, baseline: compareWithBaseline(built, previous, new Set(catalogue.map((c) => c.id))) };
   const paths = await writeReports(report, { dir: opts.reportDir, formats, secrets: profile.secrets });
   out.write(`\n${renderSummary(report, { color, secrets: profile.secrets, reportPaths: paths })}\n`);
   if (interrupt.signal.aborted) {

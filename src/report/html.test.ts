@@ -62,6 +62,20 @@ describe('renderHtml', () => {
     expect(hostile).toContain('ERR-no-html-error-bodies [&lt;b id=&quot;injected-collection&quot;&gt;x&lt;/b&gt;]');
   });
 
+  it('lists a baseline comparison, regressions first', () => {
+    const baseline = {
+      against: { startedAt: '2025-01-01T00:00:00.000Z', toolVersion: '0.1.0', baseUrl: 'http://x.test' },
+      newFailures: [{ name: 'ERR-unknown-path-404', was: 'pass', now: 'fail' }],
+      fixed: [{ name: 'END-get-item-200 [projects]', was: 'fail', now: 'pass' }],
+      stillFailing: [],
+      vanished: [],
+      nowSkipped: [],
+    } as const;
+    const text = renderHtml({ ...sampleReport(), baseline });
+    expect(text).toContain('<h3>New failures (1)</h3><ul><li>ERR-unknown-path-404 (was pass, now fail)</li></ul>\n<h3>Fixed (1)</h3>');
+    expect(text).toContain('1 new failure · 1 fixed · 0 still failing');
+  });
+
   it('cuts a huge body for the page and says where the whole is', () => {
     const body = 'x'.repeat(htmlTextLimit * 3);
     const big = { ...hostileResult, evidence: { ...hostileResult.evidence, exchanges: [{ ...hostileResult.evidence.exchanges[0]!, response: { status: 500, headers: {}, body } }] } };
