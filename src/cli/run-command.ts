@@ -14,7 +14,11 @@ import { compareWithBaseline } from '../report/baseline.js';
 import { buildReport, reportFailed, type Report } from '../report/model.js';
 import { readReport } from '../report/read.js';
 import { renderCheckLine, renderSummary } from '../report/terminal.js';
-import { isReportFormat, prepareReportDir, reportFormats, writeReports, type ReportFormat } from '../report/write.js';
+import { isReportFormat, prepareReportDir, reportFormats, type ReportFormat } from '../report/write.js';
+import { publishReports } from './publish.js';
+import { Progress } from './progress.js';
+import { instancesOf } from '../engine/instances.js';
+import { resultName } from '../model/result.js';
 import { judgedCount, skipGroupLines } from '../report/wording.js';
 import { runChecks } from '../engine/run.js';
 import { catalogue } from '../../suites/catalogue.js';
@@ -64,7 +68,7 @@ async function runAndReport(profile: TargetProfile, client: HttpClient, selected
   const color = out.isTTY === true && !process.env['NO_COLOR'];
   out.write(`restprobe ${toolVersion()} → ${profile.baseUrl} · ${selected.length} checks · seed ${seed}\n`);
   const startedAt = new Date();
-  let done = 0;
+  const progress = new Progress({ out, live: out.isTTY === true && process.env['TERM'] !== 'dumb', total: instancesOf(selected, profile).length, requests: () => client.requestCount });
   // A cancelled CI job (SIGTERM) or Ctrl-C stops new checks and lets running ones clean up;
   // a second one ends running checks at once (each still deletes what it created); a third quits.
   const interrupt = new AbortController();
@@ -90,13 +94,11 @@ async function runAndReport(profile: TargetProfile, client: HttpClient, selected
       client,
       signal: interrupt.signal,
       stop: stop.signal,
-      onResult: (result) => {
-        done++;
-        const line = renderCheckLine(result, { color, secrets: profile.secrets });
-        out.write(color ? `[${String(done).padStart(String(selected.length).length)}/${selected.length}] ${line}\n` : `${line}\n`);
-      },
+      onStart: (name) => progress.started(name),
+      onResult: (result) => progress.finished(resultName(result.id, result.collection), renderCheckLine(result, { color, secrets: profile.secrets })),
     });
   } finally {
+    progress.stop();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }
@@ -115,7 +117,7 @@ async function runAndReport(profile: TargetProfile, client: HttpClient, selected
     ...(damage !== undefined && { damage }),
   });
   const report: Report = previous === undefined ? built : { ...built, baseline: compareWithBaseline(built, previous, new Set(catalogue.map((c) => c.id))) };
-  const paths = await writeReports(report, { dir: opts.reportDir, formats, secrets: profile.secrets });
+  const paths = await publishReports(report, { dir: opts.reportDir, formats, secrets: profile.secrets }, out);
   out.write(`\n${renderSummary(report, { color, secrets: profile.secrets, reportPaths: paths })}\n`);
   if (interrupt.signal.aborted) {
     throw new RestprobeError('ERR_HARNESS', `interrupted after ${results.length} of ${selected.length} checks; the reports hold those`);

@@ -38,8 +38,11 @@ const writers = {
 /** Formats written as files, in the order they are written. */
 export type FileFormat = keyof typeof writers;
 
-/** Every `--format` value. */
-export const reportFormats = ['json', 'junit', 'md', 'html'] as const;
+/**
+ * Every `--format` value: the file formats, and `github` (annotations printed for GitHub
+ * Actions, no file).
+ */
+export const reportFormats = ['json', 'junit', 'md', 'html', 'github'] as const;
 export type ReportFormat = (typeof reportFormats)[number];
 
 const isFileFormat = (format: ReportFormat): format is FileFormat => format in writers;
