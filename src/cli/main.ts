@@ -41,7 +41,7 @@ Exit codes: 0 no failures · 1 failures · 2 usage or config error (incl. untrus
     .option('--only <selector>', 'run only this section prefix (ERR) or check id; repeatable, or comma-separated', collect, [])
     .option('--skip <selector>', 'skip this section prefix or check id; repeatable, or comma-separated', collect, [])
     .option('--report-dir <dir>', 'where reports are written', 'reports')
-    .option('--format <list>', 'report formats, comma-separated: json,junit,md,html, and github (annotations on stdout)', defaultFormats)
+    .option('--format <list>', 'report formats, comma-separated: json,junit,md,html,allure (allure-results/), and github (annotations on stdout)', defaultFormats)
     .option('--seed <n>', 'seed for property checks (replays a reported failure)')
     .option('--strict', 'warnings (SHOULD-level rules) fail the run', false)
     .option('--read-only', 'send no request that writes (POST, PUT, PATCH, DELETE)', false)

@@ -23,7 +23,7 @@ export interface ReportFile {
 interface FileWriter {
   /** The file, or the folder of files, this format writes; an earlier run's is removed before a run. */
   readonly output: string;
-  readonly render: (report: Report) => readonly ReportFile[];
+  readonly render: (report: Report) => readonly ReportFile[] | Promise<readonly ReportFile[]>;
 }
 
 const single = (file: string, render: (report: Report) => string): FileWriter => ({ output: file, render: (report) => [{ path: file, content: render(report) }] });
@@ -33,6 +33,8 @@ const writers = {
   junit: single('restprobe-junit.xml', renderJunit),
   md: single('restprobe-report.md', renderMarkdown),
   html: single('restprobe-report.html', renderHtml),
+  // Loaded only when asked for: allure-js-commons costs start-up time every other run would pay.
+  allure: { output: 'allure-results', render: async (report) => (await import('./allure.js')).renderAllure(report) },
 } satisfies Record<string, FileWriter>;
 
 /** Formats written as files, in the order they are written. */
@@ -42,7 +44,7 @@ export type FileFormat = keyof typeof writers;
  * Every `--format` value: the file formats, and `github` (annotations printed for GitHub
  * Actions, no file).
  */
-export const reportFormats = ['json', 'junit', 'md', 'html', 'github'] as const;
+export const reportFormats = ['json', 'junit', 'md', 'html', 'allure', 'github'] as const;
 export type ReportFormat = (typeof reportFormats)[number];
 
 const isFileFormat = (format: ReportFormat): format is FileFormat => format in writers;
@@ -107,7 +109,7 @@ export async function writeReports(report: Report, options: WriteReportsOptions)
   const paths: string[] = [];
   for (const format of reportFormats.filter((f) => options.formats.includes(f)).filter(isFileFormat)) {
     const { output, render } = writers[format];
-    for (const file of render(report)) {
+    for (const file of await render(report)) {
       const path = join(options.dir, file.path);
       const temporary = `${path}.${process.pid}.tmp`;
       await mkdir(dirname(path), { recursive: true });
