@@ -29,6 +29,7 @@ Examples:
   $ restprobe run http://127.0.0.1:8080 -c fixtures/reference.config.json
   $ restprobe run https://staging.example.com --only ERR --skip ERR-bad-input-no-5xx
   $ restprobe checks --json                           the check catalogue
+  $ restprobe merge-reports shard-1 shard-2           one report from a sharded run's parts
 
 Exit codes: 0 no failures · 1 failures · 2 usage or config error (incl. untrusted TLS, credentials the target wants, a run that judged nothing) · 3 target or proxy unreachable, a check that could not run, or a harness error`,
     );
@@ -50,6 +51,7 @@ Exit codes: 0 no failures · 1 failures · 2 usage or config error (incl. untrus
     .option('--ca <file>', 'a PEM file of CA certificates to trust for an https target (adds to Node\'s own; verification is never off)')
     .option('--no-destructive', 'send no probe that can hurt the target (oversized and deeply nested bodies)')
     .option('--baseline <file>', 'an earlier restprobe-report.json: fail only on new failures and lost coverage (checks that vanished or now skip); list fixed and known failures')
+    .option('--shard <i/n>', 'run only part i of n of the selected checks (needs --seed, the same in every shard); merge the parts with merge-reports')
     .addHelpText('after', `
 Examples:
   $ restprobe run http://127.0.0.1:8080 -c fixtures/reference.config.json
@@ -59,6 +61,25 @@ Examples:
     .action(async (baseUrl: string | undefined, opts) => {
       const { runCommand } = await import('./run-command.js');
       process.exitCode = await runCommand(baseUrl, opts);
+    });
+
+  cli
+    .command('merge-reports')
+    .description("merge the reports of a run's shards (--shard i/n) into the whole run's report")
+    .argument('<report...>', "each shard's report directory (or its restprobe-report.json)")
+    .option('--report-dir <dir>', 'where the merged reports are written', 'reports')
+    .option('--format <list>', 'report formats, comma-separated: json,junit,md,html,allure,github', defaultFormats)
+    .option('--baseline <file>', 'an earlier restprobe-report.json to compare the merged report with, as run --baseline')
+    .addHelpText('after', `
+Exit codes are those of the whole run: 1 failures (or a regression against --baseline), 3 a check could not run, 2 reports that are not the shards of one run.
+
+Examples:
+  $ restprobe run https://staging.example.com -c restprobe.config.json --seed 42 --shard 1/2 --report-dir shard-1
+  $ restprobe run https://staging.example.com -c restprobe.config.json --seed 42 --shard 2/2 --report-dir shard-2
+  $ restprobe merge-reports shard-1 shard-2 --report-dir reports`)
+    .action(async (inputs: string[], opts) => {
+      const { mergeCommand } = await import('./merge-command.js');
+      process.exitCode = await mergeCommand(inputs, opts);
     });
 
   cli

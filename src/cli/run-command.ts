@@ -3,25 +3,27 @@
  * print live lines and a summary, write the reports, and choose the exit code.
  */
 import { randomInt } from 'node:crypto';
+import { catalogue } from '../../suites/catalogue.js';
 import { loadProfile } from '../config/load.js';
+import { instancesOf } from '../engine/instances.js';
+import { runChecks } from '../engine/run.js';
 import { selectChecks, type Selection } from '../engine/select.js';
+import { parseShard, shardChecks, type Shard } from '../engine/shard.js';
 import { ExitCode, RestprobeError } from '../errors.js';
 import { clientForProfile, type HttpClient } from '../http/client.js';
-import type { Check } from '../model/check.js';
 import { credentialHeaders, resolveUrl } from '../http/session.js';
+import type { Check } from '../model/check.js';
 import type { TargetProfile } from '../model/profile.js';
+import { resultName } from '../model/result.js';
 import { compareWithBaseline } from '../report/baseline.js';
-import { buildReport, reportFailed, type Report } from '../report/model.js';
+import { buildReport, type Report } from '../report/model.js';
 import { readReport } from '../report/read.js';
 import { renderCheckLine, renderSummary } from '../report/terminal.js';
-import { isReportFormat, prepareReportDir, reportFormats, type ReportFormat } from '../report/write.js';
-import { publishReports } from './publish.js';
+import { prepareReportDir, type ReportFormat } from '../report/write.js';
+import { exitCodeOfReport } from './exit-code.js';
+import { parseFormats, splitList } from './formats.js';
 import { Progress } from './progress.js';
-import { instancesOf } from '../engine/instances.js';
-import { resultName } from '../model/result.js';
-import { judgedCount, skipGroupLines } from '../report/wording.js';
-import { runChecks } from '../engine/run.js';
-import { catalogue } from '../../suites/catalogue.js';
+import { publishReports } from './publish.js';
 import { toolVersion } from './version.js';
 
 export interface RunOptions {
@@ -40,6 +42,8 @@ export interface RunOptions {
   readonly destructive?: boolean;
   /** An earlier restprobe-report.json to compare with (`--baseline`). */
   readonly baseline?: string;
+  /** `i/n`: run only this shard of the selected checks (`--shard`). */
+  readonly shard?: string;
 }
 
 /** Runs and returns the exit code; throws RestprobeError for usage, config and reachability problems. */
@@ -47,10 +51,15 @@ export async function runCommand(baseUrl: string | undefined, opts: RunOptions, 
   const formats = parseFormats(opts.format);
   const seed = parseSeed(opts.seed);
   const selection = { only: splitList(opts.only), skip: splitList(opts.skip) };
-  const selected = selectChecks(catalogue, selection);
-  if (selected.length === 0) {
+  const matching = selectChecks(catalogue, selection);
+  if (matching.length === 0) {
     throw new RestprobeError('ERR_USAGE', `no check selected: ${describeSelection(selection)} matches no check in the catalogue (see restprobe checks)`);
   }
+  const shard = opts.shard === undefined ? undefined : parseShard(opts.shard);
+  if (shard !== undefined && opts.seed === undefined) {
+    throw new RestprobeError('ERR_USAGE', `--shard ${opts.shard} needs --seed n, the same in every shard, so the shards' reports merge into one run's (restprobe merge-reports)`);
+  }
+  const selected = shard === undefined ? matching : shardChecks(matching, shard);
   const profile = await loadProfile({ configPath: opts.config, baseUrl, readOnly: opts.readOnly, ...(opts.proxy !== undefined && { proxy: opts.proxy }), nodes: splitList(opts.node), ...(opts.ca !== undefined && { ca: opts.ca }), ...(opts.destructive === false && { destructive: false }) });
   // Harness-side problems end the run here, with one line, before any check runs.
   await prepareReportDir(opts.reportDir);
@@ -58,15 +67,21 @@ export async function runCommand(baseUrl: string | undefined, opts: RunOptions, 
   const client = clientForProfile(profile);
   try {
     await preflight(profile, client);
-    return await runAndReport(profile, client, selected, seed, formats, opts, out, previous);
+    return await runAndReport(profile, client, selected, seed, formats, opts, out, { previous, shard });
   } finally {
     await client.close();
   }
 }
 
-async function runAndReport(profile: TargetProfile, client: HttpClient, selected: readonly Check[], seed: number, formats: readonly ReportFormat[], opts: RunOptions, out: NodeJS.WriteStream, previous: Report | undefined): Promise<number> {
+/** What the report is set against: an earlier report (`--baseline`), and the shard this run is. */
+interface Context {
+  readonly previous: Report | undefined;
+  readonly shard: Shard | undefined;
+}
+
+async function runAndReport(profile: TargetProfile, client: HttpClient, selected: readonly Check[], seed: number, formats: readonly ReportFormat[], opts: RunOptions, out: NodeJS.WriteStream, { previous, shard }: Context): Promise<number> {
   const color = out.isTTY === true && !process.env['NO_COLOR'];
-  out.write(`restprobe ${toolVersion()} → ${profile.baseUrl} · ${selected.length} checks · seed ${seed}\n`);
+  out.write(`restprobe ${toolVersion()} → ${profile.baseUrl} · ${selected.length} checks${shard ? ` (shard ${shard.index}/${shard.total})` : ''} · seed ${seed}\n`);
   const startedAt = new Date();
   const progress = new Progress({ out, live: out.isTTY === true && process.env['TERM'] !== 'dumb', total: instancesOf(selected, profile).length, requests: () => client.requestCount });
   // A cancelled CI job (SIGTERM) or Ctrl-C stops new checks and lets running ones clean up;
@@ -115,6 +130,7 @@ async function runAndReport(profile: TargetProfile, client: HttpClient, selected
     leftovers,
     cleanupBeyondCap,
     ...(damage !== undefined && { damage }),
+    ...(shard !== undefined && { shard }),
   });
   const report: Report = previous === undefined ? built : { ...built, baseline: compareWithBaseline(built, previous, new Set(catalogue.map((c) => c.id))) };
   const paths = await publishReports(report, { dir: opts.reportDir, formats, secrets: profile.secrets }, out);
@@ -122,12 +138,7 @@ async function runAndReport(profile: TargetProfile, client: HttpClient, selected
   if (interrupt.signal.aborted) {
     throw new RestprobeError('ERR_HARNESS', `interrupted after ${results.length} of ${selected.length} checks; the reports hold those`);
   }
-  if (reportFailed(report)) return ExitCode.failures;
-  if (judgedCount(report) === 0 && report.summary.error === 0) {
-    // A run that judged nothing is not green: say what would let it judge.
-    throw new RestprobeError('ERR_USAGE', `no check judged the target: all ${report.summary.skip} selected checks were skipped; give a config that enables them (see the README's Config)`, skipGroupLines(report));
-  }
-  return report.summary.error > 0 ? ExitCode.unreachable : ExitCode.ok;
+  return exitCodeOfReport(report);
 }
 
 /**
@@ -172,17 +183,6 @@ async function preflight(profile: TargetProfile, client: HttpClient): Promise<vo
 function describeSelection(selection: Selection): string {
   const parts = [...selection.only.map((s) => `--only ${s}`), ...selection.skip.map((s) => `--skip ${s}`)];
   return parts.length > 0 ? parts.join(' ') : 'the selection';
-}
-
-function splitList(values: readonly string[]): string[] {
-  return values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v.length > 0);
-}
-
-function parseFormats(value: string): ReportFormat[] {
-  const names = splitList([value]);
-  const bad = names.filter((n) => !isReportFormat(n));
-  if (bad.length > 0) throw new RestprobeError('ERR_USAGE', `--format: unknown format ${bad.map((b) => `"${b}"`).join(', ')}; expected a comma-separated list of ${reportFormats.join(', ')}`);
-  return names.filter(isReportFormat);
 }
 
 function parseSeed(value: string | undefined): number {
