@@ -5,7 +5,7 @@
  * that would judge nothing. Runs `restprobe run` in-process, as the CLI does.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, readdir, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, writeFile } from 'node:fs/promises';
 import { createServer as createPlainServer } from 'node:http';
 import { createServer as createHttpsServer, type Server } from 'node:https';
 import { createServer as createNetServer } from 'node:net';
@@ -48,6 +48,9 @@ describe('preflight', () => {
   it('reports of an earlier run are removed, so CI never publishes a stale one', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'restprobe-pre-'));
     await writeFile(join(dir, 'restprobe-junit.xml'), '<testsuites tests="1" failures="0"/>');
+    await writeFile(join(dir, 'restprobe-report.html'), '<p>passed</p>');
+    await mkdir(join(dir, 'allure-results'));
+    await writeFile(join(dir, 'allure-results', 'old-result.json'), '{}');
     await writeFile(join(dir, 'notes.txt'), 'mine');
     const ran = await run(server.url, { config: referenceConfig, reportDir: dir, format: 'json', only: ['ERR-unknown-path-404'] });
     expect(ran.code).toBe(0);

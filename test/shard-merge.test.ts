@@ -69,7 +69,7 @@ describe('--shard and merge-reports', () => {
     expect(unseeded.code).toBe(2);
     expect(unseeded.error?.message).toMatch(/--shard 1\/2 needs --seed n, the same in every shard/);
     const { mergeCommand } = await import('../src/cli/merge-command.js');
-    const only = await run({ shard: '1/3', only: ['ERR'] });
+    const only = await run({ shard: '1/3', only: ['RES', 'LIM'] });
     const err = await mergeCommand([only.dir], { reportDir: await mkdtemp(join(tmpdir(), 'restprobe-merged-')), format: 'json' }).catch((e: unknown) => e);
     expect(String(err)).toContain('merge-reports: shard 2 of 3 is missing');
   });
