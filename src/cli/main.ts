@@ -31,7 +31,7 @@ Examples:
   $ restprobe checks --json                           the check catalogue
   $ restprobe merge-reports shard-1 shard-2           one report from a sharded run's parts
 
-Exit codes: 0 no failures · 1 failures · 2 usage or config error (incl. untrusted TLS, credentials the target wants, a run that judged nothing) · 3 target or proxy unreachable, a check that could not run, or a harness error`,
+Exit codes: 0 no failures · 1 failures (with --baseline: new failures or lost coverage) · 2 usage or config error (incl. untrusted TLS, credentials the target wants, a run that judged nothing, a report that is not restprobe's) · 3 target or proxy unreachable, a check that could not run, or a harness error`,
     );
 
   cli

@@ -7,9 +7,8 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { catalogue } from '../../suites/catalogue.js';
-import { compareWithBaseline } from '../report/baseline.js';
+import { withBaseline } from '../report/baseline.js';
 import { mergeReports } from '../report/merge.js';
-import type { Report } from '../report/model.js';
 import { readReport } from '../report/read.js';
 import { renderSummary } from '../report/terminal.js';
 import { prepareReportDir } from '../report/write.js';
@@ -43,8 +42,7 @@ export async function mergeCommand(inputs: readonly string[], opts: MergeOptions
   const files = await Promise.all(inputs.map(reportFile));
   const shards = await Promise.all(files.map((f) => readReport(f, 'merge-reports:')));
   const previous = opts.baseline === undefined ? undefined : await readReport(opts.baseline, '--baseline');
-  const merged = mergeReports(shards, files);
-  const report: Report = previous === undefined ? merged : { ...merged, baseline: compareWithBaseline(merged, previous, new Set(catalogue.map((c) => c.id))) };
+  const report = withBaseline(mergeReports(shards, files), previous, new Set(catalogue.map((c) => c.id)));
   // Only now: the output directory may be one of the inputs.
   await prepareReportDir(opts.reportDir);
   const paths = await publishReports(report, { dir: opts.reportDir, formats, secrets: [] }, out);

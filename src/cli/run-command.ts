@@ -15,7 +15,7 @@ import { credentialHeaders, resolveUrl } from '../http/session.js';
 import type { Check } from '../model/check.js';
 import type { TargetProfile } from '../model/profile.js';
 import { resultName } from '../model/result.js';
-import { compareWithBaseline } from '../report/baseline.js';
+import { withBaseline } from '../report/baseline.js';
 import { buildReport, type Report } from '../report/model.js';
 import { readReport } from '../report/read.js';
 import { renderCheckLine, renderSummary } from '../report/terminal.js';
@@ -132,7 +132,7 @@ async function runAndReport(profile: TargetProfile, client: HttpClient, selected
     ...(damage !== undefined && { damage }),
     ...(shard !== undefined && { shard }),
   });
-  const report: Report = previous === undefined ? built : { ...built, baseline: compareWithBaseline(built, previous, new Set(catalogue.map((c) => c.id))) };
+  const report = withBaseline(built, previous, new Set(catalogue.map((c) => c.id)));
   const paths = await publishReports(report, { dir: opts.reportDir, formats, secrets: profile.secrets }, out);
   out.write(`\n${renderSummary(report, { color, secrets: profile.secrets, reportPaths: paths })}\n`);
   if (interrupt.signal.aborted) {

@@ -59,3 +59,17 @@ export function compareWithBaseline(current: Report, baseline: Report, catalogue
   }
   return { against: { startedAt: baseline.startedAt, toolVersion: baseline.tool.version, baseUrl: baseline.target.baseUrl }, ...out };
 }
+
+/**
+ * The report, compared with `previous` when there is one (`--baseline`), as `run` and
+ * `merge-reports` both attach it.
+ *
+ * @example
+ * ```ts
+ * const final = withBaseline(report, previous, new Set(catalogue.map((c) => c.id)));
+ * final.baseline?.newFailures; // []
+ * ```
+ */
+export function withBaseline(report: Report, previous: Report | undefined, catalogueIds: ReadonlySet<string>): Report {
+  return previous === undefined ? report : { ...report, baseline: compareWithBaseline(report, previous, catalogueIds) };
+}
