@@ -3,7 +3,10 @@ import { sampleReport, sampleResult } from '../../test/support/report-samples.js
 import type { CheckResult, Status } from '../model/result.js';
 import type { Severity } from '../model/section.js';
 import { compareWithBaseline } from './baseline.js';
+import { renderMarkdown } from './markdown.js';
 import { reportFailed, type Report } from './model.js';
+import { renderSummary } from './terminal.js';
+import { baselineVerdict } from './wording.js';
 
 const r = (id: string, status: Status, collection?: string, severity: Severity = 'must'): CheckResult =>
   sampleResult({ id, section: 'END', status, severity, ...(collection !== undefined && { collection }) });
@@ -26,13 +29,17 @@ describe('compareWithBaseline', () => {
     expect([comparison.vanished, comparison.nowSkipped]).toEqual([[], []]);
     expect(comparison.against).toEqual({ startedAt: before.startedAt, toolVersion: '0.1.0', baseUrl: 'http://127.0.0.1:8080' });
     expect(reportFailed({ ...after, baseline: comparison })).toBe(true);
+    expect(baselineVerdict({ ...after, baseline: comparison })).toBe('1 regression against the baseline');
   });
 
-  it('known failures alone do not fail the run', () => {
+  it('known failures alone do not fail the run, and the verdict says so', () => {
     const same = compareWithBaseline(before, before, catalogue);
     expect(names(same.stillFailing)).toEqual(['END-b', 'END-c']);
     expect(reportFailed(before)).toBe(true);
     expect(reportFailed({ ...before, baseline: same })).toBe(false);
+    expect(baselineVerdict({ ...before, baseline: same })).toBe('no regression against the baseline (2 known failures)');
+    expect(renderSummary({ ...before, baseline: same }, { color: false }).split('\n').at(-1)).toMatch(/^PASSED .*: no regression against the baseline \(2 known failures\)$/);
+    expect(renderMarkdown({ ...before, baseline: same })).toMatch(/^# restprobe: ✅ passed — no regression against the baseline \(2 known failures\)/);
   });
 
   it('a check new since the baseline that fails is a new failure', () => {

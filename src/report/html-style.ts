@@ -12,6 +12,7 @@ h3 { font-size: 15px; margin: 18px 0 6px; }
 code, pre, .mono { font-family: ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace; font-size: 12.5px; }
 pre { background: var(--bg-soft); border: 1px solid var(--line); border-radius: 6px; padding: 8px 10px; margin: 4px 0; white-space: pre-wrap; word-break: break-all; max-height: 420px; overflow: auto; }
 .facts { color: var(--muted); margin: 0 0 12px; }
+h1 small { font-size: 14px; font-weight: 400; color: var(--muted); }
 .facts span + span::before { content: " · "; }
 .verdict { font-size: 13px; padding: 2px 10px; border-radius: 12px; color: #fff; }
 .verdict.failed { background: var(--fail); } .verdict.incomplete { background: var(--error); } .verdict.passed { background: var(--pass); }

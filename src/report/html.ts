@@ -16,7 +16,7 @@ import { anchorId, html } from './html-escape.js';
 import { htmlScript } from './html-script.js';
 import { htmlStyle } from './html-style.js';
 import { statuses, type Report, type SectionSummary } from './model.js';
-import { baselineGroups, baselineLine, cleanupNote, damageLine, formatDuration, leftoverLines, skipReason, totalsLine, verdict } from './wording.js';
+import { baselineGroups, baselineLine, baselineVerdict, cleanupNote, damageLine, formatDuration, leftoverLines, skipReason, totalsLine, verdict } from './wording.js';
 
 /** Bodies, curl commands and notes longer than this are cut in the page (the JSON report keeps them). */
 export const htmlTextLimit = 20_000;
@@ -87,7 +87,7 @@ function header(report: Report): string {
     `restprobe ${html(report.tool.version)}`,
   ];
   return [
-    `<h1>restprobe compliance report <span class="verdict ${outcome}" id="verdict">${verdictText[outcome]}</span></h1>`,
+    `<h1>restprobe compliance report <span class="verdict ${outcome}" id="verdict">${verdictText[outcome]}</span>${baselineVerdict(report) ? `<small>${html(baselineVerdict(report)!)}</small>` : ''}</h1>`,
     `<p class="facts">${facts.map((f) => `<span>${f}</span>`).join('')}</p>`,
     `<div class="totals" id="totals">${statuses.map((s) => `<span class="badge ${s}" data-status="${s}">${report.summary[s]} ${s}</span>`).join('')}</div>`,
   ].join('\n');

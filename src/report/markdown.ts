@@ -6,7 +6,7 @@ import { resultName, type CheckResult, type Status } from '../model/result.js';
 import { capped, reproducingCurl } from './evidence-text.js';
 import { mdCell, mdCode, mdCodeBlock, mdText } from './markdown-escape.js';
 import { statuses, type Report } from './model.js';
-import { baselineGroups, baselineLine, cleanupNote, damageLine, formatDuration, leftoverLines, skipGroupLines, needsAttention, nonFailingWarnings, rootCauseLines, totalsLine, verdict } from './wording.js';
+import { baselineGroups, baselineLine, baselineVerdict, cleanupNote, damageLine, formatDuration, leftoverLines, skipGroupLines, needsAttention, nonFailingWarnings, rootCauseLines, totalsLine, verdict } from './wording.js';
 
 /** Failures shown in full; the rest are counted (a GitHub comment holds 65,536 characters). */
 const maxDetailed = 50;
@@ -108,7 +108,7 @@ export function renderMarkdown(report: Report): string {
   ];
   const skipped = report.summary.skip > 0 ? ` (${report.summary.skip} of ${report.checks.length} checks skipped)` : '';
   return [
-    `# restprobe: ${verdictTitle[verdict(report)]}${skipped}`,
+    `# restprobe: ${verdictTitle[verdict(report)]}${baselineVerdict(report) ? ` — ${baselineVerdict(report)}` : ''}${skipped}`,
     '',
     facts.join(' · '),
     '',

@@ -222,3 +222,22 @@ export function baselineLine(comparison: BaselineComparison): string {
     `${comparison.nowSkipped.length} now skipped`,
   ].join(' · ')}`;
 }
+
+/**
+ * What the verdict means against a baseline, in a few words; undefined without one. A run
+ * with known failures passes against its baseline, and says so.
+ *
+ * @example
+ * ```ts
+ * baselineVerdict(report); // 'no regression against the baseline (3 known failures)'
+ * baselineVerdict(report); // '2 regressions against the baseline'
+ * ```
+ */
+export function baselineVerdict(report: Report): string | undefined {
+  const b = report.baseline;
+  if (b === undefined) return undefined;
+  const regressions = b.newFailures.length + b.vanished.length + b.nowSkipped.length;
+  if (regressions > 0) return `${regressions} ${regressions === 1 ? 'regression' : 'regressions'} against the baseline`;
+  const known = b.stillFailing.length;
+  return `no regression against the baseline${known > 0 ? ` (${known} known ${known === 1 ? 'failure' : 'failures'})` : ''}`;
+}
