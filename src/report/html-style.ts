@@ -18,6 +18,7 @@ h1 small { font-size: 14px; font-weight: 400; color: var(--muted); }
 .verdict.failed { background: var(--fail); } .verdict.incomplete { background: var(--error); } .verdict.passed { background: var(--pass); }
 .totals { display: flex; gap: 8px; flex-wrap: wrap; margin: 8px 0; }
 .badge { display: inline-block; min-width: 52px; text-align: center; padding: 1px 8px; border-radius: 10px; font-size: 12px; font-weight: 600; color: #fff; }
+.tag { font-size: 11px; padding: 0 6px; border: 1px solid currentColor; border-radius: 8px; color: var(--muted); white-space: nowrap; }
 .badge.pass { background: var(--pass); } .badge.fail { background: var(--fail); } .badge.warn { background: var(--warn); } .badge.skip { background: var(--skip); } .badge.error { background: var(--error); }
 .chart { width: 100%; border-collapse: collapse; }
 .chart td, .chart th { padding: 5px 8px; border-bottom: 1px solid var(--line); text-align: left; vertical-align: middle; }

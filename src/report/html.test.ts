@@ -74,6 +74,9 @@ describe('renderHtml', () => {
     const text = renderHtml({ ...sampleReport(), baseline });
     expect(text).toContain('<h3>New failures (1)</h3><ul><li>ERR-unknown-path-404 (was pass, now fail)</li></ul>\n<h3>Fixed (1)</h3>');
     expect(text).toContain('1 new failure · 1 fixed · 0 still failing');
+    // The check itself carries its standing, beside its verdict.
+    expect(text).toContain('<summary><span class="badge fail">fail</span><span class="tag">new failure</span><span class="name">ERR-unknown-path-404</span>');
+    expect(text).toContain('<summary><span class="badge pass">pass</span><span class="name">CON-https-hsts</span>');
   });
 
   it('cuts a huge body for the page and says where the whole is', () => {

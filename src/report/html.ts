@@ -167,7 +167,15 @@ function facts(result: CheckResult): string {
   return `<dl>${rows.join('')}</dl>`;
 }
 
-function checkEntry(result: CheckResult, id: string): string {
+/** Each result's standing against the baseline, by name: a tag beside its verdict. */
+function baselineTags(report: Report): Map<string, string> {
+  const b = report.baseline;
+  if (b === undefined) return new Map();
+  const tagged = (changes: readonly { name: string }[], tag: string): [string, string][] => changes.map((c) => [c.name, tag]);
+  return new Map([...tagged(b.newFailures, 'new failure'), ...tagged(b.nowSkipped, 'now skipped'), ...tagged(b.fixed, 'fixed'), ...tagged(b.stillFailing, 'known failure')]);
+}
+
+function checkEntry(result: CheckResult, id: string, tag: string | undefined): string {
   const name = resultName(result.id, result.collection);
   // Failures open; of the errors, those with their own story (a blocked check points at its blocker).
   const open = result.status === 'fail' || (result.status === 'error' && result.errorCode !== 'ERR_BLOCKED');
@@ -175,8 +183,8 @@ function checkEntry(result: CheckResult, id: string): string {
   const focusIndex = focus ?? exchanges.length - 1;
   const summaryText = result.status === 'skip' ? skipReason(result) : result.message;
   return [
-    `<details class="check ${result.status}" id="${id}" data-status="${result.status}" data-section="${result.section}" data-name="${html(`${name} ${result.title}`)}"${open ? ' open' : ''}>`,
-    `<summary><span class="badge ${result.status}">${result.status}</span><span class="name">${html(name)}</span><span class="title">${html(result.title)}</span><span class="msg">${text(summaryText)}</span></summary>`,
+    `<details class="check ${result.status}" id="${id}" data-status="${result.status}" data-section="${result.section}" data-name="${html(`${name} ${result.title}${tag === undefined ? '' : ` ${tag}`}`)}"${open ? ' open' : ''}>`,
+    `<summary><span class="badge ${result.status}">${result.status}</span>${tag === undefined ? '' : `<span class="tag">${tag}</span>`}<span class="name">${html(name)}</span><span class="title">${html(result.title)}</span><span class="msg">${text(summaryText)}</span></summary>`,
     '<div class="check-body">',
     facts(result),
     ...(exchanges.length > 0 ? [`<h4>Exchanges (${exchanges.length})</h4>`, ...exchanges.map((x, i) => exchange(x, i, id, i === focusIndex && result.status !== 'pass'))] : []),
@@ -199,11 +207,12 @@ function filters(report: Report): string {
 }
 
 function checksSection(report: Report, anchors: Map<string, string>): string {
+  const tags = baselineTags(report);
   const groups = report.sections.map((s) => {
     const results = report.checks.filter((r) => r.section === s.section);
     return [
       `<div class="section-group" data-section="${s.section}"><h3>${html(`${s.section} ${s.name}`)}</h3>`,
-      ...results.map((r) => checkEntry(r, anchors.get(resultName(r.id, r.collection))!)),
+      ...results.map((r) => checkEntry(r, anchors.get(resultName(r.id, r.collection))!, tags.get(resultName(r.id, r.collection)))),
       '</div>',
     ].join('\n');
   });
