@@ -52,15 +52,19 @@ describe('renderAllure', () => {
     expect(failing.stop - failing.start).toBe(1500);
   });
 
-  it('attaches the curl that reproduces the verdict and each exchange as text; the seed is a parameter kept out of the history key', () => {
+  it("attaches the curl that reproduces the verdict, and each exchange as Allure's HTTP exchange; the seed is a parameter kept out of the history key", () => {
     const failing = byName('ERR-unknown-path-404');
-    expect(failing.attachments.map((a) => [a.name, a.type])).toEqual([
-      ['curl (reproduces the verdict)', 'text/plain'],
-      ['1. GET http://127.0.0.1:8080/restprobe-no-such-path → 200 (12 ms)', 'text/plain'],
+    expect(failing.attachments.map((a) => [a.name, a.type, a.source.replace(/^.*-attachment/, '')])).toEqual([
+      ['curl (reproduces the verdict)', 'text/plain', '.txt'],
+      ['1. GET http://127.0.0.1:8080/restprobe-no-such-path → 200 (12 ms)', 'application/vnd.allure.http+json', '.httpexchange'],
     ]);
     const content = (source: string): string => files.find((f) => f.path === `allure-results/${source}`)!.content;
     expect(content(failing.attachments[0]!.source)).toBe(sampleResults[1]!.evidence.exchanges[0]!.curl);
-    expect(content(failing.attachments[1]!.source)).toContain('→ 200\ncontent-type: text/html\n\n<h1>Not here</h1>');
+    expect(JSON.parse(content(failing.attachments[1]!.source))).toEqual({
+      schemaVersion: 1,
+      request: { method: 'GET', url: 'http://127.0.0.1:8080/restprobe-no-such-path', headers: [{ name: 'accept', value: 'application/json' }] },
+      response: { status: 200, headers: [{ name: 'content-type', value: 'text/html' }], body: { value: '<h1>Not here</h1>', encoding: 'utf8', truncated: false, contentType: 'text/html' } },
+    });
     expect(failing.parameters).toEqual([{ name: 'seed', value: '42', excluded: true }, { name: 'target', value: 'http://127.0.0.1:8080', excluded: true }]);
     const property = byName('ERR-no-html-error-bodies');
     expect(property.parameters).toContainEqual({ name: 'seed', value: '7', excluded: true });

@@ -3,13 +3,26 @@
  * own reporter runtime, as allure-vitest writes them: one test per result (named for its
  * check and collection, so Allure keeps its history across runs) with its status, labels
  * (section as suite and feature, severity, check id), the rule as description, the
- * exchanges and the reproducing curl as attachments, and the seed as a parameter.
+ * exchanges (in Allure's HTTP exchange form) and the reproducing curl as attachments, and
+ * the seed as a parameter.
  * `npx allure generate allure-results` (Allure 3) renders them.
  *
  * The runtime writes through a writer of ours that collects the files as text, so they
  * reach the disk the way every report does: through the secret scrub.
  */
-import { ContentType, Status, type Label, type Parameter, type StatusDetails, type TestResult, type TestResultContainer } from 'allure-js-commons';
+import {
+  ALLURE_HTTP_EXCHANGE_CONTENT_TYPE,
+  ALLURE_HTTP_EXCHANGE_FILE_EXTENSION,
+  ALLURE_HTTP_EXCHANGE_SCHEMA_VERSION,
+  ContentType,
+  Status,
+  type HttpExchange,
+  type Label,
+  type Parameter,
+  type StatusDetails,
+  type TestResult,
+  type TestResultContainer,
+} from 'allure-js-commons';
 import { ReporterRuntime, stringifyEnvInfo, type Writer } from 'allure-js-commons/sdk/reporter';
 import type { Category, EnvironmentInfo } from 'allure-js-commons/sdk';
 import { resultName, type CheckResult, type ExchangeRecord } from '../model/result.js';
@@ -116,19 +129,30 @@ function parameters(result: CheckResult, report: Report): Parameter[] {
   ];
 }
 
-/** One exchange as text: request, response, and the curl that repeats it. */
-function exchangeText(x: ExchangeRecord): string {
-  const headers = (h: Record<string, string | string[]>): string[] => Object.entries(h).flatMap(([k, v]) => (Array.isArray(v) ? v : [v]).map((one) => `${k}: ${one}`));
-  return [
-    `${x.request.method} ${x.request.url}`,
-    ...headers(x.request.headers),
-    ...(x.request.body !== undefined ? ['', x.request.body] : []),
-    '',
-    ...(x.response ? [`→ ${x.response.status}`, ...headers(x.response.headers), ...(x.response.body !== undefined ? ['', x.response.body] : [])] : [`→ ${x.error ?? 'no response'}`]),
-    '',
-    '# reproduce',
-    x.curl,
-  ].join('\n');
+/** Header pairs as Allure's HTTP exchange lists them. */
+const nameValues = (headers: Record<string, string | string[]>): { name: string; value: string }[] =>
+  Object.entries(headers).flatMap(([name, value]) => (Array.isArray(value) ? value : [value]).map((one) => ({ name, value: one })));
+
+/** One exchange in Allure's HTTP exchange form, which its report shows as a request and a response. */
+function httpExchange(x: ExchangeRecord): HttpExchange {
+  const contentType = (h: Record<string, string | string[]>): string | undefined => [h['content-type'] ?? []].flat()[0];
+  return {
+    schemaVersion: ALLURE_HTTP_EXCHANGE_SCHEMA_VERSION,
+    request: {
+      method: x.request.method,
+      url: x.request.url,
+      headers: nameValues(x.request.headers),
+      ...(x.request.body !== undefined && { body: { value: x.request.body, encoding: 'utf8', ...(contentType(x.request.headers) !== undefined && { contentType: contentType(x.request.headers)! }) } }),
+    },
+    ...(x.response && {
+      response: {
+        status: x.response.status,
+        headers: nameValues(x.response.headers),
+        ...(x.response.body !== undefined && { body: { value: x.response.body, encoding: 'utf8', truncated: x.response.bodyTruncated === true, ...(contentType(x.response.headers) !== undefined && { contentType: contentType(x.response.headers)! }) } }),
+      },
+    }),
+    ...(x.error !== undefined && { error: { message: x.error } }),
+  };
 }
 
 function writeTest(runtime: ReporterRuntime, result: CheckResult, report: Report, start: number): void {
@@ -147,7 +171,9 @@ function writeTest(runtime: ReporterRuntime, result: CheckResult, report: Report
     runtime.writeAttachment(uuid, undefined, title, Buffer.from(content), { contentType });
   const curl = reproducingCurl(result);
   if (curl !== undefined && result.status !== 'pass') attach('curl (reproduces the verdict)', curl, ContentType.TEXT);
-  result.evidence.exchanges.forEach((x, i) => attach(`${i + 1}. ${exchangeSummary(x)}`, exchangeText(x), ContentType.TEXT));
+  result.evidence.exchanges.forEach((x, i) =>
+    runtime.writeAttachment(uuid, undefined, `${i + 1}. ${exchangeSummary(x)}`, Buffer.from(JSON.stringify(httpExchange(x))), { contentType: ALLURE_HTTP_EXCHANGE_CONTENT_TYPE, fileExtension: ALLURE_HTTP_EXCHANGE_FILE_EXTENSION }),
+  );
   if (result.evidence.property) attach('property replay', JSON.stringify(result.evidence.property, null, 2), ContentType.JSON);
   runtime.stopTest(uuid, { stop: start + Math.round(result.durationMs) });
   runtime.writeTest(uuid);
