@@ -101,7 +101,7 @@ describe.skipIf(!haveChromium)('the HTML report in headless Chromium', () => {
     let now = await shown();
     expect(now.visible).toHaveLength(problems.length);
     expect(now.count).toBe(`${problems.length} of ${report.checks.length} checks shown`);
-    await page.screenshot(join(outDir, 'failures.png'));
+    await page.screenshot(join(outDir, 'failures.png'), 1280, 3500);
     await toggle('section', 'ERR');
     now = await shown();
     expect(now.visible.every((v) => !v.endsWith(' ERR'))).toBe(true);
