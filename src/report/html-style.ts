@@ -53,6 +53,7 @@ details.check > summary .msg { color: var(--muted); overflow: hidden; text-overf
 .check-body dd { margin: 0; min-width: 0; }
 .exchange { border: 1px solid var(--line); border-radius: 6px; margin: 8px 0; padding: 4px 10px 8px; }
 .exchange > summary { cursor: pointer; font-weight: 600; }
+.exchange-line { font-family: ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace; font-size: 12.5px; color: var(--muted); margin: 2px 0; }
 .curl-head { display: flex; gap: 8px; align-items: center; margin-top: 6px; }
 .offscreen { position: fixed; left: -9999px; top: 0; }
 .cut { color: var(--muted); font-style: italic; }

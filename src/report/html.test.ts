@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { hostileMarkup, hostileResult, sampleReport, sampleResults, sampleSecret } from '../../test/support/report-samples.js';
+import { hostileMarkup, hostileResult, sampleEvidence, sampleReport, sampleResult, sampleResults, sampleSecret } from '../../test/support/report-samples.js';
 import { html } from './html-escape.js';
 import { htmlTextLimit, renderHtml } from './html.js';
 import { scrubSecrets } from '../secrets-scrub.js';
@@ -45,6 +45,13 @@ describe('renderHtml', () => {
     expect(failing).toContain('data-copy="check-ERR-unknown-path-404-curl-1"');
     expect(page).toMatch(/<details class="check pass" id="check-CON-https-hsts"[^>]*data-section="CON"[^>]*>/);
     expect(page).toContain('no collection configured (enable with: collections)');
+  });
+
+  it("shows a passing check's exchanges, kept as summaries, as one line each: no empty curl to copy", () => {
+    const pass = sampleResult({ id: 'END-get-item-200', section: 'END', status: 'pass', evidence: sampleEvidence({ requestCount: 1, exchanges: [{ request: { method: 'GET', url: 'http://x.test/v2/a/1', headers: {} }, response: { status: 200, headers: {} }, durationMs: 2, curl: '' }] }) });
+    const text = renderHtml(sampleReport(false, [pass]));
+    expect(text).toContain('<div class="exchange-line">1. GET http://x.test/v2/a/1 → 200 (2 ms)</div>');
+    expect(text).not.toContain('button type="button" class="copy"');
   });
 
   it('groups what could not run by root cause, linking each check', () => {

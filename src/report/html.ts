@@ -120,7 +120,12 @@ const headerLines = (headers: Record<string, string | string[]>): string =>
     .flatMap(([name, value]) => (Array.isArray(value) ? value : [value]).map((v) => `${name}: ${v}`))
     .join('\n');
 
+/** Whether an exchange was kept as a summary only (a passing check's): no headers, body or curl. */
+const summaryOnly = (x: ExchangeRecord): boolean =>
+  x.curl === '' && Object.keys(x.request.headers).length === 0 && x.request.body === undefined && x.response?.body === undefined && Object.keys(x.response?.headers ?? {}).length === 0;
+
 function exchange(x: ExchangeRecord, index: number, id: string, focused: boolean): string {
+  if (summaryOnly(x)) return `<div class="exchange-line">${index + 1}. ${text(exchangeSummary(x))}</div>`;
   const curlId = `${id}-curl-${index + 1}`;
   const request = [`${x.request.method} ${x.request.url}`, headerLines(x.request.headers)].filter((l) => l !== '').join('\n');
   const parts = [
