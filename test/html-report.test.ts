@@ -64,6 +64,8 @@ describe.skipIf(!haveChromium)('the HTML report in headless Chromium', () => {
     expect(dom.totals).toEqual((['pass', 'fail', 'warn', 'skip', 'error'] as const).map((s) => `${report.summary[s]} ${s}`));
     expect(dom.rows).toEqual(report.sections.map((s) => [`${s.section} ${s.name}`, ...(['pass', 'fail', 'warn', 'skip', 'error'] as const).map((k) => String(s.summary[k]))]));
     expect(dom.checks).toBe(report.checks.length);
+    // The script showed the filters (hidden without it, since they would do nothing).
+    expect(await page.evaluate<string>(`getComputedStyle(document.getElementById('filters')).display`)).toBe('flex');
     expect(report.summary.fail).toBeGreaterThan(0);
     expect(page.errors).toEqual([]);
   });
@@ -143,6 +145,15 @@ describe.skipIf(!haveChromium)('the HTML report in headless Chromium', () => {
     expect(copied.clipboard).toBe(copied.shown);
     const focus = report.checks.find((r) => r.id === 'ERR-unknown-path-404')!.evidence.exchanges[0]!.curl;
     expect(copied.clipboard).toBe(focus);
+  });
+
+  it('without JavaScript (a viewer that strips it) every check is shown and the filters, which would do nothing, are not', async () => {
+    const plain = await browser.open(pathToFileURL(join(outDir, 'restprobe-report.html')).href, { scripts: false });
+    const dom = await plain.evaluate<{ filters: string; shown: number }>(`({
+      filters: getComputedStyle(document.getElementById('filters')).display,
+      shown: [...document.querySelectorAll('details.check')].filter((d) => d.getClientRects().length > 0).length,
+    })`);
+    expect(dom).toEqual({ filters: 'none', shown: report.checks.length });
   });
 
   it('hostile markup in every field stays text: no element, script or style of the target takes effect', async () => {

@@ -5,6 +5,7 @@
 export const htmlStyle = `
 :root { --pass: #1a7f37; --fail: #cf222e; --warn: #9a6700; --skip: #8c959f; --error: #8250df; --line: #d0d7de; --muted: #57606a; --bg-soft: #f6f8fa; }
 * { box-sizing: border-box; }
+[hidden] { display: none !important; }
 body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif; color: #1f2328; margin: 0 auto; padding: 16px 24px 48px; max-width: 1200px; }
 h1 { font-size: 22px; margin: 8px 0 4px; display: flex; gap: 10px; align-items: center; flex-wrap: wrap; }
 h2 { font-size: 18px; margin: 28px 0 10px; border-bottom: 1px solid var(--line); padding-bottom: 4px; }

@@ -37,8 +37,8 @@ export interface Page {
 }
 
 export interface Browser {
-  /** Opens `url` in a new tab and waits for its load event. */
-  open(url: string): Promise<Page>;
+  /** Opens `url` in a new tab and waits for its load event; `scripts: false` loads it with JavaScript off. */
+  open(url: string, options?: { scripts?: boolean }): Promise<Page>;
   close(): Promise<void>;
 }
 
@@ -103,7 +103,7 @@ export async function launchChromium(binary = chromiumPath()): Promise<Browser> 
 
   await send('Browser.getVersion');
   return {
-    async open(url) {
+    async open(url, options = {}) {
       const { targetId } = (await send('Target.createTarget', { url: 'about:blank' })) as { targetId: string };
       const { sessionId } = (await send('Target.attachToTarget', { targetId, flatten: true })) as { sessionId: string };
       const errors: string[] = [];
@@ -116,6 +116,7 @@ export async function launchChromium(binary = chromiumPath()): Promise<Browser> 
         }
       });
       await Promise.all([send('Page.enable', {}, sessionId), send('Runtime.enable', {}, sessionId), send('Log.enable', {}, sessionId)]);
+      if (options.scripts === false) await send('Emulation.setScriptExecutionDisabled', { value: true }, sessionId);
       const loaded = next(sessionId, 'Page.loadEventFired');
       await send('Page.navigate', { url }, sessionId);
       await loaded;
