@@ -31,7 +31,7 @@ beforeAll(async () => {
   [clean, faulty] = await Promise.all([startReferenceServer({ port: 0, apiKey }), startReferenceServer({ port: 0, apiKey, faults: [fault] })]);
   cleanRun = await run(clean, { format: 'json' });
   expect(cleanRun.code).toBe(0);
-});
+}, 60_000);
 afterAll(async () => {
   if (savedKey === undefined) delete process.env['RESTPROBE_API_KEY'];
   else process.env['RESTPROBE_API_KEY'] = savedKey;
