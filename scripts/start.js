@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm start`: the main job. Starts the bundled reference server (`restprobe serve --tls`),
 // (two nodes over one store, so cross-node checks run too, over HTTPS), runs every check against
-// it with the reference config, writes reports to reports/,
+// it with the reference config, writes reports to reports/ (JSON, JUnit, Markdown and HTML),
 // stops the server, and exits with the run's exit code.
 import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';

@@ -20,6 +20,8 @@ export type RestprobeErrorCode =
   | 'ERR_ENV_MISSING'
   /** The target refused the configured credentials (401). Exit 2. */
   | 'ERR_CREDENTIALS_REJECTED'
+  /** A report given to read (--baseline, merge-reports) is missing, not JSON, or breaks the report schema. Exit 2. */
+  | 'ERR_REPORT_INVALID'
   /** The target refused the connection, or DNS failed. Exit 3. */
   | 'ERR_TARGET_UNREACHABLE'
   /** The target's TLS certificate is not trusted: give its CA (--ca, http.ca). Exit 2. */
@@ -85,6 +87,7 @@ export function exitCodeFor(code: RestprobeErrorCode): number {
     case 'ERR_ENV_MISSING':
     case 'ERR_CREDENTIALS_REJECTED':
     case 'ERR_CREDENTIALS_MISSING':
+    case 'ERR_REPORT_INVALID':
       return ExitCode.usage;
     // An untrusted certificate (ERR_TLS_UNTRUSTED) is a target that cannot be reached safely: 3.
     default:

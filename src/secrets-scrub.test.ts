@@ -6,10 +6,10 @@ describe('scrubSecrets', () => {
     expect(scrubSecrets('a k3y-1 b k3y-1', [{ envName: 'KEY', value: 'k3y-1' }])).toBe('a $KEY b $KEY');
   });
 
-  it('catches the secret in its JSON, XML and URL encodings', () => {
-    const value = 'p&ss"w/rd';
-    const text = [JSON.stringify({ v: value }), `<x a="p&amp;ss&quot;w/rd"/>`, `?k=${encodeURIComponent(value)}`].join(' ');
-    expect(scrubSecrets(text, [{ envName: 'PW', value }])).toBe('{"v":"$PW"} <x a="$PW"/> ?k=$PW');
+  it('catches the secret in its JSON, XML, HTML and URL encodings', () => {
+    const value = "p&ss\"w/r'd";
+    const text = [JSON.stringify({ v: value }), `<x a="p&amp;ss&quot;w/r&apos;d"/>`, '<pre>p&amp;ss&quot;w/r&#39;d</pre>', `?k=${encodeURIComponent(value)}`].join(' ');
+    expect(scrubSecrets(text, [{ envName: 'PW', value }])).toBe('{"v":"$PW"} <x a="$PW"/> <pre>$PW</pre> ?k=$PW');
   });
 
   it('replaces a longer secret whole before a shorter one inside it', () => {

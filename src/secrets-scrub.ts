@@ -1,7 +1,7 @@
 /**
  * The last line of defence: no secret value reaches a report file. Requests are redacted
  * as they are recorded; this pass catches whatever slipped through, in every form a
- * writer may have encoded it (JSON string, XML text, URL component), and any piece of it
+ * writer may have encoded it (JSON string, XML or HTML text, URL component), and any piece of it
  * of {@link fragmentLength} characters or more (a message or body cut mid-secret).
  */
 import type { Secret } from './model/profile.js';
@@ -15,8 +15,10 @@ export const fragmentLength = 8;
 /** The forms a value takes in the formats restprobe writes. */
 function encodings(value: string): string[] {
   const json = JSON.stringify(value).slice(1, -1);
-  const xml = value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
-  return [...new Set([value, json, xml, encodeURIComponent(value)])];
+  const markup = value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+  const xml = markup.replace(/'/g, '&apos;');
+  const html = markup.replace(/'/g, '&#39;');
+  return [...new Set([value, json, xml, html, encodeURIComponent(value)])];
 }
 
 /**

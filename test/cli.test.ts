@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReferenceServer, type ReferenceServer } from '../reference-server/src/index.js';
 import { referenceConfig, repoRoot } from './support/target.js';
 import { startRecordingProxy } from './support/recording-proxy.js';
+import { reportValidator } from '../src/report/read.js';
 
 const bin = join(repoRoot, 'bin', 'restprobe.js');
 
@@ -42,12 +43,15 @@ describe('restprobe run', () => {
     expect(ran.stderr).toBe('');
     expect(ran.code).toBe(0);
     const report = JSON.parse(await readFile(join(dir, 'restprobe-report.json'), 'utf8'));
-    expect(report).toMatchObject({ schemaVersion: 1, tool: { name: 'restprobe' }, target: { baseUrl: clean.url } });
+    expect(report).toMatchObject({ schemaVersion: 2, tool: { name: 'restprobe' }, target: { baseUrl: clean.url } });
+    // The documented report schema holds a whole run's report.
+    const validate = reportValidator();
+    expect(validate(report), JSON.stringify(validate.errors?.slice(0, 3))).toBe(true);
     for (const key of ['startedAt', 'durationMs', 'seed', 'summary', 'checks']) expect(report).toHaveProperty(key);
     const passing = report.checks.filter((c: { status: string; section: string }) => c.status === 'pass' && ['END', 'ERR'].includes(c.section));
     expect(passing.length).toBeGreaterThanOrEqual(15);
     expect(Object.keys(report.checks[0]).sort()).toEqual(expect.arrayContaining(['id', 'section', 'title', 'severity', 'status', 'message', 'durationMs', 'evidence']));
-    expect((await readdir(dir)).sort()).toEqual(['restprobe-junit.xml', 'restprobe-report.json', 'restprobe-report.md']);
+    expect((await readdir(dir)).sort()).toEqual(['restprobe-junit.xml', 'restprobe-report.html', 'restprobe-report.json', 'restprobe-report.md']);
     expect(await reportFiles(dir)).not.toContain(clean.secrets.RESTPROBE_API_KEY);
     expect(ran.stdout).not.toContain(clean.secrets.RESTPROBE_API_KEY);
   });

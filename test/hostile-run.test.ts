@@ -39,12 +39,19 @@ it.concurrent.each(['/garbage', '/huge', '/slow-drip', '/no-headers', '/reset', 
       properties: { numRuns: 3 },
     }),
   );
-  const ran = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    execFile(process.execPath, [join(repoRoot, 'bin', 'restprobe.js'), 'run', server.url, '-c', config, '--report-dir', dir], { env: { ...process.env, NO_COLOR: '1' }, timeout: 90_000 }, (err, stdout, stderr) =>
-      resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr }),
-    );
-  });
-  expect([1, 3]).toContain(ran.code);
+  const runOnce = () =>
+    new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+      execFile(process.execPath, [join(repoRoot, 'bin', 'restprobe.js'), 'run', server.url, '-c', config, '--report-dir', dir], { env: { ...process.env, NO_COLOR: '1' }, timeout: 90_000 }, (err, stdout, stderr) =>
+        resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr }),
+      );
+    });
+  // The preflight's GET of the base URL has the same 300 ms as every request: on a loaded
+  // 2-core machine (six runs and this server share it) it can miss that once. That is not
+  // what this test is about, so such a run is tried once more.
+  const first = await runOnce();
+  const ran = /^restprobe: cannot reach /.test(first.stderr) ? await runOnce() : first;
+  expect([1, 3], ran.stderr).toContain(ran.code);
+  expect(ran.stderr, 'the run ended before its checks').not.toMatch(/^restprobe: (cannot reach|the target)/);
   expect(ran.stderr).not.toMatch(/\n\s+at /);
   const report = JSON.parse(await readFile(join(dir, 'restprobe-report.json'), 'utf8'));
   const checks = JSON.parse(await new Promise<string>((resolve) => execFile(process.execPath, [join(repoRoot, 'bin', 'restprobe.js'), 'checks', '--json'], (_e, out) => resolve(out))));

@@ -4,16 +4,16 @@
  * client does not trust, credentials the target wants and the config lacks, and a run
  * that would judge nothing. Runs `restprobe run` in-process, as the CLI does.
  */
-import { mkdtemp, readdir, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, writeFile } from 'node:fs/promises';
 import { createServer as createPlainServer } from 'node:http';
 import { createServer as createHttpsServer, type Server } from 'node:https';
 import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCommand, type RunOptions } from '../src/cli/run-command.js';
-import { exitCodeFor, type RestprobeError } from '../src/errors.js';
+import type { RunOptions } from '../src/cli/run-command.js';
+import type { RestprobeError } from '../src/errors.js';
+import { runInProcess } from './support/run-in-process.js';
 import { startReferenceServer, type ReferenceServer } from '../reference-server/src/index.js';
 import { startRecordingProxy } from './support/recording-proxy.js';
 import { referenceConfig } from './support/target.js';
@@ -32,16 +32,7 @@ afterAll(async () => {
 });
 
 async function run(baseUrl: string | undefined, opts: Partial<RunOptions> = {}): Promise<{ code: number; out: string; error?: RestprobeError }> {
-  const stream = new PassThrough();
-  let out = '';
-  stream.on('data', (c) => (out += c));
-  const options: RunOptions = { only: [], skip: [], reportDir: await mkdtemp(join(tmpdir(), 'restprobe-pre-')), format: 'json,junit,md', strict: false, readOnly: false, node: [], ...opts };
-  try {
-    return { code: await runCommand(baseUrl, options, stream as unknown as NodeJS.WriteStream), out };
-  } catch (err) {
-    const error = err as RestprobeError;
-    return { code: exitCodeFor(error.code), out, error };
-  }
+  return runInProcess(baseUrl, { reportDir: await mkdtemp(join(tmpdir(), 'restprobe-pre-')), ...opts });
 }
 
 describe('preflight', () => {
@@ -57,6 +48,9 @@ describe('preflight', () => {
   it('reports of an earlier run are removed, so CI never publishes a stale one', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'restprobe-pre-'));
     await writeFile(join(dir, 'restprobe-junit.xml'), '<testsuites tests="1" failures="0"/>');
+    await writeFile(join(dir, 'restprobe-report.html'), '<p>passed</p>');
+    await mkdir(join(dir, 'allure-results'));
+    await writeFile(join(dir, 'allure-results', 'old-result.json'), '{}');
     await writeFile(join(dir, 'notes.txt'), 'mine');
     const ran = await run(server.url, { config: referenceConfig, reportDir: dir, format: 'json', only: ['ERR-unknown-path-404'] });
     expect(ran.code).toBe(0);

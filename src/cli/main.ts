@@ -11,6 +11,9 @@ import { toolVersion } from './version.js';
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
 
+/** The report formats written when `--format` is not given. */
+const defaultFormats = 'json,junit,md,html';
+
 function program(): Command {
   const cli = new Command('restprobe')
     .description('Conformance tests for HTTP/JSON APIs that follow the REST API contract conventions.')
@@ -26,8 +29,9 @@ Examples:
   $ restprobe run http://127.0.0.1:8080 -c fixtures/reference.config.json
   $ restprobe run https://staging.example.com --only ERR --skip ERR-bad-input-no-5xx
   $ restprobe checks --json                           the check catalogue
+  $ restprobe merge-reports shard-1 shard-2           one report from a sharded run's parts
 
-Exit codes: 0 no failures · 1 failures · 2 usage or config error (incl. credentials the target wants, a run that judged nothing) · 3 target or proxy unreachable (incl. an untrusted TLS certificate: give --ca), a check that could not run, or a harness error`,
+Exit codes: 0 no failures · 1 failures (with --baseline: new failures or lost coverage) · 2 usage or config error (incl. credentials the target wants, a run that judged nothing, a report that is not restprobe's) · 3 target or proxy unreachable (incl. an untrusted TLS certificate: give --ca), a check that could not run, or a harness error`,
     );
 
   cli
@@ -38,7 +42,7 @@ Exit codes: 0 no failures · 1 failures · 2 usage or config error (incl. creden
     .option('--only <selector>', 'run only this section prefix (ERR) or check id; repeatable, or comma-separated', collect, [])
     .option('--skip <selector>', 'skip this section prefix or check id; repeatable, or comma-separated', collect, [])
     .option('--report-dir <dir>', 'where reports are written', 'reports')
-    .option('--format <list>', 'report formats: json,junit,md', 'json,junit,md')
+    .option('--format <list>', 'report formats, comma-separated: json,junit,md,html,allure (allure-results/), and github (annotations on stdout)', defaultFormats)
     .option('--seed <n>', 'seed for property checks (replays a reported failure)')
     .option('--strict', 'warnings (SHOULD-level rules) fail the run', false)
     .option('--read-only', 'send no request that writes (POST, PUT, PATCH, DELETE)', false)
@@ -47,14 +51,36 @@ Exit codes: 0 no failures · 1 failures · 2 usage or config error (incl. creden
     .option('--ca <file>', 'a PEM file of CA certificates to trust for an https target (adds to Node\'s own; verification is never off)')
     .option('--no-destructive', 'send no probe that can hurt the target (oversized and deeply nested bodies)')
     .option('--plain-http-url <url>', "the target's plain-HTTP URL, which must redirect to HTTPS and serve nothing (config plainHttpUrl); no credential is sent to it")
+    .option('--baseline <file>', 'an earlier restprobe-report.json: fail only on new failures and lost coverage (checks that vanished or now skip); list fixed and known failures')
+    .option('--shard <i/n>', 'run only part i of n of the selected checks (needs --seed, the same in every shard); merge the parts with merge-reports')
     .addHelpText('after', `
 Examples:
   $ restprobe run http://127.0.0.1:8080 -c fixtures/reference.config.json
   $ restprobe run https://staging.example.com -c restprobe.config.json --read-only --format json,junit
-  $ restprobe run https://staging.example.com --only ERR-bad-input-no-5xx --seed 1234   replay a property failure`)
+  $ restprobe run https://staging.example.com --only ERR-bad-input-no-5xx --seed 1234   replay a property failure
+  $ restprobe run https://staging.example.com -c restprobe.config.json --baseline main-report.json   guard against regressions`)
     .action(async (baseUrl: string | undefined, opts) => {
       const { runCommand } = await import('./run-command.js');
       process.exitCode = await runCommand(baseUrl, opts);
+    });
+
+  cli
+    .command('merge-reports')
+    .description("merge the reports of a run's shards (--shard i/n) into the whole run's report")
+    .argument('<report...>', "each shard's report directory (or its restprobe-report.json)")
+    .option('--report-dir <dir>', 'where the merged reports are written', 'reports')
+    .option('--format <list>', 'report formats, comma-separated: json,junit,md,html,allure,github', defaultFormats)
+    .option('--baseline <file>', 'an earlier restprobe-report.json to compare the merged report with, as run --baseline')
+    .addHelpText('after', `
+Exit codes are those of the whole run: 1 failures (or a regression against --baseline), 3 a check could not run, 2 reports that are not the shards of one run.
+
+Examples:
+  $ restprobe run https://staging.example.com -c restprobe.config.json --seed 42 --shard 1/2 --report-dir shard-1
+  $ restprobe run https://staging.example.com -c restprobe.config.json --seed 42 --shard 2/2 --report-dir shard-2
+  $ restprobe merge-reports shard-1 shard-2 --report-dir reports`)
+    .action(async (inputs: string[], opts) => {
+      const { mergeCommand } = await import('./merge-command.js');
+      process.exitCode = await mergeCommand(inputs, opts);
     });
 
   cli

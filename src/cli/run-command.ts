@@ -3,19 +3,27 @@
  * print live lines and a summary, write the reports, and choose the exit code.
  */
 import { randomInt } from 'node:crypto';
+import { catalogue } from '../../suites/catalogue.js';
 import { loadProfile } from '../config/load.js';
+import { instancesOf } from '../engine/instances.js';
+import { runChecks } from '../engine/run.js';
 import { selectChecks, type Selection } from '../engine/select.js';
+import { parseShard, shardChecks, type Shard } from '../engine/shard.js';
 import { ExitCode, RestprobeError } from '../errors.js';
 import { clientForProfile, type HttpClient } from '../http/client.js';
-import type { Check } from '../model/check.js';
 import { credentialHeaders, resolveUrl } from '../http/session.js';
+import type { Check } from '../model/check.js';
 import type { TargetProfile } from '../model/profile.js';
-import { buildReport, reportFailed } from '../report/model.js';
+import { resultName } from '../model/result.js';
+import { withBaseline } from '../report/baseline.js';
+import { buildReport, type Report } from '../report/model.js';
+import { readReport } from '../report/read.js';
 import { renderCheckLine, renderSummary } from '../report/terminal.js';
-import { isReportFormat, prepareReportDir, reportFormats, writeReports, type ReportFormat } from '../report/write.js';
-import { judgedCount, skipGroupLines } from '../report/wording.js';
-import { runChecks } from '../engine/run.js';
-import { catalogue } from '../../suites/catalogue.js';
+import { prepareReportDir, type ReportFormat } from '../report/write.js';
+import { exitCodeOfReport } from './exit-code.js';
+import { parseFormats, splitList } from './formats.js';
+import { Progress } from './progress.js';
+import { publishReports } from './publish.js';
 import { toolVersion } from './version.js';
 
 export interface RunOptions {
@@ -33,6 +41,10 @@ export interface RunOptions {
   /** commander's `--no-destructive`: false when given. */
   readonly destructive?: boolean;
   readonly plainHttpUrl?: string;
+  /** An earlier restprobe-report.json to compare with (`--baseline`). */
+  readonly baseline?: string;
+  /** `i/n`: run only this shard of the selected checks (`--shard`). */
+  readonly shard?: string;
 }
 
 /** Runs and returns the exit code; throws RestprobeError for usage, config and reachability problems. */
@@ -40,28 +52,39 @@ export async function runCommand(baseUrl: string | undefined, opts: RunOptions, 
   const formats = parseFormats(opts.format);
   const seed = parseSeed(opts.seed);
   const selection = { only: splitList(opts.only), skip: splitList(opts.skip) };
-  const selected = selectChecks(catalogue, selection);
-  if (selected.length === 0) {
+  const matching = selectChecks(catalogue, selection);
+  if (matching.length === 0) {
     throw new RestprobeError('ERR_USAGE', `no check selected: ${describeSelection(selection)} matches no check in the catalogue (see restprobe checks)`);
   }
+  const shard = opts.shard === undefined ? undefined : parseShard(opts.shard);
+  if (shard !== undefined && opts.seed === undefined) {
+    throw new RestprobeError('ERR_USAGE', `--shard ${opts.shard} needs --seed n, the same in every shard, so the shards' reports merge into one run's (restprobe merge-reports)`);
+  }
+  const selected = shard === undefined ? matching : shardChecks(matching, shard);
   const profile = await loadProfile({ configPath: opts.config, baseUrl, readOnly: opts.readOnly, ...(opts.proxy !== undefined && { proxy: opts.proxy }), nodes: splitList(opts.node), ...(opts.ca !== undefined && { ca: opts.ca }), ...(opts.destructive === false && { destructive: false }), ...(opts.plainHttpUrl !== undefined && { plainHttpUrl: opts.plainHttpUrl }) });
   // Harness-side problems end the run here, with one line, before any check runs.
   await prepareReportDir(opts.reportDir);
+  const previous = opts.baseline === undefined ? undefined : await readReport(opts.baseline, '--baseline');
   const client = clientForProfile(profile);
   try {
     await preflight(profile, client);
-    return await runAndReport(profile, client, selected, seed, formats, opts, out);
+    return await runAndReport(profile, client, selected, seed, formats, opts, out, { previous, shard });
   } finally {
     await client.close();
   }
 }
 
-async function runAndReport(profile: TargetProfile, client: HttpClient, selected: readonly Check[], seed: number, formats: readonly ReportFormat[], opts: RunOptions, out: NodeJS.WriteStream): Promise<number> {
+/** What the report is set against: an earlier report (`--baseline`), and the shard this run is. */
+interface Context {
+  readonly previous: Report | undefined;
+  readonly shard: Shard | undefined;
+}
 
+async function runAndReport(profile: TargetProfile, client: HttpClient, selected: readonly Check[], seed: number, formats: readonly ReportFormat[], opts: RunOptions, out: NodeJS.WriteStream, { previous, shard }: Context): Promise<number> {
   const color = out.isTTY === true && !process.env['NO_COLOR'];
-  out.write(`restprobe ${toolVersion()} → ${profile.baseUrl} · ${selected.length} checks · seed ${seed}\n`);
+  out.write(`restprobe ${toolVersion()} → ${profile.baseUrl} · ${selected.length} checks${shard ? ` (shard ${shard.index}/${shard.total})` : ''} · seed ${seed}\n`);
   const startedAt = new Date();
-  let done = 0;
+  const progress = new Progress({ out, live: out.isTTY === true && process.env['TERM'] !== 'dumb', total: instancesOf(selected, profile).length, requests: () => client.requestCount });
   // A cancelled CI job (SIGTERM) or Ctrl-C stops new checks and lets running ones clean up;
   // a second one ends running checks at once (each still deletes what it created); a third quits.
   const interrupt = new AbortController();
@@ -87,18 +110,16 @@ async function runAndReport(profile: TargetProfile, client: HttpClient, selected
       client,
       signal: interrupt.signal,
       stop: stop.signal,
-      onResult: (result) => {
-        done++;
-        const line = renderCheckLine(result, { color, secrets: profile.secrets });
-        out.write(color ? `[${String(done).padStart(String(selected.length).length)}/${selected.length}] ${line}\n` : `${line}\n`);
-      },
+      onStart: (name) => progress.started(name),
+      onResult: (result) => progress.finished(resultName(result.id, result.collection), renderCheckLine(result, { color, secrets: profile.secrets })),
     });
   } finally {
+    progress.stop();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }
   const { results, order, leftovers, cleanupBeyondCap, damage } = outcome;
-  const report = buildReport({
+  const built = buildReport({
     baseUrl: profile.baseUrl,
     startedAt,
     durationMs: Date.now() - startedAt.getTime(),
@@ -110,18 +131,15 @@ async function runAndReport(profile: TargetProfile, client: HttpClient, selected
     leftovers,
     cleanupBeyondCap,
     ...(damage !== undefined && { damage }),
+    ...(shard !== undefined && { shard }),
   });
-  const paths = await writeReports(report, { dir: opts.reportDir, formats, secrets: profile.secrets });
+  const report = withBaseline(built, previous, new Set(catalogue.map((c) => c.id)));
+  const paths = await publishReports(report, { dir: opts.reportDir, formats, secrets: profile.secrets }, out);
   out.write(`\n${renderSummary(report, { color, secrets: profile.secrets, reportPaths: paths })}\n`);
   if (interrupt.signal.aborted) {
     throw new RestprobeError('ERR_HARNESS', `interrupted after ${results.length} of ${selected.length} checks; the reports hold those`);
   }
-  if (reportFailed(report)) return ExitCode.failures;
-  if (judgedCount(report) === 0 && report.summary.error === 0) {
-    // A run that judged nothing is not green: say what would let it judge.
-    throw new RestprobeError('ERR_USAGE', `no check judged the target: all ${report.summary.skip} selected checks were skipped; give a config that enables them (see the README's Config)`, skipGroupLines(report));
-  }
-  return report.summary.error > 0 ? ExitCode.unreachable : ExitCode.ok;
+  return exitCodeOfReport(report);
 }
 
 /**
@@ -166,17 +184,6 @@ async function preflight(profile: TargetProfile, client: HttpClient): Promise<vo
 function describeSelection(selection: Selection): string {
   const parts = [...selection.only.map((s) => `--only ${s}`), ...selection.skip.map((s) => `--skip ${s}`)];
   return parts.length > 0 ? parts.join(' ') : 'the selection';
-}
-
-function splitList(values: readonly string[]): string[] {
-  return values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v.length > 0);
-}
-
-function parseFormats(value: string): ReportFormat[] {
-  const names = splitList([value]);
-  const bad = names.filter((n) => !isReportFormat(n));
-  if (bad.length > 0) throw new RestprobeError('ERR_USAGE', `--format: unknown format ${bad.map((b) => `"${b}"`).join(', ')}; expected a comma-separated list of ${reportFormats.join(', ')}`);
-  return names.filter(isReportFormat);
 }
 
 function parseSeed(value: string | undefined): number {

@@ -33,6 +33,8 @@ export interface RunInput {
   readonly seed: number;
   /** The client to send through; default: one made from the profile, closed at the end. */
   readonly client?: HttpClient;
+  /** Called as each check instance starts, with its name (`END-get-item-200 [projects]`). */
+  readonly onStart?: (name: string) => void;
   /** Called as each check ends, in the order they end. */
   readonly onResult?: (result: CheckResult) => void;
   /** Aborting stops new checks from starting; running ones finish and clean up. */
@@ -124,6 +126,7 @@ export async function runChecks(input: RunInput): Promise<RunOutcome> {
   // of dependencies costs no more time than its slowest link.
   const start = (instance: CheckInstance): void => {
     const { check, key } = instance;
+    input.onStart?.(key);
     const settle = async (result: CheckResult): Promise<void> => {
       try {
         if (check.schedule === 'last' && damage === undefined && !input.stop?.aborted) {

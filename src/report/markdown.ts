@@ -6,7 +6,7 @@ import { resultName, type CheckResult, type Status } from '../model/result.js';
 import { capped, reproducingCurl } from './evidence-text.js';
 import { mdCell, mdCode, mdCodeBlock, mdText } from './markdown-escape.js';
 import { statuses, type Report } from './model.js';
-import { cleanupNote, damageLine, formatDuration, leftoverLines, skipGroupLines, needsAttention, nonFailingWarnings, rootCauseLines, totalsLine, verdict } from './wording.js';
+import { baselineGroups, baselineLine, baselineVerdict, cleanupNote, damageLine, formatDuration, leftoverLines, skipGroupLines, needsAttention, nonFailingWarnings, rootCauseLines, totalsLine, verdict } from './wording.js';
 
 /** Failures shown in full; the rest are counted (a GitHub comment holds 65,536 characters). */
 const maxDetailed = 50;
@@ -79,6 +79,12 @@ function rootCauseSection(report: Report): string[] {
   return ['## Could not run, by root cause', '', ...rootCauseLines(report).map((l) => `- ${mdText(l)}`), ''];
 }
 
+function baselineSection(report: Report): string[] {
+  if (report.baseline === undefined) return [];
+  const groups = baselineGroups(report.baseline).flatMap((g) => [`### ${mdText(g.title)} (${g.lines.length})`, '', ...g.lines.map((l) => `- ${mdText(l)}`), '']);
+  return ['## Compared with the baseline', '', mdText(baselineLine(report.baseline)), '', ...groups];
+}
+
 function warningsSection(report: Report): string[] {
   const warnings = nonFailingWarnings(report);
   if (warnings.length === 0) return [];
@@ -102,7 +108,7 @@ export function renderMarkdown(report: Report): string {
   ];
   const skipped = report.summary.skip > 0 ? ` (${report.summary.skip} of ${report.checks.length} checks skipped)` : '';
   return [
-    `# restprobe: ${verdictTitle[verdict(report)]}${skipped}`,
+    `# restprobe: ${verdictTitle[verdict(report)]}${baselineVerdict(report) ? ` — ${baselineVerdict(report)}` : ''}${skipped}`,
     '',
     facts.join(' · '),
     '',
@@ -111,6 +117,7 @@ export function renderMarkdown(report: Report): string {
     ...sectionTable(report),
     '',
     ...(damageLine(report) ? [`> **${mdText(damageLine(report)!)}**`, ''] : []),
+    ...baselineSection(report),
     ...rootCauseSection(report),
     ...failuresSection(report),
     ...warningsSection(report),

@@ -17,8 +17,47 @@ export interface SectionSummary {
   readonly summary: Record<Status, number>;
 }
 
+/**
+ * The report's format version. 2 added `shard` and `baseline` (both optional), so a
+ * version-1 report reads as a version-2 one (fixtures/schema/restprobe.report.schema.json).
+ */
+export const reportSchemaVersion = 2;
+
+/** Which part of a sharded run a report holds (`--shard 2/3`). */
+export interface ShardInfo {
+  /** 1-based. */
+  readonly index: number;
+  readonly total: number;
+}
+
+/** One result named in a baseline comparison, with its status then and now. */
+export interface BaselineChange {
+  /** The result's name (`END-get-item-200 [projects]`): id and collection. */
+  readonly name: string;
+  /** Its status in the baseline; absent when it was not there. */
+  readonly was?: Status;
+  /** Its status now; absent when it did not run. */
+  readonly now?: Status;
+}
+
+/** What changed since an earlier report (`--baseline previous.json`). */
+export interface BaselineComparison {
+  /** The earlier report, as it describes itself. */
+  readonly against: { readonly startedAt: string; readonly toolVersion: string; readonly baseUrl: string };
+  /** Failing now, not failing (or not there) then: each one fails the run. */
+  readonly newFailures: readonly BaselineChange[];
+  /** Failing then, passing now. */
+  readonly fixed: readonly BaselineChange[];
+  /** Failing then and now: known, so they do not fail the run. */
+  readonly stillFailing: readonly BaselineChange[];
+  /** Judged then, not run now though selected (a collection left the config, a check left the catalogue): lost coverage fails the run. */
+  readonly vanished: readonly BaselineChange[];
+  /** Judged then, skipped now: lost coverage fails the run. */
+  readonly nowSkipped: readonly BaselineChange[];
+}
+
 export interface Report {
-  readonly schemaVersion: 1;
+  readonly schemaVersion: typeof reportSchemaVersion;
   readonly tool: { readonly name: 'restprobe'; readonly version: string };
   readonly target: { readonly baseUrl: string };
   /** ISO 8601. */
@@ -42,6 +81,10 @@ export interface Report {
   readonly damage?: Damage;
   /** Cleanup requests sent after `safety.maxRequests` was reached, only to delete what the run created. */
   readonly cleanupBeyondCap: number;
+  /** Set on one shard's report (`--shard i/n`); a merged report has none. */
+  readonly shard?: ShardInfo;
+  /** Set when the run was compared with an earlier report (`--baseline`). */
+  readonly baseline?: BaselineComparison;
 }
 
 /** One reason several checks could not run ("POST /v2/projects answered 500"). */
@@ -64,6 +107,7 @@ export interface BuildReportInput {
   readonly leftovers?: readonly Leftover[];
   readonly cleanupBeyondCap?: number;
   readonly damage?: Damage;
+  readonly shard?: ShardInfo;
 }
 
 const sectionOrder = Object.keys(sections) as Section[];
@@ -104,7 +148,7 @@ export function buildReport(input: BuildReportInput): Report {
     .filter(({ results }) => results.length > 0)
     .map(({ section, results }) => ({ section, name: sections[section], summary: count(results) }));
   return {
-    schemaVersion: 1,
+    schemaVersion: reportSchemaVersion,
     tool: { name: 'restprobe', version: input.version },
     target: { baseUrl: input.baseUrl },
     startedAt: input.startedAt.toISOString(),
@@ -119,6 +163,7 @@ export function buildReport(input: BuildReportInput): Report {
     ...(input.damage !== undefined && { damage: input.damage }),
     leftovers: input.leftovers ?? [],
     cleanupBeyondCap: input.cleanupBeyondCap ?? 0,
+    ...(input.shard !== undefined && { shard: input.shard }),
   };
 }
 
@@ -151,7 +196,21 @@ export function isFailing(result: CheckResult, strict: boolean): boolean {
 }
 
 /**
- * Whether the run failed: any result {@link isFailing}.
+ * Whether a baseline comparison found something worse: a new failure, or lost coverage
+ * (a judged check that vanished or became a skip).
+ *
+ * @example
+ * ```ts
+ * regressed(report.baseline!); // true
+ * ```
+ */
+export function regressed(comparison: BaselineComparison): boolean {
+  return comparison.newFailures.length + comparison.vanished.length + comparison.nowSkipped.length > 0;
+}
+
+/**
+ * Whether the run failed: any result {@link isFailing}; compared with a baseline, only
+ * what got worse ({@link regressed}).
  *
  * @example
  * ```ts
@@ -159,5 +218,6 @@ export function isFailing(result: CheckResult, strict: boolean): boolean {
  * ```
  */
 export function reportFailed(report: Report): boolean {
+  if (report.baseline !== undefined) return regressed(report.baseline);
   return report.checks.some((r) => isFailing(r, report.strict));
 }

@@ -9,7 +9,7 @@ import { paint, type Style } from './ansi.js';
 import { capped, reproducingCurl } from './evidence-text.js';
 import { statuses, type Report } from './model.js';
 import { scrubSecrets } from '../secrets-scrub.js';
-import { cleanupNote, damageLine, formatDuration, leftoverLines, skipGroupLines, needsAttention, nonFailingWarnings, oneLine, rootCauseLines, skipReason, totalsLine, verdict } from './wording.js';
+import { baselineGroups, baselineLine, baselineVerdict, cleanupNote, damageLine, formatDuration, leftoverLines, skipGroupLines, needsAttention, nonFailingWarnings, oneLine, rootCauseLines, skipReason, totalsLine, verdict } from './wording.js';
 
 export interface TerminalOptions {
   /** Emit ANSI colour codes (a TTY without NO_COLOR). */
@@ -96,6 +96,15 @@ function warningList(report: Report, color: boolean): string[] {
   return ['', paint(`Warnings (${warnings.length}, not failing the run)`, 'bold', color), ...warnings.map((r) => `  ${checkLine(r, color)}`)];
 }
 
+function baselineBlock(report: Report, color: boolean): string[] {
+  if (report.baseline === undefined) return [];
+  const groups = baselineGroups(report.baseline).flatMap((g) => [
+    `  ${paint(`${g.title} (${g.lines.length})`, g.regression ? ['bold', 'red'] : 'bold', color)}`,
+    ...g.lines.map((l) => `    ${l}`),
+  ]);
+  return ['', paint('Compared with the baseline', 'bold', color), `  ${baselineLine(report.baseline)}`, ...groups];
+}
+
 const verdictStyle = { failed: ['bold', 'red'], incomplete: ['bold', 'magenta'], passed: ['bold', 'green'] } as const;
 
 /**
@@ -118,13 +127,14 @@ export function renderSummary(report: Report, options: SummaryOptions): string {
     ...sectionTable(report, color),
     ...attentionList(report, color),
     ...warningList(report, color),
+    ...baselineBlock(report, color),
     ...(report.summary.skip > 0 ? ['', paint(`Skipped (${report.summary.skip})`, 'bold', color), ...skipGroupLines(report).map((l) => `  ${l}`)] : []),
     ...(damageLine(report) ? ['', paint(damageLine(report)!, ['bold', 'red'], color)] : []),
     ...(report.rootCauses.length > 0 ? ['', paint('Could not run, by root cause', 'bold', color), ...rootCauseLines(report).map((l) => `  ${l}`)] : []),
     ...(paths.length > 0 ? ['', paint('Reports', 'bold', color), ...paths.map((p) => `  ${p}`)] : []),
     ...(report.leftovers.length > 0 ? ['', paint(`Left on the target (${report.leftovers.length}): delete these by hand`, ['bold', 'red'], color), ...leftoverLines(report).map((l) => `  ${l}`)] : []),
     '',
-    `${paint(outcome.toUpperCase(), verdictStyle[outcome], color)}  ${totalsLine(report.summary)}  in ${formatDuration(report.durationMs)} (seed ${report.seed})`,
+    `${paint(outcome.toUpperCase(), verdictStyle[outcome], color)}  ${totalsLine(report.summary)}  in ${formatDuration(report.durationMs)} (seed ${report.seed})${baselineVerdict(report) ? `: ${baselineVerdict(report)}` : ''}`,
     ...(cleanupNote(report) ? [paint(cleanupNote(report)!, ['bold', 'red'], color)] : []),
   ];
   return scrubSecrets(lines.join('\n'), options.secrets ?? []);

@@ -4,7 +4,7 @@
  */
 import { resultName, type CheckResult, type Status } from '../model/result.js';
 import { stripControlChars } from './control-chars.js';
-import { isFailing, reportFailed, statuses, type Report } from './model.js';
+import { isFailing, reportFailed, statuses, type BaselineChange, type BaselineComparison, type Report } from './model.js';
 
 /**
  * Why a check was skipped, and the config key (or flag) that would enable it.
@@ -177,4 +177,67 @@ export function formatDuration(ms: number): string {
  */
 export function oneLine(text: string): string {
   return stripControlChars(text).replace(/\s+/g, ' ').trim();
+}
+
+/** The groups of a baseline comparison, in the order reports show them, with what each means. */
+const baselineGroupTitles = [
+  ['newFailures', 'New failures'],
+  ['vanished', 'Vanished (judged in the baseline, not run now)'],
+  ['nowSkipped', 'Now skipped (judged in the baseline)'],
+  ['fixed', 'Fixed'],
+  ['stillFailing', 'Still failing (known from the baseline)'],
+] as const;
+
+/**
+ * A baseline comparison's non-empty groups, worst first, each with one line per result.
+ *
+ * @example
+ * ```ts
+ * baselineGroups(report.baseline!);
+ * // [{ title: 'New failures', regression: true, lines: ['END-etag-present [projects] (was pass, now fail)'] }, …]
+ * ```
+ */
+export function baselineGroups(comparison: BaselineComparison): { title: string; regression: boolean; lines: string[] }[] {
+  const describe = (c: BaselineChange): string => `${c.name} (${c.was === undefined ? 'not in the baseline' : `was ${c.was}`}, ${c.now === undefined ? 'not run now' : `now ${c.now}`})`;
+  return baselineGroupTitles
+    .map(([key, title]) => ({ title, regression: key === 'newFailures' || key === 'vanished' || key === 'nowSkipped', lines: comparison[key].map(describe) }))
+    .filter((g) => g.lines.length > 0);
+}
+
+/**
+ * A baseline comparison in one line.
+ *
+ * @example
+ * ```ts
+ * baselineLine(report.baseline!); // 'against the baseline of 2025-01-02T03:04:05.000Z: 1 new failure · 2 fixed · 3 still failing · 0 vanished · 0 now skipped'
+ * ```
+ */
+export function baselineLine(comparison: BaselineComparison): string {
+  const n = (count: number, one: string, many: string): string => `${count} ${count === 1 ? one : many}`;
+  return `against the baseline of ${comparison.against.startedAt}: ${[
+    n(comparison.newFailures.length, 'new failure', 'new failures'),
+    `${comparison.fixed.length} fixed`,
+    `${comparison.stillFailing.length} still failing`,
+    `${comparison.vanished.length} vanished`,
+    `${comparison.nowSkipped.length} now skipped`,
+  ].join(' · ')}`;
+}
+
+/**
+ * What the verdict means against a baseline, in a few words; undefined without one. A run
+ * with known failures passes against its baseline, and says so.
+ *
+ * @example
+ * ```ts
+ * baselineVerdict(report); // 'no regression against the baseline (3 known failures)'
+ * baselineVerdict(report); // '2 regressions against the baseline'
+ * ```
+ */
+export function baselineVerdict(report: Report): string | undefined {
+  const b = report.baseline;
+  if (b === undefined) return undefined;
+  const regressions = b.newFailures.length + b.vanished.length + b.nowSkipped.length;
+  if (regressions > 0) return `${regressions} ${regressions === 1 ? 'regression' : 'regressions'} against the baseline`;
+  const known = b.stillFailing.length;
+  return `no regression against the baseline${known > 0 ? ` (${known} known ${known === 1 ? 'failure' : 'failures'})` : ''}`;
 }

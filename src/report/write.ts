@@ -4,26 +4,53 @@
  */
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { RestprobeError } from '../errors.js';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Secret } from '../model/profile.js';
 import { renderJson } from './json.js';
+import { renderHtml } from './html.js';
 import { renderJunit } from './junit.js';
 import { renderMarkdown } from './markdown.js';
 import type { Report } from './model.js';
 import { scrubSecrets } from '../secrets-scrub.js';
 
-/** Formats this module writes, in the order they are written. */
-export const reportFormats = ['json', 'junit', 'md'] as const;
-export type ReportFormat = (typeof reportFormats)[number];
+/** One file a format writes, relative to the report directory. */
+export interface ReportFile {
+  readonly path: string;
+  readonly content: string;
+}
 
-const writers: Record<ReportFormat, { file: string; render: (report: Report) => string }> = {
-  json: { file: 'restprobe-report.json', render: renderJson },
-  junit: { file: 'restprobe-junit.xml', render: renderJunit },
-  md: { file: 'restprobe-report.md', render: renderMarkdown },
-};
+/** A format written to the report directory: what it renders, and the file or folder it owns there. */
+interface FileWriter {
+  /** The file, or the folder of files, this format writes; an earlier run's is removed before a run. */
+  readonly output: string;
+  readonly render: (report: Report) => readonly ReportFile[] | Promise<readonly ReportFile[]>;
+}
+
+const single = (file: string, render: (report: Report) => string): FileWriter => ({ output: file, render: (report) => [{ path: file, content: render(report) }] });
+
+const writers = {
+  json: single('restprobe-report.json', renderJson),
+  junit: single('restprobe-junit.xml', renderJunit),
+  md: single('restprobe-report.md', renderMarkdown),
+  html: single('restprobe-report.html', renderHtml),
+  // Loaded only when asked for: allure-js-commons costs start-up time every other run would pay.
+  allure: { output: 'allure-results', render: async (report) => (await import('./allure.js')).renderAllure(report) },
+} satisfies Record<string, FileWriter>;
+
+/** Formats written as files, in the order they are written. */
+export type FileFormat = keyof typeof writers;
 
 /**
- * Whether a `--format` value names a format this module writes.
+ * Every `--format` value: the file formats, and `github` (annotations printed for GitHub
+ * Actions, no file).
+ */
+export const reportFormats = ['json', 'junit', 'md', 'html', 'allure', 'github'] as const;
+export type ReportFormat = (typeof reportFormats)[number];
+
+const isFileFormat = (format: ReportFormat): format is FileFormat => format in writers;
+
+/**
+ * Whether a `--format` value names a format restprobe writes.
  *
  * @example
  * ```ts
@@ -49,7 +76,7 @@ export interface WriteReportsOptions {
  *
  * @example
  * ```ts
- * await prepareReportDir('reports'); // reports/restprobe-*.{json,xml,md} of earlier runs are gone
+ * await prepareReportDir('reports'); // reports/restprobe-*.{json,xml,md,html} and allure-results/ of earlier runs are gone
  * ```
  */
 export async function prepareReportDir(dir: string): Promise<void> {
@@ -58,7 +85,7 @@ export async function prepareReportDir(dir: string): Promise<void> {
     await mkdir(dir, { recursive: true });
     await writeFile(probe, '');
     await rm(probe);
-    await Promise.all(Object.values(writers).map(({ file }) => rm(join(dir, file), { force: true })));
+    await Promise.all(Object.values(writers).map(({ output }) => rm(join(dir, output), { recursive: true, force: true })));
   } catch (err) {
     const code = (err as { code?: string }).code;
     throw new RestprobeError('ERR_USAGE', `cannot write reports to ${dir}${code ? ` (${code})` : ''}: choose another --report-dir`, [], { cause: err });
@@ -66,8 +93,10 @@ export async function prepareReportDir(dir: string): Promise<void> {
 }
 
 /**
- * Writes one file per format (each at most once) and returns their paths.
- * Each file is written under a temporary name and renamed, so a reader never sees half a report.
+ * Writes each file format's output (each at most once) and returns their paths (a
+ * folder's path for a format that writes several files). Each file is written under a
+ * temporary name and renamed, so a reader never sees half a report; every file's text is
+ * scrubbed of the secrets on the way out.
  *
  * @example
  * ```ts
@@ -78,13 +107,16 @@ export async function prepareReportDir(dir: string): Promise<void> {
 export async function writeReports(report: Report, options: WriteReportsOptions): Promise<string[]> {
   await mkdir(options.dir, { recursive: true });
   const paths: string[] = [];
-  for (const format of reportFormats.filter((f) => options.formats.includes(f))) {
-    const { file, render } = writers[format];
-    const path = join(options.dir, file);
-    const temporary = `${path}.${process.pid}.tmp`;
-    await writeFile(temporary, scrubSecrets(render(report), options.secrets));
-    await rename(temporary, path);
-    paths.push(path);
+  for (const format of reportFormats.filter((f) => options.formats.includes(f)).filter(isFileFormat)) {
+    const { output, render } = writers[format];
+    for (const file of await render(report)) {
+      const path = join(options.dir, file.path);
+      const temporary = `${path}.${process.pid}.tmp`;
+      await mkdir(dirname(path), { recursive: true });
+      await writeFile(temporary, scrubSecrets(file.content, options.secrets));
+      await rename(temporary, path);
+    }
+    paths.push(join(options.dir, output));
   }
   return paths;
 }

@@ -2,8 +2,8 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CheckResult, Evidence, ExchangeRecord } from '../model/result.js';
-import type { Secret } from '../model/profile.js';
+import type { CheckResult } from '../model/result.js';
+import { sampleEvidence, sampleExchange, sampleReport, sampleResult, sampleResults, sampleSecret } from '../../test/support/report-samples.js';
 import { renderJson } from './json.js';
 import { renderJunit } from './junit.js';
 import { renderMarkdown } from './markdown.js';
@@ -11,47 +11,12 @@ import { buildReport, reportFailed, type Report } from './model.js';
 import { renderCheckLine, renderSummary } from './terminal.js';
 import { writeReports } from './write.js';
 
-const secret: Secret = { envName: 'RESTPROBE_API_KEY', value: 'sk-live-0123456789' };
-
-const exchange = (status: number, extra: Partial<ExchangeRecord['request']> = {}): ExchangeRecord => ({
-  request: { method: 'GET', url: 'http://127.0.0.1:8080/restprobe-no-such-path', headers: { accept: 'application/json' }, ...extra },
-  response: { status, headers: { 'content-type': 'text/html' }, body: '<h1>Not here</h1>' },
-  durationMs: 12,
-  curl: "curl -sS -i -X GET 'http://127.0.0.1:8080/restprobe-no-such-path' -H 'accept: application/json'",
-});
-
-const evidence = (over: Partial<Evidence> = {}): Evidence => ({ exchanges: [], requestCount: 0, notes: [], ...over });
-
-const result = (over: Partial<CheckResult> & Pick<CheckResult, 'id' | 'section' | 'status'>): CheckResult => ({
-  title: 'A title',
-  rule: 'The target MUST do the thing.',
-  severity: 'must',
-  message: '',
-  durationMs: 5,
-  evidence: evidence(),
-  ...over,
-});
-
-/** One result of each status, out of order, with hostile text in the failure. */
-const results: CheckResult[] = [
-  result({ id: 'VER-deprecation-header', section: 'VER', status: 'warn', severity: 'should', message: 'found no Sunset header, expected one on /v1' }),
-  result({
-    id: 'ERR-unknown-path-404',
-    section: 'ERR',
-    status: 'fail',
-    title: 'An unknown path answers <404> & "problem"',
-    message: 'found status 200 | text/html, expected 404\u0007 with application/problem+json',
-    durationMs: 1500,
-    evidence: evidence({ expected: '404', found: '200 `text/html`', exchanges: [exchange(200)], requestCount: 1 }),
-  }),
-  result({ id: 'END-get-item-200', section: 'END', status: 'skip', message: 'no collection configured', configKey: 'collections' }),
-  result({ id: 'CON-https-hsts', section: 'CON', status: 'pass', message: 'ok' }),
-  result({ id: 'AUT-missing-credentials-401', section: 'AUT', status: 'error', message: 'target unreachable: ECONNREFUSED 127.0.0.1:8080' }),
-  result({ id: 'CON-accept-406', section: 'CON', status: 'pass' }),
-];
-
-const build = (strict = false): Report =>
-  buildReport({ baseUrl: 'http://127.0.0.1:8080', startedAt: new Date('2025-01-02T03:04:05.000Z'), durationMs: 2345, seed: 42, strict, version: '0.1.0', results });
+const secret = sampleSecret;
+const exchange = sampleExchange;
+const evidence = sampleEvidence;
+const result = sampleResult;
+const results = sampleResults;
+const build = (strict = false): Report => sampleReport(strict);
 
 describe('buildReport', () => {
   it('sorts checks by section order, then id, and counts per section', () => {
@@ -89,7 +54,7 @@ describe('renderJson', () => {
     const report = build();
     const text = renderJson(report);
     expect(JSON.parse(text)).toEqual(report);
-    expect(text).toContain('\n  "schemaVersion": 1,');
+    expect(text).toContain('\n  "schemaVersion": 2,');
   });
 });
 
@@ -216,8 +181,8 @@ describe('writeReports', () => {
     });
     const report = buildReport({ baseUrl: 'http://x.test', startedAt: new Date(), durationMs: 1, seed: 7, strict: false, version: '0.1.0', results: [leaky] });
     const out = join(dir, 'nested', 'reports');
-    const paths = await writeReports(report, { dir: out, formats: ['md', 'json', 'junit', 'json'], secrets: [secret] });
-    expect(paths).toEqual(['restprobe-report.json', 'restprobe-junit.xml', 'restprobe-report.md'].map((f) => join(out, f)));
+    const paths = await writeReports(report, { dir: out, formats: ['md', 'json', 'html', 'junit', 'json'], secrets: [secret] });
+    expect(paths).toEqual(['restprobe-report.json', 'restprobe-junit.xml', 'restprobe-report.md', 'restprobe-report.html'].map((f) => join(out, f)));
     for (const path of paths) {
       const text = await readFile(path, 'utf8');
       expect(text, path).not.toContain(secret.value);

@@ -1,0 +1,72 @@
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { sampleReport, sampleResult, sampleResults, sampleSecret } from '../../test/support/report-samples.js';
+import { publishReports } from '../cli/publish.js';
+import { renderGithubAnnotations } from './github.js';
+
+describe('renderGithubAnnotations', () => {
+  it('an error per failure and per check that could not run, a warning per warning; a pass says nothing', () => {
+    const lines = renderGithubAnnotations(sampleReport()).trimEnd().split('\n');
+    expect(lines.map((l) => /^::(\w+) title=([^:]*)::/.exec(l)?.slice(1, 3))).toEqual([
+      ['error', 'restprobe AUT-missing-credentials-401'],
+      ['error', 'restprobe ERR-unknown-path-404'],
+      ['warning', 'restprobe VER-deprecation-header'],
+    ]);
+    expect(lines[0]).toContain('::could not run: target unreachable%3A ECONNREFUSED'.replace('%3A', ':'));
+    expect(lines[1]).toBe(
+      "::error title=restprobe ERR-unknown-path-404::found status 200 | text/html, expected 404 with application/problem+json%0ARule: The target MUST do the thing.%0AReproduce: curl -sS -i -X GET 'http://127.0.0.1:8080/restprobe-no-such-path' -H 'accept: application/json'",
+    );
+  });
+
+  it('escapes what would end a command or a property: a target cannot start a command of its own', () => {
+    const hostile = sampleResult({ id: 'ERR-x', collection: 'a,b:c', section: 'ERR', status: 'fail', message: '50% done\r\n::add-mask::x\n::error::forged' });
+    const [line, ...rest] = renderGithubAnnotations(sampleReport(false, [hostile])).trimEnd().split('\n');
+    expect(rest).toEqual([]);
+    expect(line).toMatch(/^::error title=restprobe ERR-x \[a%2Cb%3Ac\]::50%25 done%0D%0A::add-mask::x%0A::error::forged%0ARule: /);
+  });
+
+  it('against a baseline: regressions are errors, known failures warnings', () => {
+    const report = {
+      ...sampleReport(),
+      baseline: {
+        against: { startedAt: '2025-01-01T00:00:00.000Z', toolVersion: '0.1.0', baseUrl: 'http://x.test' },
+        newFailures: [],
+        fixed: [],
+        stillFailing: [{ name: 'ERR-unknown-path-404', was: 'fail', now: 'fail' }],
+        vanished: [{ name: 'END-gone [projects]', was: 'pass' }],
+        nowSkipped: [{ name: 'END-get-item-200', was: 'pass', now: 'skip' }],
+      },
+    } as const;
+    const lines = renderGithubAnnotations(report).trimEnd().split('\n');
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toBe('::error title=restprobe END-gone [projects]::coverage lost: judged pass in the baseline, not run now');
+    expect(lines[1]).toMatch(/^::error title=restprobe END-get-item-200::coverage lost: no collection configured/);
+    expect(lines[2]).toMatch(/^::warning title=restprobe ERR-unknown-path-404::known failure \(in the baseline too\): found status 200/);
+  });
+});
+
+describe('publishReports', () => {
+  it('prints annotations for --format github and appends the Markdown to $GITHUB_STEP_SUMMARY, scrubbed', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'restprobe-gh-'));
+    const summaryFile = join(dir, 'step-summary.md');
+    const leaky = sampleResult({ id: 'AUT-leak', section: 'AUT', status: 'fail', message: `echoed ${sampleSecret.value}` });
+    const report = sampleReport(false, [...sampleResults, leaky]);
+    const out = new PassThrough();
+    let printed = '';
+    out.on('data', (c) => (printed += c));
+    const env = { GITHUB_STEP_SUMMARY: summaryFile };
+    const paths = await publishReports(report, { dir, formats: ['json', 'github'], secrets: [sampleSecret] }, out, env);
+    await publishReports(report, { dir, formats: ['json'], secrets: [sampleSecret] }, out, env);
+    expect(paths).toEqual([join(dir, 'restprobe-report.json'), `${summaryFile} (GitHub job summary)`]);
+    expect(printed).toContain('::error title=restprobe AUT-leak::echoed $RESTPROBE_API_KEY');
+    expect(printed.match(/^::/gm)).toHaveLength(4);
+    const summary = await readFile(summaryFile, 'utf8');
+    expect(summary.match(/^# restprobe: ❌ failed/gm)).toHaveLength(2);
+    expect(summary).toContain('**Message:** echoed $RESTPROBE_API_KEY');
+    expect(summary + printed).not.toContain(sampleSecret.value);
+    expect(await publishReports(report, { dir, formats: [], secrets: [] }, out, { GITHUB_STEP_SUMMARY: '' })).toEqual([]);
+  });
+});

@@ -1,0 +1,80 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { hostileResult, sampleReport, sampleResults } from '../../test/support/report-samples.js';
+import { isRestprobeError } from '../errors.js';
+import { renderJson } from './json.js';
+import type { Report } from './model.js';
+import { readReport, reportValidator } from './read.js';
+
+/** A report with every optional field set. */
+const full: Report = {
+  ...sampleReport(true, [...sampleResults, hostileResult]),
+  leftovers: [{ url: 'http://x.test/v2/projects/7', owner: 'END-get-item-200 [projects]', lastAnswer: 'DELETE answered 503' }],
+  damage: { after: 'ERR-bad-input-no-5xx', before: ['GET / → 200'], now: ['GET / → 500'] },
+  cleanupBeyondCap: 2,
+  shard: { index: 1, total: 2 },
+  baseline: {
+    against: { startedAt: '2025-01-01T00:00:00.000Z', toolVersion: '0.1.0', baseUrl: 'http://x.test' },
+    newFailures: [{ name: 'ERR-unknown-path-404', was: 'pass', now: 'fail' }],
+    fixed: [],
+    stillFailing: [],
+    vanished: [{ name: 'END-get-item-200 [members]', was: 'pass' }],
+    nowSkipped: [{ name: 'END-get-item-200', was: 'pass', now: 'skip' }],
+  },
+};
+
+const problems = (data: unknown): string[] => {
+  const validate = reportValidator();
+  validate(data);
+  return (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message}`);
+};
+
+describe('the report schema', () => {
+  it('holds the reports restprobe builds, every optional field included', () => {
+    expect(problems(JSON.parse(renderJson(sampleReport())))).toEqual([]);
+    expect(problems(JSON.parse(renderJson(full)))).toEqual([]);
+  });
+
+  it('refuses what a consumer could not rely on: a missing field, an unknown status, an undocumented field, a bad date', () => {
+    const json = JSON.parse(renderJson(sampleReport())) as Record<string, unknown> & { checks: Record<string, unknown>[] };
+    expect(problems({ ...json, checks: undefined })).toContain(" must have required property 'checks'");
+    expect(problems({ ...json, checks: [{ ...json.checks[0], status: 'flaky' }] })).toContain('/checks/0/status must be equal to one of the allowed values');
+    expect(problems({ ...json, extra: 1 })).toContain(' must NOT have additional properties');
+    expect(problems({ ...json, startedAt: 'yesterday' })).toContain('/startedAt must match format "date-time"');
+    expect(problems({ ...json, schemaVersion: 3 })).toContain('/schemaVersion must be equal to constant');
+  });
+});
+
+describe('readReport', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'restprobe-read-'));
+  });
+  const file = async (name: string, text: string): Promise<string> => {
+    const path = join(dir, name);
+    await writeFile(path, text);
+    return path;
+  };
+  const failure = async (path: string): Promise<{ code: string; message: string; problems: readonly string[] }> => {
+    const err = await readReport(path, '--baseline').catch((e: unknown) => e);
+    if (!isRestprobeError(err)) throw new Error(`expected a RestprobeError, got ${String(err)}`);
+    return err;
+  };
+
+  it('reads a report, and a version-1 report as version 2', async () => {
+    expect(await readReport(await file('full.json', renderJson(full)), '--baseline')).toEqual(full);
+    const v1 = { ...JSON.parse(renderJson(sampleReport())), schemaVersion: 1 };
+    expect((await readReport(await file('v1.json', JSON.stringify(v1)), '--baseline')).schemaVersion).toBe(2);
+  });
+
+  it('says which file and what is wrong, with exit code 2', async () => {
+    const missing = await failure(join(dir, 'nope.json'));
+    expect(missing).toMatchObject({ code: 'ERR_REPORT_INVALID', message: expect.stringMatching(/^--baseline .*nope\.json: cannot read it \(ENOENT\)$/) });
+    expect((await failure(await file('text.json', 'not json'))).message).toMatch(/text\.json: not JSON/);
+    const broken = await failure(await file('broken.json', JSON.stringify({ ...JSON.parse(renderJson(sampleReport())), summary: { pass: 'many' } })));
+    expect(broken.message).toMatch(/broken\.json: not a restprobe report of schemaVersion 2/);
+    expect(broken.problems).toContain('summary.pass: must be an integer (found string "many")');
+  });
+});

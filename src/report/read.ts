@@ -1,0 +1,88 @@
+/**
+ * Reads a report restprobe wrote earlier (`--baseline`, `merge-reports`) and holds it to
+ * the report schema that ships with the package
+ * (fixtures/schema/restprobe.report.schema.json), so what the comparison or the merge
+ * builds on is what the schema promises. Compiled on first use: only these commands pay.
+ */
+import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Ajv, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import { RestprobeError } from '../errors.js';
+import { problemsFromAjv } from '../config/problems.js';
+import { packageRoot } from '../package-root.js';
+import { reportSchemaVersion, type Report } from './model.js';
+
+// ajv-formats is CommonJS with a `default` export; under NodeNext the plugin is that default.
+const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
+
+/** Problems listed with the error, at most (one broken field often breaks many). */
+const maxProblems = 8;
+
+/**
+ * Absolute path of the bundled report schema.
+ *
+ * @example
+ * ```ts
+ * reportSchemaPath(); // '/…/restprobe/fixtures/schema/restprobe.report.schema.json'
+ * ```
+ */
+export function reportSchemaPath(): string {
+  return join(packageRoot(), 'fixtures', 'schema', 'restprobe.report.schema.json');
+}
+
+let validator: ValidateFunction<Report> | undefined;
+
+/**
+ * The compiled report validator (every problem, with the data that broke it).
+ *
+ * @example
+ * ```ts
+ * const validate = reportValidator();
+ * validate(JSON.parse(text)); // true for a report restprobe wrote
+ * ```
+ */
+export function reportValidator(): ValidateFunction<Report> {
+  if (validator) return validator;
+  const ajv = new Ajv({ allErrors: true, verbose: true, strict: true });
+  addFormats(ajv, ['date-time']);
+  validator = ajv.compile<Report>(JSON.parse(readFileSync(reportSchemaPath(), 'utf8')) as object);
+  return validator;
+}
+
+/**
+ * The report in a file, validated. A version-1 report (before `shard` and `baseline`
+ * existed) is read as version 2, which only added optional fields. Throws
+ * ERR_REPORT_INVALID naming `what` (`--baseline`) and the file.
+ *
+ * @example
+ * ```ts
+ * const previous = await readReport('reports/previous.json', '--baseline');
+ * previous.checks.length; // 130
+ * ```
+ */
+export async function readReport(path: string, what: string): Promise<Report> {
+  const fail = (why: string, problems: readonly string[] = [], cause?: unknown): never => {
+    throw new RestprobeError('ERR_REPORT_INVALID', `${what} ${path}: ${why}`, problems, { cause });
+  };
+  let text = '';
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    fail(`cannot read it (${(err as { code?: string }).code ?? String(err)})`, [], err);
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (err) {
+    fail(`not JSON (${(err as Error).message}); give a restprobe-report.json`, [], err);
+  }
+  const upgraded = data !== null && typeof data === 'object' && (data as { schemaVersion?: unknown }).schemaVersion === 1 ? { ...data, schemaVersion: reportSchemaVersion } : data;
+  const validate = reportValidator();
+  if (!validate(upgraded)) {
+    const problems = problemsFromAjv(validate.errors ?? []);
+    fail(`not a restprobe report of schemaVersion ${reportSchemaVersion} (see fixtures/schema/restprobe.report.schema.json): ${problems[0]}`, problems.slice(0, maxProblems));
+  }
+  return upgraded as Report;
+}
