@@ -139,7 +139,9 @@ export class Webhooks {
           const kind = action ?? (method === 'POST' || (method === 'PUT' && reply.status === 201) ? 'created' : method === 'DELETE' ? 'deleted' : 'updated');
           // Fault `webhook-no-event-on-delete`: deletes go unannounced.
           if (kind === 'deleted' && this.faults.has('webhook-no-event-on-delete')) return reply;
-          const data = kind === 'deleted' ? before : parsed(reply);
+          // The item as stored now (what a write answered may be partial under a fault).
+          const id = method === 'POST' && action === undefined ? createdId(reply) : param(ctx, 'id');
+          const data = kind === 'deleted' ? before : id === undefined ? undefined : current(id);
           if (data !== undefined) this.emit(`${noun}.${kind}`, data);
           return reply;
         },
@@ -201,13 +203,17 @@ export class Webhooks {
   }
 }
 
-function parsed(reply: Reply): Record<string, unknown> | undefined {
+/** The id of what a POST created: its `id` member, else the last segment of its Location. */
+function createdId(reply: Reply): string | undefined {
   try {
     const value: unknown = JSON.parse(reply.content?.text ?? '');
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+    const id = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)['id'] : undefined;
+    if (typeof id === 'string') return id;
   } catch {
-    return undefined;
+    // Not JSON: fall back on Location.
   }
+  const location = reply.headers?.['Location'];
+  return location === undefined ? undefined : decodeURIComponent(location.split('/').at(-1) ?? '');
 }
 
 /** `url` (http or https) and `events` (default `["*"]`) from a create body; 422 naming each bad field. */
