@@ -18,7 +18,7 @@ export interface ReceiverFault {
 
 const definitions = [
   { name: 'receiver-slow', description: 'The receiver processes each event before it answers, taking longer than the sender waits.', detects: ['EVT-receiver-valid-2xx'] },
-  { name: 'receiver-accepts-bad-signature', description: 'The receiver checks that a signature is present but never compares it.', detects: ['EVT-receiver-bad-signature-4xx'] },
+  { name: 'receiver-accepts-bad-signature', description: 'The receiver checks that a signature is present but never compares it.', detects: ['EVT-receiver-bad-signature-4xx', 'EVT-receiver-reserialised-4xx'] },
   { name: 'receiver-verifies-reserialised-json', description: 'The receiver computes the HMAC over the body parsed and re-serialised, not over its raw bytes.', detects: ['EVT-receiver-reserialised-4xx'] },
   { name: 'receiver-skips-timestamp-check', description: 'The receiver accepts any webhook-timestamp, however old or far ahead.', detects: ['EVT-receiver-timestamp-4xx'] },
   { name: 'receiver-accepts-unsigned', description: 'The receiver accepts a delivery without webhook headers as if it were verified.', detects: ['EVT-receiver-unsigned-4xx'] },
