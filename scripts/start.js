@@ -12,7 +12,7 @@ const bin = join(root, 'bin', 'restprobe.js');
 const extraArgs = process.argv.slice(2);
 
 // Over HTTPS (a CA made for the run), so HSTS and the plain-HTTP redirect are judged too.
-const server = spawn(process.execPath, [bin, 'serve', '--port', '0', '--nodes', '2', '--tls', '--webhook-schedule', 'short'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+const server = spawn(process.execPath, [bin, 'serve', '--port', '0', '--nodes', '2', '--tls'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
 const env = await new Promise((resolve, reject) => {
   let out = '';
   server.stdout.on('data', (chunk) => {

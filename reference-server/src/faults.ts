@@ -384,7 +384,7 @@ const definitions = [
   {
     name: 'secret-cacheable',
     description: 'The response that shows a newly minted API key is cacheable (private, max-age=300) instead of no-store.',
-    detects: ['LIM-no-store-secrets'],
+    detects: ['LIM-no-store-secrets', 'EVT-secret-shown-once'],
   },
   {
     name: 'api-key-in-query',

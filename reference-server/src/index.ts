@@ -73,8 +73,9 @@ export interface ReferenceServerOptions extends RateLimitOptions {
   /** Integer ids that a delete frees for the next create (`serve --reuse-ids`); random UUIDs by default. */
   readonly reuseIds?: boolean;
   /**
-   * How webhook deliveries are retried: `standard` (15 s timeout, 5 s first retry, eight
-   * attempts; the default) or `short` (250 ms, 50 ms, six attempts: `serve --webhook-schedule short`).
+   * How webhook deliveries are retried: `short` (250 ms timeout, 50 ms first retry, six
+   * attempts; the default, which the reference config's windows fit) or `standard` (15 s, 5 s,
+   * eight attempts, as production senders: `serve --webhook-schedule standard`).
    */
   readonly webhookSchedule?: WebhookScheduleName | WebhookSchedule;
 }
@@ -146,7 +147,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   // One store (behind the routes), one session store and one validator memory, shared by every node.
   const keys = new KeyRing(apiKey, readOnlyKey);
   const sessions = new SessionStore();
-  const schedule = options.webhookSchedule ?? 'standard';
+  const schedule = options.webhookSchedule ?? 'short';
   const webhooks = new Webhooks(faults, typeof schedule === 'string' ? webhookSchedules[schedule] : schedule);
   const routes = createRoutes({ seedProjects, keys, sessions, ids: options.reuseIds ? 'reuse' : 'uuid', webhooks });
   // Loaded only for TLS: the certificate library and its polyfill stay out of plain runs.

@@ -11,6 +11,7 @@ import type { WebhookProbe } from '../model/needs.js';
 import { readMeta, type DeliveryMeta } from '../webhooks/signing.js';
 import type { Channel, Delivery } from '../webhooks/listener.js';
 import { setupError } from './setup.js';
+import { createdItemUrl } from './created-url.js';
 
 export interface Subscription {
   readonly channel: Channel;
@@ -41,8 +42,9 @@ export async function withSubscription(ctx: CheckContext, probe: WebhookProbe, b
     const returned = typeof json?.[config.secretField] === 'string' ? (json[config.secretField] as string) : undefined;
     const secret = returned ?? config.secret?.value;
     if (returned !== undefined) ctx.treatAsSecret(returned, 'WEBHOOK_SECRET');
-    const location = res.headers['location'];
-    const url = location === undefined ? undefined : new URL(location, res.url).href;
+    // A safe Location (inside the base URL's path, under a gateway's prefix), as for any created item.
+    const { url, reason } = createdItemUrl(ctx.profile, res);
+    if (reason !== undefined && res.headers['location'] !== undefined) ctx.note(`POST ${config.subscribePath}: ${reason}`);
     if (url !== undefined) ctx.track(url);
     ctx.note(`subscribed ${channel.url} (restprobe's listener${config.publicUrl === undefined ? ' on 127.0.0.1' : `, through ${config.publicUrl}`})`);
     await body({ channel, secret, url, response: res });

@@ -92,7 +92,7 @@ Examples:
     .option('--retry-after <format>', "a 429's Retry-After as seconds (default) or http-date")
     .option('--no-overload', 'never shed a client that keeps sending while limited (by default it gets 503 + Retry-After)')
     .option('--tls', 'HTTPS with a CA made at start (its path is printed, for --ca), HSTS, and a plain-HTTP listener on the next port that redirects', false)
-    .option('--webhook-schedule <name>', 'webhook retries: standard (15 s timeout, first retry after 5 s, 8 attempts) or short (250 ms, 50 ms, 6: for tests)', 'standard')
+    .option('--webhook-schedule <name>', 'webhook retries: short (250 ms timeout, first retry after ~50 ms, 6 attempts; what the reference config expects) or standard (15 s, 5 s, 8 attempts)', 'short')
     .option('--list-faults', 'list the faults and the checks each must trip', false)
     .option('--json', 'with --list-faults: as JSON', false)
     .addHelpText('after', `

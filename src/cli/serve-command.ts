@@ -19,7 +19,7 @@ export interface ServeOptions extends RateLimitFlags {
   readonly reuseIds?: boolean;
   /** HTTPS with a CA generated at start, HSTS, and a plain-HTTP listener that redirects. */
   readonly tls?: boolean;
-  /** How webhook deliveries are retried: standard (default) or short. */
+  /** How webhook deliveries are retried: short (default) or standard. */
   readonly webhookSchedule?: string;
 }
 
@@ -58,7 +58,7 @@ export async function serveCommand(opts: ServeOptions, out: NodeJS.WriteStream =
     throw new RestprobeError('ERR_USAGE', `--seed-projects: "${seedText}" is not a count (0-${maxSeedProjects})`);
   }
   const limits = rateLimitOptions(opts);
-  const schedule = (opts.webhookSchedule ?? 'standard') as WebhookScheduleName;
+  const schedule = (opts.webhookSchedule ?? 'short') as WebhookScheduleName;
   if (!webhookScheduleNames.includes(schedule)) throw new RestprobeError('ERR_USAGE', `--webhook-schedule: "${schedule}" is not one of ${webhookScheduleNames.join(', ')}`);
   let server;
   try {

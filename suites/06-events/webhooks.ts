@@ -225,7 +225,7 @@ export const retryAfterTimeout = defineCheck({
 export const unsubscribeStops = defineCheck({
   id: 'EVT-unsubscribe-stops',
   title: 'Unsubscribing stops deliveries',
-  rule: 'Once a webhook subscription is deleted, no new event may be delivered to its URL.',
+  rule: 'Once a webhook subscription is deleted, the target MUST deliver no new event to its URL.',
   severity: 'must',
   needs: ['webhooks'],
   async run(ctx, { webhooks }) {
