@@ -70,7 +70,7 @@ export class Webhooks {
   /** Fault `webhook-unsubscribe-ignored`: deleted subscriptions still delivered to. */
   private readonly ghosts = new Map<string, Subscription>();
   private readonly timers = new Set<NodeJS.Timeout>();
-  private readonly agent = new Agent({ connections: 8 });
+  private readonly agent = new Agent({ connections: 64 });
   private closed = false;
 
   constructor(
@@ -176,6 +176,12 @@ export class Webhooks {
       const res = await request(sub.url, { method: 'POST', headers, body: sentBody, dispatcher: this.agent, signal: AbortSignal.timeout(this.schedule.timeoutMs) });
       await res.body.dump();
       ok = res.statusCode >= 200 && res.statusCode <= 299;
+      if (res.statusCode === 410) {
+        // Gone (Standard Webhooks): the endpoint is disabled, and nothing more is sent to it.
+        this.subscriptions.delete(sub.id);
+        this.ghosts.delete(sub.id);
+        return;
+      }
     } catch {
       // Refused, reset, or too slow: a failed attempt.
     }

@@ -64,14 +64,32 @@ export interface Trigger {
 export async function triggerCreate(ctx: CheckContext, probe: WebhookProbe): Promise<Trigger> {
   const mark = `restprobe-evt-${randomUUID().slice(0, 13)}`;
   let id: string | undefined;
+  const { markField, idField } = probe.trigger;
   // The mark is known before the create answers (a delivery may come first); the id after.
+  // An event that shows another mark is another item's, whatever its id (ids can be reused);
+  // one that shows no mark at all (a delete event of the id alone) is matched by the id.
   const about = (d: Delivery): boolean => {
     const text = d.raw.toString('utf8');
-    return text.includes(mark) || (id !== undefined && id !== '' && text.includes(JSON.stringify(id)));
+    if (text.includes(mark)) return true;
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      return false;
+    }
+    if (valuesOf(body, markField).length > 0 || id === undefined || id === '') return false;
+    return valuesOf(body, idField).some((v) => String(v) === id);
   };
   const item = await ctx.create(probe.trigger, { [probe.trigger.markField]: mark });
   id = item.id;
   return { item, about };
+}
+
+/** Every value of members named `key`, at any depth. */
+function valuesOf(value: unknown, key: string): unknown[] {
+  if (Array.isArray(value)) return value.flatMap((v) => valuesOf(v, key));
+  if (typeof value !== 'object' || value === null) return [];
+  return Object.entries(value).flatMap(([k, v]) => (k === key && (typeof v === 'string' || typeof v === 'number') ? [v] : valuesOf(v, key)));
 }
 
 /** Waits for the next delivery about the item after `from`; none within the configured time is a failure. */

@@ -66,7 +66,8 @@ export class WebhookListener {
         const headers: Record<string, string> = {};
         for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
         if (channel === undefined) {
-          res.writeHead(404).end();
+          // A channel its check has closed: 410 tells a sender to stop (Standard Webhooks).
+          res.writeHead(410, { 'content-length': '0' }).end();
           return;
         }
         const delivery: Delivery = { method: req.method ?? '', path, headers, raw: Buffer.concat(chunks), receivedAt: Date.now() };
