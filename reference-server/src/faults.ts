@@ -384,7 +384,7 @@ const definitions = [
   {
     name: 'secret-cacheable',
     description: 'The response that shows a newly minted API key is cacheable (private, max-age=300) instead of no-store.',
-    detects: ['LIM-no-store-secrets'],
+    detects: ['LIM-no-store-secrets', 'EVT-secret-shown-once'],
   },
   {
     name: 'api-key-in-query',
@@ -500,6 +500,61 @@ const definitions = [
     name: 'overload-retry-after-fractional',
     description: 'The overload 503 gives Retry-After in fractional seconds (0.10) instead of delta-seconds or a date.',
     detects: ['LIM-503-retry-after'],
+  },
+  {
+    name: 'webhook-text-plain',
+    description: 'Webhook deliveries carry their JSON labelled Content-Type: text/plain.',
+    detects: ['EVT-delivery-post-json'],
+  },
+  {
+    name: 'webhook-no-event-on-delete',
+    description: 'Deleting an item sends no webhook event; creates and updates still do.',
+    detects: ['EVT-events-for-actions'],
+  },
+  {
+    name: 'webhook-secret-readable',
+    description: 'GET of a webhook subscription shows its signing secret again.',
+    detects: ['EVT-secret-shown-once'],
+  },
+  {
+    name: 'webhook-unsigned',
+    description: 'Webhook deliveries carry no webhook-signature header.',
+    detects: ['EVT-signature-valid'],
+  },
+  {
+    name: 'webhook-signs-reserialised-json',
+    description: 'The webhook signature is computed over compact re-serialised JSON, not the bytes sent.',
+    detects: ['EVT-signature-valid'],
+  },
+  {
+    name: 'webhook-no-timestamp',
+    description: 'Webhook deliveries carry no webhook-timestamp header.',
+    detects: ['EVT-timestamp-fresh'],
+  },
+  {
+    name: 'webhook-no-id',
+    description: 'Webhook deliveries carry no webhook-id header.',
+    detects: ['EVT-event-id'],
+  },
+  {
+    name: 'webhook-no-retry',
+    description: 'A webhook delivery is attempted once: a 500 or a timeout is never retried.',
+    detects: ['EVT-retry-after-500', 'EVT-retry-after-timeout'],
+  },
+  {
+    name: 'webhook-new-id-on-retry',
+    description: 'Each retry of a webhook delivery carries a new webhook-id.',
+    detects: ['EVT-retry-after-500', 'EVT-retry-after-timeout'],
+  },
+  {
+    name: 'webhook-body-changed-on-retry',
+    description: 'Each retry of a webhook delivery adds an attempt counter to its body.',
+    detects: ['EVT-retry-after-500', 'EVT-retry-after-timeout'],
+  },
+  {
+    name: 'webhook-unsubscribe-ignored',
+    description: 'Deleting a webhook subscription answers 204 but events are still delivered to it.',
+    detects: ['EVT-unsubscribe-stops'],
   },
 ] as const satisfies readonly FaultDefinition[];
 

@@ -26,6 +26,10 @@ import { ValidatorMemory, Validators } from './conditional.js';
 import { createRoutes } from './routes.js';
 import { resolveFaults } from './faults.js';
 import { RateLimits, type RateLimitOptions } from './rate-limit.js';
+import { Webhooks, webhookSchedules, type WebhookSchedule, type WebhookScheduleName } from './webhooks.js';
+
+export { webhookScheduleNames, webhookSchedules, webhookSubscriptionsPath, type WebhookSchedule, type WebhookScheduleName } from './webhooks.js';
+export { startReferenceReceiver, receiverFaultCatalogue, type ReferenceReceiver, type ReceiverFault, type ReceiverFaultName } from './receiver.js';
 
 export { defaultProbeRateLimit, parseRateLimit, rateLimitAlgorithms, retryAfterFormats, type RateLimit, type RateLimitAlgorithm, type RateLimitOptions, type RetryAfterFormat } from './rate-limit.js';
 
@@ -68,6 +72,12 @@ export interface ReferenceServerOptions extends RateLimitOptions {
   readonly nodes?: number;
   /** Integer ids that a delete frees for the next create (`serve --reuse-ids`); random UUIDs by default. */
   readonly reuseIds?: boolean;
+  /**
+   * How webhook deliveries are retried: `short` (250 ms timeout, 50 ms first retry, six
+   * attempts; the default, which the reference config's windows fit) or `standard` (15 s, 5 s,
+   * eight attempts, as production senders: `serve --webhook-schedule standard`).
+   */
+  readonly webhookSchedule?: WebhookScheduleName | WebhookSchedule;
 }
 
 /** The most nodes `nodes` may ask for. */
@@ -137,7 +147,9 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   // One store (behind the routes), one session store and one validator memory, shared by every node.
   const keys = new KeyRing(apiKey, readOnlyKey);
   const sessions = new SessionStore();
-  const routes = createRoutes({ seedProjects, keys, sessions, ids: options.reuseIds ? 'reuse' : 'uuid' });
+  const schedule = options.webhookSchedule ?? 'short';
+  const webhooks = new Webhooks(faults, typeof schedule === 'string' ? webhookSchedules[schedule] : schedule);
+  const routes = createRoutes({ seedProjects, keys, sessions, ids: options.reuseIds ? 'reuse' : 'uuid', webhooks });
   // Loaded only for TLS: the certificate library and its polyfill stay out of plain runs.
   const tls = options.tls === true ? await (await import('./certificates.js')).generateTlsMaterial() : undefined;
   const hsts = tls !== undefined && !faults.has('missing-hsts');
@@ -174,6 +186,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
       await writeFile(join(caDir, 'ca.pem'), tls.ca);
     }
   } catch (error) {
+    await webhooks.close();
     await Promise.all(servers.map(stop));
     if (caDir !== undefined) await rm(caDir, { recursive: true, force: true });
     throw error;
@@ -191,6 +204,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     ...(caDir !== undefined && { caPath: join(caDir, 'ca.pem') }),
     ...(plainUrl !== undefined && { plainUrl }),
     close: async () => {
+      await webhooks.close();
       await Promise.all(servers.map(stop));
       if (caDir !== undefined) await rm(caDir, { recursive: true, force: true });
     },

@@ -15,6 +15,8 @@ import { jsonReply } from './respond.js';
 import type { Route } from './router.js';
 import { Collection, type IdScheme } from './store.js';
 import { completeTask, getCompletion, taskKind, taskListing, type Completions, type TaskData } from './tasks.js';
+import { represent } from './resources.js';
+import { Webhooks } from './webhooks.js';
 
 /** What a fresh set of stores starts with. */
 export interface RouteOptions {
@@ -26,6 +28,8 @@ export interface RouteOptions {
   readonly sessions: SessionStore;
   /** How the stores choose ids; `uuid` by default. */
   readonly ids?: IdScheme;
+  /** Webhook subscriptions and deliveries; every write to projects and tasks emits an event. */
+  readonly webhooks?: Webhooks;
 }
 
 /** Fresh stores (empty, or seeded) and the routes that serve them. */
@@ -47,8 +51,9 @@ export function createRoutes(options: RouteOptions): Route<Operation>[] {
     }
   });
 
-  return [
+  const routes: Route<Operation>[] = [
     ...apiKeyRoutes(options.keys),
+    ...(options.webhooks?.routes() ?? []),
     ...sessionRoutes(options.keys, options.sessions),
     {
       pattern: '/v2',
@@ -159,6 +164,19 @@ export function createRoutes(options: RouteOptions): Route<Operation>[] {
       },
     },
   ];
+  const webhooks = options.webhooks;
+  if (webhooks === undefined) return routes;
+  const none = new Set<never>();
+  const project = (id: string) => { const e = projectStore.get(id); return e && represent(e, none); };
+  const task = (id: string) => { const e = taskStore.get(id); return e && represent(e, none); };
+  const emitting: Record<string, (r: Route<Operation>) => Route<Operation>> = {
+    [projectsPath]: (r) => webhooks.emitting(r, 'project', project),
+    [`${projectsPath}/:id`]: (r) => webhooks.emitting(r, 'project', project),
+    [`${projectsPath}/:id/tasks`]: (r) => webhooks.emitting(r, 'task', task),
+    '/v2/tasks/:id': (r) => webhooks.emitting(r, 'task', task),
+    '/v2/tasks/:id/completion': (r) => webhooks.emitting(r, 'task', task, 'completed'),
+  };
+  return routes.map((r) => emitting[r.pattern]?.(r) ?? r);
 }
 
 function missingProject(): Error {

@@ -7,6 +7,30 @@ import { describe, expect, it } from 'vitest';
 import { faultCatalogue, faultNames, type FaultName, type ReferenceServerOptions } from '../src/index.js';
 import { rawExchange, startHarness, type Harness } from './client.js';
 import { pause, probe, probeUntil, shortProbeQuota, slowProbeQuota } from './rate-limit-client.js';
+import { startCapture, subscribe, type Capture } from './webhook-capture.js';
+import { standardSignature } from '../src/webhooks.js';
+
+/** Runs `demo` with a capture endpoint subscribed to every event. */
+async function withCapture(h: Harness, demo: (capture: Capture, sub: { id: string; secret: string; location: string }) => Promise<void>): Promise<void> {
+  const capture = await startCapture();
+  try {
+    await demo(capture, await subscribe(h, capture));
+  } finally {
+    await capture.close();
+  }
+}
+
+/** The first delivery and its retry, after the capture answered the first with `first`. */
+async function retried(h: Harness, first: { status: number; delayMs?: number }) {
+  let pair: [any, any] | undefined;
+  await withCapture(h, async (capture) => {
+    capture.answer = (n) => (n === 0 ? first : { status: 204 });
+    await h.createProject();
+    const [a, b] = await capture.waitFor(2);
+    pair = [a, b];
+  });
+  return pair!;
+}
 
 const ids = (page: { data: { id: string }[] }): string[] => page.data.map((item) => item.id);
 
@@ -725,6 +749,88 @@ const demonstrations: Record<FaultName, (h: Harness) => Promise<void>> = {
     const limited = await probeUntil(h, 429);
     expect(limited?.headers['ratelimit']).toMatch(new RegExp(`^"probe";r=${slowProbeQuota.limit};t=2$`));
   },
+  async 'webhook-text-plain'(h) {
+    await withCapture(h, async (capture) => {
+      await h.createProject();
+      const [d] = await capture.waitFor(1);
+      expect(d!.headers['content-type']).toBe('text/plain');
+      expect(d!.json).toMatchObject({ type: 'project.created' });
+    });
+  },
+  async 'webhook-no-event-on-delete'(h) {
+    await withCapture(h, async (capture) => {
+      const p = await h.createProject();
+      expect((await h.call('DELETE', `/v2/projects/${p.id}`)).status).toBe(204);
+      await h.createProject();
+      const types = (await capture.waitFor(2)).map((d) => d.json.type);
+      expect(types).toEqual(['project.created', 'project.created']);
+    });
+  },
+  async 'webhook-secret-readable'(h) {
+    await withCapture(h, async (_capture, sub) => {
+      expect((await h.call('GET', sub.location)).json().secret).toBe(sub.secret);
+    });
+  },
+  async 'webhook-unsigned'(h) {
+    await withCapture(h, async (capture) => {
+      await h.createProject();
+      const [d] = await capture.waitFor(1);
+      expect(d!.headers['webhook-id']).toMatch(/^msg_/);
+      expect(d!.headers['webhook-signature']).toBeUndefined();
+    });
+  },
+  async 'webhook-signs-reserialised-json'(h) {
+    await withCapture(h, async (capture, sub) => {
+      await h.createProject();
+      const [d] = await capture.waitFor(1);
+      const [id, ts] = [String(d!.headers['webhook-id']), Number(d!.headers['webhook-timestamp'])];
+      expect(d!.headers['webhook-signature']).not.toBe(standardSignature(sub.secret, id, ts, d!.raw));
+      expect(d!.headers['webhook-signature']).toBe(standardSignature(sub.secret, id, ts, Buffer.from(JSON.stringify(d!.json))));
+    });
+  },
+  async 'webhook-no-timestamp'(h) {
+    await withCapture(h, async (capture) => {
+      await h.createProject();
+      const [d] = await capture.waitFor(1);
+      expect(d!.headers['webhook-signature']).toMatch(/^v1,/);
+      expect(d!.headers['webhook-timestamp']).toBeUndefined();
+    });
+  },
+  async 'webhook-no-id'(h) {
+    await withCapture(h, async (capture) => {
+      await h.createProject();
+      const [d] = await capture.waitFor(1);
+      expect(d!.headers['webhook-signature']).toMatch(/^v1,/);
+      expect(d!.headers['webhook-id']).toBeUndefined();
+    });
+  },
+  async 'webhook-no-retry'(h) {
+    await withCapture(h, async (capture) => {
+      capture.answer = () => ({ status: 500 });
+      await h.createProject();
+      await capture.waitFor(1);
+      await pause(600);
+      expect(capture.deliveries).toHaveLength(1);
+    });
+  },
+  async 'webhook-new-id-on-retry'(h) {
+    const [a, b] = await retried(h, { status: 500 });
+    expect(b.raw.equals(a.raw)).toBe(true);
+    expect(b.headers['webhook-id']).not.toBe(a.headers['webhook-id']);
+  },
+  async 'webhook-body-changed-on-retry'(h) {
+    const [a, b] = await retried(h, { status: 500 });
+    expect(b.headers['webhook-id']).toBe(a.headers['webhook-id']);
+    expect(b.json).toEqual({ ...a.json, attempt: 2 });
+  },
+  async 'webhook-unsubscribe-ignored'(h) {
+    await withCapture(h, async (capture, sub) => {
+      expect((await h.call('DELETE', sub.location)).status).toBe(204);
+      expect((await h.call('GET', sub.location)).status).toBe(404);
+      await h.createProject();
+      expect((await capture.waitFor(1, 800))[0]!.json.type).toBe('project.created');
+    });
+  },
   async 'overload-retry-after-fractional'(h) {
     const shed = await probeUntil(h, 503);
     expect(shed?.headers['retry-after']).toMatch(/^\d+\.\d\d$/);
@@ -747,6 +853,7 @@ const serverOptions: Partial<Record<FaultName, Omit<ReferenceServerOptions, 'fau
   'rate-limit-never-recovers': { probeRateLimit: shortProbeQuota },
   'ratelimit-fields-wrong': { probeRateLimit: slowProbeQuota },
   'overload-retry-after-fractional': { probeRateLimit: slowProbeQuota },
+  ...Object.fromEntries(faultNames.filter((n) => n.startsWith('webhook-')).map((n) => [n, { webhookSchedule: 'short' }])),
 };
 
 describe('fault catalogue', () => {

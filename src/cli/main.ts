@@ -30,6 +30,7 @@ Examples:
   $ restprobe run https://staging.example.com --only ERR --skip ERR-bad-input-no-5xx
   $ restprobe checks --json                           the check catalogue
   $ restprobe merge-reports shard-1 shard-2           one report from a sharded run's parts
+  $ restprobe webhooks check-receiver URL --secret-env WEBHOOK_SECRET   test a webhook receiver
 
 Exit codes: 0 no failures · 1 failures (with --baseline: new failures or lost coverage) · 2 usage or config error (incl. credentials the target wants, a run that judged nothing, a report that is not restprobe's) · 3 target or proxy unreachable (incl. an untrusted TLS certificate: give --ca), a check that could not run, or a harness error`,
     );
@@ -117,6 +118,7 @@ Examples:
     .option('--retry-after <format>', "a 429's Retry-After as seconds (default) or http-date")
     .option('--no-overload', 'never shed a client that keeps sending while limited (by default it gets 503 + Retry-After)')
     .option('--tls', 'HTTPS with a CA made at start (its path is printed, for --ca), HSTS, and a plain-HTTP listener on the next port that redirects', false)
+    .option('--webhook-schedule <name>', 'webhook retries: short (250 ms timeout, first retry after ~50 ms, 6 attempts; what the reference config expects) or standard (15 s, 5 s, 8 attempts)', 'short')
     .option('--list-faults', 'list the faults and the checks each must trip', false)
     .option('--json', 'with --list-faults: as JSON', false)
     .addHelpText('after', `
@@ -129,6 +131,31 @@ Examples:
     .action(async (opts) => {
       const { serveCommand } = await import('./serve-command.js');
       await serveCommand(opts);
+    });
+
+  const webhooks = cli.command('webhooks').description("webhook tools: test a team's own receiver");
+  webhooks
+    .command('check-receiver')
+    .description('send signed deliveries to a webhook receiver and judge its answers (2xx for a valid one, quickly; 4xx for a wrong signature, a re-serialised body, a stale or future timestamp, missing headers; 2xx for a repeat)')
+    .argument('<url>', "the receiver's URL")
+    .requiredOption('--secret-env <name>', 'the environment variable that holds the signing secret (never printed)')
+    .addOption(new Option('--scheme <name>', 'how deliveries are signed').choices(['standard', 'github', 'stripe']).default('standard'))
+    .option('--answer-within-ms <n>', 'how fast a valid delivery must get its 2xx', '5000')
+    .option('--tolerance-seconds <n>', "the receiver's timestamp tolerance; stale and future probes go ten times past it", '300')
+    .option('--json', 'results as JSON', false)
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ export WEBHOOK_SECRET=whsec_…
+  $ restprobe webhooks check-receiver http://127.0.0.1:3000/webhooks --secret-env WEBHOOK_SECRET
+  $ restprobe webhooks check-receiver https://hooks.example.com/github --secret-env GH_SECRET --scheme github
+
+Exit codes: 0 every check passed or skipped · 1 a check failed · 2 usage error or the variable is unset · 3 the receiver could not be reached`,
+    )
+    .action(async (url: string, opts) => {
+      const { checkReceiverCommand } = await import('./webhooks-command.js');
+      process.exitCode = await checkReceiverCommand(url, opts);
     });
 
   return cli;

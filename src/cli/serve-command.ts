@@ -2,7 +2,7 @@
  * `restprobe serve`: the bundled reference server. It prints shell lines (comments, and
  * one `export` per secret) so a second shell can paste them and run against it.
  */
-import { faultCatalogue, maxNodes, maxSeedProjects, startReferenceServer } from '../../reference-server/src/index.js';
+import { faultCatalogue, maxNodes, maxSeedProjects, startReferenceServer, webhookScheduleNames, webhookSchedules, type WebhookScheduleName } from '../../reference-server/src/index.js';
 import { RestprobeError } from '../errors.js';
 import { describeRateLimits, rateLimitOptions, type RateLimitFlags } from './serve-rate-limits.js';
 
@@ -19,6 +19,8 @@ export interface ServeOptions extends RateLimitFlags {
   readonly reuseIds?: boolean;
   /** HTTPS with a CA generated at start, HSTS, and a plain-HTTP listener that redirects. */
   readonly tls?: boolean;
+  /** How webhook deliveries are retried: short (default) or standard. */
+  readonly webhookSchedule?: string;
 }
 
 export function renderFaultList(json: boolean): string {
@@ -56,9 +58,11 @@ export async function serveCommand(opts: ServeOptions, out: NodeJS.WriteStream =
     throw new RestprobeError('ERR_USAGE', `--seed-projects: "${seedText}" is not a count (0-${maxSeedProjects})`);
   }
   const limits = rateLimitOptions(opts);
+  const schedule = (opts.webhookSchedule ?? 'short') as WebhookScheduleName;
+  if (!webhookScheduleNames.includes(schedule)) throw new RestprobeError('ERR_USAGE', `--webhook-schedule: "${schedule}" is not one of ${webhookScheduleNames.join(', ')}`);
   let server;
   try {
-    server = await startReferenceServer({ port, faults: opts.fault, nodes, seedProjects, ...limits, ...(opts.reuseIds === true && { reuseIds: true }), ...(opts.tls === true && { tls: true }) });
+    server = await startReferenceServer({ port, faults: opts.fault, nodes, seedProjects, ...limits, ...(opts.reuseIds === true && { reuseIds: true }), ...(opts.tls === true && { tls: true }), webhookSchedule: schedule });
   } catch (err) {
     const where = port !== 0 && lastPort > port ? `${port}-${lastPort}` : String(port);
     throw new RestprobeError('ERR_USAGE', `cannot listen on 127.0.0.1:${where}: ${(err as Error).message}`);
@@ -78,6 +82,7 @@ export async function serveCommand(opts: ServeOptions, out: NodeJS.WriteStream =
       ...(server.caPath !== undefined ? [`# TLS: a CA made for this run, trusted with --ca: ${server.caPath}`] : []),
       ...(server.plainUrl !== undefined ? [`# plain HTTP (redirects to ${server.url}): ${server.plainUrl}`] : []),
       ...describeRateLimits(limits),
+      `# webhooks: POST /v2/webhook-subscriptions; deliveries time out after ${webhookSchedules[schedule].timeoutMs} ms, first retry after ~${webhookSchedules[schedule].firstRetryMs} ms, ${webhookSchedules[schedule].attempts} attempts (${schedule} schedule)`,
       '# in another shell, paste these lines, then:',
       `#   npx restprobe run ${server.url} -c fixtures/reference.config.json${server.urls.slice(1).map((u) => ` --node ${u}`).join('')}${server.caPath !== undefined ? ` --ca ${server.caPath}` : ''}${server.plainUrl !== undefined ? ` --plain-http-url ${server.plainUrl}` : ''}`,
       ...Object.entries(server.secrets).map(([name, value]) => `export ${name}=${value}`),

@@ -24,4 +24,11 @@ export const configDefaults = {
   nodes: [] as readonly string[],
   secretEndpoints: [] as readonly never[],
   rateLimitKeyedBy: 'apiKey',
+  webhookSecretField: 'secret',
+  webhookActions: ['create'] as readonly ('create' | 'update' | 'delete')[],
+  webhookScheme: 'standard',
+  webhookToleranceSeconds: 300,
+  webhookDeliveryWithinMs: 30_000,
+  webhookSlowAnswerMs: 35_000,
+  webhookQuietMs: 5_000,
 } as const;

@@ -3,11 +3,11 @@
  * read, validate against the bundled schema, apply defaults, resolve secrets.
  */
 import { RestprobeError } from '../errors.js';
-import type { ApiKeyAuth, AuthProfile, CollectionProfile, TargetProfile } from '../model/profile.js';
+import type { ApiKeyAuth, AuthProfile, CollectionProfile, TargetProfile, WebhooksProfile } from '../model/profile.js';
 import { normaliseBaseUrl } from './base-url.js';
 import { configDefaults as defaults } from './defaults.js';
 import { problemsFromAjv } from './problems.js';
-import type { RawCollection, RawConfig, SecretRef } from './raw-config.js';
+import type { RawCollection, RawConfig, RawWebhooks, SecretRef } from './raw-config.js';
 import { readConfigFile } from './read.js';
 import { loadConfigValidator } from './schema.js';
 import type { ValidateFunction } from 'ajv';
@@ -127,6 +127,23 @@ function authProfile(raw: NonNullable<RawConfig['auth']>, secrets: SecretResolve
   };
 }
 
+function webhooksProfile(raw: RawWebhooks, secrets: SecretResolver): WebhooksProfile {
+  return {
+    subscribePath: raw.subscribe.path,
+    subscribeBody: raw.subscribe.body ?? { url: '{url}' },
+    secretField: raw.subscribe.secretField ?? defaults.webhookSecretField,
+    ...(raw.secret && { secret: secrets.resolve('webhooks.secret', raw.secret) }),
+    ...(raw.collection !== undefined && { collection: raw.collection }),
+    actions: raw.actions ?? defaults.webhookActions,
+    scheme: raw.scheme ?? defaults.webhookScheme,
+    ...(raw.publicUrl !== undefined && { publicUrl: raw.publicUrl }),
+    toleranceSeconds: raw.toleranceSeconds ?? defaults.webhookToleranceSeconds,
+    deliveryWithinMs: raw.deliveryWithinMs ?? defaults.webhookDeliveryWithinMs,
+    slowAnswerMs: raw.slowAnswerMs ?? defaults.webhookSlowAnswerMs,
+    quietMs: raw.quietMs ?? defaults.webhookQuietMs,
+  };
+}
+
 const isSecretRef = (v: unknown): v is SecretRef => typeof v === 'object' && v !== null && Object.keys(v).length === 1 && typeof (v as { env?: unknown }).env === 'string';
 
 /** The plain-HTTP URL must be plain http: a redirect from HTTPS to HTTPS proves nothing. */
@@ -191,6 +208,7 @@ export async function loadProfile(opts: LoadProfileOptions = {}): Promise<Target
   secrets.assertComplete(source);
   const collections = (config.collections ?? []).map(collectionProfile);
   const rateLimit = config.rateLimit && rateLimitProfile(config.rateLimit, auth, collections, secrets);
+  const webhooks = config.webhooks && webhooksProfile(config.webhooks, secrets);
   const ca = await readCa(opts.ca ?? (config.http?.ca === undefined || opts.configPath === undefined ? undefined : resolvePath(dirname(opts.configPath), config.http.ca)), opts.ca !== undefined ? '--ca' : 'http.ca');
 
   return {
@@ -216,6 +234,7 @@ export async function loadProfile(opts: LoadProfileOptions = {}): Promise<Target
     },
     properties: { numRuns: config.properties?.numRuns ?? defaults.numRuns },
     ...(rateLimit && { rateLimit }),
+    ...(webhooks && { webhooks }),
     secrets: secrets.secrets,
   };
 }

@@ -71,6 +71,20 @@ export interface RawConfig {
   readonly safety?: { readonly readOnly?: boolean; readonly maxRequests?: number; readonly destructive?: boolean };
   readonly properties?: { readonly numRuns?: number };
   readonly rateLimit?: RawRateLimit;
+  readonly webhooks?: RawWebhooks;
+}
+
+export interface RawWebhooks {
+  readonly subscribe: { readonly path: string; readonly body?: Record<string, unknown>; readonly secretField?: string };
+  readonly secret?: SecretRef;
+  readonly collection?: string;
+  readonly actions?: readonly ('create' | 'update' | 'delete')[];
+  readonly scheme?: 'standard' | 'github' | 'stripe';
+  readonly publicUrl?: string;
+  readonly toleranceSeconds?: number;
+  readonly deliveryWithinMs?: number;
+  readonly slowAnswerMs?: number;
+  readonly quietMs?: number;
 }
 
 export interface RawRateLimit {

@@ -66,6 +66,14 @@ describe('config schema', () => {
       '$.secretEndpoints': configDefaults.secretEndpoints,
       '$.rateLimit.keyedBy': configDefaults.rateLimitKeyedBy,
       '$.rateLimit.budget': configDefaults.rateLimitBudget,
+      '$.webhooks.subscribe.body': { url: '{url}' },
+      '$.webhooks.subscribe.secretField': configDefaults.webhookSecretField,
+      '$.webhooks.actions': configDefaults.webhookActions,
+      '$.webhooks.scheme': configDefaults.webhookScheme,
+      '$.webhooks.toleranceSeconds': configDefaults.webhookToleranceSeconds,
+      '$.webhooks.deliveryWithinMs': configDefaults.webhookDeliveryWithinMs,
+      '$.webhooks.slowAnswerMs': configDefaults.webhookSlowAnswerMs,
+      '$.webhooks.quietMs': configDefaults.webhookQuietMs,
     });
   });
 
@@ -107,6 +115,18 @@ describe('config schema', () => {
       safety: { readOnly: true, maxRequests: 1 },
       properties: { numRuns: 10000 },
       rateLimit: { keyedBy: 'apiKey', credential: { env: 'LIMIT_KEY' }, otherCredential: { env: 'LIMIT_KEY_2' }, keyHeader: 'X-API-Key', limit: 10, window: '1s', budget: 50, path: '/v2/projects' },
+      webhooks: {
+        subscribe: { path: '/v2/webhook-subscriptions', body: { url: '{url}' }, secretField: 'secret' },
+        secret: { env: 'WEBHOOK_SECRET' },
+        collection: 'projects',
+        actions: ['create', 'update', 'delete'],
+        scheme: 'github',
+        publicUrl: 'https://hooks.example.com/forward',
+        toleranceSeconds: 300,
+        deliveryWithinMs: 1000,
+        slowAnswerMs: 1000,
+        quietMs: 1000,
+      },
     };
     const validate = configValidator();
     expect(validate(everything), JSON.stringify(validate.errors)).toBe(true);

@@ -16,6 +16,8 @@ import { RestprobeError } from '../errors.js';
 import { Pacer, politely, politeDefaults, type PoliteOptions } from '../http/polite.js';
 import { Ledger, type LedgerEntry } from './ledger.js';
 import { setupError } from '../check-kit/setup.js';
+import { SharedFixtures } from './fixtures.js';
+import type { WebhookListener } from '../webhooks/listener.js';
 
 /** What every check of a run shares: the record of created items, and the run's pace. */
 export interface RunShared {
@@ -24,11 +26,13 @@ export interface RunShared {
   readonly ledger: Ledger;
   readonly pacer: Pacer;
   readonly polite: PoliteOptions;
+  /** Fixtures with the run's lifetime (the webhook listener), closed when the run ends. */
+  readonly fixtures: SharedFixtures;
 }
 
 /** A run's shared state with the profile's settings. */
 export function runShared(profile: TargetProfile): RunShared {
-  return { collections: profile.collections, ledger: new Ledger(profile), pacer: new Pacer(profile.http.maxRequestsPerSecond), polite: { ...politeDefaults, maxWaitMs: profile.http.maxRetryWaitMs } };
+  return { collections: profile.collections, ledger: new Ledger(profile), pacer: new Pacer(profile.http.maxRequestsPerSecond), polite: { ...politeDefaults, maxWaitMs: profile.http.maxRetryWaitMs }, fixtures: new SharedFixtures() };
 }
 
 export class RunContext implements CheckContext {
@@ -109,6 +113,10 @@ export class RunContext implements CheckContext {
       this.http.secrets,
     );
     return this.raw;
+  }
+
+  webhookListener(): Promise<WebhookListener> {
+    return this.shared.fixtures.webhookListener(this.profile.webhooks?.publicUrl);
   }
 
   treatAsSecret(value: string, label = 'MINTED_SECRET'): void {

@@ -64,7 +64,9 @@ export async function executeCheck(check: Check, opts: ExecuteOptions): Promise<
   }
   const deadlineMs = opts.deadlineMs ?? checkDeadlineMs(opts.profile);
   const deadline = new AbortController();
-  const ctx = new RunContext(opts.profile, opts.client, opts.seed, deadline.signal, resultName(check.id, opts.collection), opts.shared ?? runShared(opts.profile));
+  // Without a run's shared state, the check's own: its fixtures end with it.
+  const shared = opts.shared ?? runShared(opts.profile);
+  const ctx = new RunContext(opts.profile, opts.client, opts.seed, deadline.signal, resultName(check.id, opts.collection), shared);
   let outcome: Outcome;
   try {
     await withDeadline(check.run(ctx, { ...resolveOptional(check.uses, opts.profile), ...resolved } as never), deadlineMs, deadline, opts.signal);
@@ -75,6 +77,7 @@ export async function executeCheck(check: Check, opts: ExecuteOptions): Promise<
     // Whatever the check left running (a retry, a stray request) stops before its cleanup.
     if (!deadline.signal.aborted) deadline.abort(new RestprobeError('ERR_HARNESS', `${check.id} had ended: a request it left running was stopped`));
     await ctx.finish();
+    if (opts.shared === undefined) await shared.fixtures.close();
   }
   const keepAll = outcome.status !== 'pass' && outcome.status !== 'skip';
   const scrub = (text: string): string => scrubSecrets(text, ctx.http.secrets);

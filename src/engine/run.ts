@@ -172,6 +172,7 @@ export async function runChecks(input: RunInput): Promise<RunOutcome> {
     // A dependency that never ran (the run was interrupted) leaves its dependents' verdicts as they came.
     for (const [key, { result }] of held) done.set(key, result);
   } finally {
+    await shared.fixtures.close();
     if (!input.client) await client.close();
   }
   return {

@@ -32,6 +32,12 @@ export const configKeys = [
   'rateLimit.keyedBy',
   'rateLimit.limit',
   'rateLimit.budget',
+  'webhooks',
+  'webhooks.subscribe',
+  'webhooks.secret',
+  'webhooks.collection',
+  'webhooks.actions',
+  'webhooks.scheme',
 ] as const;
 
 export type ConfigKey = (typeof configKeys)[number];

@@ -5,6 +5,7 @@
  */
 import type { CollectionProfile, TargetProfile } from './profile.js';
 import type { PropertyEvidence } from './result.js';
+import type { WebhookListener } from '../webhooks/listener.js';
 
 /** A request as a check describes it. `path` is relative to the base URL unless `url` is given. */
 export interface RequestSpec {
@@ -102,6 +103,8 @@ export interface CheckContext {
    * limiter; still timed, capped, budgeted, recorded and redacted, into the same evidence.
    */
   rawHttp(): HttpSession;
+  /** The run's webhook listener on 127.0.0.1 (a fixture shared by every check, closed when the run ends). */
+  webhookListener(): Promise<WebhookListener>;
 }
 
 export interface DedicatedSession extends HttpSession {

@@ -16,7 +16,7 @@
  */
 import type { ConfigKey } from './config-keys.js';
 import { resolveOtherClient, resolveRateLimit, type ProbeClient, type RateLimitProbe } from './rate-limit-needs.js';
-import type { ApiKeyAuth, ChildProfile, CollectionMethod, CollectionProfile, LimitedAuth, MintAuth, SecretEndpoint, SessionAuth, TargetProfile } from './profile.js';
+import type { ApiKeyAuth, ChildProfile, CollectionMethod, CollectionProfile, LimitedAuth, MintAuth, SecretEndpoint, SessionAuth, TargetProfile, WebhooksProfile } from './profile.js';
 
 /** Why a need is not met, and the config key (or flag) that would meet it. */
 export class Unmet {
@@ -48,6 +48,23 @@ export type CappedWalk = WalkableCollection & { readonly maxLimit: number };
 export interface NestedCollection {
   readonly parent: WritableCollection;
   readonly child: ChildProfile;
+}
+
+/** The target's webhooks as configured, and the marked writable collection whose writes trigger events. */
+export interface WebhookProbe {
+  readonly config: WebhooksProfile;
+  readonly trigger: WritableCollection & { readonly markField: string };
+}
+
+function webhookProbe(p: TargetProfile): WebhookProbe | Unmet {
+  const config = p.webhooks;
+  if (config === undefined) return new Unmet('no webhook subscription configured', 'webhooks');
+  if (p.safety.readOnly) return new Unmet('read-only run: subscribing and triggering events writes', 'safety.readOnly');
+  const named = config.collection === undefined ? p.collections : p.collections.filter((c) => c.name === config.collection);
+  if (named.length === 0) return new Unmet(`no collection named ${config.collection}`, 'webhooks.collection');
+  const c = named.find((x) => creatable(x) && x.markField !== undefined);
+  if (c === undefined) return new Unmet(`no ${config.collection ?? 'configured'} collection restprobe can create marked items in (create body, POST and DELETE, mark) to trigger events`, 'collections[].mark');
+  return { config, trigger: asWritable(c) as WebhookProbe['trigger'] };
 }
 
 /** Filling a page past a cap above this costs too many requests for one check. */
@@ -333,6 +350,8 @@ export const needs = {
   }),
   /** A rate limiter the config lets restprobe probe (`rateLimit`), a client to burst as, and a budget that can pass the declared limit. */
   rateLimit: need<RateLimitProbe>({ label: 'a rate limiter to probe', keys: ['rateLimit', 'rateLimit.credential', 'rateLimit.budget', 'rateLimit.limit'], resolve: resolveRateLimit }),
+  /** A webhook subscription restprobe can make, and a collection whose writes trigger events. */
+  webhooks: need<WebhookProbe>({ label: 'a webhook subscription and writes that trigger events', keys: ['webhooks', 'webhooks.subscribe', 'webhooks.collection', 'collections[].mark', 'safety.readOnly'], resolve: webhookProbe }),
   /** A second client of the rate limiter. */
   otherClient: need<ProbeClient>({ label: 'a second client of the rate limiter', keys: ['rateLimit.otherCredential', 'rateLimit.keyedBy'], resolve: resolveOtherClient }),
 } as const;

@@ -131,6 +131,25 @@ export interface AuthProfile {
   readonly queryParams: readonly string[];
 }
 
+/** How restprobe subscribes to the target's webhooks, triggers events and judges deliveries. */
+export interface WebhooksProfile {
+  readonly subscribePath: string;
+  /** The subscribing POST's body; "{url}" strings become the URL to deliver to. */
+  readonly subscribeBody: Record<string, unknown>;
+  readonly secretField: string;
+  /** The signing secret from the config, when the target does not return one. */
+  readonly secret?: Secret;
+  /** The collection whose writes trigger events; default the first that can. */
+  readonly collection?: string;
+  readonly actions: readonly ('create' | 'update' | 'delete')[];
+  readonly scheme: 'standard' | 'github' | 'stripe';
+  readonly publicUrl?: string;
+  readonly toleranceSeconds: number;
+  readonly deliveryWithinMs: number;
+  readonly slowAnswerMs: number;
+  readonly quietMs: number;
+}
+
 export interface TargetProfile {
   readonly baseUrl: string;
   readonly auth: AuthProfile;
@@ -169,6 +188,8 @@ export interface TargetProfile {
   readonly properties: { readonly numRuns: number };
   /** How the target's rate limiter may be probed; absent: it is not (the LIM- rate-limit checks skip). */
   readonly rateLimit?: RateLimitProfile;
+  /** How the target's webhooks are subscribed to; absent: the EVT- checks skip. */
+  readonly webhooks?: WebhooksProfile;
   /** Every secret value in the profile, for scrubbing reports and logs. */
   readonly secrets: readonly Secret[];
 }

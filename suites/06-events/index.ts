@@ -1,4 +1,5 @@
-/** §6 Events: webhooks. No checks yet: a check added here is listed in this call. */
+/** §6 Events: webhooks the target sends, judged by restprobe's own listener. */
 import { defineSection } from '../../src/model/check.js';
+import { senderChecks } from './webhooks.js';
 
-export default defineSection('EVT', []);
+export default defineSection('EVT', senderChecks);

@@ -28,7 +28,7 @@ export const testProbeRateLimit = { limit: 10, windowMs: 250 } as const;
 
 /** The reference server with two nodes over one store, so cross-node checks run; with `tls`, over HTTPS, its CA trusted and its plain-HTTP URL configured. */
 export async function startTarget(faults: readonly string[] = [], options: Pick<ReferenceServerOptions, 'rateLimit' | 'probeRateLimit' | 'tls'> = {}): Promise<Target> {
-  const server = await startReferenceServer({ port: 0, faults, nodes: 2, probeRateLimit: testProbeRateLimit, ...options });
+  const server = await startReferenceServer({ port: 0, faults, nodes: 2, probeRateLimit: testProbeRateLimit, webhookSchedule: 'short', ...options });
   return targetAt(server, server.url, server.urls.slice(1));
 }
 
@@ -45,7 +45,7 @@ export interface Variant extends Target {
  * server in what `rewrites` change. The profile points at the proxy (one node).
  */
 export async function startVariant(rewrites: Rewrites, faults: readonly string[] = []): Promise<Variant> {
-  const server = await startReferenceServer({ port: 0, faults, probeRateLimit: testProbeRateLimit });
+  const server = await startReferenceServer({ port: 0, faults, probeRateLimit: testProbeRateLimit, webhookSchedule: 'short' });
   const proxy = await startRewritingProxy(server.url, rewrites);
   const target = await targetAt(server, proxy.url, []);
   return {

@@ -1,0 +1,113 @@
+/**
+ * What the EVT- checks are written with: a subscription to a channel of the run's webhook
+ * listener (unsubscribed and closed when the check ends), a marked item whose writes
+ * trigger events, and the deliveries about that item (other checks' items trigger events
+ * too: a delivery is this check's when its body names the item's mark or id).
+ */
+import { randomUUID } from 'node:crypto';
+import { CheckFailure } from '../model/check.js';
+import type { CheckContext, CreatedResource, HttpResponse } from '../model/context.js';
+import type { WebhookProbe } from '../model/needs.js';
+import { readMeta, type DeliveryMeta } from '../webhooks/signing.js';
+import type { Channel, Delivery } from '../webhooks/listener.js';
+import { setupError } from './setup.js';
+import { createdItemUrl } from './created-url.js';
+
+export interface Subscription {
+  readonly channel: Channel;
+  /** The signing secret: returned by the target, else the config's. */
+  readonly secret: string | undefined;
+  /** The subscription's URL (its Location), for DELETE. */
+  readonly url: string | undefined;
+  readonly response: HttpResponse;
+}
+
+/** Replaces every "{url}" in a JSON value's strings. */
+function fill(value: unknown, url: string): unknown {
+  if (typeof value === 'string') return value.replaceAll('{url}', url);
+  if (Array.isArray(value)) return value.map((v) => fill(v, url));
+  if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fill(v, url)]));
+  return value;
+}
+
+/** Subscribes a fresh channel, runs `body`, and closes the channel (cleanup unsubscribes). */
+export async function withSubscription(ctx: CheckContext, probe: WebhookProbe, body: (sub: Subscription) => Promise<void>): Promise<void> {
+  const listener = await ctx.webhookListener();
+  const channel = listener.channel();
+  try {
+    const { config } = probe;
+    const res = await ctx.http.send({ method: 'POST', path: config.subscribePath, json: fill(config.subscribeBody, channel.url) });
+    if (res.status < 200 || res.status > 299) throw setupError(res, `subscribing to webhooks failed: POST ${config.subscribePath} answered ${res.status}`);
+    const json = res.json as Record<string, unknown> | undefined;
+    const returned = typeof json?.[config.secretField] === 'string' ? (json[config.secretField] as string) : undefined;
+    const secret = returned ?? config.secret?.value;
+    if (returned !== undefined) ctx.treatAsSecret(returned, 'WEBHOOK_SECRET');
+    // A safe Location (inside the base URL's path, under a gateway's prefix), as for any created item.
+    const { url, reason } = createdItemUrl(ctx.profile, res);
+    if (reason !== undefined && res.headers['location'] !== undefined) ctx.note(`POST ${config.subscribePath}: ${reason}`);
+    if (url !== undefined) ctx.track(url);
+    ctx.note(`subscribed ${channel.url} (restprobe's listener${config.publicUrl === undefined ? ' on 127.0.0.1' : `, through ${config.publicUrl}`})`);
+    await body({ channel, secret, url, response: res });
+  } finally {
+    for (const d of channel.deliveries) ctx.note(`delivery: ${describe(d, probe)}`);
+    channel.close();
+  }
+}
+
+/** A marked item whose writes trigger events, and a test for the deliveries about it. */
+export interface Trigger {
+  readonly item: CreatedResource;
+  readonly about: (d: Delivery) => boolean;
+}
+
+/** Creates a marked item in the trigger collection: the create is the first event. */
+export async function triggerCreate(ctx: CheckContext, probe: WebhookProbe): Promise<Trigger> {
+  const mark = `restprobe-evt-${randomUUID().slice(0, 13)}`;
+  let id: string | undefined;
+  const { markField, idField } = probe.trigger;
+  // The mark is known before the create answers (a delivery may come first); the id after.
+  // An event that shows another mark is another item's, whatever its id (ids can be reused);
+  // one that shows no mark at all (a delete event of the id alone) is matched by the id.
+  const about = (d: Delivery): boolean => {
+    const text = d.raw.toString('utf8');
+    if (text.includes(mark)) return true;
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      return false;
+    }
+    if (valuesOf(body, markField).length > 0 || id === undefined || id === '') return false;
+    return valuesOf(body, idField).some((v) => String(v) === id);
+  };
+  const item = await ctx.create(probe.trigger, { [probe.trigger.markField]: mark });
+  id = item.id;
+  return { item, about };
+}
+
+/** Every value of members named `key`, at any depth. */
+function valuesOf(value: unknown, key: string): unknown[] {
+  if (Array.isArray(value)) return value.flatMap((v) => valuesOf(v, key));
+  if (typeof value !== 'object' || value === null) return [];
+  return Object.entries(value).flatMap(([k, v]) => (k === key && (typeof v === 'string' || typeof v === 'number') ? [v] : valuesOf(v, key)));
+}
+
+/** Waits for the next delivery about the item after `from`; none within the configured time is a failure. */
+export async function expectDelivery(ctx: CheckContext, probe: WebhookProbe, channel: Channel, trigger: Trigger, what: string, from = 0, exchange?: number): Promise<Delivery> {
+  const within = probe.config.deliveryWithinMs;
+  const d = await channel.next(trigger.about, within, ctx.signal, from);
+  if (d === undefined) {
+    throw new CheckFailure(`no webhook delivery about the item came within ${within} ms of ${what}`, `a POST to ${channel.url} within webhooks.deliveryWithinMs (${within} ms)`, `${channel.deliveries.length - from} deliveries, none about the item`, exchange ?? trigger.item.response.exchangeIndex);
+  }
+  return d;
+}
+
+export function metaOf(probe: WebhookProbe, d: Delivery): DeliveryMeta {
+  return readMeta(probe.config.scheme, d.headers, d.raw);
+}
+
+/** One line per delivery, for evidence. */
+export function describe(d: Delivery, probe: WebhookProbe): string {
+  const meta = metaOf(probe, d);
+  return `${d.method} ${d.path} content-type ${d.headers['content-type'] ?? '(none)'}, id ${meta.id ?? '(none)'}, timestamp ${meta.timestamp ?? '(none)'}, ${d.raw.length} bytes; answered ${d.answered ?? '(nothing yet)'}`;
+}

@@ -1,0 +1,246 @@
+/**
+ * §6 Events, the target as sender: restprobe subscribes its own listener, triggers the
+ * configured writes, and judges what arrives (conventions §6.1–6.5).
+ */
+import { defineCheck, CheckFailure, CheckSkipped } from '../../src/model/check.js';
+import { ensure } from '../../src/check-kit/expect.js';
+import { describe, expectDelivery, metaOf, triggerCreate, withSubscription } from '../../src/check-kit/webhooks.js';
+import { hasTimestamp, signatureHeader, verify } from '../../src/webhooks/signing.js';
+import type { Delivery } from '../../src/webhooks/listener.js';
+import type { WebhookProbe } from '../../src/model/needs.js';
+import type { CheckContext } from '../../src/model/context.js';
+
+const isJsonType = (type: string | undefined): boolean => /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(type ?? '');
+
+export const secretShownOnce = defineCheck({
+  id: 'EVT-secret-shown-once',
+  title: 'The signing secret is shown once, and never stored by a cache',
+  rule: 'The response that returns a webhook signing secret MUST carry Cache-Control: no-store, and no later read of the subscription may show the secret again.',
+  severity: 'must',
+  needs: ['webhooks'],
+  async run(ctx, { webhooks }) {
+    await withSubscription(ctx, webhooks, async ({ secret, url, response }) => {
+      if (typeof (response.json as Record<string, unknown> | undefined)?.[webhooks.config.secretField] !== 'string') {
+        throw new CheckSkipped(`the subscription response holds no "${webhooks.config.secretField}": the secret is not returned`, 'webhooks.subscribe');
+      }
+      const cc = response.headers['cache-control'] ?? '';
+      if (!/(?:^|,)\s*no-store\s*(?:,|$)/i.test(cc)) throw new CheckFailure('the response that returns the signing secret may be stored by a cache', 'Cache-Control: no-store', cc === '' ? 'no Cache-Control' : `Cache-Control: ${cc}`, response.exchangeIndex);
+      if (url === undefined) throw new CheckSkipped('the subscription has no Location to read it again');
+      const again = await ctx.http.send({ method: 'GET', url });
+      ensure(!(secret !== undefined && again.text.includes(secret)), `GET ${new URL(url).pathname} shows the signing secret again`, 'the secret shown once, at creation', 'the secret in a later read');
+    });
+  },
+});
+
+export const deliveryPostJson = defineCheck({
+  id: 'EVT-delivery-post-json',
+  title: 'An event arrives as a POST with a JSON body',
+  rule: 'A webhook MUST be an HTTP POST to the registered URL, with a JSON body (Content-Type application/json).',
+  severity: 'must',
+  needs: ['webhooks'],
+  async run(ctx, { webhooks }) {
+    await withSubscription(ctx, webhooks, async ({ channel }) => {
+      const trigger = await triggerCreate(ctx, webhooks);
+      const d = await expectDelivery(ctx, webhooks, channel, trigger, 'the create');
+      const at = trigger.item.response.exchangeIndex;
+      if (d.method !== 'POST') throw new CheckFailure(`the event was delivered with ${d.method}`, 'POST', d.method, at);
+      if (!isJsonType(d.headers['content-type'])) throw new CheckFailure('the event is not labelled JSON', 'Content-Type: application/json', `Content-Type: ${d.headers['content-type'] ?? '(none)'}`, at);
+      try {
+        JSON.parse(d.raw.toString('utf8'));
+      } catch {
+        throw new CheckFailure('the event body is not JSON', 'a JSON body', `${d.raw.length} bytes that do not parse`, at);
+      }
+    });
+  },
+});
+
+export const eventsForActions = defineCheck({
+  id: 'EVT-events-for-actions',
+  title: 'Every configured write sends an event',
+  rule: 'Each write the target announces by webhook (webhooks.actions: create, update, delete) MUST deliver an event about the item.',
+  severity: 'must',
+  needs: ['webhooks'],
+  async run(ctx, { webhooks }) {
+    const { trigger: c, config } = webhooks;
+    await withSubscription(ctx, webhooks, async ({ channel }) => {
+      const trigger = await triggerCreate(ctx, webhooks);
+      const seen = new Set<string>();
+      // A retry repeats an event's bytes: a new event is a delivery with bytes not seen before.
+      const fresh = async (what: string, exchange: number): Promise<void> => {
+        const d = await expectDelivery(ctx, webhooks, channel, { ...trigger, about: (x) => trigger.about(x) && !seen.has(x.raw.toString('base64')) }, what, 0, exchange);
+        seen.add(d.raw.toString('base64'));
+      };
+      if (config.actions.includes('create')) await fresh('the create', trigger.item.response.exchangeIndex);
+      else await channel.next(trigger.about, config.quietMs, ctx.signal).then((d) => d && seen.add(d.raw.toString('base64')));
+      if (config.actions.includes('update')) {
+        const patch = c.patchBody !== undefined;
+        const body = patch ? c.patchBody : c.replaceBody;
+        if (body === undefined) throw new CheckSkipped(`no patch or replace body for ${c.name} to send an update`, 'collections[].patch.body');
+        const res = await ctx.http.send({ method: patch ? 'PATCH' : 'PUT', url: trigger.item.url, json: { ...body, [c.markField]: trigger.item.body[c.markField] }, ...(patch && { headers: { 'content-type': 'application/merge-patch+json' } }) });
+        ensure(res.status >= 200 && res.status < 300, `the update answered ${res.status}`);
+        await fresh(`the ${patch ? 'PATCH' : 'PUT'}`, res.exchangeIndex);
+      }
+      if (config.actions.includes('delete')) {
+        const res = await ctx.http.send({ method: 'DELETE', url: trigger.item.url });
+        ensure(res.status >= 200 && res.status < 300, `the delete answered ${res.status}`);
+        await fresh('the DELETE', res.exchangeIndex);
+      }
+    });
+  },
+});
+
+/** The first delivery about a freshly created item, on a fresh subscription. */
+async function firstDelivery(ctx: CheckContext, webhooks: WebhookProbe, judge: (d: Delivery, secret: string | undefined, exchange: number) => void): Promise<void> {
+  await withSubscription(ctx, webhooks, async ({ channel, secret }) => {
+    const trigger = await triggerCreate(ctx, webhooks);
+    judge(await expectDelivery(ctx, webhooks, channel, trigger, 'the create'), secret, trigger.item.response.exchangeIndex);
+  });
+}
+
+export const signatureValid = defineCheck({
+  id: 'EVT-signature-valid',
+  title: 'Each delivery is signed over its raw bytes',
+  rule: 'A webhook payload MUST be signed with HMAC-SHA256 over its raw bytes with the shared secret (not over re-serialised JSON), in the configured scheme (webhooks.scheme).',
+  severity: 'must',
+  needs: ['webhooks'],
+  async run(ctx, { webhooks }) {
+    const { scheme } = webhooks.config;
+    await firstDelivery(ctx, webhooks, (d, secret, at) => {
+      if (secret === undefined) throw new CheckSkipped('no signing secret: the subscription returned none and webhooks.secret is not set', 'webhooks.secret');
+      const meta = metaOf(webhooks, d);
+      const raw = verify(scheme, secret, meta, d.raw);
+      if (raw.ok) {
+        const compact = Buffer.from(JSON.stringify(JSON.parse(d.raw.toString('utf8'))));
+        ctx.note(compact.equals(d.raw) ? 'the body is compact JSON: re-serialising it gives the same bytes' : 'the signature verifies over the raw bytes and would not over the body re-serialised');
+        return;
+      }
+      if (raw.missing === 'id' || raw.missing === 'timestamp') throw new CheckSkipped(`the signature cannot be checked: ${raw.reason} (EVT-event-id and EVT-timestamp-fresh judge that)`);
+      if (raw.missing === 'signature') throw new CheckFailure(`the delivery is not signed: ${raw.reason}`, `a ${signatureHeader[scheme]} header (${scheme} scheme)`, describe(d, webhooks), at);
+      let reserialised = false;
+      try {
+        reserialised = verify(scheme, secret, meta, Buffer.from(JSON.stringify(JSON.parse(d.raw.toString('utf8'))))).ok;
+      } catch {
+        reserialised = false;
+      }
+      throw new CheckFailure(
+        reserialised ? 'the signature was computed over re-serialised JSON, not over the bytes sent: a receiver that verifies the raw body refuses it' : `the signature does not verify: ${raw.reason}`,
+        `HMAC-SHA256 over the raw body in ${signatureHeader[scheme]} (${scheme} scheme)`,
+        reserialised ? 'a signature over compact re-serialised JSON' : `${signatureHeader[scheme]}: ${meta.signature ?? ''}`,
+        at,
+      );
+    });
+  },
+});
+
+export const timestampFresh = defineCheck({
+  id: 'EVT-timestamp-fresh',
+  title: 'Each delivery carries a signed timestamp within tolerance',
+  rule: 'A webhook MUST carry a timestamp (Unix seconds) within webhooks.toleranceSeconds of now, so a receiver can refuse replayed events.',
+  severity: 'must',
+  needs: ['webhooks'],
+  async run(ctx, { webhooks }) {
+    const { scheme, toleranceSeconds } = webhooks.config;
+    await firstDelivery(ctx, webhooks, (d, _secret, at) => {
+      if (!hasTimestamp(scheme)) throw new CheckFailure(`the ${scheme} signature scheme carries no timestamp: a receiver cannot refuse a replayed event`, 'a signed timestamp (standard or stripe scheme)', `${scheme} scheme`, at);
+      const ts = metaOf(webhooks, d).timestamp;
+      if (ts === undefined) throw new CheckFailure('the delivery carries no timestamp', scheme === 'standard' ? 'a webhook-timestamp header' : 't= in Stripe-Signature', describe(d, webhooks), at);
+      if (!/^\d+$/.test(ts)) throw new CheckFailure(`the timestamp "${ts}" is not Unix seconds`, 'an integer number of seconds', ts, at);
+      const skew = Math.abs(d.receivedAt / 1000 - Number(ts));
+      if (skew > toleranceSeconds) throw new CheckFailure(`the timestamp is ${Math.round(skew)} s from the time it arrived`, `within ${toleranceSeconds} s (webhooks.toleranceSeconds)`, `${Math.round(skew)} s`, at);
+    });
+  },
+});
+
+export const eventId = defineCheck({
+  id: 'EVT-event-id',
+  title: 'Each delivery carries an event id',
+  rule: 'A webhook MUST carry an event id, the same on every delivery of one event, so a receiver can skip ids it has seen (delivery is at-least-once).',
+  severity: 'must',
+  needs: ['webhooks'],
+  async run(ctx, { webhooks }) {
+    const where = { standard: 'a webhook-id header', github: 'an X-GitHub-Delivery header', stripe: 'an "id" member in the body' }[webhooks.config.scheme];
+    await firstDelivery(ctx, webhooks, (d, _secret, at) => {
+      const id = metaOf(webhooks, d).id;
+      if (id === undefined || id.trim() === '') throw new CheckFailure('the delivery carries no event id', where, describe(d, webhooks), at);
+    });
+  },
+});
+
+/** The first delivery about an item answered as `first` says, and the retry that must follow: same id, same bytes. */
+async function expectRetry(ctx: CheckContext, webhooks: WebhookProbe, first: { status: number; delayMs?: number }, why: string): Promise<void> {
+  await withSubscription(ctx, webhooks, async ({ channel }) => {
+    let answered = false;
+    const trigger = await (async () => {
+      // The answer is set before the create: its delivery may arrive before the create's answer.
+      const t = { about: (_d: Delivery) => false };
+      channel.answer = (d) => {
+        if (!answered && t.about(d)) {
+          answered = true;
+          return first;
+        }
+        return { status: 204 };
+      };
+      const made = await triggerCreate(ctx, webhooks);
+      t.about = made.about;
+      return made;
+    })();
+    const d = await expectDelivery(ctx, webhooks, channel, trigger, 'the create');
+    const index = channel.deliveries.indexOf(d);
+    if (!answered) throw new CheckSkipped('the first delivery came before restprobe could recognise it; nothing was refused');
+    const within = webhooks.config.deliveryWithinMs + (first.delayMs ?? 0);
+    const retry = await channel.next(trigger.about, within, ctx.signal, index + 1);
+    const at = trigger.item.response.exchangeIndex;
+    if (retry === undefined) throw new CheckFailure(`the delivery was not retried within ${within} ms after ${why}`, 'a retry of the same event', 'no further delivery about the item', at);
+    const [a, b] = [metaOf(webhooks, d).id, metaOf(webhooks, retry).id];
+    if (a === undefined || b === undefined) throw new CheckSkipped('the deliveries carry no event id to compare (EVT-event-id judges that)');
+    if (a !== b) throw new CheckFailure(`the retry after ${why} carries a new event id`, `the same id (${a})`, b, at);
+    if (!retry.raw.equals(d.raw)) throw new CheckFailure(`the retry after ${why} changed the body`, `the same ${d.raw.length} bytes`, `${retry.raw.length} other bytes: ${retry.raw.toString('utf8').slice(0, 200)}`, at);
+    ctx.note(`retried after ${retry.receivedAt - d.receivedAt} ms with the same id and bytes`);
+  });
+}
+
+export const retryAfter500 = defineCheck({
+  id: 'EVT-retry-after-500',
+  title: 'A delivery answered 500 is retried, with the same id and body',
+  rule: 'A failed webhook delivery MUST be retried (at-least-once), with the same event id and the identical body.',
+  severity: 'must',
+  needs: ['webhooks'],
+  async run(ctx, { webhooks }) {
+    await expectRetry(ctx, webhooks, { status: 500 }, 'a 500');
+  },
+});
+
+export const retryAfterTimeout = defineCheck({
+  id: 'EVT-retry-after-timeout',
+  title: 'A delivery answered too slowly is retried, with the same id and body',
+  rule: 'A webhook delivery that gets no answer within the sender\'s timeout MUST be retried, with the same event id and the identical body.',
+  severity: 'must',
+  needs: ['webhooks'],
+  async run(ctx, { webhooks }) {
+    const slow = webhooks.config.slowAnswerMs;
+    await expectRetry(ctx, webhooks, { status: 204, delayMs: slow }, `an answer held ${slow} ms (webhooks.slowAnswerMs)`);
+  },
+});
+
+export const unsubscribeStops = defineCheck({
+  id: 'EVT-unsubscribe-stops',
+  title: 'Unsubscribing stops deliveries',
+  rule: 'Once a webhook subscription is deleted, the target MUST deliver no new event to its URL.',
+  severity: 'must',
+  needs: ['webhooks'],
+  async run(ctx, { webhooks }) {
+    await withSubscription(ctx, webhooks, async ({ channel, url }) => {
+      if (url === undefined) throw new CheckSkipped('the subscription answered no Location to DELETE', 'webhooks.subscribe');
+      const first = await triggerCreate(ctx, webhooks);
+      await expectDelivery(ctx, webhooks, channel, first, 'the create');
+      const res = await ctx.http.send({ method: 'DELETE', url });
+      ensure(res.status >= 200 && res.status < 300, `unsubscribing answered ${res.status}`, 'a 2xx to DELETE of the subscription', String(res.status));
+      const second = await triggerCreate(ctx, webhooks);
+      const quiet = webhooks.config.quietMs;
+      const late = await channel.next(second.about, quiet, ctx.signal);
+      if (late !== undefined) throw new CheckFailure('an event was delivered after the subscription was deleted', `no delivery within ${quiet} ms (webhooks.quietMs)`, describe(late, webhooks), second.item.response.exchangeIndex);
+    });
+  },
+});
+
+export const senderChecks = [secretShownOnce, deliveryPostJson, eventsForActions, signatureValid, timestampFresh, eventId, retryAfter500, retryAfterTimeout, unsubscribeStops];
