@@ -141,7 +141,7 @@ export function createRequestListener(config: AppConfig): (req: IncomingMessage,
         ? await readJsonBody(req, method, operation.body, faults)
         : undefined;
     const conditional = new ConditionalRequest(method, req.headers, validators, faults);
-    const reply = conditional.complete(await operation.handler({ method, params: match.params, query, body, faults, conditional, ...(credentials && { credentials }) }));
+    const reply = conditional.complete(await operation.handler({ method, path, headers: req.headers, params: match.params, query, body, faults, conditional, ...(credentials && { credentials }) }));
     return method === 'POST' && faults.has('credential-in-location') ? withKeyInLocation(reply, credentials) : reply;
   }
 

@@ -97,6 +97,16 @@ const definitions = [
     detects: ['END-update-returns-resource'],
   },
   {
+    name: 'idempotency-key-ignored',
+    description: 'POST ignores Idempotency-Key: a retried create with the same key makes a second resource.',
+    detects: ['END-idempotency-key-replay'],
+  },
+  {
+    name: 'idempotency-key-reuse-accepted',
+    description: 'POST with a stored Idempotency-Key but another body creates a new resource instead of 422.',
+    detects: ['END-idempotency-key-mismatch'],
+  },
+  {
     name: 'put-merges',
     description: 'PUT keeps fields the body omits, as PATCH does, instead of resetting them.',
     detects: ['END-put-replaces'],

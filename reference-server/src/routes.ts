@@ -11,6 +11,7 @@ import { sessionRoutes, type SessionStore } from './sessions.js';
 import { projectKind, projectListing, projectPath, projectsPath, seedProject, type ProjectData } from './projects.js';
 import { notFound } from './problem.js';
 import { createItem, deleteItem, getItem, listItems, listItemsByOffset, listItemsByPageNumber, patchItem, replaceItem } from './resources.js';
+import { IdempotencyStore } from './idempotency.js';
 import { jsonReply } from './respond.js';
 import type { Route } from './router.js';
 import { Collection, type IdScheme } from './store.js';
@@ -37,6 +38,8 @@ export function createRoutes(options: RouteOptions): Route<Operation>[] {
   const completions: Completions = new Map();
   const members = memberKind(memberStore);
   const events = eventKind(new Collection<EventData>(options.ids));
+  // Every create honours Idempotency-Key (§4 rule 6), one store for every node.
+  const idempotent = new IdempotencyStore();
 
   const tasks = taskKind(taskStore, completions, (id) => projectStore.get(id) !== undefined);
   const projects = projectKind(projectStore, (project) => {
@@ -72,7 +75,7 @@ export function createRoutes(options: RouteOptions): Route<Operation>[] {
         },
         POST: {
           body: 'required',
-          handler: (ctx) => createItem(projects, ctx, requiredBody(ctx), { collectionPath: projectsPath }),
+          handler: idempotent.wrap((ctx) => createItem(projects, ctx, requiredBody(ctx), { collectionPath: projectsPath })),
         },
       },
     },
@@ -91,7 +94,7 @@ export function createRoutes(options: RouteOptions): Route<Operation>[] {
         GET: { handler: (ctx) => listItemsByOffset(members, ctx, { listing: memberListing, maxLimit: memberMaxLimit }) },
         POST: {
           body: 'required',
-          handler: (ctx) => createItem(members, ctx, requiredBody(ctx), { collectionPath: membersPath }),
+          handler: idempotent.wrap((ctx) => createItem(members, ctx, requiredBody(ctx), { collectionPath: membersPath })),
         },
       },
     },
@@ -99,7 +102,7 @@ export function createRoutes(options: RouteOptions): Route<Operation>[] {
       pattern: eventsPath,
       operations: {
         GET: { handler: (ctx) => listItemsByPageNumber(events, ctx, { listing: eventListing }) },
-        POST: { body: 'required', handler: (ctx) => createItem(events, ctx, requiredBody(ctx), { collectionPath: eventsPath }) },
+        POST: { body: 'required', handler: idempotent.wrap((ctx) => createItem(events, ctx, requiredBody(ctx), { collectionPath: eventsPath })) },
       },
     },
     {
@@ -130,14 +133,14 @@ export function createRoutes(options: RouteOptions): Route<Operation>[] {
         },
         POST: {
           body: 'required',
-          handler: (ctx) => {
+          handler: idempotent.wrap((ctx) => {
             const projectId = param(ctx, 'id');
             if (projectStore.get(projectId) === undefined) throw missingProject();
             return createItem(tasks, ctx, requiredBody(ctx), {
               collectionPath: `${projectPath(projectId)}/tasks`,
               parentId: projectId,
             });
-          },
+          }),
         },
       },
     },

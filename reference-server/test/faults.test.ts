@@ -128,6 +128,22 @@ const demonstrations: Record<FaultName, (h: Harness) => Promise<void>> = {
     expect((await h.call('PATCH', path, { json: { name: 'C' } })).json()).toEqual({ name: 'C' });
     expect((await h.call('GET', path)).json()).toMatchObject({ id: project.id, name: 'C' });
   },
+  async 'idempotency-key-ignored'(h) {
+    const headers = { 'idempotency-key': '"demo-ignored"' };
+    const first = await h.call('POST', '/v2/projects', { json: { name: 'n' }, headers });
+    const again = await h.call('POST', '/v2/projects', { json: { name: 'n' }, headers });
+    expect([first.status, again.status]).toEqual([201, 201]);
+    expect(again.json().id).not.toBe(first.json().id);
+  },
+  async 'idempotency-key-reuse-accepted'(h) {
+    const headers = { 'idempotency-key': '"demo-reuse"' };
+    const first = await h.call('POST', '/v2/projects', { json: { name: 'n' }, headers });
+    const other = await h.call('POST', '/v2/projects', { json: { name: 'other' }, headers });
+    expect([first.status, other.status]).toEqual([201, 201]);
+    expect(other.json()).toMatchObject({ name: 'other' });
+    // The same body still replays.
+    expect((await h.call('POST', '/v2/projects', { json: { name: 'n' }, headers })).json().id).toBe(first.json().id);
+  },
   async 'put-merges'(h) {
     const project = await h.createProject({ description: 'kept', status: 'archived' });
     const res = await h.call('PUT', `/v2/projects/${project.id}`, { json: { name: 'N' } });

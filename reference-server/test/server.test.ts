@@ -576,3 +576,43 @@ describe('tasks', () => {
     expectProblem(await h.call('GET', `/v2/tasks/${task.id}`), 404);
   });
 });
+
+describe('Idempotency-Key on POST', () => {
+  it('replays the stored result for the same key and body: one resource', async () => {
+    const headers = { 'idempotency-key': '"server-test-replay"' };
+    const first = await h.call('POST', '/v2/projects', { json: { name: 'once', status: 'archived' }, headers });
+    // Members in another order are the same body; a bare token names the same key as its sf-string.
+    const again = await h.call('POST', '/v2/projects', { json: { status: 'archived', name: 'once' }, headers: { 'idempotency-key': 'server-test-replay' } });
+    expect(first.status).toBe(201);
+    expect([again.status, again.headers['location'], again.text]).toEqual([201, first.headers['location'], first.text]);
+    const task = { 'idempotency-key': '"server-test-task"' };
+    const t1 = await h.call('POST', `/v2/projects/${first.json().id}/tasks`, { json: { title: 't' }, headers: task });
+    const t2 = await h.call('POST', `/v2/projects/${first.json().id}/tasks`, { json: { title: 't' }, headers: task });
+    expect(t2.json().id).toBe(t1.json().id);
+  });
+
+  it('refuses the same key with another body with 422 problem+json, and creates nothing', async () => {
+    const headers = { 'idempotency-key': '"server-test-mismatch"' };
+    expect((await h.call('POST', '/v2/members', { json: { name: 'a' }, headers })).status).toBe(201);
+    const other = await h.call('POST', '/v2/members', { json: { name: 'b' }, headers });
+    expect(expectProblem(other, 422)).toMatchObject({ type: 'urn:restprobe:problem:idempotency-key-reused' });
+  });
+
+  it('keeps keys per client and per path, and frees a key whose request was refused', async () => {
+    const headers = { 'idempotency-key': '"server-test-scope"' };
+    const refused = await h.call('POST', '/v2/projects', { json: { name: 42 }, headers });
+    expect(refused.status).toBe(422);
+    const project = await h.call('POST', '/v2/projects', { json: { name: 'fixed' }, headers });
+    expect(project.status).toBe(201);
+    const member = await h.call('POST', '/v2/members', { json: { name: 'fixed' }, headers });
+    expect(member.status).toBe(201);
+    expect(member.json().id).not.toBe(project.json().id);
+  });
+
+  it('handles a POST without a key as usual', async () => {
+    const a = await h.call('POST', '/v2/projects', { json: { name: 'same' } });
+    const b = await h.call('POST', '/v2/projects', { json: { name: 'same' } });
+    expect([a.status, b.status]).toEqual([201, 201]);
+    expect(a.json().id).not.toBe(b.json().id);
+  });
+});
