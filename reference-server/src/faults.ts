@@ -511,6 +511,41 @@ const definitions = [
     description: 'The overload 503 gives Retry-After in fractional seconds (0.10) instead of delta-seconds or a date.',
     detects: ['LIM-503-retry-after'],
   },
+  {
+    name: 'deprecation-on-current',
+    description: 'The current version (/v2) also sends the Deprecation, Sunset and deprecation Link of /v1.',
+    detects: ['VER-current-version'],
+  },
+  {
+    name: 'deprecation-date-malformed',
+    description: 'Deprecation on /v1 is an HTTP-date (the pre-RFC 9745 drafts) instead of an sf-date such as @1735689600.',
+    detects: ['VER-deprecation-headers'],
+  },
+  {
+    name: 'sunset-before-deprecation',
+    description: "The Sunset of /v1 is a year before its Deprecation date.",
+    detects: ['VER-deprecation-headers'],
+  },
+  {
+    name: 'deprecation-link-dead',
+    description: 'The rel="deprecation" Link of /v1 names a notice that answers 404.',
+    detects: ['VER-deprecation-headers'],
+  },
+  {
+    name: 'deprecated-version-gone',
+    description: 'The deprecated /v1 answers 410 before its Sunset date, as if it were removed already.',
+    detects: ['VER-deprecation-headers'],
+  },
+  {
+    name: 'removed-version-500',
+    description: 'The removed /v0 answers 500 instead of 404 or 410.',
+    detects: ['VER-removed-version-gone'],
+  },
+  {
+    name: 'rename-dropped-early',
+    description: "The deprecated /v1 drops a project's old field title (renamed name) before the next version.",
+    detects: ['VER-rename-transition'],
+  },
 ] as const satisfies readonly FaultDefinition[];
 
 /**

@@ -29,6 +29,8 @@ import { RateLimits, type RateLimitOptions } from './rate-limit.js';
 
 export { defaultProbeRateLimit, parseRateLimit, rateLimitAlgorithms, retryAfterFormats, type RateLimit, type RateLimitAlgorithm, type RateLimitOptions, type RetryAfterFormat } from './rate-limit.js';
 
+export { currentVersion, deprecatedVersion, removedVersion, vendorMediaType, type Versioning } from './versions.js';
+import type { Versioning } from './versions.js';
 export { faultCatalogue, faultNames, isFaultName, type Fault, type FaultDefinition, type FaultName } from './faults.js';
 
 /**
@@ -68,6 +70,12 @@ export interface ReferenceServerOptions extends RateLimitOptions {
   readonly nodes?: number;
   /** Integer ids that a delete frees for the next create (`serve --reuse-ids`); random UUIDs by default. */
   readonly reuseIds?: boolean;
+  /**
+   * How clients name the API version (see versions.ts): `url` (the default: `/v2/projects`,
+   * deprecated `/v1/projects`) or `header` (`/projects` with
+   * `Accept: application/vnd.restprobe+json; version=1`, `Vary: Accept`).
+   */
+  readonly versioning?: Versioning;
 }
 
 /** The most nodes `nodes` may ask for. */
@@ -151,7 +159,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   try {
     for (let node = 1; node <= nodes; node++) {
       const validators = new Validators(faults, memory, node);
-      const app = createRequestListener({ keys, sessions, faults, routes, validators, limiter: rateLimits.nodeLimiter() });
+      const app = createRequestListener({ keys, sessions, faults, routes, validators, limiter: rateLimits.nodeLimiter(), versioning: options.versioning ?? 'url' });
       // An https.Server is an http.Server for everything used here (listen, close, address).
       const server: Server = tls === undefined ? createServer(app) : createHttpsServer({ key: tls.key, cert: tls.cert }, hsts ? withHsts(app) : app);
       server.on('clientError', createClientErrorListener(faults, hsts ? { 'Strict-Transport-Security': hstsValue } : {}));
@@ -163,7 +171,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
       const firstPort = ports[0] ?? 0;
       // Fault `plain-http-serves-data`: the plain listener is one more node of the API.
       const plainApp = faults.has('plain-http-serves-data')
-        ? createRequestListener({ keys, sessions, faults, routes, validators: new Validators(faults, memory, 1), limiter: rateLimits.nodeLimiter() })
+        ? createRequestListener({ keys, sessions, faults, routes, validators: new Validators(faults, memory, 1), limiter: rateLimits.nodeLimiter(), versioning: options.versioning ?? 'url' })
         : redirectToHttps(firstPort);
       const plain = createServer(plainApp);
       plain.on('clientError', createClientErrorListener(faults));

@@ -12,6 +12,7 @@ import { projectKind, projectListing, projectPath, projectsPath, seedProject, ty
 import { notFound } from './problem.js';
 import { createItem, deleteItem, getItem, listItems, listItemsByOffset, listItemsByPageNumber, patchItem, replaceItem } from './resources.js';
 import { IdempotencyStore } from './idempotency.js';
+import { currentVersion, deprecatedAt, deprecatedVersion, deprecationNoticePath, renames, sunsetAt } from './versions.js';
 import { jsonReply } from './respond.js';
 import type { Route } from './router.js';
 import { Collection, type IdScheme } from './store.js';
@@ -58,6 +59,23 @@ export function createRoutes(options: RouteOptions): Route<Operation>[] {
       operations: {
         // The index names no resource: any valid credential may read it.
         GET: { access: 'authenticated', handler: () => jsonReply(200, { _links: { projects: projectsPath, members: membersPath, events: eventsPath, api_keys: apiKeysPath } }) },
+      },
+    },
+    {
+      // The deprecation notice a deprecated version's `Link: rel="deprecation"` names (RFC 9745 §3).
+      pattern: deprecationNoticePath,
+      operations: {
+        GET: {
+          access: 'authenticated',
+          handler: () =>
+            jsonReply(200, {
+              version: deprecatedVersion,
+              deprecated_at: new Date(deprecatedAt * 1000).toISOString(),
+              sunset_at: new Date(sunsetAt * 1000).toISOString(),
+              successor: currentVersion,
+              renamed_fields: renames.map((r) => ({ path: r.path, from: r.from, to: r.to })),
+            }),
+        },
       },
     },
     {

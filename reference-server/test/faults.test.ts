@@ -144,6 +144,37 @@ const demonstrations: Record<FaultName, (h: Harness) => Promise<void>> = {
     // The same body still replays.
     expect((await h.call('POST', '/v2/projects', { json: { name: 'n' }, headers })).json().id).toBe(first.json().id);
   },
+  async 'deprecation-on-current'(h) {
+    const res = await h.call('GET', '/v2/projects');
+    expect(res.headers['deprecation']).toBe('@1735689600');
+    expect(res.headers['sunset']).toBe('Tue, 01 Jan 2030 00:00:00 GMT');
+  },
+  async 'deprecation-date-malformed'(h) {
+    expect((await h.call('GET', '/v1/projects')).headers['deprecation']).toBe('Wed, 01 Jan 2025 00:00:00 GMT');
+  },
+  async 'sunset-before-deprecation'(h) {
+    const res = await h.call('GET', '/v1/projects');
+    expect([res.headers['deprecation'], res.headers['sunset']]).toEqual(['@1735689600', 'Tue, 02 Jan 2024 00:00:00 GMT']);
+  },
+  async 'deprecation-link-dead'(h) {
+    const link = (await h.call('GET', '/v1/projects')).headers['link'] ?? '';
+    const target = /^<([^>]+)>; rel="deprecation"/.exec(link)?.[1] ?? '';
+    expect(target).toBe('/v2/deprecations/v1-gone');
+    expect((await h.call('GET', target)).status).toBe(404);
+  },
+  async 'deprecated-version-gone'(h) {
+    expect((await h.call('GET', '/v1/projects')).status).toBe(410);
+    expect((await h.call('GET', '/v2/projects')).status).toBe(200);
+  },
+  async 'removed-version-500'(h) {
+    expect((await h.call('GET', '/v0/projects')).status).toBe(500);
+  },
+  async 'rename-dropped-early'(h) {
+    const project = await h.createProject({ name: 'renamed' });
+    const v1 = (await h.call('GET', `/v1/projects/${project.id}`)).json();
+    expect(v1).toMatchObject({ name: 'renamed' });
+    expect(v1).not.toHaveProperty('title');
+  },
   async 'put-merges'(h) {
     const project = await h.createProject({ description: 'kept', status: 'archived' });
     const res = await h.call('PUT', `/v2/projects/${project.id}`, { json: { name: 'N' } });

@@ -616,3 +616,49 @@ describe('Idempotency-Key on POST', () => {
     expect(a.json().id).not.toBe(b.json().id);
   });
 });
+
+describe('versions', () => {
+  it('serves the deprecated /v1 with Deprecation, a later Sunset and a deprecation Link; /v2 without them', async () => {
+    const project = await h.createProject({ name: 'versioned' });
+    const v1 = await h.call('GET', `/v1/projects/${project.id}`);
+    expect(v1.status).toBe(200);
+    expect(v1.headers['deprecation']).toBe('@1735689600');
+    expect(new Date(v1.headers['sunset']!).getTime() / 1000).toBeGreaterThan(1735689600);
+    expect(v1.headers['link']).toBe('</v2/deprecations/v1>; rel="deprecation"; type="application/json"');
+    expect((await h.call('GET', '/v2/deprecations/v1')).json()).toMatchObject({ version: 1, successor: 2 });
+    // The rename in transition: v1 sends the old name beside the new one, v2 only the new.
+    expect(v1.json()).toMatchObject({ id: project.id, title: 'versioned', name: 'versioned' });
+    const v2 = await h.call('GET', `/v2/projects/${project.id}`);
+    expect(v2.json()).not.toHaveProperty('title');
+    expect(v2.headers['deprecation']).toBeUndefined();
+    expect(v2.headers['sunset']).toBeUndefined();
+    const created = await h.call('POST', '/v1/projects', { json: { name: 'via v1' } });
+    expect(created.headers['location']).toMatch(/^\/v1\/projects\//);
+    expect((await h.call('GET', '/v1/projects')).json().data.every((p: Record<string, unknown>) => p['title'] === p['name'])).toBe(true);
+  });
+
+  it('answers the removed /v0 with 410 problem+json', async () => {
+    expectProblem(await h.call('GET', '/v0/projects'), 410);
+  });
+
+  it('names the version in Accept under the header scheme, with Vary: Accept', async () => {
+    const hh = await startHarness([], { versioning: 'header' });
+    try {
+      const vendor = (n: number) => ({ accept: `application/vnd.restprobe+json; version=${n}` });
+      const created = await hh.call('POST', '/projects', { json: { name: 'header' } });
+      expect([created.status, created.headers['location']]).toEqual([201, `/projects/${created.json().id}`]);
+      const current = await hh.call('GET', `/projects/${created.json().id}`, { headers: vendor(2) });
+      expect([current.status, current.headers['vary'], current.headers['deprecation'], current.headers['content-type']]).toEqual([200, 'Accept', undefined, 'application/json']);
+      const old = await hh.call('GET', `/projects/${created.json().id}`, { headers: vendor(1) });
+      expect(old.headers['deprecation']).toBe('@1735689600');
+      expect(old.headers['link']).toBe('</deprecations/v1>; rel="deprecation"; type="application/json"');
+      expect(old.json()).toMatchObject({ title: 'header', name: 'header' });
+      expect((await hh.call('GET', '/deprecations/v1')).status).toBe(200);
+      expectProblem(await hh.call('GET', '/projects', { headers: vendor(0) }), 410);
+      expect((await hh.call('GET', '/projects', { headers: vendor(7) })).status).toBe(406);
+      expect((await hh.call('GET', '/v2/projects')).status).toBe(404);
+    } finally {
+      await hh.close();
+    }
+  });
+});

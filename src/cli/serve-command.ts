@@ -19,6 +19,8 @@ export interface ServeOptions extends RateLimitFlags {
   readonly reuseIds?: boolean;
   /** HTTPS with a CA generated at start, HSTS, and a plain-HTTP listener that redirects. */
   readonly tls?: boolean;
+  /** How clients name the API version: `url` (default) or `header`. */
+  readonly versioning?: string;
 }
 
 export function renderFaultList(json: boolean): string {
@@ -56,9 +58,11 @@ export async function serveCommand(opts: ServeOptions, out: NodeJS.WriteStream =
     throw new RestprobeError('ERR_USAGE', `--seed-projects: "${seedText}" is not a count (0-${maxSeedProjects})`);
   }
   const limits = rateLimitOptions(opts);
+  const versioning = opts.versioning ?? 'url';
+  if (versioning !== 'url' && versioning !== 'header') throw new RestprobeError('ERR_USAGE', `--versioning: "${versioning}" is not url or header`);
   let server;
   try {
-    server = await startReferenceServer({ port, faults: opts.fault, nodes, seedProjects, ...limits, ...(opts.reuseIds === true && { reuseIds: true }), ...(opts.tls === true && { tls: true }) });
+    server = await startReferenceServer({ port, faults: opts.fault, nodes, seedProjects, ...limits, ...(opts.reuseIds === true && { reuseIds: true }), ...(opts.tls === true && { tls: true }), versioning });
   } catch (err) {
     const where = port !== 0 && lastPort > port ? `${port}-${lastPort}` : String(port);
     throw new RestprobeError('ERR_USAGE', `cannot listen on 127.0.0.1:${where}: ${(err as Error).message}`);
@@ -74,6 +78,7 @@ export async function serveCommand(opts: ServeOptions, out: NodeJS.WriteStream =
       `# restprobe reference server listening on ${server.url}`,
       ...(server.urls.length > 1 ? server.urls.map((url, i) => `# node ${i + 1}: ${url}`) : []),
       `# faults: ${opts.fault.length > 0 ? opts.fault.join(', ') : 'none (a conforming server)'}`,
+      `# versions: ${versioning === 'url' ? '/v2 current, /v1 deprecated, /v0 removed' : 'unversioned paths; Accept: application/vnd.restprobe+json; version=2 (current), 1 (deprecated), 0 (removed)'}`,
       ...(opts.reuseIds === true ? ['# ids: integers, the next above the highest in use (a deleted id comes back)'] : []),
       ...(server.caPath !== undefined ? [`# TLS: a CA made for this run, trusted with --ca: ${server.caPath}`] : []),
       ...(server.plainUrl !== undefined ? [`# plain HTTP (redirects to ${server.url}): ${server.plainUrl}`] : []),
