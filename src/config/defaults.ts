@@ -24,4 +24,7 @@ export const configDefaults = {
   nodes: [] as readonly string[],
   secretEndpoints: [] as readonly never[],
   rateLimitKeyedBy: 'apiKey',
+  versionHeader: 'Accept',
+  versionQueryParam: 'v',
+  versionList: [] as readonly string[],
 } as const;

@@ -3,7 +3,7 @@
  * read, validate against the bundled schema, apply defaults, resolve secrets.
  */
 import { RestprobeError } from '../errors.js';
-import type { ApiKeyAuth, AuthProfile, CollectionProfile, TargetProfile } from '../model/profile.js';
+import type { ApiKeyAuth, AuthProfile, CollectionProfile, TargetProfile, VersionProfile } from '../model/profile.js';
 import { normaliseBaseUrl } from './base-url.js';
 import { configDefaults as defaults } from './defaults.js';
 import { problemsFromAjv } from './problems.js';
@@ -105,6 +105,22 @@ function proxyUrl(raw: string): string {
   const result = normaliseBaseUrl(raw);
   if (!result.ok) throw new RestprobeError('ERR_USAGE', `--proxy ${result.problem}`);
   return result.url;
+}
+
+/** A version as the checks use it: `v2` and `2` are both `2`. */
+const bareVersion = (v: string): string => v.replace(/^v/i, '');
+
+function versionProfile(raw: NonNullable<RawConfig['version']>): VersionProfile {
+  return {
+    scheme: raw.scheme,
+    current: bareVersion(raw.current),
+    deprecated: (raw.deprecated ?? defaults.versionList).map(bareVersion),
+    removed: (raw.removed ?? defaults.versionList).map(bareVersion),
+    header: raw.header ?? defaults.versionHeader,
+    ...(raw.vendor !== undefined && { vendor: raw.vendor }),
+    queryParam: raw.queryParam ?? defaults.versionQueryParam,
+    renames: raw.renames ?? [],
+  };
 }
 
 /** The credentials the config gives, secrets resolved (a login body's `{ "env": NAME }` members too). */
@@ -216,6 +232,7 @@ export async function loadProfile(opts: LoadProfileOptions = {}): Promise<Target
     },
     properties: { numRuns: config.properties?.numRuns ?? defaults.numRuns },
     ...(rateLimit && { rateLimit }),
+    ...(config.version && { version: versionProfile(config.version) }),
     secrets: secrets.secrets,
   };
 }

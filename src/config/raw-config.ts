@@ -71,6 +71,16 @@ export interface RawConfig {
   readonly safety?: { readonly readOnly?: boolean; readonly maxRequests?: number; readonly destructive?: boolean };
   readonly properties?: { readonly numRuns?: number };
   readonly rateLimit?: RawRateLimit;
+  readonly version?: {
+    readonly scheme: 'url' | 'header' | 'query';
+    readonly current: string;
+    readonly deprecated?: readonly string[];
+    readonly removed?: readonly string[];
+    readonly header?: string;
+    readonly vendor?: string;
+    readonly queryParam?: string;
+    readonly renames?: readonly { readonly collection: string; readonly from: string; readonly to: string }[];
+  };
 }
 
 export interface RawRateLimit {

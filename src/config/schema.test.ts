@@ -66,6 +66,11 @@ describe('config schema', () => {
       '$.secretEndpoints': configDefaults.secretEndpoints,
       '$.rateLimit.keyedBy': configDefaults.rateLimitKeyedBy,
       '$.rateLimit.budget': configDefaults.rateLimitBudget,
+      '$.version.deprecated': configDefaults.versionList,
+      '$.version.removed': configDefaults.versionList,
+      '$.version.header': configDefaults.versionHeader,
+      '$.version.queryParam': configDefaults.versionQueryParam,
+      '$.version.renames': [],
     });
   });
 
@@ -107,6 +112,7 @@ describe('config schema', () => {
       safety: { readOnly: true, maxRequests: 1 },
       properties: { numRuns: 10000 },
       rateLimit: { keyedBy: 'apiKey', credential: { env: 'LIMIT_KEY' }, otherCredential: { env: 'LIMIT_KEY_2' }, keyHeader: 'X-API-Key', limit: 10, window: '1s', budget: 50, path: '/v2/projects' },
+      version: { scheme: 'header', current: 'v2', deprecated: ['1'], removed: ['0'], header: 'Accept', vendor: 'example', queryParam: 'v', renames: [{ collection: 'projects', from: 'title', to: 'name' }] },
     };
     const validate = configValidator();
     expect(validate(everything), JSON.stringify(validate.errors)).toBe(true);

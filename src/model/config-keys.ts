@@ -32,6 +32,10 @@ export const configKeys = [
   'rateLimit.keyedBy',
   'rateLimit.limit',
   'rateLimit.budget',
+  'version',
+  'version.deprecated',
+  'version.removed',
+  'version.renames',
 ] as const;
 
 export type ConfigKey = (typeof configKeys)[number];

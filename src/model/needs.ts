@@ -16,7 +16,7 @@
  */
 import type { ConfigKey } from './config-keys.js';
 import { resolveOtherClient, resolveRateLimit, type ProbeClient, type RateLimitProbe } from './rate-limit-needs.js';
-import type { ApiKeyAuth, ChildProfile, CollectionMethod, CollectionProfile, LimitedAuth, MintAuth, SecretEndpoint, SessionAuth, TargetProfile } from './profile.js';
+import type { ApiKeyAuth, ChildProfile, CollectionMethod, CollectionProfile, LimitedAuth, MintAuth, SecretEndpoint, SessionAuth, TargetProfile, VersionProfile } from './profile.js';
 
 /** Why a need is not met, and the config key (or flag) that would meet it. */
 export class Unmet {
@@ -132,6 +132,21 @@ function anyWalkable(p: TargetProfile): WalkableCollection | Unmet {
   const offset = walkable(p, 'positional');
   if (!(offset instanceof Unmet)) return offset;
   return walkSteps.indexOf(offset.configKey) > walkSteps.indexOf(cursor.configKey) ? offset : cursor;
+}
+
+/** The API's versioning, when the config describes it well enough to name a version in a request. */
+function versioning(p: TargetProfile): VersionProfile | Unmet {
+  const v = p.version;
+  if (v === undefined) return new Unmet('no API version configured', 'version');
+  if (v.scheme === 'header' && v.header.toLowerCase() === 'accept' && v.vendor === undefined) return new Unmet('the header scheme in Accept needs the vendor of application/vnd.<vendor>+json', 'version');
+  return v;
+}
+
+/** The versioning, when its `list` of versions is not empty. */
+function withVersions(p: TargetProfile, list: 'deprecated' | 'removed' | 'renames', key: ConfigKey, what: string): VersionProfile | Unmet {
+  const v = versioning(p);
+  if (v instanceof Unmet) return v;
+  return v[list].length > 0 ? v : new Unmet(`no ${what} configured`, key);
 }
 
 /** Every need a check can declare. */
@@ -330,6 +345,22 @@ export const needs = {
     label: "the target's plain-HTTP URL",
     keys: ['plainHttpUrl'],
     resolve: (p) => p.plainHttpUrl ?? new Unmet('no plain-HTTP URL configured to check its redirect', 'plainHttpUrl'),
+  }),
+  /** How the API names its version (`version`: scheme and current version). */
+  version: need<VersionProfile>({ label: 'the API version scheme', keys: ['version'], resolve: versioning }),
+  /** The versioning, with deprecated versions to judge. */
+  deprecatedVersions: need<VersionProfile>({ label: 'deprecated API versions', keys: ['version', 'version.deprecated'], resolve: (p) => withVersions(p, 'deprecated', 'version.deprecated', 'deprecated version') }),
+  /** The versioning, with removed versions to judge. */
+  removedVersions: need<VersionProfile>({ label: 'removed API versions', keys: ['version', 'version.removed'], resolve: (p) => withVersions(p, 'removed', 'version.removed', 'removed version') }),
+  /** The versioning, with field renames in transition (and deprecated versions that still carry the old names). */
+  renames: need<VersionProfile>({
+    label: 'field renames in transition',
+    keys: ['version', 'version.renames', 'version.deprecated'],
+    resolve: (p) => {
+      const v = withVersions(p, 'renames', 'version.renames', 'field rename in transition');
+      if (v instanceof Unmet) return v;
+      return v.deprecated.length > 0 ? v : new Unmet('no deprecated version to carry the old names', 'version.deprecated');
+    },
   }),
   /** A rate limiter the config lets restprobe probe (`rateLimit`), a client to burst as, and a budget that can pass the declared limit. */
   rateLimit: need<RateLimitProbe>({ label: 'a rate limiter to probe', keys: ['rateLimit', 'rateLimit.credential', 'rateLimit.budget', 'rateLimit.limit'], resolve: resolveRateLimit }),
