@@ -86,3 +86,36 @@ describe('VER- checks', () => {
     expect(got.explain).toMatch(/\/projects has no \/v2 segment/);
   });
 });
+
+describe('VER-tolerant-reader', () => {
+  /** The check's worst verdict over its collections on a variant. */
+  async function tolerant(rewrites: Rewrites): Promise<string> {
+    const target = await startVariant(rewrites);
+    try {
+      const checks = catalogue.filter((c) => c.id === 'VER-tolerant-reader');
+      const { results } = await runChecks({ profile: target.profile, checks, seed: 1, client: target.client });
+      return worstFinding(results)!.status;
+    } finally {
+      await target.close();
+    }
+  }
+
+  it('passes on a target that answers a create with 200 and the resource', async () => {
+    expect(await tolerant({ response: (res, req) => (req.method === 'POST' && res.status === 201 ? { ...res, status: 200 } : res) })).toBe('pass');
+  });
+
+  it('fails on a target that keeps the unknown field as part of the resource', async () => {
+    // The field is kept for every item that was created with it.
+    const kept = new Map<string, unknown>();
+    const rewrites: Rewrites = {
+      response: (res, req) => {
+        const sent = req.method === 'POST' ? (JSON.parse(req.body || '{}') as Record<string, unknown>) : {};
+        const extra = Object.entries(sent).find(([k]) => k.startsWith('restprobe_unknown'));
+        if (extra && res.headers['location']) kept.set(res.headers['location'], extra);
+        const stored = req.method === 'GET' ? (kept.get(pathOf(req)) as [string, unknown] | undefined) : undefined;
+        return stored ? { ...res, body: JSON.stringify({ ...JSON.parse(res.body), [stored[0]]: stored[1] }) } : res;
+      },
+    };
+    expect(await tolerant(rewrites)).toBe('fail');
+  });
+});

@@ -546,6 +546,11 @@ const definitions = [
     description: "The deprecated /v1 drops a project's old field title (renamed name) before the next version.",
     detects: ['VER-rename-transition'],
   },
+  {
+    name: 'unknown-field-refused',
+    description: 'A create with a field the resource does not know answers 422 instead of ignoring it.',
+    detects: ['VER-tolerant-reader'],
+  },
 ] as const satisfies readonly FaultDefinition[];
 
 /**

@@ -175,6 +175,12 @@ const demonstrations: Record<FaultName, (h: Harness) => Promise<void>> = {
     expect(v1).toMatchObject({ name: 'renamed' });
     expect(v1).not.toHaveProperty('title');
   },
+  async 'unknown-field-refused'(h) {
+    const res = await h.call('POST', '/v2/projects', { json: { name: 'n', nickname: 'extra' } });
+    expect(res.status).toBe(422);
+    expect(res.json().errors).toEqual([{ field: 'nickname', message: 'is not a field of this resource' }]);
+    expect((await h.call('POST', '/v2/projects', { json: { name: 'n', id: 'x', created_at: 'y' } })).status).toBe(201);
+  },
   async 'put-merges'(h) {
     const project = await h.createProject({ description: 'kept', status: 'archived' });
     const res = await h.call('PUT', `/v2/projects/${project.id}`, { json: { name: 'N' } });

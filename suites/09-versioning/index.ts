@@ -1,5 +1,6 @@
 /** §9 Versioning and the §3 deprecation flow of an API version. */
 import { defineSection } from '../../src/model/check.js';
+import { tolerantReader } from './tolerant-reader.js';
 import { versionChecks } from './versions.js';
 
-export default defineSection('VER', versionChecks);
+export default defineSection('VER', [...versionChecks, tolerantReader]);
