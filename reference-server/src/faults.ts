@@ -551,6 +551,26 @@ const definitions = [
     description: 'A create with a field the resource does not know answers 422 instead of ignoring it.',
     detects: ['VER-tolerant-reader'],
   },
+  {
+    name: 'link-dead',
+    description: "A task's _links.project names /v2/project/{id}, a path that answers 404.",
+    detects: ['RES-links-resolve'],
+  },
+  {
+    name: 'link-open-action-missing',
+    description: "An open task's _links never name its completion action.",
+    detects: ['STA-links-open-actions'],
+  },
+  {
+    name: 'link-closed-action-shown',
+    description: "A completed task's _links still name the completion action, which is closed.",
+    detects: ['STA-links-open-actions'],
+  },
+  {
+    name: 'action-on-get',
+    description: 'GET on a task\'s completion completes the task, as if the action were a GET.',
+    detects: ['STA-links-open-actions'],
+  },
 ] as const satisfies readonly FaultDefinition[];
 
 /**

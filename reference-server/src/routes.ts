@@ -174,7 +174,7 @@ export function createRoutes(options: RouteOptions): Route<Operation>[] {
     {
       pattern: '/v2/tasks/:id/completion',
       operations: {
-        GET: { handler: (ctx) => getCompletion(tasks, completions, param(ctx, 'id')) },
+        GET: { handler: (ctx) => getCompletion(tasks, completions, param(ctx, 'id'), ctx.faults) },
         // A noun action: no body is needed, but a JSON object is tolerated.
         POST: { body: 'optional', handler: (ctx) => completeTask(tasks, completions, param(ctx, 'id')) },
       },

@@ -181,6 +181,32 @@ const demonstrations: Record<FaultName, (h: Harness) => Promise<void>> = {
     expect(res.json().errors).toEqual([{ field: 'nickname', message: 'is not a field of this resource' }]);
     expect((await h.call('POST', '/v2/projects', { json: { name: 'n', id: 'x', created_at: 'y' } })).status).toBe(201);
   },
+  async 'link-dead'(h) {
+    const project = await h.createProject();
+    const task = (await h.call('POST', `/v2/projects/${project.id}/tasks`, { json: { title: 't' } })).json();
+    expect(task._links.project).toBe(`/v2/project/${project.id}`);
+    expect((await h.call('GET', task._links.project)).status).toBe(404);
+  },
+  async 'link-open-action-missing'(h) {
+    const project = await h.createProject();
+    const task = (await h.call('POST', `/v2/projects/${project.id}/tasks`, { json: { title: 't' } })).json();
+    expect(task.done).toBe(false);
+    expect(Object.keys(task._links).sort()).toEqual(['project', 'self']);
+  },
+  async 'link-closed-action-shown'(h) {
+    const project = await h.createProject();
+    const task = (await h.call('POST', `/v2/projects/${project.id}/tasks`, { json: { title: 't' } })).json();
+    expect((await h.call('POST', task._links.completion)).status).toBe(201);
+    const done = (await h.call('GET', `/v2/tasks/${task.id}`)).json();
+    expect(done.done).toBe(true);
+    expect(done._links.completion).toBe(`/v2/tasks/${task.id}/completion`);
+  },
+  async 'action-on-get'(h) {
+    const project = await h.createProject();
+    const task = (await h.call('POST', `/v2/projects/${project.id}/tasks`, { json: { title: 't' } })).json();
+    expect((await h.call('GET', `/v2/tasks/${task.id}/completion`)).status).toBe(201);
+    expect((await h.call('GET', `/v2/tasks/${task.id}`)).json().done).toBe(true);
+  },
   async 'put-merges'(h) {
     const project = await h.createProject({ description: 'kept', status: 'archived' });
     const res = await h.call('PUT', `/v2/projects/${project.id}`, { json: { name: 'N' } });

@@ -516,10 +516,13 @@ describe('tasks', () => {
     const res = await h.call('POST', tasksPath, { json: { title: 'Write', project_id: 'ignored' } });
     expect(res.status).toBe(201);
     const task = res.json();
-    expect(Object.keys(task)).toEqual(['id', 'project_id', 'title', 'done', 'created_at', 'updated_at']);
+    expect(Object.keys(task)).toEqual(['id', 'project_id', 'title', 'done', 'created_at', 'updated_at', '_links']);
     expect(task).toMatchObject({ project_id: project.id, title: 'Write', done: false });
+    // _links name only the actions open in the task's state: completion while it is not done.
+    expect(task._links).toEqual({ self: `/v2/tasks/${task.id}`, project: `/v2/projects/${project.id}`, completion: `/v2/tasks/${task.id}/completion` });
     expect(res.headers['location']).toBe(`/v2/tasks/${task.id}`);
-    await h.call('POST', tasksPath, { json: { title: 'Done already', done: true } });
+    const done = (await h.call('POST', tasksPath, { json: { title: 'Done already', done: true } })).json();
+    expect(Object.keys(done._links)).toEqual(['self', 'project']);
 
     const list = (await h.call('GET', tasksPath)).json();
     expect(list.data.map((t: { title: string }) => t.title)).toEqual(['Write', 'Done already']);

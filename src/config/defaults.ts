@@ -24,6 +24,7 @@ export const configDefaults = {
   nodes: [] as readonly string[],
   secretEndpoints: [] as readonly never[],
   rateLimitKeyedBy: 'apiKey',
+  actions: [] as readonly string[],
   versionHeader: 'Accept',
   versionQueryParam: 'v',
   versionList: [] as readonly string[],

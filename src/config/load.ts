@@ -177,6 +177,7 @@ function collectionProfile(raw: RawCollection): CollectionProfile {
       itemPath: child.itemPath,
       idField: child.idField ?? defaults.idField,
       createBody: child.create.body,
+      actions: child.actions ?? defaults.actions,
     })),
   };
 }

@@ -51,6 +51,7 @@ export interface RawChild {
   readonly itemPath: string;
   readonly idField?: string;
   readonly create: RawBody;
+  readonly actions?: readonly string[];
 }
 
 export interface RawConfig {

@@ -71,6 +71,7 @@ describe('config schema', () => {
       '$.version.header': configDefaults.versionHeader,
       '$.version.queryParam': configDefaults.versionQueryParam,
       '$.version.renames': [],
+      '#child.actions': configDefaults.actions,
     });
   });
 
@@ -103,7 +104,7 @@ describe('config schema', () => {
           sorts: ['name'],
           mark: { field: 'label' },
           personalised: true,
-          children: [{ name: 'tasks', path: '/v2/projects/{id}/tasks', itemPath: '/v2/tasks/{id}', idField: 'id', create: { body: { title: 't' } } }],
+          children: [{ name: 'tasks', path: '/v2/projects/{id}/tasks', itemPath: '/v2/tasks/{id}', idField: 'id', create: { body: { title: 't' } }, actions: ['completion'] }],
         },
       ],
       nodes: ['https://node-b.example.com'],

@@ -17,6 +17,7 @@ export const configKeys = [
   'collections[].filters',
   'collections[].personalised',
   'collections[].children',
+  'collections[].children[].actions',
   'nodes',
   'secretEndpoints',
   'auth.apiKey',

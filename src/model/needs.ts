@@ -61,7 +61,7 @@ export function supports(c: CollectionProfile, method: CollectionMethod): boolea
 }
 
 /** A collection restprobe may create in: it has a create body, takes POST, and can DELETE what it made. */
-const creatable = (c: CollectionProfile): boolean => c.createBody !== undefined && supports(c, 'POST') && supports(c, 'DELETE');
+export const creatable = (c: CollectionProfile): boolean => c.createBody !== undefined && supports(c, 'POST') && supports(c, 'DELETE');
 
 /**
  * The collection as the checks may write to it: a replace or patch body only where the
@@ -147,6 +147,19 @@ function withVersions(p: TargetProfile, list: 'deprecated' | 'removed' | 'rename
   const v = versioning(p);
   if (v instanceof Unmet) return v;
   return v[list].length > 0 ? v : new Unmet(`no ${what} configured`, key);
+}
+
+/** A writable collection and its first sub-collection that `fits`, or why there is none. */
+function nestedIn(p: TargetProfile, fits: (child: ChildProfile) => boolean): NestedCollection | Unmet {
+  if (p.safety.readOnly) return new Unmet('read-only run: this check creates an item and a child of it', 'safety.readOnly');
+  const withChildren = p.collections.flatMap((c) => {
+    const child = (c.children ?? []).find(fits);
+    return child === undefined ? [] : [{ parent: c, child }];
+  });
+  if (withChildren.length === 0) return new Unmet('no sub-collection configured', 'collections[].children');
+  const found = withChildren.find((x) => x.parent.createBody !== undefined);
+  if (found === undefined) return new Unmet(`${withChildren[0]!.parent.name} has sub-collections but no create body`, 'collections[].create.body');
+  return { parent: found.parent as WritableCollection, child: found.child };
 }
 
 /** Every need a check can declare. */
@@ -270,13 +283,17 @@ export const needs = {
     perCollection: true,
     label: 'a writable collection with a sub-collection',
     keys: ['collections[].children', 'collections[].create.body', 'safety.readOnly'],
+    resolve: (p) => nestedIn(p, () => true),
+  }),
+  /** A writable collection with a sub-collection whose `_links` name state-dependent actions. */
+  actions: need<NestedCollection>({
+    perCollection: true,
+    label: 'a sub-collection with state-dependent actions',
+    keys: ['collections[].children[].actions', 'collections[].children', 'collections[].create.body', 'safety.readOnly'],
     resolve: (p) => {
-      if (p.safety.readOnly) return new Unmet('read-only run: this check creates an item and a child of it', 'safety.readOnly');
-      const withChildren = p.collections.flatMap((c) => (c.children?.[0] === undefined ? [] : [{ parent: c, child: c.children[0] }]));
-      if (withChildren.length === 0) return new Unmet('no sub-collection configured', 'collections[].children');
-      const found = withChildren.find((x) => x.parent.createBody !== undefined);
-      if (found === undefined) return new Unmet(`${withChildren[0]!.parent.name} has sub-collections but no create body`, 'collections[].create.body');
-      return { parent: found.parent as WritableCollection, child: found.child };
+      const found = nestedIn(p, (child) => child.actions.length > 0);
+      if (!(found instanceof Unmet) || found.configKey !== 'collections[].children' || nestedIn(p, () => true) instanceof Unmet) return found;
+      return new Unmet('no sub-collection names its state-dependent actions', 'collections[].children[].actions');
     },
   }),
   /** The collections whose answers the config declares personalised. */

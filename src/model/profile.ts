@@ -73,6 +73,8 @@ export interface ChildProfile {
   readonly idField: string;
   /** Body of a POST to the nested listing that creates a valid child. */
   readonly createBody: Record<string, unknown>;
+  /** `_links` members that are state-dependent actions: linked while open, taken with POST, then no longer linked. */
+  readonly actions: readonly string[];
 }
 
 export interface SecretEndpoint {

@@ -2,6 +2,7 @@
 import { CheckFailure, CheckSkipped, defineCheck } from '../../src/model/check.js';
 import type { CheckContext, HttpResponse } from '../../src/model/context.js';
 import type { CollectionProfile, VersionProfile } from '../../src/model/profile.js';
+import { creatable } from '../../src/model/needs.js';
 import { brief, describe, ensure, expectJsonObject, expectStatus } from '../../src/check-kit/expect.js';
 import { deepEqual } from '../../src/check-kit/compare.js';
 import { httpDateProblem, varyFields } from '../../src/check-kit/http-grammar.js';
@@ -103,7 +104,7 @@ export const removedVersionGone = defineCheck({
 
 /** An item of `c` to read under each version: one the check creates, else the first one listed. */
 async function someItem(ctx: CheckContext, v: VersionProfile, c: CollectionProfile): Promise<string> {
-  if (!ctx.profile.safety.readOnly && c.createBody !== undefined && (c.methods === undefined || (c.methods.includes('POST') && c.methods.includes('DELETE')))) {
+  if (!ctx.profile.safety.readOnly && creatable(c)) {
     return (await ctx.create(c)).id;
   }
   const list = await getVersioned(ctx, v, v.current, c.path);
