@@ -113,7 +113,7 @@ function withKeyInLocation(reply: Reply, credentials: Credentials | undefined): 
 /** The Node request listener for one node (its own stores unless `config.routes` shares them). */
 export function createRequestListener(config: AppConfig): (req: IncomingMessage, res: ServerResponse) => void {
   const sessions = config.sessions ?? new SessionStore();
-  const router = new Router(config.routes ?? createRoutes({ seedProjects: config.seedProjects, keys: config.keys, sessions }));
+  const router = new Router(config.routes ?? createRoutes({ seedProjects: config.seedProjects, keys: config.keys, sessions, faults: config.faults }));
   const { keys, faults } = config;
   const validators = config.validators ?? new Validators(faults);
   const versioning = config.versioning ?? 'url';

@@ -554,7 +554,8 @@ const definitions = [
   {
     name: 'link-dead',
     description: "A task's _links.project names /v2/project/{id}, a path that answers 404.",
-    detects: ['RES-links-resolve'],
+    // The dead path is also singular: the design check sees it too.
+    detects: ['RES-links-resolve', 'RES-path-design'],
   },
   {
     name: 'link-open-action-missing',
@@ -570,6 +571,11 @@ const definitions = [
     name: 'action-on-get',
     description: 'GET on a task\'s completion completes the task, as if the action were a GET.',
     detects: ['STA-links-open-actions'],
+  },
+  {
+    name: 'verb-in-path',
+    description: "A task's completion action is linked and served at a verb, /v2/tasks/{id}/complete.",
+    detects: ['RES-path-design'],
   },
 ] as const satisfies readonly FaultDefinition[];
 

@@ -145,7 +145,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   // One store (behind the routes), one session store and one validator memory, shared by every node.
   const keys = new KeyRing(apiKey, readOnlyKey);
   const sessions = new SessionStore();
-  const routes = createRoutes({ seedProjects, keys, sessions, ids: options.reuseIds ? 'reuse' : 'uuid' });
+  const routes = createRoutes({ seedProjects, keys, sessions, ids: options.reuseIds ? 'reuse' : 'uuid', faults });
   // Loaded only for TLS: the certificate library and its polyfill stay out of plain runs.
   const tls = options.tls === true ? await (await import('./certificates.js')).generateTlsMaterial() : undefined;
   const hsts = tls !== undefined && !faults.has('missing-hsts');

@@ -15,6 +15,7 @@ import { IdempotencyStore } from './idempotency.js';
 import { currentVersion, deprecatedAt, deprecatedVersion, deprecationNoticePath, renames, sunsetAt } from './versions.js';
 import { jsonReply } from './respond.js';
 import type { Route } from './router.js';
+import type { FaultName } from './faults.js';
 import { Collection, type IdScheme } from './store.js';
 import { completeTask, getCompletion, taskKind, taskListing, type Completions, type TaskData } from './tasks.js';
 
@@ -28,6 +29,8 @@ export interface RouteOptions {
   readonly sessions: SessionStore;
   /** How the stores choose ids; `uuid` by default. */
   readonly ids?: IdScheme;
+  /** The active faults, for the few that add a route (`verb-in-path`). */
+  readonly faults?: ReadonlySet<FaultName>;
 }
 
 /** Fresh stores (empty, or seeded) and the routes that serve them. */
@@ -171,14 +174,15 @@ export function createRoutes(options: RouteOptions): Route<Operation>[] {
         DELETE: { handler: (ctx) => deleteItem(tasks, ctx, param(ctx, 'id')) },
       },
     },
-    {
-      pattern: '/v2/tasks/:id/completion',
+    // Fault `verb-in-path`: the action is also served (and linked) at a verb, `/complete`.
+    ...(options.faults?.has('verb-in-path') ? ['complete'] : []).concat('completion').map((noun) => ({
+      pattern: `/v2/tasks/:id/${noun}`,
       operations: {
         GET: { handler: (ctx) => getCompletion(tasks, completions, param(ctx, 'id'), ctx.faults) },
         // A noun action: no body is needed, but a JSON object is tolerated.
         POST: { body: 'optional', handler: (ctx) => completeTask(tasks, completions, param(ctx, 'id')) },
       },
-    },
+    } satisfies Route<Operation>)),
   ];
 }
 

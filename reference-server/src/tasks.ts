@@ -92,7 +92,7 @@ export function taskKind(
       const links: Record<string, string> = { self: taskPath(entry.id), project };
       // The completion action is open only while the task is not done (faults: missing while open, kept once closed).
       const open = !entry.data.done;
-      if ((open && !faults.has('link-open-action-missing')) || (!open && faults.has('link-closed-action-shown'))) links['completion'] = completionPath(entry.id);
+      if ((open && !faults.has('link-open-action-missing')) || (!open && faults.has('link-closed-action-shown'))) links['completion'] = faults.has('verb-in-path') ? `${taskPath(entry.id)}/complete` : completionPath(entry.id);
       return links;
     },
   };

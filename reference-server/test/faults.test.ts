@@ -207,6 +207,12 @@ const demonstrations: Record<FaultName, (h: Harness) => Promise<void>> = {
     expect((await h.call('GET', `/v2/tasks/${task.id}/completion`)).status).toBe(201);
     expect((await h.call('GET', `/v2/tasks/${task.id}`)).json().done).toBe(true);
   },
+  async 'verb-in-path'(h) {
+    const project = await h.createProject();
+    const task = (await h.call('POST', `/v2/projects/${project.id}/tasks`, { json: { title: 't' } })).json();
+    expect(task._links.completion).toBe(`/v2/tasks/${task.id}/complete`);
+    expect((await h.call('POST', task._links.completion)).status).toBe(201);
+  },
   async 'put-merges'(h) {
     const project = await h.createProject({ description: 'kept', status: 'archived' });
     const res = await h.call('PUT', `/v2/projects/${project.id}`, { json: { name: 'N' } });

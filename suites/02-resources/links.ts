@@ -1,33 +1,8 @@
 /** §1 hypermedia: the `_links` an API shows lead somewhere. */
 import { CheckFailure, CheckSkipped, defineCheck } from '../../src/model/check.js';
-import type { CheckContext } from '../../src/model/context.js';
-import { creatable } from '../../src/model/needs.js';
 import { describe } from '../../src/check-kit/expect.js';
-import { createChild } from '../../src/check-kit/children.js';
-import { linksOf } from '../../src/check-kit/links.js';
+import { linkedItems } from '../../src/check-kit/links.js';
 import { targetOrigins } from '../../src/check-kit/created-url.js';
-
-/** A representation with links, and where it came from (for messages). */
-interface Linked {
-  readonly what: string;
-  readonly links: Map<string, string>;
-  /** Link names that are state-dependent actions, judged by STA-links-open-actions. */
-  readonly actions: readonly string[];
-}
-
-/** An item of every collection restprobe may create in, and of each one's sub-collections. */
-async function linkedItems(ctx: CheckContext): Promise<Linked[]> {
-  const out: Linked[] = [];
-  for (const c of ctx.profile.collections.filter(creatable)) {
-    const item = await ctx.create(c);
-    out.push({ what: `a ${c.name} item`, links: linksOf(item.body), actions: [] });
-    for (const child of c.children ?? []) {
-      const created = await createChild(ctx, { parent: { ...c, createBody: c.createBody! }, child }, item);
-      out.push({ what: `a ${child.name} item`, links: linksOf(created.body), actions: child.actions });
-    }
-  }
-  return out;
-}
 
 export const linksResolve = defineCheck({
   id: 'RES-links-resolve',
