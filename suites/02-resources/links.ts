@@ -14,7 +14,8 @@ export const linksResolve = defineCheck({
   async run(ctx) {
     const items = await linkedItems(ctx);
     const shown = items.filter((i) => i.links.size > 0);
-    if (shown.length === 0) throw new CheckSkipped(`no _links on ${items.length === 0 ? 'any item (no collection restprobe may create in)' : items.map((i) => i.what).join(', ')}: hypermedia is optional`);
+    if (items.length === 0) throw new CheckSkipped('no collection restprobe may create an item in, to read its _links', 'collections[].create.body');
+    if (shown.length === 0) throw new CheckSkipped(`no _links on ${items.map((i) => i.what).join(', ')}: hypermedia is optional`);
     for (const { what, links, actions } of shown) {
       for (const [name, href] of links) {
         // An action's own resource may not exist until it is taken: its link is judged by STA-links-open-actions.

@@ -18,7 +18,8 @@ export const linksOpenActions = defineCheck({
   rule: "An item's `_links` MUST name an action while it is open and not once it is taken (the server decides which actions are open); the action is a POST to a noun sub-resource, and a GET on it MUST change nothing (§1 hypermedia, §2 non-CRUD actions, §4.1).",
   severity: 'must',
   needs: ['actions'],
-  dependsOn: ['RES-nested-listing'],
+  // A GET that changes an item at all is END-safe-methods-no-change's to judge.
+  dependsOn: ['RES-nested-listing', 'END-safe-methods-no-change'],
   async run(ctx, { actions: nested }) {
     const { child } = nested;
     for (const action of child.actions) {

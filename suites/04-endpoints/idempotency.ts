@@ -73,7 +73,7 @@ export const idempotencyKeyMismatch = defineCheck({
   severity: 'should',
   needs: ['writable'],
   // A server that ignores keys altogether fails the replay check; this one would only repeat it.
-  dependsOn: ['END-post-201-location', 'END-idempotency-key-replay'],
+  dependsOn: ['END-post-201-location', 'END-idempotency-key-replay', 'ERR-validation-422'],
   async run(ctx, { writable: c }) {
     const key = freshKey();
     const first = await firstCreate(ctx, c, createBody(c), key);

@@ -13,8 +13,8 @@ export const tolerantReader = defineCheck({
   rule: 'The server MUST accept unknown optional input (tolerant reader): a create with an extra field it does not know answers 2xx, not 400 or 422, and the field does not become part of the resource (§9.5).',
   severity: 'must',
   needs: ['writable'],
-  // Creating at all is those checks' to judge.
-  dependsOn: ['END-post-201-location', 'END-create-returns-resource'],
+  // Creating and reading at all are those checks' to judge.
+  dependsOn: ['END-post-201-location', 'END-create-returns-resource', 'END-get-item-200'],
   async run(ctx, { writable: c }) {
     const value = 'restprobe: a field from a newer client';
     const res = await sendTracked(ctx, c, { method: 'POST', path: c.path, json: { ...c.createBody, [unknownField]: value } });

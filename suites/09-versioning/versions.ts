@@ -122,7 +122,7 @@ export const renameTransition = defineCheck({
   rule: 'During a field rename the deprecated version MUST return the old and the new name with equal values, and the current version the new name only (§2 field rename rule, §9.4).',
   severity: 'must',
   needs: ['renames'],
-  dependsOn: ['VER-deprecation-headers'],
+  dependsOn: ['VER-deprecation-headers', 'END-get-item-200'],
   async run(ctx, { renames: v }) {
     for (const rename of v.renames) {
       const c = ctx.profile.collections.find((x) => x.name === rename.collection);
