@@ -24,6 +24,7 @@ import { createRoutes } from './routes.js';
 import type { RateLimiter } from './rate-limit.js';
 import { SessionStore } from './sessions.js';
 import { allowedMethods, parseTarget, Router, type Method, type Route } from './router.js';
+import { shapeReply, versionOf, type Versioned, type Versioning } from './versions.js';
 
 export interface AppConfig {
   /** The keys that authenticate (the server's own, and minted ones). */
@@ -39,6 +40,8 @@ export interface AppConfig {
   readonly validators?: Validators;
   /** This node's rate limiter (over the counters every node shares); none by default. */
   readonly limiter?: RateLimiter;
+  /** How clients name the API version: in the path (`/v2/…`, the default) or in Accept. */
+  readonly versioning?: Versioning;
 }
 
 const bodyMethods = ['POST', 'PUT', 'PATCH'] as const;
@@ -110,16 +113,22 @@ function withKeyInLocation(reply: Reply, credentials: Credentials | undefined): 
 /** The Node request listener for one node (its own stores unless `config.routes` shares them). */
 export function createRequestListener(config: AppConfig): (req: IncomingMessage, res: ServerResponse) => void {
   const sessions = config.sessions ?? new SessionStore();
-  const router = new Router(config.routes ?? createRoutes({ seedProjects: config.seedProjects, keys: config.keys, sessions }));
+  const router = new Router(config.routes ?? createRoutes({ seedProjects: config.seedProjects, keys: config.keys, sessions, faults: config.faults }));
   const { keys, faults } = config;
   const validators = config.validators ?? new Validators(faults);
+  const versioning = config.versioning ?? 'url';
 
-  async function answer(req: IncomingMessage, seen: { authenticated: boolean; negotiated: boolean }): Promise<Reply> {
+  async function answer(req: IncomingMessage, seen: { authenticated: boolean; negotiated: boolean; versioned?: Versioned }): Promise<Reply> {
     const method = req.method ?? '';
     // Counted first: a refused request costs nothing more (§8.1).
     const refusal = config.limiter?.admit(req);
     if (refusal !== undefined) return refusal;
-    const { path, query } = parseTarget(req.url ?? '');
+    const target = parseTarget(req.url ?? '');
+    const query = target.query;
+    // With the header scheme every answer depends on Accept (it names the version).
+    if (versioning === 'header') seen.negotiated = true;
+    seen.versioned = versionOf(target.path, req.headers, versioning, faults);
+    const path = seen.versioned.path;
     const match = router.match(path);
     if (match === undefined) return unknownPath(faults);
     if (method === 'OPTIONS') return optionsReply(match.route, faults);
@@ -141,27 +150,28 @@ export function createRequestListener(config: AppConfig): (req: IncomingMessage,
         ? await readJsonBody(req, method, operation.body, faults)
         : undefined;
     const conditional = new ConditionalRequest(method, req.headers, validators, faults);
-    const reply = conditional.complete(await operation.handler({ method, params: match.params, query, body, faults, conditional, ...(credentials && { credentials }) }));
+    const reply = conditional.complete(await operation.handler({ method, path, headers: req.headers, params: match.params, query, body, faults, conditional, ...(credentials && { credentials }) }));
     return method === 'POST' && faults.has('credential-in-location') ? withKeyInLocation(reply, credentials) : reply;
   }
 
   return (req, res) => {
-    const seen = { authenticated: false, negotiated: false };
+    const seen: { authenticated: boolean; negotiated: boolean; versioned?: Versioned } = { authenticated: false, negotiated: false };
     answer(req, seen)
       .catch((error: unknown): Reply => {
         if (error instanceof ProblemError) return problemReply(error, faults);
         // Only faults reach this: a generic 500, no stack, no message.
         return renderProblem(genericProblem(500, 'The server failed to handle this request.'), faults);
       })
-      .then((reply) =>
+      .then((answered) => {
+        const reply = seen.versioned === undefined ? answered : shapeReply(answered, seen.versioned, versioning, faults);
         send(res, config.limiter?.withFields(req, reply) ?? reply, {
           head: req.method === 'HEAD',
           method: req.method ?? '',
           authenticated: seen.authenticated,
           negotiated: seen.negotiated,
           faults,
-        }),
-      )
+        });
+      })
       .catch(() => {
         // Writing failed (the client is gone): nothing is left to do but drop the socket.
         res.destroy();

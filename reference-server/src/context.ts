@@ -2,6 +2,7 @@
  * What a handler receives and returns. By the time a handler runs, the pipeline has
  * matched the route, checked credentials and Accept, and parsed the body.
  */
+import type { IncomingHttpHeaders } from 'node:http';
 import type { Credentials } from './auth.js';
 import type { JsonObject } from './body.js';
 import type { ConditionalRequest } from './conditional.js';
@@ -11,6 +12,10 @@ import type { Reply } from './respond.js';
 export interface RequestContext {
   /** As received; HEAD reaches the GET handler with `method: 'HEAD'`. */
   readonly method: string;
+  /** The request path, without the query. */
+  readonly path: string;
+  /** The request headers (lower-case names), for the few handlers that read one. */
+  readonly headers: IncomingHttpHeaders;
   /** Decoded path parameters, by the names the route pattern gives them. */
   readonly params: Readonly<Record<string, string>>;
   readonly query: URLSearchParams;

@@ -97,6 +97,16 @@ const definitions = [
     detects: ['END-update-returns-resource'],
   },
   {
+    name: 'idempotency-key-ignored',
+    description: 'POST ignores Idempotency-Key: a retried create with the same key makes a second resource.',
+    detects: ['END-idempotency-key-replay'],
+  },
+  {
+    name: 'idempotency-key-reuse-accepted',
+    description: 'POST with a stored Idempotency-Key but another body creates a new resource instead of 422.',
+    detects: ['END-idempotency-key-mismatch'],
+  },
+  {
     name: 'put-merges',
     description: 'PUT keeps fields the body omits, as PATCH does, instead of resetting them.',
     detects: ['END-put-replaces'],
@@ -555,6 +565,72 @@ const definitions = [
     name: 'webhook-unsubscribe-ignored',
     description: 'Deleting a webhook subscription answers 204 but events are still delivered to it.',
     detects: ['EVT-unsubscribe-stops'],
+  },
+  {
+    name: 'deprecation-on-current',
+    description: 'The current version (/v2) also sends the Deprecation, Sunset and deprecation Link of /v1.',
+    detects: ['VER-current-version'],
+  },
+  {
+    name: 'deprecation-date-malformed',
+    description: 'Deprecation on /v1 is an HTTP-date (the pre-RFC 9745 drafts) instead of an sf-date such as @1735689600.',
+    detects: ['VER-deprecation-headers'],
+  },
+  {
+    name: 'sunset-before-deprecation',
+    description: "The Sunset of /v1 is a year before its Deprecation date.",
+    detects: ['VER-deprecation-headers'],
+  },
+  {
+    name: 'deprecation-link-dead',
+    description: 'The rel="deprecation" Link of /v1 names a notice that answers 404.',
+    detects: ['VER-deprecation-headers'],
+  },
+  {
+    name: 'deprecated-version-gone',
+    description: 'The deprecated /v1 answers 410 before its Sunset date, as if it were removed already.',
+    detects: ['VER-deprecation-headers'],
+  },
+  {
+    name: 'removed-version-500',
+    description: 'The removed /v0 answers 500 instead of 404 or 410.',
+    detects: ['VER-removed-version-gone'],
+  },
+  {
+    name: 'rename-dropped-early',
+    description: "The deprecated /v1 drops a project's old field title (renamed name) before the next version.",
+    detects: ['VER-rename-transition'],
+  },
+  {
+    name: 'unknown-field-refused',
+    description: 'A create with a field the resource does not know answers 422 instead of ignoring it.',
+    detects: ['VER-tolerant-reader'],
+  },
+  {
+    name: 'link-dead',
+    description: "A task's _links.project names /v2/project/{id}, a path that answers 404.",
+    // The dead path is also singular: the design check sees it too.
+    detects: ['RES-links-resolve', 'RES-path-design'],
+  },
+  {
+    name: 'link-open-action-missing',
+    description: "An open task's _links never name its completion action.",
+    detects: ['STA-links-open-actions'],
+  },
+  {
+    name: 'link-closed-action-shown',
+    description: "A completed task's _links still name the completion action, which is closed.",
+    detects: ['STA-links-open-actions'],
+  },
+  {
+    name: 'action-on-get',
+    description: 'GET on a task\'s completion completes the task, as if the action were a GET.',
+    detects: ['STA-links-open-actions'],
+  },
+  {
+    name: 'verb-in-path',
+    description: "A task's completion action is linked and served at a verb, /v2/tasks/{id}/complete.",
+    detects: ['RES-path-design'],
   },
 ] as const satisfies readonly FaultDefinition[];
 

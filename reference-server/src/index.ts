@@ -33,6 +33,8 @@ export { startReferenceReceiver, receiverFaultCatalogue, type ReferenceReceiver,
 
 export { defaultProbeRateLimit, parseRateLimit, rateLimitAlgorithms, retryAfterFormats, type RateLimit, type RateLimitAlgorithm, type RateLimitOptions, type RetryAfterFormat } from './rate-limit.js';
 
+export { currentVersion, deprecatedVersion, removedVersion, vendorMediaType, type Versioning } from './versions.js';
+import type { Versioning } from './versions.js';
 export { faultCatalogue, faultNames, isFaultName, type Fault, type FaultDefinition, type FaultName } from './faults.js';
 
 /**
@@ -78,6 +80,12 @@ export interface ReferenceServerOptions extends RateLimitOptions {
    * eight attempts, as production senders: `serve --webhook-schedule standard`).
    */
   readonly webhookSchedule?: WebhookScheduleName | WebhookSchedule;
+  /**
+   * How clients name the API version (see versions.ts): `url` (the default: `/v2/projects`,
+   * deprecated `/v1/projects`) or `header` (`/projects` with
+   * `Accept: application/vnd.restprobe+json; version=1`, `Vary: Accept`).
+   */
+  readonly versioning?: Versioning;
 }
 
 /** The most nodes `nodes` may ask for. */
@@ -149,7 +157,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   const sessions = new SessionStore();
   const schedule = options.webhookSchedule ?? 'short';
   const webhooks = new Webhooks(faults, typeof schedule === 'string' ? webhookSchedules[schedule] : schedule);
-  const routes = createRoutes({ seedProjects, keys, sessions, ids: options.reuseIds ? 'reuse' : 'uuid', webhooks });
+  const routes = createRoutes({ seedProjects, keys, sessions, ids: options.reuseIds ? 'reuse' : 'uuid', webhooks, faults });
   // Loaded only for TLS: the certificate library and its polyfill stay out of plain runs.
   const tls = options.tls === true ? await (await import('./certificates.js')).generateTlsMaterial() : undefined;
   const hsts = tls !== undefined && !faults.has('missing-hsts');
@@ -163,7 +171,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   try {
     for (let node = 1; node <= nodes; node++) {
       const validators = new Validators(faults, memory, node);
-      const app = createRequestListener({ keys, sessions, faults, routes, validators, limiter: rateLimits.nodeLimiter() });
+      const app = createRequestListener({ keys, sessions, faults, routes, validators, limiter: rateLimits.nodeLimiter(), versioning: options.versioning ?? 'url' });
       // An https.Server is an http.Server for everything used here (listen, close, address).
       const server: Server = tls === undefined ? createServer(app) : createHttpsServer({ key: tls.key, cert: tls.cert }, hsts ? withHsts(app) : app);
       server.on('clientError', createClientErrorListener(faults, hsts ? { 'Strict-Transport-Security': hstsValue } : {}));
@@ -175,7 +183,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
       const firstPort = ports[0] ?? 0;
       // Fault `plain-http-serves-data`: the plain listener is one more node of the API.
       const plainApp = faults.has('plain-http-serves-data')
-        ? createRequestListener({ keys, sessions, faults, routes, validators: new Validators(faults, memory, 1), limiter: rateLimits.nodeLimiter() })
+        ? createRequestListener({ keys, sessions, faults, routes, validators: new Validators(faults, memory, 1), limiter: rateLimits.nodeLimiter(), versioning: options.versioning ?? 'url' })
         : redirectToHttps(firstPort);
       const plain = createServer(plainApp);
       plain.on('clientError', createClientErrorListener(faults));

@@ -5,6 +5,8 @@
 import { genericProblem, ProblemError } from './problem.js';
 import { mediaTypes } from './respond.js';
 
+/** The header scheme's vendor media type (versions.ts) is JSON: it is answered as application/json. */
+const vendorSubtype = 'vnd.restprobe+json';
 const token = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const qvalue = /^(?:0(?:\.\d{0,3})?|1(?:\.0{0,3})?)$/;
 
@@ -80,7 +82,7 @@ function judgeAccept(accept: string): boolean {
     const range = parseMediaRange(part);
     if (range === undefined) continue;
     const specificity =
-      range.type === 'application' && range.subtype === 'json'
+      range.type === 'application' && (range.subtype === 'json' || range.subtype === vendorSubtype)
         ? 3
         : range.type === 'application' && range.subtype === '*'
           ? 2

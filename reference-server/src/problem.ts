@@ -60,6 +60,7 @@ const reasonPhrases: Readonly<Record<number, string>> = {
   404: 'Not Found',
   405: 'Method Not Allowed',
   406: 'Not Acceptable',
+  410: 'Gone',
   408: 'Request Timeout',
   412: 'Precondition Failed',
   413: 'Content Too Large',

@@ -43,10 +43,12 @@ export interface ResourceKind<D extends Fields> {
   afterWrite?(entry: Entry<D>): void;
   /** Runs after an entry was deleted (cascades). */
   afterDelete?(entry: Entry<D>): void;
+  /** The item's `_links` (§1 hypermedia): action name → path, only the actions open in its state. */
+  links?(entry: Entry<D>, faults: ReadonlySet<FaultName>): Record<string, string>;
 }
 
 /** The representation: id, the fields in order, timestamps (and counters under faults). */
-export function represent<D extends Fields>(entry: Entry<D>, faults: ReadonlySet<FaultName>): Record<string, unknown> {
+export function represent<D extends Fields>(kind: ResourceKind<D>, entry: Entry<D>, faults: ReadonlySet<FaultName>): Record<string, unknown> {
   const representation: Record<string, unknown> = {
     id: entry.id,
     ...entry.data,
@@ -55,6 +57,7 @@ export function represent<D extends Fields>(entry: Entry<D>, faults: ReadonlySet
   };
   if (faults.has('get-counts-views')) representation['views'] = entry.views;
   if (faults.has('put-bumps-revision')) representation['revision'] = entry.revision;
+  if (kind.links !== undefined) representation['_links'] = kind.links(entry, faults);
   return representation;
 }
 
@@ -68,8 +71,8 @@ function missing(noun: string): Error {
  * return now (`undefined`: no item). Runs after the 404 checks and before the body is
  * validated (RFC 9110 §13.2.1); throws 412 when they fail (see conditional.ts).
  */
-function checkPreconditions<D extends Fields>(ctx: RequestContext, current: Entry<D> | undefined): void {
-  ctx.conditional.checkWrite(current === undefined ? undefined : JSON.stringify(represent(current, ctx.faults)));
+function checkPreconditions<D extends Fields>(kind: ResourceKind<D>, ctx: RequestContext, current: Entry<D> | undefined): void {
+  ctx.conditional.checkWrite(current === undefined ? undefined : JSON.stringify(represent(kind, current, ctx.faults)));
 }
 
 /** GET on a collection, cursor style: one page of `{ data, next_cursor }`, filtered and sorted. */
@@ -93,7 +96,7 @@ export function listItems<D extends Fields>(
   const page = cursorPage(kind.store, view, options.scope, start, limit, ctx.faults, overridden?.carried);
   // Fault `default-page-truncated`: without a limit, the first page is the last.
   const nextCursor = ctx.faults.has('default-page-truncated') && !query.has('limit') ? null : page.nextCursor;
-  return jsonReply(200, pageBody(page.items.map((e) => represent(e, ctx.faults)), nextCursor, ctx.faults));
+  return jsonReply(200, pageBody(page.items.map((e) => represent(kind, e, ctx.faults)), nextCursor, ctx.faults));
 }
 
 /** GET on a collection, offset style: `{ data, total }` for `limit` and `offset`, filtered and sorted. */
@@ -110,7 +113,7 @@ export function listItemsByOffset<D extends Fields>(
   const { items, total } = offsetPage(kind.store, view, offset, limit, ctx.faults);
   // Fault `default-page-truncated`: without a limit, the first page is the last (later pages are empty).
   const shown = ctx.faults.has('default-page-truncated') && !ctx.query.has('limit') && offset > 0 ? [] : items;
-  return jsonReply(200, offsetPageBody(shown.map((e) => represent(e, ctx.faults)), total, ctx.faults));
+  return jsonReply(200, offsetPageBody(shown.map((e) => represent(kind, e, ctx.faults)), total, ctx.faults));
 }
 
 /**
@@ -124,7 +127,7 @@ export function listItemsByPageNumber<D extends Fields>(kind: ResourceKind<D>, c
   const view = readView(withOrder(ctx.query, options.listing.sorts[0].name, errors), options.listing, ctx.faults, errors);
   if (errors.length > 0) throw invalidQuery(errors);
   const { items, total } = offsetPage(kind.store, view, (page - 1) * perPage, perPage, ctx.faults);
-  return jsonReply(200, offsetPageBody(items.map((e) => represent(e, ctx.faults)), total, ctx.faults));
+  return jsonReply(200, offsetPageBody(items.map((e) => represent(kind, e, ctx.faults)), total, ctx.faults));
 }
 
 /** POST on a collection: the server chooses the id; 201, Location, the new resource. */
@@ -146,7 +149,7 @@ export function createItem<D extends Fields>(
   }
   const entry = kind.store.insert(id, data);
   kind.afterWrite?.(entry);
-  const representation = ctx.faults.has('create-returns-id-only') ? { id } : represent(entry, ctx.faults);
+  const representation = ctx.faults.has('create-returns-id-only') ? { id } : represent(kind, entry, ctx.faults);
   if (ctx.faults.has('post-200-no-location')) return jsonReply(200, representation);
   const location = ctx.faults.has('location-points-to-collection') ? where.collectionPath : kind.itemPath(id);
   return jsonReply(201, representation, { Location: location });
@@ -161,7 +164,7 @@ export function getItem<D extends Fields>(kind: ResourceKind<D>, ctx: RequestCon
   }
   if (ctx.faults.has('get-counts-views')) entry = kind.store.touch(id, { views: entry.views + 1 });
   if (ctx.faults.has('item-get-204')) return emptyReply(204);
-  return jsonReply(200, represent(entry, ctx.faults));
+  return jsonReply(200, represent(kind, entry, ctx.faults));
 }
 
 /** PUT on an item: full replacement (omitted fields reset), or creation under the given id. */
@@ -174,17 +177,17 @@ export function replaceItem<D extends Fields>(
   const before = kind.store.get(id);
   if (before === undefined) {
     if (ctx.faults.has('put-missing-404') || !clientIdPattern.test(id)) throw missing(kind.noun);
-    checkPreconditions(ctx, undefined);
+    checkPreconditions(kind, ctx, undefined);
     const entry = kind.store.insert(id, kind.build(body, { mode: 'replace', creating: true }, ctx));
     kind.afterWrite?.(entry);
-    return jsonReply(201, represent(entry, ctx.faults), ctx.faults.has('put-create-no-location') ? {} : { Location: kind.itemPath(id) });
+    return jsonReply(201, represent(kind, entry, ctx.faults), ctx.faults.has('put-create-no-location') ? {} : { Location: kind.itemPath(id) });
   }
-  checkPreconditions(ctx, before);
+  checkPreconditions(kind, ctx, before);
   const mode: WriteMode = ctx.faults.has('put-merges') ? 'merge' : 'replace';
   let entry = kind.store.update(id, kind.build(body, { mode, current: before.data, creating: false }, ctx));
   kind.afterWrite?.(entry);
   if (ctx.faults.has('put-bumps-revision')) entry = kind.store.touch(id, { revision: entry.revision + 1 });
-  return updateReply(ctx, body, ctx.faults.has('update-returns-previous') ? before : entry);
+  return updateReply(kind, ctx, body, ctx.faults.has('update-returns-previous') ? before : entry);
 }
 
 /** PATCH on an item: JSON merge patch (RFC 7396); fields not sent are kept. */
@@ -196,16 +199,16 @@ export function patchItem<D extends Fields>(
 ): Reply {
   const before = kind.store.get(id);
   if (before === undefined) throw missing(kind.noun);
-  checkPreconditions(ctx, before);
+  checkPreconditions(kind, ctx, before);
   const base = ctx.faults.has('patch-resets-unsent') ? kind.resetOptional(before.data) : before.data;
   const entry = kind.store.update(id, kind.build(body, { mode: 'merge', current: base, creating: false }, ctx));
   kind.afterWrite?.(entry);
-  return updateReply(ctx, body, ctx.faults.has('update-returns-previous') ? before : entry);
+  return updateReply(kind, ctx, body, ctx.faults.has('update-returns-previous') ? before : entry);
 }
 
 /** The 200 of a PUT or PATCH: the representation (fault `update-echoes-input`: the request body). */
-function updateReply<D extends Fields>(ctx: RequestContext, body: JsonObject, entry: Entry<D>): Reply {
-  return jsonReply(200, ctx.faults.has('update-echoes-input') ? body : represent(entry, ctx.faults));
+function updateReply<D extends Fields>(kind: ResourceKind<D>, ctx: RequestContext, body: JsonObject, entry: Entry<D>): Reply {
+  return jsonReply(200, ctx.faults.has('update-echoes-input') ? body : represent(kind, entry, ctx.faults));
 }
 
 /** DELETE on an item: 204; a repeat finds nothing and answers 404, leaving the same state. */
@@ -218,7 +221,7 @@ export function deleteItem<D extends Fields>(kind: ResourceKind<D>, ctx: Request
     throw missing(kind.noun);
   }
   // Fault `if-match-ignored-on-delete`: DELETE skips its preconditions.
-  if (!ctx.faults.has('if-match-ignored-on-delete')) checkPreconditions(ctx, entry);
+  if (!ctx.faults.has('if-match-ignored-on-delete')) checkPreconditions(kind, ctx, entry);
   if (!ctx.faults.has('delete-soft')) {
     kind.store.delete(id);
     kind.afterDelete?.(entry);

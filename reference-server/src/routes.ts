@@ -11,8 +11,11 @@ import { sessionRoutes, type SessionStore } from './sessions.js';
 import { projectKind, projectListing, projectPath, projectsPath, seedProject, type ProjectData } from './projects.js';
 import { notFound } from './problem.js';
 import { createItem, deleteItem, getItem, listItems, listItemsByOffset, listItemsByPageNumber, patchItem, replaceItem } from './resources.js';
+import { IdempotencyStore } from './idempotency.js';
+import { currentVersion, deprecatedAt, deprecatedVersion, deprecationNoticePath, renames, sunsetAt } from './versions.js';
 import { jsonReply } from './respond.js';
 import type { Route } from './router.js';
+import type { FaultName } from './faults.js';
 import { Collection, type IdScheme } from './store.js';
 import { completeTask, getCompletion, taskKind, taskListing, type Completions, type TaskData } from './tasks.js';
 import { represent } from './resources.js';
@@ -30,6 +33,8 @@ export interface RouteOptions {
   readonly ids?: IdScheme;
   /** Webhook subscriptions and deliveries; every write to projects and tasks emits an event. */
   readonly webhooks?: Webhooks;
+  /** The active faults, for the few that add a route (`verb-in-path`). */
+  readonly faults?: ReadonlySet<FaultName>;
 }
 
 /** Fresh stores (empty, or seeded) and the routes that serve them. */
@@ -41,6 +46,8 @@ export function createRoutes(options: RouteOptions): Route<Operation>[] {
   const completions: Completions = new Map();
   const members = memberKind(memberStore);
   const events = eventKind(new Collection<EventData>(options.ids));
+  // Every create honours Idempotency-Key (§4 rule 6), one store for every node.
+  const idempotent = new IdempotencyStore();
 
   const tasks = taskKind(taskStore, completions, (id) => projectStore.get(id) !== undefined);
   const projects = projectKind(projectStore, (project) => {
@@ -63,6 +70,23 @@ export function createRoutes(options: RouteOptions): Route<Operation>[] {
       },
     },
     {
+      // The deprecation notice a deprecated version's `Link: rel="deprecation"` names (RFC 9745 §3).
+      pattern: deprecationNoticePath,
+      operations: {
+        GET: {
+          access: 'authenticated',
+          handler: () =>
+            jsonReply(200, {
+              version: deprecatedVersion,
+              deprecated_at: new Date(deprecatedAt * 1000).toISOString(),
+              sunset_at: new Date(sunsetAt * 1000).toISOString(),
+              successor: currentVersion,
+              renamed_fields: renames.map((r) => ({ path: r.path, from: r.from, to: r.to })),
+            }),
+        },
+      },
+    },
+    {
       pattern: projectsPath,
       operations: {
         GET: {
@@ -77,7 +101,7 @@ export function createRoutes(options: RouteOptions): Route<Operation>[] {
         },
         POST: {
           body: 'required',
-          handler: (ctx) => createItem(projects, ctx, requiredBody(ctx), { collectionPath: projectsPath }),
+          handler: idempotent.wrap((ctx) => createItem(projects, ctx, requiredBody(ctx), { collectionPath: projectsPath })),
         },
       },
     },
@@ -96,7 +120,7 @@ export function createRoutes(options: RouteOptions): Route<Operation>[] {
         GET: { handler: (ctx) => listItemsByOffset(members, ctx, { listing: memberListing, maxLimit: memberMaxLimit }) },
         POST: {
           body: 'required',
-          handler: (ctx) => createItem(members, ctx, requiredBody(ctx), { collectionPath: membersPath }),
+          handler: idempotent.wrap((ctx) => createItem(members, ctx, requiredBody(ctx), { collectionPath: membersPath })),
         },
       },
     },
@@ -104,7 +128,7 @@ export function createRoutes(options: RouteOptions): Route<Operation>[] {
       pattern: eventsPath,
       operations: {
         GET: { handler: (ctx) => listItemsByPageNumber(events, ctx, { listing: eventListing }) },
-        POST: { body: 'required', handler: (ctx) => createItem(events, ctx, requiredBody(ctx), { collectionPath: eventsPath }) },
+        POST: { body: 'required', handler: idempotent.wrap((ctx) => createItem(events, ctx, requiredBody(ctx), { collectionPath: eventsPath })) },
       },
     },
     {
@@ -135,14 +159,14 @@ export function createRoutes(options: RouteOptions): Route<Operation>[] {
         },
         POST: {
           body: 'required',
-          handler: (ctx) => {
+          handler: idempotent.wrap((ctx) => {
             const projectId = param(ctx, 'id');
             if (projectStore.get(projectId) === undefined) throw missingProject();
             return createItem(tasks, ctx, requiredBody(ctx), {
               collectionPath: `${projectPath(projectId)}/tasks`,
               parentId: projectId,
             });
-          },
+          }),
         },
       },
     },
@@ -155,20 +179,21 @@ export function createRoutes(options: RouteOptions): Route<Operation>[] {
         DELETE: { handler: (ctx) => deleteItem(tasks, ctx, param(ctx, 'id')) },
       },
     },
-    {
-      pattern: '/v2/tasks/:id/completion',
+    // Fault `verb-in-path`: the action is also served (and linked) at a verb, `/complete`.
+    ...(options.faults?.has('verb-in-path') ? ['complete'] : []).concat('completion').map((noun) => ({
+      pattern: `/v2/tasks/:id/${noun}`,
       operations: {
-        GET: { handler: (ctx) => getCompletion(tasks, completions, param(ctx, 'id')) },
+        GET: { handler: (ctx) => getCompletion(tasks, completions, param(ctx, 'id'), ctx.faults) },
         // A noun action: no body is needed, but a JSON object is tolerated.
         POST: { body: 'optional', handler: (ctx) => completeTask(tasks, completions, param(ctx, 'id')) },
       },
-    },
+    } satisfies Route<Operation>)),
   ];
   const webhooks = options.webhooks;
   if (webhooks === undefined) return routes;
   const none = new Set<never>();
-  const project = (id: string) => { const e = projectStore.get(id); return e && represent(e, none); };
-  const task = (id: string) => { const e = taskStore.get(id); return e && represent(e, none); };
+  const project = (id: string) => { const e = projectStore.get(id); return e && represent(projects, e, none); };
+  const task = (id: string) => { const e = taskStore.get(id); return e && represent(tasks, e, none); };
   const emitting: Record<string, (r: Route<Operation>) => Route<Operation>> = {
     [projectsPath]: (r) => webhooks.emitting(r, 'project', project),
     [`${projectsPath}/:id`]: (r) => webhooks.emitting(r, 'project', project),

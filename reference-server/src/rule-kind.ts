@@ -20,6 +20,9 @@ export interface RuleKindSpec<D extends Fields> {
   readonly afterDelete?: (entry: Entry<D>) => void;
 }
 
+/** Fields the server sets, which a client may echo back. */
+const serverFields: ReadonlySet<string> = new Set(['id', 'created_at', 'updated_at']);
+
 export function ruleKind<D extends Fields>(spec: RuleKindSpec<D>): ResourceKind<D> {
   const { noun, store, itemPath, rules, beforeBuild, afterDelete } = spec;
   return {
@@ -30,6 +33,10 @@ export function ruleKind<D extends Fields>(spec: RuleKindSpec<D>): ResourceKind<
       beforeBuild?.(body, ctx);
       // Client-sent id, created_at, updated_at and other unknown fields are not rules: ignored.
       const { values, errors } = applyFields(rules, body, write.mode, write.current);
+      if (write.creating && ctx.faults.has('unknown-field-refused')) {
+        // Fault: a strict reader refuses what it does not know, against §9.5.
+        for (const field of Object.keys(body)) if (!Object.hasOwn(rules, field) && !serverFields.has(field)) errors.push({ field, message: 'is not a field of this resource' });
+      }
       throwIfInvalid(errors);
       return values as D; // every rule passed, so the shape holds
     },

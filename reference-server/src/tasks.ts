@@ -8,6 +8,8 @@ import { notFound, type FieldError } from './problem.js';
 import type { ResourceKind, Write } from './resources.js';
 import { jsonReply, type Reply } from './respond.js';
 import type { Collection, Entry } from './store.js';
+import type { FaultName } from './faults.js';
+import { projectPath } from './projects.js';
 import { applyFields, resetOptionalFields, throwIfInvalid, type FieldRules } from './validation.js';
 
 export type TaskData = {
@@ -84,6 +86,15 @@ export function taskKind(
     afterDelete(entry: Entry<TaskData>): void {
       completions.delete(entry.id);
     },
+    links(entry: Entry<TaskData>, faults: ReadonlySet<FaultName>): Record<string, string> {
+      // Fault `link-dead`: the owner's link names a path that does not exist.
+      const project = faults.has('link-dead') ? `/v2/project/${encodeURIComponent(entry.data.project_id)}` : projectPath(entry.data.project_id);
+      const links: Record<string, string> = { self: taskPath(entry.id), project };
+      // The completion action is open only while the task is not done (faults: missing while open, kept once closed).
+      const open = !entry.data.done;
+      if ((open && !faults.has('link-open-action-missing')) || (!open && faults.has('link-closed-action-shown'))) links['completion'] = faults.has('verb-in-path') ? `${taskPath(entry.id)}/complete` : completionPath(entry.id);
+      return links;
+    },
   };
 }
 
@@ -116,8 +127,10 @@ export function completeTask(kind: ResourceKind<TaskData>, completions: Completi
 }
 
 /** GET /v2/tasks/{id}/completion: 200 when the task is done, 404 otherwise. */
-export function getCompletion(kind: ResourceKind<TaskData>, completions: Completions, taskId: string): Reply {
+export function getCompletion(kind: ResourceKind<TaskData>, completions: Completions, taskId: string, faults: ReadonlySet<FaultName>): Reply {
   if (kind.store.get(taskId) === undefined) throw notFound('No task exists with this id.');
+  // Fault `action-on-get`: reading the action takes it, as a verb-on-GET endpoint would.
+  if (faults.has('action-on-get') && !completions.has(taskId)) return completeTask(kind, completions, taskId);
   const completedAt = completions.get(taskId);
   if (completedAt === undefined) throw notFound('This task has not been completed.');
   return jsonReply(200, completionBody(taskId, completedAt));

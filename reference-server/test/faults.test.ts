@@ -152,6 +152,91 @@ const demonstrations: Record<FaultName, (h: Harness) => Promise<void>> = {
     expect((await h.call('PATCH', path, { json: { name: 'C' } })).json()).toEqual({ name: 'C' });
     expect((await h.call('GET', path)).json()).toMatchObject({ id: project.id, name: 'C' });
   },
+  async 'idempotency-key-ignored'(h) {
+    const headers = { 'idempotency-key': '"demo-ignored"' };
+    const first = await h.call('POST', '/v2/projects', { json: { name: 'n' }, headers });
+    const again = await h.call('POST', '/v2/projects', { json: { name: 'n' }, headers });
+    expect([first.status, again.status]).toEqual([201, 201]);
+    expect(again.json().id).not.toBe(first.json().id);
+  },
+  async 'idempotency-key-reuse-accepted'(h) {
+    const headers = { 'idempotency-key': '"demo-reuse"' };
+    const first = await h.call('POST', '/v2/projects', { json: { name: 'n' }, headers });
+    const other = await h.call('POST', '/v2/projects', { json: { name: 'other' }, headers });
+    expect([first.status, other.status]).toEqual([201, 201]);
+    expect(other.json()).toMatchObject({ name: 'other' });
+    // The same body still replays.
+    expect((await h.call('POST', '/v2/projects', { json: { name: 'n' }, headers })).json().id).toBe(first.json().id);
+  },
+  async 'deprecation-on-current'(h) {
+    const res = await h.call('GET', '/v2/projects');
+    expect(res.headers['deprecation']).toBe('@1735689600');
+    expect(res.headers['sunset']).toBe('Tue, 01 Jan 2030 00:00:00 GMT');
+  },
+  async 'deprecation-date-malformed'(h) {
+    expect((await h.call('GET', '/v1/projects')).headers['deprecation']).toBe('Wed, 01 Jan 2025 00:00:00 GMT');
+  },
+  async 'sunset-before-deprecation'(h) {
+    const res = await h.call('GET', '/v1/projects');
+    expect([res.headers['deprecation'], res.headers['sunset']]).toEqual(['@1735689600', 'Tue, 02 Jan 2024 00:00:00 GMT']);
+  },
+  async 'deprecation-link-dead'(h) {
+    const link = (await h.call('GET', '/v1/projects')).headers['link'] ?? '';
+    const target = /^<([^>]+)>; rel="deprecation"/.exec(link)?.[1] ?? '';
+    expect(target).toBe('/v2/deprecations/v1-gone');
+    expect((await h.call('GET', target)).status).toBe(404);
+  },
+  async 'deprecated-version-gone'(h) {
+    expect((await h.call('GET', '/v1/projects')).status).toBe(410);
+    expect((await h.call('GET', '/v2/projects')).status).toBe(200);
+  },
+  async 'removed-version-500'(h) {
+    expect((await h.call('GET', '/v0/projects')).status).toBe(500);
+  },
+  async 'rename-dropped-early'(h) {
+    const project = await h.createProject({ name: 'renamed' });
+    const v1 = (await h.call('GET', `/v1/projects/${project.id}`)).json();
+    expect(v1).toMatchObject({ name: 'renamed' });
+    expect(v1).not.toHaveProperty('title');
+  },
+  async 'unknown-field-refused'(h) {
+    const res = await h.call('POST', '/v2/projects', { json: { name: 'n', nickname: 'extra' } });
+    expect(res.status).toBe(422);
+    expect(res.json().errors).toEqual([{ field: 'nickname', message: 'is not a field of this resource' }]);
+    expect((await h.call('POST', '/v2/projects', { json: { name: 'n', id: 'x', created_at: 'y' } })).status).toBe(201);
+  },
+  async 'link-dead'(h) {
+    const project = await h.createProject();
+    const task = (await h.call('POST', `/v2/projects/${project.id}/tasks`, { json: { title: 't' } })).json();
+    expect(task._links.project).toBe(`/v2/project/${project.id}`);
+    expect((await h.call('GET', task._links.project)).status).toBe(404);
+  },
+  async 'link-open-action-missing'(h) {
+    const project = await h.createProject();
+    const task = (await h.call('POST', `/v2/projects/${project.id}/tasks`, { json: { title: 't' } })).json();
+    expect(task.done).toBe(false);
+    expect(Object.keys(task._links).sort()).toEqual(['project', 'self']);
+  },
+  async 'link-closed-action-shown'(h) {
+    const project = await h.createProject();
+    const task = (await h.call('POST', `/v2/projects/${project.id}/tasks`, { json: { title: 't' } })).json();
+    expect((await h.call('POST', task._links.completion)).status).toBe(201);
+    const done = (await h.call('GET', `/v2/tasks/${task.id}`)).json();
+    expect(done.done).toBe(true);
+    expect(done._links.completion).toBe(`/v2/tasks/${task.id}/completion`);
+  },
+  async 'action-on-get'(h) {
+    const project = await h.createProject();
+    const task = (await h.call('POST', `/v2/projects/${project.id}/tasks`, { json: { title: 't' } })).json();
+    expect((await h.call('GET', `/v2/tasks/${task.id}/completion`)).status).toBe(201);
+    expect((await h.call('GET', `/v2/tasks/${task.id}`)).json().done).toBe(true);
+  },
+  async 'verb-in-path'(h) {
+    const project = await h.createProject();
+    const task = (await h.call('POST', `/v2/projects/${project.id}/tasks`, { json: { title: 't' } })).json();
+    expect(task._links.completion).toBe(`/v2/tasks/${task.id}/complete`);
+    expect((await h.call('POST', task._links.completion)).status).toBe(201);
+  },
   async 'put-merges'(h) {
     const project = await h.createProject({ description: 'kept', status: 'archived' });
     const res = await h.call('PUT', `/v2/projects/${project.id}`, { json: { name: 'N' } });

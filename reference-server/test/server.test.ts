@@ -516,10 +516,13 @@ describe('tasks', () => {
     const res = await h.call('POST', tasksPath, { json: { title: 'Write', project_id: 'ignored' } });
     expect(res.status).toBe(201);
     const task = res.json();
-    expect(Object.keys(task)).toEqual(['id', 'project_id', 'title', 'done', 'created_at', 'updated_at']);
+    expect(Object.keys(task)).toEqual(['id', 'project_id', 'title', 'done', 'created_at', 'updated_at', '_links']);
     expect(task).toMatchObject({ project_id: project.id, title: 'Write', done: false });
+    // _links name only the actions open in the task's state: completion while it is not done.
+    expect(task._links).toEqual({ self: `/v2/tasks/${task.id}`, project: `/v2/projects/${project.id}`, completion: `/v2/tasks/${task.id}/completion` });
     expect(res.headers['location']).toBe(`/v2/tasks/${task.id}`);
-    await h.call('POST', tasksPath, { json: { title: 'Done already', done: true } });
+    const done = (await h.call('POST', tasksPath, { json: { title: 'Done already', done: true } })).json();
+    expect(Object.keys(done._links)).toEqual(['self', 'project']);
 
     const list = (await h.call('GET', tasksPath)).json();
     expect(list.data.map((t: { title: string }) => t.title)).toEqual(['Write', 'Done already']);
@@ -574,5 +577,91 @@ describe('tasks', () => {
     const task = (await h.call('POST', `/v2/projects/${project.id}/tasks`, { json: { title: 'Gone' } })).json();
     expect((await h.call('DELETE', `/v2/projects/${project.id}`)).status).toBe(204);
     expectProblem(await h.call('GET', `/v2/tasks/${task.id}`), 404);
+  });
+});
+
+describe('Idempotency-Key on POST', () => {
+  it('replays the stored result for the same key and body: one resource', async () => {
+    const headers = { 'idempotency-key': '"server-test-replay"' };
+    const first = await h.call('POST', '/v2/projects', { json: { name: 'once', status: 'archived' }, headers });
+    // Members in another order are the same body; a bare token names the same key as its sf-string.
+    const again = await h.call('POST', '/v2/projects', { json: { status: 'archived', name: 'once' }, headers: { 'idempotency-key': 'server-test-replay' } });
+    expect(first.status).toBe(201);
+    expect([again.status, again.headers['location'], again.text]).toEqual([201, first.headers['location'], first.text]);
+    const task = { 'idempotency-key': '"server-test-task"' };
+    const t1 = await h.call('POST', `/v2/projects/${first.json().id}/tasks`, { json: { title: 't' }, headers: task });
+    const t2 = await h.call('POST', `/v2/projects/${first.json().id}/tasks`, { json: { title: 't' }, headers: task });
+    expect(t2.json().id).toBe(t1.json().id);
+  });
+
+  it('refuses the same key with another body with 422 problem+json, and creates nothing', async () => {
+    const headers = { 'idempotency-key': '"server-test-mismatch"' };
+    expect((await h.call('POST', '/v2/members', { json: { name: 'a' }, headers })).status).toBe(201);
+    const other = await h.call('POST', '/v2/members', { json: { name: 'b' }, headers });
+    expect(expectProblem(other, 422)).toMatchObject({ type: 'urn:restprobe:problem:idempotency-key-reused' });
+  });
+
+  it('keeps keys per client and per path, and frees a key whose request was refused', async () => {
+    const headers = { 'idempotency-key': '"server-test-scope"' };
+    const refused = await h.call('POST', '/v2/projects', { json: { name: 42 }, headers });
+    expect(refused.status).toBe(422);
+    const project = await h.call('POST', '/v2/projects', { json: { name: 'fixed' }, headers });
+    expect(project.status).toBe(201);
+    const member = await h.call('POST', '/v2/members', { json: { name: 'fixed' }, headers });
+    expect(member.status).toBe(201);
+    expect(member.json().id).not.toBe(project.json().id);
+  });
+
+  it('handles a POST without a key as usual', async () => {
+    const a = await h.call('POST', '/v2/projects', { json: { name: 'same' } });
+    const b = await h.call('POST', '/v2/projects', { json: { name: 'same' } });
+    expect([a.status, b.status]).toEqual([201, 201]);
+    expect(a.json().id).not.toBe(b.json().id);
+  });
+});
+
+describe('versions', () => {
+  it('serves the deprecated /v1 with Deprecation, a later Sunset and a deprecation Link; /v2 without them', async () => {
+    const project = await h.createProject({ name: 'versioned' });
+    const v1 = await h.call('GET', `/v1/projects/${project.id}`);
+    expect(v1.status).toBe(200);
+    expect(v1.headers['deprecation']).toBe('@1735689600');
+    expect(new Date(v1.headers['sunset']!).getTime() / 1000).toBeGreaterThan(1735689600);
+    expect(v1.headers['link']).toBe('</v2/deprecations/v1>; rel="deprecation"; type="application/json"');
+    expect((await h.call('GET', '/v2/deprecations/v1')).json()).toMatchObject({ version: 1, successor: 2 });
+    // The rename in transition: v1 sends the old name beside the new one, v2 only the new.
+    expect(v1.json()).toMatchObject({ id: project.id, title: 'versioned', name: 'versioned' });
+    const v2 = await h.call('GET', `/v2/projects/${project.id}`);
+    expect(v2.json()).not.toHaveProperty('title');
+    expect(v2.headers['deprecation']).toBeUndefined();
+    expect(v2.headers['sunset']).toBeUndefined();
+    const created = await h.call('POST', '/v1/projects', { json: { name: 'via v1' } });
+    expect(created.headers['location']).toMatch(/^\/v1\/projects\//);
+    expect((await h.call('GET', '/v1/projects')).json().data.every((p: Record<string, unknown>) => p['title'] === p['name'])).toBe(true);
+  });
+
+  it('answers the removed /v0 with 410 problem+json', async () => {
+    expectProblem(await h.call('GET', '/v0/projects'), 410);
+  });
+
+  it('names the version in Accept under the header scheme, with Vary: Accept', async () => {
+    const hh = await startHarness([], { versioning: 'header' });
+    try {
+      const vendor = (n: number) => ({ accept: `application/vnd.restprobe+json; version=${n}` });
+      const created = await hh.call('POST', '/projects', { json: { name: 'header' } });
+      expect([created.status, created.headers['location']]).toEqual([201, `/projects/${created.json().id}`]);
+      const current = await hh.call('GET', `/projects/${created.json().id}`, { headers: vendor(2) });
+      expect([current.status, current.headers['vary'], current.headers['deprecation'], current.headers['content-type']]).toEqual([200, 'Accept', undefined, 'application/json']);
+      const old = await hh.call('GET', `/projects/${created.json().id}`, { headers: vendor(1) });
+      expect(old.headers['deprecation']).toBe('@1735689600');
+      expect(old.headers['link']).toBe('</deprecations/v1>; rel="deprecation"; type="application/json"');
+      expect(old.json()).toMatchObject({ title: 'header', name: 'header' });
+      expect((await hh.call('GET', '/deprecations/v1')).status).toBe(200);
+      expectProblem(await hh.call('GET', '/projects', { headers: vendor(0) }), 410);
+      expect((await hh.call('GET', '/projects', { headers: vendor(7) })).status).toBe(406);
+      expect((await hh.call('GET', '/v2/projects')).status).toBe(404);
+    } finally {
+      await hh.close();
+    }
   });
 });

@@ -84,3 +84,26 @@ export function splitList(value: string): string[] {
 export function varyFields(value: string | undefined): string[] {
   return value === undefined ? [] : splitList(value).map((f) => f.toLowerCase());
 }
+
+const imfFixdate = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/;
+const rfc850 = /^(Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday), \d{2}-[A-Z][a-z]{2}-\d{2} \d{2}:\d{2}:\d{2} GMT$/;
+const asctime = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun) [A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} \d{4}$/;
+
+/** What {@link httpDateProblem} says of a value that is no HTTP-date at all. */
+export const notAnHttpDate = 'is not an HTTP-date';
+
+/**
+ * Why a value is not an IMF-fixdate, the HTTP-date senders MUST generate (RFC 9110
+ * §5.6.7); undefined when it is one.
+ *
+ * @example
+ * ```ts
+ * httpDateProblem('Sun, 06 Nov 1994 08:49:37 GMT'); // undefined
+ * httpDateProblem('@1688169599');                    // 'is not an HTTP-date'
+ * ```
+ */
+export function httpDateProblem(value: string): string | undefined {
+  if (imfFixdate.test(value)) return Number.isNaN(Date.parse(value)) ? 'is not a real date' : undefined;
+  if (rfc850.test(value) || asctime.test(value)) return 'is an obsolete HTTP-date format: senders MUST generate IMF-fixdate (Sun, 06 Nov 1994 08:49:37 GMT)';
+  return notAnHttpDate;
+}

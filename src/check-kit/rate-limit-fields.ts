@@ -5,11 +5,9 @@
  * read as such), and the legacy fields, which are only reported.
  */
 import type { HttpResponse } from '../model/context.js';
+import { httpDateProblem, notAnHttpDate } from './http-grammar.js';
 import { parseDictionary, parseList, type BareItem, type SfItem } from './structured-fields.js';
 
-const imfFixdate = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/;
-const rfc850 = /^(Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday), \d{2}-[A-Z][a-z]{2}-\d{2} \d{2}:\d{2}:\d{2} GMT$/;
-const asctime = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun) [A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} \d{4}$/;
 
 /**
  * Why a `Retry-After` value is not `delay-seconds` or an IMF-fixdate (senders MUST
@@ -22,9 +20,8 @@ const asctime = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun) [A-Z][a-z]{2} [ \d]\d \d{2}:\d{2
  */
 export function retryAfterProblem(value: string): string | undefined {
   if (/^\d+$/.test(value)) return undefined;
-  if (imfFixdate.test(value)) return Number.isNaN(Date.parse(value)) ? 'is not a real date' : undefined;
-  if (rfc850.test(value) || asctime.test(value)) return 'is an obsolete HTTP-date format: senders MUST generate IMF-fixdate (Sun, 06 Nov 1994 08:49:37 GMT)';
-  return 'is neither delay-seconds (digits) nor an HTTP-date';
+  const problem = httpDateProblem(value);
+  return problem === notAnHttpDate ? 'is neither delay-seconds (digits) nor an HTTP-date' : problem;
 }
 
 /** One quota policy a RateLimit-Policy names. */

@@ -21,6 +21,8 @@ export interface ServeOptions extends RateLimitFlags {
   readonly tls?: boolean;
   /** How webhook deliveries are retried: short (default) or standard. */
   readonly webhookSchedule?: string;
+  /** How clients name the API version: `url` (default) or `header`. */
+  readonly versioning?: string;
 }
 
 export function renderFaultList(json: boolean): string {
@@ -60,9 +62,11 @@ export async function serveCommand(opts: ServeOptions, out: NodeJS.WriteStream =
   const limits = rateLimitOptions(opts);
   const schedule = (opts.webhookSchedule ?? 'short') as WebhookScheduleName;
   if (!webhookScheduleNames.includes(schedule)) throw new RestprobeError('ERR_USAGE', `--webhook-schedule: "${schedule}" is not one of ${webhookScheduleNames.join(', ')}`);
+  const versioning = opts.versioning ?? 'url';
+  if (versioning !== 'url' && versioning !== 'header') throw new RestprobeError('ERR_USAGE', `--versioning: "${versioning}" is not url or header`);
   let server;
   try {
-    server = await startReferenceServer({ port, faults: opts.fault, nodes, seedProjects, ...limits, ...(opts.reuseIds === true && { reuseIds: true }), ...(opts.tls === true && { tls: true }), webhookSchedule: schedule });
+    server = await startReferenceServer({ port, faults: opts.fault, nodes, seedProjects, ...limits, ...(opts.reuseIds === true && { reuseIds: true }), ...(opts.tls === true && { tls: true }), webhookSchedule: schedule, versioning });
   } catch (err) {
     const where = port !== 0 && lastPort > port ? `${port}-${lastPort}` : String(port);
     throw new RestprobeError('ERR_USAGE', `cannot listen on 127.0.0.1:${where}: ${(err as Error).message}`);
@@ -78,6 +82,7 @@ export async function serveCommand(opts: ServeOptions, out: NodeJS.WriteStream =
       `# restprobe reference server listening on ${server.url}`,
       ...(server.urls.length > 1 ? server.urls.map((url, i) => `# node ${i + 1}: ${url}`) : []),
       `# faults: ${opts.fault.length > 0 ? opts.fault.join(', ') : 'none (a conforming server)'}`,
+      `# versions: ${versioning === 'url' ? '/v2 current, /v1 deprecated, /v0 removed' : 'unversioned paths; Accept: application/vnd.restprobe+json; version=2 (current), 1 (deprecated), 0 (removed)'}`,
       ...(opts.reuseIds === true ? ['# ids: integers, the next above the highest in use (a deleted id comes back)'] : []),
       ...(server.caPath !== undefined ? [`# TLS: a CA made for this run, trusted with --ca: ${server.caPath}`] : []),
       ...(server.plainUrl !== undefined ? [`# plain HTTP (redirects to ${server.url}): ${server.plainUrl}`] : []),

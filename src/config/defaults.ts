@@ -31,4 +31,8 @@ export const configDefaults = {
   webhookDeliveryWithinMs: 30_000,
   webhookSlowAnswerMs: 35_000,
   webhookQuietMs: 5_000,
+  actions: [] as readonly string[],
+  versionHeader: 'Accept',
+  versionQueryParam: 'v',
+  versionList: [] as readonly string[],
 } as const;

@@ -3,7 +3,7 @@
  * read, validate against the bundled schema, apply defaults, resolve secrets.
  */
 import { RestprobeError } from '../errors.js';
-import type { ApiKeyAuth, AuthProfile, CollectionProfile, TargetProfile, WebhooksProfile } from '../model/profile.js';
+import type { ApiKeyAuth, AuthProfile, CollectionProfile, TargetProfile, VersionProfile, WebhooksProfile } from '../model/profile.js';
 import { normaliseBaseUrl } from './base-url.js';
 import { configDefaults as defaults } from './defaults.js';
 import { problemsFromAjv } from './problems.js';
@@ -107,6 +107,22 @@ function proxyUrl(raw: string): string {
   return result.url;
 }
 
+/** A version as the checks use it: `v2` and `2` are both `2`. */
+const bareVersion = (v: string): string => v.replace(/^v/i, '');
+
+function versionProfile(raw: NonNullable<RawConfig['version']>): VersionProfile {
+  return {
+    scheme: raw.scheme,
+    current: bareVersion(raw.current),
+    deprecated: (raw.deprecated ?? defaults.versionList).map(bareVersion),
+    removed: (raw.removed ?? defaults.versionList).map(bareVersion),
+    header: raw.header ?? defaults.versionHeader,
+    ...(raw.vendor !== undefined && { vendor: raw.vendor }),
+    queryParam: raw.queryParam ?? defaults.versionQueryParam,
+    renames: raw.renames ?? [],
+  };
+}
+
 /** The credentials the config gives, secrets resolved (a login body's `{ "env": NAME }` members too). */
 function authProfile(raw: NonNullable<RawConfig['auth']>, secrets: SecretResolver): AuthProfile {
   const key = (where: string, k: { readonly header?: string; readonly value: SecretRef }): ApiKeyAuth => ({ header: k.header ?? defaults.apiKeyHeader, value: secrets.resolve(where, k.value) });
@@ -178,6 +194,7 @@ function collectionProfile(raw: RawCollection): CollectionProfile {
       itemPath: child.itemPath,
       idField: child.idField ?? defaults.idField,
       createBody: child.create.body,
+      actions: child.actions ?? defaults.actions,
     })),
   };
 }
@@ -235,6 +252,7 @@ export async function loadProfile(opts: LoadProfileOptions = {}): Promise<Target
     properties: { numRuns: config.properties?.numRuns ?? defaults.numRuns },
     ...(rateLimit && { rateLimit }),
     ...(webhooks && { webhooks }),
+    ...(config.version && { version: versionProfile(config.version) }),
     secrets: secrets.secrets,
   };
 }

@@ -51,6 +51,7 @@ export interface RawChild {
   readonly itemPath: string;
   readonly idField?: string;
   readonly create: RawBody;
+  readonly actions?: readonly string[];
 }
 
 export interface RawConfig {
@@ -72,6 +73,16 @@ export interface RawConfig {
   readonly properties?: { readonly numRuns?: number };
   readonly rateLimit?: RawRateLimit;
   readonly webhooks?: RawWebhooks;
+  readonly version?: {
+    readonly scheme: 'url' | 'header' | 'query';
+    readonly current: string;
+    readonly deprecated?: readonly string[];
+    readonly removed?: readonly string[];
+    readonly header?: string;
+    readonly vendor?: string;
+    readonly queryParam?: string;
+    readonly renames?: readonly { readonly collection: string; readonly from: string; readonly to: string }[];
+  };
 }
 
 export interface RawWebhooks {

@@ -74,6 +74,12 @@ describe('config schema', () => {
       '$.webhooks.deliveryWithinMs': configDefaults.webhookDeliveryWithinMs,
       '$.webhooks.slowAnswerMs': configDefaults.webhookSlowAnswerMs,
       '$.webhooks.quietMs': configDefaults.webhookQuietMs,
+      '$.version.deprecated': configDefaults.versionList,
+      '$.version.removed': configDefaults.versionList,
+      '$.version.header': configDefaults.versionHeader,
+      '$.version.queryParam': configDefaults.versionQueryParam,
+      '$.version.renames': [],
+      '#child.actions': configDefaults.actions,
     });
   });
 
@@ -106,7 +112,7 @@ describe('config schema', () => {
           sorts: ['name'],
           mark: { field: 'label' },
           personalised: true,
-          children: [{ name: 'tasks', path: '/v2/projects/{id}/tasks', itemPath: '/v2/tasks/{id}', idField: 'id', create: { body: { title: 't' } } }],
+          children: [{ name: 'tasks', path: '/v2/projects/{id}/tasks', itemPath: '/v2/tasks/{id}', idField: 'id', create: { body: { title: 't' } }, actions: ['completion'] }],
         },
       ],
       nodes: ['https://node-b.example.com'],
@@ -127,6 +133,7 @@ describe('config schema', () => {
         slowAnswerMs: 1000,
         quietMs: 1000,
       },
+      version: { scheme: 'header', current: 'v2', deprecated: ['1'], removed: ['0'], header: 'Accept', vendor: 'example', queryParam: 'v', renames: [{ collection: 'projects', from: 'title', to: 'name' }] },
     };
     const validate = configValidator();
     expect(validate(everything), JSON.stringify(validate.errors)).toBe(true);

@@ -17,6 +17,7 @@ export const configKeys = [
   'collections[].filters',
   'collections[].personalised',
   'collections[].children',
+  'collections[].children[].actions',
   'nodes',
   'secretEndpoints',
   'auth.apiKey',
@@ -38,6 +39,10 @@ export const configKeys = [
   'webhooks.collection',
   'webhooks.actions',
   'webhooks.scheme',
+  'version',
+  'version.deprecated',
+  'version.removed',
+  'version.renames',
 ] as const;
 
 export type ConfigKey = (typeof configKeys)[number];

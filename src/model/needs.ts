@@ -16,7 +16,7 @@
  */
 import type { ConfigKey } from './config-keys.js';
 import { resolveOtherClient, resolveRateLimit, type ProbeClient, type RateLimitProbe } from './rate-limit-needs.js';
-import type { ApiKeyAuth, ChildProfile, CollectionMethod, CollectionProfile, LimitedAuth, MintAuth, SecretEndpoint, SessionAuth, TargetProfile, WebhooksProfile } from './profile.js';
+import type { ApiKeyAuth, ChildProfile, CollectionMethod, CollectionProfile, LimitedAuth, MintAuth, SecretEndpoint, SessionAuth, TargetProfile, VersionProfile, WebhooksProfile } from './profile.js';
 
 /** Why a need is not met, and the config key (or flag) that would meet it. */
 export class Unmet {
@@ -78,7 +78,7 @@ export function supports(c: CollectionProfile, method: CollectionMethod): boolea
 }
 
 /** A collection restprobe may create in: it has a create body, takes POST, and can DELETE what it made. */
-const creatable = (c: CollectionProfile): boolean => c.createBody !== undefined && supports(c, 'POST') && supports(c, 'DELETE');
+export const creatable = (c: CollectionProfile): boolean => c.createBody !== undefined && supports(c, 'POST') && supports(c, 'DELETE');
 
 /**
  * The collection as the checks may write to it: a replace or patch body only where the
@@ -149,6 +149,34 @@ function anyWalkable(p: TargetProfile): WalkableCollection | Unmet {
   const offset = walkable(p, 'positional');
   if (!(offset instanceof Unmet)) return offset;
   return walkSteps.indexOf(offset.configKey) > walkSteps.indexOf(cursor.configKey) ? offset : cursor;
+}
+
+/** The API's versioning, when the config describes it well enough to name a version in a request. */
+function versioning(p: TargetProfile): VersionProfile | Unmet {
+  const v = p.version;
+  if (v === undefined) return new Unmet('no API version configured', 'version');
+  if (v.scheme === 'header' && v.header.toLowerCase() === 'accept' && v.vendor === undefined) return new Unmet('the header scheme in Accept needs the vendor of application/vnd.<vendor>+json', 'version');
+  return v;
+}
+
+/** The versioning, when its `list` of versions is not empty. */
+function withVersions(p: TargetProfile, list: 'deprecated' | 'removed' | 'renames', key: ConfigKey, what: string): VersionProfile | Unmet {
+  const v = versioning(p);
+  if (v instanceof Unmet) return v;
+  return v[list].length > 0 ? v : new Unmet(`no ${what} configured`, key);
+}
+
+/** A writable collection and its first sub-collection that `fits`, or why there is none. */
+function nestedIn(p: TargetProfile, fits: (child: ChildProfile) => boolean): NestedCollection | Unmet {
+  if (p.safety.readOnly) return new Unmet('read-only run: this check creates an item and a child of it', 'safety.readOnly');
+  const withChildren = p.collections.flatMap((c) => {
+    const child = (c.children ?? []).find(fits);
+    return child === undefined ? [] : [{ parent: c, child }];
+  });
+  if (withChildren.length === 0) return new Unmet('no sub-collection configured', 'collections[].children');
+  const found = withChildren.find((x) => x.parent.createBody !== undefined);
+  if (found === undefined) return new Unmet(`${withChildren[0]!.parent.name} has sub-collections but no create body`, 'collections[].create.body');
+  return { parent: found.parent as WritableCollection, child: found.child };
 }
 
 /** Every need a check can declare. */
@@ -272,13 +300,17 @@ export const needs = {
     perCollection: true,
     label: 'a writable collection with a sub-collection',
     keys: ['collections[].children', 'collections[].create.body', 'safety.readOnly'],
+    resolve: (p) => nestedIn(p, () => true),
+  }),
+  /** A writable collection with a sub-collection whose `_links` name state-dependent actions. */
+  actions: need<NestedCollection>({
+    perCollection: true,
+    label: 'a sub-collection with state-dependent actions',
+    keys: ['collections[].children[].actions', 'collections[].children', 'collections[].create.body', 'safety.readOnly'],
     resolve: (p) => {
-      if (p.safety.readOnly) return new Unmet('read-only run: this check creates an item and a child of it', 'safety.readOnly');
-      const withChildren = p.collections.flatMap((c) => (c.children?.[0] === undefined ? [] : [{ parent: c, child: c.children[0] }]));
-      if (withChildren.length === 0) return new Unmet('no sub-collection configured', 'collections[].children');
-      const found = withChildren.find((x) => x.parent.createBody !== undefined);
-      if (found === undefined) return new Unmet(`${withChildren[0]!.parent.name} has sub-collections but no create body`, 'collections[].create.body');
-      return { parent: found.parent as WritableCollection, child: found.child };
+      const found = nestedIn(p, (child) => child.actions.length > 0);
+      if (!(found instanceof Unmet) || found.configKey !== 'collections[].children' || nestedIn(p, () => true) instanceof Unmet) return found;
+      return new Unmet('no sub-collection names its state-dependent actions', 'collections[].children[].actions');
     },
   }),
   /** The collections whose answers the config declares personalised. */
@@ -347,6 +379,22 @@ export const needs = {
     label: "the target's plain-HTTP URL",
     keys: ['plainHttpUrl'],
     resolve: (p) => p.plainHttpUrl ?? new Unmet('no plain-HTTP URL configured to check its redirect', 'plainHttpUrl'),
+  }),
+  /** How the API names its version (`version`: scheme and current version). */
+  version: need<VersionProfile>({ label: 'the API version scheme', keys: ['version'], resolve: versioning }),
+  /** The versioning, with deprecated versions to judge. */
+  deprecatedVersions: need<VersionProfile>({ label: 'deprecated API versions', keys: ['version', 'version.deprecated'], resolve: (p) => withVersions(p, 'deprecated', 'version.deprecated', 'deprecated version') }),
+  /** The versioning, with removed versions to judge. */
+  removedVersions: need<VersionProfile>({ label: 'removed API versions', keys: ['version', 'version.removed'], resolve: (p) => withVersions(p, 'removed', 'version.removed', 'removed version') }),
+  /** The versioning, with field renames in transition (and deprecated versions that still carry the old names). */
+  renames: need<VersionProfile>({
+    label: 'field renames in transition',
+    keys: ['version', 'version.renames', 'version.deprecated'],
+    resolve: (p) => {
+      const v = withVersions(p, 'renames', 'version.renames', 'field rename in transition');
+      if (v instanceof Unmet) return v;
+      return v.deprecated.length > 0 ? v : new Unmet('no deprecated version to carry the old names', 'version.deprecated');
+    },
   }),
   /** A rate limiter the config lets restprobe probe (`rateLimit`), a client to burst as, and a budget that can pass the declared limit. */
   rateLimit: need<RateLimitProbe>({ label: 'a rate limiter to probe', keys: ['rateLimit', 'rateLimit.credential', 'rateLimit.budget', 'rateLimit.limit'], resolve: resolveRateLimit }),

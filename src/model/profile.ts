@@ -73,6 +73,8 @@ export interface ChildProfile {
   readonly idField: string;
   /** Body of a POST to the nested listing that creates a valid child. */
   readonly createBody: Record<string, unknown>;
+  /** `_links` members that are state-dependent actions: linked while open, taken with POST, then no longer linked. */
+  readonly actions: readonly string[];
 }
 
 export interface SecretEndpoint {
@@ -186,12 +188,29 @@ export interface TargetProfile {
   };
   /** fast-check settings for property checks. */
   readonly properties: { readonly numRuns: number };
+  /** How the API names its version (§9); absent: the VER- checks skip, naming `version`. */
+  readonly version?: VersionProfile;
   /** How the target's rate limiter may be probed; absent: it is not (the LIM- rate-limit checks skip). */
   readonly rateLimit?: RateLimitProfile;
   /** How the target's webhooks are subscribed to; absent: the EVT- checks skip. */
   readonly webhooks?: WebhooksProfile;
   /** Every secret value in the profile, for scrubbing reports and logs. */
   readonly secrets: readonly Secret[];
+}
+
+/** The `version` section (conventions §9), versions as bare numbers (`v2` → `2`). */
+export interface VersionProfile {
+  readonly scheme: 'url' | 'header' | 'query';
+  readonly current: string;
+  readonly deprecated: readonly string[];
+  readonly removed: readonly string[];
+  /** The header scheme's header: `Accept` (a vendor media type) or one of its own (`X-API-Version`). */
+  readonly header: string;
+  /** The vendor of `application/vnd.<vendor>+json; version=<n>`, for the header scheme in Accept. */
+  readonly vendor?: string;
+  readonly queryParam: string;
+  /** Fields renamed in transition, by collection name. */
+  readonly renames: readonly { readonly collection: string; readonly from: string; readonly to: string }[];
 }
 
 /** The `rateLimit` section (conventions §8.1–8.3), its defaults applied. */

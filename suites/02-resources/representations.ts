@@ -1,8 +1,8 @@
 /** §2 Resources: JSON representations, and sub-collections listed under their owner. */
-import { CheckFailure, defineCheck } from '../../src/model/check.js';
+import { defineCheck } from '../../src/model/check.js';
 import type { CreatedResource, HttpResponse } from '../../src/model/context.js';
 import { brief, describe, ensure, expectJsonObject, expectStatus } from '../../src/check-kit/expect.js';
-import { setupError } from '../../src/check-kit/setup.js';
+import { childListing, createChild } from '../../src/check-kit/children.js';
 
 export const jsonContentType = defineCheck({
   id: 'RES-json-content-type',
@@ -42,18 +42,8 @@ export const nestedListing = defineCheck({
   async run(ctx, { nested: { parent, child } }) {
     const owner = await ctx.create(parent);
     const other = await ctx.create(parent);
-    const listingOf = (item: CreatedResource) => child.path.replace('{id}', encodeURIComponent(item.id));
-    const created = await ctx.http.send({ method: 'POST', path: listingOf(owner), json: child.createBody });
-    if (created.status < 200 || created.status > 299) {
-      throw setupError(created, `creating a ${child.name} item under ${parent.name} ${owner.id} failed: POST ${listingOf(owner)} answered ${created.status}`);
-    }
-    const id = expectJsonObject(created, `the ${child.name} item created`)[child.idField];
-    if (typeof id !== 'string' && typeof id !== 'number') {
-      throw new CheckFailure(`${describe(created)}: no "${child.idField}" in the body, so the ${child.name} item cannot be found at the top level`, child.idField, brief(created.json), created.exchangeIndex);
-    }
-    // Tracked after its owner: cleanup deletes it first.
-    const topLevel = ctx.http.url(child.itemPath.replace('{id}', encodeURIComponent(String(id))));
-    ctx.track(topLevel);
+    const listingOf = (item: CreatedResource) => childListing(child, item);
+    const { id, url: topLevel } = await createChild(ctx, { parent, child }, owner);
     const listed = async (item: CreatedResource): Promise<{ res: HttpResponse; ids: string[] }> => {
       const res = await ctx.http.send({ method: 'GET', path: listingOf(item) });
       expectStatus(res, 200, `the ${child.name} listing of ${parent.name} ${item.id}`);

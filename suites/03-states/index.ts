@@ -1,4 +1,5 @@
-/** §3 States and transitions: credential and API lifecycle. No checks yet: a check added here is listed in this call. */
+/** §3 States and transitions: what an item's state opens (its `_links` actions). */
 import { defineSection } from '../../src/model/check.js';
+import { linksOpenActions } from './actions.js';
 
-export default defineSection('STA', []);
+export default defineSection('STA', [linksOpenActions]);

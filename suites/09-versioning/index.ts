@@ -1,4 +1,6 @@
-/** §9 Versioning and deprecation. No checks yet: a check added here is listed in this call. */
+/** §9 Versioning and the §3 deprecation flow of an API version. */
 import { defineSection } from '../../src/model/check.js';
+import { tolerantReader } from './tolerant-reader.js';
+import { versionChecks } from './versions.js';
 
-export default defineSection('VER', []);
+export default defineSection('VER', [...versionChecks, tolerantReader]);

@@ -1,0 +1,142 @@
+/**
+ * API versions (conventions §9): `v2` is current, `v1` is deprecated (§3 deprecation
+ * flow: `Deprecation` as an RFC 9745 sf-date, `Sunset` as an RFC 8594 HTTP-date later than
+ * it, and a `Link rel="deprecation"` to its notice), `v0` is removed (410). One scheme
+ * serves the whole API, chosen when the server starts:
+ *
+ * - `url` (the default): `/v2/projects`, `/v1/projects`;
+ * - `header`: `/projects`, with `Accept: application/vnd.restprobe+json; version=1`
+ *   choosing the version (none: the current one); the response carries `Vary: Accept`.
+ *
+ * The routes are written once, under `/v2`; a request for another version is routed
+ * there, and its reply is shaped here: paths rewritten, a field rename in transition (v1
+ * still sends `title`, the old name of a project's `name`), the deprecation headers.
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+import type { FaultName } from './faults.js';
+import { genericProblem, ProblemError } from './problem.js';
+import type { Reply } from './respond.js';
+
+export type Versioning = 'url' | 'header';
+
+export const currentVersion = 2;
+export const deprecatedVersion = 1;
+export const removedVersion = 0;
+/** The vendor media type of the header scheme; it is JSON, and answered as application/json. */
+export const vendorMediaType = 'application/vnd.restprobe+json';
+/** When v1 was deprecated (2025-01-01T00:00:00Z) and when it goes (2030-01-01T00:00:00Z), in seconds. */
+export const deprecatedAt = 1_735_689_600;
+export const sunsetAt = 1_893_456_000;
+/** The renames in transition: the old name v1 still sends beside the new one, per collection path. */
+export const renames: readonly { readonly path: string; readonly from: string; readonly to: string }[] = [{ path: '/v2/projects', from: 'title', to: 'name' }];
+/** The deprecation notice of v1, as the routes serve it. */
+export const deprecationNoticePath = '/v2/deprecations/v1';
+
+/** Which version a request asks for, and the route path (under `/v2`) that serves it. */
+export interface Versioned {
+  readonly version: number;
+  readonly path: string;
+}
+
+/** The `version` parameter of the vendor media type in Accept; undefined when none is sent. */
+function acceptedVersion(accept: string | undefined): string | undefined {
+  for (const range of (accept ?? '').split(',')) {
+    const [essence = '', ...params] = range.split(';');
+    if (essence.trim().toLowerCase() !== vendorMediaType) continue;
+    for (const param of params) {
+      const [name = '', value = ''] = param.split('=');
+      if (name.trim().toLowerCase() === 'version') return value.trim().replace(/^"(.*)"$/, '$1');
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The version a request names and where it is routed. Throws 410 for the removed
+ * version, 406 for a version the header scheme does not know.
+ */
+export function versionOf(path: string, headers: IncomingHttpHeaders, scheme: Versioning, faults: ReadonlySet<FaultName>): Versioned {
+  const removed = (): never => {
+    // Fault `removed-version-500`: the retired version's code is gone, and so is its 404.
+    if (faults.has('removed-version-500')) throw new Error('fault removed-version-500: no handler for the removed version');
+    throw new ProblemError(genericProblem(410, `API version ${removedVersion} was removed on its sunset date; use version ${currentVersion}.`));
+  };
+  if (scheme === 'url') {
+    const m = /^\/v(\d+)(?=\/|$)/.exec(path);
+    const version = m === null ? undefined : Number(m[1]);
+    if (version === removedVersion) removed();
+    if (version !== deprecatedVersion) return { version: currentVersion, path };
+    if (faults.has('deprecated-version-gone')) removed();
+    return { version, path: `/v${currentVersion}${path.slice(m![0].length)}` };
+  }
+  // Header scheme: no version in the path; `/v2/…` names nothing.
+  const route = /^\/v\d+(?:\/|$)/.test(path) ? `/unversioned${path}` : `/v${currentVersion}${path === '/' ? '' : path}`;
+  const sent = acceptedVersion(headers.accept);
+  if (sent === undefined) return { version: currentVersion, path: route };
+  const version = /^v?\d{1,3}$/.test(sent) ? Number(sent.replace(/^v/, '')) : NaN;
+  if (version === removedVersion || (version === deprecatedVersion && faults.has('deprecated-version-gone'))) removed();
+  if (version !== currentVersion && version !== deprecatedVersion) {
+    throw new ProblemError(genericProblem(406, `API version ${sent} is not served; send version=${currentVersion} (current) or version=${deprecatedVersion} (deprecated).`));
+  }
+  return { version, path: route };
+}
+
+/** Where a route path (`/v2/…`) is reached under `version` in `scheme`. */
+function publicPath(path: string, version: number, scheme: Versioning): string {
+  const rest = path.slice(`/v${currentVersion}`.length);
+  return scheme === 'url' ? `/v${version}${rest}` : rest === '' ? '/' : rest;
+}
+
+const isRoutePath = (s: string): boolean => s === `/v${currentVersion}` || s.startsWith(`/v${currentVersion}/`);
+
+/** A JSON value with route paths rewritten, and the old names of renamed fields added (v1 of a renamed collection). */
+function reshape(value: unknown, rewrite: (path: string) => string, rename?: { from: string; to: string }): unknown {
+  if (typeof value === 'string') return isRoutePath(value) ? rewrite(value) : value;
+  if (Array.isArray(value)) return value.map((v) => reshape(v, rewrite, rename));
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) {
+    out[k] = reshape(v, rewrite, k === 'data' ? rename : undefined);
+    // The old name stands before the new one, with its value.
+    if (rename !== undefined && k === rename.to && !Object.hasOwn(value, rename.from)) {
+      delete out[k];
+      out[rename.from] = v;
+      out[k] = v;
+    }
+  }
+  return out;
+}
+
+const httpDate = (seconds: number): string => new Date(seconds * 1000).toUTCString();
+
+/** The deprecation fields of a deprecated version's responses (RFC 9745, RFC 8594). */
+function deprecationHeaders(scheme: Versioning, faults: ReadonlySet<FaultName>): Record<string, string> {
+  const notice = publicPath(deprecationNoticePath, currentVersion, scheme);
+  return {
+    Deprecation: faults.has('deprecation-date-malformed') ? httpDate(deprecatedAt) : `@${deprecatedAt}`,
+    // Fault `sunset-before-deprecation`: a year before the deprecation date.
+    Sunset: httpDate(faults.has('sunset-before-deprecation') ? deprecatedAt - 365 * 86_400 : sunsetAt),
+    Link: `<${faults.has('deprecation-link-dead') ? `${notice}-gone` : notice}>; rel="deprecation"; type="application/json"`,
+  };
+}
+
+/** The reply as `version` in `scheme` sends it, for a request routed to `routePath`. */
+export function shapeReply(reply: Reply, versioned: Versioned, scheme: Versioning, faults: ReadonlySet<FaultName>): Reply {
+  const { version } = versioned;
+  const rewrite = (p: string): string => publicPath(p, version, scheme);
+  const headers: Record<string, string> = { ...reply.headers };
+  if (headers['Location'] !== undefined && isRoutePath(headers['Location'])) headers['Location'] = rewrite(headers['Location']);
+  if (version === deprecatedVersion || faults.has('deprecation-on-current')) Object.assign(headers, deprecationHeaders(scheme, faults));
+  let content = reply.content;
+  const rewrites = version !== currentVersion || scheme !== 'url';
+  const renamed = version === deprecatedVersion && !faults.has('rename-dropped-early') ? renames.find((r) => versioned.path === r.path || versioned.path.startsWith(`${r.path}/`)) : undefined;
+  if (content !== undefined && content.type === 'application/json' && (rewrites || renamed)) {
+    const parsed: unknown = JSON.parse(content.text);
+    const rename = renamed && { from: renamed.from, to: renamed.to };
+    // An item is renamed at the top; a page in its `data`.
+    const shaped = rename && parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) && !('data' in parsed) ? reshape({ data: [parsed] }, rewrite, rename) : undefined;
+    const text = JSON.stringify(shaped !== undefined ? (shaped as { data: unknown[] }).data[0] : reshape(parsed, rewrite, rename));
+    content = { ...content, text };
+  }
+  return { ...reply, headers, ...(content !== undefined && { content }) };
+}

@@ -1,0 +1,42 @@
+/** `_links` (§1 hypermedia): an object mapping an action name to a path (or a HAL-style `{ href }`). */
+import type { CheckContext } from '../model/context.js';
+import { creatable } from '../model/needs.js';
+import { createChild } from './children.js';
+
+/** The links of a representation, name → target; empty when it has no `_links` object. */
+export function linksOf(representation: unknown): Map<string, string> {
+  const links = (representation as { _links?: unknown } | null | undefined)?._links;
+  const out = new Map<string, string>();
+  if (links === null || typeof links !== 'object' || Array.isArray(links)) return out;
+  for (const [name, value] of Object.entries(links)) {
+    const href = typeof value === 'string' ? value : (value as { href?: unknown } | null)?.href;
+    if (typeof href === 'string') out.set(name, href);
+  }
+  return out;
+}
+
+/** An item the check created, with the links it shows. */
+export interface Linked {
+  /** `a projects item`, for messages. */
+  readonly what: string;
+  readonly id: string;
+  /** The Location its create answered with, if any. */
+  readonly location?: string;
+  readonly links: Map<string, string>;
+  /** Link names that are state-dependent actions (the config's `children[].actions`). */
+  readonly actions: readonly string[];
+}
+
+/** Creates an item in every collection restprobe may create in, and one in each of its sub-collections. */
+export async function linkedItems(ctx: CheckContext): Promise<Linked[]> {
+  const out: Linked[] = [];
+  for (const c of ctx.profile.collections.filter(creatable)) {
+    const item = await ctx.create(c);
+    out.push({ what: `a ${c.name} item`, id: item.id, location: item.response.headers['location'], links: linksOf(item.body), actions: [] });
+    for (const child of c.children ?? []) {
+      const created = await createChild(ctx, { parent: { ...c, createBody: c.createBody! }, child }, item);
+      out.push({ what: `a ${child.name} item`, id: created.id, location: created.response.headers['location'], links: linksOf(created.body), actions: child.actions });
+    }
+  }
+  return out;
+}

@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest';
+import { pathProblems } from './path-design.js';
+
+describe('pathProblems', () => {
+  it('passes plural kebab-case nouns nested at most two levels, and noun actions', () => {
+    for (const ok of ['/v2/projects', '/v2/projects/{id}/tasks', '/v2/tasks/{id}', '/v2/tasks/5f0c2a9e-1b2c-4d5e-8f90-123456789abc/completion', '/api-keys/12', '/people/{id}', '/v1'])
+      expect(pathProblems(ok), ok).toEqual([]);
+  });
+
+  it('names verbs, case, singular collections and deep nesting', () => {
+    expect(pathProblems('/v2/tasks/{id}/complete')).toEqual(['"complete" is a verb: the method is the verb (§2)']);
+    expect(pathProblems('/getUsers')).toEqual(['"getUsers" is not lowercase kebab-case']);
+    expect(pathProblems('/create-project')).toEqual(['"create-project" is a verb: the method is the verb (§2)']);
+    expect(pathProblems('/v2/project/{id}')).toEqual(['"project" names a collection but is not plural']);
+    expect(pathProblems('/projects/{id}/tasks/{id}/comments')).toEqual(['nests 3 levels (projects → tasks → comments), at most 2: /<collection>/<id>/<sub-collection> (§2)']);
+    expect(pathProblems('/projects/abc/tasks', new Set(['abc']))).toEqual([]);
+    expect(pathProblems('/v2/project', new Set(), true)).toEqual(['"project" names a collection but is not plural']);
+  });
+});

@@ -1,0 +1,91 @@
+/**
+ * §4 rule 6: a retried POST carries an `Idempotency-Key`; the server stores the key and
+ * the first result and answers a repeat with that result (draft-ietf-httpapi-idempotency-key-header).
+ */
+import { randomUUID } from 'node:crypto';
+import { CheckFailure, defineCheck } from '../../src/model/check.js';
+import type { CheckContext, HttpResponse } from '../../src/model/context.js';
+import type { WritableCollection } from '../../src/model/needs.js';
+import { brief, describe, ensure } from '../../src/check-kit/expect.js';
+import { diffRepresentations } from '../../src/check-kit/compare.js';
+import { sendTracked } from '../../src/check-kit/probes.js';
+import { setupError } from '../../src/check-kit/setup.js';
+
+/** A fresh key, as the draft sends it: an sf-string (a quoted UUID). */
+const freshKey = (): string => `"restprobe-${randomUUID()}"`;
+
+/** The create body, with a mark of its own where the collection has a mark field. */
+function createBody(c: WritableCollection): Record<string, unknown> {
+  return c.markField === undefined ? { ...c.createBody } : { ...c.createBody, [c.markField]: `restprobe-${randomUUID().slice(0, 13)}` };
+}
+
+const ok = (res: HttpResponse): boolean => res.status >= 200 && res.status < 300;
+
+/** POST `body` to the collection with `key` (none: no header); anything it creates is cleaned up. */
+function post(ctx: CheckContext, c: WritableCollection, body: Record<string, unknown>, key?: string): Promise<HttpResponse> {
+  return sendTracked(ctx, c, { method: 'POST', path: c.path, json: body, ...(key !== undefined && { headers: { 'Idempotency-Key': key } }) });
+}
+
+const idOf = (res: HttpResponse, c: WritableCollection): unknown => (res.json as Record<string, unknown> | null | undefined)?.[c.idField];
+
+/** The first POST with a key: a create that failed is a setup error, not the rule's verdict. */
+async function firstCreate(ctx: CheckContext, c: WritableCollection, body: Record<string, unknown>, key: string): Promise<HttpResponse> {
+  const res = await post(ctx, c, body, key);
+  if (!ok(res)) throw setupError(res, `a create with an Idempotency-Key failed: POST ${c.path} answered ${res.status}`);
+  return res;
+}
+
+export const idempotencyKeyReplay = defineCheck({
+  id: 'END-idempotency-key-replay',
+  title: 'A POST retried with its Idempotency-Key gets the stored result: one resource',
+  rule: 'A POST repeated with the same `Idempotency-Key` and the same body MUST get the stored first result (the same status and the same resource) and create nothing more; a POST without the key MUST still work (§4 rule 6).',
+  severity: 'must',
+  needs: ['writable'],
+  dependsOn: ['END-post-201-location'],
+  async run(ctx, { writable: c }) {
+    const key = freshKey();
+    const body = createBody(c);
+    const first = await firstCreate(ctx, c, body, key);
+    const again = await post(ctx, c, body, key);
+    const [id, againId] = [idOf(first, c), idOf(again, c)];
+    ensure(again.status === first.status, `the retry with the same Idempotency-Key: ${describe(again)}, expected the stored ${first.status}`, String(first.status), String(again.status));
+    const location = first.headers['location'];
+    if (location !== undefined && again.headers['location'] !== location) {
+      throw new CheckFailure(`the retry with the same Idempotency-Key: ${describe(again)} names ${again.headers['location'] ?? 'no Location'}, expected the stored ${location}: a second resource`, location, again.headers['location'] ?? 'none', again.exchangeIndex);
+    }
+    if (id !== undefined && String(againId) !== String(id)) {
+      throw new CheckFailure(`the retry with the same Idempotency-Key: ${describe(again)} returned "${c.idField}" ${brief(againId)}, expected the stored ${brief(id)}: a second resource`, String(id), brief(againId), again.exchangeIndex);
+    }
+    if (typeof first.json === 'object' && first.json !== null && !Array.isArray(first.json)) {
+      const diff = diffRepresentations(first.json as Record<string, unknown>, (again.json ?? {}) as Record<string, unknown>, c.volatileFields);
+      ensure(diff.length === 0, `the retry with the same Idempotency-Key returned another body (${diff.slice(0, 3).join('; ')}), expected the stored result`, brief(first.json), brief(again.json));
+    }
+    ctx.note(`POST ${c.path} twice with Idempotency-Key ${key}: one resource${id === undefined ? '' : ` (${c.idField} ${brief(id)})`}`);
+    const plain = await post(ctx, c, createBody(c));
+    ensure(ok(plain), `a POST without an Idempotency-Key: ${describe(plain)}, expected the create to work as before (the key is for retries)`, '2xx', String(plain.status));
+  },
+});
+
+export const idempotencyKeyMismatch = defineCheck({
+  id: 'END-idempotency-key-mismatch',
+  title: 'An Idempotency-Key reused with another body is refused',
+  rule: 'A POST that reuses a stored `Idempotency-Key` with another body SHOULD be refused with a 4xx (422, or 409) and create nothing: a key names one operation (§4 rule 6; idempotency-key draft §2.7).',
+  severity: 'should',
+  needs: ['writable'],
+  // A server that ignores keys altogether fails the replay check; this one would only repeat it.
+  dependsOn: ['END-post-201-location', 'END-idempotency-key-replay', 'ERR-validation-422'],
+  async run(ctx, { writable: c }) {
+    const key = freshKey();
+    const first = await firstCreate(ctx, c, createBody(c), key);
+    const other = await post(ctx, c, createBody(c), key);
+    if (other.status >= 400 && other.status < 500) {
+      ctx.note(`the reused key was refused with ${other.status}`);
+      return;
+    }
+    const [id, otherId] = [idOf(first, c), idOf(other, c)];
+    const what = ok(other) && (otherId === undefined || String(otherId) !== String(id)) ? 'a new resource was created' : ok(other) ? 'the first result came back for another request' : 'not a client error';
+    throw new CheckFailure(`the same Idempotency-Key with another body: ${describe(other)} (${what}), expected a 4xx (422 or 409)`, '422 or 409', String(other.status), other.exchangeIndex);
+  },
+});
+
+export const idempotencyChecks = [idempotencyKeyReplay, idempotencyKeyMismatch];

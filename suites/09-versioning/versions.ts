@@ -1,0 +1,147 @@
+/** §9 versioning and the §3 deprecation flow of an API version, judged from what the API answers. */
+import { CheckFailure, CheckSkipped, defineCheck } from '../../src/model/check.js';
+import type { CheckContext, HttpResponse } from '../../src/model/context.js';
+import type { CollectionProfile, VersionProfile } from '../../src/model/profile.js';
+import { creatable } from '../../src/model/needs.js';
+import { brief, describe, ensure, expectJsonObject, expectStatus } from '../../src/check-kit/expect.js';
+import { deepEqual } from '../../src/check-kit/compare.js';
+import { httpDateProblem, varyFields } from '../../src/check-kit/http-grammar.js';
+import { deprecationProblem, linkTargets, versionedRequest } from '../../src/check-kit/versions.js';
+import { itemPath } from '../../src/check-kit/probes.js';
+import { targetOrigins } from '../../src/check-kit/created-url.js';
+
+/** GET of `path` under `version`; fails when the URL scheme's path names no current version. */
+async function getVersioned(ctx: CheckContext, v: VersionProfile, version: string, path: string): Promise<HttpResponse> {
+  const spec = versionedRequest(v, version, path);
+  if (spec === undefined) throw new CheckFailure(`${path} has no /v${v.current} segment, expected every configured path under the current version: one scheme for the whole API (§9.1)`, `/v${v.current}/…`, path);
+  return ctx.http.send({ method: 'GET', ...spec });
+}
+
+/** The first configured collection, whose listing the version probes read. */
+function firstCollection(ctx: CheckContext): CollectionProfile {
+  const c = ctx.profile.collections[0];
+  if (c === undefined) throw new CheckSkipped('no collection to read under each version', 'collections');
+  return c;
+}
+
+export const currentVersion = defineCheck({
+  id: 'VER-current-version',
+  title: 'Every collection answers under the current version, which is not deprecated',
+  rule: 'The API MUST carry a version in one scheme for the whole API: every configured collection answers 200 under the current version, without `Deprecation` or `Sunset`; under the header scheme the response MUST send `Vary` naming the header (§9.1, §9.2, §9.6).',
+  severity: 'must',
+  needs: ['version'],
+  async run(ctx, { version: v }) {
+    if (ctx.profile.collections.length === 0) throw new CheckSkipped('no collection to read under the current version', 'collections');
+    if (v.scheme === 'query') ctx.note(`the query scheme (?${v.queryParam}=) is discouraged: it pollutes cache keys (§9.2)`);
+    for (const c of ctx.profile.collections) {
+      const res = await getVersioned(ctx, v, v.current, c.path);
+      expectStatus(res, 200, `${c.name} under the current version ${v.current}`);
+      for (const field of ['deprecation', 'sunset']) {
+        const value = res.headers[field];
+        if (value !== undefined) throw new CheckFailure(`${describe(res)} sends ${field === 'deprecation' ? 'Deprecation' : 'Sunset'}: ${value} on the current version ${v.current}, expected none: only a deprecated version announces its end`, 'none', value, res.exchangeIndex);
+      }
+      if (v.scheme === 'header') {
+        const vary = varyFields(res.headers['vary']);
+        if (!vary.includes(v.header.toLowerCase()) && !vary.includes('*')) {
+          throw new CheckFailure(`${describe(res)} sends Vary: ${res.headers['vary'] ?? '(none)'}, expected it to name ${v.header}, which chooses the version (§9.2)`, `Vary: ${v.header}`, res.headers['vary'] ?? 'none', res.exchangeIndex);
+        }
+      }
+    }
+  },
+});
+
+export const deprecationHeaders = defineCheck({
+  id: 'VER-deprecation-headers',
+  title: 'A deprecated version still serves, with Deprecation, a later Sunset and a deprecation link',
+  rule: 'A deprecated version MUST still serve until its sunset, and its responses MUST carry `Deprecation` as an sf-date (`@<seconds>`, RFC 9745), `Sunset` as an HTTP-date not before it (RFC 8594, RFC 9745 §4), and a `Link` with `rel="deprecation"` that resolves (§3 deprecation flow, §9.6).',
+  severity: 'must',
+  needs: ['deprecatedVersions'],
+  async run(ctx, { deprecatedVersions: v }) {
+    const c = firstCollection(ctx);
+    for (const version of v.deprecated) {
+      const res = await getVersioned(ctx, v, version, c.path);
+      const at = (name: string): string => {
+        const value = res.headers[name.toLowerCase()];
+        if (value === undefined) throw new CheckFailure(`${describe(res)}: deprecated version ${version} sends no ${name}, expected one`, name, 'none', res.exchangeIndex);
+        return value;
+      };
+      const sunset = res.headers['sunset'];
+      const sunsetMs = sunset === undefined || httpDateProblem(sunset) !== undefined ? undefined : Date.parse(sunset);
+      if (res.status !== 200) {
+        const past = sunsetMs !== undefined && sunsetMs <= Date.now();
+        throw new CheckFailure(`${describe(res)}: deprecated version ${version} ${past ? 'is past its Sunset' : `no longer serves before its Sunset (${sunset ?? 'none given'})`}, expected 200 until the sunset date, then removal`, '200', String(res.status), res.exchangeIndex);
+      }
+      const deprecation = at('Deprecation');
+      const badDeprecation = deprecationProblem(deprecation);
+      if (badDeprecation) throw new CheckFailure(`${describe(res)}: Deprecation: ${deprecation} ${badDeprecation}`, '@<seconds>', deprecation, res.exchangeIndex);
+      const sunsetValue = at('Sunset');
+      const badSunset = httpDateProblem(sunsetValue);
+      if (badSunset) throw new CheckFailure(`${describe(res)}: Sunset: ${sunsetValue} ${badSunset}, expected an HTTP-date (RFC 8594)`, 'an HTTP-date', sunsetValue, res.exchangeIndex);
+      const deprecatedMs = Number(deprecation.slice(1)) * 1000;
+      ensure(sunsetMs! >= deprecatedMs, `${describe(res)}: Sunset ${sunsetValue} is before Deprecation ${new Date(deprecatedMs).toUTCString()}, expected the sunset not earlier than the deprecation (RFC 9745 §4)`, `not before ${new Date(deprecatedMs).toUTCString()}`, sunsetValue);
+      const [notice] = linkTargets(res.headers['link'], 'deprecation');
+      if (notice === undefined) throw new CheckFailure(`${describe(res)}: Link: ${res.headers['link'] ?? '(none)'} has no rel="deprecation", expected a link to the deprecation notice (RFC 9745 §3)`, 'rel="deprecation"', res.headers['link'] ?? 'none', res.exchangeIndex);
+      const url = new URL(notice, res.url);
+      // The notice may live elsewhere (a documentation site): the credentials go only to the target.
+      const doc = await ctx.http.send({ method: 'GET', url: url.toString(), auth: targetOrigins(ctx.profile).has(url.origin) });
+      ensure(doc.status < 400, `the deprecation link ${notice} of version ${version}: ${describe(doc)}, expected it to resolve`, '2xx or 3xx', String(doc.status));
+      ctx.note(`version ${version}: Deprecation ${deprecation} (${new Date(deprecatedMs).toISOString()}), Sunset ${sunsetValue}, notice ${notice}`);
+    }
+  },
+});
+
+export const removedVersionGone = defineCheck({
+  id: 'VER-removed-version-gone',
+  title: 'A removed version answers 404 or 410',
+  rule: 'A version past its sunset is removed: a request for it MUST answer 404 or 410 (§3 deprecation flow: deprecated → removed).',
+  severity: 'must',
+  needs: ['removedVersions'],
+  async run(ctx, { removedVersions: v }) {
+    const c = firstCollection(ctx);
+    for (const version of v.removed) expectStatus(await getVersioned(ctx, v, version, c.path), [404, 410], `${c.name} under the removed version ${version}`);
+  },
+});
+
+/** An item of `c` to read under each version: one the check creates, else the first one listed. */
+async function someItem(ctx: CheckContext, v: VersionProfile, c: CollectionProfile): Promise<string> {
+  if (!ctx.profile.safety.readOnly && creatable(c)) {
+    return (await ctx.create(c)).id;
+  }
+  const list = await getVersioned(ctx, v, v.current, c.path);
+  expectStatus(list, 200, `the ${c.name} listing`);
+  const page = list.json as { data?: unknown } | unknown[] | undefined;
+  const items = Array.isArray(page) ? page : Array.isArray(page?.data) ? page.data : [];
+  const id = (items[0] as Record<string, unknown> | undefined)?.[c.idField];
+  if (id === undefined) throw new CheckSkipped(`${c.name} lists no item to compare across versions, and restprobe may not create one`, 'collections[].create.body');
+  return String(id);
+}
+
+export const renameTransition = defineCheck({
+  id: 'VER-rename-transition',
+  title: 'A renamed field is sent under both names until the next version',
+  rule: 'During a field rename the deprecated version MUST return the old and the new name with equal values, and the current version the new name only (§2 field rename rule, §9.4).',
+  severity: 'must',
+  needs: ['renames'],
+  dependsOn: ['VER-deprecation-headers', 'END-get-item-200'],
+  async run(ctx, { renames: v }) {
+    for (const rename of v.renames) {
+      const c = ctx.profile.collections.find((x) => x.name === rename.collection);
+      if (c === undefined) throw new CheckSkipped(`version.renames names ${rename.collection}, which is not a configured collection`, 'version.renames');
+      const path = itemPath(c, await someItem(ctx, v, c));
+      const current = await getVersioned(ctx, v, v.current, path);
+      expectStatus(current, 200, `${c.name} item under the current version`);
+      const now = expectJsonObject(current);
+      ensure(Object.hasOwn(now, rename.to), `${describe(current)} has no "${rename.to}", expected the new name on the current version`, rename.to, brief(Object.keys(now)));
+      ensure(!Object.hasOwn(now, rename.from), `${describe(current)} still has "${rename.from}", expected it dropped in the current version (renamed "${rename.to}")`, `no ${rename.from}`, brief(now[rename.from]));
+      for (const version of v.deprecated) {
+        const old = await getVersioned(ctx, v, version, path);
+        expectStatus(old, 200, `${c.name} item under deprecated version ${version}`);
+        const then = expectJsonObject(old);
+        ensure(Object.hasOwn(then, rename.from) && Object.hasOwn(then, rename.to), `${describe(old)} has ${[rename.from, rename.to].filter((f) => !Object.hasOwn(then, f)).map((f) => `no "${f}"`).join(' and ')}, expected both the old and the new name during the transition`, `${rename.from} and ${rename.to}`, brief(Object.keys(then)));
+        ensure(deepEqual(then[rename.from], then[rename.to]), `${describe(old)}: "${rename.from}" is ${brief(then[rename.from])} but "${rename.to}" is ${brief(then[rename.to])}, expected equal values`, brief(then[rename.to]), brief(then[rename.from]));
+      }
+    }
+  },
+});
+
+export const versionChecks = [currentVersion, deprecationHeaders, removedVersionGone, renameTransition];

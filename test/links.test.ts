@@ -1,0 +1,55 @@
+/**
+ * `_links` checks (issue 17) on stand-ins: HAL-style links (`{ "href": … }`) conform as well
+ * as bare paths; an API that shows no links at all is not judged by RES-links-resolve
+ * (hypermedia is optional) but fails the actions its config names.
+ */
+import { describe, expect, it } from 'vitest';
+import { runChecks } from '../src/engine/run.js';
+import { worstFinding } from '../src/model/result.js';
+import { catalogue } from '../suites/catalogue.js';
+import { jsonOf, type ProxiedResponse, type Rewrites } from './support/rewriting-proxy.js';
+import { startVariant } from './support/target.js';
+
+const ids = ['RES-links-resolve', 'STA-links-open-actions'] as const;
+
+async function verdicts(rewrites: Rewrites): Promise<{ verdicts: Record<string, string>; explain: string }> {
+  const target = await startVariant(rewrites);
+  try {
+    const checks = catalogue.filter((c) => (ids as readonly string[]).includes(c.id));
+    const { results } = await runChecks({ profile: target.profile, checks, seed: 1, client: target.client });
+    return {
+      verdicts: Object.fromEntries(ids.map((id) => [id, worstFinding(results.filter((r) => r.id === id))!.status])),
+      explain: results.map((r) => `${r.id}: ${r.status} ${r.message}`).join('\n'),
+    };
+  } finally {
+    await target.close();
+  }
+}
+
+/** Rewrites the `_links` of every JSON item and page item in a response. */
+function mapLinks(change: (links: Record<string, string>) => Record<string, unknown> | undefined): Rewrites['response'] {
+  const item = (x: Record<string, unknown>) => {
+    if (x['_links'] === undefined) return x;
+    const { _links, ...rest } = x;
+    const changed = change(_links as Record<string, string>);
+    return changed === undefined ? rest : { ...rest, _links: changed };
+  };
+  return (res: ProxiedResponse) => {
+    const body = jsonOf(res);
+    if (body === undefined || body === null || typeof body !== 'object') return res;
+    const next = Array.isArray(body.data) ? { ...body, data: body.data.map(item) } : item(body);
+    return { ...res, body: JSON.stringify(next) };
+  };
+}
+
+describe('_links checks', () => {
+  it('pass on HAL-style links ({ "href": path })', async () => {
+    const got = await verdicts({ response: mapLinks((links) => Object.fromEntries(Object.entries(links).map(([k, v]) => [k, { href: v }]))) });
+    expect(got.verdicts, got.explain).toEqual({ 'RES-links-resolve': 'pass', 'STA-links-open-actions': 'pass' });
+  });
+
+  it('skip the links check on an API without links, and fail the actions its config names', async () => {
+    const got = await verdicts({ response: mapLinks(() => undefined) });
+    expect(got.verdicts, got.explain).toEqual({ 'RES-links-resolve': 'skip', 'STA-links-open-actions': 'fail' });
+  });
+});

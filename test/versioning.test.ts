@@ -1,0 +1,121 @@
+/**
+ * The VER- checks (issue 17) beyond the fault matrix: the clean reference server passes them
+ * under the header scheme too, and stand-ins show how a real API may conform differently
+ * (a removed version answering 404) or break the rules without a reference fault (legacy
+ * `Deprecation: true`, no `Vary` under the header scheme, a path outside the current version).
+ */
+import { describe, expect, it } from 'vitest';
+import { runChecks } from '../src/engine/run.js';
+import { worstFinding } from '../src/model/result.js';
+import type { TargetProfile } from '../src/model/profile.js';
+import { catalogue } from '../suites/catalogue.js';
+import { startReferenceServer } from '../reference-server/src/index.js';
+import { pathOf, type Rewrites } from './support/rewriting-proxy.js';
+import { startTarget, startVariant, targetAt, testProbeRateLimit, type Target } from './support/target.js';
+
+const ids = ['VER-current-version', 'VER-deprecation-headers', 'VER-removed-version-gone', 'VER-rename-transition'] as const;
+type Verdicts = Partial<Record<(typeof ids)[number], string>>;
+
+async function verdicts(start: Promise<Target>, adjust: (p: TargetProfile) => TargetProfile = (p) => p): Promise<{ verdicts: Verdicts; explain: string }> {
+  const target = await start;
+  try {
+    const checks = catalogue.filter((c) => (ids as readonly string[]).includes(c.id));
+    const { results } = await runChecks({ profile: adjust(target.profile), checks, seed: 1, client: target.client });
+    return {
+      verdicts: Object.fromEntries(ids.map((id) => [id, worstFinding(results.filter((r) => r.id === id))!.status])),
+      explain: results.map((r) => `${r.id}: ${r.status} ${r.message}`).join('\n'),
+    };
+  } finally {
+    await target.close();
+  }
+}
+
+const allPass: Verdicts = Object.fromEntries(ids.map((id) => [id, 'pass']));
+
+/** The reference config for the header scheme: unversioned paths, the version in Accept. */
+function headerScheme(p: TargetProfile): TargetProfile {
+  const strip = (path: string) => path.replace(/^\/v2(?=\/|$)/, '') || '/';
+  return {
+    ...p,
+    version: { ...p.version!, scheme: 'header', header: 'Accept', vendor: 'restprobe' },
+    collections: p.collections.map((c) => ({ ...c, path: strip(c.path), itemPath: strip(c.itemPath), children: (c.children ?? []).map((k) => ({ ...k, path: strip(k.path), itemPath: strip(k.itemPath) })) })),
+  };
+}
+
+async function headerServer(rewrites?: Rewrites): Promise<Target> {
+  if (rewrites !== undefined) {
+    const variant = await startVariant(rewrites, [], { versioning: 'header' });
+    return variant;
+  }
+  const server = await startReferenceServer({ port: 0, probeRateLimit: testProbeRateLimit, versioning: 'header' });
+  return targetAt(server, server.url, []);
+}
+
+describe('VER- checks', () => {
+  it('pass on the clean reference server under the URL scheme', async () => {
+    const got = await verdicts(startTarget());
+    expect(got.verdicts, got.explain).toEqual(allPass);
+  });
+
+  it('pass on the clean reference server under the header scheme (serve --versioning header)', async () => {
+    const got = await verdicts(headerServer(), headerScheme);
+    expect(got.verdicts, got.explain).toEqual(allPass);
+  });
+
+  it('pass on a target whose removed version answers 404 instead of 410', async () => {
+    const rewrites: Rewrites = { response: (res, req) => (pathOf(req).startsWith('/v0/') ? { ...res, status: 404, body: JSON.stringify({ type: 'about:blank', title: 'Not Found', status: 404, detail: 'No such version.' }) } : res) };
+    const got = await verdicts(startVariant(rewrites));
+    expect(got.verdicts, got.explain).toEqual(allPass);
+  });
+
+  it('fail a deprecated version that sends the legacy Deprecation: true', async () => {
+    const rewrites: Rewrites = { response: (res, req) => (pathOf(req).startsWith('/v1/') ? { ...res, headers: { ...res.headers, deprecation: 'true' } } : res) };
+    const got = await verdicts(startVariant(rewrites));
+    expect(got.verdicts, got.explain).toEqual({ ...allPass, 'VER-deprecation-headers': 'fail', 'VER-rename-transition': 'error' });
+  });
+
+  it('fail the header scheme when responses do not vary on Accept', async () => {
+    const rewrites: Rewrites = { response: (res) => ({ ...res, headers: Object.fromEntries(Object.entries(res.headers).filter(([name]) => name !== 'vary')) }) };
+    const got = await verdicts(headerServer(rewrites), headerScheme);
+    expect(got.verdicts, got.explain).toEqual({ ...allPass, 'VER-current-version': 'fail' });
+  });
+
+  it('fail the URL scheme when a configured collection is outside the current version', async () => {
+    const got = await verdicts(startTarget(), (p) => ({ ...p, collections: [...p.collections, { ...p.collections[0]!, name: 'legacy', path: '/projects' }] }));
+    expect(got.verdicts['VER-current-version'], got.explain).toBe('fail');
+    expect(got.explain).toMatch(/\/projects has no \/v2 segment/);
+  });
+});
+
+describe('VER-tolerant-reader', () => {
+  /** The check's worst verdict over its collections on a variant. */
+  async function tolerant(rewrites: Rewrites): Promise<string> {
+    const target = await startVariant(rewrites);
+    try {
+      const checks = catalogue.filter((c) => c.id === 'VER-tolerant-reader');
+      const { results } = await runChecks({ profile: target.profile, checks, seed: 1, client: target.client });
+      return worstFinding(results)!.status;
+    } finally {
+      await target.close();
+    }
+  }
+
+  it('passes on a target that answers a create with 200 and the resource', async () => {
+    expect(await tolerant({ response: (res, req) => (req.method === 'POST' && res.status === 201 ? { ...res, status: 200 } : res) })).toBe('pass');
+  });
+
+  it('fails on a target that keeps the unknown field as part of the resource', async () => {
+    // The field is kept for every item that was created with it.
+    const kept = new Map<string, unknown>();
+    const rewrites: Rewrites = {
+      response: (res, req) => {
+        const sent = req.method === 'POST' ? (JSON.parse(req.body || '{}') as Record<string, unknown>) : {};
+        const extra = Object.entries(sent).find(([k]) => k.startsWith('restprobe_unknown'));
+        if (extra && res.headers['location']) kept.set(res.headers['location'], extra);
+        const stored = req.method === 'GET' ? (kept.get(pathOf(req)) as [string, unknown] | undefined) : undefined;
+        return stored ? { ...res, body: JSON.stringify({ ...JSON.parse(res.body), [stored[0]]: stored[1] }) } : res;
+      },
+    };
+    expect(await tolerant(rewrites)).toBe('fail');
+  });
+});
