@@ -3,7 +3,7 @@
  * the clean server within seconds; the listener binds 127.0.0.1 only and is closed when
  * the run ends; the signing secret never reaches a result.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createConnection } from 'node:net';
 import { runChecks, type RunOutcome } from '../src/engine/run.js';
 import { catalogue } from '../suites/catalogue.js';
@@ -45,4 +45,24 @@ describe('the webhook listener', () => {
     await listener.close();
     await expect(new Promise((resolve, reject) => createConnection({ host: '127.0.0.1', port: Number(url.port) }).on('connect', resolve).on('error', reject))).rejects.toThrow(/ECONNREFUSED/);
   });
+
+  it('is closed when a run is stopped part-way (what SIGINT does), not only when it ends', async () => {
+    const target = await startTarget();
+    const started = vi.spyOn(WebhookListener, 'start');
+    const stop = new AbortController();
+    try {
+      const running = runChecks({ profile: target.profile, checks: evt, seed: 1, client: target.client, signal: stop.signal, stop: stop.signal });
+      // Stop as soon as a check has the listener up.
+      while (started.mock.results.length === 0) await new Promise((r) => setTimeout(r, 5));
+      const listener = await (started.mock.results[0]!.value as Promise<WebhookListener>);
+      stop.abort();
+      const outcome = await running;
+      expect(outcome.interrupted || outcome.results.some((r) => r.errorCode === 'ERR_INTERRUPTED')).toBe(true);
+      const port = Number(new URL(listener.origin).port);
+      await expect(new Promise((resolve, reject) => createConnection({ host: '127.0.0.1', port }).on('connect', resolve).on('error', reject))).rejects.toThrow(/ECONNREFUSED/);
+    } finally {
+      started.mockRestore();
+      await target.close();
+    }
+  }, 30_000);
 });
