@@ -14,7 +14,8 @@ const fast = { answerWithinMs: 300, slowMs: 700 };
 async function judged(faults: string[]) {
   const receiver = await startReferenceReceiver({ secret, faults, slowMs: fast.slowMs });
   try {
-    return { results: await checkReceiver({ url: receiver.url, secret, scheme: 'standard', answerWithinMs: fast.answerWithinMs }), processed: receiver.processed };
+    const processedUrl = new URL('/processed/{id}', receiver.url).href.replace('%7Bid%7D', '{id}');
+    return { results: await checkReceiver({ url: receiver.url, secret, scheme: 'standard', answerWithinMs: fast.answerWithinMs, processedUrl }), processed: receiver.processed };
   } finally {
     await receiver.close();
   }
@@ -30,6 +31,17 @@ describe('webhooks check-receiver', () => {
   it.concurrent.each(receiverFaultCatalogue.map((f) => [f.name, f.detects] as const))('%s fails %s and nothing else', async (name, detects) => {
     const { results } = await judged([name]);
     expect(results.filter((r) => r.status !== 'pass').map((r) => [r.id, r.status])).toEqual(detects.map((id) => [id, 'fail']));
+  });
+
+  it('without --processed-url, a receiver that processes a repeat again is only seen acknowledging it', async () => {
+    const receiver = await startReferenceReceiver({ secret, faults: ['receiver-processes-twice'] });
+    try {
+      const results = await checkReceiver({ url: receiver.url, secret, scheme: 'standard', answerWithinMs: fast.answerWithinMs });
+      expect(results.find((r) => r.id === 'EVT-receiver-duplicate-2xx')?.status).toBe('pass');
+      expect([...receiver.processed.values()]).toContain(2);
+    } finally {
+      await receiver.close();
+    }
   });
 
   it('prints verdicts, never the secret, and exits 1 on a failure', async () => {

@@ -23,6 +23,7 @@ const definitions = [
   { name: 'receiver-skips-timestamp-check', description: 'The receiver accepts any webhook-timestamp, however old or far ahead.', detects: ['EVT-receiver-timestamp-4xx'] },
   { name: 'receiver-accepts-unsigned', description: 'The receiver accepts a delivery without webhook headers as if it were verified.', detects: ['EVT-receiver-unsigned-4xx'] },
   { name: 'receiver-fails-duplicate', description: 'The receiver answers 409 to an event id it has already processed.', detects: ['EVT-receiver-duplicate-2xx'] },
+  { name: 'receiver-processes-twice', description: 'The receiver acknowledges a repeated event and processes it again (seen with --processed-url).', detects: ['EVT-receiver-duplicate-2xx'] },
 ] as const satisfies readonly ReceiverFault[];
 
 export type ReceiverFaultName = (typeof definitions)[number]['name'];
@@ -110,7 +111,7 @@ export async function startReferenceReceiver(options: ReceiverOptions, port = 0)
     if (faults.has('receiver-slow')) await new Promise((r) => setTimeout(r, options.slowMs ?? 6_000));
     // Answered first, processed after (here: counted); a repeat is acknowledged and skipped.
     reply(res, 204);
-    if (count === 0) processed.set(key, 1);
+    if (count === 0 || faults.has('receiver-processes-twice')) processed.set(key, count + 1);
   }
 
   const server = createServer((req, res) => {

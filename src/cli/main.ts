@@ -143,6 +143,7 @@ Examples:
     .addOption(new Option('--scheme <name>', 'how deliveries are signed').choices(['standard', 'github', 'stripe']).default('standard'))
     .option('--answer-within-ms <n>', 'how fast a valid delivery must get its 2xx', '5000')
     .option('--tolerance-seconds <n>', "the receiver's timestamp tolerance; stale and future probes go ten times past it", '300')
+    .option('--processed-url <template>', 'where the receiver tells how often it processed an event ({id} replaced; a GET answering JSON with a numeric count): a repeat must then be processed once')
     .option('--json', 'results as JSON', false)
     .addHelpText(
       'after',

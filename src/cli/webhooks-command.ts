@@ -13,6 +13,7 @@ export interface CheckReceiverOptions {
   readonly scheme: string;
   readonly answerWithinMs: string;
   readonly toleranceSeconds: string;
+  readonly processedUrl?: string;
   readonly json?: boolean;
 }
 
@@ -31,7 +32,7 @@ export async function checkReceiverCommand(url: string, opts: CheckReceiverOptio
   const tolerance = Number(opts.toleranceSeconds);
   if (!Number.isSafeInteger(within) || within < 1) throw new RestprobeError('ERR_USAGE', `--answer-within-ms: "${opts.answerWithinMs}" is not a positive whole number`);
   if (!Number.isSafeInteger(tolerance) || tolerance < 1) throw new RestprobeError('ERR_USAGE', `--tolerance-seconds: "${opts.toleranceSeconds}" is not a positive whole number`);
-  const results = await checkReceiver({ url: target.href, secret, scheme: opts.scheme as SignatureScheme, answerWithinMs: within, toleranceSeconds: tolerance });
+  const results = await checkReceiver({ url: target.href, secret, scheme: opts.scheme as SignatureScheme, answerWithinMs: within, toleranceSeconds: tolerance, ...(opts.processedUrl !== undefined && { processedUrl: opts.processedUrl }) });
   const scrub = (text: string) => scrubSecrets(text, [{ envName: opts.secretEnv, value: secret }]);
   if (opts.json === true) out.write(`${scrub(JSON.stringify({ receiver: target.href, scheme: opts.scheme, checks: results }, null, 2))}\n`);
   else {

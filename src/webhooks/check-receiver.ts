@@ -17,6 +17,12 @@ export interface ReceiverCheckOptions {
   readonly answerWithinMs?: number;
   /** The receiver's timestamp tolerance; stale and future probes go 10 times past it (default 300 s). */
   readonly toleranceSeconds?: number;
+  /**
+   * Where the receiver tells how often it processed an event (`{id}` is replaced by the
+   * event id): a GET answering JSON with a numeric `count`. With it, a repeat must be
+   * processed once, not only acknowledged.
+   */
+  readonly processedUrl?: string;
 }
 
 export interface ReceiverCheckResult {
@@ -110,9 +116,31 @@ export async function checkReceiver(opts: ReceiverCheckOptions): Promise<Receive
     const dup = event();
     const headers = signed(dup);
     const twice = [await send('an event', headers, dup.body), await send('the same event again', headers, dup.body)];
-    judge(5, twice, twice.every(is2xx), `answered ${twice.map((s) => s.status).join(' then ')}: a repeat (delivery is at-least-once) must be acknowledged and skipped`);
+    const processed = twice.every(is2xx) && opts.processedUrl !== undefined ? await processedCount(opts.processedUrl, dup.id, agent) : undefined;
+    if (processed !== undefined) twice.push({ status: processed.status, ms: 0, line: processed.line });
+    const once = processed === undefined || processed.count === 1;
+    judge(5, twice, twice.slice(0, 2).every(is2xx) && once, once ? `answered ${twice.map((s) => s.status).join(' then ')}: a repeat (delivery is at-least-once) must be acknowledged and skipped` : `acknowledged a repeat but processed the event ${processed?.count ?? '?'} times, expected once`);
   } finally {
     await agent.close();
   }
   return results;
+}
+
+/** How often the receiver says it processed event `id` (`count` in the JSON `template` answers). */
+async function processedCount(template: string, id: string, agent: Agent): Promise<{ count: number | undefined; status: number; line: string }> {
+  const url = template.replace('{id}', encodeURIComponent(id));
+  try {
+    const res = await request(url, { method: 'GET', dispatcher: agent, signal: AbortSignal.timeout(10_000) });
+    const text = await res.body.text();
+    let count: number | undefined;
+    try {
+      const value: unknown = (JSON.parse(text) as Record<string, unknown>)['count'];
+      count = typeof value === 'number' ? value : undefined;
+    } catch {
+      count = undefined;
+    }
+    return { count, status: res.statusCode, line: `GET ${url} → ${res.statusCode}: count ${count ?? 'not given'}` };
+  } catch (err) {
+    return { count: undefined, status: 0, line: `GET ${url} failed: ${err instanceof Error ? err.message : String(err)}` };
+  }
 }
