@@ -32,6 +32,11 @@ const definitions = [
     detects: ['RES-nested-listing'],
   },
   {
+    name: 'task-only-nested',
+    description: 'A task is listed under its project, but GET on it at the top level (/v2/tasks/{id}) answers 404 (so its self link is dead too).',
+    detects: ['RES-nested-listing', 'RES-links-resolve'],
+  },
+  {
     name: 'collection-unwrapped',
     description: 'GET on a collection answers a bare JSON array instead of a {data, next_cursor} page.',
     detects: ['END-get-collection-200'],

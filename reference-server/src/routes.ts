@@ -173,7 +173,13 @@ export function createRoutes(options: RouteOptions): Route<Operation>[] {
     {
       pattern: '/v2/tasks/:id',
       operations: {
-        GET: { handler: (ctx) => getItem(tasks, ctx, param(ctx, 'id')) },
+        GET: {
+          handler: (ctx) => {
+            // Fault `task-only-nested`: a task is listed under its project but not served at the top level.
+            if (ctx.faults.has('task-only-nested')) throw notFound();
+            return getItem(tasks, ctx, param(ctx, 'id'));
+          },
+        },
         PUT: { body: 'required', handler: (ctx) => replaceItem(tasks, ctx, param(ctx, 'id'), requiredBody(ctx)) },
         PATCH: { body: 'required', handler: (ctx) => patchItem(tasks, ctx, param(ctx, 'id'), requiredBody(ctx)) },
         DELETE: { handler: (ctx) => deleteItem(tasks, ctx, param(ctx, 'id')) },

@@ -65,6 +65,13 @@ const demonstrations: Record<FaultName, (h: Harness) => Promise<void>> = {
     expect(task.status).toBe(201);
     expect(ids((await h.call('GET', `/v2/projects/${b.id}/tasks`)).json())).toEqual([task.json().id]);
   },
+  async 'task-only-nested'(h) {
+    const project = await h.createProject();
+    const task = await h.call('POST', `/v2/projects/${project.id}/tasks`, { json: { title: 't' } });
+    expect(task.status).toBe(201);
+    expect(ids((await h.call('GET', `/v2/projects/${project.id}/tasks`)).json())).toEqual([task.json().id]);
+    expect((await h.call('GET', `/v2/tasks/${task.json().id}`)).status).toBe(404);
+  },
   async 'collection-unwrapped'(h) {
     const project = await h.createProject();
     const res = await h.call('GET', '/v2/projects');
