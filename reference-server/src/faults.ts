@@ -33,7 +33,7 @@ const definitions = [
   },
   {
     name: 'task-only-nested',
-    description: 'A task is listed under its project, but GET on it at the top level (/v2/tasks/{id}) answers 404 (so its self link is dead too).',
+    description: 'A task is listed under its project, but its top-level path (/v2/tasks/{id}) answers 404.',
     detects: ['RES-nested-listing', 'RES-links-resolve'],
   },
   {
