@@ -110,6 +110,16 @@ describe('loadProfile: valid configs', () => {
 });
 
 describe('loadProfile: problems', () => {
+  it('webhooks.scheme custom needs webhooks.signature, and takes its defaults from the loader', async () => {
+    const subscribe = { path: '/v2/webhook-subscriptions' };
+    const without = await configFile('custom.json', { baseUrl: 'http://x.test', webhooks: { subscribe, scheme: 'custom' } });
+    const err = await loadError({ configPath: without }, 'ERR_CONFIG_INVALID');
+    expect(err.problems).toEqual(['webhooks.signature: required when webhooks.scheme is custom']);
+    const withIt = await configFile('custom-ok.json', { baseUrl: 'http://x.test', webhooks: { subscribe, scheme: 'custom', signature: { header: 'X-Signature', signed: 'timestamp.body', timestampHeader: 'X-Timestamp' } } });
+    const profile = await loadProfile({ configPath: withIt, env: {} });
+    expect(profile.webhooks?.scheme).toEqual({ header: 'X-Signature', prefix: '', encoding: 'hex', signed: 'timestamp.body', timestampHeader: 'X-Timestamp' });
+  });
+
   it('rejects a wrong type, naming the path, the expectation and what was found', async () => {
     const err = await loadError({ configPath: await configFile('type.json', { baseUrl: 42 }) }, 'ERR_CONFIG_INVALID');
     expect(err.problems).toEqual(['baseUrl: must be a string (found number 42)']);

@@ -11,6 +11,7 @@ import type { RawCollection, RawConfig, RawWebhooks, SecretRef } from './raw-con
 import { readConfigFile } from './read.js';
 import { loadConfigValidator } from './schema.js';
 import type { ValidateFunction } from 'ajv';
+import type { Scheme } from '../webhooks/signing.js';
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve as resolvePath } from 'node:path';
 import { SecretResolver } from './secrets.js';
@@ -107,6 +108,22 @@ function proxyUrl(raw: string): string {
   return result.url;
 }
 
+/** The named scheme, or `webhooks.signature` when the scheme is `custom` (which needs it). */
+function webhookScheme(raw: RawWebhooks): Scheme {
+  const scheme = raw.scheme ?? defaults.webhookScheme;
+  if (scheme !== 'custom') return scheme;
+  const sig = raw.signature;
+  if (sig === undefined) throw new RestprobeError('ERR_CONFIG_INVALID', 'webhooks.scheme is custom, but webhooks.signature does not describe it', ['webhooks.signature: required when webhooks.scheme is custom']);
+  return {
+    header: sig.header,
+    prefix: sig.prefix ?? defaults.webhookSignaturePrefix,
+    encoding: sig.encoding ?? defaults.webhookSignatureEncoding,
+    signed: sig.signed ?? defaults.webhookSignatureSigned,
+    ...(sig.idHeader !== undefined && { idHeader: sig.idHeader }),
+    ...(sig.timestampHeader !== undefined && { timestampHeader: sig.timestampHeader }),
+  };
+}
+
 /** A version as the checks use it: `v2` and `2` are both `2`. */
 const bareVersion = (v: string): string => v.replace(/^v/i, '');
 
@@ -151,7 +168,7 @@ function webhooksProfile(raw: RawWebhooks, secrets: SecretResolver): WebhooksPro
     ...(raw.secret && { secret: secrets.resolve('webhooks.secret', raw.secret) }),
     ...(raw.collection !== undefined && { collection: raw.collection }),
     actions: raw.actions ?? defaults.webhookActions,
-    scheme: raw.scheme ?? defaults.webhookScheme,
+    scheme: webhookScheme(raw),
     ...(raw.publicUrl !== undefined && { publicUrl: raw.publicUrl }),
     toleranceSeconds: raw.toleranceSeconds ?? defaults.webhookToleranceSeconds,
     deliveryWithinMs: raw.deliveryWithinMs ?? defaults.webhookDeliveryWithinMs,

@@ -90,7 +90,15 @@ export interface RawWebhooks {
   readonly secret?: SecretRef;
   readonly collection?: string;
   readonly actions?: readonly ('create' | 'update' | 'delete')[];
-  readonly scheme?: 'standard' | 'github' | 'stripe';
+  readonly scheme?: 'standard' | 'github' | 'stripe' | 'custom';
+  readonly signature?: {
+    readonly header: string;
+    readonly prefix?: string;
+    readonly encoding?: 'hex' | 'base64';
+    readonly signed?: 'body' | 'timestamp.body' | 'id.timestamp.body';
+    readonly idHeader?: string;
+    readonly timestampHeader?: string;
+  };
   readonly publicUrl?: string;
   readonly toleranceSeconds?: number;
   readonly deliveryWithinMs?: number;

@@ -3,6 +3,7 @@
  * `{ "env": NAME }` secret replaced by a {@link Secret} that knows its value and its
  * variable's name. Checks read only this; they never see the raw config file.
  */
+import type { Scheme } from '../webhooks/signing.js';
 
 /** A secret resolved from the environment. `envName` is what curl commands print. */
 export interface Secret {
@@ -144,7 +145,8 @@ export interface WebhooksProfile {
   /** The collection whose writes trigger events; default the first that can. */
   readonly collection?: string;
   readonly actions: readonly ('create' | 'update' | 'delete')[];
-  readonly scheme: 'standard' | 'github' | 'stripe';
+  /** A named scheme, or the config's own (`webhooks.signature`). */
+  readonly scheme: Scheme;
   readonly publicUrl?: string;
   readonly toleranceSeconds: number;
   readonly deliveryWithinMs: number;

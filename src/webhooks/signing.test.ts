@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readMeta, signHeaders, verify, type SignatureScheme } from './signing.js';
+import { hasTimestamp, readMeta, schemeName, signHeaders, verify, type CustomScheme, type SignatureScheme } from './signing.js';
 
 describe('webhook signing', () => {
   it('reproduces the Standard Webhooks published test vector, and verifies it', () => {
@@ -37,5 +37,32 @@ describe('webhook signing', () => {
     const body = Buffer.from('{"id":"evt_9"}');
     const meta = readMeta('stripe', signHeaders('stripe', 'whsec_x', 'ignored', 1614265330, body), body);
     expect(meta).toMatchObject({ id: 'evt_9', timestamp: '1614265330' });
+  });
+
+  it("a custom scheme described like GitHub's reproduces GitHub's example signature", () => {
+    const likeGithub: CustomScheme = { header: 'X-Hub-Signature-256', prefix: 'sha256=', encoding: 'hex', signed: 'body', idHeader: 'X-GitHub-Delivery' };
+    const body = Buffer.from('Hello, World!');
+    const headers = signHeaders(likeGithub, "It's a Secret to Everybody", 'd1', 0, body);
+    expect(headers['x-hub-signature-256']).toBe('sha256=757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17');
+    expect(verify(likeGithub, "It's a Secret to Everybody", readMeta(likeGithub, headers, body), body)).toEqual({ ok: true });
+    expect(hasTimestamp(likeGithub)).toBe(false);
+  });
+
+  it.each([
+    { header: 'X-Signature', prefix: '', encoding: 'base64', signed: 'id.timestamp.body', idHeader: 'X-Event-Id', timestampHeader: 'X-Timestamp' },
+    { header: 'Signature', prefix: 'v1=', encoding: 'hex', signed: 'timestamp.body', timestampHeader: 'Signature-Timestamp' },
+  ] as CustomScheme[])('custom $header ($signed, $encoding): signs, verifies, and refuses a wrong secret, another body, a missing timestamp', (scheme) => {
+    const body = Buffer.from('{"id":"evt_1"}');
+    const headers = signHeaders(scheme, 'sekrit', 'evt_1', 1_700_000_000, body);
+    const meta = readMeta(scheme, headers, body);
+    expect(meta.timestamp).toBe('1700000000');
+    expect(hasTimestamp(scheme)).toBe(true);
+    expect(verify(scheme, 'sekrit', meta, body)).toEqual({ ok: true });
+    // The signed content is what the scheme says: the same MAC over another timestamp fails.
+    expect(verify(scheme, 'sekrit', { ...meta, timestamp: '1700000001' }, body).ok).toBe(false);
+    expect(verify(scheme, 'other', meta, body).ok).toBe(false);
+    expect(verify(scheme, 'sekrit', meta, Buffer.from('{"id":"evt_2"}')).ok).toBe(false);
+    expect(verify(scheme, 'sekrit', { ...meta, timestamp: undefined }, body)).toMatchObject({ ok: false, missing: 'timestamp' });
+    expect(schemeName(scheme)).toBe(`custom (${scheme.header})`);
   });
 });

@@ -9,11 +9,40 @@
  *   `X-GitHub-Delivery`; no timestamp, so nothing refuses a replay (a finding, not a crash).
  * - `stripe` — `Stripe-Signature: t=<unix>,v1=<hex HMAC(secret, t.body)>`, the secret's
  *   own bytes as the key; the event id is the body's `id`.
+ * - a {@link CustomScheme} — a header of the target's own (`X-Signature: sha256=<hex>`):
+ *   what is signed, how it is encoded and where the id and timestamp travel, from config.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 export const signatureSchemes = ['standard', 'github', 'stripe'] as const;
 export type SignatureScheme = (typeof signatureSchemes)[number];
+
+/**
+ * A signature scheme described by config (`webhooks.signature`): HMAC-SHA256 with the
+ * secret's own bytes as the key, over the body or `timestamp.body` or `id.timestamp.body`.
+ *
+ * @example
+ * ```ts
+ * const scheme: CustomScheme = { header: 'X-Signature', prefix: 'sha256=', encoding: 'hex', signed: 'timestamp.body', timestampHeader: 'X-Timestamp', idHeader: 'X-Event-Id' };
+ * ```
+ */
+export interface CustomScheme {
+  readonly header: string;
+  /** What precedes each signature in the header (`sha256=`, `v1=`); '' for none. */
+  readonly prefix: string;
+  readonly encoding: 'hex' | 'base64';
+  readonly signed: 'body' | 'timestamp.body' | 'id.timestamp.body';
+  readonly idHeader?: string;
+  readonly timestampHeader?: string;
+}
+
+/** A named scheme, or one the config describes. */
+export type Scheme = SignatureScheme | CustomScheme;
+
+const isCustom = (scheme: Scheme): scheme is CustomScheme => typeof scheme === 'object';
+
+/** The scheme's name for messages: `standard`, or `custom (X-Signature)`. */
+export const schemeName = (scheme: Scheme): string => (isCustom(scheme) ? `custom (${scheme.header})` : scheme);
 
 /** What a delivery says about itself, read per scheme. */
 export interface DeliveryMeta {
@@ -27,8 +56,11 @@ export interface DeliveryMeta {
 /** The header that carries the signature, lower-case. */
 export const signatureHeader: Readonly<Record<SignatureScheme, string>> = { standard: 'webhook-signature', github: 'x-hub-signature-256', stripe: 'stripe-signature' };
 
+/** The header that carries a scheme's signature, lower-case. */
+export const headerOf = (scheme: Scheme): string => (isCustom(scheme) ? scheme.header.toLowerCase() : signatureHeader[scheme]);
+
 /** Whether the scheme signs a timestamp (and so lets a receiver refuse replays). */
-export const hasTimestamp = (scheme: SignatureScheme): boolean => scheme !== 'github';
+export const hasTimestamp = (scheme: Scheme): boolean => (isCustom(scheme) ? scheme.signed !== 'body' : scheme !== 'github');
 
 const hmac = (key: Buffer | string, ...parts: (string | Buffer)[]): Buffer => {
   const mac = createHmac('sha256', key);
@@ -39,8 +71,12 @@ const hmac = (key: Buffer | string, ...parts: (string | Buffer)[]): Buffer => {
 const standardKey = (secret: string): Buffer => Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
 
 /** Reads the id, timestamp and signature of a delivery (headers lower-case). */
-export function readMeta(scheme: SignatureScheme, headers: Readonly<Record<string, string | undefined>>, raw: Buffer): DeliveryMeta {
-  const signature = headers[signatureHeader[scheme]];
+export function readMeta(scheme: Scheme, headers: Readonly<Record<string, string | undefined>>, raw: Buffer): DeliveryMeta {
+  const signature = headers[headerOf(scheme)];
+  if (isCustom(scheme)) {
+    const at = (name: string | undefined) => (name === undefined ? undefined : headers[name.toLowerCase()]);
+    return { id: at(scheme.idHeader), timestamp: at(scheme.timestampHeader), signature };
+  }
   if (scheme === 'standard') return { id: headers['webhook-id'], timestamp: headers['webhook-timestamp'], signature };
   if (scheme === 'github') return { id: headers['x-github-delivery'], signature };
   let id: string | undefined;
@@ -56,7 +92,11 @@ export function readMeta(scheme: SignatureScheme, headers: Readonly<Record<strin
 }
 
 /** The headers that sign `body` (for receiver mode). */
-export function signHeaders(scheme: SignatureScheme, secret: string, id: string, timestamp: number, body: Buffer): Record<string, string> {
+export function signHeaders(scheme: Scheme, secret: string, id: string, timestamp: number, body: Buffer): Record<string, string> {
+  if (isCustom(scheme)) {
+    const signature = `${scheme.prefix}${hmac(secret, ...customContent(scheme, id, String(timestamp)), body).toString(scheme.encoding)}`;
+    return { [scheme.header.toLowerCase()]: signature, ...(scheme.idHeader && { [scheme.idHeader.toLowerCase()]: id }), ...(scheme.timestampHeader && { [scheme.timestampHeader.toLowerCase()]: String(timestamp) }) };
+  }
   if (scheme === 'standard') {
     return { 'webhook-id': id, 'webhook-timestamp': String(timestamp), 'webhook-signature': `v1,${hmac(standardKey(secret), `${id}.${timestamp}.`, body).toString('base64')}` };
   }
@@ -75,9 +115,10 @@ export type Verdict = { readonly ok: true } | { readonly ok: false; readonly rea
  * Whether `meta.signature` signs `body` under `secret`: any one signature in the header
  * may match, each compared in constant time.
  */
-export function verify(scheme: SignatureScheme, secret: string, meta: DeliveryMeta, body: Buffer): Verdict {
-  const header = signatureHeader[scheme];
+export function verify(scheme: Scheme, secret: string, meta: DeliveryMeta, body: Buffer): Verdict {
+  const header = headerOf(scheme);
   if (meta.signature === undefined || meta.signature === '') return { ok: false, reason: `no ${header} header`, missing: 'signature' };
+  if (isCustom(scheme)) return verifyCustom(scheme, secret, meta, meta.signature, body);
   if (scheme === 'standard') {
     if (meta.id === undefined) return { ok: false, reason: 'no webhook-id header: the signed content cannot be rebuilt', missing: 'id' };
     if (meta.timestamp === undefined) return { ok: false, reason: 'no webhook-timestamp header: the signed content cannot be rebuilt', missing: 'timestamp' };
@@ -95,4 +136,21 @@ export function verify(scheme: SignatureScheme, secret: string, meta: DeliveryMe
   const given = meta.signature.split(',').filter((p) => p.startsWith('v1=')).map((p) => Buffer.from(p.slice(3), 'hex'));
   if (given.length === 0) return { ok: false, reason: `${header} holds no v1= signature` };
   return given.some((g) => same(g, expected)) ? { ok: true } : { ok: false, reason: `no v1= signature in ${header} matches` };
+}
+
+/** The signed content before the body: nothing, `timestamp.`, or `id.timestamp.`. */
+function customContent(scheme: CustomScheme, id: string, timestamp: string): string[] {
+  if (scheme.signed === 'body') return [];
+  return scheme.signed === 'timestamp.body' ? [`${timestamp}.`] : [`${id}.${timestamp}.`];
+}
+
+function verifyCustom(scheme: CustomScheme, secret: string, meta: DeliveryMeta, signature: string, body: Buffer): Verdict {
+  const header = headerOf(scheme);
+  if (scheme.signed === 'id.timestamp.body' && meta.id === undefined) return { ok: false, reason: `no ${scheme.idHeader ?? 'id'} header: the signed content cannot be rebuilt`, missing: 'id' };
+  if (scheme.signed !== 'body' && meta.timestamp === undefined) return { ok: false, reason: `no ${scheme.timestampHeader ?? 'timestamp'} header: the signed content cannot be rebuilt`, missing: 'timestamp' };
+  const expected = hmac(secret, ...customContent(scheme, meta.id ?? '', meta.timestamp ?? ''), body);
+  // Several signatures may be listed (a key rotation), separated by spaces or commas.
+  const given = signature.split(/[ ,]+/).filter((p) => p.startsWith(scheme.prefix) && p.length > scheme.prefix.length).map((p) => Buffer.from(p.slice(scheme.prefix.length), scheme.encoding));
+  if (given.length === 0) return { ok: false, reason: `${header} holds no ${scheme.prefix ? `${scheme.prefix}…` : ''}signature` };
+  return given.some((g) => same(g, expected)) ? { ok: true } : { ok: false, reason: `no signature in ${header} matches` };
 }

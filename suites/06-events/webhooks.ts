@@ -5,7 +5,7 @@
 import { defineCheck, CheckFailure, CheckSkipped } from '../../src/model/check.js';
 import { ensure } from '../../src/check-kit/expect.js';
 import { describe, expectDelivery, metaOf, triggerCreate, withSubscription } from '../../src/check-kit/webhooks.js';
-import { hasTimestamp, signatureHeader, verify } from '../../src/webhooks/signing.js';
+import { hasTimestamp, headerOf, schemeName, verify } from '../../src/webhooks/signing.js';
 import type { Delivery } from '../../src/webhooks/listener.js';
 import type { WebhookProbe } from '../../src/model/needs.js';
 import type { CheckContext } from '../../src/model/context.js';
@@ -115,7 +115,7 @@ export const signatureValid = defineCheck({
         return;
       }
       if (raw.missing === 'id' || raw.missing === 'timestamp') throw new CheckSkipped(`the signature cannot be checked: ${raw.reason} (EVT-event-id and EVT-timestamp-fresh judge that)`);
-      if (raw.missing === 'signature') throw new CheckFailure(`the delivery is not signed: ${raw.reason}`, `a ${signatureHeader[scheme]} header (${scheme} scheme)`, describe(d, webhooks), at);
+      if (raw.missing === 'signature') throw new CheckFailure(`the delivery is not signed: ${raw.reason}`, `a ${headerOf(scheme)} header (${schemeName(scheme)} scheme)`, describe(d, webhooks), at);
       let reserialised = false;
       try {
         reserialised = verify(scheme, secret, meta, Buffer.from(JSON.stringify(JSON.parse(d.raw.toString('utf8'))))).ok;
@@ -124,8 +124,8 @@ export const signatureValid = defineCheck({
       }
       throw new CheckFailure(
         reserialised ? 'the signature was computed over re-serialised JSON, not over the bytes sent: a receiver that verifies the raw body refuses it' : `the signature does not verify: ${raw.reason}`,
-        `HMAC-SHA256 over the raw body in ${signatureHeader[scheme]} (${scheme} scheme)`,
-        reserialised ? 'a signature over compact re-serialised JSON' : `${signatureHeader[scheme]}: ${meta.signature ?? ''}`,
+        `HMAC-SHA256 over the raw body in ${headerOf(scheme)} (${schemeName(scheme)} scheme)`,
+        reserialised ? 'a signature over compact re-serialised JSON' : `${headerOf(scheme)}: ${meta.signature ?? ''}`,
         at,
       );
     });
@@ -141,9 +141,9 @@ export const timestampFresh = defineCheck({
   async run(ctx, { webhooks }) {
     const { scheme, toleranceSeconds } = webhooks.config;
     await firstDelivery(ctx, webhooks, (d, _secret, at) => {
-      if (!hasTimestamp(scheme)) throw new CheckFailure(`the ${scheme} signature scheme carries no timestamp: a receiver cannot refuse a replayed event`, 'a signed timestamp (standard or stripe scheme)', `${scheme} scheme`, at);
+      if (!hasTimestamp(scheme)) throw new CheckFailure(`the ${schemeName(scheme)} signature scheme carries no signed timestamp: a receiver cannot refuse a replayed event`, 'a signed timestamp (standard or stripe scheme, or a custom one that signs it)', `${schemeName(scheme)} scheme`, at);
       const ts = metaOf(webhooks, d).timestamp;
-      if (ts === undefined) throw new CheckFailure('the delivery carries no timestamp', scheme === 'standard' ? 'a webhook-timestamp header' : 't= in Stripe-Signature', describe(d, webhooks), at);
+      if (ts === undefined) throw new CheckFailure('the delivery carries no timestamp', scheme === 'standard' ? 'a webhook-timestamp header' : scheme === 'stripe' ? 't= in Stripe-Signature' : `a ${typeof scheme === 'object' ? scheme.timestampHeader ?? 'timestamp' : 'timestamp'} header`, describe(d, webhooks), at);
       if (!/^\d+$/.test(ts)) throw new CheckFailure(`the timestamp "${ts}" is not Unix seconds`, 'an integer number of seconds', ts, at);
       const skew = Math.abs(d.receivedAt / 1000 - Number(ts));
       if (skew > toleranceSeconds) throw new CheckFailure(`the timestamp is ${Math.round(skew)} s from the time it arrived`, `within ${toleranceSeconds} s (webhooks.toleranceSeconds)`, `${Math.round(skew)} s`, at);
@@ -158,7 +158,8 @@ export const eventId = defineCheck({
   severity: 'must',
   needs: ['webhooks'],
   async run(ctx, { webhooks }) {
-    const where = { standard: 'a webhook-id header', github: 'an X-GitHub-Delivery header', stripe: 'an "id" member in the body' }[webhooks.config.scheme];
+    const scheme = webhooks.config.scheme;
+    const where = typeof scheme === 'object' ? `a ${scheme.idHeader ?? 'event id'} header` : { standard: 'a webhook-id header', github: 'an X-GitHub-Delivery header', stripe: 'an "id" member in the body' }[scheme];
     await firstDelivery(ctx, webhooks, (d, _secret, at) => {
       const id = metaOf(webhooks, d).id;
       if (id === undefined || id.trim() === '') throw new CheckFailure('the delivery carries no event id', where, describe(d, webhooks), at);
