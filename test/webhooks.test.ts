@@ -7,7 +7,9 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createConnection } from 'node:net';
 import { runChecks, type RunOutcome } from '../src/engine/run.js';
 import { catalogue } from '../suites/catalogue.js';
-import { startTarget, type Target } from './support/target.js';
+import { startTarget, targetAt, testProbeRateLimit, type Target } from './support/target.js';
+import { startReferenceServer } from '../reference-server/src/index.js';
+import type { TargetProfile } from '../src/model/profile.js';
 import { WebhookListener } from '../src/webhooks/listener.js';
 
 const evt = catalogue.filter((c) => c.section === 'EVT');
@@ -66,3 +68,33 @@ describe('the webhook listener', () => {
     }
   }, 30_000);
 });
+
+describe('a target that signs in GitHub\'s style (serve --webhook-scheme github)', () => {
+  /** Each EVT check's verdict on the GitHub-signing server, with the scheme the profile declares. */
+  async function verdicts(scheme: NonNullable<TargetProfile['webhooks']>['scheme']): Promise<Record<string, string>> {
+    const server = await startReferenceServer({ port: 0, probeRateLimit: testProbeRateLimit, webhookSchedule: 'short', webhookScheme: 'github' });
+    const target = await targetAt(server, server.url, []);
+    try {
+      const profile = { ...target.profile, webhooks: { ...target.profile.webhooks!, scheme } };
+      const { results } = await runChecks({ profile, checks: evt, seed: 1, client: target.client });
+      return Object.fromEntries(results.map((r) => [r.id, r.status]));
+    } finally {
+      await target.close();
+    }
+  }
+
+  const expected = { ...Object.fromEntries(evt.map((c) => [c.id, 'pass'])), 'EVT-timestamp-fresh': 'fail' };
+
+  it('passes every check declared as github, and fails the timestamp check (GitHub signs none: a replay cannot be refused)', async () => {
+    expect(await verdicts('github')).toEqual(expected);
+  }, 30_000);
+
+  it('judges the same with a custom scheme that describes GitHub\'s', async () => {
+    expect(await verdicts({ header: 'X-Hub-Signature-256', prefix: 'sha256=', encoding: 'hex', signed: 'body', idHeader: 'X-GitHub-Delivery' })).toEqual(expected);
+  }, 30_000);
+
+  it('fails the signature check when the profile declares the standard scheme the target does not use', async () => {
+    expect((await verdicts('standard'))['EVT-signature-valid']).toBe('fail');
+  }, 30_000);
+});
+

@@ -26,7 +26,7 @@ import { ValidatorMemory, Validators } from './conditional.js';
 import { createRoutes } from './routes.js';
 import { resolveFaults } from './faults.js';
 import { RateLimits, type RateLimitOptions } from './rate-limit.js';
-import { Webhooks, webhookSchedules, type WebhookSchedule, type WebhookScheduleName } from './webhooks.js';
+import { Webhooks, webhookSchedules, type WebhookSchedule, type WebhookScheduleName, type WebhookSigning } from './webhooks.js';
 
 export { webhookScheduleNames, webhookSchedules, webhookSubscriptionsPath, type WebhookSchedule, type WebhookScheduleName } from './webhooks.js';
 export { startReferenceReceiver, receiverFaultCatalogue, type ReferenceReceiver, type ReceiverFault, type ReceiverFaultName } from './receiver.js';
@@ -80,6 +80,8 @@ export interface ReferenceServerOptions extends RateLimitOptions {
    * eight attempts, as production senders: `serve --webhook-schedule standard`).
    */
   readonly webhookSchedule?: WebhookScheduleName | WebhookSchedule;
+  /** How webhook deliveries are signed: `standard` (the default) or `github` (`X-Hub-Signature-256`, no timestamp). */
+  readonly webhookScheme?: WebhookSigning;
   /**
    * How clients name the API version (see versions.ts): `url` (the default: `/v2/projects`,
    * deprecated `/v1/projects`) or `header` (`/projects` with
@@ -156,7 +158,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   const keys = new KeyRing(apiKey, readOnlyKey);
   const sessions = new SessionStore();
   const schedule = options.webhookSchedule ?? 'short';
-  const webhooks = new Webhooks(faults, typeof schedule === 'string' ? webhookSchedules[schedule] : schedule);
+  const webhooks = new Webhooks(faults, typeof schedule === 'string' ? webhookSchedules[schedule] : schedule, options.webhookScheme ?? 'standard');
   const routes = createRoutes({ seedProjects, keys, sessions, ids: options.reuseIds ? 'reuse' : 'uuid', webhooks, faults });
   // Loaded only for TLS: the certificate library and its polyfill stay out of plain runs.
   const tls = options.tls === true ? await (await import('./certificates.js')).generateTlsMaterial() : undefined;

@@ -51,6 +51,9 @@ function newSecret(): string {
   return `whsec_${randomBytes(32).toString('base64')}`;
 }
 
+/** How the reference server signs deliveries. */
+export type WebhookSigning = 'standard' | 'github';
+
 /** `v1,<base64 HMAC-SHA256>` over `id.timestamp.body`, the key being the secret's base64 after `whsec_`. */
 export function standardSignature(secret: string, id: string, timestamp: number, body: Buffer): string {
   const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
@@ -76,6 +79,8 @@ export class Webhooks {
   constructor(
     private readonly faults: ReadonlySet<FaultName>,
     readonly schedule: WebhookSchedule = webhookSchedules.short,
+    /** How deliveries are signed: Standard Webhooks, or GitHub's style (`serve --webhook-scheme github`). */
+    readonly scheme: WebhookSigning = 'standard',
   ) {}
 
   routes(): Route<Operation>[] {
@@ -168,9 +173,15 @@ export class Webhooks {
     const sentBody = attempt > 1 && this.faults.has('webhook-body-changed-on-retry') ? Buffer.from(JSON.stringify({ ...payload, attempt }, null, 2)) : body;
     const signed = this.faults.has('webhook-signs-reserialised-json') ? Buffer.from(JSON.stringify(JSON.parse(sentBody.toString('utf8')))) : sentBody;
     const headers: Record<string, string> = { 'content-type': this.faults.has('webhook-text-plain') ? 'text/plain' : 'application/json', 'user-agent': 'restprobe-reference-server' };
-    if (!this.faults.has('webhook-no-id')) headers['webhook-id'] = sentId;
-    if (!this.faults.has('webhook-no-timestamp')) headers['webhook-timestamp'] = String(timestamp);
-    if (!this.faults.has('webhook-unsigned')) headers['webhook-signature'] = standardSignature(sub.secret, sentId, timestamp, signed);
+    if (this.scheme === 'github') {
+      // GitHub's style: the id in X-GitHub-Delivery, sha256=<hex HMAC(secret, body)>, no timestamp.
+      if (!this.faults.has('webhook-no-id')) headers['x-github-delivery'] = sentId;
+      if (!this.faults.has('webhook-unsigned')) headers['x-hub-signature-256'] = `sha256=${createHmac('sha256', sub.secret).update(signed).digest('hex')}`;
+    } else {
+      if (!this.faults.has('webhook-no-id')) headers['webhook-id'] = sentId;
+      if (!this.faults.has('webhook-no-timestamp')) headers['webhook-timestamp'] = String(timestamp);
+      if (!this.faults.has('webhook-unsigned')) headers['webhook-signature'] = standardSignature(sub.secret, sentId, timestamp, signed);
+    }
     let ok = false;
     try {
       const res = await request(sub.url, { method: 'POST', headers, body: sentBody, dispatcher: this.agent, signal: AbortSignal.timeout(this.schedule.timeoutMs) });

@@ -120,6 +120,7 @@ Examples:
     .option('--versioning <scheme>', 'how clients name the API version: url (/v2/projects, the default) or header (/projects with Accept: application/vnd.restprobe+json; version=2)', 'url')
     .option('--tls', 'HTTPS with a CA made at start (its path is printed, for --ca), HSTS, and a plain-HTTP listener on the next port that redirects', false)
     .option('--webhook-schedule <name>', 'webhook retries: short (250 ms timeout, first retry after ~50 ms, 6 attempts; what the reference config expects) or standard (15 s, 5 s, 8 attempts)', 'short')
+    .option('--webhook-scheme <name>', "how deliveries are signed: standard (Standard Webhooks) or github (X-Hub-Signature-256, no timestamp: the config's webhooks.scheme must say github)", 'standard')
     .option('--list-faults', 'list the faults and the checks each must trip', false)
     .option('--json', 'with --list-faults: as JSON', false)
     .addHelpText('after', `

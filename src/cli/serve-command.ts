@@ -21,6 +21,8 @@ export interface ServeOptions extends RateLimitFlags {
   readonly tls?: boolean;
   /** How webhook deliveries are retried: short (default) or standard. */
   readonly webhookSchedule?: string;
+  /** How webhook deliveries are signed: standard (default) or github. */
+  readonly webhookScheme?: string;
   /** How clients name the API version: `url` (default) or `header`. */
   readonly versioning?: string;
 }
@@ -62,11 +64,13 @@ export async function serveCommand(opts: ServeOptions, out: NodeJS.WriteStream =
   const limits = rateLimitOptions(opts);
   const schedule = (opts.webhookSchedule ?? 'short') as WebhookScheduleName;
   if (!webhookScheduleNames.includes(schedule)) throw new RestprobeError('ERR_USAGE', `--webhook-schedule: "${schedule}" is not one of ${webhookScheduleNames.join(', ')}`);
+  const webhookScheme = opts.webhookScheme ?? 'standard';
+  if (webhookScheme !== 'standard' && webhookScheme !== 'github') throw new RestprobeError('ERR_USAGE', `--webhook-scheme: "${webhookScheme}" is not standard or github`);
   const versioning = opts.versioning ?? 'url';
   if (versioning !== 'url' && versioning !== 'header') throw new RestprobeError('ERR_USAGE', `--versioning: "${versioning}" is not url or header`);
   let server;
   try {
-    server = await startReferenceServer({ port, faults: opts.fault, nodes, seedProjects, ...limits, ...(opts.reuseIds === true && { reuseIds: true }), ...(opts.tls === true && { tls: true }), webhookSchedule: schedule, versioning });
+    server = await startReferenceServer({ port, faults: opts.fault, nodes, seedProjects, ...limits, ...(opts.reuseIds === true && { reuseIds: true }), ...(opts.tls === true && { tls: true }), webhookSchedule: schedule, webhookScheme, versioning });
   } catch (err) {
     const where = port !== 0 && lastPort > port ? `${port}-${lastPort}` : String(port);
     throw new RestprobeError('ERR_USAGE', `cannot listen on 127.0.0.1:${where}: ${(err as Error).message}`);
@@ -87,7 +91,7 @@ export async function serveCommand(opts: ServeOptions, out: NodeJS.WriteStream =
       ...(server.caPath !== undefined ? [`# TLS: a CA made for this run, trusted with --ca: ${server.caPath}`] : []),
       ...(server.plainUrl !== undefined ? [`# plain HTTP (redirects to ${server.url}): ${server.plainUrl}`] : []),
       ...describeRateLimits(limits),
-      `# webhooks: POST /v2/webhook-subscriptions; deliveries time out after ${webhookSchedules[schedule].timeoutMs} ms, first retry after ~${webhookSchedules[schedule].firstRetryMs} ms, ${webhookSchedules[schedule].attempts} attempts (${schedule} schedule)`,
+      `# webhooks: POST /v2/webhook-subscriptions; deliveries time out after ${webhookSchedules[schedule].timeoutMs} ms, first retry after ~${webhookSchedules[schedule].firstRetryMs} ms, ${webhookSchedules[schedule].attempts} attempts (${schedule} schedule), signed ${webhookScheme === 'github' ? 'in GitHub\'s style (X-Hub-Signature-256)' : 'per Standard Webhooks'}`,
       '# in another shell, paste these lines, then:',
       `#   npx restprobe run ${server.url} -c fixtures/reference.config.json${server.urls.slice(1).map((u) => ` --node ${u}`).join('')}${server.caPath !== undefined ? ` --ca ${server.caPath}` : ''}${server.plainUrl !== undefined ? ` --plain-http-url ${server.plainUrl}` : ''}`,
       ...Object.entries(server.secrets).map(([name, value]) => `export ${name}=${value}`),
