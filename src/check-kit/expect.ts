@@ -57,6 +57,22 @@ export function ensure(condition: boolean, message: string, expected?: string, f
   if (!condition) throw new CheckFailure(message, expected, found);
 }
 
+/**
+ * Fails listing every response `problemOf` finds fault with, the first as the exchange the
+ * verdict is about; `message` words the failure from the counts and what was found.
+ *
+ * @example
+ * ```ts
+ * expectEvery(responses, (r) => (r.status === 401 ? undefined : describe(r)), (bad, all, found) => `${bad} of ${all} were not 401 — ${found}`, '401');
+ * ```
+ */
+export function expectEvery(responses: readonly HttpResponse[], problemOf: (res: HttpResponse) => string | undefined, message: (bad: number, all: number, found: string) => string, expected: string): void {
+  const bad = responses.map((r) => ({ r, why: problemOf(r) })).filter((x): x is { r: HttpResponse; why: string } => x.why !== undefined);
+  if (bad.length === 0) return;
+  const found = bad.map((b) => b.why).join('; ');
+  throw new CheckFailure(message(bad.length, responses.length, found), expected, found, bad[0]!.r.exchangeIndex);
+}
+
 /** A short description of a body for messages: `empty`, `JSON array`, `text "<html>…"`. */
 export function summarise(res: HttpResponse): string {
   if (res.text.length === 0) return 'empty';

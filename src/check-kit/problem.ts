@@ -4,8 +4,8 @@
  * it owns, so one fault trips one check.
  */
 import type { HttpResponse } from '../model/context.js';
-import { CheckFailure, CheckSkipped } from '../model/check.js';
-import { describe } from './expect.js';
+import { CheckSkipped } from '../model/check.js';
+import { describe, expectEvery } from './expect.js';
 
 export const problemMediaType = 'application/problem+json';
 
@@ -49,12 +49,11 @@ export function expectProblems(responses: readonly HttpResponse[], aspect: Probl
     // Every probe succeeded: the checks that own those statuses fail; this one has nothing to judge.
     throw new CheckSkipped('no probe got an error status, so no error body to judge (see ERR-unknown-path-404 and ERR-unknown-id-404)');
   }
-  const bad = responses.map((r) => ({ r, violations: problemViolations(r, aspect) })).filter((x) => x.violations.length > 0);
-  if (bad.length > 0) {
-    const found = bad.map(({ r, violations }) => `${describe(r)}: ${violations.join(', ')}`).join('; ');
-    const count = `${bad.length} of ${responses.length} error response${responses.length === 1 ? '' : 's'}`;
-    throw new CheckFailure(`${count} break${bad.length === 1 ? 's' : ''} the rule — ${found}; expected ${expected}`, expected, found, bad[0]!.r.exchangeIndex);
-  }
+  const problemOf = (r: HttpResponse): string | undefined => {
+    const violations = problemViolations(r, aspect);
+    return violations.length === 0 ? undefined : `${describe(r)}: ${violations.join(', ')}`;
+  };
+  expectEvery(responses, problemOf, (bad, all, found) => `${bad} of ${all} error response${all === 1 ? '' : 's'} break${bad === 1 ? 's' : ''} the rule — ${found}; expected ${expected}`, expected);
 }
 
 /** Members whose false value reports a failure (`{"success": false}`). */

@@ -1,9 +1,9 @@
 /** §5.1–5.3 and §7's 401 row: missing, invalid and revoked credentials are refused with a challenge; keys never travel in URLs. */
-import { CheckFailure, CheckSkipped, defineCheck } from '../../src/model/check.js';
+import { CheckSkipped, defineCheck } from '../../src/model/check.js';
 import type { CheckContext, HttpResponse, RequestSpec } from '../../src/model/context.js';
 import type { CollectionProfile, MintAuth } from '../../src/model/profile.js';
 import { challengeProblem, commonKeyParams, garbageKey, withKey } from '../../src/check-kit/auth.js';
-import { describe, ensure, expectJsonObject } from '../../src/check-kit/expect.js';
+import { describe, ensure, expectEvery, expectJsonObject } from '../../src/check-kit/expect.js';
 import { sendTracked, unknownItemPath } from '../../src/check-kit/probes.js';
 import { setupError } from '../../src/check-kit/setup.js';
 import { createdItemUrl } from '../../src/check-kit/created-url.js';
@@ -11,10 +11,7 @@ import { supports } from '../../src/model/needs.js';
 
 /** Fails listing every response that is no proper 401. */
 function expectChallenges(responses: readonly HttpResponse[], what: string): void {
-  const bad = responses.map((r) => ({ r, why: challengeProblem(r) })).filter((x) => x.why !== undefined);
-  if (bad.length === 0) return;
-  const found = bad.map((b) => b.why).join('; ');
-  throw new CheckFailure(`${bad.length} of ${responses.length} requests ${what} were not refused properly — ${found}; expected 401 with a WWW-Authenticate challenge`, '401 + WWW-Authenticate', found, bad[0]!.r.exchangeIndex);
+  expectEvery(responses, challengeProblem, (bad, all, found) => `${bad} of ${all} requests ${what} were not refused properly — ${found}; expected 401 with a WWW-Authenticate challenge`, '401 + WWW-Authenticate');
 }
 
 /**

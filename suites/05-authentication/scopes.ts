@@ -1,8 +1,8 @@
 /** §5.4 and §7's 403 row: a valid credential without the scope is refused with 403, on every call. */
-import { CheckFailure, defineCheck } from '../../src/model/check.js';
+import { defineCheck } from '../../src/model/check.js';
 import type { HttpResponse } from '../../src/model/context.js';
 import { withKey } from '../../src/check-kit/auth.js';
-import { describe } from '../../src/check-kit/expect.js';
+import { describe, expectEvery } from '../../src/check-kit/expect.js';
 import { sendTracked } from '../../src/check-kit/probes.js';
 import { setupError } from '../../src/check-kit/setup.js';
 
@@ -30,10 +30,7 @@ export const scope403 = defineCheck({
     if (c.replaceBody !== undefined) writes.push(await ctx.http.send({ method: 'PUT', url: item.url, json: c.replaceBody, ...as }));
     if (c.patchBody !== undefined) writes.push(await ctx.http.send({ method: 'PATCH', url: item.url, json: c.patchBody, ...as }));
     writes.push(await ctx.http.send({ method: 'DELETE', url: item.url, ...as }));
-    const bad = writes.map((r) => ({ r, why: forbiddenProblem(r) })).filter((x) => x.why !== undefined);
-    if (bad.length === 0) return;
-    const found = bad.map((b) => b.why).join('; ');
-    throw new CheckFailure(`${bad.length} of ${writes.length} writes with a credential without write scope${scopes} were not refused with 403 — ${found}; expected 403`, '403', found, bad[0]!.r.exchangeIndex);
+    expectEvery(writes, forbiddenProblem, (bad, all, found) => `${bad} of ${all} writes with a credential without write scope${scopes} were not refused with 403 — ${found}; expected 403`, '403');
   },
 });
 

@@ -1,7 +1,7 @@
 /** §5.11–5.12: HTTPS only, with HSTS on every response, and a plain-HTTP URL that redirects and serves nothing. */
 import { CheckFailure, CheckSkipped, defineCheck } from '../../src/model/check.js';
 import type { HttpResponse } from '../../src/model/context.js';
-import { describe, ensure } from '../../src/check-kit/expect.js';
+import { describe, ensure, expectEvery } from '../../src/check-kit/expect.js';
 import { unknownPath } from '../../src/check-kit/probes.js';
 
 const loopback = new Set(['127.0.0.1', 'localhost', '[::1]']);
@@ -38,10 +38,11 @@ export const hsts = defineCheck({
       await ctx.http.send({ method: 'GET', path: unknownPath() }),
       await ctx.http.send({ method: 'GET', path: '/', auth: false }),
     ];
-    const bad = responses.map((r) => ({ r, why: hstsProblem(r.headers['strict-transport-security']) })).filter((x) => x.why !== undefined);
-    if (bad.length === 0) return;
-    const found = bad.map((b) => `${describe(b.r)}: ${b.why}`).join('; ');
-    throw new CheckFailure(`${bad.length} of ${responses.length} HTTPS responses break the rule — ${found}; expected Strict-Transport-Security with max-age > 0`, 'Strict-Transport-Security: max-age=N, N > 0', found, bad[0]!.r.exchangeIndex);
+    const problemOf = (r: HttpResponse): string | undefined => {
+      const why = hstsProblem(r.headers['strict-transport-security']);
+      return why === undefined ? undefined : `${describe(r)}: ${why}`;
+    };
+    expectEvery(responses, problemOf, (bad, all, found) => `${bad} of ${all} HTTPS responses break the rule — ${found}; expected Strict-Transport-Security with max-age > 0`, 'Strict-Transport-Security: max-age=N, N > 0');
   },
 });
 
