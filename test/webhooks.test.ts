@@ -4,7 +4,6 @@
  * the run ends; the signing secret never reaches a result.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createConnection } from 'node:net';
 import { runChecks, type RunOutcome } from '../src/engine/run.js';
 import { catalogue } from '../suites/catalogue.js';
 import { startTarget, targetAt, testProbeRateLimit, type Target } from './support/target.js';
@@ -40,12 +39,14 @@ describe('EVT checks on the clean reference server', () => {
 });
 
 describe('the webhook listener', () => {
-  it('binds 127.0.0.1 only, and refuses connections once closed', async () => {
+  it('binds 127.0.0.1 only, and stops listening once closed', async () => {
     const listener = await WebhookListener.start();
     const url = new URL(listener.origin);
     expect(url.hostname).toBe('127.0.0.1');
+    expect(listener.listening).toBe(true);
     await listener.close();
-    await expect(new Promise((resolve, reject) => createConnection({ host: '127.0.0.1', port: Number(url.port) }).on('connect', resolve).on('error', reject))).rejects.toThrow(/ECONNREFUSED/);
+    // Asked of the listener itself: a connection to its old port may reach another test's server, which port 0 can hand the same number.
+    expect(listener.listening).toBe(false);
   });
 
   it('is closed when a run is stopped part-way (what SIGINT does), not only when it ends', async () => {
@@ -60,8 +61,7 @@ describe('the webhook listener', () => {
       stop.abort();
       const outcome = await running;
       expect(outcome.interrupted || outcome.results.some((r) => r.errorCode === 'ERR_INTERRUPTED')).toBe(true);
-      const port = Number(new URL(listener.origin).port);
-      await expect(new Promise((resolve, reject) => createConnection({ host: '127.0.0.1', port }).on('connect', resolve).on('error', reject))).rejects.toThrow(/ECONNREFUSED/);
+      expect(listener.listening).toBe(false);
     } finally {
       started.mockRestore();
       await target.close();

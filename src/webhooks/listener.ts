@@ -91,6 +91,11 @@ export class WebhookListener {
   }
 
   /** Stops listening, drops every connection and held answer. */
+  /** Whether it still accepts connections (false once closed). */
+  get listening(): boolean {
+    return this.server.listening;
+  }
+
   async close(): Promise<void> {
     for (const t of this.pending) clearTimeout(t);
     this.pending.clear();
