@@ -50,7 +50,7 @@ import { RestprobeError } from '../errors.js';
 import { clientForProfile, type HttpClient } from '../http/client.js';
 import type { Check } from '../model/check.js';
 import type { TargetProfile } from '../model/profile.js';
-import type { CheckResult } from '../model/result.js';
+import { ranks, worstOf, type CheckResult } from '../model/result.js';
 import { reproducingCurl } from '../report/evidence-text.js';
 import { skipReason } from '../report/wording.js';
 import { scrubSecrets } from '../secrets-scrub.js';
@@ -187,20 +187,17 @@ interface Session {
   readonly shared: RunShared;
 }
 
-/** How bad a verdict is, for the one test that stands for every collection a check ran on. */
-const badness: Record<CheckResult['status'], number> = { skip: 0, pass: 1, warn: 2, error: 3, fail: 4 };
-
 /**
  * Runs the check once per collection it applies to (as runChecks does; vitest's tests are
  * named before the profile is loaded, so one test stands for them all): the worst verdict,
  * its message naming its collection.
  */
 async function runOnEachCollection(check: Check, session: Session, seed: number): Promise<CheckResult> {
-  let worst: CheckResult | undefined;
+  const results: CheckResult[] = [];
   for (const instance of instancesOf([check], session.profile)) {
-    const result = await executeCheck(check, { profile: instance.profile, client: session.client, seed, shared: session.shared, ...(instance.collection !== undefined && { collection: instance.collection }) });
-    if (worst === undefined || badness[result.status] > badness[worst.status]) worst = result;
+    results.push(await executeCheck(check, { profile: instance.profile, client: session.client, seed, shared: session.shared, ...(instance.collection !== undefined && { collection: instance.collection }) }));
   }
+  const worst = worstOf(results, ranks.outcome);
   if (worst === undefined) throw new RestprobeError('ERR_HARNESS', `${check.id} has no instance to run`);
   return worst.collection === undefined ? worst : { ...worst, message: `[${worst.collection}] ${worst.message}` };
 }

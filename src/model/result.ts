@@ -79,10 +79,21 @@ export interface CheckResult {
 /** How reports name a result: its id, with its collection when it has one (`END-get-item-200 [books]`). */
 export const resultName = (id: string, collection?: string): string => (collection === undefined ? id : `${id} [${collection}]`);
 
-/** Findings first: a failure on any collection stands for a check that ran on several. */
-const findingRank: Record<Status, number> = { skip: 0, pass: 1, error: 2, warn: 3, fail: 4 };
+/**
+ * Orders of badness for the one result that stands for a check's runs over several
+ * collections. Findings first (reports, the fault matrix): a failure or warning on any
+ * collection is what the check found. Outcome first (the vitest adapter): an error fails
+ * the test, so it must not hide behind a warning, which passes it.
+ */
+export const ranks = {
+  finding: { skip: 0, pass: 1, error: 2, warn: 3, fail: 4 },
+  outcome: { skip: 0, pass: 1, warn: 2, error: 3, fail: 4 },
+} as const satisfies Record<string, Record<Status, number>>;
+
+/** The worst of `results` by `rank` (the first of equals), or undefined for none. */
+export function worstOf<R extends Pick<CheckResult, 'status'>>(results: readonly R[], rank: Record<Status, number> = ranks.finding): R | undefined {
+  return results.reduce<R | undefined>((worst, r) => (worst === undefined || rank[r.status] > rank[worst.status] ? r : worst), undefined);
+}
 
 /** The result that stands for a check's runs over several collections: its worst finding. */
-export function worstFinding<R extends Pick<CheckResult, 'status'>>(results: readonly R[]): R | undefined {
-  return results.reduce<R | undefined>((worst, r) => (worst === undefined || findingRank[r.status] > findingRank[worst.status] ? r : worst), undefined);
-}
+export const worstFinding = <R extends Pick<CheckResult, 'status'>>(results: readonly R[]): R | undefined => worstOf(results, ranks.finding);
