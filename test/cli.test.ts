@@ -4,7 +4,6 @@
  */
 import { execFile, spawn } from 'node:child_process';
 import { mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +11,7 @@ import { startReferenceServer, type ReferenceServer } from '../reference-server/
 import { referenceConfig, repoRoot } from './support/target.js';
 import { startRecordingProxy } from './support/recording-proxy.js';
 import { reportValidator } from '../src/report/read.js';
+import { refusedPort } from './support/refused-port.js';
 
 const bin = join(repoRoot, 'bin', 'restprobe.js');
 
@@ -95,7 +95,7 @@ describe('restprobe run', () => {
   });
 
   it('exits 3 with one clear line when nothing listens', async () => {
-    const port = await freePort();
+    const port = refusedPort;
     const ran = await restprobe(['run', `http://127.0.0.1:${port}`, '--report-dir', await mkdtemp(join(tmpdir(), 'restprobe-'))]);
     expect(ran.code).toBe(3);
     expect(ran.stderr.trim().split('\n')).toHaveLength(1);
@@ -266,11 +266,3 @@ describe('restprobe checks and serve', () => {
   });
 });
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}

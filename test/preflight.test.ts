@@ -7,7 +7,6 @@
 import { mkdir, mkdtemp, readdir, writeFile } from 'node:fs/promises';
 import { createServer as createPlainServer } from 'node:http';
 import { createServer as createHttpsServer, type Server } from 'node:https';
-import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,6 +17,7 @@ import { startReferenceServer, type ReferenceServer } from '../reference-server/
 import { startRecordingProxy } from './support/recording-proxy.js';
 import { referenceConfig } from './support/target.js';
 import { generateTlsMaterial } from '../reference-server/src/certificates.js';
+import { refusedPort } from './support/refused-port.js';
 
 let server: ReferenceServer;
 const savedKey = process.env['RESTPROBE_API_KEY'];
@@ -93,7 +93,7 @@ describe('--proxy', () => {
   });
 
   it('a proxy that is down: exit 3 naming the proxy, not the target', async () => {
-    const port = await freePort();
+    const port = refusedPort;
     const ran = await run(server.url, { config: referenceConfig, proxy: `http://127.0.0.1:${port}` });
     expect(ran.code).toBe(3);
     expect(ran.error?.message).toBe(`cannot connect to the proxy http://127.0.0.1:${port} (ECONNREFUSED)`);
@@ -190,10 +190,3 @@ function createHttpServerForProxy() {
   return server;
 }
 
-async function freePort(): Promise<number> {
-  const s = createNetServer();
-  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
-  const { port } = s.address() as { port: number };
-  await new Promise<void>((resolve) => s.close(() => resolve()));
-  return port;
-}
