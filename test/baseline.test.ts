@@ -82,12 +82,38 @@ describe('--baseline', () => {
     expect(fewer.code).toBe(0);
   });
 
+  it('a breaking change within v2 (a field retyped) fails the run on VER-compatible-within-major alone, worded in every format', async () => {
+    const retyped = await startReferenceServer({ port: 0, apiKey, faults: ['field-retyped'] });
+    try {
+      const ran = await run(retyped, { baseline: reportPath(cleanRun) });
+      expect(ran.code).toBe(1);
+      const report = await reportOf(ran);
+      // The clean run recorded shapes (and skipped: it had no baseline), for this run to compare with.
+      expect((await reportOf(cleanRun)).checks.filter((c) => c.id === 'VER-compatible-within-major').map((c) => [c.collection, c.status, c.configKey, c.shapes !== undefined])).toEqual([
+        ['events', 'skip', '--baseline', true],
+        ['members', 'skip', '--baseline', true],
+        ['projects', 'skip', '--baseline', true],
+      ]);
+      const failing = report.checks.filter((c) => c.status === 'fail');
+      expect(new Set(failing.map((c) => c.id))).toEqual(new Set(['VER-compatible-within-major']));
+      // Events are read from the listing, which may have been empty when the clean run looked.
+      expect(failing.map((c) => c.collection)).toEqual(expect.arrayContaining(['members', 'projects']));
+      expect(names(report.baseline?.newFailures)).toEqual(failing.map((c) => `VER-compatible-within-major [${c.collection}]`));
+      const projects = failing.find((c) => c.collection === 'projects')!;
+      expect(projects.evidence.found).toContain('GET /v2/projects/{id} (item) $.updated_at: was string, is now number');
+      expect(ran.out).toContain('$.updated_at: was string, is now number');
+      expect(await readFile(join(ran.dir, 'restprobe-report.md'), 'utf8')).toContain('$.updated_at: was string, is now number');
+    } finally {
+      await retyped.close();
+    }
+  });
+
   it('a baseline that is not a report ends the run with exit 2 before any check', async () => {
     const bad = join(cleanRun.dir, 'not-a-report.json');
     await writeFile(bad, JSON.stringify({ checks: 'none' }));
     const ran = await run(clean, { baseline: bad });
     expect(ran.code).toBe(2);
-    expect(ran.error?.message).toMatch(/^--baseline .*not-a-report\.json: not a restprobe report of schemaVersion 2/);
+    expect(ran.error?.message).toMatch(/^--baseline .*not-a-report\.json: not a restprobe report of schemaVersion 3/);
     expect(ran.out).toBe('');
   });
 });

@@ -7,6 +7,7 @@ import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunOptions } from '../src/cli/run-command.js';
@@ -62,6 +63,26 @@ describe('--shard and merge-reports', () => {
     expect(files).toEqual(expect.arrayContaining(['restprobe-report.json', 'restprobe-junit.xml', 'restprobe-report.md', 'restprobe-report.html', 'allure-results']));
     const texts = await Promise.all(files.filter((f) => f.includes('.')).map((f) => readFile(join(out, f), 'utf8')));
     expect(texts.join('\n')).not.toContain(apiKey);
+  });
+
+  it('merge-reports --baseline judges the response shapes shards recorded without one (VER-compatible-within-major)', async () => {
+    const [clean, retyped] = await Promise.all([startReferenceServer({ port: 0, apiKey }), startReferenceServer({ port: 0, apiKey, faults: ['field-retyped'] })]);
+    try {
+      const on = (server: ReferenceServer, opts: Partial<RunOptions>) => runInProcess(server.url, { config: referenceConfig, seed: '9', format: 'json', only: ['VER'], ...opts });
+      const baseline = await on(clean, {});
+      const shards = [await on(retyped, { shard: '1/2' }), await on(retyped, { shard: '2/2' })];
+      expect(shards.map((r) => r.code)).toEqual([0, 0]);
+      const { mergeCommand } = await import('../src/cli/merge-command.js');
+      const out = await mkdtemp(join(tmpdir(), 'restprobe-merged-'));
+      const code = await mergeCommand(shards.map((r) => r.dir), { reportDir: out, format: 'json', baseline: join(baseline.dir, 'restprobe-report.json') }, new PassThrough() as unknown as NodeJS.WriteStream);
+      expect(code).toBe(1);
+      const report = await read(out);
+      const failing = report.checks.filter((c) => c.status === 'fail');
+      expect(new Set(failing.map((c) => c.id))).toEqual(new Set(['VER-compatible-within-major']));
+      expect(failing.find((c) => c.collection === 'projects')?.evidence.found).toContain('$.updated_at: was string, is now number');
+    } finally {
+      await Promise.all([clean.close(), retyped.close()]);
+    }
   });
 
   it('a shard without --seed, and shards that are not one run, are usage errors', async () => {

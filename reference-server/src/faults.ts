@@ -12,7 +12,12 @@ export interface FaultDefinition {
   readonly name: string;
   /** One line: what the server does wrong while the fault is active. */
   readonly description: string;
-  /** Ids of the harness checks that must fail while this fault is active. */
+  /**
+   * Ids of the harness checks that must fail while this fault is active. The fault matrix
+   * compares every fault with the clean server's response shapes (as a release is compared
+   * with the last good one), so a fault that changes a status code or a field of the probed
+   * responses (a breaking change within v2, §9.4) names VER-compatible-within-major too.
+   */
   readonly detects: readonly string[];
 }
 
@@ -39,12 +44,12 @@ const definitions = [
   {
     name: 'collection-unwrapped',
     description: 'GET on a collection answers a bare JSON array instead of a {data, next_cursor} page.',
-    detects: ['END-get-collection-200'],
+    detects: ['END-get-collection-200', 'VER-compatible-within-major'],
   },
   {
     name: 'item-get-204',
     description: 'GET on an existing item answers 204 No Content instead of 200 with its representation.',
-    detects: ['END-get-item-200'],
+    detects: ['END-get-item-200', 'VER-compatible-within-major'],
   },
   {
     name: 'head-drops-headers',
@@ -69,7 +74,7 @@ const definitions = [
   {
     name: 'post-200-no-location',
     description: 'POST to a collection answers 200 instead of 201 and sends no Location.',
-    detects: ['END-post-201-location'],
+    detects: ['END-post-201-location', 'VER-compatible-within-major'],
   },
   {
     name: 'location-points-to-collection',
@@ -89,7 +94,7 @@ const definitions = [
   {
     name: 'create-returns-id-only',
     description: 'POST answers 201 with only {id} instead of the created resource.',
-    detects: ['END-create-returns-resource'],
+    detects: ['END-create-returns-resource', 'VER-compatible-within-major'],
   },
   {
     name: 'update-returns-previous',
@@ -184,7 +189,7 @@ const definitions = [
   {
     name: 'problem-without-detail',
     description: 'Error bodies lack the title and detail members.',
-    detects: ['ERR-problem-members'],
+    detects: ['ERR-problem-members', 'VER-compatible-within-major'],
   },
   {
     name: 'problem-status-always-400',
@@ -194,17 +199,17 @@ const definitions = [
   {
     name: 'validation-errors-without-field',
     description: 'The errors[] entries of a 422 carry a message but no field.',
-    detects: ['ERR-validation-errors-field'],
+    detects: ['ERR-validation-errors-field', 'VER-compatible-within-major'],
   },
   {
     name: 'validation-error-as-200',
     description: 'A body that fails validation answers 200 with the problem body instead of 422.',
-    detects: ['ERR-no-error-body-on-2xx', 'ERR-validation-422', 'ERR-bad-input-no-5xx'],
+    detects: ['ERR-no-error-body-on-2xx', 'ERR-validation-422', 'ERR-bad-input-no-5xx', 'VER-compatible-within-major'],
   },
   {
     name: 'unknown-id-200-null',
     description: 'GET of an unknown id answers 200 with a null body instead of 404.',
-    detects: ['ERR-unknown-id-404', 'END-delete-then-404'],
+    detects: ['ERR-unknown-id-404', 'END-delete-then-404', 'VER-compatible-within-major'],
   },
   {
     name: 'unknown-path-html',
@@ -214,7 +219,7 @@ const definitions = [
   {
     name: 'wrong-type-500',
     description: 'A project name that is not a string reaches the handler unchecked, which crashes with 500.',
-    detects: ['ERR-bad-input-no-5xx', 'ERR-validation-422', 'ERR-validation-errors-field'],
+    detects: ['ERR-bad-input-no-5xx', 'ERR-validation-422', 'ERR-validation-errors-field', 'VER-compatible-within-major'],
   },
   {
     name: 'error-leaks-stack',
@@ -636,6 +641,17 @@ const definitions = [
     name: 'verb-in-path',
     description: "A task's completion action is linked and served at a verb, /v2/tasks/{id}/complete.",
     detects: ['RES-path-design'],
+  },
+  {
+    name: 'field-retyped',
+    description: 'Every representation sends updated_at as epoch milliseconds (a number), no longer an RFC 3339 string.',
+    // A breaking change within v2, seen against the clean server's shapes (test/support/clean-shapes.ts).
+    detects: ['VER-compatible-within-major'],
+  },
+  {
+    name: 'field-removed',
+    description: 'Every representation leaves out created_at, a field v2 has always sent.',
+    detects: ['VER-compatible-within-major'],
   },
 ] as const satisfies readonly FaultDefinition[];
 

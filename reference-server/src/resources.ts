@@ -53,8 +53,9 @@ export function represent<D extends Fields>(kind: ResourceKind<D>, entry: Entry<
     id: entry.id,
     ...entry.data,
     created_at: entry.createdAt,
-    updated_at: entry.updatedAt,
+    updated_at: faults.has('field-retyped') ? Date.parse(entry.updatedAt) : entry.updatedAt,
   };
+  if (faults.has('field-removed')) delete representation['created_at'];
   if (faults.has('get-counts-views')) representation['views'] = entry.views;
   if (faults.has('put-bumps-revision')) representation['revision'] = entry.revision;
   if (kind.links !== undefined) representation['_links'] = kind.links(entry, faults);

@@ -244,6 +244,18 @@ const demonstrations: Record<FaultName, (h: Harness) => Promise<void>> = {
     expect(task._links.completion).toBe(`/v2/tasks/${task.id}/complete`);
     expect((await h.call('POST', task._links.completion)).status).toBe(201);
   },
+  async 'field-retyped'(h) {
+    const project = await h.createProject();
+    expect(project.updated_at).toEqual(expect.any(Number));
+    expect(project.created_at).toEqual(expect.any(String));
+    expect((await h.call('GET', '/v2/members')).json().data.every((m: { updated_at: unknown }) => typeof m.updated_at === 'number')).toBe(true);
+  },
+  async 'field-removed'(h) {
+    const project = await h.createProject();
+    expect(Object.keys(project)).not.toContain('created_at');
+    expect(Object.keys((await h.call('GET', `/v2/projects/${project.id}`)).json())).toEqual(expect.arrayContaining(['id', 'name', 'updated_at']));
+    expect(Object.keys((await h.call('GET', `/v2/projects/${project.id}`)).json())).not.toContain('created_at');
+  },
   async 'put-merges'(h) {
     const project = await h.createProject({ description: 'kept', status: 'archived' });
     const res = await h.call('PUT', `/v2/projects/${project.id}`, { json: { name: 'N' } });

@@ -10,6 +10,7 @@ import { catalogue } from '../../suites/catalogue.js';
 import { withBaseline } from '../report/baseline.js';
 import { mergeReports } from '../report/merge.js';
 import { readReport } from '../report/read.js';
+import { shapeBaselineOf, withShapesJudged } from '../report/shape-baseline.js';
 import { renderSummary } from '../report/terminal.js';
 import { prepareReportDir } from '../report/write.js';
 import { exitCodeOfReport } from './exit-code.js';
@@ -42,7 +43,9 @@ export async function mergeCommand(inputs: readonly string[], opts: MergeOptions
   const files = await Promise.all(inputs.map(reportFile));
   const shards = await Promise.all(files.map((f) => readReport(f, 'merge-reports:')));
   const previous = opts.baseline === undefined ? undefined : await readReport(opts.baseline, '--baseline');
-  const report = withBaseline(mergeReports(shards, files), previous, new Set(catalogue.map((c) => c.id)));
+  // Shards run without --baseline recorded their response shapes: judged here, as a run with it would have.
+  const judged = previous === undefined ? shards : shards.map((s) => withShapesJudged(s, shapeBaselineOf(previous)));
+  const report = withBaseline(mergeReports(judged, files), previous, new Set(catalogue.map((c) => c.id)));
   // Only now: the output directory may be one of the inputs.
   await prepareReportDir(opts.reportDir);
   const paths = await publishReports(report, { dir: opts.reportDir, formats, secrets: [] }, out);

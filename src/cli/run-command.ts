@@ -18,6 +18,7 @@ import { resultName } from '../model/result.js';
 import { withBaseline } from '../report/baseline.js';
 import { buildReport, type Report } from '../report/model.js';
 import { readReport } from '../report/read.js';
+import { shapeBaselineOf } from '../report/shape-baseline.js';
 import { renderCheckLine, renderSummary } from '../report/terminal.js';
 import { prepareReportDir, type ReportFormat } from '../report/write.js';
 import { exitCodeOfReport } from './exit-code.js';
@@ -66,9 +67,11 @@ export async function runCommand(baseUrl: string | undefined, opts: RunOptions, 
   await prepareReportDir(opts.reportDir);
   const previous = opts.baseline === undefined ? undefined : await readReport(opts.baseline, '--baseline');
   const client = clientForProfile(profile);
+  // The earlier run's response shapes, for VER-compatible-within-major to compare with.
+  const compared = previous === undefined ? profile : { ...profile, shapeBaseline: shapeBaselineOf(previous) };
   try {
     await preflight(profile, client);
-    return await runAndReport(profile, client, selected, seed, formats, opts, out, { previous, shard });
+    return await runAndReport(compared, client, selected, seed, formats, opts, out, { previous, shard });
   } finally {
     await client.close();
   }

@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { CheckFailure } from '../model/check.js';
 import type { PropertyEvidence } from '../model/result.js';
+import type { ShapeSnapshot } from '../model/shape.js';
 import type { CheckContext, CreatedResource } from '../model/context.js';
 import type { CollectionProfile, TargetProfile } from '../model/profile.js';
 import { clientForProfile, type HttpClient } from '../http/client.js';
@@ -39,6 +40,7 @@ export class RunContext implements CheckContext {
   readonly http: RecordingSession;
   readonly notes: string[] = [];
   propertyEvidence: PropertyEvidence | undefined;
+  shapes: ShapeSnapshot | undefined;
   private readonly dedicated: HttpClient[] = [];
   private raw: RecordingSession | undefined;
   /** Closed once cleanup has run: the guards then refuse every request. */
@@ -129,6 +131,10 @@ export class RunContext implements CheckContext {
 
   property(data: PropertyEvidence): void {
     this.propertyEvidence = data;
+  }
+
+  recordShapes(snapshot: ShapeSnapshot): void {
+    this.shapes = snapshot;
   }
 
   /**

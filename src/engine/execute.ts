@@ -20,6 +20,7 @@ import type { HttpClient } from '../http/client.js';
 import { scrubSecrets } from '../secrets-scrub.js';
 import { RunContext, runShared, type RunShared } from './context.js';
 import type { Damage } from './health.js';
+import type { ShapeSnapshot } from '../model/shape.js';
 
 export interface ExecuteOptions {
   readonly profile: TargetProfile;
@@ -90,7 +91,9 @@ export async function executeCheck(check: Check, opts: ExecuteOptions): Promise<
     notes: ctx.notes.map(scrub),
     ...(ctx.propertyEvidence && { property: ctx.propertyEvidence }),
   };
-  const result = resultOf(check, { ...outcome, message: scrub(outcome.message), rootCause: outcome.rootCause === undefined ? undefined : scrub(outcome.rootCause) }, started, evidence);
+  const judged = resultOf(check, { ...outcome, message: scrub(outcome.message), rootCause: outcome.rootCause === undefined ? undefined : scrub(outcome.rootCause) }, started, evidence);
+  // Shapes hold names and types, no values; a field name may still be a key the target minted.
+  const result = ctx.shapes === undefined ? judged : { ...judged, shapes: JSON.parse(scrub(JSON.stringify(ctx.shapes))) as ShapeSnapshot };
   return opts.collection === undefined ? result : { ...result, collection: opts.collection };
 }
 

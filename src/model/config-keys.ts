@@ -43,6 +43,7 @@ export const configKeys = [
   'version.deprecated',
   'version.removed',
   'version.renames',
+  '--baseline',
 ] as const;
 
 export type ConfigKey = (typeof configKeys)[number];

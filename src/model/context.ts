@@ -5,6 +5,7 @@
  */
 import type { CollectionProfile, TargetProfile } from './profile.js';
 import type { PropertyEvidence } from './result.js';
+import type { ShapeSnapshot } from './shape.js';
 import type { WebhookListener } from '../webhooks/listener.js';
 
 /** A request as a check describes it. `path` is relative to the base URL unless `url` is given. */
@@ -92,6 +93,8 @@ export interface CheckContext {
   note(line: string): void;
   /** Attaches property-test replay data. */
   property(data: PropertyEvidence): void;
+  /** Keeps the collection's response shapes in the result, whatever the verdict (a later run's baseline). */
+  recordShapes(snapshot: ShapeSnapshot): void;
   /**
    * A session over its own single keep-alive connection, recording into this check's
    * evidence: for checks that must see what a server sends between responses.

@@ -4,6 +4,7 @@
  * variable's name. Checks read only this; they never see the raw config file.
  */
 import type { Scheme } from '../webhooks/signing.js';
+import type { ShapeBaseline } from './shape.js';
 
 /** A secret resolved from the environment. `envName` is what curl commands print. */
 export interface Secret {
@@ -198,6 +199,8 @@ export interface TargetProfile {
   readonly webhooks?: WebhooksProfile;
   /** Every secret value in the profile, for scrubbing reports and logs. */
   readonly secrets: readonly Secret[];
+  /** Response shapes from an earlier report (`--baseline`): not config, but what VER-compatible-within-major compares with. */
+  readonly shapeBaseline?: ShapeBaseline;
 }
 
 /** The `version` section (conventions §9), versions as bare numbers (`v2` → `2`). */

@@ -5,6 +5,7 @@
 import type { RestprobeErrorCode } from '../errors.js';
 import type { ConfigKey } from './config-keys.js';
 import type { Section, Severity } from './section.js';
+import type { ShapeSnapshot } from './shape.js';
 
 export type Status = 'pass' | 'fail' | 'warn' | 'skip' | 'error';
 
@@ -74,6 +75,11 @@ export interface CheckResult {
   readonly rootCause?: string;
   readonly durationMs: number;
   readonly evidence: Evidence;
+  /**
+   * The collection's response shapes as the check saw them (VER-compatible-within-major),
+   * whatever its verdict: what a later run's `--baseline` compares with.
+   */
+  readonly shapes?: ShapeSnapshot;
 }
 
 /** How reports name a result: its id, with its collection when it has one (`END-get-item-200 [books]`). */

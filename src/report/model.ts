@@ -18,10 +18,11 @@ export interface SectionSummary {
 }
 
 /**
- * The report's format version. 2 added `shard` and `baseline` (both optional), so a
- * version-1 report reads as a version-2 one (fixtures/schema/restprobe.report.schema.json).
+ * The report's format version. 2 added `shard` and `baseline` (both optional), 3 a
+ * result's optional `shapes`, so a version-1 or -2 report reads as a version-3 one
+ * (fixtures/schema/restprobe.report.schema.json).
  */
-export const reportSchemaVersion = 2;
+export const reportSchemaVersion = 3;
 
 /** Which part of a sharded run a report holds (`--shard 2/3`). */
 export interface ShardInfo {

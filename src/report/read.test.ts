@@ -7,10 +7,12 @@ import { isRestprobeError } from '../errors.js';
 import { renderJson } from './json.js';
 import type { Report } from './model.js';
 import { readReport, reportValidator } from './read.js';
+import { shapeOf } from '../check-kit/shapes.js';
 
 /** A report with every optional field set. */
+const withShapes = { ...sampleResults[0]!, id: 'VER-compatible-within-major', collection: 'projects', status: 'skip' as const, shapes: { version: '2', probes: { 'missing item': { request: 'GET /v2/projects/{id} (an id no item has)', status: 404, body: shapeOf({ type: 'about:blank', status: 404, errors: [{ field: 'x' }], note: null }) } } } };
 const full: Report = {
-  ...sampleReport(true, [...sampleResults, hostileResult]),
+  ...sampleReport(true, [...sampleResults, hostileResult, withShapes]),
   leftovers: [{ url: 'http://x.test/v2/projects/7', owner: 'END-get-item-200 [projects]', lastAnswer: 'DELETE answered 503' }],
   damage: { after: 'ERR-bad-input-no-5xx', before: ['GET / → 200'], now: ['GET / → 500'] },
   cleanupBeyondCap: 2,
@@ -43,7 +45,7 @@ describe('the report schema', () => {
     expect(problems({ ...json, checks: [{ ...json.checks[0], status: 'flaky' }] })).toContain('/checks/0/status must be equal to one of the allowed values');
     expect(problems({ ...json, extra: 1 })).toContain(' must NOT have additional properties');
     expect(problems({ ...json, startedAt: 'yesterday' })).toContain('/startedAt must match format "date-time"');
-    expect(problems({ ...json, schemaVersion: 3 })).toContain('/schemaVersion must be equal to constant');
+    expect(problems({ ...json, schemaVersion: 4 })).toContain('/schemaVersion must be equal to constant');
   });
 });
 
@@ -63,10 +65,12 @@ describe('readReport', () => {
     return err;
   };
 
-  it('reads a report, and a version-1 report as version 2', async () => {
+  it('reads a report, and a version-1 or version-2 report as version 3', async () => {
     expect(await readReport(await file('full.json', renderJson(full)), '--baseline')).toEqual(full);
-    const v1 = { ...JSON.parse(renderJson(sampleReport())), schemaVersion: 1 };
-    expect((await readReport(await file('v1.json', JSON.stringify(v1)), '--baseline')).schemaVersion).toBe(2);
+    for (const version of [1, 2]) {
+      const old = { ...JSON.parse(renderJson(sampleReport())), schemaVersion: version };
+      expect((await readReport(await file(`v${version}.json`, JSON.stringify(old)), '--baseline')).schemaVersion).toBe(3);
+    }
   });
 
   it('says which file and what is wrong, with exit code 2', async () => {
@@ -74,7 +78,7 @@ describe('readReport', () => {
     expect(missing).toMatchObject({ code: 'ERR_REPORT_INVALID', message: expect.stringMatching(/^--baseline .*nope\.json: cannot read it \(ENOENT\)$/) });
     expect((await failure(await file('text.json', 'not json'))).message).toMatch(/text\.json: not JSON/);
     const broken = await failure(await file('broken.json', JSON.stringify({ ...JSON.parse(renderJson(sampleReport())), summary: { pass: 'many' } })));
-    expect(broken.message).toMatch(/broken\.json: not a restprobe report of schemaVersion 2/);
+    expect(broken.message).toMatch(/broken\.json: not a restprobe report of schemaVersion 3/);
     expect(broken.problems).toContain('summary.pass: must be an integer (found string "many")');
   });
 });

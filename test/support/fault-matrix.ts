@@ -8,6 +8,7 @@ import { resultName, worstFinding } from '../../src/model/result.js';
 import { catalogue } from '../../suites/catalogue.js';
 import { faultCatalogue } from '../../reference-server/src/index.js';
 import { cleanServerExceptions, startTarget, tlsFaults } from './target.js';
+import { cleanShapes } from './clean-shapes.js';
 
 /** What a check may honestly answer on a fault that does not name it. */
 function bystander(r: { id: string; status: string; errorCode?: string }): string {
@@ -28,7 +29,10 @@ export function faultMatrix(share: number, of: number): void {
       try {
         // Five property runs: with the same seed, fast-check's first runs are the same at any
         // numRuns, so a fault found in five is found in the 25 a user runs (and CPU is scarce).
-        const { results } = await runChecks({ profile: { ...target.profile, properties: { numRuns: 5 } }, checks: catalogue, seed: 1, client: target.client });
+        // Compared with the clean server's response shapes, as a release is compared with the last
+        // good one (--baseline): a fault that changes a probed status or field is a breaking change.
+        const shapeBaseline = await cleanShapes();
+        const { results } = await runChecks({ profile: { ...target.profile, properties: { numRuns: 5 }, shapeBaseline }, checks: catalogue, seed: 1, client: target.client });
         const detected: Record<string, string> = {};
         for (const id of fault.detects) {
           // A check runs once per collection: a fault may break the rule on one collection only.

@@ -1,0 +1,57 @@
+/**
+ * The fixed probes whose response shapes VER-compatible-within-major records per
+ * collection, the same in every run so that two runs' snapshots compare: the listing, an
+ * item, and where the run may write a create, then the errors for a missing item and an
+ * invalid create. Only names, types and status codes are kept (src/check-kit/shapes.ts).
+ */
+import type { CheckContext, HttpResponse } from '../model/context.js';
+import type { CollectionProfile, TargetProfile } from '../model/profile.js';
+import type { WritableCollection } from '../model/needs.js';
+import type { ProbeShape, ShapeSnapshot } from '../model/shape.js';
+import { invalidBody, itemPath, sendTracked, unknownItemPath } from './probes.js';
+import { shapeOf } from './shapes.js';
+
+/** The probe's answer as a snapshot keeps it. */
+function probeShape(request: string, res: HttpResponse): ProbeShape {
+  return { request, status: res.status, ...(res.json !== undefined && { body: shapeOf(res.json) }) };
+}
+
+/** The major version the run sees: the config's current version, else a `/v<n>` segment of the collection's path. */
+export function majorVersion(profile: TargetProfile, c: CollectionProfile): string | undefined {
+  return profile.version?.current ?? /\/v(\d+)(?:\/|$)/.exec(c.path)?.[1];
+}
+
+/** The id of the listing's first item, to read an item on a run that may not create one. */
+function firstListedId(res: HttpResponse, c: CollectionProfile): string | undefined {
+  const json = res.json as { data?: unknown } | unknown[] | undefined;
+  const items = Array.isArray(json) ? json : Array.isArray(json?.data) ? json.data : [];
+  const id = (items[0] as Record<string, unknown> | undefined)?.[c.idField];
+  return typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
+}
+
+/**
+ * Sends the fixed probes to `c` and returns their shapes. With `writable` (the same
+ * collection, on a run that may write) it creates its own item to read, so the item's shape
+ * does not depend on what others stored; without, it reads the listing's first item.
+ */
+export async function snapshotCollection(ctx: CheckContext, c: CollectionProfile, writable: WritableCollection | undefined): Promise<ShapeSnapshot> {
+  const probes: Record<string, ProbeShape> = {};
+  const item = `GET ${c.itemPath}`;
+  const list = await ctx.http.send({ method: 'GET', path: c.path });
+  probes['list'] = probeShape(`GET ${c.path}`, list);
+  if (writable !== undefined) {
+    const created = await ctx.create(writable);
+    probes['create'] = probeShape(`POST ${c.path}`, created.response);
+    probes['item'] = probeShape(item, await ctx.http.send({ method: 'GET', url: created.url }));
+  } else {
+    const id = firstListedId(list, c);
+    if (id === undefined) ctx.note(`${c.path} listed no item to read: the item's shape is not recorded`);
+    else probes['item'] = probeShape(item, await ctx.http.send({ method: 'GET', path: itemPath(c, id) }));
+  }
+  probes['missing item'] = probeShape(`${item} (an id no item has)`, await ctx.http.send({ method: 'GET', path: unknownItemPath(c) }));
+  if (writable !== undefined && Object.keys(invalidBody(writable)).length > 0) {
+    probes['invalid create'] = probeShape(`POST ${c.path} (a body that fails validation)`, await sendTracked(ctx, writable, { method: 'POST', path: c.path, json: invalidBody(writable) }));
+  }
+  const version = majorVersion(ctx.profile, c);
+  return { ...(version !== undefined && { version }), probes };
+}

@@ -1,0 +1,101 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { compareShapes, compareSnapshots, memberPath, parentPath, shapeOf, type ShapeSnapshot } from './shapes.js';
+
+/** JSON objects with at least one member, as a response body is. */
+const jsonObject = fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }), fc.jsonValue(), { minKeys: 1, maxKeys: 6 });
+
+/** The same value with every string, number and boolean replaced by another of its type. */
+function revalue(v: unknown, salt: number): unknown {
+  if (typeof v === 'string') return `${v}-${salt}`;
+  if (typeof v === 'number') return v + salt;
+  if (typeof v === 'boolean') return salt % 2 === 0 ? v : !v;
+  if (Array.isArray(v)) return v.map((x) => revalue(x, salt));
+  if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, revalue(x, salt)]));
+  return v;
+}
+
+describe('shapeOf', () => {
+  it('keeps field paths and JSON types, merges array elements, and marks members some elements lack', () => {
+    expect(shapeOf({ data: [{ id: 'a', n: 1 }, { id: 'b', note: null }], next_cursor: null })).toEqual({
+      $: { types: ['object'] },
+      '$.data': { types: ['array'] },
+      '$.data[]': { types: ['object'] },
+      '$.data[].id': { types: ['string'] },
+      '$.data[].n': { types: ['number'], optional: true },
+      '$.data[].note': { types: ['null'], optional: true },
+      '$.next_cursor': { types: ['null'] },
+    });
+    expect(shapeOf({ 'odd.name': [[1, 'x']] })).toEqual({ $: { types: ['object'] }, '$["odd.name"]': { types: ['array'] }, '$["odd.name"][]': { types: ['array'] }, '$["odd.name"][][]': { types: ['number', 'string'] } });
+  });
+
+  it('ignores values: ids, names and counts of the same types give the same shape', () => {
+    fc.assert(fc.property(fc.jsonValue(), fc.integer({ min: 1, max: 1000 }), (v, salt) => {
+      expect(shapeOf(revalue(v, salt))).toEqual(shapeOf(v));
+    }));
+  });
+
+  it('names parents the way it names members', () => {
+    fc.assert(fc.property(fc.string(), (name) => {
+      expect(parentPath(memberPath('$.a[]', name))).toBe('$.a[]');
+    }));
+    expect(parentPath('$')).toBeUndefined();
+    expect(parentPath('$.data[]')).toBe('$.data');
+  });
+});
+
+describe('compareShapes (§9.4)', () => {
+  it('finds nothing between a shape and itself', () => {
+    fc.assert(fc.property(fc.jsonValue(), (v) => {
+      expect(compareShapes(shapeOf(v), shapeOf(v))).toEqual({ breaking: [], safe: [], unobserved: [] });
+    }));
+  });
+
+  it('never calls an added field breaking, and lists it as safe', () => {
+    fc.assert(
+      fc.property(jsonObject, fc.jsonValue(), (o, value) => {
+        const name = 'restprobe_added';
+        const changes = compareShapes(shapeOf(o), shapeOf({ ...o, [name]: value }));
+        expect(changes.breaking).toEqual([]);
+        expect(changes.safe[0]).toMatch(/^\$\.restprobe_added: added/);
+      }),
+    );
+  });
+
+  it('always calls a removed field breaking', () => {
+    fc.assert(
+      fc.property(jsonObject, (o) => {
+        const [name] = Object.keys(o);
+        const { [name!]: _gone, ...rest } = o;
+        expect(compareShapes(shapeOf(o), shapeOf(rest)).breaking).toContain(`${memberPath('$', name!)}: removed (was ${shapeOf(o)[memberPath('$', name!)]!.types.join(' or ')})`);
+      }),
+    );
+  });
+
+  it('calls a changed type breaking once, not again for what lay under it', () => {
+    expect(compareShapes(shapeOf({ id: 'a7', owner: { name: 'x' } }), shapeOf({ id: 7, owner: 'x' })).breaking).toEqual(['$.id: was string, is now number', '$.owner: was object, is now string']);
+  });
+
+  it('takes null as saying nothing about a type, an empty array as showing no elements, and an optional member as allowed to go', () => {
+    expect(compareShapes(shapeOf({ note: 'x' }), shapeOf({ note: null })).breaking).toEqual([]);
+    expect(compareShapes(shapeOf({ note: null }), shapeOf({ note: 3 })).breaking).toEqual([]);
+    expect(compareShapes(shapeOf({ data: [{ id: 'a' }] }), shapeOf({ data: [] }))).toEqual({ breaking: [], safe: [], unobserved: ['$.data[]: no elements now, so their shape was not seen'] });
+    expect(compareShapes(shapeOf({ data: [{ id: 'a', done_at: 'x' }, { id: 'b' }] }), shapeOf({ data: [{ id: 'c' }] })).breaking).toEqual([]);
+  });
+});
+
+describe('compareSnapshots', () => {
+  const snapshot = (status: number, body: unknown): ShapeSnapshot => ({ version: '2', probes: { 'missing item': { request: 'GET /v2/projects/{id}', status, ...(body !== undefined && { body: shapeOf(body) }) } } });
+  const problem = { type: 'about:blank', title: 'Not Found', status: 404, detail: 'No project.' };
+
+  it('calls another status code, or an error body that lost a member, breaking', () => {
+    expect(compareSnapshots(snapshot(404, problem), snapshot(400, problem)).breaking).toEqual(['GET /v2/projects/{id} (missing item) answered 404, now 400']);
+    const { type: _type, ...untyped } = problem;
+    expect(compareSnapshots(snapshot(404, problem), snapshot(404, untyped)).breaking).toEqual(['GET /v2/projects/{id} (missing item) $.type: removed (was string)']);
+    expect(compareSnapshots(snapshot(404, problem), snapshot(404, undefined)).breaking).toEqual(['GET /v2/projects/{id} (missing item): a JSON body then, none now']);
+  });
+
+  it('lists a probe the baseline had and this run did not send as unobserved', () => {
+    expect(compareSnapshots(snapshot(404, problem), { probes: {} })).toEqual({ breaking: [], safe: [], unobserved: ['GET /v2/projects/{id} (missing item): not sent this run'] });
+  });
+});

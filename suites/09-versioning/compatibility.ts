@@ -1,0 +1,26 @@
+/**
+ * §9.3–9.4 compatibility within a major version: this run's response shapes against an
+ * earlier report's (`--baseline`). Without a baseline the check still records the shapes,
+ * so that this run's report can be the next run's baseline, and skips naming `--baseline`:
+ * a first run has nothing to compare with, and a check never passes because it could not judge.
+ */
+import { CheckFailure, CheckSkipped, defineCheck } from '../../src/model/check.js';
+import { snapshotCollection } from '../../src/check-kit/shape-probes.js';
+import { compatibilityCheckId, judgeCompatibility } from '../../src/check-kit/compatibility.js';
+
+export const compatibleWithinMajor = defineCheck({
+  id: compatibilityCheckId,
+  title: 'Within one major version, responses keep their fields, types and status codes',
+  rule: 'Within one major version the API MUST make only safe changes (§9.3, §9.4): against an earlier run the same requests answer the same status codes, and no response field is removed, renamed or given another type, while added optional fields and enum values are fine.',
+  severity: 'must',
+  needs: ['collection'],
+  uses: ['writable'],
+  async run(ctx, { collection: c, writable }) {
+    const now = await snapshotCollection(ctx, c, writable?.name === c.name ? writable : undefined);
+    ctx.recordShapes(now);
+    const verdict = judgeCompatibility(c.name, now, ctx.profile.shapeBaseline);
+    if (verdict.status === 'skip') throw new CheckSkipped(verdict.message, verdict.needsBaseline ? '--baseline' : undefined);
+    for (const line of verdict.notes) ctx.note(line);
+    if (verdict.status === 'fail') throw new CheckFailure(verdict.message, verdict.expected, verdict.found);
+  },
+});
