@@ -597,6 +597,11 @@ const definitions = [
     detects: ['VER-deprecation-headers'],
   },
   {
+    name: 'version-query-accepted',
+    description: 'Besides its URL, ?v=1 chooses the deprecated version too: a second, discouraged version scheme.',
+    detects: ['VER-no-query-scheme'],
+  },
+  {
     name: 'removed-version-500',
     description: 'The removed /v0 answers 500 instead of 404 or 410.',
     detects: ['VER-removed-version-gone'],

@@ -664,4 +664,44 @@ describe('versions', () => {
       await hh.close();
     }
   });
+
+  it('names the version in X-API-Version under the x-api-version scheme, with Vary naming it', async () => {
+    const hh = await startHarness([], { versioning: 'x-api-version' });
+    try {
+      const version = (n: number | string) => ({ 'x-api-version': String(n) });
+      const created = await hh.call('POST', '/projects', { json: { name: 'custom' } });
+      expect([created.status, created.headers['location']]).toEqual([201, `/projects/${created.json().id}`]);
+      const current = await hh.call('GET', `/projects/${created.json().id}`, { headers: version(2) });
+      expect([current.status, current.headers['vary'], current.headers['deprecation']]).toEqual([200, 'Accept, X-API-Version', undefined]);
+      const old = await hh.call('GET', `/projects/${created.json().id}`, { headers: version(1) });
+      expect([old.headers['deprecation'], old.headers['link']]).toEqual(['@1735689600', '</deprecations/v1>; rel="deprecation"; type="application/json"']);
+      expect(old.json()).toMatchObject({ title: 'custom', name: 'custom' });
+      expectProblem(await hh.call('GET', '/projects', { headers: version(0) }), 410);
+      expectProblem(await hh.call('GET', '/projects', { headers: version('seven') }), 400);
+      expect((await hh.call('GET', '/v2/projects')).status).toBe(404);
+    } finally {
+      await hh.close();
+    }
+  });
+
+  it('names the version in ?v= under the query scheme, and keeps it in the links of an old version', async () => {
+    const hh = await startHarness([], { versioning: 'query' });
+    try {
+      const created = await hh.call('POST', '/projects', { json: { name: 'queried' } });
+      expect([created.status, created.headers['location']]).toEqual([201, `/projects/${created.json().id}`]);
+      const current = await hh.call('GET', `/projects/${created.json().id}?v=2`);
+      expect([current.status, current.headers['deprecation']]).toEqual([200, undefined]);
+      const old = await hh.call('GET', `/projects/${created.json().id}?v=1`);
+      expect([old.headers['deprecation'], old.headers['link']]).toEqual(['@1735689600', '</deprecations/v1>; rel="deprecation"; type="application/json"']);
+      expect(old.json()).toMatchObject({ title: 'queried', name: 'queried' });
+      const task = (await hh.call('POST', `/projects/${created.json().id}/tasks`, { json: { title: 't' } })).json();
+      expect(task._links.project).toBe(`/projects/${created.json().id}`);
+      expect((await hh.call('GET', `/tasks/${task.id}?v=1`)).json()._links.project).toBe(`/projects/${created.json().id}?v=1`);
+      expect((await hh.call('GET', '/projects?v=1&limit=1')).json().data).toHaveLength(1);
+      expectProblem(await hh.call('GET', '/projects?v=0'), 410);
+      expectProblem(await hh.call('GET', '/projects?v=7'), 400);
+    } finally {
+      await hh.close();
+    }
+  });
 });

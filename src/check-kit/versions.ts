@@ -27,8 +27,13 @@ export function versionedRequest(v: VersionProfile, version: string, path: strin
     case 'header':
       return { path, headers: v.header.toLowerCase() === 'accept' ? { Accept: `application/vnd.${v.vendor ?? ''}+json; version=${version}` } : { [v.header]: version } };
     case 'query':
-      return { path: `${path}${path.includes('?') ? '&' : '?'}${encodeURIComponent(v.queryParam)}=${encodeURIComponent(version)}` };
+      return { path: withQueryParam(path, v.queryParam, version) };
   }
+}
+
+/** `path` with `name=value` added to its query. */
+export function withQueryParam(path: string, name: string, value: string): string {
+  return `${path}${path.includes('?') ? '&' : '?'}${encodeURIComponent(name)}=${encodeURIComponent(value)}`;
 }
 
 /** Why a `Deprecation` value is not an sf-date (`@` and an sf-integer, RFC 9745 §2.1); undefined when it is one. */
