@@ -624,17 +624,17 @@ const definitions = [
   },
   {
     name: 'link-open-action-missing',
-    description: "An open task's _links never name its completion action.",
+    description: "Open actions are missing from _links: an open task's completion, an archived project's restoration.",
     detects: ['STA-links-open-actions'],
   },
   {
     name: 'link-closed-action-shown',
-    description: "A completed task's _links still name the completion action, which is closed.",
+    description: "Taken actions stay in _links: a completed task's completion, a restored project's restoration.",
     detects: ['STA-links-open-actions'],
   },
   {
     name: 'action-on-get',
-    description: 'GET on a task\'s completion completes the task, as if the action were a GET.',
+    description: 'GET on an action takes it: a task\'s completion completes it, a project\'s restoration restores it.',
     detects: ['STA-links-open-actions'],
   },
   {

@@ -300,7 +300,9 @@ describe('projects', () => {
     });
     expect(res.status).toBe(201);
     const project = res.json();
-    expect(Object.keys(project)).toEqual(['id', 'name', 'description', 'status', 'label', 'created_at', 'updated_at']);
+    expect(Object.keys(project)).toEqual(['id', 'name', 'description', 'status', 'label', 'created_at', 'updated_at', '_links']);
+    // An active project has no action open: its _links name only itself.
+    expect(project._links).toEqual({ self: `/v2/projects/${project.id}` });
     expect(project.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(project).toMatchObject({ name: 'Alpha', description: null, status: 'active', label: null });
     expect(new Date(project.created_at).toISOString()).toBe(project.created_at);
@@ -312,6 +314,26 @@ describe('projects', () => {
     const got = await h.call('GET', res.headers['location'] ?? '');
     expect(got.status).toBe(200);
     expect(got.json()).toEqual(project);
+  });
+
+  it('restoration is a noun action open only while the project is archived', async () => {
+    const project = await h.createProject({ status: 'archived' });
+    const path = `/v2/projects/${project.id}/restoration`;
+    expect(project._links).toEqual({ self: `/v2/projects/${project.id}`, restoration: path });
+    expectProblem(await h.call('GET', path), 404);
+    const first = await h.call('POST', path);
+    expect([first.status, first.headers['location']]).toEqual([201, path]);
+    expect(first.json()).toEqual({ project_id: project.id, restored_at: expect.any(String) });
+    expect((await h.call('POST', path, { json: {} })).json()).toEqual(first.json());
+    expect((await h.call('GET', path)).json()).toEqual(first.json());
+    const restored = (await h.call('GET', `/v2/projects/${project.id}`)).json();
+    expect([restored.status, restored._links]).toEqual(['active', { self: `/v2/projects/${project.id}` }]);
+    // Archived again: the restoration is open again, and the old one is gone.
+    expect((await h.call('PATCH', `/v2/projects/${project.id}`, { json: { status: 'archived' } })).json()._links.restoration).toBe(path);
+    expectProblem(await h.call('GET', path), 404);
+    const active = await h.createProject();
+    expectProblem(await h.call('POST', `/v2/projects/${active.id}/restoration`), 409);
+    expectProblem(await h.call('POST', '/v2/projects/missing/restoration'), 404);
   });
 
   it('sends only deliberate headers', async () => {
