@@ -5,6 +5,9 @@
 import type { RequestSpec } from '../model/context.js';
 import type { VersionProfile } from '../model/profile.js';
 import { httpDateProblem, splitList } from './http-grammar.js';
+import { withQueryParam } from '../http/target-url.js';
+
+export { withQueryParam };
 
 /** The `v<current>` segment of a path under the URL scheme. */
 const segment = (version: string): RegExp => new RegExp(`(^|/)v${version}(?=/|$)`);
@@ -31,10 +34,6 @@ export function versionedRequest(v: VersionProfile, version: string, path: strin
   }
 }
 
-/** `path` with `name=value` added to its query. */
-export function withQueryParam(path: string, name: string, value: string): string {
-  return `${path}${path.includes('?') ? '&' : '?'}${encodeURIComponent(name)}=${encodeURIComponent(value)}`;
-}
 
 /** Why a `Deprecation` value is not an sf-date (`@` and an sf-integer, RFC 9745 §2.1); undefined when it is one. */
 export function deprecationProblem(value: string): string | undefined {
