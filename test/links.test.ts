@@ -1,7 +1,9 @@
 /**
  * `_links` checks (issue 17) on stand-ins: HAL-style links (`{ "href": … }`) conform as well
  * as bare paths; an API that shows no links at all is not judged by RES-links-resolve
- * (hypermedia is optional) but fails the actions its config names.
+ * (hypermedia is optional) but fails the actions its config names. Actions on a top-level
+ * collection's items (`collections[].actions`, a project's restoration) are judged as a
+ * sub-collection's are: proven with the sub-collection's actions taken out of the config.
  */
 import { describe, expect, it } from 'vitest';
 import { runChecks } from '../src/engine/run.js';
@@ -9,14 +11,18 @@ import { worstFinding } from '../src/model/result.js';
 import { catalogue } from '../suites/catalogue.js';
 import { jsonOf, type ProxiedResponse, type Rewrites } from './support/rewriting-proxy.js';
 import { startVariant } from './support/target.js';
+import type { TargetProfile } from '../src/model/profile.js';
+
+/** The reference config with actions on the top-level projects only (the tasks' completion left out). */
+const topLevelOnly = (p: TargetProfile): TargetProfile => ({ ...p, collections: p.collections.map((c) => ({ ...c, children: (c.children ?? []).map((k) => ({ ...k, actions: [] })) })) });
 
 const ids = ['RES-links-resolve', 'STA-links-open-actions'] as const;
 
-async function verdicts(rewrites: Rewrites): Promise<{ verdicts: Record<string, string>; explain: string }> {
-  const target = await startVariant(rewrites);
+async function verdicts(rewrites: Rewrites, faults: readonly string[] = [], adjust: (p: TargetProfile) => TargetProfile = (p) => p): Promise<{ verdicts: Record<string, string>; explain: string }> {
+  const target = await startVariant(rewrites, faults);
   try {
     const checks = catalogue.filter((c) => (ids as readonly string[]).includes(c.id));
-    const { results } = await runChecks({ profile: target.profile, checks, seed: 1, client: target.client });
+    const { results } = await runChecks({ profile: adjust(target.profile), checks, seed: 1, client: target.client });
     return {
       verdicts: Object.fromEntries(ids.map((id) => [id, worstFinding(results.filter((r) => r.id === id))!.status])),
       explain: results.map((r) => `${r.id}: ${r.status} ${r.message}`).join('\n'),
@@ -51,5 +57,24 @@ describe('_links checks', () => {
   it('skip the links check on an API without links, and fail the actions its config names', async () => {
     const got = await verdicts({ response: mapLinks(() => undefined) });
     expect(got.verdicts, got.explain).toEqual({ 'RES-links-resolve': 'skip', 'STA-links-open-actions': 'fail' });
+  });
+
+  it('pass on a top-level collection\'s action (a project\'s restoration), configured alone', async () => {
+    // RES-links-resolve is not asked: it would follow the completion link, no longer configured as an action, to a 404.
+    const got = await verdicts({}, [], topLevelOnly);
+    expect(got.verdicts['STA-links-open-actions'], got.explain).toBe('pass');
+  });
+
+  it.each(['link-open-action-missing', 'link-closed-action-shown', 'action-on-get'])('fail a top-level collection\'s action on fault %s', async (fault) => {
+    const got = await verdicts({}, [fault], topLevelOnly);
+    expect(got.verdicts['STA-links-open-actions'], got.explain).toBe('fail');
+    expect(got.explain).toMatch(/STA-links-open-actions: fail .*restoration/);
+  });
+
+  it('fail when only the top-level item hides its open action', async () => {
+    const onlyProjects = mapLinks((links) => (typeof links['restoration'] === 'string' ? { self: links['self'] } : links));
+    const got = await verdicts({ response: onlyProjects });
+    expect(got.verdicts, got.explain).toEqual({ 'RES-links-resolve': 'pass', 'STA-links-open-actions': 'fail' });
+    expect(got.explain).toMatch(/_links has no "restoration"/);
   });
 });

@@ -1,19 +1,20 @@
 /**
  * The VER- checks (issue 17) beyond the fault matrix: the clean reference server passes them
- * under the header scheme too, and stand-ins show how a real API may conform differently
+ * under both header schemes too (Accept, X-API-Version), and warns of nothing but the query
+ * scheme under it; versioning faults trip them under a header scheme as well; and stand-ins show how a real API may conform differently
  * (a removed version answering 404) or break the rules without a reference fault (legacy
  * `Deprecation: true`, no `Vary` under the header scheme, a path outside the current version).
  */
 import { describe, expect, it } from 'vitest';
 import { runChecks } from '../src/engine/run.js';
 import { worstFinding } from '../src/model/result.js';
-import type { TargetProfile } from '../src/model/profile.js';
+import type { TargetProfile, VersionProfile } from '../src/model/profile.js';
 import { catalogue } from '../suites/catalogue.js';
-import { startReferenceServer } from '../reference-server/src/index.js';
-import { pathOf, type Rewrites } from './support/rewriting-proxy.js';
+import { startReferenceServer, type Versioning } from '../reference-server/src/index.js';
+import { pathOf, queryOf, type Rewrites } from './support/rewriting-proxy.js';
 import { startTarget, startVariant, targetAt, testProbeRateLimit, type Target } from './support/target.js';
 
-const ids = ['VER-current-version', 'VER-deprecation-headers', 'VER-removed-version-gone', 'VER-rename-transition'] as const;
+const ids = ['VER-current-version', 'VER-deprecation-headers', 'VER-removed-version-gone', 'VER-rename-transition', 'VER-no-query-scheme'] as const;
 type Verdicts = Partial<Record<(typeof ids)[number], string>>;
 
 async function verdicts(start: Promise<Target>, adjust: (p: TargetProfile) => TargetProfile = (p) => p): Promise<{ verdicts: Verdicts; explain: string }> {
@@ -32,24 +33,26 @@ async function verdicts(start: Promise<Target>, adjust: (p: TargetProfile) => Ta
 
 const allPass: Verdicts = Object.fromEntries(ids.map((id) => [id, 'pass']));
 
-/** The reference config for the header scheme: unversioned paths, the version in Accept. */
-function headerScheme(p: TargetProfile): TargetProfile {
+/** The reference config for a scheme that keeps the paths unversioned: the version in a header or `?v=`. */
+function unversionedPaths(p: TargetProfile, version: Partial<VersionProfile>): TargetProfile {
   const strip = (path: string) => path.replace(/^\/v2(?=\/|$)/, '') || '/';
   return {
     ...p,
-    version: { ...p.version!, scheme: 'header', header: 'Accept', vendor: 'restprobe' },
+    version: { ...p.version!, ...version },
     collections: p.collections.map((c) => ({ ...c, path: strip(c.path), itemPath: strip(c.itemPath), children: (c.children ?? []).map((k) => ({ ...k, path: strip(k.path), itemPath: strip(k.itemPath) })) })),
   };
 }
 
-async function headerServer(rewrites?: Rewrites): Promise<Target> {
-  if (rewrites !== undefined) {
-    const variant = await startVariant(rewrites, [], { versioning: 'header' });
-    return variant;
-  }
-  const server = await startReferenceServer({ port: 0, probeRateLimit: testProbeRateLimit, versioning: 'header' });
+const headerScheme = (p: TargetProfile): TargetProfile => unversionedPaths(p, { scheme: 'header', header: 'Accept', vendor: 'restprobe' });
+const customHeaderScheme = (p: TargetProfile): TargetProfile => unversionedPaths(p, { scheme: 'header', header: 'X-API-Version' });
+const queryScheme = (p: TargetProfile): TargetProfile => unversionedPaths(p, { scheme: 'query', queryParam: 'v' });
+
+async function versionedServer(versioning: Versioning, rewrites?: Rewrites, faults: readonly string[] = []): Promise<Target> {
+  if (rewrites !== undefined) return startVariant(rewrites, faults, { versioning });
+  const server = await startReferenceServer({ port: 0, probeRateLimit: testProbeRateLimit, versioning, faults: [...faults] });
   return targetAt(server, server.url, []);
 }
+const headerServer = (rewrites?: Rewrites): Promise<Target> => versionedServer('header', rewrites);
 
 describe('VER- checks', () => {
   it('pass on the clean reference server under the URL scheme', async () => {
@@ -60,6 +63,75 @@ describe('VER- checks', () => {
   it('pass on the clean reference server under the header scheme (serve --versioning header)', async () => {
     const got = await verdicts(headerServer(), headerScheme);
     expect(got.verdicts, got.explain).toEqual(allPass);
+  });
+
+  it('pass on the clean reference server under a header of its own (serve --versioning x-api-version)', async () => {
+    const got = await verdicts(versionedServer('x-api-version'), customHeaderScheme);
+    expect(got.verdicts, got.explain).toEqual(allPass);
+  });
+
+  it.each([
+    ['vary-missing', 'VER-current-version'],
+    ['deprecation-on-current', 'VER-current-version'],
+    ['sunset-before-deprecation', 'VER-deprecation-headers'],
+    ['removed-version-500', 'VER-removed-version-gone'],
+    ['rename-dropped-early', 'VER-rename-transition'],
+  ])('fail under X-API-Version on fault %s: %s', async (fault, id) => {
+    const got = await verdicts(versionedServer('x-api-version', undefined, [fault]), customHeaderScheme);
+    expect(got.verdicts[id as (typeof ids)[number]], got.explain).toBe('fail');
+  });
+
+  it('fail X-API-Version when Vary names Accept but not the version header', async () => {
+    const rewrites: Rewrites = { response: (res) => ({ ...res, headers: { ...res.headers, ...(res.headers['vary'] !== undefined && { vary: 'Accept' }) } }) };
+    const got = await verdicts(versionedServer('x-api-version', rewrites), customHeaderScheme);
+    // The query probe waits for the current version to pass.
+    expect(got.verdicts, got.explain).toEqual({ ...allPass, 'VER-current-version': 'fail', 'VER-no-query-scheme': 'error' });
+    expect(got.explain).toMatch(/expected it to name X-API-Version/);
+  });
+
+  it('pass under the query scheme (serve --versioning query), but warn of the scheme', async () => {
+    const got = await verdicts(versionedServer('query'), queryScheme);
+    expect(got.verdicts, got.explain).toEqual({ ...allPass, 'VER-no-query-scheme': 'warn' });
+    expect(got.explain).toMatch(/names its version in the query \(\?v=2\)/);
+  });
+
+  it('name the version on every request under the query scheme: a target that refuses a request without ?v= passes all the same', async () => {
+    const unversioned: string[] = [];
+    const rewrites: Rewrites = {
+      response: (res, req) => {
+        if (queryOf(req).has('v')) return res;
+        unversioned.push(`${req.method} ${req.path}`);
+        return { ...res, status: 400, body: JSON.stringify({ type: 'about:blank', title: 'Bad Request', status: 400, detail: 'Name the API version: ?v=2.' }) };
+      },
+    };
+    const target = await versionedServer('query', rewrites);
+    try {
+      const crud = ['END-get-collection-200', 'END-get-item-200', 'END-post-201-location', 'VER-tolerant-reader'];
+      const checks = catalogue.filter((c) => (ids as readonly string[]).includes(c.id) || crud.includes(c.id));
+      const { results } = await runChecks({ profile: queryScheme(target.profile), checks, seed: 1, client: target.client });
+      const worst = Object.fromEntries(checks.map((c) => [c.id, worstFinding(results.filter((r) => r.id === c.id))!.status]));
+      expect(worst, results.map((r) => `${r.id}: ${r.status} ${r.message}`).join('\n')).toEqual({ ...Object.fromEntries(checks.map((c) => [c.id, 'pass'])), 'VER-no-query-scheme': 'warn' });
+      expect(unversioned).toEqual([]);
+      // Cleanup deletes with the version too, and knows the check's own deletes for what they were.
+      expect(results.flatMap((r) => r.evidence.notes).filter((n) => n.startsWith('cleanup:'))).toEqual([]);
+    } finally {
+      await target.close();
+    }
+  });
+
+  it('warn of a query parameter that chooses a version beside the URL (fault version-query-accepted), also under the header scheme', async () => {
+    const got = await verdicts(startTarget(['version-query-accepted']));
+    expect(got.verdicts, got.explain).toEqual({ ...allPass, 'VER-no-query-scheme': 'warn' });
+    // A header-versioned API whose ?v= picks the removed version too.
+    const rewrites: Rewrites = { response: (res, req) => (queryOf(req).get('v') === '0' ? { ...res, status: 410, body: JSON.stringify({ type: 'about:blank', title: 'Gone', status: 410 }) } : res) };
+    const header = await verdicts(headerServer(rewrites), (p) => ({ ...headerScheme(p), version: { ...headerScheme(p).version!, deprecated: [] } }));
+    expect(header.verdicts['VER-no-query-scheme'], header.explain).toBe('warn');
+  });
+
+  it('skip the query probe when no old version is configured to ask for', async () => {
+    const got = await verdicts(startTarget(), (p) => ({ ...p, version: { ...p.version!, deprecated: [], removed: [], renames: [] } }));
+    expect(got.verdicts['VER-no-query-scheme'], got.explain).toBe('skip');
+    expect(got.explain).toMatch(/version\.deprecated|no deprecated or removed version/);
   });
 
   it('pass on a target whose removed version answers 404 instead of 410', async () => {
@@ -77,7 +149,7 @@ describe('VER- checks', () => {
   it('fail the header scheme when responses do not vary on Accept', async () => {
     const rewrites: Rewrites = { response: (res) => ({ ...res, headers: Object.fromEntries(Object.entries(res.headers).filter(([name]) => name !== 'vary')) }) };
     const got = await verdicts(headerServer(rewrites), headerScheme);
-    expect(got.verdicts, got.explain).toEqual({ ...allPass, 'VER-current-version': 'fail' });
+    expect(got.verdicts, got.explain).toEqual({ ...allPass, 'VER-current-version': 'fail', 'VER-no-query-scheme': 'error' });
   });
 
   it('fail the URL scheme when a configured collection is outside the current version', async () => {

@@ -24,7 +24,7 @@ import { createRoutes } from './routes.js';
 import type { RateLimiter } from './rate-limit.js';
 import { SessionStore } from './sessions.js';
 import { allowedMethods, parseTarget, Router, type Method, type Route } from './router.js';
-import { shapeReply, versionOf, type Versioned, type Versioning } from './versions.js';
+import { shapeReply, versionHeader, versionOf, type Versioned, type Versioning } from './versions.js';
 
 export interface AppConfig {
   /** The keys that authenticate (the server's own, and minted ones). */
@@ -125,9 +125,9 @@ export function createRequestListener(config: AppConfig): (req: IncomingMessage,
     if (refusal !== undefined) return refusal;
     const target = parseTarget(req.url ?? '');
     const query = target.query;
-    // With the header scheme every answer depends on Accept (it names the version).
-    if (versioning === 'header') seen.negotiated = true;
-    seen.versioned = versionOf(target.path, req.headers, versioning, faults);
+    // With a header scheme every answer depends on the header that names the version.
+    if (versioning === 'header' || versioning === 'x-api-version') seen.negotiated = true;
+    seen.versioned = versionOf(target.path, query, req.headers, versioning, faults);
     const path = seen.versioned.path;
     const match = router.match(path);
     if (match === undefined) return unknownPath(faults);
@@ -169,6 +169,7 @@ export function createRequestListener(config: AppConfig): (req: IncomingMessage,
           method: req.method ?? '',
           authenticated: seen.authenticated,
           negotiated: seen.negotiated,
+          ...(versioning === 'x-api-version' && { varyAlso: versionHeader }),
           faults,
         });
       })

@@ -7,7 +7,7 @@
  *   ETag makes cheap (a 304). Shared caches must not store it; it is never `public`.
  * - Everything else (errors, write responses, OPTIONS) is `no-store`.
  * - A read whose content was negotiated (the server answers 406 to other Accept values)
- *   carries `Vary: Accept`. Credentials are not listed: the responses are `private`, and
+ *   carries `Vary: Accept` (and the version's header, under the `x-api-version` scheme). Credentials are not listed: the responses are `private`, and
  *   RFC 9110 §12.5.5 does not require listing them.
  */
 
@@ -24,6 +24,8 @@ export interface CacheFacts {
   readonly holdsSecret?: boolean;
   /** The pipeline chose the content by Accept (it got past the 406 stage). */
   readonly negotiated: boolean;
+  /** A request header besides Accept that chose the content (`X-API-Version`): Vary names it too. */
+  readonly varyAlso?: string;
 }
 
 /** The cache headers of one response: always `Cache-Control`, and `Vary` when the content was negotiated. */
@@ -41,6 +43,6 @@ export function cacheHeadersFor(facts: CacheFacts, faults: ReadonlySet<FaultName
   } else {
     headers['Cache-Control'] = 'no-store';
   }
-  if (facts.negotiated && !faults.has('vary-missing')) headers['Vary'] = 'Accept';
+  if (facts.negotiated && !faults.has('vary-missing')) headers['Vary'] = facts.varyAlso === undefined ? 'Accept' : `Accept, ${facts.varyAlso}`;
   return headers;
 }

@@ -602,6 +602,11 @@ const definitions = [
     detects: ['VER-deprecation-headers'],
   },
   {
+    name: 'version-query-accepted',
+    description: 'Besides its URL, ?v=1 chooses the deprecated version too: a second, discouraged version scheme.',
+    detects: ['VER-no-query-scheme'],
+  },
+  {
     name: 'removed-version-500',
     description: 'The removed /v0 answers 500 instead of 404 or 410.',
     detects: ['VER-removed-version-gone'],
@@ -624,17 +629,17 @@ const definitions = [
   },
   {
     name: 'link-open-action-missing',
-    description: "An open task's _links never name its completion action.",
+    description: "Open actions are missing from _links: an open task's completion, an archived project's restoration.",
     detects: ['STA-links-open-actions'],
   },
   {
     name: 'link-closed-action-shown',
-    description: "A completed task's _links still name the completion action, which is closed.",
+    description: "Taken actions stay in _links: a completed task's completion, a restored project's restoration.",
     detects: ['STA-links-open-actions'],
   },
   {
     name: 'action-on-get',
-    description: 'GET on a task\'s completion completes the task, as if the action were a GET.',
+    description: 'GET on an action takes it: a task\'s completion completes it, a project\'s restoration restores it.',
     detects: ['STA-links-open-actions'],
   },
   {

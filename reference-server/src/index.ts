@@ -33,7 +33,7 @@ export { startReferenceReceiver, receiverFaultCatalogue, type ReferenceReceiver,
 
 export { defaultProbeRateLimit, parseRateLimit, rateLimitAlgorithms, retryAfterFormats, type RateLimit, type RateLimitAlgorithm, type RateLimitOptions, type RetryAfterFormat } from './rate-limit.js';
 
-export { currentVersion, deprecatedVersion, removedVersion, vendorMediaType, type Versioning } from './versions.js';
+export { currentVersion, deprecatedVersion, removedVersion, vendorMediaType, versioningSchemes, type Versioning } from './versions.js';
 import type { Versioning } from './versions.js';
 export { faultCatalogue, faultNames, isFaultName, type Fault, type FaultDefinition, type FaultName } from './faults.js';
 
@@ -84,8 +84,10 @@ export interface ReferenceServerOptions extends RateLimitOptions {
   readonly webhookScheme?: WebhookSigning;
   /**
    * How clients name the API version (see versions.ts): `url` (the default: `/v2/projects`,
-   * deprecated `/v1/projects`) or `header` (`/projects` with
-   * `Accept: application/vnd.restprobe+json; version=1`, `Vary: Accept`).
+   * deprecated `/v1/projects`), `header` (`/projects` with
+   * `Accept: application/vnd.restprobe+json; version=1`, `Vary: Accept`), `x-api-version`
+   * (`/projects` with `X-API-Version: 1`, `Vary: Accept, X-API-Version`) or `query`
+   * (`/projects?v=1`, the scheme §9.2 discourages).
    */
   readonly versioning?: Versioning;
 }

@@ -10,6 +10,7 @@ import type { ResourceKind } from './resources.js';
 import { ruleKind } from './rule-kind.js';
 import type { Collection, Entry } from './store.js';
 import type { FieldRules } from './validation.js';
+import { afterProjectWrite, projectLinks, type Restorations } from './restorations.js';
 
 export type ProjectStatus = 'active' | 'archived';
 
@@ -36,10 +37,11 @@ export function projectPath(id: string): string {
   return `${projectsPath}/${encodeURIComponent(id)}`;
 }
 
-/** The project kind; `afterDelete` cascades to the project's tasks. */
+/** The project kind; `afterDelete` cascades to the project's tasks, `restorations` follow the status. */
 export function projectKind(
   store: Collection<ProjectData>,
   afterDelete: (entry: Entry<ProjectData>) => void,
+  restorations: Restorations,
 ): ResourceKind<ProjectData> {
   return ruleKind({
     noun: 'project',
@@ -53,7 +55,12 @@ export function projectKind(
         void (name as string).trim();
       }
     },
-    afterDelete,
+    afterDelete: (entry) => {
+      restorations.delete(entry.id);
+      afterDelete(entry);
+    },
+    afterWrite: (entry) => afterProjectWrite(restorations, entry),
+    links: (entry, faults) => projectLinks(entry, projectPath(entry.id), faults),
   });
 }
 

@@ -78,6 +78,8 @@ export interface SendOptions {
   readonly authenticated: boolean;
   /** The content was chosen by the Accept header (drives Vary). */
   readonly negotiated: boolean;
+  /** A request header besides Accept that chose the content (the version's, `X-API-Version`), for Vary. */
+  readonly varyAlso?: string;
   readonly faults: ReadonlySet<FaultName>;
 }
 
@@ -99,7 +101,7 @@ export function send(res: ServerResponse, reply: Reply, options: SendOptions): v
   Object.assign(
     headers,
     cacheHeadersFor(
-      { method: options.method, status: reply.status, authenticated: options.authenticated, negotiated: options.negotiated, holdsSecret: reply.holdsSecret === true },
+      { method: options.method, status: reply.status, authenticated: options.authenticated, negotiated: options.negotiated, ...(options.varyAlso !== undefined && { varyAlso: options.varyAlso }), holdsSecret: reply.holdsSecret === true },
       options.faults,
     ),
   );

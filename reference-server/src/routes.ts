@@ -17,8 +17,10 @@ import { jsonReply } from './respond.js';
 import type { Route } from './router.js';
 import type { FaultName } from './faults.js';
 import { Collection, type IdScheme } from './store.js';
-import { completeTask, getCompletion, taskKind, taskListing, type Completions, type TaskData } from './tasks.js';
+import { completionAction, taskKind, taskListing, type Completions, type TaskData } from './tasks.js';
 import { represent } from './resources.js';
+import { restorationAction, type Restorations } from './restorations.js';
+import { readAction, takeAction } from './noun-actions.js';
 import { Webhooks } from './webhooks.js';
 
 /** What a fresh set of stores starts with. */
@@ -44,19 +46,26 @@ export function createRoutes(options: RouteOptions): Route<Operation>[] {
   const memberStore = new Collection<MemberData>(options.ids);
   const taskStore = new Collection<TaskData>(options.ids);
   const completions: Completions = new Map();
+  const restorations: Restorations = new Map();
   const members = memberKind(memberStore);
   const events = eventKind(new Collection<EventData>(options.ids));
   // Every create honours Idempotency-Key (§4 rule 6), one store for every node.
   const idempotent = new IdempotencyStore();
 
   const tasks = taskKind(taskStore, completions, (id) => projectStore.get(id) !== undefined);
-  const projects = projectKind(projectStore, (project) => {
-    // Deleting a project deletes its tasks.
-    for (const task of taskStore.filter((t) => t.project_id === project.id)) {
-      taskStore.delete(task.id);
-      tasks.afterDelete?.(task);
-    }
-  });
+  const projects = projectKind(
+    projectStore,
+    (project) => {
+      // Deleting a project deletes its tasks.
+      for (const task of taskStore.filter((t) => t.project_id === project.id)) {
+        taskStore.delete(task.id);
+        tasks.afterDelete?.(task);
+      }
+    },
+    restorations,
+  );
+  const completion = completionAction(tasks, completions);
+  const restoration = restorationAction(projects, restorations);
 
   const routes: Route<Operation>[] = [
     ...apiKeyRoutes(options.keys),
@@ -112,6 +121,14 @@ export function createRoutes(options: RouteOptions): Route<Operation>[] {
         PUT: { body: 'required', handler: (ctx) => replaceItem(projects, ctx, param(ctx, 'id'), requiredBody(ctx)) },
         PATCH: { body: 'required', handler: (ctx) => patchItem(projects, ctx, param(ctx, 'id'), requiredBody(ctx)) },
         DELETE: { handler: (ctx) => deleteItem(projects, ctx, param(ctx, 'id')) },
+      },
+    },
+    {
+      // A noun action on a top-level item: open while the project is archived.
+      pattern: `${projectsPath}/:id/restoration`,
+      operations: {
+        GET: { handler: (ctx) => readAction(restoration, param(ctx, 'id'), ctx.faults) },
+        POST: { body: 'optional', handler: (ctx) => takeAction(restoration, param(ctx, 'id')) },
       },
     },
     {
@@ -189,9 +206,9 @@ export function createRoutes(options: RouteOptions): Route<Operation>[] {
     ...(options.faults?.has('verb-in-path') ? ['complete'] : []).concat('completion').map((noun) => ({
       pattern: `/v2/tasks/:id/${noun}`,
       operations: {
-        GET: { handler: (ctx) => getCompletion(tasks, completions, param(ctx, 'id'), ctx.faults) },
+        GET: { handler: (ctx) => readAction(completion, param(ctx, 'id'), ctx.faults) },
         // A noun action: no body is needed, but a JSON object is tolerated.
-        POST: { body: 'optional', handler: (ctx) => completeTask(tasks, completions, param(ctx, 'id')) },
+        POST: { body: 'optional', handler: (ctx) => takeAction(completion, param(ctx, 'id')) },
       },
     } satisfies Route<Operation>)),
   ];
@@ -206,6 +223,7 @@ export function createRoutes(options: RouteOptions): Route<Operation>[] {
     [`${projectsPath}/:id/tasks`]: (r) => webhooks.emitting(r, 'task', task),
     '/v2/tasks/:id': (r) => webhooks.emitting(r, 'task', task),
     '/v2/tasks/:id/completion': (r) => webhooks.emitting(r, 'task', task, 'completed'),
+    [`${projectsPath}/:id/restoration`]: (r) => webhooks.emitting(r, 'project', project, 'restored'),
   };
   return routes.map((r) => emitting[r.pattern]?.(r) ?? r);
 }

@@ -18,13 +18,16 @@ export interface RuleKindSpec<D extends Fields> {
   /** Runs before the rules (where a fault can bend the handling of a body). */
   readonly beforeBuild?: (body: JsonObject, ctx: RequestContext) => void;
   readonly afterDelete?: (entry: Entry<D>) => void;
+  readonly afterWrite?: (entry: Entry<D>) => void;
+  /** The item's `_links`; none by default. */
+  readonly links?: ResourceKind<D>['links'];
 }
 
 /** Fields the server sets, which a client may echo back. */
 const serverFields: ReadonlySet<string> = new Set(['id', 'created_at', 'updated_at']);
 
 export function ruleKind<D extends Fields>(spec: RuleKindSpec<D>): ResourceKind<D> {
-  const { noun, store, itemPath, rules, beforeBuild, afterDelete } = spec;
+  const { noun, store, itemPath, rules, beforeBuild, afterDelete, afterWrite, links } = spec;
   return {
     noun,
     store,
@@ -44,5 +47,7 @@ export function ruleKind<D extends Fields>(spec: RuleKindSpec<D>): ResourceKind<
       return resetOptionalFields(rules, current) as D;
     },
     ...(afterDelete === undefined ? {} : { afterDelete }),
+    ...(afterWrite === undefined ? {} : { afterWrite }),
+    ...(links === undefined ? {} : { links }),
   };
 }

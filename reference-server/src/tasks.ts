@@ -4,9 +4,9 @@
  */
 import type { JsonObject } from './body.js';
 import { createdAtSort, enumFilter, fieldSort, type ListingSpec } from './listing.js';
-import { notFound, type FieldError } from './problem.js';
+import type { FieldError } from './problem.js';
+import { actionLinked, type NounAction } from './noun-actions.js';
 import type { ResourceKind, Write } from './resources.js';
-import { jsonReply, type Reply } from './respond.js';
 import type { Collection, Entry } from './store.js';
 import type { FaultName } from './faults.js';
 import { projectPath } from './projects.js';
@@ -90,9 +90,8 @@ export function taskKind(
       // Fault `link-dead`: the owner's link names a path that does not exist.
       const project = faults.has('link-dead') ? `/v2/project/${encodeURIComponent(entry.data.project_id)}` : projectPath(entry.data.project_id);
       const links: Record<string, string> = { self: taskPath(entry.id), project };
-      // The completion action is open only while the task is not done (faults: missing while open, kept once closed).
-      const open = !entry.data.done;
-      if ((open && !faults.has('link-open-action-missing')) || (!open && faults.has('link-closed-action-shown'))) links['completion'] = faults.has('verb-in-path') ? `${taskPath(entry.id)}/complete` : completionPath(entry.id);
+      // The completion action is open only while the task is not done.
+      if (actionLinked(!entry.data.done, faults)) links['completion'] = faults.has('verb-in-path') ? `${taskPath(entry.id)}/complete` : completionPath(entry.id);
       return links;
     },
   };
@@ -107,31 +106,14 @@ export function taskListing(projectId: string): ListingSpec<TaskData> {
   };
 }
 
-function completionBody(taskId: string, completedAt: string): Record<string, unknown> {
-  return { task_id: taskId, completed_at: completedAt };
-}
-
-/**
- * POST /v2/tasks/{id}/completion: completes the task (201 + Location). Completing it
- * again changes nothing and answers 200 with the same completion.
- */
-export function completeTask(kind: ResourceKind<TaskData>, completions: Completions, taskId: string): Reply {
-  const entry = kind.store.get(taskId);
-  if (entry === undefined) throw notFound('No task exists with this id.');
-  const existing = completions.get(taskId);
-  if (existing !== undefined) return jsonReply(200, completionBody(taskId, existing));
-  const updated = kind.store.update(taskId, { ...entry.data, done: true });
-  kind.afterWrite?.(updated);
-  const completedAt = completions.get(taskId) ?? updated.updatedAt;
-  return jsonReply(201, completionBody(taskId, completedAt), { Location: completionPath(taskId) });
-}
-
-/** GET /v2/tasks/{id}/completion: 200 when the task is done, 404 otherwise. */
-export function getCompletion(kind: ResourceKind<TaskData>, completions: Completions, taskId: string, faults: ReadonlySet<FaultName>): Reply {
-  if (kind.store.get(taskId) === undefined) throw notFound('No task exists with this id.');
-  // Fault `action-on-get`: reading the action takes it, as a verb-on-GET endpoint would.
-  if (faults.has('action-on-get') && !completions.has(taskId)) return completeTask(kind, completions, taskId);
-  const completedAt = completions.get(taskId);
-  if (completedAt === undefined) throw notFound('This task has not been completed.');
-  return jsonReply(200, completionBody(taskId, completedAt));
+/** The completion of a task: `POST /v2/tasks/{id}/completion` marks it done; completing it again changes nothing. */
+export function completionAction(kind: ResourceKind<TaskData>, completions: Completions): NounAction<TaskData> {
+  return {
+    kind,
+    taken: completions,
+    path: completionPath,
+    body: (taskId, completedAt) => ({ task_id: taskId, completed_at: completedAt }),
+    apply: (data) => ({ ...data, done: true }),
+    notTaken: 'This task has not been completed.',
+  };
 }

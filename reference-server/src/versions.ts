@@ -6,7 +6,11 @@
  *
  * - `url` (the default): `/v2/projects`, `/v1/projects`;
  * - `header`: `/projects`, with `Accept: application/vnd.restprobe+json; version=1`
- *   choosing the version (none: the current one); the response carries `Vary: Accept`.
+ *   choosing the version (none: the current one); the response carries `Vary: Accept`;
+ * - `x-api-version`: `/projects`, with `X-API-Version: 1` choosing the version (none: the
+ *   current one); the response carries `Vary: Accept, X-API-Version`;
+ * - `query`: `/projects?v=1` (none: the current one), the scheme §9.2 discourages: it is
+ *   here so that the check that warns of it has a real target.
  *
  * The routes are written once, under `/v2`; a request for another version is routed
  * there, and its reply is shaped here: paths rewritten, a field rename in transition (v1
@@ -17,7 +21,14 @@ import type { FaultName } from './faults.js';
 import { genericProblem, ProblemError } from './problem.js';
 import type { Reply } from './respond.js';
 
-export type Versioning = 'url' | 'header';
+export type Versioning = 'url' | 'header' | 'x-api-version' | 'query';
+
+/** Every scheme, for `serve --versioning`. */
+export const versioningSchemes: readonly Versioning[] = ['url', 'header', 'x-api-version', 'query'];
+/** The header of the `x-api-version` scheme, which responses name in Vary. */
+export const versionHeader = 'X-API-Version';
+/** The parameter of the `query` scheme. */
+export const versionQueryParam = 'v';
 
 export const currentVersion = 2;
 export const deprecatedVersion = 1;
@@ -51,11 +62,26 @@ function acceptedVersion(accept: string | undefined): string | undefined {
   return undefined;
 }
 
+/** The version a request names outside its path, in the scheme's header or parameter; undefined when none. */
+function sentVersion(headers: IncomingHttpHeaders, query: URLSearchParams, scheme: Exclude<Versioning, 'url'>): string | undefined {
+  switch (scheme) {
+    case 'header':
+      return acceptedVersion(headers.accept);
+    case 'x-api-version': {
+      const value = headers[versionHeader.toLowerCase()];
+      return typeof value === 'string' ? value.trim() : undefined;
+    }
+    case 'query':
+      return query.get(versionQueryParam) ?? undefined;
+  }
+}
+
 /**
  * The version a request names and where it is routed. Throws 410 for the removed
- * version, 406 for a version the header scheme does not know.
+ * version; for a version the scheme does not know, 406 in Accept (no representation
+ * fits), 400 in a header or parameter of its own.
  */
-export function versionOf(path: string, headers: IncomingHttpHeaders, scheme: Versioning, faults: ReadonlySet<FaultName>): Versioned {
+export function versionOf(path: string, query: URLSearchParams, headers: IncomingHttpHeaders, scheme: Versioning, faults: ReadonlySet<FaultName>): Versioned {
   const removed = (): never => {
     // Fault `removed-version-500`: the retired version's code is gone, and so is its 404.
     if (faults.has('removed-version-500')) throw new Error('fault removed-version-500: no handler for the removed version');
@@ -65,18 +91,22 @@ export function versionOf(path: string, headers: IncomingHttpHeaders, scheme: Ve
     const m = /^\/v(\d+)(?=\/|$)/.exec(path);
     const version = m === null ? undefined : Number(m[1]);
     if (version === removedVersion) removed();
-    if (version !== deprecatedVersion) return { version: currentVersion, path };
+    // Fault `version-query-accepted`: `?v=1` chooses a version too, a second scheme beside the URL's.
+    const queried = faults.has('version-query-accepted') ? query.get(versionQueryParam)?.replace(/^v/, '') : undefined;
+    if (queried === String(removedVersion)) removed();
+    if (version !== deprecatedVersion && queried !== String(deprecatedVersion)) return { version: currentVersion, path };
     if (faults.has('deprecated-version-gone')) removed();
-    return { version, path: `/v${currentVersion}${path.slice(m![0].length)}` };
+    return { version: deprecatedVersion, path: m === null ? path : `/v${currentVersion}${path.slice(m[0].length)}` };
   }
-  // Header scheme: no version in the path; `/v2/…` names nothing.
+  // Other schemes: no version in the path; `/v2/…` names nothing.
   const route = /^\/v\d+(?:\/|$)/.test(path) ? `/unversioned${path}` : `/v${currentVersion}${path === '/' ? '' : path}`;
-  const sent = acceptedVersion(headers.accept);
+  const sent = sentVersion(headers, query, scheme);
   if (sent === undefined) return { version: currentVersion, path: route };
   const version = /^v?\d{1,3}$/.test(sent) ? Number(sent.replace(/^v/, '')) : NaN;
   if (version === removedVersion || (version === deprecatedVersion && faults.has('deprecated-version-gone'))) removed();
   if (version !== currentVersion && version !== deprecatedVersion) {
-    throw new ProblemError(genericProblem(406, `API version ${sent} is not served; send version=${currentVersion} (current) or version=${deprecatedVersion} (deprecated).`));
+    const how = scheme === 'header' ? 'send version=' : scheme === 'query' ? `send ?${versionQueryParam}=` : `send ${versionHeader}: `;
+    throw new ProblemError(genericProblem(scheme === 'header' ? 406 : 400, `API version ${sent} is not served; ${how}${currentVersion} (current) or ${deprecatedVersion} (deprecated).`));
   }
   return { version, path: route };
 }
@@ -84,7 +114,11 @@ export function versionOf(path: string, headers: IncomingHttpHeaders, scheme: Ve
 /** Where a route path (`/v2/…`) is reached under `version` in `scheme`. */
 function publicPath(path: string, version: number, scheme: Versioning): string {
   const rest = path.slice(`/v${currentVersion}`.length);
-  return scheme === 'url' ? `/v${version}${rest}` : rest === '' ? '/' : rest;
+  if (scheme === 'url') return `/v${version}${rest}`;
+  const unversioned = rest === '' || rest.startsWith('?') ? `/${rest}` : rest;
+  // Under the query scheme a link keeps the version it was answered in; the current one needs no parameter.
+  if (scheme !== 'query' || version === currentVersion) return unversioned;
+  return `${unversioned}${unversioned.includes('?') ? '&' : '?'}${versionQueryParam}=${version}`;
 }
 
 const isRoutePath = (s: string): boolean => s === `/v${currentVersion}` || s.startsWith(`/v${currentVersion}/`);

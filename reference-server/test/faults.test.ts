@@ -197,6 +197,14 @@ const demonstrations: Record<FaultName, (h: Harness) => Promise<void>> = {
     expect((await h.call('GET', '/v1/projects')).status).toBe(410);
     expect((await h.call('GET', '/v2/projects')).status).toBe(200);
   },
+  async 'version-query-accepted'(h) {
+    const project = await h.createProject({ name: 'queried' });
+    const old = await h.call('GET', `/v2/projects/${project.id}?v=1`);
+    expect(old.headers['deprecation']).toBe('@1735689600');
+    expect(old.json()).toMatchObject({ title: 'queried', name: 'queried' });
+    expect((await h.call('GET', '/v2/projects?v=0')).status).toBe(410);
+    expect((await h.call('GET', '/v2/projects?v=2')).headers['deprecation']).toBeUndefined();
+  },
   async 'removed-version-500'(h) {
     expect((await h.call('GET', '/v0/projects')).status).toBe(500);
   },

@@ -300,7 +300,9 @@ describe('projects', () => {
     });
     expect(res.status).toBe(201);
     const project = res.json();
-    expect(Object.keys(project)).toEqual(['id', 'name', 'description', 'status', 'label', 'created_at', 'updated_at']);
+    expect(Object.keys(project)).toEqual(['id', 'name', 'description', 'status', 'label', 'created_at', 'updated_at', '_links']);
+    // An active project has no action open: its _links name only itself.
+    expect(project._links).toEqual({ self: `/v2/projects/${project.id}` });
     expect(project.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(project).toMatchObject({ name: 'Alpha', description: null, status: 'active', label: null });
     expect(new Date(project.created_at).toISOString()).toBe(project.created_at);
@@ -312,6 +314,26 @@ describe('projects', () => {
     const got = await h.call('GET', res.headers['location'] ?? '');
     expect(got.status).toBe(200);
     expect(got.json()).toEqual(project);
+  });
+
+  it('restoration is a noun action open only while the project is archived', async () => {
+    const project = await h.createProject({ status: 'archived' });
+    const path = `/v2/projects/${project.id}/restoration`;
+    expect(project._links).toEqual({ self: `/v2/projects/${project.id}`, restoration: path });
+    expectProblem(await h.call('GET', path), 404);
+    const first = await h.call('POST', path);
+    expect([first.status, first.headers['location']]).toEqual([201, path]);
+    expect(first.json()).toEqual({ project_id: project.id, restored_at: expect.any(String) });
+    expect((await h.call('POST', path, { json: {} })).json()).toEqual(first.json());
+    expect((await h.call('GET', path)).json()).toEqual(first.json());
+    const restored = (await h.call('GET', `/v2/projects/${project.id}`)).json();
+    expect([restored.status, restored._links]).toEqual(['active', { self: `/v2/projects/${project.id}` }]);
+    // Archived again: the restoration is open again, and the old one is gone.
+    expect((await h.call('PATCH', `/v2/projects/${project.id}`, { json: { status: 'archived' } })).json()._links.restoration).toBe(path);
+    expectProblem(await h.call('GET', path), 404);
+    const active = await h.createProject();
+    expectProblem(await h.call('POST', `/v2/projects/${active.id}/restoration`), 409);
+    expectProblem(await h.call('POST', '/v2/projects/missing/restoration'), 404);
   });
 
   it('sends only deliberate headers', async () => {
@@ -660,6 +682,46 @@ describe('versions', () => {
       expectProblem(await hh.call('GET', '/projects', { headers: vendor(0) }), 410);
       expect((await hh.call('GET', '/projects', { headers: vendor(7) })).status).toBe(406);
       expect((await hh.call('GET', '/v2/projects')).status).toBe(404);
+    } finally {
+      await hh.close();
+    }
+  });
+
+  it('names the version in X-API-Version under the x-api-version scheme, with Vary naming it', async () => {
+    const hh = await startHarness([], { versioning: 'x-api-version' });
+    try {
+      const version = (n: number | string) => ({ 'x-api-version': String(n) });
+      const created = await hh.call('POST', '/projects', { json: { name: 'custom' } });
+      expect([created.status, created.headers['location']]).toEqual([201, `/projects/${created.json().id}`]);
+      const current = await hh.call('GET', `/projects/${created.json().id}`, { headers: version(2) });
+      expect([current.status, current.headers['vary'], current.headers['deprecation']]).toEqual([200, 'Accept, X-API-Version', undefined]);
+      const old = await hh.call('GET', `/projects/${created.json().id}`, { headers: version(1) });
+      expect([old.headers['deprecation'], old.headers['link']]).toEqual(['@1735689600', '</deprecations/v1>; rel="deprecation"; type="application/json"']);
+      expect(old.json()).toMatchObject({ title: 'custom', name: 'custom' });
+      expectProblem(await hh.call('GET', '/projects', { headers: version(0) }), 410);
+      expectProblem(await hh.call('GET', '/projects', { headers: version('seven') }), 400);
+      expect((await hh.call('GET', '/v2/projects')).status).toBe(404);
+    } finally {
+      await hh.close();
+    }
+  });
+
+  it('names the version in ?v= under the query scheme, and keeps it in the links of an old version', async () => {
+    const hh = await startHarness([], { versioning: 'query' });
+    try {
+      const created = await hh.call('POST', '/projects', { json: { name: 'queried' } });
+      expect([created.status, created.headers['location']]).toEqual([201, `/projects/${created.json().id}`]);
+      const current = await hh.call('GET', `/projects/${created.json().id}?v=2`);
+      expect([current.status, current.headers['deprecation']]).toEqual([200, undefined]);
+      const old = await hh.call('GET', `/projects/${created.json().id}?v=1`);
+      expect([old.headers['deprecation'], old.headers['link']]).toEqual(['@1735689600', '</deprecations/v1>; rel="deprecation"; type="application/json"']);
+      expect(old.json()).toMatchObject({ title: 'queried', name: 'queried' });
+      const task = (await hh.call('POST', `/projects/${created.json().id}/tasks`, { json: { title: 't' } })).json();
+      expect(task._links.project).toBe(`/projects/${created.json().id}`);
+      expect((await hh.call('GET', `/tasks/${task.id}?v=1`)).json()._links.project).toBe(`/projects/${created.json().id}?v=1`);
+      expect((await hh.call('GET', '/projects?v=1&limit=1')).json().data).toHaveLength(1);
+      expectProblem(await hh.call('GET', '/projects?v=0'), 410);
+      expectProblem(await hh.call('GET', '/projects?v=7'), 400);
     } finally {
       await hh.close();
     }

@@ -23,7 +23,7 @@ export interface Linked {
   /** The Location its create answered with, if any. */
   readonly location?: string;
   readonly links: Map<string, string>;
-  /** Link names that are state-dependent actions (the config's `children[].actions`). */
+  /** Link names that are state-dependent actions (the config's `collections[].actions` or `children[].actions`). */
   readonly actions: readonly string[];
 }
 
@@ -32,7 +32,7 @@ export async function linkedItems(ctx: CheckContext): Promise<Linked[]> {
   const out: Linked[] = [];
   for (const c of ctx.profile.collections.filter(creatable)) {
     const item = await ctx.create(c);
-    out.push({ what: `a ${c.name} item`, id: item.id, location: item.response.headers['location'], links: linksOf(item.body), actions: [] });
+    out.push({ what: `a ${c.name} item`, id: item.id, location: item.response.headers['location'], links: linksOf(item.body), actions: c.actions ?? [] });
     for (const child of c.children ?? []) {
       const created = await createChild(ctx, { parent: { ...c, createBody: c.createBody! }, child }, item);
       out.push({ what: `a ${child.name} item`, id: created.id, location: created.response.headers['location'], links: linksOf(created.body), actions: child.actions });

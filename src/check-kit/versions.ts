@@ -5,6 +5,9 @@
 import type { RequestSpec } from '../model/context.js';
 import type { VersionProfile } from '../model/profile.js';
 import { httpDateProblem, splitList } from './http-grammar.js';
+import { withQueryParam } from '../http/target-url.js';
+
+export { withQueryParam };
 
 /** The `v<current>` segment of a path under the URL scheme. */
 const segment = (version: string): RegExp => new RegExp(`(^|/)v${version}(?=/|$)`);
@@ -27,9 +30,10 @@ export function versionedRequest(v: VersionProfile, version: string, path: strin
     case 'header':
       return { path, headers: v.header.toLowerCase() === 'accept' ? { Accept: `application/vnd.${v.vendor ?? ''}+json; version=${version}` } : { [v.header]: version } };
     case 'query':
-      return { path: `${path}${path.includes('?') ? '&' : '?'}${encodeURIComponent(v.queryParam)}=${encodeURIComponent(version)}` };
+      return { path: withQueryParam(path, v.queryParam, version) };
   }
 }
+
 
 /** Why a `Deprecation` value is not an sf-date (`@` and an sf-integer, RFC 9745 §2.1); undefined when it is one. */
 export function deprecationProblem(value: string): string | undefined {

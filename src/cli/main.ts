@@ -117,7 +117,7 @@ Examples:
     .option('--rate-limit-algorithm <name>', 'token-bucket (default) or fixed-window')
     .option('--retry-after <format>', "a 429's Retry-After as seconds (default) or http-date")
     .option('--no-overload', 'never shed a client that keeps sending while limited (by default it gets 503 + Retry-After)')
-    .option('--versioning <scheme>', 'how clients name the API version: url (/v2/projects, the default) or header (/projects with Accept: application/vnd.restprobe+json; version=2)', 'url')
+    .option('--versioning <scheme>', 'how clients name the API version: url (/v2/projects, the default), header (/projects with Accept: application/vnd.restprobe+json; version=2), x-api-version (/projects with X-API-Version: 2) or query (/projects?v=2, discouraged)', 'url')
     .option('--tls', 'HTTPS with a CA made at start (its path is printed, for --ca), HSTS, and a plain-HTTP listener on the next port that redirects', false)
     .option('--webhook-schedule <name>', 'webhook retries: short (250 ms timeout, first retry after ~50 ms, 6 attempts; what the reference config expects) or standard (15 s, 5 s, 8 attempts)', 'short')
     .option('--webhook-scheme <name>', "how deliveries are signed: standard (Standard Webhooks) or github (X-Hub-Signature-256, no timestamp: the config's webhooks.scheme must say github)", 'standard')

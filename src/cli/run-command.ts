@@ -11,7 +11,7 @@ import { selectChecks, type Selection } from '../engine/select.js';
 import { parseShard, shardChecks, type Shard } from '../engine/shard.js';
 import { ExitCode, RestprobeError } from '../errors.js';
 import { clientForProfile, type HttpClient } from '../http/client.js';
-import { credentialHeaders, resolveUrl } from '../http/session.js';
+import { credentialHeaders, resolveUrl, versionedUrl } from '../http/session.js';
 import type { Check } from '../model/check.js';
 import type { TargetProfile } from '../model/profile.js';
 import { resultName } from '../model/result.js';
@@ -152,7 +152,7 @@ async function runAndReport(profile: TargetProfile, client: HttpClient, selected
  * target refuses, or credentials it wants and the config does not give.
  */
 async function preflight(profile: TargetProfile, client: HttpClient): Promise<void> {
-  const get = (url: string, headers: Record<string, string>) => client.send({ method: 'GET', url, headers: { accept: 'application/json', ...headers } });
+  const get = (url: string, headers: Record<string, string>) => client.send({ method: 'GET', url: versionedUrl(profile, url), headers: { accept: 'application/json', ...headers } });
   try {
     await get(profile.baseUrl, {});
     const collection = profile.collections[0];

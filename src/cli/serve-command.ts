@@ -2,7 +2,7 @@
  * `restprobe serve`: the bundled reference server. It prints shell lines (comments, and
  * one `export` per secret) so a second shell can paste them and run against it.
  */
-import { faultCatalogue, maxNodes, maxSeedProjects, startReferenceServer, webhookScheduleNames, webhookSchedules, type WebhookScheduleName } from '../../reference-server/src/index.js';
+import { faultCatalogue, maxNodes, versioningSchemes, type Versioning, maxSeedProjects, startReferenceServer, webhookScheduleNames, webhookSchedules, type WebhookScheduleName } from '../../reference-server/src/index.js';
 import { RestprobeError } from '../errors.js';
 import { describeRateLimits, rateLimitOptions, type RateLimitFlags } from './serve-rate-limits.js';
 
@@ -23,7 +23,7 @@ export interface ServeOptions extends RateLimitFlags {
   readonly webhookSchedule?: string;
   /** How webhook deliveries are signed: standard (default) or github. */
   readonly webhookScheme?: string;
-  /** How clients name the API version: `url` (default) or `header`. */
+  /** How clients name the API version: `url` (default), `header` (Accept), `x-api-version` or `query`. */
   readonly versioning?: string;
 }
 
@@ -32,6 +32,14 @@ export function renderFaultList(json: boolean): string {
   const width = Math.max(...faultCatalogue.map((f) => f.name.length));
   return faultCatalogue.map((f) => `${f.name.padEnd(width)}  ${f.description}  [${f.detects.join(', ')}]`).join('\n');
 }
+
+/** How each versioning scheme names the versions, for the banner. */
+const versionsLine: Record<Versioning, string> = {
+  url: '/v2 current, /v1 deprecated, /v0 removed',
+  header: 'unversioned paths; Accept: application/vnd.restprobe+json; version=2 (current), 1 (deprecated), 0 (removed)',
+  'x-api-version': 'unversioned paths; X-API-Version: 2 (current), 1 (deprecated), 0 (removed); Vary: Accept, X-API-Version',
+  query: 'unversioned paths; ?v=2 (current), ?v=1 (deprecated), ?v=0 (removed): a scheme the conventions discourage (VER-no-query-scheme warns)',
+};
 
 /** Starts the server and resolves when it has stopped (SIGINT or SIGTERM). */
 export async function serveCommand(opts: ServeOptions, out: NodeJS.WriteStream = process.stdout): Promise<void> {
@@ -66,8 +74,8 @@ export async function serveCommand(opts: ServeOptions, out: NodeJS.WriteStream =
   if (!webhookScheduleNames.includes(schedule)) throw new RestprobeError('ERR_USAGE', `--webhook-schedule: "${schedule}" is not one of ${webhookScheduleNames.join(', ')}`);
   const webhookScheme = opts.webhookScheme ?? 'standard';
   if (webhookScheme !== 'standard' && webhookScheme !== 'github') throw new RestprobeError('ERR_USAGE', `--webhook-scheme: "${webhookScheme}" is not standard or github`);
-  const versioning = opts.versioning ?? 'url';
-  if (versioning !== 'url' && versioning !== 'header') throw new RestprobeError('ERR_USAGE', `--versioning: "${versioning}" is not url or header`);
+  const versioning = (opts.versioning ?? 'url') as Versioning;
+  if (!versioningSchemes.includes(versioning)) throw new RestprobeError('ERR_USAGE', `--versioning: "${versioning}" is not one of ${versioningSchemes.join(', ')}`);
   let server;
   try {
     server = await startReferenceServer({ port, faults: opts.fault, nodes, seedProjects, ...limits, ...(opts.reuseIds === true && { reuseIds: true }), ...(opts.tls === true && { tls: true }), webhookSchedule: schedule, webhookScheme, versioning });
@@ -86,7 +94,7 @@ export async function serveCommand(opts: ServeOptions, out: NodeJS.WriteStream =
       `# restprobe reference server listening on ${server.url}`,
       ...(server.urls.length > 1 ? server.urls.map((url, i) => `# node ${i + 1}: ${url}`) : []),
       `# faults: ${opts.fault.length > 0 ? opts.fault.join(', ') : 'none (a conforming server)'}`,
-      `# versions: ${versioning === 'url' ? '/v2 current, /v1 deprecated, /v0 removed' : 'unversioned paths; Accept: application/vnd.restprobe+json; version=2 (current), 1 (deprecated), 0 (removed)'}`,
+      `# versions: ${versionsLine[versioning]}`,
       ...(opts.reuseIds === true ? ['# ids: integers, the next above the highest in use (a deleted id comes back)'] : []),
       ...(server.caPath !== undefined ? [`# TLS: a CA made for this run, trusted with --ca: ${server.caPath}`] : []),
       ...(server.plainUrl !== undefined ? [`# plain HTTP (redirects to ${server.url}): ${server.plainUrl}`] : []),

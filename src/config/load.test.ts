@@ -55,6 +55,7 @@ describe('loadProfile: valid configs', () => {
           pagination: { style: 'cursor', param: 'cursor', limitParam: 'limit', offsetParam: 'offset', pageParam: 'page', firstPage: 1, sortParam: 'sort' },
           filters: [],
           sorts: [],
+          actions: [],
           children: [],
         },
       ],

@@ -205,6 +205,7 @@ function collectionProfile(raw: RawCollection): CollectionProfile {
     sorts: raw.sorts ?? defaults.sorts,
     ...(raw.mark && { markField: raw.mark.field }),
     ...(raw.personalised !== undefined && { personalised: raw.personalised }),
+    actions: raw.actions ?? defaults.actions,
     children: (raw.children ?? defaults.children).map((child) => ({
       name: child.name,
       path: child.path,

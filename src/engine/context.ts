@@ -10,7 +10,7 @@ import type { CheckContext, CreatedResource } from '../model/context.js';
 import type { CollectionProfile, TargetProfile } from '../model/profile.js';
 import { clientForProfile, type HttpClient } from '../http/client.js';
 import { abortOn, guard, refuseWhenClosed, refuseWrites, type Guard } from '../http/guards.js';
-import { RecordingSession, credentialHeaders, parseJson, type Transport } from '../http/session.js';
+import { RecordingSession, credentialHeaders, parseJson, unversionedUrl, versionedUrl, type Transport } from '../http/session.js';
 import { createdItemUrl } from '../check-kit/created-url.js';
 import { scrubSecrets } from '../secrets-scrub.js';
 import { RestprobeError } from '../errors.js';
@@ -165,7 +165,7 @@ export class RunContext implements CheckContext {
         leave(entry, `not deleted: ${outside}`);
         continue;
       }
-      const request = (method: string) => send({ method, url: entry.url, headers, outsideBudget: true });
+      const request = (method: string) => send({ method, url: versionedUrl(this.profile, entry.url), headers, outsideBudget: true });
       const unverified = entry.state === 'deleted-unverified';
       const reusable = mayBeReused(entry.url);
       try {
@@ -229,8 +229,10 @@ export class RunContext implements CheckContext {
     if (req.method !== 'DELETE' && req.method !== 'PUT' && req.method !== 'PATCH') return next(req);
     return next(req).then((res) => {
       const ok = res.status >= 200 && res.status < 300;
-      if (req.method === 'DELETE' && (ok || res.status === 404 || res.status === 410)) this.ledger.deletedByOwner(req.url, this.owner, res.status);
-      else if (req.method !== 'DELETE' && ok) this.ledger.rewritten(req.url, this.owner, parseJson(res.body.toString('utf8')));
+      // The ledger knows an item by its URL without the version the session may have added.
+      const url = unversionedUrl(this.profile, req.url);
+      if (req.method === 'DELETE' && (ok || res.status === 404 || res.status === 410)) this.ledger.deletedByOwner(url, this.owner, res.status);
+      else if (req.method !== 'DELETE' && ok) this.ledger.rewritten(url, this.owner, parseJson(res.body.toString('utf8')));
       return res;
     });
   };

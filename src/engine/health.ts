@@ -7,7 +7,7 @@
 import type { TargetProfile } from '../model/profile.js';
 import { RestprobeError } from '../errors.js';
 import type { Send } from '../http/guards.js';
-import { credentialHeaders, resolveUrl } from '../http/session.js';
+import { credentialHeaders, resolveUrl, versionedUrl } from '../http/session.js';
 
 /** What the target answered to the probe: one `GET path → status` per request. */
 export type Health = readonly string[];
@@ -33,7 +33,7 @@ export async function probeHealth(profile: TargetProfile, send: Send): Promise<H
   const out: string[] = [];
   for (const path of paths) {
     try {
-      const res = await send({ method: 'GET', url: resolveUrl(profile.baseUrl, path), headers: { accept: 'application/json', ...credentialHeaders(profile) } });
+      const res = await send({ method: 'GET', url: versionedUrl(profile, resolveUrl(profile.baseUrl, path)), headers: { accept: 'application/json', ...credentialHeaders(profile) } });
       out.push(`GET ${path} → ${res.status}`);
     } catch (err) {
       // A spent budget, a rate limit or a stop says nothing of the target's health.

@@ -5,11 +5,12 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { deepToken, hostileSecrets, startHostileServer, type HostileServer } from '../../test/support/hostile-server.js';
 import { RestprobeError } from '../errors.js';
-import type { TargetProfile } from '../model/profile.js';
+import type { TargetProfile, VersionProfile } from '../model/profile.js';
+import type { Send } from './guards.js';
 import { testProfile } from '../../test/support/profile.js';
 import { HttpClient } from './client.js';
 import { REDACTED } from './redact.js';
-import { RecordingSession } from './session.js';
+import { RecordingSession, unversionedUrl, versionedUrl } from './session.js';
 
 const apiKey = 'sk-live-4f9c2e7a1b3d5f60';
 const fast = { timeout: 5_000 };
@@ -204,5 +205,48 @@ describe('RecordingSession with an Authorization header', () => {
     expect(session.records('full')[0]!.request.headers['x-tenant-token']).toBe(REDACTED);
     expect(session.records('full')[0]!.curl).toContain(`"x-tenant-token: $API_KEY"`);
     expect(everything(session)).not.toContain(apiKey);
+  });
+});
+
+describe('RecordingSession under the query version scheme', () => {
+  /** A transport that answers 204 and keeps the URLs it was asked for. */
+  function capturing(): { urls: string[]; transport: { send: Send; protocolErrors: readonly string[] } } {
+    const urls: string[] = [];
+    return { urls, transport: { send: async (req) => (urls.push(req.url), { status: 204, headers: {}, body: Buffer.alloc(0) }), protocolErrors: [] } };
+  }
+  const version: VersionProfile = { scheme: 'query', current: '2', deprecated: ['1'], removed: [], header: 'Accept', queryParam: 'api-version', renames: [] };
+
+  it('names the current version on every request to the target, unless the request names one; never elsewhere', fast, async () => {
+    const { urls, transport } = capturing();
+    const session = new RecordingSession(transport, { ...testProfile('http://127.0.0.1:9'), version });
+    await session.send({ method: 'GET', path: '/projects' });
+    await session.send({ method: 'GET', path: '/projects?limit=5' });
+    await session.send({ method: 'POST', path: '/projects', json: {} });
+    await session.send({ method: 'GET', path: '/projects?api-version=1' });
+    await session.send({ method: 'GET', url: 'http://127.0.0.1:9/projects/1' });
+    await session.send({ method: 'GET', url: 'https://docs.example.com/deprecations' });
+    expect(urls).toEqual([
+      'http://127.0.0.1:9/projects?api-version=2',
+      'http://127.0.0.1:9/projects?limit=5&api-version=2',
+      'http://127.0.0.1:9/projects?api-version=2',
+      'http://127.0.0.1:9/projects?api-version=1',
+      'http://127.0.0.1:9/projects/1?api-version=2',
+      'https://docs.example.com/deprecations',
+    ]);
+    // The evidence shows the request as sent.
+    expect(session.records('full')[0]!.curl).toContain('/projects?api-version=2');
+  });
+
+  it('takes the added version off again, for the ledger, and only that', () => {
+    const profile = { ...testProfile('http://127.0.0.1:9'), version };
+    for (const url of ['http://127.0.0.1:9/projects/1', 'http://127.0.0.1:9/projects?limit=5']) expect(unversionedUrl(profile, versionedUrl(profile, url))).toBe(url);
+    expect(unversionedUrl(profile, 'http://127.0.0.1:9/projects/1?api-version=1')).toBe('http://127.0.0.1:9/projects/1?api-version=1');
+  });
+
+  it('leaves the URL alone under the other schemes', fast, async () => {
+    const { urls, transport } = capturing();
+    const session = new RecordingSession(transport, { ...testProfile('http://127.0.0.1:9'), version: { ...version, scheme: 'url' } });
+    await session.send({ method: 'GET', path: '/v2/projects' });
+    expect(urls).toEqual(['http://127.0.0.1:9/v2/projects']);
   });
 });

@@ -9,6 +9,7 @@ import { RestprobeError } from '../errors.js';
 import type { RawResponse } from './client.js';
 import type { Send } from './guards.js';
 import { toCurl } from './curl.js';
+import { hasQueryParam, withQueryParam } from './target-url.js';
 import { redactHeaders, redactJsonText } from './redact.js';
 import { scrubSecrets } from '../secrets-scrub.js';
 
@@ -87,7 +88,7 @@ export class RecordingSession implements HttpSession {
     // A path joined to the base URL stays on the target's origin: only an absolute URL
     // needs parsing to decide whether it may carry credentials.
     const absolute = spec.url !== undefined || isAbsoluteUrl(path);
-    const url = spec.url ?? this.url(path);
+    const url = absolute ? versionedUrl(this.profile, spec.url ?? path, this.origins) : versionedUrl(this.profile, this.url(path));
     const headers = this.headersFor(spec, absolute ? url : undefined);
     const body = spec.json !== undefined ? JSON.stringify(spec.json) : spec.body;
     const bodyText = body === undefined ? undefined : typeof body === 'string' ? body : Buffer.from(body).toString('utf8');
@@ -189,6 +190,27 @@ export class RecordingSession implements HttpSession {
 /** The target's origins: the base URL's and every configured node's. */
 export function targetOrigins(profile: TargetProfile): Set<string> {
   return new Set([profile.baseUrl, ...profile.nodes].map((u) => new URL(u).origin));
+}
+
+/**
+ * `url` as a request to the target sends it. Under the query scheme (§9.2) every request to
+ * the target names a version, as such an API may refuse one that does not: the current
+ * one, unless the URL names its own. `origins` given: `url` may lie elsewhere, and is left
+ * alone there; absent, it is the target's.
+ */
+export function versionedUrl(profile: TargetProfile, url: string, origins?: ReadonlySet<string>): string {
+  const v = profile.version;
+  if (v?.scheme !== 'query' || hasQueryParam(url, v.queryParam)) return url;
+  if (origins !== undefined && !origins.has(new URL(url).origin)) return url;
+  return withQueryParam(url, v.queryParam, v.current);
+}
+
+/** `url` without the version {@link versionedUrl} added: the item it names, as the ledger knows it. */
+export function unversionedUrl(profile: TargetProfile, url: string): string {
+  const v = profile.version;
+  if (v?.scheme !== 'query') return url;
+  const added = `${encodeURIComponent(v.queryParam)}=${encodeURIComponent(v.current)}`;
+  return url.endsWith(`?${added}`) || url.endsWith(`&${added}`) ? url.slice(0, -added.length - 1) : url;
 }
 
 /** The headers that carry the configured credentials (none when none are configured). */

@@ -65,3 +65,25 @@ function originOf(url: string, length: number): string | undefined {
   last = { written, origin };
   return origin;
 }
+
+/**
+ * `url` (a path or an absolute URL) with `name=value` added to its query, before any fragment.
+ *
+ * @example
+ * ```ts
+ * withQueryParam('/v2/projects?limit=5', 'v', '2'); // '/v2/projects?limit=5&v=2'
+ * ```
+ */
+export function withQueryParam(url: string, name: string, value: string): string {
+  const hash = url.indexOf('#');
+  const [head, fragment] = hash === -1 ? [url, ''] : [url.slice(0, hash), url.slice(hash)];
+  return `${head}${head.includes('?') ? (head.endsWith('?') || head.endsWith('&') ? '' : '&') : '?'}${encodeURIComponent(name)}=${encodeURIComponent(value)}${fragment}`;
+}
+
+/** Whether `url`'s query names the parameter `name`. */
+export function hasQueryParam(url: string, name: string): boolean {
+  const q = url.indexOf('?');
+  if (q === -1) return false;
+  const hash = url.indexOf('#', q);
+  return new URLSearchParams(url.slice(q + 1, hash === -1 ? undefined : hash)).has(name);
+}

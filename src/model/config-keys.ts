@@ -16,6 +16,7 @@ export const configKeys = [
   'collections[].sorts',
   'collections[].filters',
   'collections[].personalised',
+  'collections[].actions',
   'collections[].children',
   'collections[].children[].actions',
   'nodes',

@@ -50,6 +50,15 @@ export interface NestedCollection {
   readonly child: ChildProfile;
 }
 
+/** Items whose `_links` name state-dependent actions: a writable collection's own, or those of one of its sub-collections. */
+export interface ActionItems {
+  /** The collection whose items carry the actions, or that owns the sub-collection whose items do. */
+  readonly collection: WritableCollection;
+  /** The sub-collection whose items carry them; absent: the collection's own items. */
+  readonly child?: ChildProfile;
+  readonly actions: readonly string[];
+}
+
 /** The target's webhooks as configured, and the marked writable collection whose writes trigger events. */
 export interface WebhookProbe {
   readonly config: WebhooksProfile;
@@ -302,15 +311,20 @@ export const needs = {
     keys: ['collections[].children', 'collections[].create.body', 'safety.readOnly'],
     resolve: (p) => nestedIn(p, () => true),
   }),
-  /** A writable collection with a sub-collection whose `_links` name state-dependent actions. */
-  actions: need<NestedCollection>({
+  /** Items (of a writable collection, or of its sub-collections) whose `_links` name state-dependent actions. */
+  actions: need<readonly ActionItems[]>({
     perCollection: true,
-    label: 'a sub-collection with state-dependent actions',
-    keys: ['collections[].children[].actions', 'collections[].children', 'collections[].create.body', 'safety.readOnly'],
+    label: 'items with state-dependent actions',
+    keys: ['collections[].actions', 'collections[].children[].actions', 'collections[].create.body', 'safety.readOnly'],
     resolve: (p) => {
-      const found = nestedIn(p, (child) => child.actions.length > 0);
-      if (!(found instanceof Unmet) || found.configKey !== 'collections[].children' || nestedIn(p, () => true) instanceof Unmet) return found;
-      return new Unmet('no sub-collection names its state-dependent actions', 'collections[].children[].actions');
+      if (p.safety.readOnly) return new Unmet('read-only run: this check creates items and takes their actions', 'safety.readOnly');
+      const declared: ActionItems[] = p.collections.flatMap((c) => [
+        ...((c.actions ?? []).length > 0 ? [{ collection: c as WritableCollection, actions: c.actions! }] : []),
+        ...(c.children ?? []).filter((child) => child.actions.length > 0).map((child) => ({ collection: c as WritableCollection, child, actions: child.actions })),
+      ]);
+      if (declared.length === 0) return new Unmet('no collection or sub-collection names its state-dependent actions', 'collections[].actions');
+      const writable = declared.filter((d) => d.collection.createBody !== undefined);
+      return writable.length > 0 ? writable : new Unmet(`${declared[0]!.collection.name} names state-dependent actions but has no create body`, 'collections[].create.body');
     },
   }),
   /** The collections whose answers the config declares personalised. */

@@ -11,14 +11,14 @@ import { itemPath } from '../../src/check-kit/probes.js';
 import { targetOrigins } from '../../src/check-kit/created-url.js';
 
 /** GET of `path` under `version`; fails when the URL scheme's path names no current version. */
-async function getVersioned(ctx: CheckContext, v: VersionProfile, version: string, path: string): Promise<HttpResponse> {
+export async function getVersioned(ctx: CheckContext, v: VersionProfile, version: string, path: string): Promise<HttpResponse> {
   const spec = versionedRequest(v, version, path);
   if (spec === undefined) throw new CheckFailure(`${path} has no /v${v.current} segment, expected every configured path under the current version: one scheme for the whole API (§9.1)`, `/v${v.current}/…`, path);
   return ctx.http.send({ method: 'GET', ...spec });
 }
 
 /** The first configured collection, whose listing the version probes read. */
-function firstCollection(ctx: CheckContext): CollectionProfile {
+export function firstCollection(ctx: CheckContext): CollectionProfile {
   const c = ctx.profile.collections[0];
   if (c === undefined) throw new CheckSkipped('no collection to read under each version', 'collections');
   return c;
@@ -32,7 +32,6 @@ export const currentVersion = defineCheck({
   needs: ['version'],
   async run(ctx, { version: v }) {
     if (ctx.profile.collections.length === 0) throw new CheckSkipped('no collection to read under the current version', 'collections');
-    if (v.scheme === 'query') ctx.note(`the query scheme (?${v.queryParam}=) is discouraged: it pollutes cache keys (§9.2)`);
     for (const c of ctx.profile.collections) {
       const res = await getVersioned(ctx, v, v.current, c.path);
       expectStatus(res, 200, `${c.name} under the current version ${v.current}`);

@@ -1,0 +1,61 @@
+/**
+ * A noun action on an item (conventions §2 non-CRUD actions): `POST <item>/<noun>` takes
+ * it (201 + Location; again, 200 with the same record), `GET <item>/<noun>` reads the
+ * record (404 until it is taken). A task's completion and a project's restoration are two.
+ */
+import type { FaultName } from './faults.js';
+import { genericProblem, notFound, ProblemError } from './problem.js';
+import type { ResourceKind } from './resources.js';
+import { jsonReply, type Reply } from './respond.js';
+import type { Entry, Fields } from './store.js';
+
+export interface NounAction<D extends Fields> {
+  readonly kind: ResourceKind<D>;
+  /** When the action was taken, by item id; the kind's `afterWrite` drops an entry when the item leaves the taken state. */
+  readonly taken: Map<string, string>;
+  /** The record's path, for an item id. */
+  path(id: string): string;
+  /** The record as answered. */
+  body(id: string, takenAt: string): Record<string, unknown>;
+  /** The item's data once the action is taken. */
+  apply(data: D): D;
+  /** Why the action is closed on an item it was not taken on (answered 409); undefined: open. */
+  closed?(entry: Entry<D>): string | undefined;
+  /** Said when the record is read before the action was taken (`This task has not been completed.`). */
+  readonly notTaken: string;
+}
+
+function itemOf<D extends Fields>(action: NounAction<D>, id: string): Entry<D> {
+  const entry = action.kind.store.get(id);
+  if (entry === undefined) throw notFound(`No ${action.kind.noun} exists with this id.`);
+  return entry;
+}
+
+/** POST: takes the action once; a repeat answers the same record. */
+export function takeAction<D extends Fields>(action: NounAction<D>, id: string): Reply {
+  const entry = itemOf(action, id);
+  const existing = action.taken.get(id);
+  if (existing !== undefined) return jsonReply(200, action.body(id, existing));
+  const closed = action.closed?.(entry);
+  if (closed !== undefined) throw new ProblemError(genericProblem(409, closed));
+  const updated = action.kind.store.update(id, action.apply(entry.data));
+  action.kind.afterWrite?.(updated);
+  if (!action.taken.has(id)) action.taken.set(id, updated.updatedAt);
+  const takenAt = action.taken.get(id)!;
+  return jsonReply(201, action.body(id, takenAt), { Location: action.path(id) });
+}
+
+/** GET: the record once taken, 404 before. */
+export function readAction<D extends Fields>(action: NounAction<D>, id: string, faults: ReadonlySet<FaultName>): Reply {
+  const entry = itemOf(action, id);
+  // Fault `action-on-get`: reading an open action takes it, as a verb-on-GET endpoint would.
+  if (faults.has('action-on-get') && !action.taken.has(id) && action.closed?.(entry) === undefined) return takeAction(action, id);
+  const takenAt = action.taken.get(id);
+  if (takenAt === undefined) throw notFound(action.notTaken);
+  return jsonReply(200, action.body(id, takenAt));
+}
+
+/** Whether `_links` names an action, open or not (faults `link-open-action-missing`, `link-closed-action-shown`). */
+export function actionLinked(open: boolean, faults: ReadonlySet<FaultName>): boolean {
+  return open ? !faults.has('link-open-action-missing') : faults.has('link-closed-action-shown');
+}

@@ -1,0 +1,35 @@
+/** §9.2: the query scheme (`?v=<n>`) is allowed but discouraged. */
+import { CheckFailure, CheckSkipped, defineCheck } from '../../src/model/check.js';
+import { describe, expectStatus } from '../../src/check-kit/expect.js';
+import { withQueryParam } from '../../src/check-kit/versions.js';
+import { firstCollection, getVersioned } from './versions.js';
+
+export const noQueryScheme = defineCheck({
+  id: 'VER-no-query-scheme',
+  title: 'The version is not chosen by a query parameter',
+  rule: 'The API SHOULD NOT carry its version in the query string (`?v=<n>`): the query scheme is discouraged, it pollutes cache keys (§9.2). Judged on the scheme the config declares and, under the others, on whether `?v=` chooses a version all the same.',
+  severity: 'should',
+  needs: ['version'],
+  // That the declared scheme serves at all is VER-current-version's to judge.
+  dependsOn: ['VER-current-version'],
+  async run(ctx, { version: v }) {
+    const c = firstCollection(ctx);
+    const current = await getVersioned(ctx, v, v.current, c.path);
+    expectStatus(current, 200, `${c.name} under the current version ${v.current}`);
+    if (v.scheme === 'query') {
+      throw new CheckFailure(`${describe(current)}: the API names its version in the query (?${v.queryParam}=${v.current}), a scheme §9.2 discourages because the version then splits cache keys; expected it in the path (/v${v.current}/…) or a header`, 'the version in the path or a header', `?${v.queryParam}=`, current.exchangeIndex);
+    }
+    // Under another scheme the query must choose nothing: ask for an old version by it and see whether it answers as that version.
+    const other = v.deprecated[0] ?? v.removed[0];
+    if (other === undefined) throw new CheckSkipped(`no deprecated or removed version to ask for with ?${v.queryParam}=, to see whether the query chooses a version besides the ${v.scheme} scheme`, 'version.deprecated');
+    const deprecated = v.deprecated.includes(other);
+    // The same URL, without the scheme's header: the query alone names the version.
+    const probe = await ctx.http.send({ method: 'GET', url: withQueryParam(current.url, v.queryParam, other) });
+    const chosen = deprecated ? probe.headers['deprecation'] !== undefined && current.headers['deprecation'] === undefined : probe.status === 404 || probe.status === 410;
+    if (chosen) {
+      const shows = deprecated ? `Deprecation: ${probe.headers['deprecation']}` : String(probe.status);
+      throw new CheckFailure(`${describe(probe)} answers as the ${deprecated ? 'deprecated' : 'removed'} version ${other} (${shows}): ?${v.queryParam}= chooses the version besides the ${v.scheme} scheme, expected one scheme for the whole API and not the discouraged query (§9.1, §9.2)`, `the ${v.scheme} scheme alone`, `?${v.queryParam}=${other} honoured`, probe.exchangeIndex);
+    }
+    ctx.note(`?${v.queryParam}=${other} on ${c.path} chose nothing (${probe.status}${probe.headers['deprecation'] === undefined ? ', no Deprecation' : ''}): the ${v.scheme} scheme alone names the version`);
+  },
+});
