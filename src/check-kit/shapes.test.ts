@@ -45,6 +45,14 @@ describe('shapeOf', () => {
 });
 
 describe('compareShapes (§9.4)', () => {
+  it('lets a link come and go with the item\'s state (the server decides which actions are open), but not _links itself', () => {
+    const archived = shapeOf({ id: 'a', _links: { self: '/p/a', restoration: '/p/a/restoration' } });
+    const active = shapeOf({ id: 'a', _links: { self: '/p/a' } });
+    expect(compareShapes(archived, active).breaking).toEqual([]);
+    expect(compareShapes(archived, shapeOf({ id: 'a' })).breaking).toEqual(['$._links: removed (was object)']);
+    expect(compareShapes(archived, shapeOf({ id: 'a', _links: { self: 1 } })).breaking).toEqual(['$._links.self: was string, is now number']);
+  });
+
   it('finds nothing between a shape and itself', () => {
     fc.assert(fc.property(fc.jsonValue(), (v) => {
       expect(compareShapes(shapeOf(v), shapeOf(v))).toEqual({ breaking: [], safe: [], unobserved: [] });

@@ -10,7 +10,9 @@
  *
  * {@link compareShapes} applies §9.4's table to two shapes of the same response: a removed
  * (or renamed) field and a changed type are breaking; an added field is safe. Enum values
- * are values, not shapes: adding one is never seen as a change.
+ * are values, not shapes: adding one is never seen as a change. The members of a `_links`
+ * object are optional by nature: "the server decides which actions are open" (conventions
+ * §1, §2), so a link that comes and goes with the item's state is no change of shape.
  */
 
 import type { FieldShape, JsonType, Shape, ShapeSnapshot } from '../model/shape.js';
@@ -93,7 +95,7 @@ export function shapeOf(value: unknown): Shape {
   for (const path of [...seen.keys()].sort()) {
     const s = seen.get(path)!;
     const parent = parentPath(path);
-    const optional = parent !== undefined && !path.endsWith('[]') && s.present < seen.get(parent)!.objects;
+    const optional = parent !== undefined && !path.endsWith('[]') && (s.present < seen.get(parent)!.objects || parent.endsWith('._links'));
     out[path] = { types: [...s.types].sort(), ...(optional && { optional: true as const }) };
   }
   return out;
