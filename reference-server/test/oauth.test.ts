@@ -279,3 +279,27 @@ describe('the resource API with JWT access tokens', () => {
     expect(res.status).toBe(403);
   });
 });
+
+describe('bad input', () => {
+  const formType = { 'content-type': 'application/x-www-form-urlencoded' };
+  it.each([
+    ['GET', '/oauth/authorize', {}, undefined],
+    ['GET', '/oauth/authorize?client_id=%ZZ&redirect_uri=%E0%A4%A', {}, undefined],
+    ['GET', '/oauth/authorize?client_id=restprobe-client&redirect_uri=http%3A%2F%2F127.0.0.1%2Frestprobe%2Fcallback&client_id=x', {}, undefined],
+    ['HEAD', '/oauth/authorize', {}, undefined],
+    ['POST', '/oauth/authorize', formType, undefined],
+    ['POST', '/oauth/authorize', { 'content-type': 'application/json' }, '{"request":"x"}'],
+    ['POST', '/oauth/authorize', formType, 'request=%ZZ&username=&password='],
+    ['POST', '/oauth/token', formType, '%%%=&&=='],
+    ['POST', '/oauth/token', { ...formType, authorization: 'Basic !!!' }, 'grant_type=client_credentials'],
+    ['POST', '/oauth/token', { ...formType, authorization: 'Basic Zm9v' }, 'grant_type=client_credentials'],
+    ['POST', '/oauth/token', { ...formType, authorization: 'Basic JVpaOiVaWg==' }, 'grant_type=client_credentials'],
+    ['POST', '/oauth/token', formType, 'grant_type=refresh_token&client_id=restprobe-client&client_secret=x&refresh_token=%00'],
+    ['GET', '/v2/projects', { authorization: 'Bearer eyJhbGciOiJub25lIn0.bm90IGpzb24.' }, undefined],
+    ['GET', '/v2/projects', { authorization: 'Bearer ..' }, undefined],
+  ] as const)('%s %s answers below 500', async (method, path, headers, body) => {
+    const res = await h.call(method, path, { auth: false, headers: { ...headers }, ...(body !== undefined && { body }) });
+    expect(res.status).toBeGreaterThanOrEqual(400);
+    expect(res.status).toBeLessThan(500);
+  });
+});

@@ -5,6 +5,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { readBody } from '../body.js';
+import { ProblemError } from '../problem.js';
 
 /** Forms here hold a few short fields. */
 const maxFormBytes = 16 * 1024;
@@ -25,8 +26,10 @@ export async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
   let raw: Buffer;
   try {
     raw = await readBody(req, maxFormBytes);
-  } catch {
-    throw new FormError(`The body is larger than ${maxFormBytes} bytes.`);
+  } catch (error) {
+    // readBody refuses an oversized body with a 413 problem; anything else is a lost client.
+    if (error instanceof ProblemError) throw new FormError(`The body is larger than ${maxFormBytes} bytes.`);
+    throw error;
   }
   try {
     return new URLSearchParams(new TextDecoder('utf-8', { fatal: true }).decode(raw));

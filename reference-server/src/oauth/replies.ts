@@ -26,7 +26,8 @@ export function seeOther(location: string): Reply {
 export function writeReply(res: ServerResponse, reply: Reply, head: boolean): void {
   const headers: Record<string, string> = { 'Cache-Control': 'no-store', ...reply.headers };
   if (reply.content !== undefined) headers['Content-Type'] = reply.content.type;
-  headers['Content-Length'] = String(Buffer.byteLength(reply.content?.text ?? '', 'utf8'));
+  // A 204 carries no Content-Length (RFC 9110 §8.6).
+  if (reply.status !== 204) headers['Content-Length'] = String(Buffer.byteLength(reply.content?.text ?? '', 'utf8'));
   res.writeHead(reply.status, reasonPhrase(reply.status), headers);
   res.end(head ? undefined : reply.content?.text);
 }
