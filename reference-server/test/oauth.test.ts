@@ -5,6 +5,7 @@
  */
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { escapeHtml } from '../src/oauth/login-page.js';
 import { startHarness, type Harness } from './client.js';
 import { api, authorize, clientToken, codeFlow, forge, keyConfused, login, now, pkce, redeem, redirectParams, redirectUri, refresh, tampered, token, unsigned, userTokens } from './oauth-client.js';
 
@@ -201,8 +202,13 @@ describe('the authorization code flow', () => {
 
   it('needs the redirect_uri of the authorization request at the token endpoint', async () => {
     const { code, verifier } = await codeFlow(h);
-    const res = await token(h, { grant_type: 'authorization_code', code, code_verifier: verifier });
-    expect(res.json().error).toBe('invalid_grant');
+    expect((await token(h, { grant_type: 'authorization_code', code, code_verifier: verifier })).json().error).toBe('invalid_request');
+    const other = await token(h, { grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: `${redirectUri}/other` });
+    expect(other.json().error).toBe('invalid_grant');
+  });
+
+  it('escapes HTML in what the login page shows', () => {
+    expect(escapeHtml(`<a href="x" title='y'>&</a>`)).toBe('&#60;a href=&#34;x&#34; title=&#39;y&#39;&#62;&#38;&#60;/a&#62;');
   });
 });
 

@@ -82,7 +82,7 @@ export class TokenEndpoint {
   private async authorizationCode(form: URLSearchParams, clientId: string): Promise<Reply> {
     const code = parameter(form, 'code');
     const redirectUri = parameter(form, 'redirect_uri');
-    if (code === null) return this.error(400, 'invalid_request', 'code is missing.');
+    if (code === null || redirectUri === null) return this.error(400, 'invalid_request', `${code === null ? 'code' : 'redirect_uri'} is missing.`);
     const redemption = this.codes.redeem(code, clientId);
     if (!redemption.ok) {
       if (redemption.replayedFamily !== undefined) this.families.revoke(redemption.replayedFamily);
