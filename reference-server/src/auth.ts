@@ -2,9 +2,11 @@
  * Authentication and scope enforcement (conventions §5.1, §5.3, §5.4; RFC 6750 §3 for the
  * challenge).
  *
- * Two kinds of credential: an API key in `X-API-Key: <key>` or `Authorization: Bearer
- * <key>`, never in the URL; and a session cookie (see `sessions.ts`). Every credential a
- * request presents must be valid, and the request may do only what all of them allow.
+ * Three kinds of credential: an API key in `X-API-Key: <key>` or `Authorization: Bearer
+ * <key>`, never in the URL; a JWT access token of the authorization server in
+ * `Authorization: Bearer <JWT>` (see `oauth/access-tokens.ts`); and a session cookie (see
+ * `sessions.ts`). Every credential a request presents must be valid, and the request may do
+ * only what all of them allow.
  * Key comparison is constant-time.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';

@@ -1,7 +1,9 @@
 /**
  * The key the authorization server signs access tokens with, and what it publishes of it.
  *
- * RS256 (the default): an RSA 2048 key pair made at start; the JWKS publishes the public
+ * RS256 (the default): an RSA 2048 key pair, made once per process (making one takes a
+ * tenth of a second or more, and test suites start hundreds of servers; each server's
+ * issuer differs, so no token of one is valid at another); the JWKS publishes the public
  * half. HS256 (`serve --jwt-alg HS256`): a 256-bit shared secret, never published (the
  * JWKS is empty). Either way the private key is exported as one line of JWK JSON
  * (`RESTPROBE_JWT_TEST_KEY`), so a harness can forge tokens the server would accept and
@@ -31,7 +33,10 @@ export interface SigningKeys {
   readonly confusionSecrets: readonly Uint8Array[];
 }
 
-/** Makes a fresh key for `alg` (an RSA key pair takes some tens of milliseconds). */
+/** The process's RSA key pair, once it is asked for. */
+let rsaKeyPair: Promise<{ publicKey: KeyObject; privateKey: KeyObject }> | undefined;
+
+/** The signing key for `alg`: a fresh HS256 secret, or the process's RSA key pair. */
 export async function createSigningKeys(alg: JwtAlgorithm): Promise<SigningKeys> {
   if (alg === 'HS256') {
     const secret = new Uint8Array(randomBytes(32));
@@ -39,7 +44,8 @@ export async function createSigningKeys(alg: JwtAlgorithm): Promise<SigningKeys>
     const jwk = { kty: 'oct', k: Buffer.from(secret).toString('base64url'), kid, alg };
     return { alg, kid, signKey: secret, verifyKey: secret, publicJwks: [], testKey: JSON.stringify(jwk), confusionSecrets: [] };
   }
-  const { publicKey, privateKey } = await promisify(generateKeyPair)('rsa', { modulusLength: 2048 });
+  rsaKeyPair ??= promisify(generateKeyPair)('rsa', { modulusLength: 2048 });
+  const { publicKey, privateKey } = await rsaKeyPair;
   const publicJwk = publicKey.export({ format: 'jwk' }) as JWK;
   const kid = await calculateJwkThumbprint(publicJwk);
   const privateJwk = { ...(privateKey.export({ format: 'jwk' }) as JWK), kid, alg };
