@@ -4,7 +4,7 @@
  * resource API's verification of JWT access tokens (every attack refused).
  */
 import { decodeJwt, decodeProtectedHeader } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { escapeHtml } from '../src/oauth/login-page.js';
 import { startHarness, type Harness } from './client.js';
 import { api, authorize, clientToken, codeFlow, forge, keyConfused, login, now, pkce, redeem, redirectParams, redirectUri, refresh, tampered, token, unsigned, userTokens } from './oauth-client.js';
@@ -307,5 +307,27 @@ describe('bad input', () => {
     const res = await h.call(method, path, { auth: false, headers: { ...headers }, ...(body !== undefined && { body }) });
     expect(res.status).toBeGreaterThanOrEqual(400);
     expect(res.status).toBeLessThan(500);
+  });
+});
+
+describe('lifetimes (the clock moved on, timers real)', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+  const later = (seconds: number): void => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() + seconds * 1000);
+  };
+
+  it('a code is refused after 60 s', async () => {
+    const { code, verifier } = await codeFlow(h);
+    later(61);
+    expect((await redeem(h, code, verifier)).json().error).toBe('invalid_grant');
+  });
+
+  it('an access token is refused once expired (after the 5 s of tolerance)', async () => {
+    const jwt = await clientToken(h);
+    later(600 + 6);
+    expect((await api(h, jwt)).status).toBe(401);
   });
 });
