@@ -18,7 +18,9 @@ const env = await new Promise((resolve, reject) => {
   server.stdout.on('data', (chunk) => {
     out += chunk;
     if (!out.includes('RESTPROBE_BASE_URL=')) return;
-    const vars = Object.fromEntries([...out.matchAll(/^export (\w+)=(.*)$/gm)].map((m) => [m[1], m[2]]));
+    // A value with shell syntax in it (the JWK's JSON) comes single-quoted, with ' as '\''.
+    const unquote = (v) => (/^'.*'$/.test(v) ? v.slice(1, -1).replaceAll("'\\''", "'") : v);
+    const vars = Object.fromEntries([...out.matchAll(/^export (\w+)=(.*)$/gm)].map((m) => [m[1], unquote(m[2])]));
     resolve(vars);
   });
   server.once('exit', (code) => reject(new Error(`the reference server exited (${code}) before it was ready:\n${out}`)));

@@ -12,7 +12,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { authenticate, authorize, type Credentials, type KeyRing } from './auth.js';
+import { authenticate, authorize, type AccessTokenVerifier, type Credentials, type KeyRing } from './auth.js';
 import { bodyRequired, hasBody, MalformedJsonError, parseJson, readBody, requireObject, type JsonObject } from './body.js';
 import { ConditionalRequest, Validators } from './conditional.js';
 import type { BodyPolicy, Operation } from './context.js';
@@ -42,6 +42,8 @@ export interface AppConfig {
   readonly limiter?: RateLimiter;
   /** How clients name the API version: in the path (`/v2/…`, the default) or in Accept. */
   readonly versioning?: Versioning;
+  /** Verifies JWT access tokens (the authorization server's); none: bearer values are API keys only. */
+  readonly accessTokens?: AccessTokenVerifier;
 }
 
 const bodyMethods = ['POST', 'PUT', 'PATCH'] as const;
@@ -140,7 +142,7 @@ export function createRequestListener(config: AppConfig): (req: IncomingMessage,
       throw new ProblemError(genericProblem(405, `This path does not support ${method}; see Allow.`), { Allow: allow });
     }
     // The login (`access: 'open'`) takes its key in the body; everything else needs credentials.
-    const credentials = operation.access === 'open' ? undefined : authenticate(req.headers, query, { keys, sessions, faults });
+    const credentials = operation.access === 'open' ? undefined : await authenticate(req.headers, query, { keys, sessions, faults, ...(config.accessTokens && { accessTokens: config.accessTokens }) });
     if (credentials !== undefined && operation.access === undefined) authorize(credentials, method, path, faults);
     seen.authenticated = credentials !== undefined;
     if (!faults.has('accept-ignored')) requireAcceptableJson(req.headers.accept);

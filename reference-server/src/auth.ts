@@ -2,9 +2,11 @@
  * Authentication and scope enforcement (conventions §5.1, §5.3, §5.4; RFC 6750 §3 for the
  * challenge).
  *
- * Two kinds of credential: an API key in `X-API-Key: <key>` or `Authorization: Bearer
- * <key>`, never in the URL; and a session cookie (see `sessions.ts`). Every credential a
- * request presents must be valid, and the request may do only what all of them allow.
+ * Three kinds of credential: an API key in `X-API-Key: <key>` or `Authorization: Bearer
+ * <key>`, never in the URL; a JWT access token of the authorization server in
+ * `Authorization: Bearer <JWT>` (see `oauth/access-tokens.ts`); and a session cookie (see
+ * `sessions.ts`). Every credential a request presents must be valid, and the request may do
+ * only what all of them allow.
  * Key comparison is constant-time.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
@@ -85,18 +87,29 @@ export function unauthorized(detail: string, error: 'invalid_token' | undefined,
   return new ProblemError(genericProblem(401, detail), faults.has('unauthorized-without-challenge') ? {} : { 'WWW-Authenticate': challenge });
 }
 
-/** The API keys a request presents, in whichever of the two accepted headers. */
-function presentedKeys(headers: IncomingHttpHeaders): string[] {
+/** A bearer value of three dot-separated parts is a JWT access token, not an API key. */
+const jwtShape = /^[^.]*\.[^.]*\.[^.]*$/;
+
+/** The API keys and JWT access tokens a request presents, in whichever of the two accepted headers. */
+function presentedCredentials(headers: IncomingHttpHeaders, tokens: AccessTokenVerifier | undefined): { keys: string[]; jwts: string[] } {
   const keys: string[] = [];
+  const jwts: string[] = [];
   const apiKey = headers['x-api-key'];
   if (typeof apiKey === 'string') keys.push(apiKey.trim());
   const authorization = headers.authorization;
   if (authorization !== undefined) {
     // Only the Bearer scheme carries the key; the scheme name is case-insensitive.
     const bearer = /^Bearer +([^\s]+) *$/i.exec(authorization);
-    if (bearer?.[1] !== undefined) keys.push(bearer[1]);
+    const value = bearer?.[1];
+    if (value !== undefined) (tokens !== undefined && jwtShape.test(value) ? jwts : keys).push(value);
   }
-  return keys;
+  return { keys, jwts };
+}
+
+/** Verifies JWT access tokens (the authorization server's, see oauth/access-tokens.ts). */
+export interface AccessTokenVerifier {
+  /** The token's scopes, or `undefined` when it is not valid in any way. */
+  verify(token: string): Promise<readonly Scope[] | undefined>;
 }
 
 /** The name of the session cookie (`sessions.ts` sets it). */
@@ -119,22 +132,25 @@ export interface AuthState {
   readonly keys: KeyRing;
   readonly sessions: SessionStore;
   readonly faults: ReadonlySet<FaultName>;
+  /** Verifies `Authorization: Bearer <JWT>`; without it, every bearer value is taken for an API key. */
+  readonly accessTokens?: AccessTokenVerifier;
 }
 
 /**
  * Lets the request through with its {@link Credentials}, or throws 401 with a
  * `WWW-Authenticate` challenge: a bare `realm` when no credentials came (RFC 6750 §3.1:
  * no error code then), and `error="invalid_token"` when one came and is wrong, unknown
- * or revoked. The query string is never read for a key (conventions §5.1).
+ * or revoked. The query string is never read for a key (conventions §5.1). A JWT access
+ * token grants the scopes of its `scope` claim.
  */
-export function authenticate(headers: IncomingHttpHeaders, query: URLSearchParams, state: AuthState): Credentials {
+export async function authenticate(headers: IncomingHttpHeaders, query: URLSearchParams, state: AuthState): Promise<Credentials> {
   const { keys, sessions, faults } = state;
-  const presented = presentedKeys(headers);
+  const { keys: presented, jwts } = presentedCredentials(headers, state.accessTokens);
   if (faults.has('api-key-in-query')) {
     for (const name of queryKeyNames) presented.push(...query.getAll(name));
   }
   const sessionIds = sessionIdsFrom(headers);
-  if (presented.length === 0 && sessionIds.length === 0) {
+  if (presented.length === 0 && jwts.length === 0 && sessionIds.length === 0) {
     if (faults.has('forbidden-for-missing-credentials')) {
       throw new ProblemError(genericProblem(403, 'This request is not allowed without credentials.'));
     }
@@ -151,6 +167,11 @@ export function authenticate(headers: IncomingHttpHeaders, query: URLSearchParam
     const garbage = entry === undefined && faults.has('garbage-key-accepted') && key.length >= 40 && key === headers['x-api-key']?.toString().trim();
     if (entry === undefined && !garbage) throw unauthorized('The API key sent with this request is not valid.', 'invalid_token', faults);
     granted.push(entry?.scopes ?? fullScopes);
+  }
+  for (const jwt of jwts) {
+    const scopes = await state.accessTokens?.verify(jwt);
+    if (scopes === undefined) throw unauthorized('The access token sent with this request is not valid: malformed, badly signed, expired, or not issued for this API.', 'invalid_token', faults);
+    granted.push(scopes);
   }
   let session: string | undefined;
   for (const id of sessionIds) {

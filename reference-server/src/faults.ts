@@ -472,6 +472,136 @@ const definitions = [
     detects: ['AUT-invalid-credentials-401'],
   },
   {
+    name: 'jwt-alg-none-accepted',
+    description: 'The API accepts an unsigned access token (alg "none").',
+    detects: ['AUT-jwt-alg-none-refused'],
+  },
+  {
+    name: 'jwt-key-confusion',
+    description: "The API verifies an HS256 token with the RSA public key's PEM as the HMAC secret.",
+    detects: ['AUT-jwt-key-confusion-refused'],
+  },
+  {
+    name: 'jwt-signature-unchecked',
+    description: 'The API decodes access tokens without verifying their signature (claims are still checked).',
+    detects: ['AUT-jwt-tampered-refused'],
+  },
+  {
+    name: 'jwt-exp-unchecked',
+    description: 'The API accepts expired access tokens.',
+    detects: ['AUT-jwt-expired-refused'],
+  },
+  {
+    name: 'jwt-nbf-unchecked',
+    description: 'The API accepts access tokens whose nbf is in the future.',
+    detects: ['AUT-jwt-nbf-future-refused'],
+  },
+  {
+    name: 'jwt-iss-unchecked',
+    description: 'The API accepts access tokens from any issuer.',
+    detects: ['AUT-jwt-wrong-iss-refused'],
+  },
+  {
+    name: 'jwt-aud-unchecked',
+    description: 'The API accepts access tokens issued for any audience.',
+    detects: ['AUT-jwt-wrong-aud-refused'],
+  },
+  {
+    name: 'jwt-scope-ignored',
+    description: "The API ignores an access token's scope claim: every token may do everything.",
+    detects: ['AUT-jwt-scope-403'],
+  },
+  {
+    name: 'token-lifetime-24h',
+    description: 'Access tokens live 24 hours (expires_in and exp) instead of 10 minutes.',
+    detects: ['AUT-client-credentials-token', 'AUT-jwt-lifetime'],
+  },
+  {
+    name: 'jwt-pii-in-claims',
+    description: "Access tokens carry the user's email address and name.",
+    detects: ['AUT-jwt-no-personal-data'],
+  },
+  {
+    name: 'jwt-no-typ',
+    description: 'Access token headers carry no typ (RFC 9068 asks for at+jwt).',
+    detects: ['AUT-jwt-format'],
+  },
+  {
+    name: 'jwt-claims-missing',
+    description: 'Access tokens carry no nbf and no aud claim.',
+    detects: ['AUT-jwt-claims'],
+  },
+  {
+    name: 'token-response-cacheable',
+    description: 'Token endpoint responses carry Cache-Control: max-age=300 and no Pragma.',
+    detects: ['AUT-token-no-store'],
+  },
+  {
+    name: 'client-secret-unchecked',
+    description: 'The token endpoint accepts any client secret for a known client id.',
+    detects: ['AUT-token-invalid-client'],
+  },
+  {
+    name: 'unknown-grant-500',
+    description: 'The token endpoint answers an unknown grant type with 500.',
+    detects: ['AUT-token-unsupported-grant'],
+  },
+  {
+    name: 'password-grant-accepted',
+    description: "The token endpoint issues tokens for grant_type=password with the test user's login.",
+    detects: ['AUT-password-grant-refused'],
+  },
+  {
+    name: 'implicit-flow-accepted',
+    description: 'The authorization endpoint serves response_type=token: a login, then a token in the fragment.',
+    detects: ['AUT-implicit-refused'],
+  },
+  {
+    name: 'pkce-optional',
+    description: 'An authorization request without code_challenge gets a code, redeemable without a verifier.',
+    detects: ['AUT-pkce-required'],
+  },
+  {
+    name: 'pkce-plain-accepted',
+    description: 'The authorization endpoint accepts code_challenge_method=plain.',
+    detects: ['AUT-pkce-plain-refused'],
+  },
+  {
+    name: 'pkce-verifier-unchecked',
+    description: 'The token endpoint redeems a code without comparing the code_verifier to its challenge.',
+    detects: ['AUT-pkce-verifier-checked'],
+  },
+  {
+    name: 'code-reusable',
+    description: 'An authorization code can be redeemed more than once.',
+    detects: ['AUT-code-single-use'],
+  },
+  {
+    name: 'state-dropped',
+    description: 'The redirect after the login carries no state parameter.',
+    detects: ['AUT-state-echoed'],
+  },
+  {
+    name: 'redirect-uri-prefix-match',
+    description: 'Any redirect_uri that starts with the registered one is accepted and redirected to.',
+    detects: ['AUT-redirect-uri-exact'],
+  },
+  {
+    name: 'refresh-not-rotated',
+    description: 'A refresh returns no new refresh token, and the old one stays valid.',
+    detects: ['STA-refresh-rotates'],
+  },
+  {
+    name: 'old-refresh-still-valid',
+    description: 'A refresh issues a new refresh token, but the old one keeps working.',
+    detects: ['STA-refresh-old-refused'],
+  },
+  {
+    name: 'refresh-reuse-no-revoke',
+    description: 'A rotated-out refresh token is refused, but its family is not revoked.',
+    detects: ['STA-refresh-reuse-revokes-family'],
+  },
+  {
     name: 'rate-limit-absent',
     description: 'No request is ever rate limited: a burst of any size is served, and no RateLimit fields are sent.',
     detects: ['LIM-rate-limit-enforced'],

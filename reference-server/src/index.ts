@@ -26,12 +26,15 @@ import { ValidatorMemory, Validators } from './conditional.js';
 import { createRoutes } from './routes.js';
 import { resolveFaults } from './faults.js';
 import { RateLimits, type RateLimitOptions } from './rate-limit.js';
+import { AuthorizationServer, type JwtAlgorithm, type OAuthSecrets } from './oauth/server.js';
 import { Webhooks, webhookSchedules, type WebhookSchedule, type WebhookScheduleName, type WebhookSigning } from './webhooks.js';
 
 export { webhookScheduleNames, webhookSchedules, webhookSubscriptionsPath, type WebhookSchedule, type WebhookScheduleName } from './webhooks.js';
 export { startReferenceReceiver, receiverFaultCatalogue, type ReferenceReceiver, type ReceiverFault, type ReceiverFaultName } from './receiver.js';
 
 export { defaultProbeRateLimit, parseRateLimit, rateLimitAlgorithms, retryAfterFormats, type RateLimit, type RateLimitAlgorithm, type RateLimitOptions, type RetryAfterFormat } from './rate-limit.js';
+
+export { jwtAlgorithms, type JwtAlgorithm, type OAuthSecrets } from './oauth/server.js';
 
 export { currentVersion, deprecatedVersion, removedVersion, vendorMediaType, versioningSchemes, type Versioning } from './versions.js';
 import type { Versioning } from './versions.js';
@@ -90,6 +93,11 @@ export interface ReferenceServerOptions extends RateLimitOptions {
    * (`/projects?v=1`, the scheme §9.2 discourages).
    */
   readonly versioning?: Versioning;
+  /**
+   * How the authorization server signs access tokens (`serve --jwt-alg`): `RS256` (the
+   * default; the public key in the JWKS) or `HS256` (a shared secret; the JWKS is empty).
+   */
+  readonly jwtAlg?: JwtAlgorithm;
 }
 
 /** The most nodes `nodes` may ask for. */
@@ -108,9 +116,10 @@ export interface ReferenceServer {
   readonly urls: readonly string[];
   /**
    * What a client needs, named as the environment variables `restprobe serve` prints: the
-   * primary key (every scope) and the read-only key (`read:*`).
+   * primary key (every scope), the read-only key (`read:*`), the rate-limit probe keys, and
+   * the OAuth client, test user and token signing key (a JWK, JSON).
    */
-  readonly secrets: { readonly RESTPROBE_API_KEY: string; readonly RESTPROBE_READONLY_KEY: string; readonly RESTPROBE_LIMIT_KEY: string; readonly RESTPROBE_LIMIT_KEY_2: string };
+  readonly secrets: { readonly RESTPROBE_API_KEY: string; readonly RESTPROBE_READONLY_KEY: string; readonly RESTPROBE_LIMIT_KEY: string; readonly RESTPROBE_LIMIT_KEY_2: string } & OAuthSecrets;
   /** With `tls`: the CA certificate (PEM) that issued the nodes' certificates. */
   readonly ca?: string;
   /** With `tls`: the CA certificate written to a file under the OS temp directory, removed by `close`. */
@@ -168,6 +177,10 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   const memory = new ValidatorMemory();
   // One counter store for every node; the probe keys join the key ring (read-only).
   const rateLimits = new RateLimits(options, faults, keys);
+  // One authorization server for every node: clients, logins, codes and refresh tokens shared.
+  const versioning = options.versioning ?? 'url';
+  const oauth = await AuthorizationServer.create({ faults, alg: options.jwtAlg ?? 'RS256', apiBase: versioning === 'url' ? '/v2' : '' });
+  const accessTokens = oauth.accessTokens;
   const servers: Server[] = [];
   const ports: number[] = [];
   let plainUrl: string | undefined;
@@ -175,19 +188,21 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   try {
     for (let node = 1; node <= nodes; node++) {
       const validators = new Validators(faults, memory, node);
-      const app = createRequestListener({ keys, sessions, faults, routes, validators, limiter: rateLimits.nodeLimiter(), versioning: options.versioning ?? 'url' });
+      const app = oauth.inFrontOf(createRequestListener({ keys, sessions, faults, routes, validators, limiter: rateLimits.nodeLimiter(), versioning, accessTokens }));
       // An https.Server is an http.Server for everything used here (listen, close, address).
       const server: Server = tls === undefined ? createServer(app) : createHttpsServer({ key: tls.key, cert: tls.cert }, hsts ? withHsts(app) : app);
       server.on('clientError', createClientErrorListener(faults, hsts ? { 'Strict-Transport-Security': hstsValue } : {}));
       await listen(server, basePort === 0 ? 0 : basePort + node - 1);
       servers.push(server);
       ports.push((server.address() as AddressInfo).port);
+      // The first node's origin is the issuer, and the API audience, on every node.
+      if (node === 1) oauth.origin.set(`${tls === undefined ? 'http' : 'https'}://127.0.0.1:${ports[0] ?? 0}`);
     }
     if (tls !== undefined) {
       const firstPort = ports[0] ?? 0;
       // Fault `plain-http-serves-data`: the plain listener is one more node of the API.
       const plainApp = faults.has('plain-http-serves-data')
-        ? createRequestListener({ keys, sessions, faults, routes, validators: new Validators(faults, memory, 1), limiter: rateLimits.nodeLimiter(), versioning: options.versioning ?? 'url' })
+        ? oauth.inFrontOf(createRequestListener({ keys, sessions, faults, routes, validators: new Validators(faults, memory, 1), limiter: rateLimits.nodeLimiter(), versioning, accessTokens }))
         : redirectToHttps(firstPort);
       const plain = createServer(plainApp);
       plain.on('clientError', createClientErrorListener(faults));
@@ -210,7 +225,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     url: urls[0] ?? '',
     port: ports[0] ?? 0,
     urls,
-    secrets: { RESTPROBE_API_KEY: apiKey, RESTPROBE_READONLY_KEY: readOnlyKey, ...rateLimits.secrets },
+    secrets: { RESTPROBE_API_KEY: apiKey, RESTPROBE_READONLY_KEY: readOnlyKey, ...rateLimits.secrets, ...oauth.secrets },
     faults: faultNames,
     ...(tls !== undefined && { ca: tls.ca }),
     ...(caDir !== undefined && { caPath: join(caDir, 'ca.pem') }),

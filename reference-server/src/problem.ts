@@ -52,6 +52,7 @@ const reasonPhrases: Readonly<Record<number, string>> = {
   200: 'OK',
   201: 'Created',
   204: 'No Content',
+  303: 'See Other',
   304: 'Not Modified',
   308: 'Permanent Redirect',
   400: 'Bad Request',

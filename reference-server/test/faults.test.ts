@@ -9,6 +9,7 @@ import { rawExchange, startHarness, type Harness } from './client.js';
 import { pause, probe, probeUntil, shortProbeQuota, slowProbeQuota } from './rate-limit-client.js';
 import { startCapture, subscribe, type Capture } from './webhook-capture.js';
 import { standardSignature } from '../src/webhooks.js';
+import { oauthDemonstrations } from './oauth-fault-demos.js';
 
 /** Runs `demo` with a capture endpoint subscribed to every event. */
 async function withCapture(h: Harness, demo: (capture: Capture, sub: { id: string; secret: string; location: string }) => Promise<void>): Promise<void> {
@@ -948,6 +949,7 @@ const demonstrations: Record<FaultName, (h: Harness) => Promise<void>> = {
     expect(shed?.headers['retry-after']).toMatch(/^\d+\.\d\d$/);
     expect(shed?.json()).toMatchObject({ status: 503, title: 'Service Unavailable' });
   },
+  ...oauthDemonstrations,
 };
 
 /** Servers a demonstration needs beyond the default (with and without its fault). */

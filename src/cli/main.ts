@@ -121,6 +121,7 @@ Examples:
     .option('--tls', 'HTTPS with a CA made at start (its path is printed, for --ca), HSTS, and a plain-HTTP listener on the next port that redirects', false)
     .option('--webhook-schedule <name>', 'webhook retries: short (250 ms timeout, first retry after ~50 ms, 6 attempts; what the reference config expects) or standard (15 s, 5 s, 8 attempts)', 'short')
     .option('--webhook-scheme <name>', "how deliveries are signed: standard (Standard Webhooks) or github (X-Hub-Signature-256, no timestamp: the config's webhooks.scheme must say github)", 'standard')
+    .option('--jwt-alg <alg>', 'how the OAuth server signs access tokens: RS256 (the default; public key in /oauth/jwks) or HS256 (a shared secret, never published)', 'RS256')
     .option('--list-faults', 'list the faults and the checks each must trip', false)
     .option('--json', 'with --list-faults: as JSON', false)
     .addHelpText('after', `
@@ -129,6 +130,7 @@ Examples:
   $ restprobe serve --port 8080 --fault if-match-ignored --fault errors-as-plain-json
   $ restprobe serve --port 8080 --nodes 2 --fault etag-per-node
   $ restprobe serve --port 8443 --tls
+  $ restprobe serve --port 8080 --jwt-alg HS256 --fault jwt-exp-unchecked
   $ restprobe serve --list-faults --json`)
     .action(async (opts) => {
       const { serveCommand } = await import('./serve-command.js');

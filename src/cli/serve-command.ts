@@ -2,7 +2,7 @@
  * `restprobe serve`: the bundled reference server. It prints shell lines (comments, and
  * one `export` per secret) so a second shell can paste them and run against it.
  */
-import { faultCatalogue, maxNodes, versioningSchemes, type Versioning, maxSeedProjects, startReferenceServer, webhookScheduleNames, webhookSchedules, type WebhookScheduleName } from '../../reference-server/src/index.js';
+import { faultCatalogue, jwtAlgorithms, maxNodes, versioningSchemes, type Versioning, maxSeedProjects, startReferenceServer, webhookScheduleNames, webhookSchedules, type WebhookScheduleName } from '../../reference-server/src/index.js';
 import { RestprobeError } from '../errors.js';
 import { describeRateLimits, rateLimitOptions, type RateLimitFlags } from './serve-rate-limits.js';
 
@@ -25,6 +25,13 @@ export interface ServeOptions extends RateLimitFlags {
   readonly webhookScheme?: string;
   /** How clients name the API version: `url` (default), `header` (Accept), `x-api-version` or `query`. */
   readonly versioning?: string;
+  /** How the OAuth server signs access tokens: `RS256` (default) or `HS256`. */
+  readonly jwtAlg?: string;
+}
+
+/** A value as a shell word: bare when it is plainly safe, else single-quoted (the JWK's JSON). */
+export function shellWord(value: string): string {
+  return /^[\w@%+=:,./-]*$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
 }
 
 export function renderFaultList(json: boolean): string {
@@ -76,9 +83,11 @@ export async function serveCommand(opts: ServeOptions, out: NodeJS.WriteStream =
   if (webhookScheme !== 'standard' && webhookScheme !== 'github') throw new RestprobeError('ERR_USAGE', `--webhook-scheme: "${webhookScheme}" is not standard or github`);
   const versioning = (opts.versioning ?? 'url') as Versioning;
   if (!versioningSchemes.includes(versioning)) throw new RestprobeError('ERR_USAGE', `--versioning: "${versioning}" is not one of ${versioningSchemes.join(', ')}`);
+  const jwtAlg = jwtAlgorithms.find((a) => a === (opts.jwtAlg ?? 'RS256'));
+  if (jwtAlg === undefined) throw new RestprobeError('ERR_USAGE', `--jwt-alg: "${opts.jwtAlg ?? ''}" is not one of ${jwtAlgorithms.join(', ')}`);
   let server;
   try {
-    server = await startReferenceServer({ port, faults: opts.fault, nodes, seedProjects, ...limits, ...(opts.reuseIds === true && { reuseIds: true }), ...(opts.tls === true && { tls: true }), webhookSchedule: schedule, webhookScheme, versioning });
+    server = await startReferenceServer({ port, faults: opts.fault, nodes, seedProjects, ...limits, ...(opts.reuseIds === true && { reuseIds: true }), ...(opts.tls === true && { tls: true }), webhookSchedule: schedule, webhookScheme, versioning, jwtAlg });
   } catch (err) {
     const where = port !== 0 && lastPort > port ? `${port}-${lastPort}` : String(port);
     throw new RestprobeError('ERR_USAGE', `cannot listen on 127.0.0.1:${where}: ${(err as Error).message}`);
@@ -100,9 +109,10 @@ export async function serveCommand(opts: ServeOptions, out: NodeJS.WriteStream =
       ...(server.plainUrl !== undefined ? [`# plain HTTP (redirects to ${server.url}): ${server.plainUrl}`] : []),
       ...describeRateLimits(limits),
       `# webhooks: POST /v2/webhook-subscriptions; deliveries time out after ${webhookSchedules[schedule].timeoutMs} ms, first retry after ~${webhookSchedules[schedule].firstRetryMs} ms, ${webhookSchedules[schedule].attempts} attempts (${schedule} schedule), signed ${webhookScheme === 'github' ? 'in GitHub\'s style (X-Hub-Signature-256)' : 'per Standard Webhooks'}`,
+      `# OAuth: ${server.url}/.well-known/oauth-authorization-server (client ${server.secrets.RESTPROBE_OAUTH_CLIENT_ID}, user ${server.secrets.RESTPROBE_OAUTH_USERNAME}); access tokens are ${jwtAlg} JWTs, signed with RESTPROBE_JWT_TEST_KEY`,
       '# in another shell, paste these lines, then:',
       `#   npx restprobe run ${server.url} -c fixtures/reference.config.json${server.urls.slice(1).map((u) => ` --node ${u}`).join('')}${server.caPath !== undefined ? ` --ca ${server.caPath}` : ''}${server.plainUrl !== undefined ? ` --plain-http-url ${server.plainUrl}` : ''}`,
-      ...Object.entries(server.secrets).map(([name, value]) => `export ${name}=${value}`),
+      ...Object.entries(server.secrets).map(([name, value]) => `export ${name}=${shellWord(value)}`),
       ...(server.caPath !== undefined ? [`export RESTPROBE_CA_FILE=${server.caPath}`] : []),
       ...(server.plainUrl !== undefined ? [`export RESTPROBE_PLAIN_HTTP_URL=${server.plainUrl}`] : []),
       `export RESTPROBE_BASE_URL=${server.url}`,
