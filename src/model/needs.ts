@@ -189,6 +189,12 @@ export const needs = {
     keys: ['collections'],
     resolve: (p) => p.collections[0] ?? new Unmet('no collection configured', 'collections'),
   }),
+  /** The first configured collection, once per run (where one GET stands for the API: a token presented to the resource server). */
+  firstCollection: need<CollectionProfile>({
+    label: 'a collection',
+    keys: ['collections'],
+    resolve: (p) => p.collections[0] ?? new Unmet('no collection configured', 'collections'),
+  }),
   /** A run that may send writes (not `--read-only`). */
   mayWrite: need<true>({
     label: 'a run that may write',

@@ -54,8 +54,8 @@ export const codeSingleUse = defineCheck({
   rule: 'An authorization code MUST be redeemable once only: a second redemption gets 400 `invalid_grant`, and the tokens issued for its first use SHOULD be revoked (RFC 6749 §4.1.2, §10.5).',
   severity: 'must',
   needs: ['oauthCodeFlow'],
-  uses: ['collection'],
-  async run(ctx, { oauthCodeFlow: client, collection }) {
+  uses: ['firstCollection'],
+  async run(ctx, { oauthCodeFlow: client, firstCollection: collection }) {
     const { code, verifier } = await obtainCode(ctx, client);
     const first = requireTokens(await redeemCode(ctx, client, code, verifier), 'redeeming the code the first time');
     expectTokenError(await redeemCode(ctx, client, code, verifier), 'invalid_grant', [400], 'redeeming the same code a second time');

@@ -37,8 +37,8 @@ export const algNoneRefused = defineCheck({
   title: 'An unsigned token (alg none) is refused',
   rule: 'The resource server MUST refuse a token with `alg: none` with 401 and a challenge (RFC 8725 §2.1, §3.1; conventions §5.6).',
   severity: 'must',
-  needs: ['jwtAccess', 'collection'],
-  async run(ctx, { jwtAccess, collection }) {
+  needs: ['jwtAccess', 'firstCollection'],
+  async run(ctx, { jwtAccess, firstCollection: collection }) {
     const jwt = await acceptedGenuine(ctx, jwtAccess, collection);
     const none = forgeAlgNone(jwt);
     await expectRefused(ctx, collection, [none, none.replace(/^[^.]+/, Buffer.from(JSON.stringify({ ...jwt.header, alg: 'None' })).toString('base64url'))], 'the genuine claims unsigned (alg none)');
@@ -50,8 +50,8 @@ export const keyConfusionRefused = defineCheck({
   title: 'HS256 signed with the public key is refused',
   rule: 'The resource server MUST refuse an HS256 token signed with its published public key as the HMAC secret, with 401 and a challenge: it pins the algorithm (RFC 8725 §2.1, §3.1; conventions §5.6).',
   severity: 'must',
-  needs: ['jwtAccess', 'collection'],
-  async run(ctx, { jwtAccess, collection }) {
+  needs: ['jwtAccess', 'firstCollection'],
+  async run(ctx, { jwtAccess, firstCollection: collection }) {
     const jwt = await acceptedGenuine(ctx, jwtAccess, collection);
     const key = keyFor(await publishedKeys(ctx, jwtAccess), jwt.header.kid);
     if (key === undefined) throw new CheckSkipped('the JWK Set publishes no public key (a server that signs with a shared secret publishes none): there is no public key to confuse');
@@ -64,8 +64,8 @@ export const tamperedRefused = defineCheck({
   title: 'A token with a broken signature is refused',
   rule: 'The resource server MUST verify the signature of every token and refuse a tampered one with 401 and a challenge (RFC 7515 §5.2; conventions §5.6).',
   severity: 'must',
-  needs: ['jwtAccess', 'collection'],
-  async run(ctx, { jwtAccess, collection }) {
+  needs: ['jwtAccess', 'firstCollection'],
+  async run(ctx, { jwtAccess, firstCollection: collection }) {
     const jwt = await acceptedGenuine(ctx, jwtAccess, collection);
     await expectRefused(ctx, collection, [tamperSignature(jwt), tamperPayload(jwt)], 'a tampered signature or payload');
   },
@@ -78,8 +78,8 @@ function wrongClaimCheck(def: { id: CheckId; title: string; rule: string; what: 
     title: def.title,
     rule: def.rule,
     severity: 'must',
-    needs: ['jwtAccess', 'jwtSigningKey', 'collection'],
-    async run(ctx, { jwtAccess, jwtSigningKey, collection }) {
+    needs: ['jwtAccess', 'jwtSigningKey', 'firstCollection'],
+    async run(ctx, { jwtAccess, jwtSigningKey, firstCollection: collection }) {
       await expectRefused(ctx, collection, [await signedWith(ctx, jwtAccess, jwtSigningKey, collection, def.change)], def.what);
     },
   });
@@ -122,8 +122,8 @@ export const scope403 = defineCheck({
   title: 'A valid token without the scope gets 403',
   rule: 'A valid token whose scope does not cover the request MUST get 403 (conventions §5.3–5.4; RFC 6750 §3.1 `insufficient_scope`).',
   severity: 'must',
-  needs: ['jwtAccess', 'jwtSigningKey', 'collection'],
-  async run(ctx, { jwtAccess, jwtSigningKey, collection }) {
+  needs: ['jwtAccess', 'jwtSigningKey', 'firstCollection'],
+  async run(ctx, { jwtAccess, jwtSigningKey, firstCollection: collection }) {
     // The claim the genuine token carries its scopes in: `scope` (RFC 9068, RFC 8693), else `scp`.
     const forged = await signedWith(ctx, jwtAccess, jwtSigningKey, collection, (c) => ('scope' in c || !('scp' in c) ? { ...c, scope: 'restprobe:none' } : { ...c, scp: ['restprobe:none'] }));
     const res = await presentToken(ctx, collection, forged);
