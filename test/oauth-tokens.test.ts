@@ -86,10 +86,10 @@ describe('a conforming authorization server', () => {
     expect(by, explain).toEqual(allPass);
   });
 
-  it('gets the shared access token once per run: the JWT checks share it', async () => {
+  it('gets the shared access token once per run: the JWT attack checks share it', async () => {
     await run({});
-    // One for the shared token, one each for the two checks that judge the token response itself.
-    expect(open!.grants.filter((g) => g === 'client_credentials')).toHaveLength(3);
+    // One for the shared token, one each for the six checks that judge an issued token itself.
+    expect(open!.grants.filter((g) => g === 'client_credentials')).toHaveLength(1 + 2 + issuedJwtChecks.length);
   });
 
   it('passes with a login command of the team\'s own', async () => {

@@ -10,7 +10,7 @@ import type { OAuthClient } from '../model/oauth-needs.js';
 import { challengeProblem } from './auth.js';
 import { describe, expectEvery } from './expect.js';
 import { decodeUnverified, looksLikeJwt, type DecodedJwt } from './jwt.js';
-import { sharedAccessToken } from './oauth-token.js';
+import { clientCredentialsGrant, requireTokens, sharedAccessToken, tokenRequest } from './oauth-token.js';
 import { setupError } from './setup.js';
 
 /** What a request adds to send `token` as a Bearer token in place of the configured credentials. */
@@ -18,16 +18,20 @@ export function withBearer(token: string): Pick<RequestSpec, 'auth' | 'headers'>
   return { auth: false, headers: { authorization: `Bearer ${token}` } };
 }
 
-/** The run's access token and its decoded form; an opaque token skips the check (there is no JWT to judge). */
-export async function genuineJwt(ctx: CheckContext, client: OAuthClient): Promise<{ token: string; jwt: DecodedJwt | string }> {
-  const token = await sharedAccessToken(ctx, client);
+/**
+ * An access token and its decoded form; an opaque token skips the check (there is no JWT to
+ * judge). The run's shared token, or with `own` one the check requests itself: a check that
+ * judges the token then holds the response that issued it in its evidence.
+ */
+export async function genuineJwt(ctx: CheckContext, client: OAuthClient, own = false): Promise<{ token: string; jwt: DecodedJwt | string }> {
+  const token = own ? requireTokens(await tokenRequest(ctx, client, clientCredentialsGrant(client)), 'getting an access token with client credentials').accessToken : await sharedAccessToken(ctx, client);
   if (!looksLikeJwt(token)) throw new CheckSkipped('the access token the authorization server issued is opaque (not a JWT): there is no JWT to judge');
   return { token, jwt: decodeUnverified(token) };
 }
 
-/** The genuine token decoded; a malformed one is AUT-jwt-format's to fail, so here it skips. */
-export async function decodedGenuineJwt(ctx: CheckContext, client: OAuthClient): Promise<{ token: string; jwt: DecodedJwt }> {
-  const { token, jwt } = await genuineJwt(ctx, client);
+/** The genuine token decoded (see {@link genuineJwt}); a malformed one is AUT-jwt-format's to fail, so here it skips. */
+export async function decodedGenuineJwt(ctx: CheckContext, client: OAuthClient, own = false): Promise<{ token: string; jwt: DecodedJwt }> {
+  const { token, jwt } = await genuineJwt(ctx, client, own);
   if (typeof jwt === 'string') throw new CheckSkipped(`the access token is not a well-formed JWT (${jwt}): AUT-jwt-format judges that`);
   return { token, jwt };
 }

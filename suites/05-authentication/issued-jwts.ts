@@ -1,4 +1,8 @@
-/** §5 rules 5–6 and §8.5: the JWT access tokens the authorization server issues (RFC 7519, RFC 8725, RFC 9068). */
+/**
+ * §5 rules 5–6 and §8.5: the JWT access tokens the authorization server issues (RFC 7519,
+ * RFC 8725, RFC 9068). Each check requests its own token, so its evidence holds the response
+ * that issued what it judges.
+ */
 import { CheckFailure, CheckSkipped, defineCheck } from '../../src/model/check.js';
 import { decodedGenuineJwt, genuineJwt } from '../../src/check-kit/bearer.js';
 import { oauthEndpoints } from '../../src/check-kit/oauth-metadata.js';
@@ -15,7 +19,7 @@ export const jwtFormat = defineCheck({
   severity: 'must',
   needs: ['jwtAccess'],
   async run(ctx, { jwtAccess }) {
-    const { jwt } = await genuineJwt(ctx, jwtAccess);
+    const { jwt } = await genuineJwt(ctx, jwtAccess, true);
     if (typeof jwt === 'string') throw new CheckFailure(`the access token is no well-formed JWT: ${jwt}; expected header.payload.signature in base64url`, 'three base64url parts', jwt);
     const alg = jwt.header.alg;
     const allowed = jwtAccess.jwt.algorithms;
@@ -31,7 +35,7 @@ export const jwtClaims = defineCheck({
   severity: 'must',
   needs: ['jwtAccess'],
   async run(ctx, { jwtAccess }) {
-    const { jwt } = await decodedGenuineJwt(ctx, jwtAccess);
+    const { jwt } = await decodedGenuineJwt(ctx, jwtAccess, true);
     const missing = requiredClaims.filter((c) => jwt.claims[c] === undefined);
     ensure(missing.length === 0, `the access token lacks ${missing.join(', ')}, expected ${requiredClaims.join(', ')}`, requiredClaims.join(' '), `missing ${missing.join(' ')}`);
     const notDates = numericDates.filter((c) => typeof jwt.claims[c] !== 'number');
@@ -53,7 +57,7 @@ export const jwtLifetime = defineCheck({
   severity: 'must',
   needs: ['jwtAccess'],
   async run(ctx, { jwtAccess }) {
-    const { jwt } = await decodedGenuineJwt(ctx, jwtAccess);
+    const { jwt } = await decodedGenuineJwt(ctx, jwtAccess, true);
     const { exp, iat } = jwt.claims;
     if (typeof exp !== 'number' || typeof iat !== 'number') throw new CheckSkipped('the access token lacks a numeric exp or iat: AUT-jwt-claims judges that');
     const life = exp - iat;
@@ -85,7 +89,7 @@ export const jwtNoPersonalData = defineCheck({
   severity: 'must',
   needs: ['jwtAccess'],
   async run(ctx, { jwtAccess }) {
-    const { jwt } = await decodedGenuineJwt(ctx, jwtAccess);
+    const { jwt } = await decodedGenuineJwt(ctx, jwtAccess, true);
     const found = personalClaims(jwt.claims, jwtAccess.jwt.personalData);
     ensure(found.length === 0, `the access token's payload holds what looks like personal data: ${found.join(', ')}; expected none (auth.jwt.personalDataPatterns says what counts)`, 'no personal data', found.join(', '));
   },
