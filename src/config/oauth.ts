@@ -7,7 +7,7 @@ import { dirname, isAbsolute, resolve as resolvePath } from 'node:path';
 import { RestprobeError } from '../errors.js';
 import type { JwtProfile, OAuthLogin, OAuthProfile } from '../model/profile.js';
 import { configDefaults as defaults } from './defaults.js';
-import type { PlainOrSecret, RawJwt, RawOAuth } from './raw-config.js';
+import type { RawJwt, RawOAuth } from './raw-config.js';
 import type { SecretResolver } from './secrets.js';
 
 const invalid = (path: string, problem: string): RestprobeError => new RestprobeError('ERR_CONFIG_INVALID', `${path}: ${problem}`, [`${path}: ${problem}`]);
@@ -22,11 +22,12 @@ function commandArgv(command: string | readonly string[], configPath: string | u
 
 function login(raw: NonNullable<RawOAuth['login']>, secrets: SecretResolver, configPath: string | undefined): OAuthLogin {
   if ('command' in raw) return { kind: 'command', argv: commandArgv(raw.command, configPath), timeoutMs: raw.timeoutMs ?? defaults.loginCommandTimeoutMs };
-  const fields = Object.entries(raw.form.fields).map(([name, v]) => [name, typeof v === 'string' ? v : secrets.resolve(`auth.oauth.login.form.fields.${name}`, v).value] as const);
-  return { kind: 'form', fields: Object.fromEntries(fields) };
+  // Optional like the client secret: an unset variable skips the code-flow checks, naming auth.oauth.login.
+  const fields = Object.entries(raw.form.fields).map(([name, v]) => [name, typeof v === 'string' ? v : secrets.resolveOptional(v).value] as const);
+  const unset = Object.entries(raw.form.fields).flatMap(([name, v]) => (typeof v !== 'string' && secrets.resolveOptional(v).value === '' ? [`${name} (${v.env})`] : []));
+  return { kind: 'form', fields: Object.fromEntries(fields), unset };
 }
 
-const plain = (v: PlainOrSecret, path: string, secrets: SecretResolver): string => (typeof v === 'string' ? v : secrets.resolvePlain(path, v));
 
 /** `auth.oauth`, or a config error naming the path. */
 export function oauthProfile(raw: RawOAuth, secrets: SecretResolver, configPath: string | undefined): OAuthProfile {
@@ -36,7 +37,8 @@ export function oauthProfile(raw: RawOAuth, secrets: SecretResolver, configPath:
     ...(raw.authorizationEndpoint !== undefined && { authorizationEndpoint: raw.authorizationEndpoint }),
     ...(raw.tokenEndpoint !== undefined && { tokenEndpoint: raw.tokenEndpoint }),
     ...(raw.jwksUrl !== undefined && { jwksUrl: raw.jwksUrl }),
-    clientId: plain(raw.clientId, 'auth.oauth.clientId', secrets),
+    clientId: typeof raw.clientId === 'string' ? raw.clientId : secrets.plain(raw.clientId),
+    ...(typeof raw.clientId !== 'string' && { clientIdEnv: raw.clientId.env }),
     // Optional: unset, the checks that authenticate the client skip naming it.
     ...(raw.clientSecret !== undefined && { clientSecret: secrets.resolveOptional(raw.clientSecret) }),
     ...(raw.clientAuth !== undefined && { clientAuth: raw.clientAuth }),

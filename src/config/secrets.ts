@@ -55,14 +55,10 @@ export class SecretResolver {
 
   /**
    * A value that is read from the environment but is not a secret (an OAuth client id:
-   * scrubbing it would cut its pieces out of every report). Missing, it is recorded like a
-   * secret and {@link assertComplete} throws.
+   * scrubbing it would cut its pieces out of every report); '' when unset.
    */
-  resolvePlain(configPath: string, ref: SecretRef): string {
-    const value = this.#env[ref.env];
-    if (value !== undefined && value !== '') return value;
-    if (!this.#missing.has(ref.env)) this.#missing.set(ref.env, `${configPath}: environment variable ${ref.env} ${value === undefined ? 'is not set' : 'is set but empty'}`);
-    return '';
+  plain(ref: SecretRef): string {
+    return this.#env[ref.env] ?? '';
   }
 
   /** Every secret resolved so far, one per variable. */

@@ -25,6 +25,7 @@ export interface SigningKey {
 export function resolveOAuthClient(p: TargetProfile): OAuthClient | Unmet {
   const oauth = p.auth.oauth;
   if (oauth === undefined) return new Unmet('no OAuth authorization server configured', 'auth.oauth');
+  if (oauth.clientId === '') return new Unmet(`environment variable ${oauth.clientIdEnv} (auth.oauth.clientId) is not set`, 'auth.oauth');
   const secret = oauth.clientSecret;
   if (secret === undefined) return new Unmet('no client secret configured', 'auth.oauth.clientSecret');
   if (secret.value === '') return new Unmet(`environment variable ${secret.envName} (auth.oauth.clientSecret) is not set`, 'auth.oauth.clientSecret');
@@ -38,6 +39,7 @@ export function resolveCodeFlow(p: TargetProfile): CodeFlowClient | Unmet {
   if (client instanceof Unmet) return client;
   const { login, redirectUri } = client.oauth;
   if (login === undefined) return new Unmet('no unattended login configured for the authorization code flow', 'auth.oauth.login');
+  if (login.kind === 'form' && login.unset.length > 0) return new Unmet(`the login form's ${login.unset.join(', ')} ${login.unset.length === 1 ? 'is' : 'are'} not set`, 'auth.oauth.login');
   if (redirectUri === undefined) return new Unmet('no redirect URI configured', 'auth.oauth.redirectUri');
   return { ...client, oauth: { ...client.oauth, login, redirectUri } };
 }

@@ -138,7 +138,13 @@ export interface AuthProfile {
 
 /** How restprobe gets an authorization code without a person: a form it fills, or the team's own command. */
 export type OAuthLogin =
-  | { readonly kind: 'form'; /** Field values, secrets resolved. */ readonly fields: Readonly<Record<string, string>> }
+  | {
+      readonly kind: 'form';
+      /** Field values, secrets resolved. */
+      readonly fields: Readonly<Record<string, string>>;
+      /** Fields whose variable is unset (`name (VARIABLE)`): the code-flow checks skip naming auth.oauth.login. */
+      readonly unset: readonly string[];
+    }
   | { readonly kind: 'command'; /** Program and arguments; the authorization URL is appended. */ readonly argv: readonly string[]; readonly timeoutMs: number };
 
 /** The OAuth 2.0 authorization server (`auth.oauth`). */
@@ -148,8 +154,10 @@ export interface OAuthProfile {
   readonly authorizationEndpoint?: string;
   readonly tokenEndpoint?: string;
   readonly jwksUrl?: string;
-  /** Not a secret: it is sent in URLs, and reports may show it. */
+  /** Not a secret: it is sent in URLs, and reports may show it. '' when its variable is unset. */
   readonly clientId: string;
+  /** The variable the client id is read from, when it is read from one. */
+  readonly clientIdEnv?: string;
   /** Absent, or `value` '' when its variable is unset: the checks that need it skip. */
   readonly clientSecret?: Secret;
   /** Absent: chosen from the metadata, Basic first. */
