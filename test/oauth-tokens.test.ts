@@ -33,7 +33,7 @@ afterEach(async () => {
 
 type Login = 'form' | 'command' | 'none';
 
-async function profileFor(as: OAuthServer, login: Login = 'form', extra: { signingKey?: boolean; algorithms?: string[] } = {}): Promise<TargetProfile> {
+async function profileFor(as: OAuthServer, login: Login = 'form', extra: { signingKey?: boolean; algorithms?: string[]; explicitEndpoints?: boolean } = {}): Promise<TargetProfile> {
   const dir = await mkdtemp(join(tmpdir(), 'restprobe-oauth-'));
   let loginConfig: unknown;
   if (login === 'form') loginConfig = { form: { fields: { username: { env: 'RESTPROBE_OAUTH_USERNAME' }, password: { env: 'RESTPROBE_OAUTH_PASSWORD' } } } };
@@ -60,7 +60,9 @@ console.log(res.headers.get('location'));
     http: { timeoutMs: 3000 },
     collections: [{ name: 'projects', path: '/v2/projects', methods: ['GET'] }],
     auth: {
-      oauth: { clientId: { env: 'RESTPROBE_OAUTH_CLIENT_ID' }, clientSecret: { env: 'RESTPROBE_OAUTH_CLIENT_SECRET' }, scopes: ['read:*', 'write:*'], redirectUri: as.redirectUri, ...(loginConfig !== undefined && { login: loginConfig }) },
+      oauth: {
+        ...(extra.explicitEndpoints && { tokenEndpoint: `${as.url}/oauth/token`, authorizationEndpoint: `${as.url}/oauth/authorize`, jwksUrl: `${as.url}/oauth/jwks` }),
+        clientId: { env: 'RESTPROBE_OAUTH_CLIENT_ID' }, clientSecret: { env: 'RESTPROBE_OAUTH_CLIENT_SECRET' }, scopes: ['read:*', 'write:*'], redirectUri: as.redirectUri, ...(loginConfig !== undefined && { login: loginConfig }) },
       jwt: { ...(extra.signingKey !== false && { testSigningKey: { env: 'RESTPROBE_JWT_TEST_KEY' } }), ...(extra.algorithms && { algorithms: extra.algorithms }) },
     },
   };
@@ -114,6 +116,11 @@ describe('a conforming authorization server', () => {
       if (jwtIds.includes(r.id)) expect([r.id, r.status, r.message], explain).toEqual([r.id, 'skip', expect.stringMatching(/opaque/)]);
       else expect([r.id, r.status], explain).toEqual([r.id, 'pass']);
     }
+  });
+
+  it('without metadata, its endpoints in the config: every check passes', async () => {
+    const { by, explain } = await run({ noMetadata: true }, 'form', { explicitEndpoints: true });
+    expect(by, explain).toEqual(allPass);
   });
 
   it('with HS256 tokens: the key-confusion check skips (no public key), the rest pass', async () => {

@@ -46,7 +46,15 @@ async function discover(ctx: CheckContext, oauth: OAuthProfile): Promise<OAuthEn
   const explicit = oauth.tokenEndpoint !== undefined && oauth.authorizationEndpoint !== undefined && oauth.jwksUrl !== undefined;
   const issuer = oauth.issuer ?? (explicit ? undefined : new URL(ctx.profile.baseUrl).origin);
   let metadata: Record<string, unknown> = {};
-  if (issuer !== undefined && !explicit) metadata = await fetchMetadata(ctx, issuer);
+  if (issuer !== undefined && !explicit) {
+    try {
+      metadata = await fetchMetadata(ctx, issuer);
+    } catch (err) {
+      // A server without metadata is still usable when the config names its token endpoint.
+      if (oauth.tokenEndpoint === undefined) throw err;
+      ctx.note(`no authorization server metadata for ${issuer}: using the configured endpoints`);
+    }
+  }
   const tokenEndpoint = oauth.tokenEndpoint ?? str(metadata.token_endpoint);
   if (tokenEndpoint === undefined) throw new RestprobeError('ERR_SETUP', `setup: the authorization server's metadata names no token_endpoint, and auth.oauth.tokenEndpoint is not set`, [], { rootCause: 'no token endpoint' });
   const authMethods = Array.isArray(metadata.token_endpoint_auth_methods_supported) ? metadata.token_endpoint_auth_methods_supported.filter((m): m is string => typeof m === 'string') : ['client_secret_basic'];

@@ -33,6 +33,8 @@ export interface OAuthServerOptions {
   readonly implicit400?: boolean;
   /** Only `/.well-known/openid-configuration`. */
   readonly oidcOnly?: boolean;
+  /** No metadata at all (the config must name the endpoints). */
+  readonly noMetadata?: boolean;
   readonly alg?: 'RS256' | 'HS256';
   /** A code presented twice is refused, but the tokens of its first use stay valid (RFC 6749 §4.1.2: SHOULD revoke). */
   readonly keepTokensOnCodeReuse?: boolean;
@@ -342,7 +344,7 @@ export async function startOAuthServer(opts: OAuthServerOptions = {}): Promise<O
     const url = new URL(req.url ?? '/', origin);
     const route = `${req.method} ${url.pathname}`;
     const run = async (): Promise<void> => {
-      if (route === 'GET /.well-known/oauth-authorization-server' && !opts.oidcOnly) return metadata(res);
+      if (route === 'GET /.well-known/oauth-authorization-server' && !opts.oidcOnly && !opts.noMetadata) return metadata(res);
       if (route === 'GET /.well-known/openid-configuration' && opts.oidcOnly) return metadata(res);
       if (route === 'GET /oauth/jwks') return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: publicJwk ? [publicJwk] : [] }));
       if (route === 'GET /oauth/authorize') return authorizeGet(url, res);
