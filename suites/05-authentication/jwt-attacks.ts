@@ -13,6 +13,9 @@ import { freshClaims, signWithTestKey } from '../../src/check-kit/jwt-sign.js';
 import { keyFor, publishedKeys } from '../../src/check-kit/jwks.js';
 import { describe, expectStatus } from '../../src/check-kit/expect.js';
 
+/** A server whose 401s carry no challenge fails that once, in AUT-missing-credentials-401, not once per forgery. */
+const refusalRoot: readonly CheckId[] = ['AUT-missing-credentials-401'];
+
 /** The genuine token, shown accepted on the collection first. */
 async function acceptedGenuine(ctx: CheckContext, client: OAuthClient, collection: CollectionProfile): Promise<DecodedJwt> {
   const { token, jwt } = await decodedGenuineJwt(ctx, client);
@@ -38,6 +41,7 @@ export const algNoneRefused = defineCheck({
   rule: 'The resource server MUST refuse a token with `alg: none` with 401 and a challenge (RFC 8725 §2.1, §3.1; conventions §5.6).',
   severity: 'must',
   needs: ['jwtAccess', 'firstCollection'],
+  dependsOn: refusalRoot,
   async run(ctx, { jwtAccess, firstCollection: collection }) {
     const jwt = await acceptedGenuine(ctx, jwtAccess, collection);
     const none = forgeAlgNone(jwt);
@@ -51,6 +55,7 @@ export const keyConfusionRefused = defineCheck({
   rule: 'The resource server MUST refuse an HS256 token signed with its published public key as the HMAC secret, with 401 and a challenge: it pins the algorithm (RFC 8725 §2.1, §3.1; conventions §5.6).',
   severity: 'must',
   needs: ['jwtAccess', 'firstCollection'],
+  dependsOn: refusalRoot,
   async run(ctx, { jwtAccess, firstCollection: collection }) {
     const jwt = await acceptedGenuine(ctx, jwtAccess, collection);
     const key = keyFor(await publishedKeys(ctx, jwtAccess), jwt.header.kid);
@@ -65,6 +70,7 @@ export const tamperedRefused = defineCheck({
   rule: 'The resource server MUST verify the signature of every token and refuse a tampered one with 401 and a challenge (RFC 7515 §5.2; conventions §5.6).',
   severity: 'must',
   needs: ['jwtAccess', 'firstCollection'],
+  dependsOn: refusalRoot,
   async run(ctx, { jwtAccess, firstCollection: collection }) {
     const jwt = await acceptedGenuine(ctx, jwtAccess, collection);
     await expectRefused(ctx, collection, [tamperSignature(jwt), tamperPayload(jwt)], 'a tampered signature or payload');
@@ -79,6 +85,7 @@ function wrongClaimCheck(def: { id: CheckId; title: string; rule: string; what: 
     rule: def.rule,
     severity: 'must',
     needs: ['jwtAccess', 'jwtSigningKey', 'firstCollection'],
+    dependsOn: refusalRoot,
     async run(ctx, { jwtAccess, jwtSigningKey, firstCollection: collection }) {
       await expectRefused(ctx, collection, [await signedWith(ctx, jwtAccess, jwtSigningKey, collection, def.change)], def.what);
     },
@@ -123,6 +130,8 @@ export const scope403 = defineCheck({
   rule: 'A valid token whose scope does not cover the request MUST get 403 (conventions §5.3–5.4; RFC 6750 §3.1 `insufficient_scope`).',
   severity: 'must',
   needs: ['jwtAccess', 'jwtSigningKey', 'firstCollection'],
+  // A server that answers a missing scope with 401 for API keys does so for tokens too: one root cause.
+  dependsOn: ['AUT-scope-403'],
   async run(ctx, { jwtAccess, jwtSigningKey, firstCollection: collection }) {
     // The claim the genuine token carries its scopes in: `scope` (RFC 9068, RFC 8693), else `scp`.
     const forged = await signedWith(ctx, jwtAccess, jwtSigningKey, collection, (c) => ('scope' in c || !('scp' in c) ? { ...c, scope: 'restprobe:none' } : { ...c, scp: ['restprobe:none'] }));
