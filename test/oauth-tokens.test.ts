@@ -193,8 +193,9 @@ describe('secrets', () => {
     expect(results.filter((r) => r.status === 'fail').length).toBeGreaterThanOrEqual(6);
     const report = buildReport({ baseUrl: profile.baseUrl, startedAt: new Date(), durationMs: 1, seed: 7, strict: false, version: 'test', results });
     const dir = await mkdtemp(join(tmpdir(), 'restprobe-oauth-report-'));
-    await writeReports(report, { dir, formats: ['json', 'junit', 'md', 'html'], secrets: profile.secrets });
-    const written = (await Promise.all((await readdir(dir)).map((f) => readFile(join(dir, f), 'utf8')))).join('\n');
+    await writeReports(report, { dir, formats: ['json', 'junit', 'md', 'html', 'allure'], secrets: profile.secrets });
+    const files = (await readdir(dir, { recursive: true, withFileTypes: true })).filter((f) => f.isFile());
+    const written = (await Promise.all(files.map((f) => readFile(join(f.parentPath, f.name), 'utf8')))).join('\n');
     expect(written).toContain('AUT-code-single-use');
     // What was scrubbed stands as its name: the evidence held it.
     for (const name of ['$OAUTH_CODE', '$PKCE_VERIFIER', '$REFRESH_TOKEN', '$RESTPROBE_OAUTH_PASSWORD']) expect(written, name).toContain(name);
