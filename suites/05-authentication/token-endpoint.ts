@@ -58,6 +58,9 @@ export const tokenInvalidClient = defineCheck({
   rule: 'A token request with a wrong client secret or an unknown client MUST get error `invalid_client`: 401 with a `WWW-Authenticate` challenge when the client authenticated with HTTP Basic, 400 or 401 otherwise (RFC 6749 §5.2).',
   severity: 'must',
   needs: ['oauthClient'],
+  // Wrong secrets for the run's own client: an authorization server that locks a client out
+  // after failed attempts would then refuse every other check's token requests.
+  schedule: 'last',
   async run(ctx, { oauthClient }) {
     const how = clientAuthOf(oauthClient, await oauthEndpoints(ctx, oauthClient.oauth));
     const wrong = `restprobe-wrong-${randomBytes(12).toString('base64url')}`;
