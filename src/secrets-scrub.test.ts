@@ -12,6 +12,11 @@ describe('scrubSecrets', () => {
     expect(scrubSecrets(text, [{ envName: 'PW', value }])).toBe('{"v":"$PW"} <x a="$PW"/> <pre>$PW</pre> ?k=$PW');
   });
 
+  it('catches the secret as a form body encodes it (space as +, ! and ~ escaped)', () => {
+    const value = 'pa ss!w~rd';
+    expect(scrubSecrets(`client_secret=${new URLSearchParams({ v: value }).toString().slice(2)}&x=1`, [{ envName: 'CS', value }])).toBe('client_secret=$CS&x=1');
+  });
+
   it('replaces a longer secret whole before a shorter one inside it', () => {
     const secrets = [{ envName: 'SHORT', value: 'abcd' }, { envName: 'LONG', value: 'abcdefgh' }];
     expect(scrubSecrets('abcdefgh abcd', secrets)).toBe('$LONG $SHORT');

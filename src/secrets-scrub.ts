@@ -18,7 +18,9 @@ function encodings(value: string): string[] {
   const markup = value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
   const xml = markup.replace(/'/g, '&apos;');
   const html = markup.replace(/'/g, '&#39;');
-  return [...new Set([value, json, xml, html, encodeURIComponent(value)])];
+  // A form body encodes a little differently from encodeURIComponent (space as +, ~ and ! escaped).
+  const form = new URLSearchParams([['', value]]).toString().slice(1);
+  return [...new Set([value, json, xml, html, encodeURIComponent(value), form])];
 }
 
 /**

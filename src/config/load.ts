@@ -16,6 +16,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, resolve as resolvePath } from 'node:path';
 import { SecretResolver } from './secrets.js';
 import { rateLimitProfile } from './rate-limit.js';
+import { jwtProfile, oauthProfile } from './oauth.js';
 
 export interface LoadProfileOptions {
   /** Path of the config file (JSON or YAML). Without it, a profile with no collections. */
@@ -141,7 +142,7 @@ function versionProfile(raw: NonNullable<RawConfig['version']>): VersionProfile 
 }
 
 /** The credentials the config gives, secrets resolved (a login body's `{ "env": NAME }` members too). */
-function authProfile(raw: NonNullable<RawConfig['auth']>, secrets: SecretResolver): AuthProfile {
+function authProfile(raw: NonNullable<RawConfig['auth']>, secrets: SecretResolver, configPath: string | undefined): AuthProfile {
   const key = (where: string, k: { readonly header?: string; readonly value: SecretRef }): ApiKeyAuth => ({ header: k.header ?? defaults.apiKeyHeader, value: secrets.resolve(where, k.value) });
   const { apiKey, limited, session, mint } = raw;
   return {
@@ -157,6 +158,9 @@ function authProfile(raw: NonNullable<RawConfig['auth']>, secrets: SecretResolve
     }),
     ...(mint && { mint: { path: mint.path, body: mint.body ?? {}, secretField: mint.secretField ?? defaults.mintSecretField } }),
     queryParams: raw.queryParams ?? defaults.queryParams,
+    ...(raw.oauth && { oauth: oauthProfile(raw.oauth, secrets, configPath) }),
+    // Tokens from an authorization server are judged with the defaults when auth.jwt is absent.
+    ...((raw.jwt ?? raw.oauth) && { jwt: jwtProfile(raw.jwt ?? {}, secrets) }),
   };
 }
 
@@ -238,7 +242,7 @@ export async function loadProfile(opts: LoadProfileOptions = {}): Promise<Target
   const baseUrl = resolveBaseUrl(opts.baseUrl, config.baseUrl);
 
   const secrets = new SecretResolver(opts.env ?? process.env);
-  const auth = authProfile(config.auth ?? {}, secrets);
+  const auth = authProfile(config.auth ?? {}, secrets, opts.configPath);
   const plainHttpUrl = opts.plainHttpUrl ?? config.plainHttpUrl;
   secrets.assertComplete(source);
   const collections = (config.collections ?? []).map(collectionProfile);

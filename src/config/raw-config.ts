@@ -64,6 +64,8 @@ export interface RawConfig {
     readonly session?: { readonly login: { readonly path: string; readonly body?: Record<string, unknown> }; readonly logout: { readonly path: string } };
     readonly mint?: { readonly path: string; readonly body?: Record<string, unknown>; readonly secretField?: string };
     readonly queryParams?: readonly string[];
+    readonly oauth?: RawOAuth;
+    readonly jwt?: RawJwt;
   };
   readonly plainHttpUrl?: string;
   readonly collections?: readonly RawCollection[];
@@ -117,4 +119,29 @@ export interface RawRateLimit {
   readonly window?: string;
   readonly budget?: number;
   readonly path?: string;
+}
+
+/** A literal value, or one read from the environment. */
+export type PlainOrSecret = string | SecretRef;
+
+export interface RawOAuth {
+  readonly issuer?: string;
+  readonly authorizationEndpoint?: string;
+  readonly tokenEndpoint?: string;
+  readonly jwksUrl?: string;
+  readonly clientId: PlainOrSecret;
+  readonly clientSecret?: SecretRef;
+  readonly clientAuth?: 'client_secret_basic' | 'client_secret_post';
+  readonly scopes?: readonly string[];
+  readonly redirectUri?: string;
+  readonly login?: { readonly form: { readonly fields: Readonly<Record<string, PlainOrSecret>> } } | { readonly command: string | readonly string[]; readonly timeoutMs?: number };
+}
+
+export interface RawJwt {
+  readonly issuer?: string;
+  readonly audience?: string;
+  readonly jwksUrl?: string;
+  readonly algorithms?: readonly string[];
+  readonly testSigningKey?: SecretRef;
+  readonly personalDataPatterns?: { readonly claims?: readonly string[]; readonly values?: readonly string[] };
 }

@@ -53,6 +53,14 @@ export class SecretResolver {
     return this.resolve('', ref);
   }
 
+  /**
+   * A value that is read from the environment but is not a secret (an OAuth client id:
+   * scrubbing it would cut its pieces out of every report); '' when unset.
+   */
+  plain(ref: SecretRef): string {
+    return this.#env[ref.env] ?? '';
+  }
+
   /** Every secret resolved so far, one per variable. */
   get secrets(): Secret[] {
     return [...this.#resolved.values()];

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { CheckFailure } from '../model/check.js';
 import type { PropertyEvidence } from '../model/result.js';
 import type { ShapeSnapshot } from '../model/shape.js';
-import type { CheckContext, CreatedResource } from '../model/context.js';
+import type { CheckContext, CreatedResource, Lease } from '../model/context.js';
 import type { CollectionProfile, TargetProfile } from '../model/profile.js';
 import { clientForProfile, type HttpClient } from '../http/client.js';
 import { abortOn, guard, refuseWhenClosed, refuseWrites, type Guard } from '../http/guards.js';
@@ -119,6 +119,10 @@ export class RunContext implements CheckContext {
 
   webhookListener(): Promise<WebhookListener> {
     return this.shared.fixtures.webhookListener(this.profile.webhooks?.publicUrl);
+  }
+
+  leased<T>(key: string, acquire: () => Promise<Lease<T>>): Promise<T> {
+    return this.shared.fixtures.lease(key, acquire);
   }
 
   treatAsSecret(value: string, label = 'MINTED_SECRET'): void {

@@ -2,7 +2,7 @@
  * Runs one check and turns what happened into an honest outcome:
  * - an unmet need → skip, naming the config key that would meet it; nothing is sent;
  * - returned normally → pass;
- * - CheckFailure → fail (warn when the check's severity is `should` or `info`);
+ * - CheckFailure → fail (warn when the check's severity is `should` or `info`, or for a ShouldFailure);
  * - CheckSkipped → skip;
  * - a fixture that could not be made → error (ERR_SETUP), with the exchange and a root cause;
  * - a transport error, the deadline, or anything else → error. A check never passes because it could not run.
@@ -10,7 +10,7 @@
  * At the check's deadline its signal aborts: new requests are refused, in-flight ones are
  * aborted, cleanup runs, and the session closes, so nothing is created after cleanup.
  */
-import { CheckFailure, CheckSkipped, type Check } from '../model/check.js';
+import { CheckFailure, CheckSkipped, ShouldFailure, type Check } from '../model/check.js';
 import { resultName, type CheckResult, type Evidence, type Status } from '../model/result.js';
 import type { ConfigKey } from '../model/config-keys.js';
 import { Unmet, resolveNeeds, resolveOptional } from '../model/needs.js';
@@ -117,7 +117,7 @@ export function damagedResult(check: Check, damage: Damage): CheckResult {
 
 function judge(check: Check, err: unknown, ctx: RunContext): Outcome {
   if (err instanceof CheckFailure) {
-    return { status: check.severity === 'must' ? 'fail' : 'warn', message: err.message, expected: err.expected, found: err.found, focus: err.exchange };
+    return { status: check.severity === 'must' && !(err instanceof ShouldFailure) ? 'fail' : 'warn', message: err.message, expected: err.expected, found: err.found, focus: err.exchange };
   }
   if (err instanceof CheckSkipped) return { status: 'skip', message: err.message, configKey: err.configKey };
   if (err instanceof RestprobeError) {

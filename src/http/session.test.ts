@@ -250,3 +250,18 @@ describe('RecordingSession under the query version scheme', () => {
     expect(urls).toEqual(['http://127.0.0.1:9/v2/projects']);
   });
 });
+
+describe('RecordingSession form bodies', () => {
+  it('sends form fields urlencoded with their content type, and records a secret among them as its name', fast, async () => {
+    const secret = 'cs pa+ss~0123456789';
+    const profile = { ...profileFor(server.url), secrets: [...profileFor(server.url).secrets, { envName: 'CLIENT_SECRET', value: secret }] };
+    const session = new RecordingSession(client, profile);
+    const res = await session.send({ method: 'POST', path: '/echo', auth: false, form: { grant_type: 'client_credentials', client_secret: secret } });
+    const echoed = res.json as { headers: Record<string, string>; body: string };
+    expect(echoed.headers['content-type']).toBe('application/x-www-form-urlencoded');
+    expect(new URLSearchParams(echoed.body).get('client_secret')).toBe(secret);
+    const x = session.records('full')[0]!;
+    expect(x.request.body).toBe('grant_type=client_credentials&client_secret=$CLIENT_SECRET');
+    expect(x.curl).not.toContain('0123456789');
+  });
+});

@@ -90,7 +90,7 @@ export class RecordingSession implements HttpSession {
     const absolute = spec.url !== undefined || isAbsoluteUrl(path);
     const url = absolute ? versionedUrl(this.profile, spec.url ?? path, this.origins) : versionedUrl(this.profile, this.url(path));
     const headers = this.headersFor(spec, absolute ? url : undefined);
-    const body = spec.json !== undefined ? JSON.stringify(spec.json) : spec.body;
+    const body = spec.json !== undefined ? JSON.stringify(spec.json) : spec.form !== undefined ? formBody(spec.form) : spec.body;
     const bodyText = body === undefined ? undefined : typeof body === 'string' ? body : Buffer.from(body).toString('utf8');
     const started = performance.now();
     try {
@@ -166,9 +166,10 @@ export class RecordingSession implements HttpSession {
     // Credentials go to the target's own origins only, wherever a Location points.
     const credentialed = spec.auth !== false && (absoluteUrl === undefined || this.origins.has(new URL(absoluteUrl).origin));
     // Most requests send just the defaults: one shared object, not one per request.
-    if (spec.json === undefined && spec.headers === undefined) return credentialed ? this.defaultHeaders : plainHeaders;
+    if (spec.json === undefined && spec.form === undefined && spec.headers === undefined) return credentialed ? this.defaultHeaders : plainHeaders;
     const headers: Record<string, string> = { ...(credentialed ? this.defaultHeaders : plainHeaders) };
     if (spec.json !== undefined) headers['content-type'] = 'application/json';
+    else if (spec.form !== undefined) headers['content-type'] = 'application/x-www-form-urlencoded';
     if (spec.headers) for (const name in spec.headers) headers[name.toLowerCase()] = spec.headers[name]!;
     return headers;
   }
@@ -185,6 +186,11 @@ export class RecordingSession implements HttpSession {
       ? { text: safe.slice(0, evidenceBodyLimit), truncated: true }
       : { text: safe, truncated: false };
   }
+}
+
+/** Form fields as an `application/x-www-form-urlencoded` body (the WHATWG serializer: space as `+`). */
+export function formBody(fields: Readonly<Record<string, string>>): string {
+  return new URLSearchParams(fields).toString();
 }
 
 /** The target's origins: the base URL's and every configured node's. */

@@ -105,6 +105,12 @@ export class CheckFailure extends Error {
 }
 
 /**
+ * A breach of the SHOULD part of a MUST check's rule (a code reused: refused, as it MUST
+ * be, but the tokens of its first use not revoked, as it SHOULD): a warn, never a fail.
+ */
+export class ShouldFailure extends CheckFailure {}
+
+/**
  * Thrown when a check does not apply to what the target answered (no 304 to observe).
  * Config that is missing is a need, resolved before the check runs; `configKey` names a
  * key only when changing it would make the check apply.

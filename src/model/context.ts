@@ -18,6 +18,8 @@ export interface RequestSpec {
   readonly headers?: Record<string, string>;
   /** A JSON value: serialised, and Content-Type defaults to application/json. */
   readonly json?: unknown;
+  /** Form fields: sent `application/x-www-form-urlencoded` (an OAuth token request, a login form). */
+  readonly form?: Readonly<Record<string, string>>;
   /** Raw body bytes or text, sent as they are (for malformed input). */
   readonly body?: string | Uint8Array;
   /** Send the configured credentials (default true). */
@@ -108,6 +110,19 @@ export interface CheckContext {
   rawHttp(): HttpSession;
   /** The run's webhook listener on 127.0.0.1 (a fixture shared by every check, closed when the run ends). */
   webhookListener(): Promise<WebhookListener>;
+  /**
+   * A value shared by the run's checks (an access token), made by the first check that asks
+   * with `acquire` and made again once it expires. A check that uses a shared secret value
+   * still registers it with {@link CheckContext.treatAsSecret}: its evidence is its own.
+   */
+  leased<T>(key: string, acquire: () => Promise<Lease<T>>): Promise<T>;
+}
+
+/** A value shared by a run's checks until it expires (an access token). */
+export interface Lease<T> {
+  readonly value: T;
+  /** Epoch milliseconds after which the value is made again. */
+  readonly expiresAt: number;
 }
 
 export interface DedicatedSession extends HttpSession {

@@ -17,6 +17,7 @@
 import type { ConfigKey } from './config-keys.js';
 import { resolveOtherClient, resolveRateLimit, type ProbeClient, type RateLimitProbe } from './rate-limit-needs.js';
 import type { ApiKeyAuth, ChildProfile, CollectionMethod, CollectionProfile, LimitedAuth, MintAuth, SecretEndpoint, SessionAuth, TargetProfile, VersionProfile, WebhooksProfile } from './profile.js';
+import { resolveCodeFlow, resolveJwtAccess, resolveOAuthClient, resolveSigningKey, type CodeFlowClient, type JwtAccess, type OAuthClient, type SigningKey } from './oauth-needs.js';
 
 /** Why a need is not met, and the config key (or flag) that would meet it. */
 export class Unmet {
@@ -193,6 +194,12 @@ export const needs = {
   /** A configured collection. */
   collection: need<CollectionProfile>({
     perCollection: true,
+    label: 'a collection',
+    keys: ['collections'],
+    resolve: (p) => p.collections[0] ?? new Unmet('no collection configured', 'collections'),
+  }),
+  /** The first configured collection, once per run (where one GET stands for the API: a token presented to the resource server). */
+  firstCollection: need<CollectionProfile>({
     label: 'a collection',
     keys: ['collections'],
     resolve: (p) => p.collections[0] ?? new Unmet('no collection configured', 'collections'),
@@ -414,6 +421,14 @@ export const needs = {
   rateLimit: need<RateLimitProbe>({ label: 'a rate limiter to probe', keys: ['rateLimit', 'rateLimit.credential', 'rateLimit.budget', 'rateLimit.limit'], resolve: resolveRateLimit }),
   /** A webhook subscription restprobe can make, and a collection whose writes trigger events. */
   webhooks: need<WebhookProbe>({ label: 'a webhook subscription and writes that trigger events', keys: ['webhooks', 'webhooks.subscribe', 'webhooks.collection', 'collections[].mark', 'safety.readOnly'], resolve: webhookProbe }),
+  /** An OAuth client with a secret (`auth.oauth`), on a run that may POST to the token endpoint. */
+  oauthClient: need<OAuthClient>({ label: 'an OAuth client with a secret', keys: ['auth.oauth', 'auth.oauth.clientSecret', 'safety.readOnly'], resolve: resolveOAuthClient }),
+  /** The OAuth client and an unattended login for the authorization code flow. */
+  oauthCodeFlow: need<CodeFlowClient>({ label: 'an OAuth client and an unattended login', keys: ['auth.oauth', 'auth.oauth.clientSecret', 'auth.oauth.login', 'auth.oauth.redirectUri', 'safety.readOnly'], resolve: resolveCodeFlow }),
+  /** An access token restprobe can obtain (client credentials), to judge as a JWT. */
+  jwtAccess: need<JwtAccess>({ label: 'an access token to judge as a JWT', keys: ['auth.oauth', 'auth.oauth.clientSecret', 'auth.jwt'], resolve: resolveJwtAccess }),
+  /** A key the API accepts tokens signed with (`auth.jwt.testSigningKey`). */
+  jwtSigningKey: need<SigningKey>({ label: 'a test signing key', keys: ['auth.jwt.testSigningKey'], resolve: resolveSigningKey }),
   /** A second client of the rate limiter. */
   otherClient: need<ProbeClient>({ label: 'a second client of the rate limiter', keys: ['rateLimit.otherCredential', 'rateLimit.keyedBy'], resolve: resolveOtherClient }),
 } as const;

@@ -135,6 +135,51 @@ export interface AuthProfile {
   readonly mint?: MintAuth;
   /** Query parameter names to try a key in (none may be accepted), beside the common ones. */
   readonly queryParams: readonly string[];
+  readonly oauth?: OAuthProfile;
+  readonly jwt?: JwtProfile;
+}
+
+/** How restprobe gets an authorization code without a person: a form it fills, or the team's own command. */
+export type OAuthLogin =
+  | {
+      readonly kind: 'form';
+      /** Field values, secrets resolved. */
+      readonly fields: Readonly<Record<string, string>>;
+      /** Fields whose variable is unset (`name (VARIABLE)`): the code-flow checks skip naming auth.oauth.login. */
+      readonly unset: readonly string[];
+    }
+  | { readonly kind: 'command'; /** Program and arguments; the authorization URL is appended. */ readonly argv: readonly string[]; readonly timeoutMs: number };
+
+/** The OAuth 2.0 authorization server (`auth.oauth`). */
+export interface OAuthProfile {
+  /** The issuer whose RFC 8414 metadata gives the endpoints; absent when every endpoint is explicit. */
+  readonly issuer?: string;
+  readonly authorizationEndpoint?: string;
+  readonly tokenEndpoint?: string;
+  readonly jwksUrl?: string;
+  /** Not a secret: it is sent in URLs, and reports may show it. '' when its variable is unset. */
+  readonly clientId: string;
+  /** The variable the client id is read from, when it is read from one. */
+  readonly clientIdEnv?: string;
+  /** Absent, or `value` '' when its variable is unset: the checks that need it skip. */
+  readonly clientSecret?: Secret;
+  /** Absent: chosen from the metadata, Basic first. */
+  readonly clientAuth?: 'client_secret_basic' | 'client_secret_post';
+  readonly scopes: readonly string[];
+  readonly redirectUri?: string;
+  readonly login?: OAuthLogin;
+}
+
+/** How the API's JWT access tokens are judged (`auth.jwt`). */
+export interface JwtProfile {
+  readonly issuer?: string;
+  readonly audience?: string;
+  readonly jwksUrl?: string;
+  readonly algorithms: readonly string[];
+  /** `value` '' when its variable is unset: the checks that sign tokens skip. */
+  readonly testSigningKey?: Secret;
+  /** Case-insensitive patterns for claim names and string claim values that are personal data. */
+  readonly personalData: { readonly claims: readonly string[]; readonly values: readonly string[] };
 }
 
 /** How restprobe subscribes to the target's webhooks, triggers events and judges deliveries. */

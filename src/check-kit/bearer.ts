@@ -1,0 +1,55 @@
+/**
+ * Presenting tokens to the resource server (RFC 6750 §2.1): the run's genuine access
+ * token decoded as a JWT, a control that it is accepted, and forged tokens that must each
+ * get 401 with a challenge.
+ */
+import { CheckSkipped } from '../model/check.js';
+import type { CheckContext, HttpResponse, RequestSpec } from '../model/context.js';
+import type { CollectionProfile } from '../model/profile.js';
+import type { OAuthClient } from '../model/oauth-needs.js';
+import { challengeProblem } from './auth.js';
+import { describe, expectEvery } from './expect.js';
+import { decodeUnverified, looksLikeJwt, type DecodedJwt } from './jwt.js';
+import { clientCredentialsGrant, requireTokens, sharedAccessToken, tokenRequest } from './oauth-token.js';
+import { setupError } from './setup.js';
+
+/** What a request adds to send `token` as a Bearer token in place of the configured credentials. */
+export function withBearer(token: string): Pick<RequestSpec, 'auth' | 'headers'> {
+  return { auth: false, headers: { authorization: `Bearer ${token}` } };
+}
+
+/**
+ * An access token and its decoded form; an opaque token skips the check (there is no JWT to
+ * judge). The run's shared token, or with `own` one the check requests itself: a check that
+ * judges the token then holds the response that issued it in its evidence.
+ */
+export async function genuineJwt(ctx: CheckContext, client: OAuthClient, own = false): Promise<{ token: string; jwt: DecodedJwt | string }> {
+  const token = own ? requireTokens(await tokenRequest(ctx, client, clientCredentialsGrant(client)), 'getting an access token with client credentials').accessToken : await sharedAccessToken(ctx, client);
+  if (!looksLikeJwt(token)) throw new CheckSkipped('the access token the authorization server issued is opaque (not a JWT): there is no JWT to judge');
+  return { token, jwt: decodeUnverified(token) };
+}
+
+/** The genuine token decoded (see {@link genuineJwt}); a malformed one is AUT-jwt-format's to fail, so here it skips. */
+export async function decodedGenuineJwt(ctx: CheckContext, client: OAuthClient, own = false): Promise<{ token: string; jwt: DecodedJwt }> {
+  const { token, jwt } = await genuineJwt(ctx, client, own);
+  if (typeof jwt === 'string') throw new CheckSkipped(`the access token is not a well-formed JWT (${jwt}): AUT-jwt-format judges that`);
+  return { token, jwt };
+}
+
+/** A GET of the collection with `token`. */
+export function presentToken(ctx: CheckContext, collection: CollectionProfile, token: string): Promise<HttpResponse> {
+  return ctx.http.send({ method: 'GET', path: collection.path, ...withBearer(token) });
+}
+
+/** A token the check needs accepted (the genuine one, one signed with the test key): anything but 2xx is a setup error. */
+export async function expectAccepted(ctx: CheckContext, collection: CollectionProfile, token: string, what: string): Promise<void> {
+  const res = await presentToken(ctx, collection, token);
+  if (res.status < 200 || res.status > 299) throw setupError(res, `${what} was not accepted: ${describe(res)}, so a refusal of a forged one would prove nothing`);
+}
+
+/** Sends each forged token; every one must get 401 with a challenge (RFC 6750 §3.1 `invalid_token`). */
+export async function expectRefused(ctx: CheckContext, collection: CollectionProfile, forged: readonly string[], what: string): Promise<void> {
+  const responses: HttpResponse[] = [];
+  for (const token of forged) responses.push(await presentToken(ctx, collection, token));
+  expectEvery(responses, challengeProblem, (bad, all, found) => `${bad} of ${all} requests with ${what} were not refused — ${found}; expected 401 with a WWW-Authenticate challenge`, '401 + WWW-Authenticate');
+}

@@ -1,0 +1,199 @@
+/**
+ * The authorization code flow, driven without a person (RFC 6749 §4.1, RFC 7636): the
+ * authorization request, the configured login (a form restprobe fills, or the team's
+ * command), and the redirect to the client whose query holds the code, state or error.
+ * Redirects are followed through the authorization server's own origin only; the
+ * redirect URI itself is never contacted.
+ */
+import { randomBytes } from 'node:crypto';
+import { RestprobeError } from '../errors.js';
+import type { CheckContext, HttpResponse } from '../model/context.js';
+import type { CodeFlowClient, OAuthClient } from '../model/oauth-needs.js';
+import { describe } from './expect.js';
+import { parseLoginForm } from './login-form.js';
+import { runLoginCommand } from './login-command.js';
+import { oauthEndpoints } from './oauth-metadata.js';
+import { pkcePair } from './pkce.js';
+import { requireTokens, tokenRequest, type Tokens } from './oauth-token.js';
+import { setupError } from './setup.js';
+
+/** Where an authorization request ended. */
+export type AuthorizationOutcome =
+  /** At a Location on the redirect URI: its query (and fragment, where an implicit grant puts tokens). */
+  | { readonly kind: 'redirect'; readonly location: string; readonly query: URLSearchParams; readonly fragment: URLSearchParams; readonly response?: HttpResponse }
+  /** The authorization server answered without sending the user agent to the redirect URI (an error page, a 4xx). */
+  | { readonly kind: 'answer'; readonly response: HttpResponse };
+
+/** Hops through the authorization server before restprobe gives up. */
+const maxHops = 10;
+
+/** A state value no one can guess (RFC 6749 §10.12). */
+export const newState = (): string => randomBytes(16).toString('base64url');
+
+/** Cookies the authorization server sets during one login (its session), sent back to its origin. */
+class CookieJar {
+  private readonly cookies = new Map<string, string>();
+  constructor(private readonly ctx: CheckContext) {}
+  take(res: HttpResponse): void {
+    for (const line of (res.headers['set-cookie'] ?? '').split('\n')) {
+      const pair = line.split(';')[0]!.trim();
+      const eq = pair.indexOf('=');
+      if (eq <= 0) continue;
+      const value = pair.slice(eq + 1);
+      this.ctx.treatAsSecret(value, 'AS_COOKIE');
+      this.cookies.set(pair.slice(0, eq), value);
+    }
+  }
+  header(): Record<string, string> {
+    return this.cookies.size === 0 ? {} : { cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ') };
+  }
+}
+
+/** The outcome at the client's redirect URI; every code or token it carries is a secret at once. */
+function redirectOutcome(ctx: CheckContext, location: string, response?: HttpResponse): AuthorizationOutcome {
+  const u = new URL(location);
+  const fragment = new URLSearchParams(u.hash.slice(1));
+  for (const params of [u.searchParams, fragment]) {
+    for (const name of ['code', 'access_token', 'refresh_token', 'id_token']) {
+      const v = params.get(name);
+      if (v) ctx.treatAsSecret(v, name === 'code' ? 'OAUTH_CODE' : name.toUpperCase());
+    }
+  }
+  return { kind: 'redirect', location, query: u.searchParams, fragment, ...(response && { response }) };
+}
+
+/** The authorization URL with `params` added to the endpoint's own query. */
+export function authorizationUrl(endpoint: string, params: Record<string, string>): string {
+  const u = new URL(endpoint);
+  for (const [k, v] of Object.entries(params)) u.searchParams.set(k, v);
+  return u.href;
+}
+
+/**
+ * Sends an authorization request with `params` and logs in as the config says when the
+ * server shows its login page. Ends at the first Location that starts with `redirectUri`
+ * (or with the registered one), or at the first answer that is neither a redirect within
+ * the server's origin nor a login page.
+ */
+export async function authorize(ctx: CheckContext, client: CodeFlowClient, params: Record<string, string>): Promise<AuthorizationOutcome> {
+  const endpoints = await oauthEndpoints(ctx, client.oauth);
+  if (endpoints.authorizationEndpoint === undefined) throw new RestprobeError('ERR_SETUP', 'setup: the metadata names no authorization_endpoint and auth.oauth.authorizationEndpoint is not set', [], { rootCause: 'no authorization endpoint' });
+  const url = authorizationUrl(endpoints.authorizationEndpoint, params);
+  const targets = [params.redirect_uri ?? client.oauth.redirectUri, client.oauth.redirectUri];
+  const atClient = (location: string): boolean => targets.some((t) => location.startsWith(t));
+  const origin = new URL(endpoints.authorizationEndpoint).origin;
+  const jar = new CookieJar(ctx);
+  const login = client.oauth.login;
+
+  // Follows the server's redirects within its origin; returns the outcome, or the page to log in on.
+  const follow = async (first: HttpResponse): Promise<AuthorizationOutcome | HttpResponse> => {
+    let res = first;
+    for (let hop = 0; ; hop++) {
+      jar.take(res);
+      const location = res.headers.location;
+      if (res.status < 300 || res.status > 399 || location === undefined) return res;
+      const next = new URL(location, res.url).href;
+      if (atClient(next)) return redirectOutcome(ctx, next, res);
+      if (new URL(next).origin !== origin || hop >= maxHops) return { kind: 'answer', response: res };
+      res = await ctx.http.send({ method: 'GET', url: next, auth: false, headers: { accept: 'text/html', ...jar.header() } });
+    }
+  };
+
+  const page = await follow(await ctx.http.send({ method: 'GET', url, auth: false, headers: { accept: 'text/html' } }));
+  if (!('status' in page)) return page;
+  // Only a page the server shows with 200 can be a login page; anything else is its answer.
+  if (page.status !== 200) return { kind: 'answer', response: page };
+  if (login.kind === 'command') {
+    const line = await runLoginCommand(login.argv, url, login.timeoutMs, ctx.signal);
+    let location: string;
+    try {
+      location = new URL(line).href;
+    } catch {
+      throw new RestprobeError('ERR_SETUP', `setup: the login command's last line is not a URL (expected the redirect URL it ended at)`, [], { rootCause: 'the login command printed no URL' });
+    }
+    return redirectOutcome(ctx, location);
+  }
+  const form = parseLoginForm(page.text, page.url);
+  if (typeof form === 'string') return { kind: 'answer', response: page };
+  const fields = { ...form.fields, ...login.fields };
+  const submitted =
+    form.method === 'POST'
+      ? await ctx.http.send({ method: 'POST', url: form.action, auth: false, form: fields, headers: { accept: 'text/html', ...jar.header() } })
+      : await ctx.http.send({ method: 'GET', url: authorizationUrl(form.action, fields), auth: false, headers: { accept: 'text/html', ...jar.header() } });
+  const after = await follow(submitted);
+  return 'status' in after ? { kind: 'answer', response: after } : after;
+}
+
+/** An authorization request for a code with PKCE S256 and a fresh state: its parameters and verifier. */
+export function codeRequest(client: CodeFlowClient): { params: Record<string, string>; verifier: string; state: string } {
+  const { verifier, challenge } = pkcePair();
+  const state = newState();
+  const params = {
+    response_type: 'code',
+    client_id: client.oauth.clientId,
+    redirect_uri: client.oauth.redirectUri,
+    ...(client.oauth.scopes.length > 0 && { scope: client.oauth.scopes.join(' ') }),
+    state,
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+  };
+  return { params, verifier, state };
+}
+
+/** Why an outcome holds no code, for a setup error; undefined when it holds one. */
+function noCode(o: AuthorizationOutcome): string | undefined {
+  if (o.kind === 'answer') return `the authorization request ended at ${describe(o.response)} without a redirect to the redirect URI (is auth.oauth.login right?)`;
+  const error = o.query.get('error');
+  if (error !== null) return `the authorization server redirected with error=${error}${o.query.get('error_description') ? ` (${o.query.get('error_description')})` : ''}`;
+  return o.query.get('code') === null ? 'the redirect to the redirect URI carries no code' : undefined;
+}
+
+/** A code the flow must yield for the check to mean anything, else a setup error. */
+export function requireCode(o: AuthorizationOutcome): string {
+  const why = noCode(o);
+  if (why !== undefined) {
+    const res = o.response;
+    if (res) throw setupError(res, `getting an authorization code failed: ${why}`, 'no authorization code');
+    throw new RestprobeError('ERR_SETUP', `setup: getting an authorization code failed: ${why}`, [], { rootCause: 'no authorization code' });
+  }
+  return codeOf(o)!;
+}
+
+/** The code an outcome carries (already registered as a secret); undefined when it carries none. */
+export function codeOf(o: AuthorizationOutcome): string | undefined {
+  const code = o.kind === 'redirect' ? o.query.get('code') : null;
+  return code === null || code === '' ? undefined : code;
+}
+
+/** A code, the verifier it was requested with, and the state that came back. */
+export interface IssuedCode {
+  readonly code: string;
+  readonly verifier: string;
+  readonly sentState: string;
+  readonly outcome: AuthorizationOutcome & { kind: 'redirect' };
+}
+
+/** Runs the flow to a code (a setup error when none comes). */
+export async function obtainCode(ctx: CheckContext, client: CodeFlowClient): Promise<IssuedCode> {
+  const { params, verifier, state } = codeRequest(client);
+  ctx.treatAsSecret(verifier, 'PKCE_VERIFIER');
+  const outcome = await authorize(ctx, client, params);
+  const code = requireCode(outcome);
+  return { code, verifier, sentState: state, outcome: outcome as IssuedCode['outcome'] };
+}
+
+/** Redeems a code at the token endpoint (RFC 6749 §4.1.3 with RFC 7636 §4.5); the answer is the caller's to judge. */
+export function redeemCode(ctx: CheckContext, client: CodeFlowClient, code: string, verifier: string | undefined): Promise<HttpResponse> {
+  return tokenRequest(ctx, client, { grant_type: 'authorization_code', code, redirect_uri: client.oauth.redirectUri, ...(verifier !== undefined && { code_verifier: verifier }) });
+}
+
+/** Tokens of the check's own from a whole code flow (a refresh token among them, where the server issues one). */
+export async function codeFlowTokens(ctx: CheckContext, client: CodeFlowClient): Promise<Tokens> {
+  const { code, verifier } = await obtainCode(ctx, client);
+  return requireTokens(await redeemCode(ctx, client, code, verifier), 'redeeming an authorization code');
+}
+
+/** Refreshes (RFC 6749 §6); the answer is the caller's to judge. */
+export function refresh(ctx: CheckContext, client: OAuthClient, refreshToken: string): Promise<HttpResponse> {
+  return tokenRequest(ctx, client, { grant_type: 'refresh_token', refresh_token: refreshToken });
+}

@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { parseLoginForm } from './login-form.js';
+
+describe('parseLoginForm', () => {
+  it('reads action, method and hidden inputs, resolving a relative action against the page', () => {
+    const html = `<html><form method="POST" action="/oauth/authorize?x=1&amp;y=2"><input type="hidden" name="request" value="a&quot;b">
+      <input name=username><input type="password" name="password"><input type="checkbox" name="remember"><input type="submit" name="go" value="Log in"></form>`;
+    expect(parseLoginForm(html, 'https://as.example/oauth/authorize?client_id=c')).toEqual({
+      action: 'https://as.example/oauth/authorize?x=1&y=2',
+      method: 'POST',
+      fields: { request: 'a"b', username: '', password: '' },
+    });
+  });
+
+  it('picks the form with a password field and defaults to the page URL and GET', () => {
+    const html = `<form action="/search"><input name="q"></form><form><input type="password" name="pw"></form>`;
+    expect(parseLoginForm(html, 'https://as.example/login')).toEqual({ action: 'https://as.example/login', method: 'GET', fields: { pw: '' } });
+  });
+
+  it('says why when there is no form to fill', () => {
+    expect(parseLoginForm('<p>hello</p>', 'https://as.example/')).toMatch(/no <form>/);
+    expect(parseLoginForm('<form></form><form></form>', 'https://as.example/')).toMatch(/2 forms/);
+  });
+});

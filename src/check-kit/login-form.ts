@@ -1,0 +1,75 @@
+/**
+ * The one login form of an authorization server's page, read as a browser would submit
+ * it: its action (resolved against the page), its method, and the values of its inputs.
+ * A page is HTML of unknown make: no script runs, and a page without a form is reported.
+ */
+
+export interface LoginForm {
+  /** Absolute URL the form submits to. */
+  readonly action: string;
+  readonly method: 'GET' | 'POST';
+  /** Every named input with its value (hidden ones included), before the configured fields. */
+  readonly fields: Record<string, string>;
+}
+
+const entities: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", '#39': "'" };
+
+/** Character references in attribute values and text (`&amp;`, `&#x2F;`, `&quot;`). */
+export function decodeHtml(text: string): string {
+  return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+\d*);/gi, (whole, ref: string) => {
+    if (ref[0] === '#') {
+      const code = ref[1] === 'x' || ref[1] === 'X' ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10);
+      return Number.isFinite(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
+    }
+    return entities[ref.toLowerCase()] ?? whole;
+  });
+}
+
+/** The attributes of one start tag, names lower-case, values decoded. */
+function attributes(tag: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const inner = tag.replace(/^<[a-z]+/i, '').replace(/\/?>$/, '');
+  for (const m of inner.matchAll(/([^\s"'>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?/g)) {
+    const name = m[1]!.toLowerCase();
+    if (!out.has(name)) out.set(name, decodeHtml(m[2] ?? m[3] ?? m[4] ?? ''));
+  }
+  return out;
+}
+
+/** The input values a submission sends: named inputs, checked boxes only, no buttons. */
+function inputValues(body: string): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const [tag] of body.matchAll(/<input\b[^>]*>/gi)) {
+    const a = attributes(tag);
+    const name = a.get('name');
+    const type = (a.get('type') ?? 'text').toLowerCase();
+    if (name === undefined || name === '' || ['submit', 'button', 'image', 'reset', 'file'].includes(type)) continue;
+    if ((type === 'checkbox' || type === 'radio') && !a.has('checked')) continue;
+    fields[name] = a.get('value') ?? (type === 'checkbox' || type === 'radio' ? 'on' : '');
+  }
+  for (const m of body.matchAll(/<textarea\b([^>]*)>([\s\S]*?)<\/textarea>/gi)) {
+    const name = attributes(`<textarea${m[1]}>`).get('name');
+    if (name) fields[name] = decodeHtml(m[2]!);
+  }
+  return fields;
+}
+
+/**
+ * The login form of `html` (the one with a password field when there are several), or a
+ * sentence saying why there is none.
+ */
+export function parseLoginForm(html: string, pageUrl: string): LoginForm | string {
+  const forms = [...html.matchAll(/(<form\b[^>]*>)([\s\S]*?)<\/form\s*>/gi)];
+  if (forms.length === 0) return 'the page holds no <form>';
+  const withPassword = forms.filter((f) => /<input\b[^>]*type\s*=\s*["']?password/i.test(f[2]!));
+  const chosen = withPassword.length === 1 ? withPassword[0]! : forms.length === 1 ? forms[0]! : undefined;
+  if (chosen === undefined) return `the page holds ${forms.length} forms and ${withPassword.length === 0 ? 'none' : 'more than one'} with a password field: restprobe cannot tell which one logs in`;
+  const a = attributes(chosen[1]!);
+  let action: string;
+  try {
+    action = new URL(a.get('action') || pageUrl, pageUrl).href;
+  } catch {
+    return `the form's action ${JSON.stringify(a.get('action'))} is not a URL`;
+  }
+  return { action, method: (a.get('method') ?? 'get').toLowerCase() === 'post' ? 'POST' : 'GET', fields: inputValues(chosen[2]!) };
+}

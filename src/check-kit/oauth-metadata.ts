@@ -1,0 +1,77 @@
+/**
+ * Where the authorization server's endpoints are: the config's explicit ones, else its
+ * RFC 8414 metadata (`/.well-known/oauth-authorization-server`), else OpenID Connect
+ * discovery (`/.well-known/openid-configuration`). Discovered once per run.
+ */
+import { RestprobeError } from '../errors.js';
+import type { CheckContext, HttpResponse } from '../model/context.js';
+import type { OAuthProfile } from '../model/profile.js';
+import { describe } from './expect.js';
+import { setupError } from './setup.js';
+
+/** The authorization server as the checks use it. */
+export interface OAuthEndpoints {
+  /** The metadata's `issuer`, else the configured one (absent when neither says). */
+  readonly issuer?: string;
+  readonly authorizationEndpoint?: string;
+  readonly tokenEndpoint: string;
+  readonly jwksUri?: string;
+  /** `token_endpoint_auth_methods_supported`; RFC 8414's default is client_secret_basic. */
+  readonly authMethods: readonly string[];
+  /** The metadata document, or {} when the config gave every endpoint. */
+  readonly metadata: Readonly<Record<string, unknown>>;
+}
+
+/** Metadata changes rarely: one discovery serves a whole run. */
+const metadataLifetimeMs = 60 * 60 * 1000;
+
+/**
+ * The two well-known URLs of an issuer: RFC 8414 §3 inserts the suffix between host and
+ * path; OIDC Discovery §4 appends it to the issuer.
+ */
+export function wellKnownUrls(issuer: string): string[] {
+  const u = new URL(issuer);
+  const path = u.pathname.replace(/\/+$/, '');
+  return [`${u.origin}/.well-known/oauth-authorization-server${path}`, `${u.origin}${path}/.well-known/openid-configuration`];
+}
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+
+/** The run's discovered endpoints (shared by every check). */
+export function oauthEndpoints(ctx: CheckContext, oauth: OAuthProfile): Promise<OAuthEndpoints> {
+  return ctx.leased('oauth-endpoints', async () => ({ value: await discover(ctx, oauth), expiresAt: Date.now() + metadataLifetimeMs }));
+}
+
+async function discover(ctx: CheckContext, oauth: OAuthProfile): Promise<OAuthEndpoints> {
+  const explicit = oauth.tokenEndpoint !== undefined && oauth.authorizationEndpoint !== undefined && oauth.jwksUrl !== undefined;
+  const issuer = oauth.issuer ?? (explicit ? undefined : new URL(ctx.profile.baseUrl).origin);
+  let metadata: Record<string, unknown> = {};
+  if (issuer !== undefined && !explicit) {
+    try {
+      metadata = await fetchMetadata(ctx, issuer);
+    } catch (err) {
+      // A server without metadata is still usable when the config names its token endpoint.
+      if (oauth.tokenEndpoint === undefined) throw err;
+      ctx.note(`no authorization server metadata for ${issuer}: using the configured endpoints`);
+    }
+  }
+  const tokenEndpoint = oauth.tokenEndpoint ?? str(metadata.token_endpoint);
+  if (tokenEndpoint === undefined) throw new RestprobeError('ERR_SETUP', `setup: the authorization server's metadata names no token_endpoint, and auth.oauth.tokenEndpoint is not set`, [], { rootCause: 'no token endpoint' });
+  const authMethods = Array.isArray(metadata.token_endpoint_auth_methods_supported) ? metadata.token_endpoint_auth_methods_supported.filter((m): m is string => typeof m === 'string') : ['client_secret_basic'];
+  const authorizationEndpoint = oauth.authorizationEndpoint ?? str(metadata.authorization_endpoint);
+  const jwksUri = oauth.jwksUrl ?? str(metadata.jwks_uri);
+  const named = str(metadata.issuer) ?? issuer;
+  return { ...(named !== undefined && { issuer: named }), ...(authorizationEndpoint !== undefined && { authorizationEndpoint }), tokenEndpoint, ...(jwksUri !== undefined && { jwksUri }), authMethods, metadata };
+}
+
+/** The first well-known document that answers 200 with a JSON object; neither is a setup error. */
+async function fetchMetadata(ctx: CheckContext, issuer: string): Promise<Record<string, unknown>> {
+  const tried: HttpResponse[] = [];
+  for (const url of wellKnownUrls(issuer)) {
+    const res = await ctx.http.send({ method: 'GET', url, auth: false });
+    if (res.status === 200 && typeof res.json === 'object' && res.json !== null && !Array.isArray(res.json)) return res.json as Record<string, unknown>;
+    tried.push(res);
+  }
+  const last = tried.at(-1)!;
+  throw setupError(last, `no authorization server metadata for ${issuer}: ${tried.map(describe).join('; ')} (set auth.oauth.issuer, or the endpoints explicitly)`, 'no authorization server metadata');
+}

@@ -1,0 +1,112 @@
+/**
+ * Token requests (RFC 6749 §3.2): form-encoded POSTs to the token endpoint with the
+ * client authenticated by HTTP Basic (§2.3.1, id and secret form-urlencoded first) or in
+ * the body (client_secret_post). Every token the answer holds is scrubbed from reports.
+ */
+import type { CheckContext, HttpResponse } from '../model/context.js';
+import type { OAuthClient } from '../model/oauth-needs.js';
+import { formBody } from '../http/session.js';
+import { describe, summarise } from './expect.js';
+import { oauthEndpoints, type OAuthEndpoints } from './oauth-metadata.js';
+import { setupError } from './setup.js';
+
+export type ClientAuth = 'client_secret_basic' | 'client_secret_post';
+
+/** The configured method, else the first the metadata lists that restprobe speaks, Basic first. */
+export function clientAuthOf(client: OAuthClient, endpoints: OAuthEndpoints): ClientAuth {
+  if (client.oauth.clientAuth !== undefined) return client.oauth.clientAuth;
+  return !endpoints.authMethods.includes('client_secret_basic') && endpoints.authMethods.includes('client_secret_post') ? 'client_secret_post' : 'client_secret_basic';
+}
+
+/** `Basic base64(urlencode(id) ":" urlencode(secret))`, as RFC 6749 §2.3.1 asks. */
+export function basicCredentials(id: string, secret: string): string {
+  const enc = (s: string): string => formBody({ '': s }).slice(1);
+  return `Basic ${Buffer.from(`${enc(id)}:${enc(secret)}`).toString('base64')}`;
+}
+
+export interface TokenRequestOptions {
+  /** Authenticate so (default: {@link clientAuthOf}); `none` sends the client id only. */
+  readonly clientAuth?: ClientAuth | 'none';
+  readonly clientId?: string;
+  readonly clientSecret?: string;
+}
+
+/** Sends one token request; the answer is the check's to judge. */
+export async function tokenRequest(ctx: CheckContext, client: OAuthClient, fields: Record<string, string>, opts: TokenRequestOptions = {}): Promise<HttpResponse> {
+  const endpoints = await oauthEndpoints(ctx, client.oauth);
+  const how = opts.clientAuth ?? clientAuthOf(client, endpoints);
+  const id = opts.clientId ?? client.oauth.clientId;
+  const secret = opts.clientSecret ?? client.oauth.clientSecret.value;
+  const form = how === 'client_secret_post' ? { ...fields, client_id: id, client_secret: secret } : how === 'none' ? { ...fields, client_id: id } : fields;
+  const headers = how === 'client_secret_basic' ? { authorization: basicCredentials(id, secret) } : undefined;
+  const res = await ctx.http.send({ method: 'POST', url: endpoints.tokenEndpoint, auth: false, form, ...(headers && { headers }) });
+  secretsOf(ctx, res);
+  return res;
+}
+
+/** A token response's members, as RFC 6749 §5.1 names them. */
+export interface Tokens {
+  readonly accessToken: string;
+  readonly tokenType: string;
+  readonly expiresIn?: number;
+  readonly refreshToken?: string;
+  readonly scope?: string;
+  readonly response: HttpResponse;
+}
+
+/** Registers every token a response holds as a secret (also of a refused or odd answer). */
+function secretsOf(ctx: CheckContext, res: HttpResponse): void {
+  const body = res.json;
+  if (typeof body !== 'object' || body === null) return;
+  for (const [name, label] of [['access_token', 'ACCESS_TOKEN'], ['refresh_token', 'REFRESH_TOKEN'], ['id_token', 'ID_TOKEN']] as const) {
+    const v = (body as Record<string, unknown>)[name];
+    if (typeof v === 'string') ctx.treatAsSecret(v, label);
+  }
+}
+
+/** The tokens of a 200 answer, or undefined when it is no success with an access token. */
+export function tokensOf(res: HttpResponse): Tokens | undefined {
+  const b = res.json as Record<string, unknown> | undefined;
+  if (res.status !== 200 || typeof b !== 'object' || b === null || typeof b.access_token !== 'string' || b.access_token === '') return undefined;
+  return {
+    accessToken: b.access_token,
+    tokenType: typeof b.token_type === 'string' ? b.token_type : '',
+    ...(typeof b.expires_in === 'number' && { expiresIn: b.expires_in }),
+    // Some servers send expires_in as a numeric string.
+    ...(typeof b.expires_in === 'string' && /^\d+$/.test(b.expires_in) && { expiresIn: Number(b.expires_in) }),
+    ...(typeof b.refresh_token === 'string' && b.refresh_token !== '' && { refreshToken: b.refresh_token }),
+    ...(typeof b.scope === 'string' && { scope: b.scope }),
+    response: res,
+  };
+}
+
+/** The tokens of a request that must succeed for the check to mean anything; else a setup error. */
+export function requireTokens(res: HttpResponse, what: string): Tokens {
+  const tokens = tokensOf(res);
+  if (tokens === undefined) throw setupError(res, `${what} failed: ${describe(res)} (body ${summarise(res)}), expected 200 with an access_token`);
+  return tokens;
+}
+
+/** The fields of a client-credentials request. */
+export function clientCredentialsGrant(client: OAuthClient): Record<string, string> {
+  return { grant_type: 'client_credentials', ...(client.oauth.scopes.length > 0 && { scope: client.oauth.scopes.join(' ') }) };
+}
+
+/** Tokens are renewed this long before they expire, so none runs out mid-check. */
+const renewMarginMs = 30_000;
+/** When a token response gives no lifetime, it is used this long (RFC 6749 leaves it to the server). */
+const assumedLifetimeMs = 60_000;
+
+/**
+ * The run's client-credentials access token: requested once and shared, requested again
+ * when it is about to expire; registered as a secret in every check that uses it.
+ */
+export async function sharedAccessToken(ctx: CheckContext, client: OAuthClient): Promise<string> {
+  const token = await ctx.leased('oauth-client-credentials', async () => {
+    const tokens = requireTokens(await tokenRequest(ctx, client, clientCredentialsGrant(client)), 'getting an access token with client credentials');
+    const lifetime = tokens.expiresIn === undefined ? assumedLifetimeMs : Math.max(0, tokens.expiresIn * 1000 - renewMarginMs);
+    return { value: tokens.accessToken, expiresAt: Date.now() + lifetime };
+  });
+  ctx.treatAsSecret(token, 'ACCESS_TOKEN');
+  return token;
+}

@@ -1,0 +1,77 @@
+/**
+ * The `auth.oauth` and `auth.jwt` sections as the profile holds them: defaults applied,
+ * secrets resolved, the login command split and placed relative to the config file, and
+ * the rules a JSON Schema cannot say (patterns that compile, a redirect URI for a login).
+ */
+import { dirname, isAbsolute, resolve as resolvePath } from 'node:path';
+import { RestprobeError } from '../errors.js';
+import type { JwtProfile, OAuthLogin, OAuthProfile } from '../model/profile.js';
+import { configDefaults as defaults } from './defaults.js';
+import type { RawJwt, RawOAuth } from './raw-config.js';
+import type { SecretResolver } from './secrets.js';
+
+const invalid = (path: string, problem: string): RestprobeError => new RestprobeError('ERR_CONFIG_INVALID', `${path}: ${problem}`, [`${path}: ${problem}`]);
+
+/** A login command's argv: a string split on spaces (no shell, no quoting), a relative program path taken from the config's folder. */
+function commandArgv(command: string | readonly string[], configPath: string | undefined): string[] {
+  const argv = typeof command === 'string' ? command.trim().split(/\s+/) : [...command];
+  const program = argv[0]!;
+  if (configPath !== undefined && !isAbsolute(program) && /^\.\.?[/\\]/.test(program)) argv[0] = resolvePath(dirname(configPath), program);
+  return argv;
+}
+
+function login(raw: NonNullable<RawOAuth['login']>, secrets: SecretResolver, configPath: string | undefined): OAuthLogin {
+  if ('command' in raw) return { kind: 'command', argv: commandArgv(raw.command, configPath), timeoutMs: raw.timeoutMs ?? defaults.loginCommandTimeoutMs };
+  // Optional like the client secret: an unset variable skips the code-flow checks, naming auth.oauth.login.
+  const fields = Object.entries(raw.form.fields).map(([name, v]) => [name, typeof v === 'string' ? v : secrets.resolveOptional(v).value] as const);
+  const unset = Object.entries(raw.form.fields).flatMap(([name, v]) => (typeof v !== 'string' && secrets.resolveOptional(v).value === '' ? [`${name} (${v.env})`] : []));
+  return { kind: 'form', fields: Object.fromEntries(fields), unset };
+}
+
+
+/** `auth.oauth`, or a config error naming the path. */
+export function oauthProfile(raw: RawOAuth, secrets: SecretResolver, configPath: string | undefined): OAuthProfile {
+  if (raw.login !== undefined && raw.redirectUri === undefined) throw invalid('auth.oauth.redirectUri', 'required with auth.oauth.login: the code is read from the redirect to it');
+  return {
+    ...(raw.issuer !== undefined && { issuer: raw.issuer.replace(/\/+$/, '') }),
+    ...(raw.authorizationEndpoint !== undefined && { authorizationEndpoint: raw.authorizationEndpoint }),
+    ...(raw.tokenEndpoint !== undefined && { tokenEndpoint: raw.tokenEndpoint }),
+    ...(raw.jwksUrl !== undefined && { jwksUrl: raw.jwksUrl }),
+    clientId: typeof raw.clientId === 'string' ? raw.clientId : secrets.plain(raw.clientId),
+    ...(typeof raw.clientId !== 'string' && { clientIdEnv: raw.clientId.env }),
+    // Optional: unset, the checks that authenticate the client skip naming it.
+    ...(raw.clientSecret !== undefined && { clientSecret: secrets.resolveOptional(raw.clientSecret) }),
+    ...(raw.clientAuth !== undefined && { clientAuth: raw.clientAuth }),
+    scopes: raw.scopes ?? [],
+    ...(raw.redirectUri !== undefined && { redirectUri: raw.redirectUri }),
+    ...(raw.login !== undefined && { login: login(raw.login, secrets, configPath) }),
+  };
+}
+
+/** Each pattern must compile: a typo is a config error naming it, not a crash mid-run. */
+function patterns(list: readonly string[] | undefined, fallback: readonly string[], path: string): readonly string[] {
+  (list ?? []).forEach((p, i) => {
+    try {
+      new RegExp(p, 'i');
+    } catch (err) {
+      throw invalid(`${path}[${i}]`, `not a regular expression (${(err as Error).message})`);
+    }
+  });
+  return list ?? fallback;
+}
+
+/** `auth.jwt` with its defaults (also when only `auth.oauth` is configured). */
+export function jwtProfile(raw: RawJwt, secrets: SecretResolver): JwtProfile {
+  return {
+    ...(raw.issuer !== undefined && { issuer: raw.issuer }),
+    ...(raw.audience !== undefined && { audience: raw.audience }),
+    ...(raw.jwksUrl !== undefined && { jwksUrl: raw.jwksUrl }),
+    algorithms: raw.algorithms ?? defaults.jwtAlgorithms,
+    // Optional: unset, the checks that sign tokens skip naming it.
+    ...(raw.testSigningKey !== undefined && { testSigningKey: secrets.resolveOptional(raw.testSigningKey) }),
+    personalData: {
+      claims: patterns(raw.personalDataPatterns?.claims, defaults.personalDataClaims, 'auth.jwt.personalDataPatterns.claims'),
+      values: patterns(raw.personalDataPatterns?.values, defaults.personalDataValues, 'auth.jwt.personalDataPatterns.values'),
+    },
+  };
+}

@@ -1,0 +1,98 @@
+/**
+ * §5 rules 5–6 and §8.5: the JWT access tokens the authorization server issues (RFC 7519,
+ * RFC 8725, RFC 9068). Each check requests its own token, so its evidence holds the response
+ * that issued what it judges.
+ */
+import { CheckFailure, CheckSkipped, defineCheck } from '../../src/model/check.js';
+import { decodedGenuineJwt, genuineJwt } from '../../src/check-kit/bearer.js';
+import { oauthEndpoints } from '../../src/check-kit/oauth-metadata.js';
+import { ensure } from '../../src/check-kit/expect.js';
+import { accessTokenSeconds } from './token-endpoint.js';
+
+const requiredClaims = ['iss', 'sub', 'aud', 'exp', 'iat', 'nbf'] as const;
+const numericDates = ['exp', 'iat', 'nbf'] as const;
+
+export const jwtFormat = defineCheck({
+  id: 'AUT-jwt-format',
+  title: 'Access tokens are well-formed JWTs with an allowed alg and a typ',
+  rule: 'A JWT access token MUST be three base64url parts whose header names an allowed `alg` (never `none`) and a `typ` (conventions §5.5, stricter than RFC 7519 §5.1 and RFC 8725 §3.11, where `typ` is recommended).',
+  severity: 'must',
+  needs: ['jwtAccess'],
+  async run(ctx, { jwtAccess }) {
+    const { jwt } = await genuineJwt(ctx, jwtAccess, true);
+    if (typeof jwt === 'string') throw new CheckFailure(`the access token is no well-formed JWT: ${jwt}; expected header.payload.signature in base64url`, 'three base64url parts', jwt);
+    const alg = jwt.header.alg;
+    const allowed = jwtAccess.jwt.algorithms;
+    ensure(typeof alg === 'string' && alg.toLowerCase() !== 'none' && allowed.includes(alg), `the access token's header has alg ${JSON.stringify(alg ?? null)}, expected one of ${allowed.join(', ')} (auth.jwt.algorithms)`, allowed.join(', '), String(alg));
+    ensure(typeof jwt.header.typ === 'string' && jwt.header.typ !== '', `the access token's header has no typ, expected one (at+jwt per RFC 9068; conventions §5.5 ask for alg and typ)`, 'typ', 'none');
+  },
+});
+
+export const jwtClaims = defineCheck({
+  id: 'AUT-jwt-claims',
+  title: 'Access tokens carry iss, sub, aud, exp, iat and nbf',
+  rule: 'A JWT access token MUST carry `iss`, `sub`, `aud`, `exp`, `iat` and `nbf` (conventions §5.5), the dates as NumericDates and `iss` the authorization server\'s issuer (RFC 7519 §4.1, RFC 8414 §2).',
+  severity: 'must',
+  needs: ['jwtAccess'],
+  async run(ctx, { jwtAccess }) {
+    const { jwt } = await decodedGenuineJwt(ctx, jwtAccess, true);
+    const missing = requiredClaims.filter((c) => jwt.claims[c] === undefined);
+    ensure(missing.length === 0, `the access token lacks ${missing.join(', ')}, expected ${requiredClaims.join(', ')}`, requiredClaims.join(' '), `missing ${missing.join(' ')}`);
+    const notDates = numericDates.filter((c) => typeof jwt.claims[c] !== 'number');
+    ensure(notDates.length === 0, `the access token's ${notDates.join(', ')} ${notDates.length === 1 ? 'is' : 'are'} not a number, expected NumericDates (seconds since the epoch)`, 'numbers', notDates.join(' '));
+    const issuer = jwtAccess.jwt.issuer ?? (await oauthEndpoints(ctx, jwtAccess.oauth)).issuer;
+    if (issuer !== undefined) ensure(jwt.claims.iss === issuer, `the access token's iss is ${JSON.stringify(jwt.claims.iss)}, expected the issuer ${JSON.stringify(issuer)}`, issuer, String(jwt.claims.iss));
+    const audience = jwtAccess.jwt.audience;
+    if (audience !== undefined) {
+      const aud = jwt.claims.aud;
+      ensure(aud === audience || (Array.isArray(aud) && aud.includes(audience)), `the access token's aud is ${JSON.stringify(aud)}, expected it to name ${JSON.stringify(audience)} (auth.jwt.audience)`, audience, JSON.stringify(aud));
+    }
+  },
+});
+
+export const jwtLifetime = defineCheck({
+  id: 'AUT-jwt-lifetime',
+  title: 'Access tokens live 5–15 minutes',
+  rule: 'A JWT access token MUST live 5 to 15 minutes: `exp` − `iat` between 300 and 900 seconds (conventions §5, §8.5).',
+  severity: 'must',
+  needs: ['jwtAccess'],
+  async run(ctx, { jwtAccess }) {
+    const { jwt } = await decodedGenuineJwt(ctx, jwtAccess, true);
+    const { exp, iat } = jwt.claims;
+    if (typeof exp !== 'number' || typeof iat !== 'number') throw new CheckSkipped('the access token lacks a numeric exp or iat: AUT-jwt-claims judges that');
+    const life = exp - iat;
+    ensure(life >= accessTokenSeconds.min && life <= accessTokenSeconds.max, `the access token lives ${life} s (exp − iat), expected ${accessTokenSeconds.min}–${accessTokenSeconds.max} s`, `${accessTokenSeconds.min}–${accessTokenSeconds.max} s`, `${life} s`);
+  },
+});
+
+/** The claims (dotted paths) whose name or string value matches a personal-data pattern; values are never returned. */
+export function personalClaims(claims: Record<string, unknown>, patterns: { readonly claims: readonly string[]; readonly values: readonly string[] }): string[] {
+  const names = patterns.claims.map((p) => new RegExp(p, 'i'));
+  const values = patterns.values.map((p) => new RegExp(p, 'i'));
+  const found: string[] = [];
+  const walk = (o: Record<string, unknown>, prefix: string, depth: number): void => {
+    for (const [k, v] of Object.entries(o)) {
+      const path = `${prefix}${k}`;
+      if (names.some((r) => r.test(k))) found.push(`${path} (its name)`);
+      else if (typeof v === 'string' && values.some((r) => r.test(v))) found.push(`${path} (its value)`);
+      else if (typeof v === 'object' && v !== null && !Array.isArray(v) && depth < 4) walk(v as Record<string, unknown>, `${path}.`, depth + 1);
+    }
+  };
+  walk(claims, '', 0);
+  return found;
+}
+
+export const jwtNoPersonalData = defineCheck({
+  id: 'AUT-jwt-no-personal-data',
+  title: 'Access tokens carry no personal data',
+  rule: 'A JWT access token MUST NOT carry secrets or personal data (email, phone, names, passwords, addresses): it is signed, not encrypted (conventions §5.6; RFC 9068 §6).',
+  severity: 'must',
+  needs: ['jwtAccess'],
+  async run(ctx, { jwtAccess }) {
+    const { jwt } = await decodedGenuineJwt(ctx, jwtAccess, true);
+    const found = personalClaims(jwt.claims, jwtAccess.jwt.personalData);
+    ensure(found.length === 0, `the access token's payload holds what looks like personal data: ${found.join(', ')}; expected none (auth.jwt.personalDataPatterns says what counts)`, 'no personal data', found.join(', '));
+  },
+});
+
+export const issuedJwtChecks = [jwtFormat, jwtClaims, jwtLifetime, jwtNoPersonalData];

@@ -1,0 +1,210 @@
+/**
+ * The issue-14 token checks against a stand-in authorization and resource server
+ * (test/support/oauth-server.ts): every check passes on the conforming server and on the
+ * ways a certified third-party server differs, each violation fails exactly the checks
+ * that name it, a config with client credentials only skips the rest naming their keys,
+ * and no token, code, verifier or secret reaches any report.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { chmod, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadProfile } from '../src/config/load.js';
+import { runChecks } from '../src/engine/run.js';
+import { buildReport } from '../src/report/model.js';
+import { writeReports } from '../src/report/write.js';
+import type { CheckResult } from '../src/model/result.js';
+import type { TargetProfile } from '../src/model/profile.js';
+import { tokenEndpointChecks } from '../suites/05-authentication/token-endpoint.js';
+import { codeFlowChecks } from '../suites/05-authentication/code-flow.js';
+import { issuedJwtChecks } from '../suites/05-authentication/issued-jwts.js';
+import { jwtAttackChecks } from '../suites/05-authentication/jwt-attacks.js';
+import { refreshChecks } from '../suites/03-states/refresh-rotation.js';
+import { startOAuthServer, type OAuthServer, type OAuthServerOptions, type OAuthViolation } from './support/oauth-server.js';
+
+const tokenChecks = [...tokenEndpointChecks, ...codeFlowChecks, ...issuedJwtChecks, ...jwtAttackChecks, ...refreshChecks];
+const jwtIds: readonly string[] = [...issuedJwtChecks, ...jwtAttackChecks].map((c) => c.id);
+
+let open: OAuthServer | undefined;
+afterEach(async () => {
+  await open?.close();
+  open = undefined;
+});
+
+type Login = 'form' | 'command' | 'none';
+
+async function profileFor(as: OAuthServer, login: Login = 'form', extra: { signingKey?: boolean; algorithms?: string[]; explicitEndpoints?: boolean } = {}): Promise<TargetProfile> {
+  const dir = await mkdtemp(join(tmpdir(), 'restprobe-oauth-'));
+  let loginConfig: unknown;
+  if (login === 'form') loginConfig = { form: { fields: { username: { env: 'RESTPROBE_OAUTH_USERNAME' }, password: { env: 'RESTPROBE_OAUTH_PASSWORD' } } } };
+  if (login === 'command') {
+    // A team's own script: logs in with fetch and prints where the server sent it.
+    const script = join(dir, 'login.mjs');
+    await writeFile(
+      script,
+      `const url = process.env.RESTPROBE_AUTHORIZATION_URL;
+const page = await fetch(url, { redirect: 'manual' });
+if (page.status !== 200) { console.log(new URL(page.headers.get('location') ?? url, url).href); process.exit(0); }
+const html = await page.text();
+const request = /name="request" value="([^"]+)"/.exec(html)[1];
+const res = await fetch(new URL('authorize', url), { method: 'POST', redirect: 'manual', body: new URLSearchParams({ request, username: process.argv[2], password: process.argv[3] }) });
+console.log('logged in');
+console.log(res.headers.get('location'));
+`,
+    );
+    await chmod(script, 0o755);
+    loginConfig = { command: [process.execPath, script, as.env.RESTPROBE_OAUTH_USERNAME!, as.env.RESTPROBE_OAUTH_PASSWORD!], timeoutMs: 5000 };
+  }
+  const config = {
+    baseUrl: as.url,
+    http: { timeoutMs: 3000 },
+    collections: [{ name: 'projects', path: '/v2/projects', methods: ['GET'] }],
+    auth: {
+      oauth: {
+        ...(extra.explicitEndpoints && { tokenEndpoint: `${as.url}/oauth/token`, authorizationEndpoint: `${as.url}/oauth/authorize`, jwksUrl: `${as.url}/oauth/jwks` }),
+        clientId: { env: 'RESTPROBE_OAUTH_CLIENT_ID' }, clientSecret: { env: 'RESTPROBE_OAUTH_CLIENT_SECRET' }, scopes: ['read:*', 'write:*'], redirectUri: as.redirectUri, ...(loginConfig !== undefined && { login: loginConfig }) },
+      jwt: { ...(extra.signingKey !== false && { testSigningKey: { env: 'RESTPROBE_JWT_TEST_KEY' } }), ...(extra.algorithms && { algorithms: extra.algorithms }) },
+    },
+  };
+  const path = join(dir, 'restprobe.config.json');
+  await writeFile(path, JSON.stringify(config));
+  return loadProfile({ configPath: path, env: as.env });
+}
+
+async function run(opts: OAuthServerOptions, login: Login = 'form', extra: Parameters<typeof profileFor>[2] = {}): Promise<{ results: CheckResult[]; by: Record<string, string>; explain: string; profile: TargetProfile }> {
+  const as = await startOAuthServer(opts);
+  open = as;
+  const profile = await profileFor(as, login, extra);
+  const { results } = await runChecks({ profile, checks: tokenChecks, seed: 7 });
+  const by = Object.fromEntries(results.map((r) => [r.id, r.status]));
+  return { results, by, explain: results.map((r) => `${r.id}: ${r.status} ${r.message}`).join('\n'), profile };
+}
+
+const allPass = Object.fromEntries(tokenChecks.map((c) => [c.id, 'pass']));
+
+describe('a conforming authorization server', () => {
+  it('passes every token check, code flow included (a login form)', async () => {
+    const { by, explain } = await run({});
+    expect(by, explain).toEqual(allPass);
+  });
+
+  it('gets the shared access token once per run: the JWT attack checks share it', async () => {
+    await run({});
+    // One for the shared token, one each for the six checks that judge an issued token itself.
+    expect(open!.grants.filter((g) => g === 'client_credentials')).toHaveLength(1 + 2 + issuedJwtChecks.length);
+  });
+
+  it('passes with a login command of the team\'s own', async () => {
+    const { by, explain } = await run({}, 'command');
+    expect(by, explain).toEqual(allPass);
+  });
+
+  it.each<[string, OAuthServerOptions, string[]?]>([
+    ['client_secret_post only, invalid_client as 400', { postOnly: true }],
+    ['a lower-case token_type', { lowerCaseTokenType: true }],
+    ['a 400 page for the implicit grant', { implicit400: true }],
+    ['OpenID Connect discovery only', { oidcOnly: true }],
+    ['a session cookie during login', { loginCookie: true }],
+  ])('passes them all with %s', async (_name, opts) => {
+    const { by, explain } = await run(opts);
+    expect(by, explain).toEqual(allPass);
+  });
+
+  it('with opaque access tokens: the JWT checks skip saying so, the rest pass', async () => {
+    const { results, explain } = await run({ opaque: true });
+    for (const r of results) {
+      if (jwtIds.includes(r.id)) expect([r.id, r.status, r.message], explain).toEqual([r.id, 'skip', expect.stringMatching(/opaque/)]);
+      else expect([r.id, r.status], explain).toEqual([r.id, 'pass']);
+    }
+  });
+
+  it('without metadata, its endpoints in the config: every check passes', async () => {
+    const { by, explain } = await run({ noMetadata: true }, 'form', { explicitEndpoints: true });
+    expect(by, explain).toEqual(allPass);
+  });
+
+  it('with HS256 tokens: the key-confusion check skips (no public key), the rest pass', async () => {
+    const { by, explain } = await run({ alg: 'HS256' }, 'form', { algorithms: ['HS256'] });
+    expect(by, explain).toEqual({ ...allPass, 'AUT-jwt-key-confusion-refused': 'skip' });
+  });
+});
+
+describe('a config with client credentials only', () => {
+  it('runs the client-credentials checks and skips the rest naming their keys', async () => {
+    const { results, explain } = await run({}, 'none', { signingKey: false });
+    const skipped = Object.fromEntries(results.filter((r) => r.status === 'skip').map((r) => [r.id, r.configKey]));
+    expect(skipped, explain).toEqual({
+      'AUT-implicit-refused': 'auth.oauth.login',
+      ...Object.fromEntries(codeFlowChecks.map((c) => [c.id, 'auth.oauth.login'])),
+      ...Object.fromEntries(refreshChecks.map((c) => [c.id, 'auth.oauth.login'])),
+      ...Object.fromEntries(['AUT-jwt-expired-refused', 'AUT-jwt-nbf-future-refused', 'AUT-jwt-wrong-iss-refused', 'AUT-jwt-wrong-aud-refused', 'AUT-jwt-scope-403'].map((id) => [id, 'auth.jwt.testSigningKey'])),
+    });
+    expect(results.filter((r) => r.status !== 'skip').every((r) => r.status === 'pass'), explain).toBe(true);
+  });
+});
+
+/** Each violation and the checks it must fail (the reference-server fault table of the contract). */
+const violations: [OAuthViolation, string[]][] = [
+  ['jwt-alg-none-accepted', ['AUT-jwt-alg-none-refused']],
+  ['jwt-key-confusion', ['AUT-jwt-key-confusion-refused']],
+  ['jwt-signature-unchecked', ['AUT-jwt-tampered-refused']],
+  ['jwt-exp-unchecked', ['AUT-jwt-expired-refused']],
+  ['jwt-nbf-unchecked', ['AUT-jwt-nbf-future-refused']],
+  ['jwt-iss-unchecked', ['AUT-jwt-wrong-iss-refused']],
+  ['jwt-aud-unchecked', ['AUT-jwt-wrong-aud-refused']],
+  ['jwt-scope-ignored', ['AUT-jwt-scope-403']],
+  ['token-lifetime-24h', ['AUT-client-credentials-token', 'AUT-jwt-lifetime']],
+  ['jwt-pii-in-claims', ['AUT-jwt-no-personal-data']],
+  ['jwt-no-typ', ['AUT-jwt-format']],
+  ['jwt-claims-missing', ['AUT-jwt-claims']],
+  ['token-response-cacheable', ['AUT-token-no-store']],
+  ['client-secret-unchecked', ['AUT-token-invalid-client']],
+  ['unknown-grant-500', ['AUT-token-unsupported-grant']],
+  ['password-grant-accepted', ['AUT-password-grant-refused']],
+  ['implicit-flow-accepted', ['AUT-implicit-refused']],
+  ['pkce-optional', ['AUT-pkce-required']],
+  ['pkce-plain-accepted', ['AUT-pkce-plain-refused']],
+  ['pkce-verifier-unchecked', ['AUT-pkce-verifier-checked']],
+  ['code-reusable', ['AUT-code-single-use']],
+  ['state-dropped', ['AUT-state-echoed']],
+  ['redirect-uri-prefix-match', ['AUT-redirect-uri-exact']],
+  ['refresh-not-rotated', ['STA-refresh-rotates']],
+  ['old-refresh-still-valid', ['STA-refresh-old-refused']],
+  ['refresh-reuse-no-revoke', ['STA-refresh-reuse-revokes-family']],
+];
+
+describe('a violating authorization server', () => {
+  it.each(violations)('%s fails %j and nothing else', async (violation, expected) => {
+    const { results, explain } = await run({ violations: [violation] });
+    const failing = results.filter((r) => r.status === 'fail' || r.status === 'warn').map((r) => r.id);
+    expect(failing.sort(), explain).toEqual([...expected].sort());
+  });
+
+  it('warns when a reused code leaves the refresh token of its first use working (a SHOULD)', async () => {
+    const { by, explain } = await run({ keepTokensOnCodeReuse: true });
+    expect(by, explain).toEqual({ ...allPass, 'AUT-code-single-use': 'warn' });
+  });
+});
+
+describe('secrets', () => {
+  it('no token, code, verifier, client secret, password or signing key reaches any report', async () => {
+    // Failing checks keep whole exchanges: the bodies and Locations that hold codes and tokens.
+    const { results, profile } = await run({ violations: ['code-reusable', 'pkce-verifier-unchecked', 'old-refresh-still-valid', 'jwt-exp-unchecked', 'password-grant-accepted', 'implicit-flow-accepted'] });
+    expect(results.filter((r) => r.status === 'fail').length).toBeGreaterThanOrEqual(6);
+    const report = buildReport({ baseUrl: profile.baseUrl, startedAt: new Date(), durationMs: 1, seed: 7, strict: false, version: 'test', results });
+    const dir = await mkdtemp(join(tmpdir(), 'restprobe-oauth-report-'));
+    await writeReports(report, { dir, formats: ['json', 'junit', 'md', 'html', 'allure'], secrets: profile.secrets });
+    const files = (await readdir(dir, { recursive: true, withFileTypes: true })).filter((f) => f.isFile());
+    const written = (await Promise.all(files.map((f) => readFile(join(f.parentPath, f.name), 'utf8')))).join('\n');
+    expect(written).toContain('AUT-code-single-use');
+    // What was scrubbed stands as its name: the evidence held it.
+    for (const name of ['$OAUTH_CODE', '$PKCE_VERIFIER', '$REFRESH_TOKEN', '$RESTPROBE_OAUTH_PASSWORD']) expect(written, name).toContain(name);
+    const as = open!;
+    for (const [name, value] of Object.entries(as.env)) if (name !== 'RESTPROBE_OAUTH_CLIENT_ID' && name !== 'RESTPROBE_OAUTH_USERNAME') expect(written, name).not.toContain(value);
+    for (const value of as.issued) expect(written).not.toContain(value.slice(0, 12));
+    // Verifiers and codes the harness made or read: every value in a form body or a Location is a $NAME.
+    expect(written).not.toMatch(/code_verifier=(?!\$|%24)[A-Za-z0-9_~.-]{8}/);
+    expect(written).not.toMatch(/[?&#]code=(?!\$|%24)[A-Za-z0-9_~.-]{8}/);
+    expect(written).not.toMatch(/eyJ[A-Za-z0-9_-]{10,}\.eyJ/);
+  });
+});
