@@ -1,4 +1,4 @@
-/** The second half of the fault matrix (see fault-matrix.test.ts). */
+/** The second third of the fault matrix (see fault-matrix.test.ts). */
 import { faultMatrix } from './support/fault-matrix.js';
 
-faultMatrix(1, 2);
+faultMatrix(1, 3);

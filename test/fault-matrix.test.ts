@@ -5,7 +5,7 @@
  * check either passes, skips, or honestly could not run (a fixture the fault broke, or a
  * prerequisite that failed). Every check is tripped by at least one fault. Together with
  * the self-conformance test this proves each check both ways. The faults are spread over
- * this file and fault-matrix-2.test.ts, which vitest runs side by side.
+ * this file, fault-matrix-2.test.ts and fault-matrix-3.test.ts, which vitest runs side by side.
  */
 import { describe, expect, it } from 'vitest';
 import { catalogue } from '../suites/catalogue.js';
@@ -31,4 +31,4 @@ describe('fault catalogue', () => {
   });
 });
 
-faultMatrix(0, 2);
+faultMatrix(0, 3);

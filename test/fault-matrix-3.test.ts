@@ -1,0 +1,4 @@
+/** The last third of the fault matrix (see fault-matrix.test.ts). */
+import { faultMatrix } from './support/fault-matrix.js';
+
+faultMatrix(2, 3);
