@@ -8,6 +8,7 @@ import { clientAuthOf, clientCredentialsGrant, tokenRequest, tokensOf } from '..
 import { authorize, newState } from '../../src/check-kit/code-flow.js';
 import { expectRefusedAuthorization } from '../../src/check-kit/authorization-refusal.js';
 import { expectTokenError } from '../../src/check-kit/oauth-errors.js';
+import { parseCacheControl } from '../../src/check-kit/http-grammar.js';
 
 /** Access-token lifetimes the conventions allow (§5, §8.5: 5–15 minutes). */
 export const accessTokenSeconds = { min: 300, max: 900 } as const;
@@ -45,7 +46,7 @@ export const tokenNoStore = defineCheck({
     const res = await clientCredentials(ctx, oauthClient);
     expectStatus(res, 200, 'client-credentials token request');
     const cc = res.headers['cache-control'];
-    const directives = (cc ?? '').split(',').map((d) => d.trim().toLowerCase().split('=')[0]);
+    const directives = parseCacheControl(cc ?? '').directives.map((d) => d.name);
     ensure(directives.includes('no-store'), `${describe(res)} has Cache-Control ${cc === undefined ? 'absent' : JSON.stringify(cc)}, expected no-store`, 'no-store', cc ?? 'none');
     // RFC 6749 §5.1 also names Pragma: no-cache, which RFC 9111 deprecates: only noted.
     if (!/no-cache/i.test(res.headers.pragma ?? '')) ctx.note('no Pragma: no-cache (RFC 6749 §5.1 names it; RFC 9111 §5.4 deprecates Pragma)');
