@@ -13,7 +13,7 @@ const minSecretLength = 4;
 export const fragmentLength = 8;
 
 /** The forms a value takes in the formats restprobe writes. */
-function encodings(value: string): string[] {
+function encodingsOf(value: string): string[] {
   const json = JSON.stringify(value).slice(1, -1);
   const markup = value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
   const xml = markup.replace(/'/g, '&apos;');
@@ -21,6 +21,32 @@ function encodings(value: string): string[] {
   // A form body encodes a little differently from encodeURIComponent (space as +, ~ and ! escaped).
   const form = new URLSearchParams([['', value]]).toString().slice(1);
   return [...new Set([value, json, xml, html, encodeURIComponent(value), form])];
+}
+
+/** A secret's forms and the hashes of their fragments: what scrubbing needs of it. */
+interface Prepared {
+  readonly forms: readonly string[];
+  readonly grams: ReadonlySet<number>;
+}
+
+/**
+ * Prepared secrets by value. A run scrubs every record and report with the same secrets
+ * (a signing key's JWK alone has thousands of fragments), so each is prepared once. Kept
+ * small: a long-lived process (the vitest adapter) starts afresh past the cap.
+ */
+const prepared = new Map<string, Prepared>();
+const maxPrepared = 2_000;
+
+function prepare(value: string): Prepared {
+  let p = prepared.get(value);
+  if (p === undefined) {
+    const forms = encodingsOf(value);
+    const grams = new Set<number>();
+    for (const form of forms) for (let i = 0; i + fragmentLength <= form.length; i++) grams.add(hashOf(form, i));
+    if (prepared.size >= maxPrepared) prepared.clear();
+    prepared.set(value, (p = { forms, grams }));
+  }
+  return p;
 }
 
 /**
@@ -39,11 +65,11 @@ export function scrubSecrets(text: string, secrets: readonly Secret[]): string {
   const ordered = secrets.filter((s) => s.value.length >= minSecretLength).sort((a, b) => b.value.length - a.value.length);
   let out = text;
   for (const secret of ordered) {
-    for (const form of encodings(secret.value)) out = out.split(form).join(`$${secret.envName}`);
+    for (const form of prepare(secret.value).forms) out = out.split(form).join(`$${secret.envName}`);
   }
   for (const secret of ordered) {
     if (secret.value.length < fragmentLength) continue;
-    out = scrubFragments(out, encodings(secret.value), `$${secret.envName}`);
+    out = scrubFragments(out, prepare(secret.value), `$${secret.envName}`);
   }
   return out;
 }
@@ -63,10 +89,8 @@ const dropFactor = Array.from({ length: fragmentLength - 1 }).reduce<number>((p)
  * of `forms`. A rolling hash finds candidate windows in one pass, so a multi-megabyte
  * report costs milliseconds; each candidate is confirmed against the forms themselves.
  */
-function scrubFragments(text: string, forms: readonly string[], replacement: string): string {
+function scrubFragments(text: string, { forms, grams }: Prepared, replacement: string): string {
   if (text.length < fragmentLength) return text;
-  const grams = new Set<number>();
-  for (const form of forms) for (let i = 0; i + fragmentLength <= form.length; i++) grams.add(hashOf(form, i));
   const spans: [number, number][] = [];
   let h = hashOf(text, 0);
   for (let at = 0; ; at++) {
