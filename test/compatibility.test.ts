@@ -102,6 +102,16 @@ describe('VER-compatible-within-major', () => {
     expect(results[0]!.configKey).toBeUndefined();
   });
 
+  it('on a read-only run does not hold the item it reads (another item than the one the baseline created) to the created item’s fields', async () => {
+    // An API that leaves out empty fields, with stored projects whose description is empty.
+    const omitNulls: Rewrites = { response: (res) => (jsonOf(res)?.id === undefined ? res : withJson(res, Object.fromEntries(Object.entries(jsonOf(res)).filter(([, v]) => v !== null)))) };
+    const results = await judged(startVariant(omitNulls, [], { seedProjects: 3 }), await cleanShapes(), (p) => ({ ...p, safety: { ...p.safety, readOnly: true } }));
+    expect(verdicts(results), messages(results)).toEqual({ projects: 'pass', members: 'pass', events: 'pass' });
+    const notes = results.find((r) => r.collection === 'projects')!.evidence.notes;
+    expect(notes).toContain('not compared: GET /v2/projects/{id} (item): not sent this run');
+    expect(results.find((r) => r.collection === 'projects')!.shapes!.probes['listed item']).toMatchObject({ request: "GET /v2/projects/{id} (the listing's first item)", status: 200 });
+  });
+
   it('on a read-only run compares what it could observe and notes what it could not', async () => {
     const results = await judged(startTarget(), await cleanShapes(), (p) => ({ ...p, safety: { ...p.safety, readOnly: true } }));
     expect(verdicts(results), messages(results)).toEqual({ projects: 'pass', members: 'pass', events: 'pass' });

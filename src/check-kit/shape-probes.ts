@@ -1,8 +1,9 @@
 /**
  * The fixed probes whose response shapes VER-compatible-within-major records per
- * collection, the same in every run so that two runs' snapshots compare: the listing, an
- * item, and where the run may write a create, then the errors for a missing item and an
- * invalid create. Only names, types and status codes are kept (src/check-kit/shapes.ts).
+ * collection, the same in every run so that two runs' snapshots compare: the listing; where
+ * the run may write a create and the created item (`item`), else the listing's first item
+ * (`listed item`: another probe, as a stored item's optional fields are not the created
+ * one's); then the errors for a missing item and an invalid create. Only names, types and status codes are kept (src/check-kit/shapes.ts).
  */
 import type { CheckContext, HttpResponse } from '../model/context.js';
 import type { CollectionProfile, TargetProfile } from '../model/profile.js';
@@ -46,7 +47,7 @@ export async function snapshotCollection(ctx: CheckContext, c: CollectionProfile
   } else {
     const id = firstListedId(list, c);
     if (id === undefined) ctx.note(`${c.path} listed no item to read: the item's shape is not recorded`);
-    else probes['item'] = probeShape(item, await ctx.http.send({ method: 'GET', path: itemPath(c, id) }));
+    else probes['listed item'] = probeShape(`${item} (the listing's first item)`, await ctx.http.send({ method: 'GET', path: itemPath(c, id) }));
   }
   probes['missing item'] = probeShape(`${item} (an id no item has)`, await ctx.http.send({ method: 'GET', path: unknownItemPath(c) }));
   if (writable !== undefined && Object.keys(invalidBody(writable)).length > 0) {

@@ -106,4 +106,19 @@ describe('compareSnapshots', () => {
   it('lists a probe the baseline had and this run did not send as unobserved', () => {
     expect(compareSnapshots(snapshot(404, problem), { probes: {} })).toEqual({ breaking: [], safe: [], unobserved: ['GET /v2/projects/{id} (missing item): not sent this run'] });
   });
+
+  it('notes, and does not call removed, a field missing from stored items the run read: they are other items than the baseline\'s', () => {
+    const listing = (items: unknown[]): ShapeSnapshot => ({ probes: { list: { request: 'GET /v2/tasks', status: 200, body: shapeOf({ data: items, next_cursor: null }) } } });
+    // Every task listed then was completed (completed_at set); none is now, and the API leaves out empty fields.
+    const changes = compareSnapshots(listing([{ id: 'a', completed_at: 'x' }]), listing([{ id: 'b' }, { id: 'c' }]));
+    expect(changes.breaking).toEqual([]);
+    expect(changes.unobserved).toEqual([`GET /v2/tasks (list) $.data[].completed_at: in none of the items read now (was string); they are not the baseline's items, and a field left out when empty looks the same`]);
+    // The listing's own members, and the types of fields seen in both, are still judged.
+    expect(compareSnapshots(listing([{ id: 'a' }]), { probes: { list: { request: 'GET /v2/tasks', status: 200, body: shapeOf({ data: [{ id: 7 }] }) } } }).breaking).toEqual(['GET /v2/tasks (list) $.data[].id: was string, is now number', 'GET /v2/tasks (list) $.next_cursor: removed (was null)']);
+    const read = (item: unknown): ShapeSnapshot => ({ probes: { 'listed item': { request: 'GET /v2/tasks/{id}', status: 200, body: shapeOf(item) } } });
+    expect(compareSnapshots(read({ id: 'a', kind: 'bug', severity: 'high' }), read({ id: 'b', kind: 'chore' })).breaking).toEqual([]);
+    // The item the run created answers alike in every run: there a missing field is removed.
+    const created = (item: unknown): ShapeSnapshot => ({ probes: { item: { request: 'GET /v2/tasks/{id}', status: 200, body: shapeOf(item) } } });
+    expect(compareSnapshots(created({ id: 'a', completed_at: null }), created({ id: 'b' })).breaking).toEqual(['GET /v2/tasks/{id} (item) $.completed_at: removed (was null)']);
+  });
 });

@@ -104,12 +104,24 @@ export function shapeOf(value: unknown): Shape {
 const nonNull = (f: FieldShape): JsonType[] => f.types.filter((t) => t !== 'null');
 const typesText = (f: FieldShape): string => f.types.join(' or ');
 
+/** Options of {@link compareShapes}. */
+export interface CompareOptions {
+  /**
+   * The paths that show stored items the run did not write (a listing's elements, an item
+   * read from the listing): which of their fields appear depends on the items (a field left
+   * out when empty, a state's own fields, one kind of a union), and the items differ between
+   * runs, so a field missing there is noted as unobserved, not judged removed.
+   */
+  readonly storedData?: (path: string) => boolean;
+}
+
 /**
  * §9.4 applied to two shapes of one response: every path of `before` that `now` lacks
  * while still showing its parent object is a removed field (unless `before` had it as
- * optional); a path whose non-null types now include one it never had is a changed type.
- * Paths under a reported one, or under an array that is empty now, are not worded again.
- * An added path under a parent `before` had is a safe addition.
+ * optional, or it shows stored data, see {@link CompareOptions}); a path whose non-null
+ * types now include one it never had is a changed type. Paths under a reported one, or
+ * under an array that is empty now, are not worded again. An added path under a parent
+ * `before` had is a safe addition.
  *
  * @example
  * ```ts
@@ -117,7 +129,7 @@ const typesText = (f: FieldShape): string => f.types.join(' or ');
  * // { breaking: ['$.id: was string, is now number'], safe: ['$.note: added (string)'], unobserved: [] }
  * ```
  */
-export function compareShapes(before: Shape, now: Shape): ShapeChanges {
+export function compareShapes(before: Shape, now: Shape, options: CompareOptions = {}): ShapeChanges {
   const breaking: string[] = [];
   const safe: string[] = [];
   const unobserved: string[] = [];
@@ -136,7 +148,9 @@ export function compareShapes(before: Shape, now: Shape): ShapeChanges {
       const parent = parentPath(path);
       const parentNow = parent === undefined ? undefined : now[parent];
       if (path.endsWith('[]')) unobserved.push(`${path}: no elements now, so their shape was not seen`);
-      else if (parentNow?.types.includes('object') && was.optional !== true) breaking.push(`${path}: removed (was ${typesText(was)})`);
+      else if (!parentNow?.types.includes('object') || was.optional === true) continue;
+      else if (options.storedData?.(path) === true) unobserved.push(`${path}: in none of the items read now (was ${typesText(was)}); they are not the baseline's items, and a field left out when empty looks the same`);
+      else breaking.push(`${path}: removed (was ${typesText(was)})`);
       continue;
     }
     const wasTypes = nonNull(was);
@@ -155,9 +169,20 @@ export function compareShapes(before: Shape, now: Shape): ShapeChanges {
 }
 
 /**
+ * The probes whose bodies show items the run did not write, and which of their paths do:
+ * a listing's elements, and all of an item read from the listing (src/check-kit/shape-probes.ts).
+ * The created item and the error probes answer the run's own requests alike in every run.
+ */
+const storedData: Readonly<Record<string, (path: string) => boolean>> = {
+  list: (path) => path.includes('[]'),
+  'listed item': (path) => path !== '$',
+};
+
+/**
  * Two snapshots of one collection compared probe by probe: another status code is
  * breaking, and so is a body that lost its JSON; bodies with the same status are compared
- * by {@link compareShapes}. A probe the baseline had and this run did not send is unobserved.
+ * by {@link compareShapes}, with the fields of stored items that differ between runs only
+ * noted when missing. A probe the baseline had and this run did not send is unobserved.
  * Each line names the probe's request.
  */
 export function compareSnapshots(before: ShapeSnapshot, now: ShapeSnapshot): ShapeChanges {
@@ -177,7 +202,7 @@ export function compareSnapshots(before: ShapeSnapshot, now: ShapeSnapshot): Sha
       out.breaking.push(`${is.request} (${name}): a JSON body then, none now`);
       continue;
     }
-    const changes = compareShapes(was.body, is.body);
+    const changes = compareShapes(was.body, is.body, { storedData: storedData[name] });
     for (const key of ['breaking', 'safe', 'unobserved'] as const) out[key].push(...changes[key].map((line) => `${is.request} (${name}) ${line}`));
   }
   return out;
