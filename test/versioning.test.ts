@@ -119,6 +119,33 @@ describe('VER- checks', () => {
     }
   });
 
+  it('clean up under the query scheme when Location names the version (?v=2): the ledger knows each item once, with or without it', async () => {
+    const deleted: string[] = [];
+    const rewrites: Rewrites = {
+      response: (res, req) => {
+        if (req.method === 'DELETE') deleted.push(pathOf(req));
+        return res.headers['location'] === undefined || res.headers['location'].includes('?') ? res : { ...res, headers: { ...res.headers, location: `${res.headers['location']}?v=2` } };
+      },
+    };
+    const target = await versionedServer('query', rewrites);
+    try {
+      // Checks that create and then delete or rewrite their items themselves.
+      const own = ['END-delete-then-404', 'END-put-replaces', 'END-patch-keeps-unsent', 'END-post-201-location'];
+      const checks = catalogue.filter((c) => own.includes(c.id));
+      const { results, leftovers } = await runChecks({ profile: queryScheme(target.profile), checks, seed: 1, client: target.client });
+      expect(checks.length).toBe(own.length);
+      expect(results.map((r) => `${r.id}: ${r.status} ${r.message}`).filter((line) => !line.includes(': pass') && !line.includes(': skip'))).toEqual([]);
+      expect(leftovers).toEqual([]);
+      // A check's own DELETE counts as that item's: cleanup verifies it gone, and never deletes
+      // an item twice (a second DELETE could hit another client's item under a reused id).
+      expect(deleted.length).toBeGreaterThan(0);
+      expect(deleted.filter((path, i) => deleted.indexOf(path) !== i)).toEqual([]);
+      expect(results.flatMap((r) => r.evidence.notes).filter((n) => n.startsWith('cleanup:'))).toEqual([]);
+    } finally {
+      await target.close();
+    }
+  });
+
   it('warn of a query parameter that chooses a version beside the URL (fault version-query-accepted), also under the header scheme', async () => {
     const got = await verdicts(startTarget(['version-query-accepted']));
     expect(got.verdicts, got.explain).toEqual({ ...allPass, 'VER-no-query-scheme': 'warn' });
