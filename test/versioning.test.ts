@@ -155,6 +155,17 @@ describe('VER- checks', () => {
     expect(header.verdicts['VER-no-query-scheme'], header.explain).toBe('warn');
   });
 
+  it('do not warn of ?v= on a header-versioned API that answers a request naming no version as its oldest one', async () => {
+    // Without X-API-Version the stand-in serves the deprecated version 1 (as some APIs default to their first).
+    const rewrites: Rewrites = { request: (req) => (req.headers['x-api-version'] === undefined ? { ...req, headers: { ...req.headers, 'x-api-version': '1' } } : req) };
+    const got = await verdicts(versionedServer('x-api-version', rewrites), customHeaderScheme);
+    expect(got.verdicts['VER-no-query-scheme'], got.explain).toBe('pass');
+    // And one whose unversioned request is refused as gone is not taken for ?v= choosing the removed version.
+    const refused: Rewrites = { response: (res, req) => (req.headers['x-api-version'] === undefined ? { ...res, status: 410, body: JSON.stringify({ type: 'about:blank', title: 'Gone', status: 410 }) } : res) };
+    const removedOnly = await verdicts(versionedServer('x-api-version', refused), (p) => ({ ...customHeaderScheme(p), version: { ...customHeaderScheme(p).version!, deprecated: [] } }));
+    expect(removedOnly.verdicts['VER-no-query-scheme'], removedOnly.explain).toBe('pass');
+  });
+
   it('skip the query probe when no old version is configured to ask for', async () => {
     const got = await verdicts(startTarget(), (p) => ({ ...p, version: { ...p.version!, deprecated: [], removed: [], renames: [] } }));
     expect(got.verdicts['VER-no-query-scheme'], got.explain).toBe('skip');
