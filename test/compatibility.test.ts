@@ -93,6 +93,13 @@ describe('VER-compatible-within-major', () => {
     expect(results.find((r) => r.collection === 'projects')!.evidence.found).toContain('GET /v2/projects/{id} (an id no item has) (missing item) $.type: removed (was string)');
   });
 
+  it('ends as an error, not a breaking change, when a probe finds the target unavailable (503 after retries)', async () => {
+    const rewrites: Rewrites = { response: (res, req) => (req.method === 'GET' && /^\/v2\/members(\?|$)/.test(req.path) ? { ...res, status: 503, body: '' } : res) };
+    const results = await judged(startVariant(rewrites), await cleanShapes());
+    expect(verdicts(results), messages(results)).toEqual({ projects: 'pass', members: 'error', events: 'pass' });
+    expect(results.find((r) => r.collection === 'members')!.message).toMatch(/GET \/v2\/members answered 503 \(the target unavailable, after retries\)/);
+  });
+
   it('skips against a baseline taken on another major version: breaking changes are what a new one is for', async () => {
     const clean = await cleanShapes();
     const v1: ShapeBaseline = { ...clean, collections: Object.fromEntries(Object.entries(clean.collections).map(([name, s]) => [name, { ...s, version: '1' }])) };

@@ -10,10 +10,16 @@ import type { CollectionProfile, TargetProfile } from '../model/profile.js';
 import type { WritableCollection } from '../model/needs.js';
 import type { ProbeShape, ShapeSnapshot } from '../model/shape.js';
 import { invalidBody, itemPath, sendTracked, unknownItemPath } from './probes.js';
+import { setupError } from './setup.js';
 import { shapeOf } from './shapes.js';
 
-/** The probe's answer as a snapshot keeps it. */
+/**
+ * The probe's answer as a snapshot keeps it. A 502, 503 or 504 that outlasted the polite
+ * client's retries says the target was unavailable, not what its contract is: the shape is
+ * not taken (a setup error), so a flaky moment is never a breaking change.
+ */
 function probeShape(request: string, res: HttpResponse): ProbeShape {
+  if (res.status === 502 || res.status === 503 || res.status === 504) throw setupError(res, `${request} answered ${res.status} (the target unavailable, after retries): its response shape was not taken`);
   return { request, status: res.status, ...(res.json !== undefined && { body: shapeOf(res.json) }) };
 }
 
