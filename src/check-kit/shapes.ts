@@ -42,6 +42,7 @@ export function parentPath(path: string): string | undefined {
   return m === null ? undefined : path.slice(0, m.index);
 }
 
+/** The JSON type of a parsed value (`jsonType([])` is `'array'`, `jsonType(null)` is `'null'`). */
 export function jsonType(value: unknown): JsonType {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'array';
