@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compareShapes, compareSnapshots, memberPath, parentPath, shapeOf, type ShapeSnapshot } from './shapes.js';
+import { compareShapes, compareSnapshots, isDataKey, memberPath, parentPath, shapeOf, type ShapeSnapshot } from './shapes.js';
 
 /** JSON objects with at least one member, as a response body is. */
 const jsonObject = fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }), fc.jsonValue(), { minKeys: 1, maxKeys: 6 });
@@ -70,10 +70,11 @@ describe('compareShapes (§9.4)', () => {
     );
   });
 
-  it('always calls a removed field breaking', () => {
+  it('always calls a removed field breaking (one not named like a value: see isDataKey)', () => {
     fc.assert(
       fc.property(jsonObject, (o) => {
         const [name] = Object.keys(o);
+        fc.pre(!isDataKey(memberPath('$', name!)));
         const { [name!]: _gone, ...rest } = o;
         expect(compareShapes(shapeOf(o), shapeOf(rest)).breaking).toContain(`${memberPath('$', name!)}: removed (was ${shapeOf(o)[memberPath('$', name!)]!.types.join(' or ')})`);
       }),
@@ -120,5 +121,17 @@ describe('compareSnapshots', () => {
     // The item the run created answers alike in every run: there a missing field is removed.
     const created = (item: unknown): ShapeSnapshot => ({ probes: { item: { request: 'GET /v2/tasks/{id}', status: 200, body: shapeOf(item) } } });
     expect(compareSnapshots(created({ id: 'a', completed_at: null }), created({ id: 'b' })).breaking).toEqual(['GET /v2/tasks/{id} (item) $.completed_at: removed (was null)']);
+  });
+
+  it('takes members named like values for the keys of a map keyed by data, whose keys differ between runs', () => {
+    const usage = (days: Record<string, number>) => ({ probes: { item: { request: 'GET /v2/accounts/{id}', status: 200, body: shapeOf({ id: 'a', usage: days, roles: {} }) } } });
+    const changes = compareSnapshots(usage({ '2026-11-21': 3 }), usage({ '2026-11-22': 5 }));
+    expect(changes.breaking).toEqual([]);
+    expect(changes.safe).toEqual([]);
+    expect(changes.unobserved).toEqual(['GET /v2/accounts/{id} (item) $.usage["2026-11-21"]: not there now; named like a value (a number, a date, a UUID), it is taken for a key of a map keyed by data, not a field']);
+    expect(['8f14e45f-ceea-467f-a0e6-4f2b7e1c9d3a', 'c9f0f895-fb98-4b91-99ef-5a1b2f6c0d4e', '42', '-1'].map((key) => isDataKey(memberPath('$.roles', key)))).toEqual([true, true, true, true]);
+    expect(['$.id', '$.v2', '$["odd name"]', '$', '$.data[]'].map(isDataKey)).toEqual([false, false, false, false, false]);
+    // A value's type under such a key is still judged.
+    expect(compareSnapshots(usage({ '2026-11-21': 3 }), usage({ '2026-11-21': 'x' } as never)).breaking).toEqual(['GET /v2/accounts/{id} (item) $.usage["2026-11-21"]: was number, is now string']);
   });
 });

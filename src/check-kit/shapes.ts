@@ -102,6 +102,23 @@ export function shapeOf(value: unknown): Shape {
   return out;
 }
 
+/** The last member name of a path (`$.data[].id` → `id`, `$["2026-01-01"]` → `2026-01-01`); undefined for `$` or an element. */
+function memberName(path: string): string | undefined {
+  const quoted = /\[("(?:[^"\\]|\\.)*")\]$/.exec(path);
+  if (quoted !== null) return JSON.parse(quoted[1]!) as string;
+  return /\.([A-Za-z_$][\w$-]*)$/.exec(path)?.[1];
+}
+
+/**
+ * Whether a member is named like a value, as the keys of a map keyed by data are (a number,
+ * a date, a UUID: `{"usage": {"2026-11-21": 3}}`, `{"roles": {"8f14e45f-…": "admin"}}`): such
+ * keys differ between runs as the data does, so one missing now is no removed field.
+ */
+export function isDataKey(path: string): boolean {
+  const name = memberName(path);
+  return name !== undefined && (/^[+-]?\d/.test(name) || /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(name));
+}
+
 const nonNull = (f: FieldShape): JsonType[] => f.types.filter((t) => t !== 'null');
 const typesText = (f: FieldShape): string => f.types.join(' or ');
 
@@ -119,7 +136,8 @@ export interface CompareOptions {
 /**
  * §9.4 applied to two shapes of one response: every path of `before` that `now` lacks
  * while still showing its parent object is a removed field (unless `before` had it as
- * optional, or it shows stored data, see {@link CompareOptions}); a path whose non-null
+ * optional, or it shows stored data, see {@link CompareOptions}, or is named like a value:
+ * {@link isDataKey}); a path whose non-null
  * types now include one it never had is a changed type. Paths under a reported one, or
  * under an array that is empty now, are not worded again. An added path under a parent
  * `before` had is a safe addition.
@@ -150,6 +168,7 @@ export function compareShapes(before: Shape, now: Shape, options: CompareOptions
       const parentNow = parent === undefined ? undefined : now[parent];
       if (path.endsWith('[]')) unobserved.push(`${path}: no elements now, so their shape was not seen`);
       else if (!parentNow?.types.includes('object') || was.optional === true) continue;
+      else if (isDataKey(path)) unobserved.push(`${path}: not there now; named like a value (a number, a date, a UUID), it is taken for a key of a map keyed by data, not a field`);
       else if (options.storedData?.(path) === true) unobserved.push(`${path}: in none of the items read now (was ${typesText(was)}); they are not the baseline's items, and a field left out when empty looks the same`);
       else breaking.push(`${path}: removed (was ${typesText(was)})`);
       continue;
@@ -162,7 +181,7 @@ export function compareShapes(before: Shape, now: Shape, options: CompareOptions
     }
   }
   for (const path of Object.keys(now).sort()) {
-    if (before[path] !== undefined || path.endsWith('[]')) continue;
+    if (before[path] !== undefined || path.endsWith('[]') || isDataKey(path)) continue;
     const parent = parentPath(path);
     if (parent !== undefined && before[parent]?.types.includes('object') && !settled.has(parent)) safe.push(`${path}: added (${typesText(now[path]!)})`);
   }
