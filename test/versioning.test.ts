@@ -7,12 +7,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { runChecks } from '../src/engine/run.js';
-import { worstFinding } from '../src/model/result.js';
+import { resultName, worstFinding } from '../src/model/result.js';
 import type { TargetProfile, VersionProfile } from '../src/model/profile.js';
 import { catalogue } from '../suites/catalogue.js';
 import { startReferenceServer, type Versioning } from '../reference-server/src/index.js';
 import { pathOf, queryOf, type Rewrites } from './support/rewriting-proxy.js';
-import { startTarget, startVariant, targetAt, testProbeRateLimit, type Target } from './support/target.js';
+import { cleanServerExceptions, startTarget, startVariant, targetAt, testProbeRateLimit, type Target } from './support/target.js';
 
 const ids = ['VER-current-version', 'VER-deprecation-headers', 'VER-removed-version-gone', 'VER-rename-transition', 'VER-no-query-scheme'] as const;
 type Verdicts = Partial<Record<(typeof ids)[number], string>>;
@@ -33,14 +33,17 @@ async function verdicts(start: Promise<Target>, adjust: (p: TargetProfile) => Ta
 
 const allPass: Verdicts = Object.fromEntries(ids.map((id) => [id, 'pass']));
 
+/** Every path of the config (`/v2/…`) without its version segment, wherever the config names one. */
+function stripVersion(v: unknown): unknown {
+  if (typeof v === 'string') return /^\/v2(?=[/?]|$)/.test(v) ? v.slice(3) || '/' : v;
+  if (Array.isArray(v)) return v.map(stripVersion);
+  if (v !== null && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, stripVersion(x)]));
+  return v;
+}
+
 /** The reference config for a scheme that keeps the paths unversioned: the version in a header or `?v=`. */
 function unversionedPaths(p: TargetProfile, version: Partial<VersionProfile>): TargetProfile {
-  const strip = (path: string) => path.replace(/^\/v2(?=\/|$)/, '') || '/';
-  return {
-    ...p,
-    version: { ...p.version!, ...version },
-    collections: p.collections.map((c) => ({ ...c, path: strip(c.path), itemPath: strip(c.itemPath), children: (c.children ?? []).map((k) => ({ ...k, path: strip(k.path), itemPath: strip(k.itemPath) })) })),
-  };
+  return { ...(stripVersion(p) as TargetProfile), version: { ...p.version!, ...version } };
 }
 
 const headerScheme = (p: TargetProfile): TargetProfile => unversionedPaths(p, { scheme: 'header', header: 'Accept', vendor: 'restprobe' });
@@ -114,6 +117,29 @@ describe('VER- checks', () => {
       expect(unversioned).toEqual([]);
       // Cleanup deletes with the version too, and knows the check's own deletes for what they were.
       expect(results.flatMap((r) => r.evidence.notes).filter((n) => n.startsWith('cleanup:'))).toEqual([]);
+    } finally {
+      await target.close();
+    }
+  });
+
+  it('run the whole catalogue under the query scheme on a target that refuses a request without ?v=: nothing but the scheme is warned of, nothing left behind', async () => {
+    const unversioned: string[] = [];
+    const rewrites: Rewrites = {
+      response: (res, req) => {
+        if (queryOf(req).has('v')) return res;
+        unversioned.push(`${req.method} ${req.path}`);
+        return { ...res, status: 400, body: JSON.stringify({ type: 'about:blank', title: 'Bad Request', status: 400, detail: 'Name the API version: ?v=2.' }) };
+      },
+    };
+    const target = await versionedServer('query', rewrites);
+    try {
+      const { results, leftovers } = await runChecks({ profile: { ...queryScheme(target.profile), properties: { numRuns: 5 } }, checks: catalogue, seed: 1, client: target.client });
+      // Nothing fails, warns or errors but what the clean server shows too; checks that need two nodes or a baseline skip.
+      const off = results.filter((r) => !['pass', 'skip'].includes(r.status) && cleanServerExceptions[r.id]?.status !== r.status).map((r) => `${resultName(r.id, r.collection)}: ${r.status} ${r.message}`);
+      expect(off).toEqual([expect.stringMatching(/^VER-no-query-scheme: warn .*names its version in the query/)]);
+      expect(results.filter((r) => r.status === 'pass').length).toBeGreaterThan(100);
+      expect(unversioned).toEqual([]);
+      expect(leftovers).toEqual([]);
     } finally {
       await target.close();
     }
