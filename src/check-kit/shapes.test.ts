@@ -83,6 +83,10 @@ describe('compareShapes (§9.4)', () => {
 
   it('calls a changed type breaking once, not again for what lay under it', () => {
     expect(compareShapes(shapeOf({ id: 'a7', owner: { name: 'x' } }), shapeOf({ id: 7, owner: 'x' })).breaking).toEqual(['$.id: was string, is now number', '$.owner: was object, is now string']);
+    // Deep in arrays of arrays too, and in a listing's elements (whose types are judged, though not their absence).
+    const nested = (n: unknown) => ({ data: [{ steps: [{ checks: [{ n }] }] }] });
+    expect(compareShapes(shapeOf(nested(1)), shapeOf(nested('1'))).breaking).toEqual(['$.data[].steps[].checks[].n: was number, is now string']);
+    expect(compareSnapshots({ probes: { list: { request: 'GET /v2/runs', status: 200, body: shapeOf(nested(1)) } } }, { probes: { list: { request: 'GET /v2/runs', status: 200, body: shapeOf(nested('1')) } } }).breaking).toEqual(['GET /v2/runs (list) $.data[].steps[].checks[].n: was number, is now string']);
   });
 
   it('takes null as saying nothing about a type, an empty array as showing no elements, and an optional member as allowed to go', () => {
