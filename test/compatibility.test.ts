@@ -93,6 +93,13 @@ describe('VER-compatible-within-major', () => {
     expect(results.find((r) => r.collection === 'projects')!.evidence.found).toContain('GET /v2/projects/{id} (an id no item has) (missing item) $.type: removed (was string)');
   });
 
+  it('ends as an error, not a breaking change, when a probe finds the target unavailable (503 after retries)', async () => {
+    const rewrites: Rewrites = { response: (res, req) => (req.method === 'GET' && /^\/v2\/members(\?|$)/.test(req.path) ? { ...res, status: 503, body: '' } : res) };
+    const results = await judged(startVariant(rewrites), await cleanShapes());
+    expect(verdicts(results), messages(results)).toEqual({ projects: 'pass', members: 'error', events: 'pass' });
+    expect(results.find((r) => r.collection === 'members')!.message).toMatch(/GET \/v2\/members answered 503 \(the target unavailable, after retries\)/);
+  });
+
   it('skips against a baseline taken on another major version: breaking changes are what a new one is for', async () => {
     const clean = await cleanShapes();
     const v1: ShapeBaseline = { ...clean, collections: Object.fromEntries(Object.entries(clean.collections).map(([name, s]) => [name, { ...s, version: '1' }])) };
@@ -100,6 +107,16 @@ describe('VER-compatible-within-major', () => {
     expect(verdicts(results)).toEqual({ projects: 'skip', members: 'skip', events: 'skip' });
     expect(results[0]!.message).toMatch(/was taken on major version 1, this run is on 2: breaking changes are allowed across major versions/);
     expect(results[0]!.configKey).toBeUndefined();
+  });
+
+  it('on a read-only run does not hold the item it reads (another item than the one the baseline created) to the created item’s fields', async () => {
+    // An API that leaves out empty fields, with stored projects whose description is empty.
+    const omitNulls: Rewrites = { response: (res) => (jsonOf(res)?.id === undefined ? res : withJson(res, Object.fromEntries(Object.entries(jsonOf(res)).filter(([, v]) => v !== null)))) };
+    const results = await judged(startVariant(omitNulls, [], { seedProjects: 3 }), await cleanShapes(), (p) => ({ ...p, safety: { ...p.safety, readOnly: true } }));
+    expect(verdicts(results), messages(results)).toEqual({ projects: 'pass', members: 'pass', events: 'pass' });
+    const notes = results.find((r) => r.collection === 'projects')!.evidence.notes;
+    expect(notes).toContain('not compared: GET /v2/projects/{id} (item): not sent this run');
+    expect(results.find((r) => r.collection === 'projects')!.shapes!.probes['listed item']).toMatchObject({ request: "GET /v2/projects/{id} (the listing's first item)", status: 200 });
   });
 
   it('on a read-only run compares what it could observe and notes what it could not', async () => {

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { runChecks } from '../src/engine/run.js';
 import { worstFinding } from '../src/model/result.js';
 import { catalogue } from '../suites/catalogue.js';
-import { jsonOf, type ProxiedResponse, type Rewrites } from './support/rewriting-proxy.js';
+import { jsonOf, type ProxiedRequest, type ProxiedResponse, type Rewrites } from './support/rewriting-proxy.js';
 import { startVariant } from './support/target.js';
 import type { TargetProfile } from '../src/model/profile.js';
 
@@ -33,7 +33,7 @@ async function verdicts(rewrites: Rewrites, faults: readonly string[] = [], adju
 }
 
 /** Rewrites the `_links` of every JSON item and page item in a response. */
-function mapLinks(change: (links: Record<string, string>) => Record<string, unknown> | undefined): Rewrites['response'] {
+function mapLinks(change: (links: Record<string, string>) => Record<string, unknown> | undefined): (res: ProxiedResponse) => ProxiedResponse {
   const item = (x: Record<string, unknown>) => {
     if (x['_links'] === undefined) return x;
     const { _links, ...rest } = x;
@@ -76,5 +76,25 @@ describe('_links checks', () => {
     const got = await verdicts({ response: onlyProjects });
     expect(got.verdicts, got.explain).toEqual({ 'RES-links-resolve': 'pass', 'STA-links-open-actions': 'fail' });
     expect(got.explain).toMatch(/_links has no "restoration"/);
+  });
+
+  it('pass behind a gateway prefix, whether the links name the prefix (/api/v2/…) or not (/v2/…)', async () => {
+    const prefixed = (p: TargetProfile): TargetProfile => ({ ...p, baseUrl: `${p.baseUrl}/api` });
+    // The gateway serves the API under /api: it takes the prefix off each request.
+    const gateway = (req: ProxiedRequest): ProxiedRequest => ({ ...req, path: req.path.replace(/^\/api(?=\/|$)/, '') });
+    const unaware = await verdicts({ request: gateway }, [], prefixed);
+    expect(unaware.verdicts, unaware.explain).toEqual({ 'RES-links-resolve': 'pass', 'STA-links-open-actions': 'pass' });
+    // An API that knows its prefix names it in its links and Locations.
+    const withPrefix = mapLinks((links) => Object.fromEntries(Object.entries(links).map(([k, v]) => [k, `/api${v}`])));
+    const aware: Rewrites = {
+      request: gateway,
+      response: (res) => {
+        const linked = withPrefix(res);
+        const location = res.headers['location'];
+        return location === undefined ? linked : { ...linked, headers: { ...linked.headers, location: `/api${location}` } };
+      },
+    };
+    const got = await verdicts(aware, [], prefixed);
+    expect(got.verdicts, got.explain).toEqual({ 'RES-links-resolve': 'pass', 'STA-links-open-actions': 'pass' });
   });
 });

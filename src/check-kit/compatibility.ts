@@ -9,6 +9,7 @@ import { compareSnapshots } from './shapes.js';
 /** The check's id, for `merge-reports`, which judges the shapes its results recorded. */
 export const compatibilityCheckId = 'VER-compatible-within-major';
 
+/** What {@link judgeCompatibility} decided; a skip's `needsBaseline` says whether `--baseline` would let it judge. */
 export type CompatibilityVerdict =
   | { readonly status: 'pass'; readonly notes: readonly string[] }
   | { readonly status: 'skip'; readonly message: string; readonly needsBaseline: boolean }

@@ -1,6 +1,8 @@
 /** `_links` (§1 hypermedia): an object mapping an action name to a path (or a HAL-style `{ href }`). */
 import type { CheckContext } from '../model/context.js';
 import { creatable } from '../model/needs.js';
+import type { TargetProfile } from '../model/profile.js';
+import { resolveUrl } from '../http/session.js';
 import { createChild } from './children.js';
 
 /** The links of a representation, name → target; empty when it has no `_links` object. */
@@ -13,6 +15,29 @@ export function linksOf(representation: unknown): Map<string, string> {
     if (typeof href === 'string') out.set(name, href);
   }
   return out;
+}
+
+/**
+ * Where a link leads. An absolute URL as it is; a path (the conventions' links are paths)
+ * under the base URL, as the configured paths are, unless it names the base URL's path
+ * already: an API served behind a gateway under `https://gw/api` may link `/api/v2/…`
+ * (it knows its prefix, as a Location resolved by RFC 3986 would) or `/v2/…` (it does not).
+ * A relative path (no `/`) resolves against `relativeTo` when given.
+ *
+ * @example
+ * ```ts
+ * linkTarget({ baseUrl: 'https://gw.example/api' }, '/api/v2/projects/7'); // 'https://gw.example/api/v2/projects/7'
+ * linkTarget({ baseUrl: 'https://gw.example/api' }, '/v2/projects/7');     // 'https://gw.example/api/v2/projects/7'
+ * ```
+ */
+export function linkTarget(profile: Pick<TargetProfile, 'baseUrl'>, href: string, relativeTo?: string): string {
+  if (/^[a-z][a-z0-9+.-]*:/i.test(href)) return href;
+  if (!href.startsWith('/') && relativeTo !== undefined) return new URL(href, relativeTo).toString();
+  const path = href.startsWith('/') ? href : `/${href}`;
+  const base = new URL(profile.baseUrl);
+  const basePath = base.pathname.replace(/\/+$/, '');
+  const named = basePath !== '' && (path === basePath || /^[/?#]/.test(path.slice(basePath.length))) && path.startsWith(basePath);
+  return named ? base.origin + path : resolveUrl(profile.baseUrl, path);
 }
 
 /** An item the check created, with the links it shows. */

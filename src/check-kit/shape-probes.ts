@@ -1,18 +1,25 @@
 /**
  * The fixed probes whose response shapes VER-compatible-within-major records per
- * collection, the same in every run so that two runs' snapshots compare: the listing, an
- * item, and where the run may write a create, then the errors for a missing item and an
- * invalid create. Only names, types and status codes are kept (src/check-kit/shapes.ts).
+ * collection, the same in every run so that two runs' snapshots compare: the listing; where
+ * the run may write a create and the created item (`item`), else the listing's first item
+ * (`listed item`: another probe, as a stored item's optional fields are not the created
+ * one's); then the errors for a missing item and an invalid create. Only names, types and status codes are kept (src/check-kit/shapes.ts).
  */
 import type { CheckContext, HttpResponse } from '../model/context.js';
 import type { CollectionProfile, TargetProfile } from '../model/profile.js';
 import type { WritableCollection } from '../model/needs.js';
 import type { ProbeShape, ShapeSnapshot } from '../model/shape.js';
 import { invalidBody, itemPath, sendTracked, unknownItemPath } from './probes.js';
+import { setupError } from './setup.js';
 import { shapeOf } from './shapes.js';
 
-/** The probe's answer as a snapshot keeps it. */
+/**
+ * The probe's answer as a snapshot keeps it. A 502, 503 or 504 that outlasted the polite
+ * client's retries says the target was unavailable, not what its contract is: the shape is
+ * not taken (a setup error), so a flaky moment is never a breaking change.
+ */
 function probeShape(request: string, res: HttpResponse): ProbeShape {
+  if (res.status === 502 || res.status === 503 || res.status === 504) throw setupError(res, `${request} answered ${res.status} (the target unavailable, after retries): its response shape was not taken`);
   return { request, status: res.status, ...(res.json !== undefined && { body: shapeOf(res.json) }) };
 }
 
@@ -46,7 +53,7 @@ export async function snapshotCollection(ctx: CheckContext, c: CollectionProfile
   } else {
     const id = firstListedId(list, c);
     if (id === undefined) ctx.note(`${c.path} listed no item to read: the item's shape is not recorded`);
-    else probes['item'] = probeShape(item, await ctx.http.send({ method: 'GET', path: itemPath(c, id) }));
+    else probes['listed item'] = probeShape(`${item} (the listing's first item)`, await ctx.http.send({ method: 'GET', path: itemPath(c, id) }));
   }
   probes['missing item'] = probeShape(`${item} (an id no item has)`, await ctx.http.send({ method: 'GET', path: unknownItemPath(c) }));
   if (writable !== undefined && Object.keys(invalidBody(writable)).length > 0) {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compareShapes, compareSnapshots, memberPath, parentPath, shapeOf, type ShapeSnapshot } from './shapes.js';
+import { compareShapes, compareSnapshots, isDataKey, memberPath, parentPath, shapeOf, type ShapeSnapshot } from './shapes.js';
 
 /** JSON objects with at least one member, as a response body is. */
 const jsonObject = fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }), fc.jsonValue(), { minKeys: 1, maxKeys: 6 });
@@ -70,10 +70,11 @@ describe('compareShapes (§9.4)', () => {
     );
   });
 
-  it('always calls a removed field breaking', () => {
+  it('always calls a removed field breaking (one not named like a value: see isDataKey)', () => {
     fc.assert(
       fc.property(jsonObject, (o) => {
         const [name] = Object.keys(o);
+        fc.pre(!isDataKey(memberPath('$', name!)));
         const { [name!]: _gone, ...rest } = o;
         expect(compareShapes(shapeOf(o), shapeOf(rest)).breaking).toContain(`${memberPath('$', name!)}: removed (was ${shapeOf(o)[memberPath('$', name!)]!.types.join(' or ')})`);
       }),
@@ -82,6 +83,10 @@ describe('compareShapes (§9.4)', () => {
 
   it('calls a changed type breaking once, not again for what lay under it', () => {
     expect(compareShapes(shapeOf({ id: 'a7', owner: { name: 'x' } }), shapeOf({ id: 7, owner: 'x' })).breaking).toEqual(['$.id: was string, is now number', '$.owner: was object, is now string']);
+    // Deep in arrays of arrays too, and in a listing's elements (whose types are judged, though not their absence).
+    const nested = (n: unknown) => ({ data: [{ steps: [{ checks: [{ n }] }] }] });
+    expect(compareShapes(shapeOf(nested(1)), shapeOf(nested('1'))).breaking).toEqual(['$.data[].steps[].checks[].n: was number, is now string']);
+    expect(compareSnapshots({ probes: { list: { request: 'GET /v2/runs', status: 200, body: shapeOf(nested(1)) } } }, { probes: { list: { request: 'GET /v2/runs', status: 200, body: shapeOf(nested('1')) } } }).breaking).toEqual(['GET /v2/runs (list) $.data[].steps[].checks[].n: was number, is now string']);
   });
 
   it('takes null as saying nothing about a type, an empty array as showing no elements, and an optional member as allowed to go', () => {
@@ -105,5 +110,32 @@ describe('compareSnapshots', () => {
 
   it('lists a probe the baseline had and this run did not send as unobserved', () => {
     expect(compareSnapshots(snapshot(404, problem), { probes: {} })).toEqual({ breaking: [], safe: [], unobserved: ['GET /v2/projects/{id} (missing item): not sent this run'] });
+  });
+
+  it('notes, and does not call removed, a field missing from stored items the run read: they are other items than the baseline\'s', () => {
+    const listing = (items: unknown[]): ShapeSnapshot => ({ probes: { list: { request: 'GET /v2/tasks', status: 200, body: shapeOf({ data: items, next_cursor: null }) } } });
+    // Every task listed then was completed (completed_at set); none is now, and the API leaves out empty fields.
+    const changes = compareSnapshots(listing([{ id: 'a', completed_at: 'x' }]), listing([{ id: 'b' }, { id: 'c' }]));
+    expect(changes.breaking).toEqual([]);
+    expect(changes.unobserved).toEqual([`GET /v2/tasks (list) $.data[].completed_at: in none of the items read now (was string); they are not the baseline's items, and a field left out when empty looks the same`]);
+    // The listing's own members, and the types of fields seen in both, are still judged.
+    expect(compareSnapshots(listing([{ id: 'a' }]), { probes: { list: { request: 'GET /v2/tasks', status: 200, body: shapeOf({ data: [{ id: 7 }] }) } } }).breaking).toEqual(['GET /v2/tasks (list) $.data[].id: was string, is now number', 'GET /v2/tasks (list) $.next_cursor: removed (was null)']);
+    const read = (item: unknown): ShapeSnapshot => ({ probes: { 'listed item': { request: 'GET /v2/tasks/{id}', status: 200, body: shapeOf(item) } } });
+    expect(compareSnapshots(read({ id: 'a', kind: 'bug', severity: 'high' }), read({ id: 'b', kind: 'chore' })).breaking).toEqual([]);
+    // The item the run created answers alike in every run: there a missing field is removed.
+    const created = (item: unknown): ShapeSnapshot => ({ probes: { item: { request: 'GET /v2/tasks/{id}', status: 200, body: shapeOf(item) } } });
+    expect(compareSnapshots(created({ id: 'a', completed_at: null }), created({ id: 'b' })).breaking).toEqual(['GET /v2/tasks/{id} (item) $.completed_at: removed (was null)']);
+  });
+
+  it('takes members named like values for the keys of a map keyed by data, whose keys differ between runs', () => {
+    const usage = (days: Record<string, number>) => ({ probes: { item: { request: 'GET /v2/accounts/{id}', status: 200, body: shapeOf({ id: 'a', usage: days, roles: {} }) } } });
+    const changes = compareSnapshots(usage({ '2026-11-21': 3 }), usage({ '2026-11-22': 5 }));
+    expect(changes.breaking).toEqual([]);
+    expect(changes.safe).toEqual([]);
+    expect(changes.unobserved).toEqual(['GET /v2/accounts/{id} (item) $.usage["2026-11-21"]: not there now; named like a value (a number, a date, a UUID), it is taken for a key of a map keyed by data, not a field']);
+    expect(['8f14e45f-ceea-467f-a0e6-4f2b7e1c9d3a', 'c9f0f895-fb98-4b91-99ef-5a1b2f6c0d4e', '42', '-1'].map((key) => isDataKey(memberPath('$.roles', key)))).toEqual([true, true, true, true]);
+    expect(['$.id', '$.v2', '$["odd name"]', '$', '$.data[]'].map(isDataKey)).toEqual([false, false, false, false, false]);
+    // A value's type under such a key is still judged.
+    expect(compareSnapshots(usage({ '2026-11-21': 3 }), usage({ '2026-11-21': 'x' } as never)).breaking).toEqual(['GET /v2/accounts/{id} (item) $.usage["2026-11-21"]: was number, is now string']);
   });
 });

@@ -42,6 +42,7 @@ export function parentPath(path: string): string | undefined {
   return m === null ? undefined : path.slice(0, m.index);
 }
 
+/** The JSON type of a parsed value (`jsonType([])` is `'array'`, `jsonType(null)` is `'null'`). */
 export function jsonType(value: unknown): JsonType {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'array';
@@ -101,15 +102,45 @@ export function shapeOf(value: unknown): Shape {
   return out;
 }
 
+/** The last member name of a path (`$.data[].id` → `id`, `$["2026-01-01"]` → `2026-01-01`); undefined for `$` or an element. */
+function memberName(path: string): string | undefined {
+  const quoted = /\[("(?:[^"\\]|\\.)*")\]$/.exec(path);
+  if (quoted !== null) return JSON.parse(quoted[1]!) as string;
+  return /\.([A-Za-z_$][\w$-]*)$/.exec(path)?.[1];
+}
+
+/**
+ * Whether a member is named like a value, as the keys of a map keyed by data are (a number,
+ * a date, a UUID: `{"usage": {"2026-11-21": 3}}`, `{"roles": {"8f14e45f-…": "admin"}}`): such
+ * keys differ between runs as the data does, so one missing now is no removed field.
+ */
+export function isDataKey(path: string): boolean {
+  const name = memberName(path);
+  return name !== undefined && (/^[+-]?\d/.test(name) || /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(name));
+}
+
 const nonNull = (f: FieldShape): JsonType[] => f.types.filter((t) => t !== 'null');
 const typesText = (f: FieldShape): string => f.types.join(' or ');
+
+/** Options of {@link compareShapes}. */
+export interface CompareOptions {
+  /**
+   * The paths that show stored items the run did not write (a listing's elements, an item
+   * read from the listing): which of their fields appear depends on the items (a field left
+   * out when empty, a state's own fields, one kind of a union), and the items differ between
+   * runs, so a field missing there is noted as unobserved, not judged removed.
+   */
+  readonly storedData?: (path: string) => boolean;
+}
 
 /**
  * §9.4 applied to two shapes of one response: every path of `before` that `now` lacks
  * while still showing its parent object is a removed field (unless `before` had it as
- * optional); a path whose non-null types now include one it never had is a changed type.
- * Paths under a reported one, or under an array that is empty now, are not worded again.
- * An added path under a parent `before` had is a safe addition.
+ * optional, or it shows stored data, see {@link CompareOptions}, or is named like a value:
+ * {@link isDataKey}); a path whose non-null
+ * types now include one it never had is a changed type. Paths under a reported one, or
+ * under an array that is empty now, are not worded again. An added path under a parent
+ * `before` had is a safe addition.
  *
  * @example
  * ```ts
@@ -117,7 +148,7 @@ const typesText = (f: FieldShape): string => f.types.join(' or ');
  * // { breaking: ['$.id: was string, is now number'], safe: ['$.note: added (string)'], unobserved: [] }
  * ```
  */
-export function compareShapes(before: Shape, now: Shape): ShapeChanges {
+export function compareShapes(before: Shape, now: Shape, options: CompareOptions = {}): ShapeChanges {
   const breaking: string[] = [];
   const safe: string[] = [];
   const unobserved: string[] = [];
@@ -136,7 +167,10 @@ export function compareShapes(before: Shape, now: Shape): ShapeChanges {
       const parent = parentPath(path);
       const parentNow = parent === undefined ? undefined : now[parent];
       if (path.endsWith('[]')) unobserved.push(`${path}: no elements now, so their shape was not seen`);
-      else if (parentNow?.types.includes('object') && was.optional !== true) breaking.push(`${path}: removed (was ${typesText(was)})`);
+      else if (!parentNow?.types.includes('object') || was.optional === true) continue;
+      else if (isDataKey(path)) unobserved.push(`${path}: not there now; named like a value (a number, a date, a UUID), it is taken for a key of a map keyed by data, not a field`);
+      else if (options.storedData?.(path) === true) unobserved.push(`${path}: in none of the items read now (was ${typesText(was)}); they are not the baseline's items, and a field left out when empty looks the same`);
+      else breaking.push(`${path}: removed (was ${typesText(was)})`);
       continue;
     }
     const wasTypes = nonNull(was);
@@ -147,7 +181,7 @@ export function compareShapes(before: Shape, now: Shape): ShapeChanges {
     }
   }
   for (const path of Object.keys(now).sort()) {
-    if (before[path] !== undefined || path.endsWith('[]')) continue;
+    if (before[path] !== undefined || path.endsWith('[]') || isDataKey(path)) continue;
     const parent = parentPath(path);
     if (parent !== undefined && before[parent]?.types.includes('object') && !settled.has(parent)) safe.push(`${path}: added (${typesText(now[path]!)})`);
   }
@@ -155,9 +189,20 @@ export function compareShapes(before: Shape, now: Shape): ShapeChanges {
 }
 
 /**
+ * The probes whose bodies show items the run did not write, and which of their paths do:
+ * a listing's elements, and all of an item read from the listing (src/check-kit/shape-probes.ts).
+ * The created item and the error probes answer the run's own requests alike in every run.
+ */
+const storedData: Readonly<Record<string, (path: string) => boolean>> = {
+  list: (path) => path.includes('[]'),
+  'listed item': (path) => path !== '$',
+};
+
+/**
  * Two snapshots of one collection compared probe by probe: another status code is
  * breaking, and so is a body that lost its JSON; bodies with the same status are compared
- * by {@link compareShapes}. A probe the baseline had and this run did not send is unobserved.
+ * by {@link compareShapes}, with the fields of stored items that differ between runs only
+ * noted when missing. A probe the baseline had and this run did not send is unobserved.
  * Each line names the probe's request.
  */
 export function compareSnapshots(before: ShapeSnapshot, now: ShapeSnapshot): ShapeChanges {
@@ -177,7 +222,7 @@ export function compareSnapshots(before: ShapeSnapshot, now: ShapeSnapshot): Sha
       out.breaking.push(`${is.request} (${name}): a JSON body then, none now`);
       continue;
     }
-    const changes = compareShapes(was.body, is.body);
+    const changes = compareShapes(was.body, is.body, { storedData: storedData[name] });
     for (const key of ['breaking', 'safe', 'unobserved'] as const) out[key].push(...changes[key].map((line) => `${is.request} (${name}) ${line}`));
   }
   return out;

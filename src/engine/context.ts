@@ -90,14 +90,23 @@ export class RunContext implements CheckContext {
       // The item exists but cannot be found: a finding about the create, not a setup problem.
       throw new CheckFailure(`POST ${collection.path} answered ${res.status} with neither a usable Location nor "${collection.idField}": the item cannot be found or cleaned up`, 'a Location header or an id field', reason ?? 'neither', res.exchangeIndex);
     }
-    const entry = this.ledger.record(url, this.owner);
+    const entry = this.ledger.record(this.ledgerUrl(url), this.owner);
     // A mark is proof only where the target shows it back.
     if (mark !== undefined && typeof sent[mark] === 'string' && body[mark] === sent[mark]) entry.proof = { field: mark, value: sent[mark] };
     return { collection, id: id === undefined ? '' : String(id), url, body, response: res };
   }
 
   track(url: string): void {
-    this.ledger.record(url, this.owner);
+    this.ledger.record(this.ledgerUrl(url), this.owner);
+  }
+
+  /**
+   * The URL the ledger knows an item by: without the version the query scheme names, which
+   * the session adds to a request (and a Location may carry), so that the item's create, its
+   * owner's own DELETE and cleanup name one entry.
+   */
+  private ledgerUrl(url: string): string {
+    return unversionedUrl(this.profile, url);
   }
 
   dedicatedHttp(): RecordingSession {
@@ -233,8 +242,7 @@ export class RunContext implements CheckContext {
     if (req.method !== 'DELETE' && req.method !== 'PUT' && req.method !== 'PATCH') return next(req);
     return next(req).then((res) => {
       const ok = res.status >= 200 && res.status < 300;
-      // The ledger knows an item by its URL without the version the session may have added.
-      const url = unversionedUrl(this.profile, req.url);
+      const url = this.ledgerUrl(req.url);
       if (req.method === 'DELETE' && (ok || res.status === 404 || res.status === 410)) this.ledger.deletedByOwner(url, this.owner, res.status);
       else if (req.method !== 'DELETE' && ok) this.ledger.rewritten(url, this.owner, parseJson(res.body.toString('utf8')));
       return res;

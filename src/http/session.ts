@@ -202,7 +202,9 @@ export function targetOrigins(profile: TargetProfile): Set<string> {
  * `url` as a request to the target sends it. Under the query scheme (§9.2) every request to
  * the target names a version, as such an API may refuse one that does not: the current
  * one, unless the URL names its own. `origins` given: `url` may lie elsewhere, and is left
- * alone there; absent, it is the target's.
+ * alone there; absent, it is the target's. An authorization server on the target's own
+ * origin gets the parameter too, which it ignores (RFC 6749 §3.1, §3.2: unrecognized
+ * parameters MUST be ignored).
  */
 export function versionedUrl(profile: TargetProfile, url: string, origins?: ReadonlySet<string>): string {
   const v = profile.version;

@@ -50,6 +50,17 @@ describe('collections[].methods', () => {
     expect(resolveNeeds(['writable'], only(['GET', 'DELETE']))).toMatchObject({ configKey: 'collections[].methods' });
   });
 
+  it('takes no action and makes no sub-collection item in a collection it cannot DELETE from again', () => {
+    const child = { name: 'parts', path: '/things/{id}/parts', itemPath: '/parts/{id}', idField: 'id', createBody: { n: 1 }, actions: ['completion'] };
+    const acting = (methods: readonly ('GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE')[]) => ({ ...base, collections: [{ ...base.collections[0]!, methods, actions: ['restoration'], children: [child] }] });
+    expect(resolveNeeds(['actions'], acting(['GET', 'POST', 'PUT', 'PATCH']))).toEqual(new Unmet('things names state-dependent actions but takes no DELETE: restprobe would leave what it creates', 'collections[].methods'));
+    expect(resolveNeeds(['nested'], acting(['GET', 'POST']))).toEqual(new Unmet('things has sub-collections but takes no DELETE: restprobe would leave what it creates', 'collections[].methods'));
+    expect(resolveNeeds(['actions'], acting(['GET', 'DELETE']))).toMatchObject({ configKey: 'collections[].methods' });
+    // Where it may, the collection comes as the checks may write to it: no PUT body it does not take.
+    const met = resolveNeeds(['actions'], acting(['GET', 'POST', 'PATCH', 'DELETE'])) as { actions: { collection: { replaceBody?: unknown }; child?: unknown; actions: string[] }[] };
+    expect(met.actions.map((a) => [a.child === undefined ? 'own' : 'child', a.actions, a.collection.replaceBody])).toEqual([['own', ['restoration'], undefined], ['child', ['completion'], undefined]]);
+  });
+
   it('sends no PUT or PATCH the collection does not take: their bodies vanish from what checks see', () => {
     const resolved = resolveNeeds(['writable', 'updatable'], only(['GET', 'POST', 'PATCH', 'DELETE'])) as Record<string, { replaceBody?: unknown; patchBody?: unknown }>;
     expect(resolved['writable']).toMatchObject({ replaceBody: undefined, patchBody: { name: 'p' } });

@@ -184,9 +184,15 @@ function nestedIn(p: TargetProfile, fits: (child: ChildProfile) => boolean): Nes
     return child === undefined ? [] : [{ parent: c, child }];
   });
   if (withChildren.length === 0) return new Unmet('no sub-collection configured', 'collections[].children');
-  const found = withChildren.find((x) => x.parent.createBody !== undefined);
-  if (found === undefined) return new Unmet(`${withChildren[0]!.parent.name} has sub-collections but no create body`, 'collections[].create.body');
-  return { parent: found.parent as WritableCollection, child: found.child };
+  const found = withChildren.find((x) => creatable(x.parent));
+  if (found === undefined) return cannotCreate(withChildren[0]!.parent, 'has sub-collections');
+  return { parent: asWritable(found.parent), child: found.child };
+}
+
+/** Why nothing is created in `c` (which `creatable` refused), for a check that would: `what` it has all the same. */
+function cannotCreate(c: CollectionProfile, what: string): Unmet {
+  if (c.createBody === undefined) return new Unmet(`${c.name} ${what} but no create body`, 'collections[].create.body');
+  return new Unmet(`${c.name} ${what} but takes no ${supports(c, 'POST') ? 'DELETE: restprobe would leave what it creates' : 'POST'}`, 'collections[].methods');
 }
 
 /** Every need a check can declare. */
@@ -315,23 +321,24 @@ export const needs = {
   nested: need<NestedCollection>({
     perCollection: true,
     label: 'a writable collection with a sub-collection',
-    keys: ['collections[].children', 'collections[].create.body', 'safety.readOnly'],
+    keys: ['collections[].children', 'collections[].create.body', 'collections[].methods', 'safety.readOnly'],
     resolve: (p) => nestedIn(p, () => true),
   }),
   /** Items (of a writable collection, or of its sub-collections) whose `_links` name state-dependent actions. */
   actions: need<readonly ActionItems[]>({
     perCollection: true,
     label: 'items with state-dependent actions',
-    keys: ['collections[].actions', 'collections[].children[].actions', 'collections[].create.body', 'safety.readOnly'],
+    keys: ['collections[].actions', 'collections[].children[].actions', 'collections[].create.body', 'collections[].methods', 'safety.readOnly'],
     resolve: (p) => {
       if (p.safety.readOnly) return new Unmet('read-only run: this check creates items and takes their actions', 'safety.readOnly');
-      const declared: ActionItems[] = p.collections.flatMap((c) => [
-        ...((c.actions ?? []).length > 0 ? [{ collection: c as WritableCollection, actions: c.actions! }] : []),
-        ...(c.children ?? []).filter((child) => child.actions.length > 0).map((child) => ({ collection: c as WritableCollection, child, actions: child.actions })),
+      const declared = p.collections.flatMap((c) => [
+        ...((c.actions ?? []).length > 0 ? [{ collection: c, actions: c.actions! }] : []),
+        ...(c.children ?? []).filter((child) => child.actions.length > 0).map((child) => ({ collection: c, child, actions: child.actions })),
       ]);
       if (declared.length === 0) return new Unmet('no collection or sub-collection names its state-dependent actions', 'collections[].actions');
-      const writable = declared.filter((d) => d.collection.createBody !== undefined);
-      return writable.length > 0 ? writable : new Unmet(`${declared[0]!.collection.name} names state-dependent actions but has no create body`, 'collections[].create.body');
+      // Only where restprobe may create the items (and delete them again).
+      const writable: ActionItems[] = declared.filter((d) => creatable(d.collection)).map((d) => ({ ...d, collection: asWritable(d.collection) }));
+      return writable.length > 0 ? writable : cannotCreate(declared[0]!.collection, 'names state-dependent actions');
     },
   }),
   /** The collections whose answers the config declares personalised. */

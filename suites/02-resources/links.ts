@@ -1,7 +1,7 @@
 /** §1 hypermedia: the `_links` an API shows lead somewhere. */
 import { CheckFailure, CheckSkipped, defineCheck } from '../../src/model/check.js';
 import { describe } from '../../src/check-kit/expect.js';
-import { linkedItems } from '../../src/check-kit/links.js';
+import { linkedItems, linkTarget } from '../../src/check-kit/links.js';
 import { targetOrigins } from '../../src/check-kit/created-url.js';
 
 export const linksResolve = defineCheck({
@@ -20,8 +20,7 @@ export const linksResolve = defineCheck({
       for (const [name, href] of links) {
         // An action's own resource may not exist until it is taken: its link is judged by STA-links-open-actions.
         if (actions.includes(name)) continue;
-        // A path is read under the base URL (as Location is); an absolute link as it is.
-        const target = /^[a-z][a-z0-9+.-]*:/i.test(href) ? href : ctx.http.url(href.startsWith('/') ? href : `/${href}`);
+        const target = linkTarget(ctx.profile, href);
         const res = await ctx.http.send({ method: 'GET', url: target, auth: targetOrigins(ctx.profile).has(new URL(target).origin) });
         if (res.status === 404 || res.status === 410 || res.status >= 500) {
           throw new CheckFailure(`_links.${name} of ${what} names ${href}: ${describe(res)}, expected it to lead to a resource`, 'not 404, 410 or 5xx', String(res.status), res.exchangeIndex);

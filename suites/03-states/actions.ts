@@ -5,7 +5,7 @@ import type { ActionItems } from '../../src/model/needs.js';
 import { brief, describe, expectJsonObject, expectStatus } from '../../src/check-kit/expect.js';
 import { createChild } from '../../src/check-kit/children.js';
 import { diffRepresentations } from '../../src/check-kit/compare.js';
-import { linksOf } from '../../src/check-kit/links.js';
+import { linksOf, linkTarget } from '../../src/check-kit/links.js';
 
 const readItem = async (ctx: CheckContext, url: string, what: string): Promise<{ res: HttpResponse; body: Record<string, unknown> }> => {
   const res = await ctx.http.send({ method: 'GET', url });
@@ -38,7 +38,7 @@ export const linksOpenActions = defineCheck({
         if (href === undefined) {
           throw new CheckFailure(`${describe(before.res)}: _links has no "${action}" (${brief(before.body['_links'])}), expected the action linked on a new ${name} item, where it is open`, `_links.${action}`, brief(before.body['_links']), before.res.exchangeIndex);
         }
-        const actionUrl = href.startsWith('/') ? ctx.http.url(href) : new URL(href, url).toString();
+        const actionUrl = linkTarget(ctx.profile, href, url);
         // A GET on the action reads it at most: the item stays as it was, the action still open.
         await ctx.http.send({ method: 'GET', url: actionUrl });
         const afterGet = await readItem(ctx, url, `the ${name} item after a GET on its ${action}`);

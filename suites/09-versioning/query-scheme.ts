@@ -25,7 +25,11 @@ export const noQueryScheme = defineCheck({
     const deprecated = v.deprecated.includes(other);
     // The same URL, without the scheme's header: the query alone names the version.
     const probe = await ctx.http.send({ method: 'GET', url: withQueryParam(current.url, v.queryParam, other) });
-    const chosen = deprecated ? probe.headers['deprecation'] !== undefined && current.headers['deprecation'] === undefined : probe.status === 404 || probe.status === 410;
+    // Compared with the same request without the query: an API may answer a request that names
+    // no version in its header as its oldest one, and that is not the query choosing.
+    const plain = v.scheme === 'url' ? current : await ctx.http.send({ method: 'GET', url: current.url });
+    const gone = (res: typeof probe): boolean => res.status === 404 || res.status === 410;
+    const chosen = deprecated ? probe.headers['deprecation'] !== undefined && plain.headers['deprecation'] === undefined : gone(probe) && !gone(plain);
     if (chosen) {
       const shows = deprecated ? `Deprecation: ${probe.headers['deprecation']}` : String(probe.status);
       throw new CheckFailure(`${describe(probe)} answers as the ${deprecated ? 'deprecated' : 'removed'} version ${other} (${shows}): ?${v.queryParam}= chooses the version besides the ${v.scheme} scheme, expected one scheme for the whole API and not the discouraged query (§9.1, §9.2)`, `the ${v.scheme} scheme alone`, `?${v.queryParam}=${other} honoured`, probe.exchangeIndex);

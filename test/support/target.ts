@@ -44,7 +44,7 @@ export interface Variant extends Target {
  * The reference server behind a rewriting proxy: a target that differs from the clean
  * server in what `rewrites` change. The profile points at the proxy (one node).
  */
-export async function startVariant(rewrites: Rewrites, faults: readonly string[] = [], options: Pick<ReferenceServerOptions, 'versioning'> = {}): Promise<Variant> {
+export async function startVariant(rewrites: Rewrites, faults: readonly string[] = [], options: Pick<ReferenceServerOptions, 'versioning' | 'seedProjects'> = {}): Promise<Variant> {
   const server = await startReferenceServer({ port: 0, faults, probeRateLimit: testProbeRateLimit, webhookSchedule: 'short', ...options });
   const proxy = await startRewritingProxy(server.url, rewrites);
   const target = await targetAt(server, proxy.url, []);
