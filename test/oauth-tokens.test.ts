@@ -33,7 +33,7 @@ afterEach(async () => {
 
 type Login = 'form' | 'command' | 'none';
 
-async function profileFor(as: OAuthServer, login: Login = 'form', extra: { signingKey?: boolean; algorithms?: string[]; explicitEndpoints?: boolean } = {}): Promise<TargetProfile> {
+async function profileFor(as: OAuthServer, login: Login = 'form', extra: { collections?: string[]; signingKey?: boolean; algorithms?: string[]; explicitEndpoints?: boolean; redirectUri?: string; oauth?: (as: OAuthServer) => Record<string, unknown>; jwt?: (as: OAuthServer) => Record<string, unknown> } = {}): Promise<TargetProfile> {
   const dir = await mkdtemp(join(tmpdir(), 'restprobe-oauth-'));
   let loginConfig: unknown;
   if (login === 'form') loginConfig = { form: { fields: { username: { env: 'RESTPROBE_OAUTH_USERNAME' }, password: { env: 'RESTPROBE_OAUTH_PASSWORD' } } } };
@@ -58,12 +58,12 @@ console.log(res.headers.get('location'));
   const config = {
     baseUrl: as.url,
     http: { timeoutMs: 3000 },
-    collections: [{ name: 'projects', path: '/v2/projects', methods: ['GET'] }],
+    collections: (extra.collections ?? ['projects']).map((name) => ({ name, path: `/v2/${name}`, methods: ['GET'] })),
     auth: {
       oauth: {
         ...(extra.explicitEndpoints && { tokenEndpoint: `${as.url}/oauth/token`, authorizationEndpoint: `${as.url}/oauth/authorize`, jwksUrl: `${as.url}/oauth/jwks` }),
-        clientId: { env: 'RESTPROBE_OAUTH_CLIENT_ID' }, clientSecret: { env: 'RESTPROBE_OAUTH_CLIENT_SECRET' }, scopes: ['read:*', 'write:*'], redirectUri: as.redirectUri, ...(loginConfig !== undefined && { login: loginConfig }) },
-      jwt: { ...(extra.signingKey !== false && { testSigningKey: { env: 'RESTPROBE_JWT_TEST_KEY' } }), ...(extra.algorithms && { algorithms: extra.algorithms }) },
+        clientId: { env: 'RESTPROBE_OAUTH_CLIENT_ID' }, clientSecret: { env: 'RESTPROBE_OAUTH_CLIENT_SECRET' }, scopes: ['read:*', 'write:*'], redirectUri: extra.redirectUri ?? as.redirectUri, ...(loginConfig !== undefined && { login: loginConfig }), ...extra.oauth?.(as) },
+      jwt: { ...(extra.signingKey !== false && { testSigningKey: { env: 'RESTPROBE_JWT_TEST_KEY' } }), ...(extra.algorithms && { algorithms: extra.algorithms }), ...extra.jwt?.(as) },
     },
   };
   const path = join(dir, 'restprobe.config.json');
@@ -123,6 +123,26 @@ describe('a conforming authorization server', () => {
     expect(by, explain).toEqual(allPass);
   });
 
+  it('with Auth0-style permissions that the resource server authorizes by: the scope check narrows them too, and every check passes', async () => {
+    const { by, explain } = await run({ authorizeByPermissions: true });
+    expect(by, explain).toEqual(allPass);
+  });
+
+  it('with an issuer that is not the API origin and no metadata (two endpoints configured): iss is not judged against a guess', async () => {
+    // auth.oauth.jwksUrl is not set (auth.jwt.jwksUrl is): the endpoints are not all explicit, so the base URL's origin is tried for metadata.
+    const { by, explain } = await run({ noMetadata: true, issuerPath: '/realms/test' }, 'form', {
+      oauth: (as) => ({ tokenEndpoint: `${as.url}/oauth/token`, authorizationEndpoint: `${as.url}/oauth/authorize` }),
+      jwt: (as) => ({ jwksUrl: `${as.url}/oauth/jwks` }),
+    });
+    expect(by, explain).toEqual(allPass);
+  });
+
+  it('answering invalid_grant with 403 (as Auth0 does): the refusals hold, the status is warned', async () => {
+    const { by, explain } = await run({ invalidGrantStatus: 403 });
+    const warned = ['AUT-pkce-verifier-checked', 'AUT-code-single-use', 'STA-refresh-old-refused', 'STA-refresh-reuse-revokes-family'];
+    expect(by, explain).toEqual({ ...allPass, ...Object.fromEntries(warned.map((id) => [id, 'warn'])) });
+  });
+
   it('with HS256 tokens: the key-confusion check skips (no public key), the rest pass', async () => {
     const { by, explain } = await run({ alg: 'HS256' }, 'form', { algorithms: ['HS256'] });
     expect(by, explain).toEqual({ ...allPass, 'AUT-jwt-key-confusion-refused': 'skip' });
@@ -174,6 +194,23 @@ const violations: [OAuthViolation, string[]][] = [
 ];
 
 describe('a violating authorization server', () => {
+  it('with a redirect URI in the config the server does not know: the refusal checks cannot pass on refusals that have another cause', async () => {
+    // The server refuses every request (400: unknown redirect URI); the code-flow control says so.
+    const { by, explain } = await run({ violations: ['pkce-optional', 'pkce-plain-accepted', 'implicit-flow-accepted', 'redirect-uri-prefix-match'] }, 'form', { redirectUri: 'http://127.0.0.1/other/callback' });
+    for (const id of ['AUT-pkce-required', 'AUT-pkce-plain-refused', 'AUT-implicit-refused', 'AUT-redirect-uri-exact']) expect([id, by[id]], explain).toEqual([id, 'error']);
+  });
+
+  it('runs the password grant with a made-up login (a login command): invalid_grant shows it runs, and fails', async () => {
+    const { by, explain } = await run({ violations: ['password-grant-accepted'] }, 'command');
+    expect(by['AUT-password-grant-refused'], explain).toBe('fail');
+  });
+
+  it('verifies tokens on one route and not on another: the forgeries are sent to the other collections too, and fail', async () => {
+    const { by, explain } = await run({ looseTasksRoute: true }, 'form', { collections: ['projects', 'tasks'] });
+    const attacks = jwtAttackChecks.map((c) => c.id).filter((id) => id !== 'AUT-jwt-scope-403');
+    expect(by, explain).toEqual({ ...allPass, ...Object.fromEntries(attacks.map((id) => [id, 'fail'])) });
+  });
+
   it.each(violations)('%s fails %j and nothing else', async (violation, expected) => {
     const { results, explain } = await run({ violations: [violation] });
     const failing = results.filter((r) => r.status === 'fail' || r.status === 'warn').map((r) => r.id);

@@ -11,7 +11,7 @@ import { setupError } from './setup.js';
 
 /** The authorization server as the checks use it. */
 export interface OAuthEndpoints {
-  /** The metadata's `issuer`, else the configured one (absent when neither says). */
+  /** The metadata's `issuer`, else auth.oauth.issuer (absent when neither says). */
   readonly issuer?: string;
   readonly authorizationEndpoint?: string;
   readonly tokenEndpoint: string;
@@ -60,7 +60,8 @@ async function discover(ctx: CheckContext, oauth: OAuthProfile): Promise<OAuthEn
   const authMethods = Array.isArray(metadata.token_endpoint_auth_methods_supported) ? metadata.token_endpoint_auth_methods_supported.filter((m): m is string => typeof m === 'string') : ['client_secret_basic'];
   const authorizationEndpoint = oauth.authorizationEndpoint ?? str(metadata.authorization_endpoint);
   const jwksUri = oauth.jwksUrl ?? str(metadata.jwks_uri);
-  const named = str(metadata.issuer) ?? issuer;
+  // Never the base URL's origin guessed for discovery: where no metadata answered, it names no issuer.
+  const named = str(metadata.issuer) ?? oauth.issuer;
   return { ...(named !== undefined && { issuer: named }), ...(authorizationEndpoint !== undefined && { authorizationEndpoint }), tokenEndpoint, ...(jwksUri !== undefined && { jwksUri }), authMethods, metadata };
 }
 

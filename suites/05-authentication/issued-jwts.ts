@@ -7,7 +7,7 @@ import { CheckFailure, CheckSkipped, defineCheck } from '../../src/model/check.j
 import { decodedGenuineJwt, genuineJwt } from '../../src/check-kit/bearer.js';
 import { oauthEndpoints } from '../../src/check-kit/oauth-metadata.js';
 import { ensure } from '../../src/check-kit/expect.js';
-import { accessTokenSeconds } from './token-endpoint.js';
+import { accessTokenSeconds, lifetimeRule } from './token-endpoint.js';
 
 const requiredClaims = ['iss', 'sub', 'aud', 'exp', 'iat', 'nbf'] as const;
 const numericDates = ['exp', 'iat', 'nbf'] as const;
@@ -37,7 +37,7 @@ export const jwtClaims = defineCheck({
   async run(ctx, { jwtAccess }) {
     const { jwt } = await decodedGenuineJwt(ctx, jwtAccess, true);
     const missing = requiredClaims.filter((c) => jwt.claims[c] === undefined);
-    ensure(missing.length === 0, `the access token lacks ${missing.join(', ')}, expected ${requiredClaims.join(', ')}`, requiredClaims.join(' '), `missing ${missing.join(' ')}`);
+    ensure(missing.length === 0, `the access token lacks ${missing.join(', ')}, expected ${requiredClaims.join(', ')} (conventions §5.5; RFC 9068 §2.2 requires all but nbf)`, requiredClaims.join(' '), `missing ${missing.join(' ')}`);
     const notDates = numericDates.filter((c) => typeof jwt.claims[c] !== 'number');
     ensure(notDates.length === 0, `the access token's ${notDates.join(', ')} ${notDates.length === 1 ? 'is' : 'are'} not a number, expected NumericDates (seconds since the epoch)`, 'numbers', notDates.join(' '));
     const issuer = jwtAccess.jwt.issuer ?? (await oauthEndpoints(ctx, jwtAccess.oauth)).issuer;
@@ -61,7 +61,7 @@ export const jwtLifetime = defineCheck({
     const { exp, iat } = jwt.claims;
     if (typeof exp !== 'number' || typeof iat !== 'number') throw new CheckSkipped('the access token lacks a numeric exp or iat: AUT-jwt-claims judges that');
     const life = exp - iat;
-    ensure(life >= accessTokenSeconds.min && life <= accessTokenSeconds.max, `the access token lives ${life} s (exp − iat), expected ${accessTokenSeconds.min}–${accessTokenSeconds.max} s`, `${accessTokenSeconds.min}–${accessTokenSeconds.max} s`, `${life} s`);
+    ensure(life >= accessTokenSeconds.min && life <= accessTokenSeconds.max, `the access token lives ${life} s (exp − iat), expected ${accessTokenSeconds.min}–${accessTokenSeconds.max} s (${lifetimeRule})`, `${accessTokenSeconds.min}–${accessTokenSeconds.max} s`, `${life} s`);
   },
 });
 
@@ -91,7 +91,7 @@ export const jwtNoPersonalData = defineCheck({
   async run(ctx, { jwtAccess }) {
     const { jwt } = await decodedGenuineJwt(ctx, jwtAccess, true);
     const found = personalClaims(jwt.claims, jwtAccess.jwt.personalData);
-    ensure(found.length === 0, `the access token's payload holds what looks like personal data: ${found.join(', ')}; expected none (auth.jwt.personalDataPatterns says what counts)`, 'no personal data', found.join(', '));
+    ensure(found.length === 0, `the access token's payload holds what looks like personal data: ${found.join(', ')}; expected none (conventions §5.6: signed is not encrypted; auth.jwt.personalDataPatterns says what counts)`, 'no personal data', found.join(', '));
   },
 });
 

@@ -8,7 +8,7 @@
  * look for them in reports.
  *
  * Routes: the metadata, `/oauth/jwks`, `/oauth/authorize` (GET: a login page; POST: the
- * login), `/oauth/token`, and `GET /v2/projects` (the resource, Bearer only).
+ * login), `/oauth/token`, and `GET /v2/projects` and `GET /v2/tasks` (the resources, Bearer only).
  */
 import { createHash, createHmac, createPublicKey, randomBytes, timingSafeEqual, type JsonWebKey } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -40,6 +40,14 @@ export interface OAuthServerOptions {
   readonly keepTokensOnCodeReuse?: boolean;
   /** The login page sets a cookie the login POST must carry. */
   readonly loginCookie?: boolean;
+  /** Tokens carry an Auth0-style `permissions` array, and the resource server authorizes by it alone. */
+  readonly authorizeByPermissions?: boolean;
+  /** The issuer is the origin with this path (Keycloak's `/realms/<name>`). */
+  readonly issuerPath?: string;
+  /** invalid_grant errors get this status (Auth0 sends 403). */
+  readonly invalidGrantStatus?: number;
+  /** `GET /v2/tasks` takes any bearer value that decodes as a JWT, verifying nothing (a second route with its own, broken, middleware). */
+  readonly looseTasksRoute?: boolean;
 }
 
 export interface OAuthServer {
@@ -113,6 +121,7 @@ export async function startOAuthServer(opts: OAuthServerOptions = {}): Promise<O
   const revokedFamilies = new Set<string>();
   const opaque = new Map<string, { exp: number; scope: string }>();
   let origin = '';
+  let issuer = '';
 
   const issue = (v: string): string => (issued.push(v), v);
 
@@ -124,8 +133,9 @@ export async function startOAuthServer(opts: OAuthServerOptions = {}): Promise<O
       opaque.set(t, { exp: now + life, scope });
       return t;
     }
-    const claims: Record<string, unknown> = { iss: origin, sub, aud: `${origin}/v2`, exp: now + life, iat: now, nbf: now, scope, client_id: clientId, jti: rand(8) };
+    const claims: Record<string, unknown> = { iss: issuer, sub, aud: `${origin}/v2`, exp: now + life, iat: now, nbf: now, scope, client_id: clientId, jti: rand(8) };
     if (has('jwt-claims-missing')) delete claims.aud, delete claims.nbf;
+    if (opts.authorizeByPermissions) claims.permissions = scope.split(' ').map((s) => s.replace('*', 'projects'));
     if (has('jwt-pii-in-claims')) Object.assign(claims, { email: 'probe.user@example.com', name: 'Probe User' });
     const header = { alg, kid, ...(!has('jwt-no-typ') && { typ: 'at+jwt' }) };
     return issue(await new SignJWT(claims).setProtectedHeader(header).sign(signKey));
@@ -145,7 +155,7 @@ export async function startOAuthServer(opts: OAuthServerOptions = {}): Promise<O
     const cache = has('token-response-cacheable') ? { 'cache-control': 'max-age=300' } : { 'cache-control': 'no-store', pragma: 'no-cache' };
     res.writeHead(status, { 'content-type': 'application/json', ...cache, ...extra }).end(JSON.stringify(value));
   }
-  const tokenError = (res: ServerResponse, error: string, status = 400, extra: Record<string, string> = {}): void => tokenJson(res, status, { error, error_description: error.replace(/_/g, ' ') }, extra);
+  const tokenError = (res: ServerResponse, error: string, status = error === 'invalid_grant' ? (opts.invalidGrantStatus ?? 400) : 400, extra: Record<string, string> = {}): void => tokenJson(res, status, { error, error_description: error.replace(/_/g, ' ') }, extra);
 
   const loginPage = (res: ServerResponse, id: string, status = 200, cookie?: string): void => {
     res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', ...(cookie && { 'set-cookie': `as_session=${cookie}; HttpOnly; Path=/` }) });
@@ -263,7 +273,8 @@ export async function startOAuthServer(opts: OAuthServerOptions = {}): Promise<O
       if (!has('old-refresh-still-valid')) r.active = false;
       return tokenAnswer(res, username, 'read:* write:*', r.family);
     }
-    if (grant === 'password' && has('password-grant-accepted') && form.get('username') === username && form.get('password') === password) return tokenAnswer(res, username, 'read:* write:*', undefined);
+    // A server that runs the grant refuses a wrong login with invalid_grant (RFC 6749 §5.2).
+    if (grant === 'password' && has('password-grant-accepted')) return form.get('username') === username && form.get('password') === password ? tokenAnswer(res, username, 'read:* write:*', undefined) : tokenError(res, 'invalid_grant');
     if (grant === null) return tokenError(res, 'invalid_request');
     if (has('unknown-grant-500') && grant !== 'password') {
       res.writeHead(500).end();
@@ -304,13 +315,22 @@ export async function startOAuthServer(opts: OAuthServerOptions = {}): Promise<O
       const tolerance = 5;
       if (!has('jwt-exp-unchecked') && (typeof claims.exp !== 'number' || now >= claims.exp + tolerance)) return 'invalid';
       if (!has('jwt-nbf-unchecked') && typeof claims.nbf === 'number' && now < claims.nbf - tolerance) return 'invalid';
-      if (!has('jwt-iss-unchecked') && claims.iss !== origin) return 'invalid';
+      if (!has('jwt-iss-unchecked') && claims.iss !== issuer) return 'invalid';
       const aud = claims.aud;
       const audMissingAllowed = has('jwt-claims-missing') && aud === undefined;
       if (!has('jwt-aud-unchecked') && !audMissingAllowed && !(aud === `${origin}/v2` || (Array.isArray(aud) && aud.includes(`${origin}/v2`)))) return 'invalid';
     }
-    const scopes = String(claims.scope ?? '').split(' ');
+    const scopes = opts.authorizeByPermissions && !opts.opaque ? (Array.isArray(claims.permissions) ? claims.permissions.map(String) : []) : String(claims.scope ?? '').split(' ');
     return has('jwt-scope-ignored') || scopes.includes('read:*') || scopes.includes('read:projects') ? 'ok' : 'scope';
+  }
+
+  /** Whether a bearer value's payload decodes as JSON (all the loose route asks). */
+  function decodes(authorization: string | undefined): boolean {
+    try {
+      return typeof JSON.parse(Buffer.from((authorization ?? '').split('.')[1] ?? '', 'base64url').toString('utf8')) === 'object';
+    } catch {
+      return false;
+    }
   }
 
   async function resource(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -327,7 +347,7 @@ export async function startOAuthServer(opts: OAuthServerOptions = {}): Promise<O
 
   function metadata(res: ServerResponse): void {
     const doc = {
-      issuer: origin,
+      issuer,
       authorization_endpoint: `${origin}/oauth/authorize`,
       token_endpoint: `${origin}/oauth/token`,
       jwks_uri: `${origin}/oauth/jwks`,
@@ -351,6 +371,7 @@ export async function startOAuthServer(opts: OAuthServerOptions = {}): Promise<O
       if (route === 'POST /oauth/authorize') return authorizePost(req, res);
       if (route === 'POST /oauth/token') return token(req, res);
       if (route === 'GET /v2/projects') return resource(req, res);
+      if (route === 'GET /v2/tasks') return opts.looseTasksRoute && decodes(req.headers.authorization) ? void res.writeHead(200, { 'content-type': 'application/json' }).end('{"items":[]}') : resource(req, res);
       res.writeHead(404, { 'content-type': 'application/problem+json' }).end(JSON.stringify({ title: 'Not Found', status: 404 }));
     };
     run().catch(() => res.writeHead(500).end());
@@ -362,6 +383,7 @@ export async function startOAuthServer(opts: OAuthServerOptions = {}): Promise<O
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  issuer = `${origin}${opts.issuerPath ?? ''}`;
   return {
     url: origin,
     redirectUri,
