@@ -19,7 +19,7 @@ export function redactCredentials(text: string): string {
   return text
     .replace(/((?:^|[?&#;\s"'])(?:code|access_token|refresh_token|id_token|code_verifier|client_secret|password|passwd|token)=)[^&#\s"']*/gi, '$1<redacted>')
     .replace(/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/gi, '$1 <redacted>')
-    .replace(/\beyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*/g, '<redacted>');
+    .replace(/\beyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_.-]*/g, '<redacted>');
 }
 
 /** Kills the command's process group (it may have exited while what it started lives on). */
@@ -69,7 +69,8 @@ export function runLoginCommand(argv: readonly string[], authorizationUrl: strin
     child.on('error', (e: NodeJS.ErrnoException) => finish(fail(`could not be started (${e.code ?? e.message})`)));
     child.on('close', (code, sig) => {
       if (code !== 0) {
-        const lastErr = redactCredentials(err.trim().split('\n').at(-1) ?? '').slice(0, 200);
+        // Cut before redacting (the patterns then see a few hundred characters, not 64 KB), and after.
+        const lastErr = redactCredentials((err.trim().split('\n').at(-1) ?? '').slice(0, 400)).slice(0, 200);
         return finish(fail(`exited with ${code ?? sig}${lastErr ? `: ${lastErr}` : ''}`));
       }
       const line = out.split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== '').at(-1);
