@@ -149,6 +149,14 @@ describe('a conforming authorization server', () => {
   });
 });
 
+describe('a client not allowed the client-credentials grant', () => {
+  it('gets setup errors where a check needs such a token, never a failure', async () => {
+    const { results, by, explain } = await run({ noClientCredentials: true });
+    expect(results.filter((r) => r.status === 'fail' || r.status === 'warn').map((r) => r.id), explain).toEqual([]);
+    for (const id of ['AUT-client-credentials-token', 'AUT-token-no-store', ...jwtIds.filter((i) => i !== 'AUT-jwt-scope-403')]) expect([id, by[id]], explain).toEqual([id, 'error']);
+  });
+});
+
 describe('a config with client credentials only', () => {
   it('runs the client-credentials checks and skips the rest naming their keys', async () => {
     const { results, explain } = await run({}, 'none', { signingKey: false });

@@ -9,13 +9,27 @@ import { newState } from '../../src/check-kit/code-flow.js';
 import { expectRefusedAuthorization } from '../../src/check-kit/authorization-refusal.js';
 import { expectTokenError, oauthErrorCode } from '../../src/check-kit/oauth-errors.js';
 import { parseCacheControl } from '../../src/check-kit/http-grammar.js';
+import { setupError } from '../../src/check-kit/setup.js';
+import type { CheckContext, HttpResponse } from '../../src/model/context.js';
 
 /** Access-token lifetimes the conventions allow (§5, §8.5: 5–15 minutes). */
 export const accessTokenSeconds = { min: 300, max: 900 } as const;
 /** Whose rule the range is: failure messages say so, since RFC 6749 sets none. */
 export const lifetimeRule = 'the conventions\' rule, §5 and §8.5: access tokens live 5–15 minutes; RFC 6749 sets no range';
 
-const clientCredentials = (ctx: Parameters<typeof tokenRequest>[0], client: OAuthClient) => tokenRequest(ctx, client, clientCredentialsGrant(client));
+/**
+ * A client-credentials token request. A 4xx refusal breaks no rule these checks judge (the
+ * client may not be allowed the grant, or auth.oauth.scopes not be its to ask for, or the
+ * secret wrong): a setup error, not a verdict.
+ */
+async function clientCredentials(ctx: CheckContext, client: OAuthClient): Promise<HttpResponse> {
+  const res = await tokenRequest(ctx, client, clientCredentialsGrant(client));
+  if (res.status >= 400 && res.status < 500) {
+    const error = oauthErrorCode(res);
+    throw setupError(res, `the client-credentials token request was refused: ${describe(res)}${error === undefined ? '' : ` with error ${error}`}, expected 200 (is the client allowed the client_credentials grant, and are auth.oauth.scopes its to ask for?)`);
+  }
+  return res;
+}
 
 export const clientCredentialsToken = defineCheck({
   id: 'AUT-client-credentials-token',

@@ -46,6 +46,8 @@ export interface OAuthServerOptions {
   readonly issuerPath?: string;
   /** invalid_grant errors get this status (Auth0 sends 403). */
   readonly invalidGrantStatus?: number;
+  /** The client may not use client credentials: 400 unauthorized_client (Keycloak without a service account, Auth0 without the grant). */
+  readonly noClientCredentials?: boolean;
   /** `GET /v2/tasks` takes any bearer value that decodes as a JWT, verifying nothing (a second route with its own, broken, middleware). */
   readonly looseTasksRoute?: boolean;
 }
@@ -244,6 +246,7 @@ export async function startOAuthServer(opts: OAuthServerOptions = {}): Promise<O
     if (!client(req, res, form)) return;
     const grant = form.get('grant_type');
     res.on('finish', () => void (res.statusCode === 200 && grants.push(grant ?? '')));
+    if (grant === 'client_credentials' && opts.noClientCredentials) return tokenError(res, 'unauthorized_client');
     if (grant === 'client_credentials') return tokenAnswer(res, clientId, form.get('scope') ?? 'read:* write:*', undefined);
     if (grant === 'authorization_code') {
       const c = codes.get(form.get('code') ?? '');
