@@ -105,6 +105,7 @@ describe('a conforming authorization server', () => {
     ['a 400 page for the implicit grant', { implicit400: true }],
     ['OpenID Connect discovery only', { oidcOnly: true }],
     ['a session cookie during login', { loginCookie: true }],
+    ["Keycloak's service-account claims (email_verified: false, clientAddress)", { keycloakClaims: true }],
   ])('passes them all with %s', async (_name, opts) => {
     const { by, explain } = await run(opts);
     expect(by, explain).toEqual(allPass);

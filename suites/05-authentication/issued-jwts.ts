@@ -65,7 +65,12 @@ export const jwtLifetime = defineCheck({
   },
 });
 
-/** The claims (dotted paths) whose name or string value matches a personal-data pattern; values are never returned. */
+/**
+ * The claims (dotted paths) whose name or string value matches a personal-data pattern;
+ * values are never returned. A name counts only when the claim holds something (a
+ * non-empty string, an object, a list): a flag such as Keycloak's `email_verified: false`
+ * is no personal data.
+ */
 export function personalClaims(claims: Record<string, unknown>, patterns: { readonly claims: readonly string[]; readonly values: readonly string[] }): string[] {
   const names = patterns.claims.map((p) => new RegExp(p, 'i'));
   const values = patterns.values.map((p) => new RegExp(p, 'i'));
@@ -73,7 +78,8 @@ export function personalClaims(claims: Record<string, unknown>, patterns: { read
   const walk = (o: Record<string, unknown>, prefix: string, depth: number): void => {
     for (const [k, v] of Object.entries(o)) {
       const path = `${prefix}${k}`;
-      if (names.some((r) => r.test(k))) found.push(`${path} (its name)`);
+      const holds = (typeof v === 'string' && v !== '') || (typeof v === 'object' && v !== null);
+      if (holds && names.some((r) => r.test(k))) found.push(`${path} (its name)`);
       else if (typeof v === 'string' && values.some((r) => r.test(v))) found.push(`${path} (its value)`);
       else if (typeof v === 'object' && v !== null && !Array.isArray(v) && depth < 4) walk(v as Record<string, unknown>, `${path}.`, depth + 1);
     }

@@ -46,6 +46,8 @@ export interface OAuthServerOptions {
   readonly issuerPath?: string;
   /** invalid_grant errors get this status (Auth0 sends 403). */
   readonly invalidGrantStatus?: number;
+  /** Keycloak's extra claims on a service account's token: `email_verified: false`, `clientAddress`, `clientHost`, `preferred_username`, `azp`. */
+  readonly keycloakClaims?: boolean;
   /** The client may not use client credentials: 400 unauthorized_client (Keycloak without a service account, Auth0 without the grant). */
   readonly noClientCredentials?: boolean;
   /** `GET /v2/tasks` takes any bearer value that decodes as a JWT, verifying nothing (a second route with its own, broken, middleware). */
@@ -137,6 +139,7 @@ export async function startOAuthServer(opts: OAuthServerOptions = {}): Promise<O
     }
     const claims: Record<string, unknown> = { iss: issuer, sub, aud: `${origin}/v2`, exp: now + life, iat: now, nbf: now, scope, client_id: clientId, jti: rand(8) };
     if (has('jwt-claims-missing')) delete claims.aud, delete claims.nbf;
+    if (opts.keycloakClaims) Object.assign(claims, { typ: 'Bearer', azp: clientId, email_verified: false, clientHost: '127.0.0.1', clientAddress: '127.0.0.1', preferred_username: `service-account-${clientId}` });
     if (opts.authorizeByPermissions) claims.permissions = scope.split(' ').map((s) => s.replace('*', 'projects'));
     if (has('jwt-pii-in-claims')) Object.assign(claims, { email: 'probe.user@example.com', name: 'Probe User' });
     const header = { alg, kid, ...(!has('jwt-no-typ') && { typ: 'at+jwt' }) };
