@@ -33,7 +33,7 @@ afterEach(async () => {
 
 type Login = 'form' | 'command' | 'none';
 
-async function profileFor(as: OAuthServer, login: Login = 'form', extra: { collections?: string[]; signingKey?: boolean; algorithms?: string[]; explicitEndpoints?: boolean; redirectUri?: string; oauth?: (as: OAuthServer) => Record<string, unknown>; jwt?: (as: OAuthServer) => Record<string, unknown> } = {}): Promise<TargetProfile> {
+async function profileFor(as: OAuthServer, login: Login = 'form', extra: { env?: Record<string, string>; collections?: string[]; signingKey?: boolean; algorithms?: string[]; explicitEndpoints?: boolean; redirectUri?: string; oauth?: (as: OAuthServer) => Record<string, unknown>; jwt?: (as: OAuthServer) => Record<string, unknown> } = {}): Promise<TargetProfile> {
   const dir = await mkdtemp(join(tmpdir(), 'restprobe-oauth-'));
   let loginConfig: unknown;
   if (login === 'form') loginConfig = { form: { fields: { username: { env: 'RESTPROBE_OAUTH_USERNAME' }, password: { env: 'RESTPROBE_OAUTH_PASSWORD' } } } };
@@ -68,7 +68,7 @@ console.log(res.headers.get('location'));
   };
   const path = join(dir, 'restprobe.config.json');
   await writeFile(path, JSON.stringify(config));
-  return loadProfile({ configPath: path, env: as.env });
+  return loadProfile({ configPath: path, env: { ...as.env, ...extra.env } });
 }
 
 async function run(opts: OAuthServerOptions, login: Login = 'form', extra: Parameters<typeof profileFor>[2] = {}): Promise<{ results: CheckResult[]; by: Record<string, string>; explain: string; profile: TargetProfile }> {
@@ -90,8 +90,9 @@ describe('a conforming authorization server', () => {
 
   it('gets the shared access token once per run: the JWT attack checks share it', async () => {
     await run({});
-    // One for the shared token, one each for the six checks that judge an issued token itself.
-    expect(open!.grants.filter((g) => g === 'client_credentials')).toHaveLength(1 + 2 + issuedJwtChecks.length);
+    // One for the shared token, one each for the six checks that judge an issued token itself,
+    // and AUT-token-invalid-client's control with the configured secret.
+    expect(open!.grants.filter((g) => g === 'client_credentials')).toHaveLength(1 + 2 + issuedJwtChecks.length + 1);
   });
 
   it('passes with a login command of the team\'s own', async () => {
@@ -155,6 +156,15 @@ describe('a client not allowed the client-credentials grant', () => {
     const { results, by, explain } = await run({ noClientCredentials: true });
     expect(results.filter((r) => r.status === 'fail' || r.status === 'warn').map((r) => r.id), explain).toEqual([]);
     for (const id of ['AUT-client-credentials-token', 'AUT-token-no-store', ...jwtIds.filter((i) => i !== 'AUT-jwt-scope-403')]) expect([id, by[id]], explain).toEqual([id, 'error']);
+  });
+});
+
+describe('a config with a wrong client secret', () => {
+  it('gets no verdict where the token endpoint refused the client itself: neither a pass nor a failure', async () => {
+    const { results, explain } = await run({}, 'form', { env: { RESTPROBE_OAUTH_CLIENT_SECRET: 'not-the-secret' } });
+    // Only the state needs no token request.
+    const judged = results.filter((r) => r.status !== 'error').map((r) => [r.id, r.status]);
+    expect(judged, explain).toEqual([['AUT-state-echoed', 'pass']]);
   });
 });
 

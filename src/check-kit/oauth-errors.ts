@@ -3,11 +3,24 @@ import { CheckFailure, ShouldFailure } from '../model/check.js';
 import type { HttpResponse } from '../model/context.js';
 import { describe, expectStatus } from './expect.js';
 import { tokensOf } from './oauth-token.js';
+import { setupError } from './setup.js';
 
 /** The `error` of an RFC 6749 §5.2 body, or undefined. */
 export function oauthErrorCode(res: HttpResponse): string | undefined {
   const e = (res.json as { error?: unknown } | undefined)?.error;
   return typeof e === 'string' ? e : undefined;
+}
+
+/**
+ * A setup error when the client's own credentials were refused (`invalid_client`, or a 401
+ * without an error code): whatever the request was to test, a refusal of the client says
+ * nothing about it, and must not pass or fail the check. (Keycloak answers a wrong user
+ * login with 401 `invalid_grant`: that one is the grant's.)
+ */
+export function expectClientAuthenticated(res: HttpResponse, what: string): void {
+  const error = oauthErrorCode(res);
+  if (error !== 'invalid_client' && !(res.status === 401 && error === undefined)) return;
+  throw setupError(res, `${what}: ${describe(res)} refused the client itself (the configured auth.oauth.clientSecret, sent as auth.oauth.clientAuth says), so the answer says nothing about the rule`, 'the client was not authenticated');
 }
 
 /**
@@ -21,6 +34,7 @@ export function oauthErrorCode(res: HttpResponse): string | undefined {
 export function expectTokenError(res: HttpResponse, code: string, statuses: readonly number[], what: string): void {
   const want = `${statuses.join(' or ')} ${code}`;
   if (tokensOf(res) !== undefined) throw new CheckFailure(`${what}: ${describe(res)} issued tokens, expected ${want}`, want, 'tokens', res.exchangeIndex);
+  if (code !== 'invalid_client') expectClientAuthenticated(res, what);
   const found = oauthErrorCode(res);
   // RFC 6749 §5.2 answers errors with 400 "unless specified otherwise", with no MUST: a
   // refusal with the right code and another 4xx (Auth0 sends 403 invalid_grant) holds, and is only warned.

@@ -41,6 +41,8 @@ export const pkceVerifierChecked = defineCheck({
   severity: 'must',
   needs: ['oauthCodeFlow'],
   async run(ctx, { oauthCodeFlow: client }) {
+    // Codes redeemed with the right verifier work, or a refusal could have another cause.
+    await expectFlowWorks(ctx, client);
     const { code } = await obtainCode(ctx, client);
     const other = pkcePair().verifier;
     ctx.treatAsSecret(other, 'PKCE_VERIFIER');

@@ -7,7 +7,7 @@ import { oauthEndpoints } from '../../src/check-kit/oauth-metadata.js';
 import { clientAuthOf, clientCredentialsGrant, tokenRequest, tokensOf } from '../../src/check-kit/oauth-token.js';
 import { newState } from '../../src/check-kit/code-flow.js';
 import { expectRefusedAuthorization } from '../../src/check-kit/authorization-refusal.js';
-import { expectTokenError, oauthErrorCode } from '../../src/check-kit/oauth-errors.js';
+import { expectClientAuthenticated, expectTokenError, oauthErrorCode } from '../../src/check-kit/oauth-errors.js';
 import { parseCacheControl } from '../../src/check-kit/http-grammar.js';
 import { setupError } from '../../src/check-kit/setup.js';
 import type { CheckContext, HttpResponse } from '../../src/model/context.js';
@@ -82,6 +82,8 @@ export const tokenInvalidClient = defineCheck({
     const how = clientAuthOf(oauthClient, await oauthEndpoints(ctx, oauthClient.oauth));
     const wrong = `restprobe-wrong-${randomBytes(12).toString('base64url')}`;
     const grant = clientCredentialsGrant(oauthClient);
+    // The control: the configured secret is accepted, or refusing the wrong ones proves nothing.
+    expectClientAuthenticated(await tokenRequest(ctx, oauthClient, grant), 'a token request with the configured client secret');
     const tries = [
       { what: 'a wrong client secret', res: await tokenRequest(ctx, oauthClient, grant, { clientSecret: wrong }) },
       { what: 'an unknown client', res: await tokenRequest(ctx, oauthClient, grant, { clientId: `restprobe-unknown-${randomBytes(6).toString('hex')}`, clientSecret: wrong }) },
@@ -119,6 +121,7 @@ export const passwordGrantRefused = defineCheck({
     const res = await tokenRequest(ctx, oauthClient, { grant_type: 'password', username: fields.username ?? 'restprobe-user', password: fields.password ?? randomBytes(12).toString('base64url') });
     if (tokensOf(res) !== undefined) throw new CheckFailure(`${describe(res)} issued tokens for grant_type=password, expected a 4xx error`, 'a 4xx error', 'tokens', res.exchangeIndex);
     ensure(res.status >= 400 && res.status < 500, `${describe(res)} to grant_type=password, expected a 4xx error (unsupported_grant_type, unauthorized_client…)`, '4xx', String(res.status));
+    expectClientAuthenticated(res, 'a token request with grant_type=password');
     // invalid_grant refuses the credentials, not the grant (RFC 6749 §5.2): the server runs it, and a right login would get tokens.
     const error = oauthErrorCode(res);
     if (error === 'invalid_grant') throw new CheckFailure(`${describe(res)} with error "invalid_grant" to grant_type=password: the server runs the grant and refused only the login, expected the grant itself refused (unsupported_grant_type or unauthorized_client)`, 'unsupported_grant_type or unauthorized_client', 'invalid_grant', res.exchangeIndex);
