@@ -236,6 +236,12 @@ describe('a violating authorization server', () => {
     expect(failing.sort(), explain).toEqual([...expected].sort());
   });
 
+  it("an iss that is not the configured issuer fails AUT-jwt-claims, naming where the issuer came from", async () => {
+    const { results, explain } = await run({}, 'form', { jwt: () => ({ issuer: 'https://restprobe.invalid/issuer' }) });
+    const claims = results.find((r) => r.id === 'AUT-jwt-claims')!;
+    expect([claims.status, claims.message], explain).toEqual(['fail', expect.stringMatching(/expected the issuer "https:\/\/restprobe\.invalid\/issuer" \(auth\.jwt\.issuer\)$/)]);
+  });
+
   it('warns when a reused code leaves the refresh token of its first use working (a SHOULD)', async () => {
     const { by, explain } = await run({ keepTokensOnCodeReuse: true });
     expect(by, explain).toEqual({ ...allPass, 'AUT-code-single-use': 'warn' });

@@ -41,7 +41,8 @@ export const jwtClaims = defineCheck({
     const notDates = numericDates.filter((c) => typeof jwt.claims[c] !== 'number');
     ensure(notDates.length === 0, `the access token's ${notDates.join(', ')} ${notDates.length === 1 ? 'is' : 'are'} not a number, expected NumericDates (seconds since the epoch)`, 'numbers', notDates.join(' '));
     const issuer = jwtAccess.jwt.issuer ?? (await oauthEndpoints(ctx, jwtAccess.oauth)).issuer;
-    if (issuer !== undefined) ensure(jwt.claims.iss === issuer, `the access token's iss is ${JSON.stringify(jwt.claims.iss)}, expected the issuer ${JSON.stringify(issuer)}`, issuer, String(jwt.claims.iss));
+    const whence = jwtAccess.jwt.issuer !== undefined ? 'auth.jwt.issuer' : "the metadata's issuer, else auth.oauth.issuer; auth.jwt.issuer may name another";
+    if (issuer !== undefined) ensure(jwt.claims.iss === issuer, `the access token's iss is ${JSON.stringify(jwt.claims.iss)}, expected the issuer ${JSON.stringify(issuer)} (${whence})`, issuer, String(jwt.claims.iss));
     const audience = jwtAccess.jwt.audience;
     if (audience !== undefined) {
       const aud = jwt.claims.aud;
