@@ -168,6 +168,14 @@ describe('a config with a wrong client secret', () => {
   });
 });
 
+describe('a config with a wrong client secret, refused as Keycloak refuses it (401 unauthorized_client)', () => {
+  it('gets no verdict where the token endpoint refused the client itself', async () => {
+    const { results, explain } = await run({ unauthorizedClientForBadSecret: true }, 'form', { env: { RESTPROBE_OAUTH_CLIENT_SECRET: 'not-the-secret' } });
+    const judged = results.filter((r) => r.status !== 'error').map((r) => [r.id, r.status]);
+    expect(judged, explain).toEqual([['AUT-state-echoed', 'pass']]);
+  });
+});
+
 describe('a config with client credentials only', () => {
   it('runs the client-credentials checks and skips the rest naming their keys', async () => {
     const { results, explain } = await run({}, 'none', { signingKey: false });
@@ -234,6 +242,12 @@ describe('a violating authorization server', () => {
     const { results, explain } = await run({ violations: [violation] });
     const failing = results.filter((r) => r.status === 'fail' || r.status === 'warn').map((r) => r.id);
     expect(failing.sort(), explain).toEqual([...expected].sort());
+  });
+
+  it('a wrong client secret answered 401 unauthorized_client (as Keycloak does) fails AUT-token-invalid-client, saying which code means what', async () => {
+    const { by, results, explain } = await run({ unauthorizedClientForBadSecret: true });
+    expect(by, explain).toEqual({ ...allPass, 'AUT-token-invalid-client': 'fail' });
+    expect(results.find((r) => r.id === 'AUT-token-invalid-client')!.message).toMatch(/error "unauthorized_client", expected "invalid_client" \(RFC 6749 §5\.2: unauthorized_client is for a client that may not use the grant/);
   });
 
   it("an iss that is not the configured issuer fails AUT-jwt-claims, naming where the issuer came from", async () => {

@@ -48,6 +48,8 @@ export interface OAuthServerOptions {
   readonly invalidGrantStatus?: number;
   /** Keycloak's extra claims on a service account's token: `email_verified: false`, `clientAddress`, `clientHost`, `preferred_username`, `azp`. */
   readonly keycloakClaims?: boolean;
+  /** A wrong client secret gets 401 unauthorized_client, as Keycloak answers it. */
+  readonly unauthorizedClientForBadSecret?: boolean;
   /** The client may not use client credentials: 400 unauthorized_client (Keycloak without a service account, Auth0 without the grant). */
   readonly noClientCredentials?: boolean;
   /** `GET /v2/tasks` takes any bearer value that decodes as a JWT, verifying nothing (a second route with its own, broken, middleware). */
@@ -234,7 +236,8 @@ export async function startOAuthServer(opts: OAuthServerOptions = {}): Promise<O
       [id, secret] = [decodeURIComponent(i.replace(/\+/g, ' ')), decodeURIComponent(s.replace(/\+/g, ' '))];
     } else [id, secret] = [form.get('client_id'), form.get('client_secret')];
     if (id === clientId && secret !== null && (same(secret, clientSecret) || has('client-secret-unchecked'))) return true;
-    if (opts.postOnly) tokenError(res, 'invalid_client', 400);
+    if (opts.unauthorizedClientForBadSecret && id === clientId) tokenError(res, 'unauthorized_client', 401, { 'www-authenticate': `Basic realm="${realm}"` });
+    else if (opts.postOnly) tokenError(res, 'invalid_client', 400);
     else tokenError(res, 'invalid_client', 401, { 'www-authenticate': `Basic realm="${realm}"` });
     return false;
   }
