@@ -176,6 +176,14 @@ describe('a config with a wrong client secret, refused as Keycloak refuses it (4
   });
 });
 
+describe('an authorization server whose redirect is no URL', () => {
+  it('ends each code-flow check as a setup error, never a harness fault', async () => {
+    const { results, explain } = await run({ brokenLocation: true });
+    const flow = results.filter((r) => [...codeFlowChecks, ...refreshChecks].some((c) => c.id === r.id) || r.id === 'AUT-implicit-refused');
+    for (const r of flow) expect([r.id, r.status, r.errorCode], explain).toEqual([r.id, 'error', 'ERR_SETUP']);
+  });
+});
+
 describe('a config with client credentials only', () => {
   it('runs the client-credentials checks and skips the rest naming their keys', async () => {
     const { results, explain } = await run({}, 'none', { signingKey: false });

@@ -48,6 +48,8 @@ export interface OAuthServerOptions {
   readonly invalidGrantStatus?: number;
   /** Keycloak's extra claims on a service account's token: `email_verified: false`, `clientAddress`, `clientHost`, `preferred_username`, `azp`. */
   readonly keycloakClaims?: boolean;
+  /** The authorization endpoint redirects to a Location that is no URL. */
+  readonly brokenLocation?: boolean;
   /** A wrong client secret gets 401 unauthorized_client, as Keycloak answers it. */
   readonly unauthorizedClientForBadSecret?: boolean;
   /** The client may not use client credentials: 400 unauthorized_client (Keycloak without a service account, Auth0 without the grant). */
@@ -178,6 +180,7 @@ export async function startOAuthServer(opts: OAuthServerOptions = {}): Promise<O
 
   function authorizeGet(url: URL, res: ServerResponse): void {
     const q = url.searchParams;
+    if (opts.brokenLocation) return void res.writeHead(302, { location: 'http://[::1' }).end();
     const uri = q.get('redirect_uri') ?? '';
     const uriOk = uri === redirectUri || (has('redirect-uri-prefix-match') && uri.startsWith(redirectUri));
     if (q.get('client_id') !== clientId || !uriOk) {
