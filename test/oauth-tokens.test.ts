@@ -176,6 +176,13 @@ describe('a config with a wrong client secret, refused as Keycloak refuses it (4
   });
 });
 
+describe('an authorization server whose metadata names a token endpoint that is no URL', () => {
+  it('ends the checks that need it as setup errors, never harness faults', async () => {
+    const { results, explain } = await run({ brokenMetadata: true });
+    for (const r of results) expect([r.id, r.status, r.errorCode], explain).toEqual([r.id, 'error', 'ERR_SETUP']);
+  });
+});
+
 describe('an authorization server whose redirect is no URL', () => {
   it('ends each code-flow check as a setup error, never a harness fault', async () => {
     const { results, explain } = await run({ brokenLocation: true });

@@ -48,6 +48,8 @@ export interface OAuthServerOptions {
   readonly invalidGrantStatus?: number;
   /** Keycloak's extra claims on a service account's token: `email_verified: false`, `clientAddress`, `clientHost`, `preferred_username`, `azp`. */
   readonly keycloakClaims?: boolean;
+  /** The metadata's token_endpoint is no URL. */
+  readonly brokenMetadata?: boolean;
   /** The authorization endpoint redirects to a Location that is no URL. */
   readonly brokenLocation?: boolean;
   /** A wrong client secret gets 401 unauthorized_client, as Keycloak answers it. */
@@ -361,7 +363,7 @@ export async function startOAuthServer(opts: OAuthServerOptions = {}): Promise<O
     const doc = {
       issuer,
       authorization_endpoint: `${origin}/oauth/authorize`,
-      token_endpoint: `${origin}/oauth/token`,
+      token_endpoint: opts.brokenMetadata ? 'oauth/token' : `${origin}/oauth/token`,
       jwks_uri: `${origin}/oauth/jwks`,
       response_types_supported: ['code'],
       grant_types_supported: ['authorization_code', 'client_credentials', 'refresh_token'],
