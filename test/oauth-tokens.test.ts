@@ -139,6 +139,11 @@ describe('a conforming authorization server', () => {
     expect(by, explain).toEqual(allPass);
   });
 
+  it('without expires_in: AUT-client-credentials-token warns (RFC 6749 §5.1 RECOMMENDED), the JWT lifetime still passes', async () => {
+    const { by, explain } = await run({ noExpiresIn: true });
+    expect(by, explain).toEqual({ ...allPass, 'AUT-client-credentials-token': 'warn' });
+  });
+
   it('answering invalid_grant with 403 (as Auth0 does): the refusals hold, the status is warned', async () => {
     const { by, explain } = await run({ invalidGrantStatus: 403 });
     const warned = ['AUT-pkce-verifier-checked', 'AUT-code-single-use', 'STA-refresh-old-refused', 'STA-refresh-reuse-revokes-family'];

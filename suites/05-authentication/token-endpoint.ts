@@ -1,6 +1,6 @@
 /** §5 rules 8 and §8.5 at the token endpoint (RFC 6749 §4.4, §5, RFC 9700 §2.1.2, §2.4): what it issues, how it refuses. */
 import { randomBytes } from 'node:crypto';
-import { CheckFailure, defineCheck } from '../../src/model/check.js';
+import { CheckFailure, ShouldFailure, defineCheck } from '../../src/model/check.js';
 import type { OAuthClient } from '../../src/model/oauth-needs.js';
 import { describe, ensure, expectJsonObject, expectStatus } from '../../src/check-kit/expect.js';
 import { oauthEndpoints } from '../../src/check-kit/oauth-metadata.js';
@@ -34,7 +34,7 @@ async function clientCredentials(ctx: CheckContext, client: OAuthClient): Promis
 export const clientCredentialsToken = defineCheck({
   id: 'AUT-client-credentials-token',
   title: 'Client credentials get a Bearer access token of 5–15 minutes',
-  rule: 'A client-credentials token request (RFC 6749 §4.4) MUST get 200 JSON with `access_token`, `token_type` Bearer (compared case-insensitively) and `expires_in` between 300 and 900 seconds (conventions §5, §8.5: access tokens live 5–15 minutes).',
+  rule: 'A client-credentials token request (RFC 6749 §4.4) MUST get 200 JSON with `access_token`, `token_type` Bearer (compared case-insensitively) and `expires_in` between 300 and 900 seconds (conventions §5, §8.5: access tokens live 5–15 minutes; a response without it, which RFC 6749 §5.1 only recommends, is warned).',
   severity: 'must',
   needs: ['oauthClient'],
   async run(ctx, { oauthClient }) {
@@ -46,9 +46,12 @@ export const clientCredentialsToken = defineCheck({
     ensure(type?.toLowerCase() === 'bearer', `${describe(res)} has token_type ${type === undefined ? 'absent' : JSON.stringify(type)}, expected "Bearer"`, 'Bearer', String(type));
     const tokens = tokensOf(res)!;
     const s = tokens.expiresIn;
-    ensure(s !== undefined && s >= accessTokenSeconds.min && s <= accessTokenSeconds.max, `${describe(res)} has expires_in ${s === undefined ? 'absent' : s}, expected ${accessTokenSeconds.min}–${accessTokenSeconds.max} seconds (${lifetimeRule})`, `${accessTokenSeconds.min}–${accessTokenSeconds.max}`, String(s));
+    const range = `${accessTokenSeconds.min}–${accessTokenSeconds.max}`;
+    ensure(s === undefined || (s >= accessTokenSeconds.min && s <= accessTokenSeconds.max), `${describe(res)} has expires_in ${s}, expected ${range} seconds (${lifetimeRule})`, range, String(s));
     // RFC 6749 §4.4.3: a refresh token SHOULD NOT be included; not this check's rule.
     if (tokens.refreshToken !== undefined) ctx.note('the client-credentials response holds a refresh token (RFC 6749 §4.4.3: SHOULD NOT)');
+    // The lifetime is the conventions' rule, the member only RECOMMENDED (RFC 6749 §5.1): without it the range is not shown, only warned.
+    if (s === undefined) throw new ShouldFailure(`${describe(res)} has no expires_in, expected ${range} seconds (RFC 6749 §5.1: RECOMMENDED; AUT-jwt-lifetime judges a JWT's own exp)`, range, 'absent', res.exchangeIndex);
   },
 });
 

@@ -48,6 +48,8 @@ export interface OAuthServerOptions {
   readonly invalidGrantStatus?: number;
   /** Keycloak's extra claims on a service account's token: `email_verified: false`, `clientAddress`, `clientHost`, `preferred_username`, `azp`. */
   readonly keycloakClaims?: boolean;
+  /** Token responses carry no expires_in (RFC 6749 §5.1: RECOMMENDED only). */
+  readonly noExpiresIn?: boolean;
   /** The metadata's token_endpoint is no URL. */
   readonly brokenMetadata?: boolean;
   /** The authorization endpoint redirects to a Location that is no URL. */
@@ -154,6 +156,7 @@ export async function startOAuthServer(opts: OAuthServerOptions = {}): Promise<O
 
   async function tokenAnswer(res: ServerResponse, sub: string, scope: string, withRefresh: string | undefined): Promise<void> {
     const out: Record<string, unknown> = { access_token: await accessToken(sub, scope), token_type: opts.lowerCaseTokenType ? 'bearer' : 'Bearer', expires_in: has('token-lifetime-24h') ? 86_400 : 600, scope };
+    if (opts.noExpiresIn) delete out.expires_in;
     if (withRefresh !== undefined) {
       const r = issue(rand(32));
       refreshes.set(r, { family: withRefresh, active: true });
