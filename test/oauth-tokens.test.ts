@@ -270,6 +270,13 @@ describe('a violating authorization server', () => {
     expect(results.find((r) => r.id === 'AUT-token-invalid-client')!.message).toMatch(/error "unauthorized_client", expected "invalid_client" \(RFC 6749 §5\.2: unauthorized_client is for a client that may not use the grant/);
   });
 
+  it('a resource server that refuses forged tokens with 400 invalid_token fails the attacks on the conventions\' 401, saying the forgeries were refused', async () => {
+    const { by, results, explain } = await run({ invalidToken400: true });
+    const attacks: string[] = jwtAttackChecks.map((c) => c.id).filter((id) => id !== 'AUT-jwt-scope-403');
+    expect(by, explain).toEqual({ ...allPass, ...Object.fromEntries(attacks.map((id) => [id, 'fail'])) });
+    for (const r of results.filter((x) => attacks.includes(x.id))) expect(r.message).toMatch(/were refused, but not with 401 and a challenge — .*→ 400.*\(conventions §5\.3; RFC 6750 §3\.1: invalid_token\)$/);
+  });
+
   it("an iss that is not the configured issuer fails AUT-jwt-claims, naming where the issuer came from", async () => {
     const { results, explain } = await run({}, 'form', { jwt: () => ({ issuer: 'https://restprobe.invalid/issuer' }) });
     const claims = results.find((r) => r.id === 'AUT-jwt-claims')!;

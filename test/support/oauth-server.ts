@@ -48,6 +48,8 @@ export interface OAuthServerOptions {
   readonly invalidGrantStatus?: number;
   /** Keycloak's extra claims on a service account's token: `email_verified: false`, `clientAddress`, `clientHost`, `preferred_username`, `azp`. */
   readonly keycloakClaims?: boolean;
+  /** An invalid token gets 400 with an invalid_token challenge (RFC 6750 §3.1 says SHOULD 401; the conventions say 401). */
+  readonly invalidToken400?: boolean;
   /** Token responses carry no expires_in (RFC 6749 §5.1: RECOMMENDED only). */
   readonly noExpiresIn?: boolean;
   /** The metadata's token_endpoint is no URL. */
@@ -359,7 +361,7 @@ export async function startOAuthServer(opts: OAuthServerOptions = {}): Promise<O
     }
     const problem = (status: number, challenge: string): void => void res.writeHead(status, { 'content-type': 'application/problem+json', 'www-authenticate': challenge }).end(JSON.stringify({ title: 'Unauthorized', status }));
     if (verdict === 'scope') problem(403, `Bearer realm="${realm}", error="insufficient_scope"`);
-    else problem(401, `Bearer realm="${realm}"${verdict === 'invalid' ? ', error="invalid_token"' : ''}`);
+    else problem(verdict === 'invalid' && opts.invalidToken400 ? 400 : 401, `Bearer realm="${realm}"${verdict === 'invalid' ? ', error="invalid_token"' : ''}`);
   }
 
   function metadata(res: ServerResponse): void {
