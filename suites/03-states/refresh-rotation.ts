@@ -50,7 +50,7 @@ export const refreshOldRefused = defineCheck({
   async run(ctx, { oauthCodeFlow: client }) {
     const old = await ownRefreshToken(ctx, client);
     await rotated(ctx, client, old);
-    expectTokenError(await refresh(ctx, client, old), 'invalid_grant', [400], 'presenting the rotated-out refresh token (conventions §3: a refresh invalidates the old token)');
+    expectTokenError(await refresh(ctx, client, old), 'invalid_grant', [400], 'presenting the rotated-out refresh token at once (conventions §3: a refresh invalidates the old token; a reuse grace period, as Okta keeps 30 s by default, shows so)');
   },
 });
 
