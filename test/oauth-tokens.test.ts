@@ -33,7 +33,7 @@ afterEach(async () => {
 
 type Login = 'form' | 'command' | 'none';
 
-async function profileFor(as: OAuthServer, login: Login = 'form', extra: { signingKey?: boolean; algorithms?: string[]; explicitEndpoints?: boolean } = {}): Promise<TargetProfile> {
+async function profileFor(as: OAuthServer, login: Login = 'form', extra: { env?: Record<string, string>; collections?: string[]; signingKey?: boolean; algorithms?: string[]; explicitEndpoints?: boolean; redirectUri?: string; oauth?: (as: OAuthServer) => Record<string, unknown>; jwt?: (as: OAuthServer) => Record<string, unknown> } = {}): Promise<TargetProfile> {
   const dir = await mkdtemp(join(tmpdir(), 'restprobe-oauth-'));
   let loginConfig: unknown;
   if (login === 'form') loginConfig = { form: { fields: { username: { env: 'RESTPROBE_OAUTH_USERNAME' }, password: { env: 'RESTPROBE_OAUTH_PASSWORD' } } } };
@@ -58,17 +58,17 @@ console.log(res.headers.get('location'));
   const config = {
     baseUrl: as.url,
     http: { timeoutMs: 3000 },
-    collections: [{ name: 'projects', path: '/v2/projects', methods: ['GET'] }],
+    collections: (extra.collections ?? ['projects']).map((name) => ({ name, path: `/v2/${name}`, methods: ['GET'] })),
     auth: {
       oauth: {
         ...(extra.explicitEndpoints && { tokenEndpoint: `${as.url}/oauth/token`, authorizationEndpoint: `${as.url}/oauth/authorize`, jwksUrl: `${as.url}/oauth/jwks` }),
-        clientId: { env: 'RESTPROBE_OAUTH_CLIENT_ID' }, clientSecret: { env: 'RESTPROBE_OAUTH_CLIENT_SECRET' }, scopes: ['read:*', 'write:*'], redirectUri: as.redirectUri, ...(loginConfig !== undefined && { login: loginConfig }) },
-      jwt: { ...(extra.signingKey !== false && { testSigningKey: { env: 'RESTPROBE_JWT_TEST_KEY' } }), ...(extra.algorithms && { algorithms: extra.algorithms }) },
+        clientId: { env: 'RESTPROBE_OAUTH_CLIENT_ID' }, clientSecret: { env: 'RESTPROBE_OAUTH_CLIENT_SECRET' }, scopes: ['read:*', 'write:*'], redirectUri: extra.redirectUri ?? as.redirectUri, ...(loginConfig !== undefined && { login: loginConfig }), ...extra.oauth?.(as) },
+      jwt: { ...(extra.signingKey !== false && { testSigningKey: { env: 'RESTPROBE_JWT_TEST_KEY' } }), ...(extra.algorithms && { algorithms: extra.algorithms }), ...extra.jwt?.(as) },
     },
   };
   const path = join(dir, 'restprobe.config.json');
   await writeFile(path, JSON.stringify(config));
-  return loadProfile({ configPath: path, env: as.env });
+  return loadProfile({ configPath: path, env: { ...as.env, ...extra.env } });
 }
 
 async function run(opts: OAuthServerOptions, login: Login = 'form', extra: Parameters<typeof profileFor>[2] = {}): Promise<{ results: CheckResult[]; by: Record<string, string>; explain: string; profile: TargetProfile }> {
@@ -90,8 +90,9 @@ describe('a conforming authorization server', () => {
 
   it('gets the shared access token once per run: the JWT attack checks share it', async () => {
     await run({});
-    // One for the shared token, one each for the six checks that judge an issued token itself.
-    expect(open!.grants.filter((g) => g === 'client_credentials')).toHaveLength(1 + 2 + issuedJwtChecks.length);
+    // One for the shared token, one each for the six checks that judge an issued token itself,
+    // and AUT-token-invalid-client's control with the configured secret.
+    expect(open!.grants.filter((g) => g === 'client_credentials')).toHaveLength(1 + 2 + issuedJwtChecks.length + 1);
   });
 
   it('passes with a login command of the team\'s own', async () => {
@@ -105,6 +106,7 @@ describe('a conforming authorization server', () => {
     ['a 400 page for the implicit grant', { implicit400: true }],
     ['OpenID Connect discovery only', { oidcOnly: true }],
     ['a session cookie during login', { loginCookie: true }],
+    ["Keycloak's service-account claims (email_verified: false, clientAddress)", { keycloakClaims: true }],
   ])('passes them all with %s', async (_name, opts) => {
     const { by, explain } = await run(opts);
     expect(by, explain).toEqual(allPass);
@@ -123,9 +125,74 @@ describe('a conforming authorization server', () => {
     expect(by, explain).toEqual(allPass);
   });
 
+  it('with Auth0-style permissions that the resource server authorizes by: the scope check narrows them too, and every check passes', async () => {
+    const { by, explain } = await run({ authorizeByPermissions: true });
+    expect(by, explain).toEqual(allPass);
+  });
+
+  it('with an issuer that is not the API origin and no metadata (two endpoints configured): iss is not judged against a guess', async () => {
+    // auth.oauth.jwksUrl is not set (auth.jwt.jwksUrl is): the endpoints are not all explicit, so the base URL's origin is tried for metadata.
+    const { by, explain } = await run({ noMetadata: true, issuerPath: '/realms/test' }, 'form', {
+      oauth: (as) => ({ tokenEndpoint: `${as.url}/oauth/token`, authorizationEndpoint: `${as.url}/oauth/authorize` }),
+      jwt: (as) => ({ jwksUrl: `${as.url}/oauth/jwks` }),
+    });
+    expect(by, explain).toEqual(allPass);
+  });
+
+  it('without expires_in: AUT-client-credentials-token warns (RFC 6749 §5.1 RECOMMENDED), the JWT lifetime still passes', async () => {
+    const { by, explain } = await run({ noExpiresIn: true });
+    expect(by, explain).toEqual({ ...allPass, 'AUT-client-credentials-token': 'warn' });
+  });
+
+  it('answering invalid_grant with 403 (as Auth0 does): the refusals hold, the status is warned', async () => {
+    const { by, explain } = await run({ invalidGrantStatus: 403 });
+    const warned = ['AUT-pkce-verifier-checked', 'AUT-code-single-use', 'STA-refresh-old-refused', 'STA-refresh-reuse-revokes-family'];
+    expect(by, explain).toEqual({ ...allPass, ...Object.fromEntries(warned.map((id) => [id, 'warn'])) });
+  });
+
   it('with HS256 tokens: the key-confusion check skips (no public key), the rest pass', async () => {
     const { by, explain } = await run({ alg: 'HS256' }, 'form', { algorithms: ['HS256'] });
     expect(by, explain).toEqual({ ...allPass, 'AUT-jwt-key-confusion-refused': 'skip' });
+  });
+});
+
+describe('a client not allowed the client-credentials grant', () => {
+  it('gets setup errors where a check needs such a token, never a failure', async () => {
+    const { results, by, explain } = await run({ noClientCredentials: true });
+    expect(results.filter((r) => r.status === 'fail' || r.status === 'warn').map((r) => r.id), explain).toEqual([]);
+    for (const id of ['AUT-client-credentials-token', 'AUT-token-no-store', ...jwtIds.filter((i) => i !== 'AUT-jwt-scope-403')]) expect([id, by[id]], explain).toEqual([id, 'error']);
+  });
+});
+
+describe('a config with a wrong client secret', () => {
+  it('gets no verdict where the token endpoint refused the client itself: neither a pass nor a failure', async () => {
+    const { results, explain } = await run({}, 'form', { env: { RESTPROBE_OAUTH_CLIENT_SECRET: 'not-the-secret' } });
+    // Only the state needs no token request.
+    const judged = results.filter((r) => r.status !== 'error').map((r) => [r.id, r.status]);
+    expect(judged, explain).toEqual([['AUT-state-echoed', 'pass']]);
+  });
+});
+
+describe('a config with a wrong client secret, refused as Keycloak refuses it (401 unauthorized_client)', () => {
+  it('gets no verdict where the token endpoint refused the client itself', async () => {
+    const { results, explain } = await run({ unauthorizedClientForBadSecret: true }, 'form', { env: { RESTPROBE_OAUTH_CLIENT_SECRET: 'not-the-secret' } });
+    const judged = results.filter((r) => r.status !== 'error').map((r) => [r.id, r.status]);
+    expect(judged, explain).toEqual([['AUT-state-echoed', 'pass']]);
+  });
+});
+
+describe('an authorization server whose metadata names a token endpoint that is no URL', () => {
+  it('ends the checks that need it as setup errors, never harness faults', async () => {
+    const { results, explain } = await run({ brokenMetadata: true });
+    for (const r of results) expect([r.id, r.status, r.errorCode], explain).toEqual([r.id, 'error', 'ERR_SETUP']);
+  });
+});
+
+describe('an authorization server whose redirect is no URL', () => {
+  it('ends each code-flow check as a setup error, never a harness fault', async () => {
+    const { results, explain } = await run({ brokenLocation: true });
+    const flow = results.filter((r) => [...codeFlowChecks, ...refreshChecks].some((c) => c.id === r.id) || r.id === 'AUT-implicit-refused');
+    for (const r of flow) expect([r.id, r.status, r.errorCode], explain).toEqual([r.id, 'error', 'ERR_SETUP']);
   });
 });
 
@@ -174,10 +241,46 @@ const violations: [OAuthViolation, string[]][] = [
 ];
 
 describe('a violating authorization server', () => {
+  it('with a redirect URI in the config the server does not know: the refusal checks cannot pass on refusals that have another cause', async () => {
+    // The server refuses every request (400: unknown redirect URI); the code-flow control says so.
+    const { by, explain } = await run({ violations: ['pkce-optional', 'pkce-plain-accepted', 'implicit-flow-accepted', 'redirect-uri-prefix-match'] }, 'form', { redirectUri: 'http://127.0.0.1/other/callback' });
+    for (const id of ['AUT-pkce-required', 'AUT-pkce-plain-refused', 'AUT-implicit-refused', 'AUT-redirect-uri-exact']) expect([id, by[id]], explain).toEqual([id, 'error']);
+  });
+
+  it('runs the password grant with a made-up login (a login command): invalid_grant shows it runs, and fails', async () => {
+    const { by, explain } = await run({ violations: ['password-grant-accepted'] }, 'command');
+    expect(by['AUT-password-grant-refused'], explain).toBe('fail');
+  });
+
+  it('verifies tokens on one route and not on another: the forgeries are sent to the other collections too, and fail', async () => {
+    const { by, explain } = await run({ looseTasksRoute: true }, 'form', { collections: ['projects', 'tasks'] });
+    const attacks = jwtAttackChecks.map((c) => c.id).filter((id) => id !== 'AUT-jwt-scope-403');
+    expect(by, explain).toEqual({ ...allPass, ...Object.fromEntries(attacks.map((id) => [id, 'fail'])) });
+  });
+
   it.each(violations)('%s fails %j and nothing else', async (violation, expected) => {
     const { results, explain } = await run({ violations: [violation] });
     const failing = results.filter((r) => r.status === 'fail' || r.status === 'warn').map((r) => r.id);
     expect(failing.sort(), explain).toEqual([...expected].sort());
+  });
+
+  it('a wrong client secret answered 401 unauthorized_client (as Keycloak does) fails AUT-token-invalid-client, saying which code means what', async () => {
+    const { by, results, explain } = await run({ unauthorizedClientForBadSecret: true });
+    expect(by, explain).toEqual({ ...allPass, 'AUT-token-invalid-client': 'fail' });
+    expect(results.find((r) => r.id === 'AUT-token-invalid-client')!.message).toMatch(/error "unauthorized_client", expected "invalid_client" \(RFC 6749 §5\.2: unauthorized_client is for a client that may not use the grant/);
+  });
+
+  it('a resource server that refuses forged tokens with 400 invalid_token fails the attacks on the conventions\' 401, saying the forgeries were refused', async () => {
+    const { by, results, explain } = await run({ invalidToken400: true });
+    const attacks: string[] = jwtAttackChecks.map((c) => c.id).filter((id) => id !== 'AUT-jwt-scope-403');
+    expect(by, explain).toEqual({ ...allPass, ...Object.fromEntries(attacks.map((id) => [id, 'fail'])) });
+    for (const r of results.filter((x) => attacks.includes(x.id))) expect(r.message).toMatch(/were refused, but not with 401 and a challenge — .*→ 400.*\(conventions §5\.3; RFC 6750 §3\.1: invalid_token\)$/);
+  });
+
+  it("an iss that is not the configured issuer fails AUT-jwt-claims, naming where the issuer came from", async () => {
+    const { results, explain } = await run({}, 'form', { jwt: () => ({ issuer: 'https://restprobe.invalid/issuer' }) });
+    const claims = results.find((r) => r.id === 'AUT-jwt-claims')!;
+    expect([claims.status, claims.message], explain).toEqual(['fail', expect.stringMatching(/expected the issuer "https:\/\/restprobe\.invalid\/issuer" \(auth\.jwt\.issuer\)$/)]);
   });
 
   it('warns when a reused code leaves the refresh token of its first use working (a SHOULD)', async () => {

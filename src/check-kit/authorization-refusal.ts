@@ -2,12 +2,14 @@
  * Whether an authorization request that must be refused was: no code and no token came
  * back, and the server answered with an error (an error redirect, or a 4xx page; RFC 6749
  * §4.1.2.1). A code is only judged with its redemption, since refusing it at the token
- * endpoint protects just as well (RFC 9700 §4.8.2).
+ * endpoint protects just as well (RFC 9700 §4.8.2). A control comes first: the same
+ * request done right must yield tokens, or a refusal could be for another reason (a wrong
+ * redirect URI or login in the config, a consent page restprobe cannot pass).
  */
 import { CheckFailure } from '../model/check.js';
 import type { CheckContext, HttpResponse } from '../model/context.js';
 import type { CodeFlowClient } from '../model/oauth-needs.js';
-import { codeOf, redeemCode, type AuthorizationOutcome } from './code-flow.js';
+import { authorize, codeFlowTokens, codeOf, redeemCode, type AuthorizationOutcome } from './code-flow.js';
 import { describe } from './expect.js';
 import { tokensOf } from './oauth-token.js';
 
@@ -21,18 +23,29 @@ export function outcomeText(o: AuthorizationOutcome): string {
 const exchangeOf = (o: AuthorizationOutcome): number | undefined => (o.kind === 'answer' ? o.response.exchangeIndex : o.response?.exchangeIndex);
 
 /**
- * Fails when `outcome` issued a token, or a code that the token endpoint then redeemed
- * (with `verifier`, when the request had one), or when the server broke (5xx).
+ * The control: a well-formed code request of the same client reaches tokens (else a setup
+ * error saying where it stopped), so what refuses a changed request is the change.
  */
-export async function expectRefusedAuthorization(ctx: CheckContext, client: CodeFlowClient, outcome: AuthorizationOutcome, what: string, verifier?: string): Promise<void> {
+export async function expectFlowWorks(ctx: CheckContext, client: CodeFlowClient): Promise<void> {
+  await codeFlowTokens(ctx, client);
+}
+
+/**
+ * Runs the control, then the authorization request `params`; fails when it issued a token,
+ * or a code that the token endpoint then redeemed (with `verifier`, when the request had
+ * one), or when the server broke (5xx). `rule` says whose rule a failure breaks.
+ */
+export async function expectRefusedAuthorization(ctx: CheckContext, client: CodeFlowClient, params: Record<string, string>, what: string, rule: string, verifier?: string): Promise<void> {
+  await expectFlowWorks(ctx, client);
+  const outcome = await authorize(ctx, client, params);
   if (outcome.kind === 'answer') {
     const res: HttpResponse = outcome.response;
-    if (res.status >= 500) throw new CheckFailure(`${what}: ${describe(res)}, expected a refusal (an error redirect or a 4xx page)`, 'an error redirect or 4xx', String(res.status), res.exchangeIndex);
+    if (res.status >= 500) throw new CheckFailure(`${what}: ${describe(res)}, expected a refusal (an error redirect or a 4xx page; ${rule})`, 'an error redirect or 4xx', String(res.status), res.exchangeIndex);
     ctx.note(`${what}: ${describe(res)}`);
     return;
   }
   if (outcome.fragment.has('access_token') || outcome.query.has('access_token')) {
-    throw new CheckFailure(`${what}: the server redirected with an access token, expected a refusal`, 'an error redirect or a 4xx page', 'an access token', exchangeOf(outcome));
+    throw new CheckFailure(`${what}: the server redirected with an access token, expected a refusal (${rule})`, 'an error redirect or a 4xx page', 'an access token', exchangeOf(outcome));
   }
   const code = codeOf(outcome);
   if (code === undefined) {
@@ -41,7 +54,7 @@ export async function expectRefusedAuthorization(ctx: CheckContext, client: Code
   }
   const redeemed = await redeemCode(ctx, client, code, verifier);
   if (tokensOf(redeemed) !== undefined) {
-    throw new CheckFailure(`${what}: the server issued a code, and the token endpoint redeemed it (${describe(redeemed)}), expected the request refused`, 'an error redirect or a 4xx page, or the code refused', 'tokens', redeemed.exchangeIndex);
+    throw new CheckFailure(`${what}: the server issued a code, and the token endpoint redeemed it (${describe(redeemed)}), expected the request or the code refused (${rule})`, 'an error redirect or a 4xx page, or the code refused', 'tokens', redeemed.exchangeIndex);
   }
   ctx.note(`${what}: a code was issued, but the token endpoint refused it (${describe(redeemed)})`);
 }

@@ -6,6 +6,7 @@
 import { CheckSkipped } from '../model/check.js';
 import type { CheckContext, HttpResponse, RequestSpec } from '../model/context.js';
 import type { CollectionProfile } from '../model/profile.js';
+import { supports } from '../model/needs.js';
 import type { OAuthClient } from '../model/oauth-needs.js';
 import { challengeProblem } from './auth.js';
 import { describe, expectEvery } from './expect.js';
@@ -47,9 +48,28 @@ export async function expectAccepted(ctx: CheckContext, collection: CollectionPr
   if (res.status < 200 || res.status > 299) throw setupError(res, `${what} was not accepted: ${describe(res)}, so a refusal of a forged one would prove nothing`);
 }
 
-/** Sends each forged token; every one must get 401 with a challenge (RFC 6750 §3.1 `invalid_token`). */
-export async function expectRefused(ctx: CheckContext, collection: CollectionProfile, forged: readonly string[], what: string): Promise<void> {
+/** Other collections a forgery is also sent to: a resource server may verify tokens well on one route and not on another. */
+const otherRoutes = 2;
+
+/**
+ * Sends each forged token to `collection`, and to up to two other collections where the
+ * `control` token (accepted on `collection` already) is accepted too; every one must get
+ * 401 with a challenge (RFC 6750 §3.1 `invalid_token`).
+ */
+export async function expectRefused(ctx: CheckContext, collection: CollectionProfile, forged: readonly string[], what: string, control: string): Promise<void> {
   const responses: HttpResponse[] = [];
   for (const token of forged) responses.push(await presentToken(ctx, collection, token));
-  expectEvery(responses, challengeProblem, (bad, all, found) => `${bad} of ${all} requests with ${what} were not refused — ${found}; expected 401 with a WWW-Authenticate challenge`, '401 + WWW-Authenticate');
+  const others = ctx.collections.filter((c) => c.path !== collection.path && supports(c, 'GET')).slice(0, otherRoutes);
+  for (const other of others) {
+    const res = await presentToken(ctx, other, control);
+    if (res.status < 200 || res.status > 299) {
+      ctx.note(`${other.path}: the token the forgeries are made from is not accepted there (${describe(res)}), so none was sent`);
+      continue;
+    }
+    for (const token of forged) responses.push(await presentToken(ctx, other, token));
+  }
+  // A forgery taken (2xx) is the attack working; another refusal (400 invalid_token, 403) breaks only the status rule.
+  const accepted = responses.filter((r) => r.status >= 200 && r.status < 300).length;
+  const how = accepted > 0 ? `were not refused (${accepted} accepted)` : 'were refused, but not with 401 and a challenge';
+  expectEvery(responses, challengeProblem, (bad, all, found) => `${bad} of ${all} requests with ${what} ${how} — ${found}; expected 401 with a WWW-Authenticate challenge (conventions §5.3; RFC 6750 §3.1: invalid_token)`, '401 + WWW-Authenticate');
 }

@@ -92,7 +92,9 @@ export async function authorize(ctx: CheckContext, client: CodeFlowClient, param
       jar.take(res);
       const location = res.headers.location;
       if (res.status < 300 || res.status > 399 || location === undefined) return res;
-      const next = new URL(location, res.url).href;
+      // A Location that is no URL ends the flow at this answer (a hostile server's, not restprobe's, fault).
+      const next = URL.canParse(location, res.url) ? new URL(location, res.url).href : undefined;
+      if (next === undefined) return { kind: 'answer', response: res };
       if (atClient(next)) return redirectOutcome(ctx, next, res);
       if (new URL(next).origin !== origin || hop >= maxHops) return { kind: 'answer', response: res };
       res = await ctx.http.send({ method: 'GET', url: next, auth: false, headers: { accept: 'text/html', ...jar.header() } });

@@ -43,3 +43,23 @@ export function freshClaims(genuine: DecodedJwt, nowSeconds = Math.floor(Date.no
   if ('nbf' in genuine.claims) c.nbf = nowSeconds - 60;
   return c;
 }
+
+/** A scope no server grants anything for. */
+export const noScope = 'restprobe:none';
+
+/**
+ * The claims with every grant of rights narrowed to {@link noScope}: `scope` (RFC 9068, RFC
+ * 8693), `scp` (Okta, Entra), `roles` (Entra app roles), `permissions` (Auth0 RBAC), and
+ * Keycloak's `realm_access` / `resource_access` roles. A resource server that authorizes by
+ * any of these then holds a valid token that allows nothing. Each keeps its JSON type.
+ */
+export function withoutScope(claims: Record<string, unknown>): Record<string, unknown> {
+  const narrowed = (v: unknown): unknown => (Array.isArray(v) ? [noScope] : noScope);
+  const out: Record<string, unknown> = { ...claims };
+  for (const name of ['scope', 'scp', 'roles', 'permissions']) if (name in out) out[name] = narrowed(out[name]);
+  if (!('scope' in out) && !('scp' in out)) out.scope = noScope;
+  const noRoles = (v: unknown): unknown => (typeof v === 'object' && v !== null && !Array.isArray(v) ? { ...v, roles: [] } : v);
+  if ('realm_access' in out) out.realm_access = noRoles(out.realm_access);
+  if (typeof out.resource_access === 'object' && out.resource_access !== null) out.resource_access = Object.fromEntries(Object.entries(out.resource_access).map(([k, v]) => [k, noRoles(v)]));
+  return out;
+}

@@ -33,15 +33,22 @@ describe('JWT forgeries', () => {
     expect(none.split('.')[1]).toBe(jwt.segments[1]);
   });
 
-  it('signs HS256 with the public key PEM as the secret, with and without its final newline', async () => {
+  it('signs HS256 with the public key PEM as the secret (SPKI and PKCS#1), with and without its final newline', async () => {
     const { jwt } = await genuine();
     const pem = publicKeyPem(publicJwk);
     expect(pem).toMatch(/^-----BEGIN PUBLIC KEY-----\n[\s\S]+-----END PUBLIC KEY-----\n$/);
+    const pkcs1 = publicKeyPem(publicJwk, 'pkcs1');
+    expect(pkcs1).toMatch(/^-----BEGIN RSA PUBLIC KEY-----\n/);
     const forged = forgeKeyConfusion(jwt, publicJwk);
-    expect(forged).toHaveLength(2);
-    const [h, p, s] = forged[0]!.split('.');
+    expect(forged).toHaveLength(4);
     expect(decodeProtectedHeader(forged[0]!).alg).toBe('HS256');
-    expect(createHmac('sha256', pem).update(`${h}.${p}`).digest('base64url')).toBe(s);
+    // A server whose key file is PKCS#1 and that takes it as an HMAC secret accepts one of them.
+    for (const secret of [pem, pkcs1.trimEnd()]) {
+      expect(forged.some((t) => {
+        const [h, p, s] = t.split('.');
+        return createHmac('sha256', secret).update(`${h}.${p}`).digest('base64url') === s;
+      }), secret.slice(0, 30)).toBe(true);
+    }
   });
 
   it('tampers the signature or the payload so verification fails', async () => {

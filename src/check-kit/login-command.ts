@@ -3,11 +3,34 @@
  * argument and in RESTPROBE_AUTHORIZATION_URL; the last non-empty line it prints is the
  * redirect URL its login ended at. It is killed at its timeout and when the check ends.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { RestprobeError } from '../errors.js';
 
 /** Output beyond this is not kept (only the last line matters). */
 const maxOutput = 64 * 1024;
+
+/**
+ * `text` with credentials cut out: the values of URL and form parameters that carry them
+ * (a failed login may print the redirect URL with its code, or the form it posted), Bearer
+ * and Basic credentials, and anything shaped like a JWT. Known secrets are scrubbed later
+ * anyway; these may be ones restprobe never saw.
+ */
+export function redactCredentials(text: string): string {
+  return text
+    .replace(/((?:^|[?&#;\s"'])(?:code|access_token|refresh_token|id_token|code_verifier|client_secret|password|passwd|token)=)[^&#\s"']*/gi, '$1<redacted>')
+    .replace(/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/gi, '$1 <redacted>')
+    .replace(/\beyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_.-]*/g, '<redacted>');
+}
+
+/** Kills the command's process group (it may have exited while what it started lives on). */
+function killGroup(child: ChildProcess): void {
+  if (child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    // The group is gone already.
+  }
+}
 
 /**
  * @example
@@ -24,6 +47,8 @@ export function runLoginCommand(argv: readonly string[], authorizationUrl: strin
     let done = false;
     const child = spawn(program!, [...args, authorizationUrl], {
       shell: false,
+      // Its own process group, so a timeout kills what it started too (a browser, a curl).
+      detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, RESTPROBE_AUTHORIZATION_URL: authorizationUrl },
     });
@@ -32,7 +57,7 @@ export function runLoginCommand(argv: readonly string[], authorizationUrl: strin
       done = true;
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      killGroup(child);
       if (e) reject(e);
       else resolve(value!);
     };
@@ -44,7 +69,8 @@ export function runLoginCommand(argv: readonly string[], authorizationUrl: strin
     child.on('error', (e: NodeJS.ErrnoException) => finish(fail(`could not be started (${e.code ?? e.message})`)));
     child.on('close', (code, sig) => {
       if (code !== 0) {
-        const lastErr = err.trim().split('\n').at(-1)?.slice(0, 200);
+        // Cut before redacting (the patterns then see a few hundred characters, not 64 KB), and after.
+        const lastErr = redactCredentials((err.trim().split('\n').at(-1) ?? '').slice(0, 400)).slice(0, 200);
         return finish(fail(`exited with ${code ?? sig}${lastErr ? `: ${lastErr}` : ''}`));
       }
       const line = out.split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== '').at(-1);

@@ -21,4 +21,13 @@ describe('parseLoginForm', () => {
     expect(parseLoginForm('<p>hello</p>', 'https://as.example/')).toMatch(/no <form>/);
     expect(parseLoginForm('<form></form><form></form>', 'https://as.example/')).toMatch(/2 forms/);
   });
+
+  it('reads a hostile megabyte of unclosed tags in one pass (each shape took minutes when patterns rescanned the page per tag)', () => {
+    const mb = 1 << 20;
+    for (const html of ['<form>'.repeat(mb / 6), '<form '.repeat(mb / 6), `<form>${'<input '.repeat(mb / 7)}</form>`, `${'<form><textarea>'.repeat(mb / 16)}</form>`]) {
+      const started = Date.now();
+      parseLoginForm(html, 'https://as.example/login');
+      expect(Date.now() - started).toBeLessThan(2000);
+    }
+  });
 });

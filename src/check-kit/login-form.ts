@@ -2,6 +2,8 @@
  * The one login form of an authorization server's page, read as a browser would submit
  * it: its action (resolved against the page), its method, and the values of its inputs.
  * A page is HTML of unknown make: no script runs, and a page without a form is reported.
+ * Tags are matched up to the next `<` (`[^<>]*`), never past it: a hostile page of unclosed
+ * tags then costs one pass, not one per tag (minutes for a megabyte, the event loop held).
  */
 
 export interface LoginForm {
@@ -39,7 +41,7 @@ function attributes(tag: string): Map<string, string> {
 /** The input values a submission sends: named inputs, checked boxes only, no buttons. */
 function inputValues(body: string): Record<string, string> {
   const fields: Record<string, string> = {};
-  for (const [tag] of body.matchAll(/<input\b[^>]*>/gi)) {
+  for (const [tag] of body.matchAll(/<input\b[^<>]*>/gi)) {
     const a = attributes(tag);
     const name = a.get('name');
     const type = (a.get('type') ?? 'text').toLowerCase();
@@ -47,11 +49,30 @@ function inputValues(body: string): Record<string, string> {
     if ((type === 'checkbox' || type === 'radio') && !a.has('checked')) continue;
     fields[name] = a.get('value') ?? (type === 'checkbox' || type === 'radio' ? 'on' : '');
   }
-  for (const m of body.matchAll(/<textarea\b([^>]*)>([\s\S]*?)<\/textarea>/gi)) {
-    const name = attributes(`<textarea${m[1]}>`).get('name');
-    if (name) fields[name] = decodeHtml(m[2]!);
+  for (const { tag, inner } of elements(body, 'textarea')) {
+    const name = attributes(tag).get('name');
+    if (name) fields[name] = decodeHtml(inner);
   }
   return fields;
+}
+
+/**
+ * Each `name` element's start tag and content, paired in one pass: a start tag inside an
+ * open one is content (browsers nest neither forms nor textareas). A lazy `<form>…</form>`
+ * pattern would rescan the page once per unclosed start tag, and a hostile page of them
+ * would hold the run for minutes.
+ */
+function elements(html: string, name: string): { tag: string; inner: string }[] {
+  const out: { tag: string; inner: string }[] = [];
+  let open: { tag: string; end: number } | undefined;
+  for (const m of html.matchAll(new RegExp(`<${name}\\b[^<>]*>|</${name}\\s*>`, 'gi'))) {
+    if (m[0][1] !== '/') open ??= { tag: m[0], end: m.index + m[0].length };
+    else if (open !== undefined) {
+      out.push({ tag: open.tag, inner: html.slice(open.end, m.index) });
+      open = undefined;
+    }
+  }
+  return out;
 }
 
 /**
@@ -59,17 +80,17 @@ function inputValues(body: string): Record<string, string> {
  * sentence saying why there is none.
  */
 export function parseLoginForm(html: string, pageUrl: string): LoginForm | string {
-  const forms = [...html.matchAll(/(<form\b[^>]*>)([\s\S]*?)<\/form\s*>/gi)];
+  const forms = elements(html, 'form');
   if (forms.length === 0) return 'the page holds no <form>';
-  const withPassword = forms.filter((f) => /<input\b[^>]*type\s*=\s*["']?password/i.test(f[2]!));
+  const withPassword = forms.filter((f) => /<input\b[^<>]*type\s*=\s*["']?password/i.test(f.inner));
   const chosen = withPassword.length === 1 ? withPassword[0]! : forms.length === 1 ? forms[0]! : undefined;
   if (chosen === undefined) return `the page holds ${forms.length} forms and ${withPassword.length === 0 ? 'none' : 'more than one'} with a password field: restprobe cannot tell which one logs in`;
-  const a = attributes(chosen[1]!);
+  const a = attributes(chosen.tag);
   let action: string;
   try {
     action = new URL(a.get('action') || pageUrl, pageUrl).href;
   } catch {
     return `the form's action ${JSON.stringify(a.get('action'))} is not a URL`;
   }
-  return { action, method: (a.get('method') ?? 'get').toLowerCase() === 'post' ? 'POST' : 'GET', fields: inputValues(chosen[2]!) };
+  return { action, method: (a.get('method') ?? 'get').toLowerCase() === 'post' ? 'POST' : 'GET', fields: inputValues(chosen.inner) };
 }

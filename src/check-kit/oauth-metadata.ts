@@ -11,7 +11,7 @@ import { setupError } from './setup.js';
 
 /** The authorization server as the checks use it. */
 export interface OAuthEndpoints {
-  /** The metadata's `issuer`, else the configured one (absent when neither says). */
+  /** The metadata's `issuer`, else auth.oauth.issuer (absent when neither says). */
   readonly issuer?: string;
   readonly authorizationEndpoint?: string;
   readonly tokenEndpoint: string;
@@ -55,12 +55,18 @@ async function discover(ctx: CheckContext, oauth: OAuthProfile): Promise<OAuthEn
       ctx.note(`no authorization server metadata for ${issuer}: using the configured endpoints`);
     }
   }
+  for (const member of ['token_endpoint', 'authorization_endpoint', 'jwks_uri']) {
+    const v = str(metadata[member]);
+    // A metadata document's word is the server's: an endpoint that is no http(s) URL is a setup error here, not a crash at the first request.
+    if (v !== undefined && !/^https?:$/.test(URL.canParse(v) ? new URL(v).protocol : '')) throw new RestprobeError('ERR_SETUP', `setup: the authorization server's metadata has ${member} ${JSON.stringify(v.slice(0, 100))}, expected an absolute http(s) URL`, [], { rootCause: `metadata ${member} is no URL` });
+  }
   const tokenEndpoint = oauth.tokenEndpoint ?? str(metadata.token_endpoint);
   if (tokenEndpoint === undefined) throw new RestprobeError('ERR_SETUP', `setup: the authorization server's metadata names no token_endpoint, and auth.oauth.tokenEndpoint is not set`, [], { rootCause: 'no token endpoint' });
   const authMethods = Array.isArray(metadata.token_endpoint_auth_methods_supported) ? metadata.token_endpoint_auth_methods_supported.filter((m): m is string => typeof m === 'string') : ['client_secret_basic'];
   const authorizationEndpoint = oauth.authorizationEndpoint ?? str(metadata.authorization_endpoint);
   const jwksUri = oauth.jwksUrl ?? str(metadata.jwks_uri);
-  const named = str(metadata.issuer) ?? issuer;
+  // Never the base URL's origin guessed for discovery: where no metadata answered, it names no issuer.
+  const named = str(metadata.issuer) ?? oauth.issuer;
   return { ...(named !== undefined && { issuer: named }), ...(authorizationEndpoint !== undefined && { authorizationEndpoint }), tokenEndpoint, ...(jwksUri !== undefined && { jwksUri }), authMethods, metadata };
 }
 

@@ -40,8 +40,12 @@ export const configDefaults = {
   versionList: [] as readonly string[],
   jwtAlgorithms: ['RS256'] as readonly string[],
   loginCommandTimeoutMs: 30_000,
-  /** Claim names that are personal data (conventions §5.6: signed is not encrypted). */
-  personalDataClaims: ['e-?mail', 'phone', '^(given_|family_|middle_|nick|full_?|first_?|last_?|user_?)?name$', 'passw', '^pwd$', 'address', 'street', 'postal', 'zip', 'birth', 'ssn', 'iban', 'credit_?card'] as readonly string[],
+  /**
+   * Claim names that are personal data (conventions §5.6: signed is not encrypted). `address`
+   * stands alone or after `_`/`-` (OIDC's `address`, `home_address`), so Keycloak's
+   * `clientAddress` (a machine client's IP) is not taken for a postal address.
+   */
+  personalDataClaims: ['e-?mail', 'phone', '^(given_|family_|middle_|nick|full_?|first_?|last_?|user_?)?name$', 'passw', '^pwd$', '(^|[_-])address', 'street', 'postal', 'zip', 'birth', 'ssn', 'iban', 'credit_?card'] as readonly string[],
   /** String values that look like personal data: an email address, a phone number. */
   personalDataValues: ['^[^@\\s]+@[^@\\s]+\\.[a-z]{2,}$', '^\\+[1-9][0-9 ().-]{6,}[0-9]$'] as readonly string[],
 } as const;

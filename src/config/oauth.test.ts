@@ -76,5 +76,8 @@ describe('auth.oauth and auth.jwt', () => {
     expect(await problems({ oauth: { clientId: 'c', redirectUri: 'http://127.0.0.1/cb', login: { script: 'x' } } })).toMatch(/auth\.oauth\.login: must be \{ "form"/);
     expect(await problems({ jwt: { personalDataPatterns: { claims: ['(unclosed'] } } })).toMatch(/auth\.jwt\.personalDataPatterns\.claims\[0\]: not a regular expression/);
     expect(await problems({ jwt: { algorithms: ['none'] } })).toMatch(/auth\.jwt\.algorithms\[0\]/);
+    const literal = await problems({ oauth: { clientId: 'c', redirectUri: 'http://127.0.0.1/cb', login: { form: { fields: { username: 'probe', password: 'hunter2-literal' } } } } });
+    expect(literal).toMatch(/auth\.oauth\.login\.form\.fields\.password: a secret is never literal/);
+    expect(literal).not.toContain('hunter2-literal');
   });
 });

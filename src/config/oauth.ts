@@ -5,6 +5,7 @@
  */
 import { dirname, isAbsolute, resolve as resolvePath } from 'node:path';
 import { RestprobeError } from '../errors.js';
+import { isSecretMemberName } from '../http/redact.js';
 import type { JwtProfile, OAuthLogin, OAuthProfile } from '../model/profile.js';
 import { configDefaults as defaults } from './defaults.js';
 import type { RawJwt, RawOAuth } from './raw-config.js';
@@ -22,6 +23,10 @@ function commandArgv(command: string | readonly string[], configPath: string | u
 
 function login(raw: NonNullable<RawOAuth['login']>, secrets: SecretResolver, configPath: string | undefined): OAuthLogin {
   if ('command' in raw) return { kind: 'command', argv: commandArgv(raw.command, configPath), timeoutMs: raw.timeoutMs ?? defaults.loginCommandTimeoutMs };
+  // A password given literally would sit in the config and, unknown as a secret, in every login's evidence.
+  for (const [name, v] of Object.entries(raw.form.fields)) {
+    if (typeof v === 'string' && isSecretMemberName(name)) throw invalid(`auth.oauth.login.form.fields.${name}`, 'a secret is never literal: use { "env": "NAME" }');
+  }
   // Optional like the client secret: an unset variable skips the code-flow checks, naming auth.oauth.login.
   const fields = Object.entries(raw.form.fields).map(([name, v]) => [name, typeof v === 'string' ? v : secrets.resolveOptional(v).value] as const);
   const unset = Object.entries(raw.form.fields).flatMap(([name, v]) => (typeof v !== 'string' && secrets.resolveOptional(v).value === '' ? [`${name} (${v.env})`] : []));

@@ -1,7 +1,7 @@
 /** §5 rules 8–9 (RFC 6749 §4.1, RFC 7636, RFC 9700 §2.1, §4.1): the authorization code flow with PKCE, state and an exact redirect URI. */
 import { CheckFailure, ShouldFailure, defineCheck } from '../../src/model/check.js';
 import { authorize, codeRequest, obtainCode, redeemCode, refresh } from '../../src/check-kit/code-flow.js';
-import { expectRefusedAuthorization } from '../../src/check-kit/authorization-refusal.js';
+import { expectFlowWorks, expectRefusedAuthorization } from '../../src/check-kit/authorization-refusal.js';
 import { describe } from '../../src/check-kit/expect.js';
 import { expectTokenError } from '../../src/check-kit/oauth-errors.js';
 import { pkcePair } from '../../src/check-kit/pkce.js';
@@ -16,7 +16,7 @@ export const pkceRequired = defineCheck({
   needs: ['oauthCodeFlow'],
   async run(ctx, { oauthCodeFlow: client }) {
     const { code_challenge: _c, code_challenge_method: _m, ...params } = codeRequest(client).params;
-    await expectRefusedAuthorization(ctx, client, await authorize(ctx, client, params), 'an authorization request without code_challenge');
+    await expectRefusedAuthorization(ctx, client, params, 'an authorization request without code_challenge', 'conventions §5.8: every client uses PKCE S256; RFC 9700 §2.1.1 requires it of public clients and recommends it for confidential ones');
   },
 });
 
@@ -30,7 +30,7 @@ export const pkcePlainRefused = defineCheck({
     const { verifier } = pkcePair();
     ctx.treatAsSecret(verifier, 'PKCE_VERIFIER');
     const params = { ...codeRequest(client).params, code_challenge: verifier, code_challenge_method: 'plain' };
-    await expectRefusedAuthorization(ctx, client, await authorize(ctx, client, params), 'an authorization request with code_challenge_method=plain', verifier);
+    await expectRefusedAuthorization(ctx, client, params, 'an authorization request with code_challenge_method=plain', 'conventions §5.8: the challenge is S256; RFC 7636 §4.2: a client that can use S256 must', verifier);
   },
 });
 
@@ -41,6 +41,8 @@ export const pkceVerifierChecked = defineCheck({
   severity: 'must',
   needs: ['oauthCodeFlow'],
   async run(ctx, { oauthCodeFlow: client }) {
+    // Codes redeemed with the right verifier work, or a refusal could have another cause.
+    await expectFlowWorks(ctx, client);
     const { code } = await obtainCode(ctx, client);
     const other = pkcePair().verifier;
     ctx.treatAsSecret(other, 'PKCE_VERIFIER');
@@ -92,6 +94,8 @@ export const redirectUriExact = defineCheck({
   needs: ['oauthCodeFlow'],
   async run(ctx, { oauthCodeFlow: client }) {
     const registered = client.oauth.redirectUri;
+    // The registered URI must work, or a refusal of the others proves nothing.
+    await expectFlowWorks(ctx, client);
     // One that a prefix match takes for the registered one, and one of another origin.
     for (const bad of [`${registered}-restprobe`, 'https://restprobe.invalid/callback']) {
       const outcome = await authorize(ctx, client, { ...codeRequest(client).params, redirect_uri: bad });

@@ -7,7 +7,7 @@ import { CheckFailure, CheckSkipped, defineCheck } from '../../src/model/check.j
 import { decodedGenuineJwt, genuineJwt } from '../../src/check-kit/bearer.js';
 import { oauthEndpoints } from '../../src/check-kit/oauth-metadata.js';
 import { ensure } from '../../src/check-kit/expect.js';
-import { accessTokenSeconds } from './token-endpoint.js';
+import { accessTokenSeconds, lifetimeRule } from './token-endpoint.js';
 
 const requiredClaims = ['iss', 'sub', 'aud', 'exp', 'iat', 'nbf'] as const;
 const numericDates = ['exp', 'iat', 'nbf'] as const;
@@ -37,11 +37,12 @@ export const jwtClaims = defineCheck({
   async run(ctx, { jwtAccess }) {
     const { jwt } = await decodedGenuineJwt(ctx, jwtAccess, true);
     const missing = requiredClaims.filter((c) => jwt.claims[c] === undefined);
-    ensure(missing.length === 0, `the access token lacks ${missing.join(', ')}, expected ${requiredClaims.join(', ')}`, requiredClaims.join(' '), `missing ${missing.join(' ')}`);
+    ensure(missing.length === 0, `the access token lacks ${missing.join(', ')}, expected ${requiredClaims.join(', ')} (conventions §5.5; RFC 9068 §2.2 requires all but nbf)`, requiredClaims.join(' '), `missing ${missing.join(' ')}`);
     const notDates = numericDates.filter((c) => typeof jwt.claims[c] !== 'number');
     ensure(notDates.length === 0, `the access token's ${notDates.join(', ')} ${notDates.length === 1 ? 'is' : 'are'} not a number, expected NumericDates (seconds since the epoch)`, 'numbers', notDates.join(' '));
     const issuer = jwtAccess.jwt.issuer ?? (await oauthEndpoints(ctx, jwtAccess.oauth)).issuer;
-    if (issuer !== undefined) ensure(jwt.claims.iss === issuer, `the access token's iss is ${JSON.stringify(jwt.claims.iss)}, expected the issuer ${JSON.stringify(issuer)}`, issuer, String(jwt.claims.iss));
+    const whence = jwtAccess.jwt.issuer !== undefined ? 'auth.jwt.issuer' : "the metadata's issuer, else auth.oauth.issuer; auth.jwt.issuer may name another";
+    if (issuer !== undefined) ensure(jwt.claims.iss === issuer, `the access token's iss is ${JSON.stringify(jwt.claims.iss)}, expected the issuer ${JSON.stringify(issuer)} (${whence})`, issuer, String(jwt.claims.iss));
     const audience = jwtAccess.jwt.audience;
     if (audience !== undefined) {
       const aud = jwt.claims.aud;
@@ -61,11 +62,16 @@ export const jwtLifetime = defineCheck({
     const { exp, iat } = jwt.claims;
     if (typeof exp !== 'number' || typeof iat !== 'number') throw new CheckSkipped('the access token lacks a numeric exp or iat: AUT-jwt-claims judges that');
     const life = exp - iat;
-    ensure(life >= accessTokenSeconds.min && life <= accessTokenSeconds.max, `the access token lives ${life} s (exp − iat), expected ${accessTokenSeconds.min}–${accessTokenSeconds.max} s`, `${accessTokenSeconds.min}–${accessTokenSeconds.max} s`, `${life} s`);
+    ensure(life >= accessTokenSeconds.min && life <= accessTokenSeconds.max, `the access token lives ${life} s (exp − iat), expected ${accessTokenSeconds.min}–${accessTokenSeconds.max} s (${lifetimeRule})`, `${accessTokenSeconds.min}–${accessTokenSeconds.max} s`, `${life} s`);
   },
 });
 
-/** The claims (dotted paths) whose name or string value matches a personal-data pattern; values are never returned. */
+/**
+ * The claims (dotted paths) whose name or string value matches a personal-data pattern;
+ * values are never returned. A name counts only when the claim holds something (a
+ * non-empty string, an object, a list): a flag such as Keycloak's `email_verified: false`
+ * is no personal data.
+ */
 export function personalClaims(claims: Record<string, unknown>, patterns: { readonly claims: readonly string[]; readonly values: readonly string[] }): string[] {
   const names = patterns.claims.map((p) => new RegExp(p, 'i'));
   const values = patterns.values.map((p) => new RegExp(p, 'i'));
@@ -73,7 +79,8 @@ export function personalClaims(claims: Record<string, unknown>, patterns: { read
   const walk = (o: Record<string, unknown>, prefix: string, depth: number): void => {
     for (const [k, v] of Object.entries(o)) {
       const path = `${prefix}${k}`;
-      if (names.some((r) => r.test(k))) found.push(`${path} (its name)`);
+      const holds = (typeof v === 'string' && v !== '') || (typeof v === 'object' && v !== null);
+      if (holds && names.some((r) => r.test(k))) found.push(`${path} (its name)`);
       else if (typeof v === 'string' && values.some((r) => r.test(v))) found.push(`${path} (its value)`);
       else if (typeof v === 'object' && v !== null && !Array.isArray(v) && depth < 4) walk(v as Record<string, unknown>, `${path}.`, depth + 1);
     }
@@ -91,7 +98,7 @@ export const jwtNoPersonalData = defineCheck({
   async run(ctx, { jwtAccess }) {
     const { jwt } = await decodedGenuineJwt(ctx, jwtAccess, true);
     const found = personalClaims(jwt.claims, jwtAccess.jwt.personalData);
-    ensure(found.length === 0, `the access token's payload holds what looks like personal data: ${found.join(', ')}; expected none (auth.jwt.personalDataPatterns says what counts)`, 'no personal data', found.join(', '));
+    ensure(found.length === 0, `the access token's payload holds what looks like personal data: ${found.join(', ')}; expected none (conventions §5.6: signed is not encrypted; auth.jwt.personalDataPatterns says what counts)`, 'no personal data', found.join(', '));
   },
 });
 

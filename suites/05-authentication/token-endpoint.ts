@@ -1,24 +1,40 @@
 /** §5 rules 8 and §8.5 at the token endpoint (RFC 6749 §4.4, §5, RFC 9700 §2.1.2, §2.4): what it issues, how it refuses. */
 import { randomBytes } from 'node:crypto';
-import { CheckFailure, defineCheck } from '../../src/model/check.js';
+import { CheckFailure, ShouldFailure, defineCheck } from '../../src/model/check.js';
 import type { OAuthClient } from '../../src/model/oauth-needs.js';
 import { describe, ensure, expectJsonObject, expectStatus } from '../../src/check-kit/expect.js';
 import { oauthEndpoints } from '../../src/check-kit/oauth-metadata.js';
 import { clientAuthOf, clientCredentialsGrant, tokenRequest, tokensOf } from '../../src/check-kit/oauth-token.js';
-import { authorize, newState } from '../../src/check-kit/code-flow.js';
+import { newState } from '../../src/check-kit/code-flow.js';
 import { expectRefusedAuthorization } from '../../src/check-kit/authorization-refusal.js';
-import { expectTokenError } from '../../src/check-kit/oauth-errors.js';
+import { expectClientAuthenticated, expectTokenError, oauthErrorCode } from '../../src/check-kit/oauth-errors.js';
 import { parseCacheControl } from '../../src/check-kit/http-grammar.js';
+import { setupError } from '../../src/check-kit/setup.js';
+import type { CheckContext, HttpResponse } from '../../src/model/context.js';
 
 /** Access-token lifetimes the conventions allow (§5, §8.5: 5–15 minutes). */
 export const accessTokenSeconds = { min: 300, max: 900 } as const;
+/** Whose rule the range is: failure messages say so, since RFC 6749 sets none. */
+export const lifetimeRule = 'the conventions\' rule, §5 and §8.5: access tokens live 5–15 minutes; RFC 6749 sets no range';
 
-const clientCredentials = (ctx: Parameters<typeof tokenRequest>[0], client: OAuthClient) => tokenRequest(ctx, client, clientCredentialsGrant(client));
+/**
+ * A client-credentials token request. A 4xx refusal breaks no rule these checks judge (the
+ * client may not be allowed the grant, or auth.oauth.scopes not be its to ask for, or the
+ * secret wrong): a setup error, not a verdict.
+ */
+async function clientCredentials(ctx: CheckContext, client: OAuthClient): Promise<HttpResponse> {
+  const res = await tokenRequest(ctx, client, clientCredentialsGrant(client));
+  if (res.status >= 400 && res.status < 500) {
+    const error = oauthErrorCode(res);
+    throw setupError(res, `the client-credentials token request was refused: ${describe(res)}${error === undefined ? '' : ` with error ${error}`}, expected 200 (is the client allowed the client_credentials grant, and are auth.oauth.scopes its to ask for?)`);
+  }
+  return res;
+}
 
 export const clientCredentialsToken = defineCheck({
   id: 'AUT-client-credentials-token',
   title: 'Client credentials get a Bearer access token of 5–15 minutes',
-  rule: 'A client-credentials token request (RFC 6749 §4.4) MUST get 200 JSON with `access_token`, `token_type` Bearer (compared case-insensitively) and `expires_in` between 300 and 900 seconds (conventions §5, §8.5: access tokens live 5–15 minutes).',
+  rule: 'A client-credentials token request (RFC 6749 §4.4) MUST get 200 JSON with `access_token`, `token_type` Bearer (compared case-insensitively) and `expires_in` between 300 and 900 seconds (conventions §5, §8.5: access tokens live 5–15 minutes; a response without it, which RFC 6749 §5.1 only recommends, is warned).',
   severity: 'must',
   needs: ['oauthClient'],
   async run(ctx, { oauthClient }) {
@@ -30,9 +46,12 @@ export const clientCredentialsToken = defineCheck({
     ensure(type?.toLowerCase() === 'bearer', `${describe(res)} has token_type ${type === undefined ? 'absent' : JSON.stringify(type)}, expected "Bearer"`, 'Bearer', String(type));
     const tokens = tokensOf(res)!;
     const s = tokens.expiresIn;
-    ensure(s !== undefined && s >= accessTokenSeconds.min && s <= accessTokenSeconds.max, `${describe(res)} has expires_in ${s === undefined ? 'absent' : s}, expected ${accessTokenSeconds.min}–${accessTokenSeconds.max} seconds`, `${accessTokenSeconds.min}–${accessTokenSeconds.max}`, String(s));
+    const range = `${accessTokenSeconds.min}–${accessTokenSeconds.max}`;
+    ensure(s === undefined || (s >= accessTokenSeconds.min && s <= accessTokenSeconds.max), `${describe(res)} has expires_in ${s}, expected ${range} seconds (${lifetimeRule})`, range, String(s));
     // RFC 6749 §4.4.3: a refresh token SHOULD NOT be included; not this check's rule.
     if (tokens.refreshToken !== undefined) ctx.note('the client-credentials response holds a refresh token (RFC 6749 §4.4.3: SHOULD NOT)');
+    // The lifetime is the conventions' rule, the member only RECOMMENDED (RFC 6749 §5.1): without it the range is not shown, only warned.
+    if (s === undefined) throw new ShouldFailure(`${describe(res)} has no expires_in, expected ${range} seconds (RFC 6749 §5.1: RECOMMENDED; AUT-jwt-lifetime judges a JWT's own exp)`, range, 'absent', res.exchangeIndex);
   },
 });
 
@@ -66,6 +85,8 @@ export const tokenInvalidClient = defineCheck({
     const how = clientAuthOf(oauthClient, await oauthEndpoints(ctx, oauthClient.oauth));
     const wrong = `restprobe-wrong-${randomBytes(12).toString('base64url')}`;
     const grant = clientCredentialsGrant(oauthClient);
+    // The control: the configured secret is accepted, or refusing the wrong ones proves nothing.
+    expectClientAuthenticated(await tokenRequest(ctx, oauthClient, grant), 'a token request with the configured client secret');
     const tries = [
       { what: 'a wrong client secret', res: await tokenRequest(ctx, oauthClient, grant, { clientSecret: wrong }) },
       { what: 'an unknown client', res: await tokenRequest(ctx, oauthClient, grant, { clientId: `restprobe-unknown-${randomBytes(6).toString('hex')}`, clientSecret: wrong }) },
@@ -103,6 +124,11 @@ export const passwordGrantRefused = defineCheck({
     const res = await tokenRequest(ctx, oauthClient, { grant_type: 'password', username: fields.username ?? 'restprobe-user', password: fields.password ?? randomBytes(12).toString('base64url') });
     if (tokensOf(res) !== undefined) throw new CheckFailure(`${describe(res)} issued tokens for grant_type=password, expected a 4xx error`, 'a 4xx error', 'tokens', res.exchangeIndex);
     ensure(res.status >= 400 && res.status < 500, `${describe(res)} to grant_type=password, expected a 4xx error (unsupported_grant_type, unauthorized_client…)`, '4xx', String(res.status));
+    expectClientAuthenticated(res, 'a token request with grant_type=password');
+    // invalid_grant refuses the credentials, not the grant (RFC 6749 §5.2): the server runs it, and a right login would get tokens.
+    const error = oauthErrorCode(res);
+    if (error === 'invalid_grant') throw new CheckFailure(`${describe(res)} with error "invalid_grant" to grant_type=password: the server runs the grant and refused only the login, expected the grant itself refused (unsupported_grant_type or unauthorized_client)`, 'unsupported_grant_type or unauthorized_client', 'invalid_grant', res.exchangeIndex);
+    ctx.note(`grant_type=password: ${describe(res)}${error === undefined ? '' : ` error ${error}`}${login?.kind === 'form' ? '' : ' (sent with a made-up login: auth.oauth.login is no form)'}`);
   },
 });
 
@@ -114,7 +140,7 @@ export const implicitRefused = defineCheck({
   needs: ['oauthCodeFlow'],
   async run(ctx, { oauthCodeFlow: client }) {
     const params = { response_type: 'token', client_id: client.oauth.clientId, redirect_uri: client.oauth.redirectUri, state: newState(), ...(client.oauth.scopes.length > 0 && { scope: client.oauth.scopes.join(' ') }) };
-    await expectRefusedAuthorization(ctx, client, await authorize(ctx, client, params), 'response_type=token');
+    await expectRefusedAuthorization(ctx, client, params, 'response_type=token', 'conventions §5.8: the implicit flow is not used; RFC 9700 §2.1.2: SHOULD NOT');
   },
 });
 

@@ -8,7 +8,7 @@
  * look for them in reports.
  *
  * Routes: the metadata, `/oauth/jwks`, `/oauth/authorize` (GET: a login page; POST: the
- * login), `/oauth/token`, and `GET /v2/projects` (the resource, Bearer only).
+ * login), `/oauth/token`, and `GET /v2/projects` and `GET /v2/tasks` (the resources, Bearer only).
  */
 import { createHash, createHmac, createPublicKey, randomBytes, timingSafeEqual, type JsonWebKey } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -40,6 +40,28 @@ export interface OAuthServerOptions {
   readonly keepTokensOnCodeReuse?: boolean;
   /** The login page sets a cookie the login POST must carry. */
   readonly loginCookie?: boolean;
+  /** Tokens carry an Auth0-style `permissions` array, and the resource server authorizes by it alone. */
+  readonly authorizeByPermissions?: boolean;
+  /** The issuer is the origin with this path (Keycloak's `/realms/<name>`). */
+  readonly issuerPath?: string;
+  /** invalid_grant errors get this status (Auth0 sends 403). */
+  readonly invalidGrantStatus?: number;
+  /** Keycloak's extra claims on a service account's token: `email_verified: false`, `clientAddress`, `clientHost`, `preferred_username`, `azp`. */
+  readonly keycloakClaims?: boolean;
+  /** An invalid token gets 400 with an invalid_token challenge (RFC 6750 §3.1 says SHOULD 401; the conventions say 401). */
+  readonly invalidToken400?: boolean;
+  /** Token responses carry no expires_in (RFC 6749 §5.1: RECOMMENDED only). */
+  readonly noExpiresIn?: boolean;
+  /** The metadata's token_endpoint is no URL. */
+  readonly brokenMetadata?: boolean;
+  /** The authorization endpoint redirects to a Location that is no URL. */
+  readonly brokenLocation?: boolean;
+  /** A wrong client secret gets 401 unauthorized_client, as Keycloak answers it. */
+  readonly unauthorizedClientForBadSecret?: boolean;
+  /** The client may not use client credentials: 400 unauthorized_client (Keycloak without a service account, Auth0 without the grant). */
+  readonly noClientCredentials?: boolean;
+  /** `GET /v2/tasks` takes any bearer value that decodes as a JWT, verifying nothing (a second route with its own, broken, middleware). */
+  readonly looseTasksRoute?: boolean;
 }
 
 export interface OAuthServer {
@@ -113,6 +135,7 @@ export async function startOAuthServer(opts: OAuthServerOptions = {}): Promise<O
   const revokedFamilies = new Set<string>();
   const opaque = new Map<string, { exp: number; scope: string }>();
   let origin = '';
+  let issuer = '';
 
   const issue = (v: string): string => (issued.push(v), v);
 
@@ -124,8 +147,10 @@ export async function startOAuthServer(opts: OAuthServerOptions = {}): Promise<O
       opaque.set(t, { exp: now + life, scope });
       return t;
     }
-    const claims: Record<string, unknown> = { iss: origin, sub, aud: `${origin}/v2`, exp: now + life, iat: now, nbf: now, scope, client_id: clientId, jti: rand(8) };
+    const claims: Record<string, unknown> = { iss: issuer, sub, aud: `${origin}/v2`, exp: now + life, iat: now, nbf: now, scope, client_id: clientId, jti: rand(8) };
     if (has('jwt-claims-missing')) delete claims.aud, delete claims.nbf;
+    if (opts.keycloakClaims) Object.assign(claims, { typ: 'Bearer', azp: clientId, email_verified: false, clientHost: '127.0.0.1', clientAddress: '127.0.0.1', preferred_username: `service-account-${clientId}` });
+    if (opts.authorizeByPermissions) claims.permissions = scope.split(' ').map((s) => s.replace('*', 'projects'));
     if (has('jwt-pii-in-claims')) Object.assign(claims, { email: 'probe.user@example.com', name: 'Probe User' });
     const header = { alg, kid, ...(!has('jwt-no-typ') && { typ: 'at+jwt' }) };
     return issue(await new SignJWT(claims).setProtectedHeader(header).sign(signKey));
@@ -133,6 +158,7 @@ export async function startOAuthServer(opts: OAuthServerOptions = {}): Promise<O
 
   async function tokenAnswer(res: ServerResponse, sub: string, scope: string, withRefresh: string | undefined): Promise<void> {
     const out: Record<string, unknown> = { access_token: await accessToken(sub, scope), token_type: opts.lowerCaseTokenType ? 'bearer' : 'Bearer', expires_in: has('token-lifetime-24h') ? 86_400 : 600, scope };
+    if (opts.noExpiresIn) delete out.expires_in;
     if (withRefresh !== undefined) {
       const r = issue(rand(32));
       refreshes.set(r, { family: withRefresh, active: true });
@@ -145,7 +171,7 @@ export async function startOAuthServer(opts: OAuthServerOptions = {}): Promise<O
     const cache = has('token-response-cacheable') ? { 'cache-control': 'max-age=300' } : { 'cache-control': 'no-store', pragma: 'no-cache' };
     res.writeHead(status, { 'content-type': 'application/json', ...cache, ...extra }).end(JSON.stringify(value));
   }
-  const tokenError = (res: ServerResponse, error: string, status = 400, extra: Record<string, string> = {}): void => tokenJson(res, status, { error, error_description: error.replace(/_/g, ' ') }, extra);
+  const tokenError = (res: ServerResponse, error: string, status = error === 'invalid_grant' ? (opts.invalidGrantStatus ?? 400) : 400, extra: Record<string, string> = {}): void => tokenJson(res, status, { error, error_description: error.replace(/_/g, ' ') }, extra);
 
   const loginPage = (res: ServerResponse, id: string, status = 200, cookie?: string): void => {
     res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', ...(cookie && { 'set-cookie': `as_session=${cookie}; HttpOnly; Path=/` }) });
@@ -161,6 +187,7 @@ export async function startOAuthServer(opts: OAuthServerOptions = {}): Promise<O
 
   function authorizeGet(url: URL, res: ServerResponse): void {
     const q = url.searchParams;
+    if (opts.brokenLocation) return void res.writeHead(302, { location: 'http://[::1' }).end();
     const uri = q.get('redirect_uri') ?? '';
     const uriOk = uri === redirectUri || (has('redirect-uri-prefix-match') && uri.startsWith(redirectUri));
     if (q.get('client_id') !== clientId || !uriOk) {
@@ -219,7 +246,8 @@ export async function startOAuthServer(opts: OAuthServerOptions = {}): Promise<O
       [id, secret] = [decodeURIComponent(i.replace(/\+/g, ' ')), decodeURIComponent(s.replace(/\+/g, ' '))];
     } else [id, secret] = [form.get('client_id'), form.get('client_secret')];
     if (id === clientId && secret !== null && (same(secret, clientSecret) || has('client-secret-unchecked'))) return true;
-    if (opts.postOnly) tokenError(res, 'invalid_client', 400);
+    if (opts.unauthorizedClientForBadSecret && id === clientId) tokenError(res, 'unauthorized_client', 401, { 'www-authenticate': `Basic realm="${realm}"` });
+    else if (opts.postOnly) tokenError(res, 'invalid_client', 400);
     else tokenError(res, 'invalid_client', 401, { 'www-authenticate': `Basic realm="${realm}"` });
     return false;
   }
@@ -234,6 +262,7 @@ export async function startOAuthServer(opts: OAuthServerOptions = {}): Promise<O
     if (!client(req, res, form)) return;
     const grant = form.get('grant_type');
     res.on('finish', () => void (res.statusCode === 200 && grants.push(grant ?? '')));
+    if (grant === 'client_credentials' && opts.noClientCredentials) return tokenError(res, 'unauthorized_client');
     if (grant === 'client_credentials') return tokenAnswer(res, clientId, form.get('scope') ?? 'read:* write:*', undefined);
     if (grant === 'authorization_code') {
       const c = codes.get(form.get('code') ?? '');
@@ -263,7 +292,8 @@ export async function startOAuthServer(opts: OAuthServerOptions = {}): Promise<O
       if (!has('old-refresh-still-valid')) r.active = false;
       return tokenAnswer(res, username, 'read:* write:*', r.family);
     }
-    if (grant === 'password' && has('password-grant-accepted') && form.get('username') === username && form.get('password') === password) return tokenAnswer(res, username, 'read:* write:*', undefined);
+    // A server that runs the grant refuses a wrong login with invalid_grant (RFC 6749 §5.2).
+    if (grant === 'password' && has('password-grant-accepted')) return form.get('username') === username && form.get('password') === password ? tokenAnswer(res, username, 'read:* write:*', undefined) : tokenError(res, 'invalid_grant');
     if (grant === null) return tokenError(res, 'invalid_request');
     if (has('unknown-grant-500') && grant !== 'password') {
       res.writeHead(500).end();
@@ -304,13 +334,22 @@ export async function startOAuthServer(opts: OAuthServerOptions = {}): Promise<O
       const tolerance = 5;
       if (!has('jwt-exp-unchecked') && (typeof claims.exp !== 'number' || now >= claims.exp + tolerance)) return 'invalid';
       if (!has('jwt-nbf-unchecked') && typeof claims.nbf === 'number' && now < claims.nbf - tolerance) return 'invalid';
-      if (!has('jwt-iss-unchecked') && claims.iss !== origin) return 'invalid';
+      if (!has('jwt-iss-unchecked') && claims.iss !== issuer) return 'invalid';
       const aud = claims.aud;
       const audMissingAllowed = has('jwt-claims-missing') && aud === undefined;
       if (!has('jwt-aud-unchecked') && !audMissingAllowed && !(aud === `${origin}/v2` || (Array.isArray(aud) && aud.includes(`${origin}/v2`)))) return 'invalid';
     }
-    const scopes = String(claims.scope ?? '').split(' ');
+    const scopes = opts.authorizeByPermissions && !opts.opaque ? (Array.isArray(claims.permissions) ? claims.permissions.map(String) : []) : String(claims.scope ?? '').split(' ');
     return has('jwt-scope-ignored') || scopes.includes('read:*') || scopes.includes('read:projects') ? 'ok' : 'scope';
+  }
+
+  /** Whether a bearer value's payload decodes as JSON (all the loose route asks). */
+  function decodes(authorization: string | undefined): boolean {
+    try {
+      return typeof JSON.parse(Buffer.from((authorization ?? '').split('.')[1] ?? '', 'base64url').toString('utf8')) === 'object';
+    } catch {
+      return false;
+    }
   }
 
   async function resource(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -322,14 +361,14 @@ export async function startOAuthServer(opts: OAuthServerOptions = {}): Promise<O
     }
     const problem = (status: number, challenge: string): void => void res.writeHead(status, { 'content-type': 'application/problem+json', 'www-authenticate': challenge }).end(JSON.stringify({ title: 'Unauthorized', status }));
     if (verdict === 'scope') problem(403, `Bearer realm="${realm}", error="insufficient_scope"`);
-    else problem(401, `Bearer realm="${realm}"${verdict === 'invalid' ? ', error="invalid_token"' : ''}`);
+    else problem(verdict === 'invalid' && opts.invalidToken400 ? 400 : 401, `Bearer realm="${realm}"${verdict === 'invalid' ? ', error="invalid_token"' : ''}`);
   }
 
   function metadata(res: ServerResponse): void {
     const doc = {
-      issuer: origin,
+      issuer,
       authorization_endpoint: `${origin}/oauth/authorize`,
-      token_endpoint: `${origin}/oauth/token`,
+      token_endpoint: opts.brokenMetadata ? 'oauth/token' : `${origin}/oauth/token`,
       jwks_uri: `${origin}/oauth/jwks`,
       response_types_supported: ['code'],
       grant_types_supported: ['authorization_code', 'client_credentials', 'refresh_token'],
@@ -351,6 +390,7 @@ export async function startOAuthServer(opts: OAuthServerOptions = {}): Promise<O
       if (route === 'POST /oauth/authorize') return authorizePost(req, res);
       if (route === 'POST /oauth/token') return token(req, res);
       if (route === 'GET /v2/projects') return resource(req, res);
+      if (route === 'GET /v2/tasks') return opts.looseTasksRoute && decodes(req.headers.authorization) ? void res.writeHead(200, { 'content-type': 'application/json' }).end('{"items":[]}') : resource(req, res);
       res.writeHead(404, { 'content-type': 'application/problem+json' }).end(JSON.stringify({ title: 'Not Found', status: 404 }));
     };
     run().catch(() => res.writeHead(500).end());
@@ -362,6 +402,7 @@ export async function startOAuthServer(opts: OAuthServerOptions = {}): Promise<O
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  issuer = `${origin}${opts.issuerPath ?? ''}`;
   return {
     url: origin,
     redirectUri,
