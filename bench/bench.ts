@@ -8,6 +8,7 @@ import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, totalmem, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readExportLines } from '../src/cli/export-lines.js';
 import { loadProfile } from '../src/config/load.js';
 import { runChecks } from '../src/engine/run.js';
 import { HttpClient } from '../src/http/client.js';
@@ -71,7 +72,7 @@ function serveReference(): Promise<Served> {
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       out += chunk;
       if (!out.includes('RESTPROBE_NODE_URLS=')) return;
-      const env = Object.fromEntries([...out.matchAll(/^export (\w+)=(.*)$/gm)].map((m) => [m[1]!, m[2]!]));
+      const env = readExportLines(out);
       const stop = () => {
         child.kill('SIGTERM');
         return exited;

@@ -6,6 +6,8 @@
 import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+// Built by `npm ci` (prepare): how serve's export lines read back (a JWK comes single-quoted).
+import { readExportLines } from '../dist/src/cli/export-lines.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const bin = join(root, 'bin', 'restprobe.js');
@@ -18,10 +20,7 @@ const env = await new Promise((resolve, reject) => {
   server.stdout.on('data', (chunk) => {
     out += chunk;
     if (!out.includes('RESTPROBE_BASE_URL=')) return;
-    // A value with shell syntax in it (the JWK's JSON) comes single-quoted, with ' as '\''.
-    const unquote = (v) => (/^'.*'$/.test(v) ? v.slice(1, -1).replaceAll("'\\''", "'") : v);
-    const vars = Object.fromEntries([...out.matchAll(/^export (\w+)=(.*)$/gm)].map((m) => [m[1], unquote(m[2])]));
-    resolve(vars);
+    resolve(readExportLines(out));
   });
   server.once('exit', (code) => reject(new Error(`the reference server exited (${code}) before it was ready:\n${out}`)));
 }).catch((err) => {

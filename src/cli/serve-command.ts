@@ -4,6 +4,7 @@
  */
 import { faultCatalogue, jwtAlgorithms, maxNodes, versioningSchemes, type Versioning, maxSeedProjects, startReferenceServer, webhookScheduleNames, webhookSchedules, type WebhookScheduleName } from '../../reference-server/src/index.js';
 import { RestprobeError } from '../errors.js';
+import { exportLine } from './export-lines.js';
 import { describeRateLimits, rateLimitOptions, type RateLimitFlags } from './serve-rate-limits.js';
 
 export interface ServeOptions extends RateLimitFlags {
@@ -27,11 +28,6 @@ export interface ServeOptions extends RateLimitFlags {
   readonly versioning?: string;
   /** How the OAuth server signs access tokens: `RS256` (default) or `HS256`. */
   readonly jwtAlg?: string;
-}
-
-/** A value as a shell word: bare when it is plainly safe, else single-quoted (the JWK's JSON). */
-export function shellWord(value: string): string {
-  return /^[\w@%+=:,./-]*$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
 }
 
 export function renderFaultList(json: boolean): string {
@@ -112,7 +108,7 @@ export async function serveCommand(opts: ServeOptions, out: NodeJS.WriteStream =
       `# OAuth: ${server.url}/.well-known/oauth-authorization-server (client ${server.secrets.RESTPROBE_OAUTH_CLIENT_ID}, user ${server.secrets.RESTPROBE_OAUTH_USERNAME}); access tokens are ${jwtAlg} JWTs, signed with RESTPROBE_JWT_TEST_KEY`,
       '# in another shell, paste these lines, then:',
       `#   npx restprobe run ${server.url} -c fixtures/reference.config.json${server.urls.slice(1).map((u) => ` --node ${u}`).join('')}${server.caPath !== undefined ? ` --ca ${server.caPath}` : ''}${server.plainUrl !== undefined ? ` --plain-http-url ${server.plainUrl}` : ''}`,
-      ...Object.entries(server.secrets).map(([name, value]) => `export ${name}=${shellWord(value)}`),
+      ...Object.entries(server.secrets).map(([name, value]) => exportLine(name, value)),
       ...(server.caPath !== undefined ? [`export RESTPROBE_CA_FILE=${server.caPath}`] : []),
       ...(server.plainUrl !== undefined ? [`export RESTPROBE_PLAIN_HTTP_URL=${server.plainUrl}`] : []),
       `export RESTPROBE_BASE_URL=${server.url}`,
