@@ -13,8 +13,11 @@ import { loadProfile } from '../src/config/load.js';
 import { runChecks } from '../src/engine/run.js';
 import { HttpClient } from '../src/http/client.js';
 import type { TargetProfile } from '../src/model/profile.js';
-import { faultCatalogue, startReferenceServer } from '../reference-server/src/index.js';
+import { faultCatalogue, startReferenceServer, type Fault } from '../reference-server/src/index.js';
 import { catalogue } from '../suites/catalogue.js';
+import { compatibleWithinMajor } from '../suites/09-versioning/compatibility.js';
+import { shapeBaselineOf } from '../src/report/shape-baseline.js';
+import { worstFinding } from '../src/model/result.js';
 import type { FixtureReady } from './fixture-server.js';
 import type { HttpFigures } from './http-child.js';
 import { autocannonRate, median, medianRatio } from './measure.js';
@@ -147,29 +150,48 @@ async function checksCommand(): Promise<{ checksCommandMs: number; nodeStartMs: 
 const testProbeRateLimit = { limit: 10, windowMs: 100 } as const;
 
 /**
+ * A fresh two-node reference server with `faults` (over HTTPS when one only shows there),
+ * its profile and a client, as test/support/target.ts builds them.
+ */
+async function referenceTarget(faults: readonly Fault[]): Promise<{ profile: TargetProfile; client: HttpClient; close(): Promise<void> }> {
+  const tls = faults.some((f) => f.overTls === true);
+  // The probe keys' quota of test/support/target.ts: the rate-limit checks wait milliseconds.
+  const server = await startReferenceServer({ port: 0, faults: faults.map((f) => f.name), nodes: 2, probeRateLimit: testProbeRateLimit, webhookSchedule: 'short', tls });
+  const loaded = await loadProfile({ configPath: referenceConfig, baseUrl: server.url, env: { ...server.secrets }, ...(server.caPath !== undefined && { ca: server.caPath }) });
+  const profile: TargetProfile = { ...loaded, nodes: server.urls.slice(1), ...(loaded.rateLimit && { rateLimit: { ...loaded.rateLimit, ...testProbeRateLimit } }), ...(server.plainUrl !== undefined && { plainHttpUrl: server.plainUrl }) };
+  const client = new HttpClient({ timeoutMs: 5_000, maxBodyBytes: profile.http.maxBodyBytes, connections: 4, maxRequests: 50_000, ...(profile.http.ca !== undefined && { ca: profile.http.ca }) });
+  return { profile, client, close: async () => (await client.close(), await server.close()) };
+}
+
+/**
  * On each reference fault, the whole catalogue through runChecks against a fresh two-node
  * server, as test/fault-matrix.test.ts runs it (that test's support is not in the build, so
- * the target is built here the same way); each check the fault names must fail (warn, for a
- * SHOULD rule), or the bench stops.
+ * the target is built here the same way): five property runs, and the clean server's
+ * response shapes as the baseline. Each check the fault names must fail (warn, for a
+ * SHOULD rule) on some collection, or the bench stops.
  */
 async function faultMatrix(): Promise<{ ms: number; faults: number }> {
   const started = performance.now();
-  for (const fault of faultCatalogue) {
-    // The probe keys' quota of test/support/target.ts: the rate-limit checks wait milliseconds.
-    const server = await startReferenceServer({ port: 0, faults: [fault.name], nodes: 2, probeRateLimit: testProbeRateLimit });
-    const loaded = await loadProfile({ configPath: referenceConfig, baseUrl: server.url, env: { ...server.secrets } });
-    const profile: TargetProfile = { ...loaded, nodes: server.urls.slice(1), ...(loaded.rateLimit && { rateLimit: { ...loaded.rateLimit, ...testProbeRateLimit } }) };
-    const client = new HttpClient({ timeoutMs: 5_000, maxBodyBytes: profile.http.maxBodyBytes, connections: 4, maxRequests: 50_000 });
+  const clean = await referenceTarget([]);
+  const shapeBaseline = await (async () => {
     try {
-      const { results } = await runChecks({ profile, checks: catalogue, seed: 1, client });
+      const { results } = await runChecks({ profile: clean.profile, checks: [compatibleWithinMajor], seed: 1, client: clean.client });
+      return shapeBaselineOf({ startedAt: new Date().toISOString(), checks: results });
+    } finally {
+      await clean.close();
+    }
+  })();
+  for (const fault of faultCatalogue) {
+    const target = await referenceTarget([fault]);
+    try {
+      const { results } = await runChecks({ profile: { ...target.profile, properties: { numRuns: 5 }, shapeBaseline }, checks: catalogue, seed: 1, client: target.client });
       const missed = fault.detects.filter((id) => {
         const expected = catalogue.find((c) => c.id === id)?.severity === 'must' ? 'fail' : 'warn';
-        return results.find((r) => r.id === id)?.status !== expected;
+        return worstFinding(results.filter((r) => r.id === id))?.status !== expected;
       });
       if (missed.length > 0) throw new Error(`fault ${fault.name}: ${missed.join(', ')} did not trip`);
     } finally {
-      await client.close();
-      await server.close();
+      await target.close();
     }
   }
   return { ms: performance.now() - started, faults: faultCatalogue.length };

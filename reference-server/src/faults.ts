@@ -19,6 +19,8 @@ export interface FaultDefinition {
    * responses (a breaking change within v2, §9.4) names VER-compatible-within-major too.
    */
   readonly detects: readonly string[];
+  /** Set when the fault only shows over HTTPS (`serve --tls`): a run over plain HTTP cannot see it. */
+  readonly overTls?: true;
 }
 
 /**
@@ -455,11 +457,13 @@ const definitions = [
     name: 'missing-hsts',
     description: 'HTTPS responses carry no Strict-Transport-Security.',
     detects: ['AUT-hsts'],
+    overTls: true,
   },
   {
     name: 'plain-http-serves-data',
     description: 'The plain-HTTP listener serves the API itself instead of redirecting to HTTPS.',
     detects: ['AUT-https-redirect'],
+    overTls: true,
   },
   {
     name: 'credential-in-location',

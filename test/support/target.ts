@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { loadProfile } from '../../src/config/load.js';
 import { HttpClient } from '../../src/http/client.js';
 import type { TargetProfile } from '../../src/model/profile.js';
-import { startReferenceServer, type ReferenceServer, type ReferenceServerOptions } from '../../reference-server/src/index.js';
+import { faultCatalogue, startReferenceServer, type ReferenceServer, type ReferenceServerOptions } from '../../reference-server/src/index.js';
 import { startRewritingProxy, type Rewrites, type RewritingProxy } from './rewriting-proxy.js';
 
 export const repoRoot = join(import.meta.dirname, '..', '..');
@@ -33,7 +33,7 @@ export async function startTarget(faults: readonly string[] = [], options: Pick<
 }
 
 /** Faults that only show over HTTPS: the fault matrix starts their targets with `tls`. */
-export const tlsFaults: ReadonlySet<string> = new Set(['missing-hsts', 'plain-http-serves-data']);
+export const tlsFaults: ReadonlySet<string> = new Set(faultCatalogue.filter((f) => f.overTls === true).map((f) => f.name));
 
 /** A variant of the reference server: the server (with `faults`) behind a proxy that applies `rewrites`. */
 export interface Variant extends Target {
