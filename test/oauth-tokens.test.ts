@@ -283,6 +283,12 @@ describe('a violating authorization server', () => {
     expect([claims.status, claims.message], explain).toEqual(['fail', expect.stringMatching(/expected the issuer "https:\/\/restprobe\.invalid\/issuer" \(auth\.jwt\.issuer\)$/)]);
   });
 
+  it('issues a code without a challenge and redeems it with any code_verifier (the PKCE downgrade, RFC 9700 §4.8.2): AUT-pkce-required fails, though a redemption without one is refused', async () => {
+    const { by, explain, results } = await run({ pkceDowngrade: true });
+    expect(by, explain).toEqual({ ...allPass, 'AUT-pkce-required': 'fail' });
+    expect(results.find((r) => r.id === 'AUT-pkce-required')!.message).toContain('redeemed it with a code_verifier');
+  });
+
   it('warns when a reused code leaves the refresh token of its first use working (a SHOULD)', async () => {
     const { by, explain } = await run({ keepTokensOnCodeReuse: true });
     expect(by, explain).toEqual({ ...allPass, 'AUT-code-single-use': 'warn' });

@@ -31,18 +31,27 @@ export async function expectFlowWorks(ctx: CheckContext, client: CodeFlowClient)
 }
 
 /**
- * Runs the control, then the authorization request `params`; fails when it issued a token,
- * or a code that the token endpoint then redeemed (with `verifier`, when the request had
- * one), or when the server broke (5xx). `rule` says whose rule a failure breaks.
+ * Runs the control, then the authorization request `params` once per entry of `redeemWith`;
+ * fails when it issued a token, or a code that the token endpoint then redeemed with that
+ * entry's `code_verifier` (none for `undefined`), or when the server broke (5xx). `rule`
+ * says whose rule a failure breaks. Each attempt asks for a code of its own: a code is
+ * single-use, so one refused redemption would spoil the next.
  */
-export async function expectRefusedAuthorization(ctx: CheckContext, client: CodeFlowClient, params: Record<string, string>, what: string, rule: string, verifier?: string): Promise<void> {
+export async function expectRefusedAuthorization(ctx: CheckContext, client: CodeFlowClient, params: Record<string, string>, what: string, rule: string, redeemWith: readonly (string | undefined)[] = [undefined]): Promise<void> {
   await expectFlowWorks(ctx, client);
+  for (const verifier of redeemWith) {
+    if (!(await refusedOnce(ctx, client, params, what, rule, verifier))) return;
+  }
+}
+
+/** One attempt of {@link expectRefusedAuthorization}: whether a code was issued (so another redemption is worth trying). */
+async function refusedOnce(ctx: CheckContext, client: CodeFlowClient, params: Record<string, string>, what: string, rule: string, verifier: string | undefined): Promise<boolean> {
   const outcome = await authorize(ctx, client, params);
   if (outcome.kind === 'answer') {
     const res: HttpResponse = outcome.response;
     if (res.status >= 500) throw new CheckFailure(`${what}: ${describe(res)}, expected a refusal (an error redirect or a 4xx page; ${rule})`, 'an error redirect or 4xx', String(res.status), res.exchangeIndex);
     ctx.note(`${what}: ${describe(res)}`);
-    return;
+    return false;
   }
   if (outcome.fragment.has('access_token') || outcome.query.has('access_token')) {
     throw new CheckFailure(`${what}: the server redirected with an access token, expected a refusal (${rule})`, 'an error redirect or a 4xx page', 'an access token', exchangeOf(outcome));
@@ -50,11 +59,13 @@ export async function expectRefusedAuthorization(ctx: CheckContext, client: Code
   const code = codeOf(outcome);
   if (code === undefined) {
     ctx.note(`${what}: ${outcomeText(outcome)}`);
-    return;
+    return false;
   }
   const redeemed = await redeemCode(ctx, client, code, verifier);
+  const sent = verifier === undefined ? 'without a code_verifier' : 'with a code_verifier';
   if (tokensOf(redeemed) !== undefined) {
-    throw new CheckFailure(`${what}: the server issued a code, and the token endpoint redeemed it (${describe(redeemed)}), expected the request or the code refused (${rule})`, 'an error redirect or a 4xx page, or the code refused', 'tokens', redeemed.exchangeIndex);
+    throw new CheckFailure(`${what}: the server issued a code, and the token endpoint redeemed it ${sent} (${describe(redeemed)}), expected the request or the code refused (${rule})`, 'an error redirect or a 4xx page, or the code refused', 'tokens', redeemed.exchangeIndex);
   }
-  ctx.note(`${what}: a code was issued, but the token endpoint refused it (${describe(redeemed)})`);
+  ctx.note(`${what}: a code was issued, but the token endpoint refused it ${sent} (${describe(redeemed)})`);
+  return true;
 }

@@ -11,12 +11,15 @@ import { presentToken } from '../../src/check-kit/bearer.js';
 export const pkceRequired = defineCheck({
   id: 'AUT-pkce-required',
   title: 'An authorization request without a PKCE challenge gets no usable code',
-  rule: 'An authorization request without `code_challenge` MUST be refused (RFC 7636 §4.4.1 `invalid_request`; conventions §5.8: the code flow uses PKCE), or its code refused at the token endpoint (RFC 9700 §4.8.2); it never yields tokens.',
+  rule: 'An authorization request without `code_challenge` MUST be refused (RFC 7636 §4.4.1 `invalid_request`; conventions §5.8: the code flow uses PKCE), or its code refused at the token endpoint, with a `code_verifier` (the downgrade of RFC 9700 §4.8.2) or without one; it never yields tokens.',
   severity: 'must',
   needs: ['oauthCodeFlow'],
   async run(ctx, { oauthCodeFlow: client }) {
     const { code_challenge: _c, code_challenge_method: _m, ...params } = codeRequest(client).params;
-    await expectRefusedAuthorization(ctx, client, params, 'an authorization request without code_challenge', 'conventions §5.8: every client uses PKCE S256; RFC 9700 §2.1.1 requires it of public clients and recommends it for confidential ones');
+    // An attacker who strips the challenge leaves the client sending its verifier (RFC 9700 §4.8.2): try that first, then none.
+    const { verifier } = pkcePair();
+    ctx.treatAsSecret(verifier, 'PKCE_VERIFIER');
+    await expectRefusedAuthorization(ctx, client, params, 'an authorization request without code_challenge', 'conventions §5.8: every client uses PKCE S256; RFC 9700 §2.1.1 requires it of public clients, §4.8.2 refuses a code_verifier for a code requested without a challenge', [verifier, undefined]);
   },
 });
 
@@ -30,7 +33,7 @@ export const pkcePlainRefused = defineCheck({
     const { verifier } = pkcePair();
     ctx.treatAsSecret(verifier, 'PKCE_VERIFIER');
     const params = { ...codeRequest(client).params, code_challenge: verifier, code_challenge_method: 'plain' };
-    await expectRefusedAuthorization(ctx, client, params, 'an authorization request with code_challenge_method=plain', 'conventions §5.8: the challenge is S256; RFC 7636 §4.2: a client that can use S256 must', verifier);
+    await expectRefusedAuthorization(ctx, client, params, 'an authorization request with code_challenge_method=plain', 'conventions §5.8: the challenge is S256; RFC 7636 §4.2: a client that can use S256 must', [verifier]);
   },
 });
 

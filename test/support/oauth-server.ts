@@ -56,6 +56,12 @@ export interface OAuthServerOptions {
   readonly brokenMetadata?: boolean;
   /** The authorization endpoint redirects to a Location that is no URL. */
   readonly brokenLocation?: boolean;
+  /**
+   * A code requested without a challenge is issued, and redeemed only with some
+   * code_verifier, unchecked: PKCE looks required, but the downgrade RFC 9700 §4.8.2
+   * forbids goes through.
+   */
+  readonly pkceDowngrade?: boolean;
   /** A wrong client secret gets 401 unauthorized_client, as Keycloak answers it. */
   readonly unauthorizedClientForBadSecret?: boolean;
   /** The client may not use client credentials: 400 unauthorized_client (Keycloak without a service account, Auth0 without the grant). */
@@ -204,7 +210,7 @@ export async function startOAuthServer(opts: OAuthServerOptions = {}): Promise<O
     if (type !== 'code' && type !== 'token') return errorRedirect(res, uri, 'unsupported_response_type', state);
     const challenge = q.get('code_challenge') ?? undefined;
     const method = q.get('code_challenge_method') ?? 'plain';
-    if (type === 'code' && challenge === undefined && !has('pkce-optional')) return errorRedirect(res, uri, 'invalid_request', state);
+    if (type === 'code' && challenge === undefined && !has('pkce-optional') && !opts.pkceDowngrade) return errorRedirect(res, uri, 'invalid_request', state);
     if (type === 'code' && challenge !== undefined && method !== 'S256' && !(method === 'plain' && has('pkce-plain-accepted'))) return errorRedirect(res, uri, 'invalid_request', state);
     const id = rand();
     const cookie = opts.loginCookie ? rand() : undefined;
@@ -273,6 +279,7 @@ export async function startOAuthServer(opts: OAuthServerOptions = {}): Promise<O
       }
       const verifier = form.get('code_verifier');
       const { challenge, method } = c.pending;
+      if (challenge === undefined && opts.pkceDowngrade && verifier === null) return tokenError(res, 'invalid_grant');
       if (challenge !== undefined && !has('pkce-verifier-unchecked')) {
         const ok = verifier !== null && (method === 'plain' ? verifier === challenge : createHash('sha256').update(verifier).digest('base64url') === challenge);
         if (!ok) return tokenError(res, 'invalid_grant');
