@@ -150,6 +150,15 @@ describe('a conforming authorization server', () => {
     expect(by, explain).toEqual({ ...allPass, ...Object.fromEntries(warned.map((id) => [id, 'warn'])) });
   });
 
+  it('that wants an audience parameter (as Auth0 does): every check passes with auth.oauth.parameters, and none without it', async () => {
+    const audience = 'https://api.example.com';
+    const { by, explain } = await run({ requireAudience: audience }, 'form', { oauth: () => ({ parameters: { audience } }) });
+    expect(by, explain).toEqual(allPass);
+    const without = await run({ requireAudience: audience });
+    expect(Object.values(without.by).filter((s) => s === 'pass').length, without.explain).toBeLessThan(tokenChecks.length / 2);
+    expect(Object.values(without.by), without.explain).not.toContain('fail');
+  });
+
   it('with HS256 tokens: the key-confusion check skips (no public key), the rest pass', async () => {
     const { by, explain } = await run({ alg: 'HS256' }, 'form', { algorithms: ['HS256'] });
     expect(by, explain).toEqual({ ...allPass, 'AUT-jwt-key-confusion-refused': 'skip' });

@@ -126,11 +126,12 @@ export async function authorize(ctx: CheckContext, client: CodeFlowClient, param
   return 'status' in after ? { kind: 'answer', response: after } : after;
 }
 
-/** An authorization request for a code with PKCE S256 and a fresh state: its parameters and verifier. */
+/** An authorization request for a code with PKCE S256 and a fresh state (and the config's extra parameters): its parameters and verifier. */
 export function codeRequest(client: CodeFlowClient): { params: Record<string, string>; verifier: string; state: string } {
   const { verifier, challenge } = pkcePair();
   const state = newState();
   const params = {
+    ...client.oauth.parameters,
     response_type: 'code',
     client_id: client.oauth.clientId,
     redirect_uri: client.oauth.redirectUri,

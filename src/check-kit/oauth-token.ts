@@ -87,9 +87,9 @@ export function requireTokens(res: HttpResponse, what: string): Tokens {
   return tokens;
 }
 
-/** The fields of a client-credentials request. */
+/** The fields of a client-credentials request, with the config's extra parameters (`auth.oauth.parameters`). */
 export function clientCredentialsGrant(client: OAuthClient): Record<string, string> {
-  return { grant_type: 'client_credentials', ...(client.oauth.scopes.length > 0 && { scope: client.oauth.scopes.join(' ') }) };
+  return { ...client.oauth.parameters, grant_type: 'client_credentials', ...(client.oauth.scopes.length > 0 && { scope: client.oauth.scopes.join(' ') }) };
 }
 
 /** Tokens are renewed this long before they expire, so none runs out mid-check. */

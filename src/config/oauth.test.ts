@@ -24,6 +24,18 @@ async function load(auth: unknown, env: Record<string, string> = {}) {
 const env = { CLIENT_ID: 'restprobe-client', CLIENT_SECRET: 'cs-0123456789abcdef', USER: 'probe-user', PASSWORD: 'pw-0123456789', JWT_KEY: '{"kty":"oct","k":"c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0"}' };
 
 describe('auth.oauth and auth.jwt', () => {
+  it('takes extra parameters for the authorization server (auth.oauth.parameters), but none restprobe sets itself', async () => {
+    const ok = await load({ oauth: { clientId: 'c', parameters: { audience: 'https://api.example.com', resource: 'https://api.example.com/v2' } } });
+    expect((await ok.profile).auth.oauth?.parameters).toEqual({ audience: 'https://api.example.com', resource: 'https://api.example.com/v2' });
+    const bad = await load({ oauth: { clientId: 'c', parameters: { scope: 'write:*', audience: 3 } } });
+    const err = await bad.profile.catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RestprobeError);
+    expect((err as RestprobeError).problems).toEqual([
+      'auth.oauth.parameters: must not be a parameter restprobe sets itself (response_type, client_id, redirect_uri, scope, state, code_challenge, grant_type, …) (found string "scope")',
+      'auth.oauth.parameters.audience: must be a string (found number 3)',
+    ]);
+  });
+
   it('resolves the client, the login form fields and the test key; the client id is no secret', async () => {
     const { profile } = await load(
       {
@@ -33,7 +45,7 @@ describe('auth.oauth and auth.jwt', () => {
       env,
     );
     const p = await profile;
-    expect(p.auth.oauth).toEqual({ clientId: 'restprobe-client', clientSecret: { envName: 'CLIENT_SECRET', value: env.CLIENT_SECRET }, scopes: ['read:*'], redirectUri: 'http://127.0.0.1/cb', login: { kind: 'form', fields: { username: 'probe-user', password: env.PASSWORD, remember: 'yes' }, unset: [] }, clientIdEnv: 'CLIENT_ID' });
+    expect(p.auth.oauth).toEqual({ clientId: 'restprobe-client', clientSecret: { envName: 'CLIENT_SECRET', value: env.CLIENT_SECRET }, scopes: ['read:*'], parameters: {}, redirectUri: 'http://127.0.0.1/cb', login: { kind: 'form', fields: { username: 'probe-user', password: env.PASSWORD, remember: 'yes' }, unset: [] }, clientIdEnv: 'CLIENT_ID' });
     expect(p.auth.jwt).toMatchObject({ algorithms: ['HS256'], testSigningKey: { envName: 'JWT_KEY', value: env.JWT_KEY } });
     expect(p.secrets.map((s) => s.envName).sort()).toEqual(['CLIENT_SECRET', 'JWT_KEY', 'PASSWORD', 'USER']);
     expect(resolveCodeFlow(p)).not.toBeInstanceOf(Unmet);

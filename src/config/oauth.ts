@@ -48,6 +48,7 @@ export function oauthProfile(raw: RawOAuth, secrets: SecretResolver, configPath:
     ...(raw.clientSecret !== undefined && { clientSecret: secrets.resolveOptional(raw.clientSecret) }),
     ...(raw.clientAuth !== undefined && { clientAuth: raw.clientAuth }),
     scopes: raw.scopes ?? [],
+    parameters: raw.parameters ?? {},
     ...(raw.redirectUri !== undefined && { redirectUri: raw.redirectUri }),
     ...(raw.login !== undefined && { login: login(raw.login, secrets, configPath) }),
   };

@@ -126,5 +126,6 @@ function problemLine(error: ErrorObject): string {
  * ```
  */
 export function problemsFromAjv(errors: readonly ErrorObject[]): string[] {
-  return [...new Set(errors.map(problemLine))];
+  // A bad property name gets two errors: the name's own, then a bare "property name must be valid".
+  return [...new Set(errors.filter((e) => e.keyword !== 'propertyNames').map(problemLine))];
 }

@@ -133,6 +133,7 @@ export interface RawOAuth {
   readonly clientSecret?: SecretRef;
   readonly clientAuth?: 'client_secret_basic' | 'client_secret_post';
   readonly scopes?: readonly string[];
+  readonly parameters?: Readonly<Record<string, string>>;
   readonly redirectUri?: string;
   readonly login?: { readonly form: { readonly fields: Readonly<Record<string, PlainOrSecret>> } } | { readonly command: string | readonly string[]; readonly timeoutMs?: number };
 }

@@ -166,6 +166,8 @@ export interface OAuthProfile {
   /** Absent: chosen from the metadata, Basic first. */
   readonly clientAuth?: 'client_secret_basic' | 'client_secret_post';
   readonly scopes: readonly string[];
+  /** Sent with every authorization request and client-credentials grant (`audience`, `resource`). */
+  readonly parameters: Readonly<Record<string, string>>;
   readonly redirectUri?: string;
   readonly login?: OAuthLogin;
 }

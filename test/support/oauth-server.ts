@@ -62,6 +62,8 @@ export interface OAuthServerOptions {
    * forbids goes through.
    */
   readonly pkceDowngrade?: boolean;
+  /** Authorization requests and client-credentials grants without `audience=<this>` are refused, as an Auth0 tenant without a default audience does. */
+  readonly requireAudience?: string;
   /** A wrong client secret gets 401 unauthorized_client, as Keycloak answers it. */
   readonly unauthorizedClientForBadSecret?: boolean;
   /** The client may not use client credentials: 400 unauthorized_client (Keycloak without a service account, Auth0 without the grant). */
@@ -208,6 +210,7 @@ export async function startOAuthServer(opts: OAuthServerOptions = {}): Promise<O
       return;
     }
     if (type !== 'code' && type !== 'token') return errorRedirect(res, uri, 'unsupported_response_type', state);
+    if (opts.requireAudience !== undefined && q.get('audience') !== opts.requireAudience) return errorRedirect(res, uri, 'invalid_request', state);
     const challenge = q.get('code_challenge') ?? undefined;
     const method = q.get('code_challenge_method') ?? 'plain';
     if (type === 'code' && challenge === undefined && !has('pkce-optional') && !opts.pkceDowngrade) return errorRedirect(res, uri, 'invalid_request', state);
@@ -269,6 +272,7 @@ export async function startOAuthServer(opts: OAuthServerOptions = {}): Promise<O
     const grant = form.get('grant_type');
     res.on('finish', () => void (res.statusCode === 200 && grants.push(grant ?? '')));
     if (grant === 'client_credentials' && opts.noClientCredentials) return tokenError(res, 'unauthorized_client');
+    if (grant === 'client_credentials' && opts.requireAudience !== undefined && form.get('audience') !== opts.requireAudience) return tokenError(res, 'invalid_request');
     if (grant === 'client_credentials') return tokenAnswer(res, clientId, form.get('scope') ?? 'read:* write:*', undefined);
     if (grant === 'authorization_code') {
       const c = codes.get(form.get('code') ?? '');
