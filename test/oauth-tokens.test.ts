@@ -159,6 +159,14 @@ describe('a conforming authorization server', () => {
     expect(Object.values(without.by), without.explain).not.toContain('fail');
   });
 
+  it('with a consent page after the login (as Keycloak shows one): every check passes with login.form.consent, and none fails without it', async () => {
+    const consented = await run({ consentPage: true }, 'form', { oauth: () => ({ login: { form: { fields: { username: { env: 'RESTPROBE_OAUTH_USERNAME' }, password: { env: 'RESTPROBE_OAUTH_PASSWORD' } }, consent: true } } }) });
+    expect(consented.by, consented.explain).toEqual(allPass);
+    const without = await run({ consentPage: true });
+    expect(Object.values(without.by), without.explain).not.toContain('fail');
+    expect(without.by['STA-refresh-rotates'], without.explain).toBe('error');
+  });
+
   it('with HS256 tokens: the key-confusion check skips (no public key), the rest pass', async () => {
     const { by, explain } = await run({ alg: 'HS256' }, 'form', { algorithms: ['HS256'] });
     expect(by, explain).toEqual({ ...allPass, 'AUT-jwt-key-confusion-refused': 'skip' });

@@ -10,7 +10,7 @@ import { RestprobeError } from '../errors.js';
 import type { CheckContext, HttpResponse } from '../model/context.js';
 import type { CodeFlowClient, OAuthClient } from '../model/oauth-needs.js';
 import { describe } from './expect.js';
-import { parseLoginForm } from './login-form.js';
+import { parseLoginForm, type LoginForm } from './login-form.js';
 import { runLoginCommand } from './login-command.js';
 import { oauthEndpoints } from './oauth-metadata.js';
 import { pkcePair } from './pkce.js';
@@ -117,14 +117,22 @@ export async function authorize(ctx: CheckContext, client: CodeFlowClient, param
   }
   const form = parseLoginForm(page.text, page.url);
   if (typeof form === 'string') return { kind: 'answer', response: page };
-  const fields = { ...form.fields, ...login.fields };
-  const submitted =
-    form.method === 'POST'
-      ? await ctx.http.send({ method: 'POST', url: form.action, auth: false, form: fields, headers: { accept: 'text/html', ...jar.header() } })
-      : await ctx.http.send({ method: 'GET', url: authorizationUrl(form.action, fields), auth: false, headers: { accept: 'text/html', ...jar.header() } });
-  const after = await follow(submitted);
+  const submit = (f: LoginForm, fields: Record<string, string>): Promise<HttpResponse> =>
+    f.method === 'POST'
+      ? ctx.http.send({ method: 'POST', url: f.action, auth: false, form: fields, headers: { accept: 'text/html', ...jar.header() } })
+      : ctx.http.send({ method: 'GET', url: authorizationUrl(f.action, fields), auth: false, headers: { accept: 'text/html', ...jar.header() } });
+  let after = await follow(await submit(form, { ...form.fields, ...login.fields }));
+  // A consent page (one form, no password) is approved when the config says so: by its first submit button.
+  for (let pages = 0; login.consent === true && pages < maxConsentPages && 'status' in after && after.status === 200; pages++) {
+    const consent = parseLoginForm(after.text, after.url);
+    if (typeof consent === 'string' || consent.asksPassword || new URL(consent.action).origin !== origin) break;
+    after = await follow(await submit(consent, { ...consent.fields, ...(consent.submit && { [consent.submit.name]: consent.submit.value }) }));
+  }
   return 'status' in after ? { kind: 'answer', response: after } : after;
 }
+
+/** Consent pages restprobe approves after a login before it gives up (a consent, then a confirmation). */
+const maxConsentPages = 2;
 
 /** An authorization request for a code with PKCE S256 and a fresh state (and the config's extra parameters): its parameters and verifier. */
 export function codeRequest(client: CodeFlowClient): { params: Record<string, string>; verifier: string; state: string } {

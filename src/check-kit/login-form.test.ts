@@ -9,12 +9,23 @@ describe('parseLoginForm', () => {
       action: 'https://as.example/oauth/authorize?x=1&y=2',
       method: 'POST',
       fields: { request: 'a"b', username: '', password: '' },
+      submit: { name: 'go', value: 'Log in' },
+      asksPassword: true,
     });
   });
 
   it('picks the form with a password field and defaults to the page URL and GET', () => {
     const html = `<form action="/search"><input name="q"></form><form><input type="password" name="pw"></form>`;
-    expect(parseLoginForm(html, 'https://as.example/login')).toEqual({ action: 'https://as.example/login', method: 'GET', fields: { pw: '' } });
+    expect(parseLoginForm(html, 'https://as.example/login')).toEqual({ action: 'https://as.example/login', method: 'GET', fields: { pw: '' }, asksPassword: true });
+  });
+
+  it('reads a consent page: no password, and the first submit control is the one a click on approve sends', () => {
+    const keycloak = `<form action="/consent" method="post"><input type="hidden" name="code" value="k"><input name="accept" type="submit" value="Yes"><input name="cancel" type="submit" value="No"></form>`;
+    expect(parseLoginForm(keycloak, 'https://as.example/x')).toMatchObject({ fields: { code: 'k' }, submit: { name: 'accept', value: 'Yes' }, asksPassword: false });
+    const auth0 = `<form method="post"><button type="submit" name="action" value="accept">Accept</button><button type="submit" name="action" value="deny">Decline</button></form>`;
+    expect(parseLoginForm(auth0, 'https://as.example/x')).toMatchObject({ submit: { name: 'action', value: 'accept' } });
+    const oidcProvider = `<form method="post" action="/interaction/1/confirm"><button autofocus type="submit">Continue</button></form>`;
+    expect(parseLoginForm(oidcProvider, 'https://as.example/x')).not.toHaveProperty('submit');
   });
 
   it('says why when there is no form to fill', () => {

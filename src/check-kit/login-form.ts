@@ -12,6 +12,10 @@ export interface LoginForm {
   readonly method: 'GET' | 'POST';
   /** Every named input with its value (hidden ones included), before the configured fields. */
   readonly fields: Record<string, string>;
+  /** The form's first named submit button (`<input type=submit>` or `<button>`), as a click on it would send it. */
+  readonly submit?: { readonly name: string; readonly value: string };
+  /** Whether the form has a password field (a login form, not a consent page). */
+  readonly asksPassword: boolean;
 }
 
 const entities: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", '#39': "'" };
@@ -82,7 +86,7 @@ function elements(html: string, name: string): { tag: string; inner: string }[] 
 export function parseLoginForm(html: string, pageUrl: string): LoginForm | string {
   const forms = elements(html, 'form');
   if (forms.length === 0) return 'the page holds no <form>';
-  const withPassword = forms.filter((f) => /<input\b[^<>]*type\s*=\s*["']?password/i.test(f.inner));
+  const withPassword = forms.filter((f) => hasPassword(f.inner));
   const chosen = withPassword.length === 1 ? withPassword[0]! : forms.length === 1 ? forms[0]! : undefined;
   if (chosen === undefined) return `the page holds ${forms.length} forms and ${withPassword.length === 0 ? 'none' : 'more than one'} with a password field: restprobe cannot tell which one logs in`;
   const a = attributes(chosen.tag);
@@ -92,5 +96,21 @@ export function parseLoginForm(html: string, pageUrl: string): LoginForm | strin
   } catch {
     return `the form's action ${JSON.stringify(a.get('action'))} is not a URL`;
   }
-  return { action, method: (a.get('method') ?? 'get').toLowerCase() === 'post' ? 'POST' : 'GET', fields: inputValues(chosen.inner) };
+  const submit = firstSubmit(chosen.inner);
+  return { action, method: (a.get('method') ?? 'get').toLowerCase() === 'post' ? 'POST' : 'GET', fields: inputValues(chosen.inner), ...(submit && { submit }), asksPassword: hasPassword(chosen.inner) };
+}
+
+const hasPassword = (formBody: string): boolean => /<input\b[^<>]*type\s*=\s*["']?password/i.test(formBody);
+
+/** The first submit control of a form body that has a name: what clicking it adds to the submission. */
+function firstSubmit(formBody: string): { name: string; value: string } | undefined {
+  for (const [tag] of formBody.matchAll(/<input\b[^<>]*>|<button\b[^<>]*>/gi)) {
+    const a = attributes(tag);
+    const type = (a.get('type') ?? (tag.toLowerCase().startsWith('<button') ? 'submit' : 'text')).toLowerCase();
+    if (type !== 'submit' && type !== 'image') continue;
+    // The first submit control is the one a user's Enter key would press; unnamed, it adds nothing.
+    const name = a.get('name');
+    return name ? { name, value: a.get('value') ?? '' } : undefined;
+  }
+  return undefined;
 }

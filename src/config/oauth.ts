@@ -30,7 +30,7 @@ function login(raw: NonNullable<RawOAuth['login']>, secrets: SecretResolver, con
   // Optional like the client secret: an unset variable skips the code-flow checks, naming auth.oauth.login.
   const fields = Object.entries(raw.form.fields).map(([name, v]) => [name, typeof v === 'string' ? v : secrets.resolveOptional(v).value] as const);
   const unset = Object.entries(raw.form.fields).flatMap(([name, v]) => (typeof v !== 'string' && secrets.resolveOptional(v).value === '' ? [`${name} (${v.env})`] : []));
-  return { kind: 'form', fields: Object.fromEntries(fields), unset };
+  return { kind: 'form', fields: Object.fromEntries(fields), unset, ...(raw.form.consent === true && { consent: true as const }) };
 }
 
 

@@ -135,7 +135,7 @@ export interface RawOAuth {
   readonly scopes?: readonly string[];
   readonly parameters?: Readonly<Record<string, string>>;
   readonly redirectUri?: string;
-  readonly login?: { readonly form: { readonly fields: Readonly<Record<string, PlainOrSecret>> } } | { readonly command: string | readonly string[]; readonly timeoutMs?: number };
+  readonly login?: { readonly form: { readonly fields: Readonly<Record<string, PlainOrSecret>>; readonly consent?: boolean } } | { readonly command: string | readonly string[]; readonly timeoutMs?: number };
 }
 
 export interface RawJwt {

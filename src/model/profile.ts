@@ -147,6 +147,8 @@ export type OAuthLogin =
       readonly fields: Readonly<Record<string, string>>;
       /** Fields whose variable is unset (`name (VARIABLE)`): the code-flow checks skip naming auth.oauth.login. */
       readonly unset: readonly string[];
+      /** Approve a consent page after the login (its one form, by its first submit button). */
+      readonly consent?: true;
     }
   | { readonly kind: 'command'; /** Program and arguments; the authorization URL is appended. */ readonly argv: readonly string[]; readonly timeoutMs: number };
 

@@ -64,6 +64,8 @@ export interface OAuthServerOptions {
   readonly pkceDowngrade?: boolean;
   /** Authorization requests and client-credentials grants without `audience=<this>` are refused, as an Auth0 tenant without a default audience does. */
   readonly requireAudience?: string;
+  /** After the login a consent page asks to approve the client (Keycloak's: submit buttons accept, then cancel); only accept issues the code. */
+  readonly consentPage?: boolean;
   /** A wrong client secret gets 401 unauthorized_client, as Keycloak answers it. */
   readonly unauthorizedClientForBadSecret?: boolean;
   /** The client may not use client credentials: 400 unauthorized_client (Keycloak without a service account, Auth0 without the grant). */
@@ -89,7 +91,7 @@ const clientId = 'restprobe-client';
 const username = 'probe-user';
 const realm = 'restprobe-stand-in';
 
-interface Pending { readonly responseType: string; readonly redirectUri: string; readonly state?: string; readonly challenge?: string; readonly method?: string; readonly scope: string; readonly cookie?: string }
+interface Pending { readonly loggedIn?: boolean; readonly responseType: string; readonly redirectUri: string; readonly state?: string; readonly challenge?: string; readonly method?: string; readonly scope: string; readonly cookie?: string }
 interface CodeGrant { readonly pending: Pending; used: boolean; family?: string }
 interface Refresh { readonly family: string; active: boolean }
 
@@ -229,7 +231,17 @@ export async function startOAuthServer(opts: OAuthServerOptions = {}): Promise<O
       res.writeHead(400, { 'content-type': 'text/html' }).end('<p>unknown request</p>');
       return;
     }
-    if (form.get('username') !== username || form.get('password') !== password) return loginPage(res, id, 401);
+    const consenting = form.has('accept') || form.has('cancel');
+    if (consenting) {
+      if (!form.has('accept') || form.has('cancel') || !p.loggedIn) return errorRedirect(res, p.redirectUri, 'access_denied', p.state ?? null);
+    } else {
+      if (form.get('username') !== username || form.get('password') !== password) return loginPage(res, id, 401);
+      if (opts.consentPage) {
+        pending.set(id, { ...p, loggedIn: true });
+        res.writeHead(200, { 'content-type': 'text/html' }).end(`<h1>Allow restprobe?</h1><form method="post" action="/oauth/authorize"><input type="hidden" name="request" value="${id}"><input type="submit" name="accept" value="Yes"><input type="submit" name="cancel" value="No"></form>`);
+        return;
+      }
+    }
     pending.delete(id);
     const u = new URL(p.redirectUri);
     const state = has('state-dropped') ? undefined : p.state;
