@@ -4,28 +4,14 @@
  * the header, and a target that answers a reused key with its first result, do not.
  */
 import { describe, expect, it } from 'vitest';
-import { runChecks } from '../src/engine/run.js';
-import { worstFinding } from '../src/model/result.js';
-import { catalogue } from '../suites/catalogue.js';
 import { jsonOf, type ProxiedRequest, type Rewrites } from './support/rewriting-proxy.js';
 import { startTarget, startVariant, type Target } from './support/target.js';
+import { verdictsOf } from './support/verdicts.js';
 
 const ids = ['END-idempotency-key-replay', 'END-idempotency-key-mismatch'] as const;
 
 /** Each check's worst verdict over its collections, with every message for a mismatch. */
-async function verdicts(start: Promise<Target>): Promise<{ verdicts: Record<string, string>; explain: string }> {
-  const target = await start;
-  try {
-    const checks = catalogue.filter((c) => (ids as readonly string[]).includes(c.id));
-    const { results } = await runChecks({ profile: target.profile, checks, seed: 1, client: target.client });
-    return {
-      verdicts: Object.fromEntries(ids.map((id) => [id, worstFinding(results.filter((r) => r.id === id))!.status])),
-      explain: results.map((r) => `${r.id} [${r.collection}]: ${r.status} ${r.message}`).join('\n'),
-    };
-  } finally {
-    await target.close();
-  }
-}
+const verdicts = (start: Promise<Target>) => verdictsOf(start, ids);
 
 const keyOf = (req: ProxiedRequest): string | undefined => req.headers['idempotency-key'];
 

@@ -6,30 +6,18 @@
  * sub-collection's are: proven with the sub-collection's actions taken out of the config.
  */
 import { describe, expect, it } from 'vitest';
-import { runChecks } from '../src/engine/run.js';
-import { worstFinding } from '../src/model/result.js';
-import { catalogue } from '../suites/catalogue.js';
 import { jsonOf, type ProxiedRequest, type ProxiedResponse, type Rewrites } from './support/rewriting-proxy.js';
 import { startVariant } from './support/target.js';
 import type { TargetProfile } from '../src/model/profile.js';
+import { verdictsOf } from './support/verdicts.js';
 
 /** The reference config with actions on the top-level projects only (the tasks' completion left out). */
 const topLevelOnly = (p: TargetProfile): TargetProfile => ({ ...p, collections: p.collections.map((c) => ({ ...c, children: (c.children ?? []).map((k) => ({ ...k, actions: [] })) })) });
 
 const ids = ['RES-links-resolve', 'STA-links-open-actions'] as const;
 
-async function verdicts(rewrites: Rewrites, faults: readonly string[] = [], adjust: (p: TargetProfile) => TargetProfile = (p) => p): Promise<{ verdicts: Record<string, string>; explain: string }> {
-  const target = await startVariant(rewrites, faults);
-  try {
-    const checks = catalogue.filter((c) => (ids as readonly string[]).includes(c.id));
-    const { results } = await runChecks({ profile: adjust(target.profile), checks, seed: 1, client: target.client });
-    return {
-      verdicts: Object.fromEntries(ids.map((id) => [id, worstFinding(results.filter((r) => r.id === id))!.status])),
-      explain: results.map((r) => `${r.id}: ${r.status} ${r.message}`).join('\n'),
-    };
-  } finally {
-    await target.close();
-  }
+function verdicts(rewrites: Rewrites, faults: readonly string[] = [], adjust?: (p: TargetProfile) => TargetProfile) {
+  return verdictsOf(startVariant(rewrites, faults), ids, adjust);
 }
 
 /** Rewrites the `_links` of every JSON item and page item in a response. */

@@ -13,22 +13,13 @@ import { catalogue } from '../suites/catalogue.js';
 import { startReferenceServer, type Versioning } from '../reference-server/src/index.js';
 import { pathOf, queryOf, type Rewrites } from './support/rewriting-proxy.js';
 import { cleanServerExceptions, startTarget, startVariant, targetAt, testProbeRateLimit, type Target } from './support/target.js';
+import { verdictsOf } from './support/verdicts.js';
 
 const ids = ['VER-current-version', 'VER-deprecation-headers', 'VER-removed-version-gone', 'VER-rename-transition', 'VER-no-query-scheme'] as const;
 type Verdicts = Partial<Record<(typeof ids)[number], string>>;
 
-async function verdicts(start: Promise<Target>, adjust: (p: TargetProfile) => TargetProfile = (p) => p): Promise<{ verdicts: Verdicts; explain: string }> {
-  const target = await start;
-  try {
-    const checks = catalogue.filter((c) => (ids as readonly string[]).includes(c.id));
-    const { results } = await runChecks({ profile: adjust(target.profile), checks, seed: 1, client: target.client });
-    return {
-      verdicts: Object.fromEntries(ids.map((id) => [id, worstFinding(results.filter((r) => r.id === id))!.status])),
-      explain: results.map((r) => `${r.id}: ${r.status} ${r.message}`).join('\n'),
-    };
-  } finally {
-    await target.close();
-  }
+function verdicts(start: Promise<Target>, adjust?: (p: TargetProfile) => TargetProfile): Promise<{ verdicts: Verdicts; explain: string }> {
+  return verdictsOf(start, ids, adjust);
 }
 
 const allPass: Verdicts = Object.fromEntries(ids.map((id) => [id, 'pass']));
