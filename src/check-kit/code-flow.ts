@@ -184,6 +184,13 @@ export interface IssuedCode {
   readonly outcome: AuthorizationOutcome & { kind: 'redirect' };
 }
 
+/** A fresh PKCE code verifier, registered as a secret, so no report shows it. */
+export function secretVerifier(ctx: CheckContext): string {
+  const { verifier } = pkcePair();
+  ctx.treatAsSecret(verifier, 'PKCE_VERIFIER');
+  return verifier;
+}
+
 /** Runs the flow to a code (a setup error when none comes). */
 export async function obtainCode(ctx: CheckContext, client: CodeFlowClient): Promise<IssuedCode> {
   const { params, verifier, state } = codeRequest(client);

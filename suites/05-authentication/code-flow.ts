@@ -1,10 +1,9 @@
 /** §5 rules 8–9 (RFC 6749 §4.1, RFC 7636, RFC 9700 §2.1, §4.1): the authorization code flow with PKCE, state and an exact redirect URI. */
 import { CheckFailure, ShouldFailure, defineCheck } from '../../src/model/check.js';
-import { authorize, codeRequest, obtainCode, redeemCode, refresh } from '../../src/check-kit/code-flow.js';
+import { authorize, codeRequest, obtainCode, redeemCode, refresh, secretVerifier } from '../../src/check-kit/code-flow.js';
 import { expectFlowWorks, expectRefusedAuthorization } from '../../src/check-kit/authorization-refusal.js';
 import { describe } from '../../src/check-kit/expect.js';
 import { expectTokenError } from '../../src/check-kit/oauth-errors.js';
-import { pkcePair } from '../../src/check-kit/pkce.js';
 import { requireTokens, tokensOf } from '../../src/check-kit/oauth-token.js';
 import { presentToken } from '../../src/check-kit/bearer.js';
 
@@ -17,8 +16,7 @@ export const pkceRequired = defineCheck({
   async run(ctx, { oauthCodeFlow: client }) {
     const { code_challenge: _c, code_challenge_method: _m, ...params } = codeRequest(client).params;
     // An attacker who strips the challenge leaves the client sending its verifier (RFC 9700 §4.8.2): try that first, then none.
-    const { verifier } = pkcePair();
-    ctx.treatAsSecret(verifier, 'PKCE_VERIFIER');
+    const verifier = secretVerifier(ctx);
     await expectRefusedAuthorization(ctx, client, params, 'an authorization request without code_challenge', 'conventions §5.8: every client uses PKCE S256; RFC 9700 §2.1.1 requires it of public clients, §4.8.2 refuses a code_verifier for a code requested without a challenge', [verifier, undefined]);
   },
 });
@@ -30,8 +28,7 @@ export const pkcePlainRefused = defineCheck({
   severity: 'must',
   needs: ['oauthCodeFlow'],
   async run(ctx, { oauthCodeFlow: client }) {
-    const { verifier } = pkcePair();
-    ctx.treatAsSecret(verifier, 'PKCE_VERIFIER');
+    const verifier = secretVerifier(ctx);
     const params = { ...codeRequest(client).params, code_challenge: verifier, code_challenge_method: 'plain' };
     await expectRefusedAuthorization(ctx, client, params, 'an authorization request with code_challenge_method=plain', 'conventions §5.8: the challenge is S256; RFC 7636 §4.2: a client that can use S256 must', [verifier]);
   },
@@ -47,8 +44,7 @@ export const pkceVerifierChecked = defineCheck({
     // Codes redeemed with the right verifier work, or a refusal could have another cause.
     await expectFlowWorks(ctx, client);
     const { code } = await obtainCode(ctx, client);
-    const other = pkcePair().verifier;
-    ctx.treatAsSecret(other, 'PKCE_VERIFIER');
+    const other = secretVerifier(ctx);
     expectTokenError(await redeemCode(ctx, client, code, other), 'invalid_grant', [400], 'redeeming a code with a wrong code_verifier');
   },
 });
