@@ -52,7 +52,7 @@ Exit codes: 0 no failures · 1 failures (with --baseline: new failures or lost c
     .option('--ca <file>', 'a PEM file of CA certificates to trust for an https target (adds to Node\'s own; verification is never off)')
     .option('--no-destructive', 'send no probe that can hurt the target (oversized and deeply nested bodies)')
     .option('--plain-http-url <url>', "the target's plain-HTTP URL, which must redirect to HTTPS and serve nothing (config plainHttpUrl); no credential is sent to it")
-    .option('--baseline <file>', 'an earlier restprobe-report.json: fail only on new failures and lost coverage (checks that vanished or now skip); list fixed and known failures')
+    .option('--baseline <file>', 'an earlier restprobe-report.json: fail only on new failures and lost coverage (checks that vanished or now skip); list fixed and known failures; judge breaking changes of the response shapes it recorded (VER-compatible-within-major)')
     .option('--shard <i/n>', 'run only part i of n of the selected checks (needs --seed, the same in every shard); merge the parts with merge-reports')
     .addHelpText('after', `
 Examples:
