@@ -8,7 +8,7 @@ import type { CheckContext, HttpResponse, RequestSpec } from '../model/context.j
 import type { CollectionProfile } from '../model/profile.js';
 import { supports } from '../model/needs.js';
 import type { OAuthClient } from '../model/oauth-needs.js';
-import { challengeProblem } from './auth.js';
+import { challengeProblem, withKey } from './auth.js';
 import { describe, expectEvery } from './expect.js';
 import { decodeUnverified, looksLikeJwt, type DecodedJwt } from './jwt.js';
 import { clientCredentialsGrant, requireTokens, sharedAccessToken, tokenRequest } from './oauth-token.js';
@@ -16,7 +16,7 @@ import { setupError } from './setup.js';
 
 /** What a request adds to send `token` as a Bearer token in place of the configured credentials. */
 export function withBearer(token: string): Pick<RequestSpec, 'auth' | 'headers'> {
-  return { auth: false, headers: { authorization: `Bearer ${token}` } };
+  return withKey('authorization', token);
 }
 
 /**

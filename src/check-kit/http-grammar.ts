@@ -58,6 +58,11 @@ export function parseCacheControl(value: string): { directives: CacheDirective[]
   return { directives, problems };
 }
 
+/** Whether a Cache-Control value (absent: none) carries the directive `name`, e.g. `no-store`. */
+export function hasCacheDirective(value: string | undefined, name: string): boolean {
+  return parseCacheControl(value ?? '').directives.some((d) => d.name === name);
+}
+
 /** Splits a #list on commas outside quoted-strings, dropping empty elements (RFC 9110 §5.6.1). */
 export function splitList(value: string): string[] {
   const out: string[] = [];

@@ -8,6 +8,7 @@ import { sendTracked, unknownItemPath } from '../../src/check-kit/probes.js';
 import { setupError } from '../../src/check-kit/setup.js';
 import { createdItemUrl } from '../../src/check-kit/created-url.js';
 import { supports } from '../../src/model/needs.js';
+import { withQueryParam } from '../../src/http/target-url.js';
 
 /** Fails listing every response that is no proper 401. */
 function expectChallenges(responses: readonly HttpResponse[], what: string): void {
@@ -90,9 +91,8 @@ export const keyNotInQuery = defineCheck({
   async run(ctx, { collection, credentials }) {
     const key = credentials.value.value;
     const names = [...new Set([...commonKeyParams, ...ctx.profile.auth.queryParams])];
-    const sep = collection.path.includes('?') ? '&' : '?';
     for (const name of names) {
-      const res = await ctx.http.send({ method: 'GET', path: `${collection.path}${sep}${new URLSearchParams({ [name]: key })}`, auth: false });
+      const res = await ctx.http.send({ method: 'GET', path: withQueryParam(collection.path, name, key), auth: false });
       ensure(res.status >= 400, `${describe(res)} with the key in ?${name}= and no credential header: the key was accepted from the URL, expected 401`, '401', String(res.status));
     }
   },
@@ -140,7 +140,7 @@ export const noCredentialInUrl = defineCheck({
     const key = credentials.value.value;
     const forms = [...new Set([key, encodeURIComponent(key)])];
     const item = await ctx.create(c);
-    const responses = [item.response, await ctx.http.send({ method: 'GET', url: item.url }), await ctx.http.send({ method: 'GET', path: `${c.path}?${new URLSearchParams({ [c.pagination.limitParam]: '1' })}` })];
+    const responses = [item.response, await ctx.http.send({ method: 'GET', url: item.url }), await ctx.http.send({ method: 'GET', path: withQueryParam(c.path, c.pagination.limitParam, '1') })];
     for (const res of responses) {
       // Set-Cookie is the one place a target hands out a credential: a session, not the caller's key.
       const places = Object.entries(res.headers).filter(([name]) => name !== 'set-cookie').map(([name, v]) => [name, v] as const);

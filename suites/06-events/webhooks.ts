@@ -9,6 +9,7 @@ import { hasTimestamp, headerOf, schemeName, verify } from '../../src/webhooks/s
 import type { Delivery } from '../../src/webhooks/listener.js';
 import type { WebhookProbe } from '../../src/model/needs.js';
 import type { CheckContext } from '../../src/model/context.js';
+import { hasCacheDirective } from '../../src/check-kit/http-grammar.js';
 
 const isJsonType = (type: string | undefined): boolean => /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(type ?? '');
 
@@ -24,7 +25,7 @@ export const secretShownOnce = defineCheck({
         throw new CheckSkipped(`the subscription response holds no "${webhooks.config.secretField}": the secret is not returned`, 'webhooks.subscribe');
       }
       const cc = response.headers['cache-control'] ?? '';
-      if (!/(?:^|,)\s*no-store\s*(?:,|$)/i.test(cc)) throw new CheckFailure('the response that returns the signing secret may be stored by a cache', 'Cache-Control: no-store', cc === '' ? 'no Cache-Control' : `Cache-Control: ${cc}`, response.exchangeIndex);
+      if (!hasCacheDirective(cc, 'no-store')) throw new CheckFailure('the response that returns the signing secret may be stored by a cache', 'Cache-Control: no-store', cc === '' ? 'no Cache-Control' : `Cache-Control: ${cc}`, response.exchangeIndex);
       if (url === undefined) throw new CheckSkipped('the subscription has no Location to read it again');
       const again = await ctx.http.send({ method: 'GET', url });
       ensure(!(secret !== undefined && again.text.includes(secret)), `GET ${new URL(url).pathname} shows the signing secret again`, 'the secret shown once, at creation', 'the secret in a later read');

@@ -6,7 +6,7 @@ import type { WritableCollection } from '../../src/model/needs.js';
 import { describe, ensure, expectStatus } from '../../src/check-kit/expect.js';
 import { secretMemberValues } from '../../src/http/redact.js';
 import { createdItemUrl } from '../../src/check-kit/created-url.js';
-import { parseCacheControl } from '../../src/check-kit/http-grammar.js';
+import { hasCacheDirective, parseCacheControl } from '../../src/check-kit/http-grammar.js';
 import { unknownItemPath } from '../../src/check-kit/probes.js';
 
 /** GET responses worth judging: the collection and, when one can be created, an item. */
@@ -91,8 +91,7 @@ export const noStoreSecrets = defineCheck({
       const found = secretMemberValues(res.json);
       for (const value of found) ctx.treatAsSecret(value);
       if (found.length === 0) ctx.note(`${describe(res)}: no member named like a secret (token, key, secret…); judged as configured`);
-      const directives = parseCacheControl(res.headers['cache-control'] ?? '').directives.map((d) => d.name);
-      ensure(directives.includes('no-store'), `${describe(res)} holds a secret but has Cache-Control ${JSON.stringify(res.headers['cache-control'] ?? null)}, expected no-store`, 'no-store', res.headers['cache-control'] ?? 'none');
+      ensure(hasCacheDirective(res.headers['cache-control'], 'no-store'), `${describe(res)} holds a secret but has Cache-Control ${JSON.stringify(res.headers['cache-control'] ?? null)}, expected no-store`, 'no-store', res.headers['cache-control'] ?? 'none');
     }
   },
 });

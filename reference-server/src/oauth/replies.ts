@@ -12,10 +12,8 @@ export function problem(status: number, detail: string, headers: Readonly<Record
   return { status, headers, content: { type: mediaTypes.problem, text: JSON.stringify(genericProblem(status, detail)) } };
 }
 
-/** A JSON reply. */
-export function json(status: number, value: unknown, headers: Readonly<Record<string, string>> = {}): Reply {
-  return { status, headers, content: { type: mediaTypes.json, text: JSON.stringify(value) } };
-}
+/** A JSON reply: the API's own. */
+export { jsonReply as json } from '../respond.js';
 
 /** 303 to `location` (RFC 6749 §4.1.2 allows any redirect; 303 makes the browser GET it). */
 export function seeOther(location: string): Reply {
