@@ -7,6 +7,7 @@ import { importJWK, importPKCS8, SignJWT, type JWK } from 'jose';
 import { RestprobeError } from '../errors.js';
 import type { SigningKey } from '../model/oauth-needs.js';
 import type { DecodedJwt } from './jwt.js';
+import { isObject } from '../model/json.js';
 
 const keyError = (why: string): RestprobeError => new RestprobeError('ERR_CONFIG_INVALID', `auth.jwt.testSigningKey: ${why}`, [`auth.jwt.testSigningKey: ${why}`], { rootCause: 'unusable auth.jwt.testSigningKey' });
 
@@ -58,7 +59,7 @@ export function withoutScope(claims: Record<string, unknown>): Record<string, un
   const out: Record<string, unknown> = { ...claims };
   for (const name of ['scope', 'scp', 'roles', 'permissions']) if (name in out) out[name] = narrowed(out[name]);
   if (!('scope' in out) && !('scp' in out)) out.scope = noScope;
-  const noRoles = (v: unknown): unknown => (typeof v === 'object' && v !== null && !Array.isArray(v) ? { ...v, roles: [] } : v);
+  const noRoles = (v: unknown): unknown => (isObject(v) ? { ...v, roles: [] } : v);
   if ('realm_access' in out) out.realm_access = noRoles(out.realm_access);
   if (typeof out.resource_access === 'object' && out.resource_access !== null) out.resource_access = Object.fromEntries(Object.entries(out.resource_access).map(([k, v]) => [k, noRoles(v)]));
   return out;

@@ -8,6 +8,7 @@ import type { CheckContext, HttpResponse } from '../model/context.js';
 import type { OAuthProfile } from '../model/profile.js';
 import { describe } from './expect.js';
 import { setupError } from './setup.js';
+import { isObject } from '../model/json.js';
 
 /** The authorization server as the checks use it. */
 export interface OAuthEndpoints {
@@ -75,7 +76,7 @@ async function fetchMetadata(ctx: CheckContext, issuer: string): Promise<Record<
   const tried: HttpResponse[] = [];
   for (const url of wellKnownUrls(issuer)) {
     const res = await ctx.http.send({ method: 'GET', url, auth: false });
-    if (res.status === 200 && typeof res.json === 'object' && res.json !== null && !Array.isArray(res.json)) return res.json as Record<string, unknown>;
+    if (res.status === 200 && isObject(res.json)) return res.json;
     tried.push(res);
   }
   const last = tried.at(-1)!;

@@ -19,6 +19,7 @@ import { Ledger, type LedgerEntry } from './ledger.js';
 import { setupError } from '../check-kit/setup.js';
 import { SharedFixtures } from './fixtures.js';
 import type { WebhookListener } from '../webhooks/listener.js';
+import { isObject } from '../model/json.js';
 
 /** What every check of a run shares: the record of created items, and the run's pace. */
 export interface RunShared {
@@ -267,6 +268,3 @@ function mayBeReused(url: string): boolean {
   return /^\d+$/.test(id) || id.length < 16;
 }
 
-export function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}

@@ -10,6 +10,7 @@ import { brief, describe, ensure } from '../../src/check-kit/expect.js';
 import { diffRepresentations } from '../../src/check-kit/compare.js';
 import { sendTracked } from '../../src/check-kit/probes.js';
 import { setupError } from '../../src/check-kit/setup.js';
+import { isObject } from '../../src/model/json.js';
 
 /** A fresh key, as the draft sends it: an sf-string (a quoted UUID). */
 const freshKey = (): string => `"restprobe-${randomUUID()}"`;
@@ -56,8 +57,8 @@ export const idempotencyKeyReplay = defineCheck({
     if (id !== undefined && String(againId) !== String(id)) {
       throw new CheckFailure(`the retry with the same Idempotency-Key: ${describe(again)} returned "${c.idField}" ${brief(againId)}, expected the stored ${brief(id)}: a second resource`, String(id), brief(againId), again.exchangeIndex);
     }
-    if (typeof first.json === 'object' && first.json !== null && !Array.isArray(first.json)) {
-      const diff = diffRepresentations(first.json as Record<string, unknown>, (again.json ?? {}) as Record<string, unknown>, c.volatileFields);
+    if (isObject(first.json)) {
+      const diff = diffRepresentations(first.json, (again.json ?? {}) as Record<string, unknown>, c.volatileFields);
       ensure(diff.length === 0, `the retry with the same Idempotency-Key returned another body (${diff.slice(0, 3).join('; ')}), expected the stored result`, brief(first.json), brief(again.json));
     }
     ctx.note(`POST ${c.path} twice with Idempotency-Key ${key}: one resource${id === undefined ? '' : ` (${c.idField} ${brief(id)})`}`);

@@ -8,6 +8,7 @@ import { decodedGenuineJwt, genuineJwt } from '../../src/check-kit/bearer.js';
 import { oauthEndpoints } from '../../src/check-kit/oauth-metadata.js';
 import { ensure } from '../../src/check-kit/expect.js';
 import { accessTokenSeconds, lifetimeRule } from './token-endpoint.js';
+import { isObject } from '../../src/model/json.js';
 
 const requiredClaims = ['iss', 'sub', 'aud', 'exp', 'iat', 'nbf'] as const;
 const numericDates = ['exp', 'iat', 'nbf'] as const;
@@ -82,7 +83,7 @@ export function personalClaims(claims: Record<string, unknown>, patterns: { read
       const holds = (typeof v === 'string' && v !== '') || (typeof v === 'object' && v !== null);
       if (holds && names.some((r) => r.test(k))) found.push(`${path} (its name)`);
       else if (typeof v === 'string' && values.some((r) => r.test(v))) found.push(`${path} (its value)`);
-      else if (typeof v === 'object' && v !== null && !Array.isArray(v) && depth < 4) walk(v as Record<string, unknown>, `${path}.`, depth + 1);
+      else if (isObject(v) && depth < 4) walk(v, `${path}.`, depth + 1);
     }
   };
   walk(claims, '', 0);
