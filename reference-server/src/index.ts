@@ -11,7 +11,7 @@
  * await server.close();
  * ```
  */
-import { randomBytes } from 'node:crypto';
+import { newSecret } from './secrets.js';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
@@ -147,8 +147,8 @@ export interface ReferenceServer {
 export async function startReferenceServer(options: ReferenceServerOptions = {}): Promise<ReferenceServer> {
   const faultNames = [...(options.faults ?? [])];
   const faults = resolveFaults(faultNames);
-  const apiKey = options.apiKey ?? randomBytes(32).toString('base64url');
-  const readOnlyKey = options.readOnlyKey ?? randomBytes(32).toString('base64url');
+  const apiKey = options.apiKey ?? newSecret();
+  const readOnlyKey = options.readOnlyKey ?? newSecret();
   const seedProjects = options.seedProjects ?? 0;
   if (!Number.isSafeInteger(seedProjects) || seedProjects < 0 || seedProjects > maxSeedProjects) {
     throw new Error(`seedProjects must be an integer from 0 to ${maxSeedProjects}, not ${String(seedProjects)}.`);

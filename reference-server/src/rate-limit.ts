@@ -19,7 +19,7 @@
  * shed with 503 and `Retry-After` until that window ends (overload; `overload: false`
  * turns it off).
  */
-import { randomBytes } from 'node:crypto';
+import { newSecret } from './secrets.js';
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { KeyRing } from './auth.js';
 import type { FaultName } from './faults.js';
@@ -138,7 +138,7 @@ export class RateLimits {
   private readonly settings: LimiterSettings;
 
   constructor(options: RateLimitOptions, faults: ReadonlySet<FaultName>, keys: KeyRing) {
-    const [first, second] = options.limitKeys ?? [randomBytes(32).toString('base64url'), randomBytes(32).toString('base64url')];
+    const [first, second] = options.limitKeys ?? [newSecret(), newSecret()];
     this.secrets = { RESTPROBE_LIMIT_KEY: first, RESTPROBE_LIMIT_KEY_2: second };
     keys.add('rate-limit-probe-1', first, readOnlyScopes);
     keys.add('rate-limit-probe-2', second, readOnlyScopes);

@@ -9,7 +9,8 @@
  * as that key is valid. `DELETE /v2/sessions/current` logs out: the record is gone, so
  * the same cookie gets 401.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { ExpiringStore } from './secret-store.js';
+import { newSecret } from './secrets.js';
 import { sessionCookie, unauthorized, type KeyRing } from './auth.js';
 import { requiredBody, type Operation, type RequestContext } from './context.js';
 import type { FaultName } from './faults.js';
@@ -25,43 +26,40 @@ export const currentSessionPath = `${sessionsPath}/current`;
 /** Enough for any test run; beyond it the oldest session ends, so logins cannot exhaust memory. */
 const maxSessions = 10_000;
 
-/** Ids are stored as SHA-256 digests, so a lookup's timing says nothing about stored ids. */
-const digest = (id: string): string => createHash('sha256').update(id, 'utf8').digest('base64url');
-
 interface SessionRecord {
   /** The key that logged in: the session has its scopes, and ends when it is revoked. */
   readonly keyId: string;
   readonly createdAt: string;
 }
 
-/** The server-side session records, shared by every node. */
+/**
+ * The server-side session records, shared by every node: kept by the id's digest (a
+ * lookup's timing says nothing about stored ids) until logout, the oldest ending first
+ * past the cap.
+ */
 export class SessionStore {
-  private readonly records = new Map<string, SessionRecord>();
+  private readonly records = new ExpiringStore<SessionRecord>(Infinity, maxSessions);
 
   /** Starts a session for a key; returns its opaque id (32 random bytes, base64url). */
   create(keyId: string): { id: string; createdAt: string } {
-    const id = randomBytes(32).toString('base64url');
+    const id = newSecret();
     const createdAt = new Date().toISOString();
-    this.records.set(digest(id), { keyId, createdAt });
-    if (this.records.size > maxSessions) {
-      const oldest = this.records.keys().next().value;
-      if (oldest !== undefined) this.records.delete(oldest);
-    }
+    this.records.set(id, { keyId, createdAt });
     return { id, createdAt };
   }
 
   /** The key behind a live session; `undefined` when the id names none. */
   keyOf(id: string): string | undefined {
-    return this.records.get(digest(id))?.keyId;
+    return this.records.get(id)?.keyId;
   }
 
   createdAt(id: string): string | undefined {
-    return this.records.get(digest(id))?.createdAt;
+    return this.records.get(id)?.createdAt;
   }
 
   /** Logout: deletes the record, so the id never authenticates again. */
   delete(id: string): void {
-    this.records.delete(digest(id));
+    this.records.delete(id);
   }
 }
 

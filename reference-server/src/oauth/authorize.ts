@@ -13,12 +13,12 @@ import type { Scope } from '../scopes.js';
 import type { AccessTokens } from './access-tokens.js';
 import { registeredRedirectUri, type Clients } from './clients.js';
 import { Codes, type Challenge } from './codes.js';
-import { ExpiringStore } from './expiring-store.js';
+import { ExpiringStore } from '../secret-store.js';
 import { parameter, repeatedParameter } from './form.js';
 import { loginPage } from './login-page.js';
 import { problem, seeOther } from './replies.js';
 import { requestedScopes } from './requested-scope.js';
-import { newSecret } from './secrets.js';
+import { newSecret } from '../secrets.js';
 import type { Users } from './users.js';
 
 /** A login page may be submitted for ten minutes. */

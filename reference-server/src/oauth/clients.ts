@@ -6,7 +6,7 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FaultName } from '../faults.js';
-import { newSecret, sameSecret } from './secrets.js';
+import { newSecret, sameSecret } from '../secrets.js';
 
 /** The only client's id. */
 export const clientId = 'restprobe-client';

@@ -7,8 +7,8 @@
 import { createHash } from 'node:crypto';
 import type { FaultName } from '../faults.js';
 import type { Scope } from '../scopes.js';
-import { ExpiringStore } from './expiring-store.js';
-import { newSecret } from './secrets.js';
+import { ExpiringStore } from '../secret-store.js';
+import { newSecret } from '../secrets.js';
 
 /** Codes are accepted for 60 s. */
 export const codeSeconds = 60;

@@ -6,8 +6,8 @@
  */
 import type { FaultName } from '../faults.js';
 import type { Scope } from '../scopes.js';
-import { ExpiringStore } from './expiring-store.js';
-import { digestOf, newSecret } from './secrets.js';
+import { ExpiringStore } from '../secret-store.js';
+import { digestOf, newSecret } from '../secrets.js';
 
 /** Refresh tokens (and their families) are kept a day. */
 const familyMs = 24 * 60 * 60_000;

@@ -3,7 +3,7 @@
  * password made at start. Tokens name the user by an opaque id, never by name or email.
  */
 import { randomUUID } from 'node:crypto';
-import { newSecret, sameSecret } from './secrets.js';
+import { newSecret, sameSecret } from '../secrets.js';
 
 export const testUser = {
   username: 'probe-user',

@@ -1,5 +1,5 @@
 /**
- * A store of records under secret keys (codes, pending requests, refresh tokens): keyed by
+ * A store of records under secret keys (sessions, codes, pending requests, refresh tokens): keyed by
  * the secret's digest, each record kept until its time is up, and never more than a cap
  * (the oldest goes first), so that no client can exhaust memory. One instance serves
  * every node.
