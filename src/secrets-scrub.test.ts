@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { scrubSecrets } from './secrets-scrub.js';
+import { base64Cores, scrubSecrets } from './secrets-scrub.js';
 
 describe('scrubSecrets', () => {
   it('replaces every occurrence with $ENV_NAME', () => {
@@ -51,5 +51,42 @@ describe('scrubSecrets on pieces of a secret', () => {
     const quoted = { envName: 'PW', value: 'pa"ss\\word-0123456789' };
     const json = JSON.stringify({ v: quoted.value }).slice(0, 18);
     expect(scrubSecrets(json, [quoted])).not.toMatch(/ss\\\\word|word-01/);
+  });
+});
+
+describe('scrubSecrets on encoded secrets', () => {
+  const secret = { envName: 'CLIENT_SECRET', value: 'cs_Q7v2Lm9xR4tY8wZ1' };
+
+  it('catches the secret base64- and base64url-encoded at every alignment, as an echoed Basic header holds it', () => {
+    for (const id of ['a', 'ab', 'abc', 'restprobe-client']) {
+      for (const encoding of ['base64', 'base64url'] as const) {
+        const echoed = `{"seen":"Basic ${Buffer.from(`${id}:${secret.value}`).toString(encoding)}"}`;
+        const out = scrubSecrets(echoed, [secret]);
+        expect(out).toContain('$CLIENT_SECRET');
+        for (const core of base64Cores(secret.value)) for (let i = 0; i + 8 <= core.length; i++) expect(out).not.toContain(core.slice(i, i + 8));
+      }
+    }
+  });
+
+  it('gives three cores, one per alignment, each decided by the value alone', () => {
+    const cores = base64Cores('0123456789').filter((_, i) => i % 3 === 0);
+    expect(cores).toHaveLength(3);
+    for (const [offset, core] of cores.entries()) {
+      for (const pad of ['\0\0', '\xff\xff']) expect(Buffer.from(`${pad.slice(0, offset)}0123456789${pad}`, 'latin1').toString('base64')).toContain(core);
+    }
+  });
+});
+
+describe('scrubSecrets leaves ordinary words alone', () => {
+  it('does not rewrite check ids or words that share 8 characters with a secret', () => {
+    const secrets = [{ envName: 'CC_SECRET', value: 'cc-client-secret-5f3a9d' }, { envName: 'SPA_PASSWORD', value: 'any-password-123' }];
+    const text = 'AUT-client-credentials-token failed; AUT-password-grant-refused passed; many-passwords; client-secret-missing';
+    expect(scrubSecrets(text, secrets)).toBe(text);
+  });
+
+  it('still replaces a cut-off secret that reads as words, where it stands alone', () => {
+    const secret = { envName: 'PHRASE', value: 'correct-horse-battery-staple' };
+    expect(scrubSecrets('echoed "correct-horse-ba…"', [secret])).toBe('echoed "$PHRASE…"');
+    expect(scrubSecrets('…battery-staple"', [secret])).toBe('…$PHRASE"');
   });
 });

@@ -1,8 +1,11 @@
 /**
  * The last line of defence: no secret value reaches a report file. Requests are redacted
  * as they are recorded; this pass catches whatever slipped through, in every form a
- * writer may have encoded it (JSON string, XML or HTML text, URL component), and any piece of it
- * of {@link fragmentLength} characters or more (a message or body cut mid-secret).
+ * writer or a target may have encoded it (JSON string, XML or HTML text, URL component,
+ * form body, base64 and base64url at any alignment: a target echoing `Authorization:
+ * Basic …`), and any piece of it of {@link fragmentLength} characters or more that is
+ * plausibly the secret (a message or body cut mid-secret), never a word that merely
+ * shares 8 letters with it.
  */
 import type { Secret } from './model/profile.js';
 
@@ -13,14 +16,37 @@ const minSecretLength = 4;
 export const fragmentLength = 8;
 
 /** The forms a value takes in the formats restprobe writes. */
-function encodingsOf(value: string): string[] {
+function textForms(value: string): string[] {
   const json = JSON.stringify(value).slice(1, -1);
   const markup = value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
   const xml = markup.replace(/'/g, '&apos;');
   const html = markup.replace(/'/g, '&#39;');
   // A form body encodes a little differently from encodeURIComponent (space as +, ~ and ! escaped).
   const form = new URLSearchParams([['', value]]).toString().slice(1);
-  return [...new Set([value, json, xml, html, encodeURIComponent(value), form])];
+  return [value, json, xml, html, encodeURIComponent(value), form];
+}
+
+/**
+ * The base64 and base64url characters that `value` alone decides, wherever it stands in
+ * the encoded bytes: one core per alignment (offset 0, 1 or 2 within a 3-byte group).
+ * `Basic base64("id:secret")` holds the secret's core for the alignment `id:` gives it.
+ */
+export function base64Cores(value: string): string[] {
+  const bytes = Buffer.from(value, 'utf8');
+  const cores: string[] = [];
+  for (let offset = 0; offset < 3; offset++) {
+    const encoded = Buffer.concat([Buffer.alloc(offset), bytes]).toString('base64');
+    // Characters before ceil(8·offset/6) hold the padding's bits; from floor(8·(offset+n)/6) on, the next bytes'.
+    const core = encoded.slice(Math.ceil((8 * offset) / 6), Math.floor((8 * (offset + bytes.length)) / 6));
+    if (core.length >= fragmentLength) cores.push(core, core.replace(/\+/g, '-').replace(/\//g, '_'), encodeURIComponent(core));
+  }
+  return cores;
+}
+
+/** Every form of `value` the scrubber looks for: its text encodings, and the base64 cores of each. */
+function encodingsOf(value: string): string[] {
+  const texts = [...new Set(textForms(value))];
+  return [...new Set([...texts, ...texts.flatMap(base64Cores)])];
 }
 
 /** A secret's forms and the hashes of their fragments: what scrubbing needs of it. */
@@ -84,9 +110,28 @@ function hashOf(s: string, at: number): number {
 /** 31^(fragmentLength − 1), to drop the oldest character from a rolling hash. */
 const dropFactor = Array.from({ length: fragmentLength - 1 }).reduce<number>((p) => Math.imul(p, 31), 1);
 
+/** Lower-case or capitalised words and the separators between them: how ordinary text (and a check id) reads. */
+const wordLike = /^[-_. /]*[A-Za-z][a-z]*(?:[-_. /]+[A-Za-z][a-z]*)*[-_. /]*$/;
+const isWordChar = (c: string | undefined): boolean => c !== undefined && /[A-Za-z0-9]/.test(c);
+
+/**
+ * Whether the run `text[start, end)`, made of pieces of a secret's forms, is plausibly
+ * that secret rather than ordinary words it shares letters with (`-password-` of
+ * `any-password-123` inside `AUT-password-grant-refused`). A run that does not read as
+ * words (digits, symbols, mixed case: any real key or token) is; a run of words is only
+ * when it stands alone (not inside a longer word) and is where a cut secret would be:
+ * its start or its end.
+ */
+function plausiblySecret(text: string, start: number, end: number, forms: readonly string[]): boolean {
+  const run = text.slice(start, end);
+  if (!wordLike.test(run)) return true;
+  if (isWordChar(text[start - 1]) || isWordChar(text[end])) return false;
+  return forms.some((f) => f.length > run.length && (f.startsWith(run) || f.endsWith(run)));
+}
+
 /**
  * Replaces every maximal run of `text` that is made of a piece (≥ fragmentLength) of one
- * of `forms`. A rolling hash finds candidate windows in one pass, so a multi-megabyte
+ * of `forms`, when it is {@link plausiblySecret}. A rolling hash finds candidate windows in one pass, so a multi-megabyte
  * report costs milliseconds; each candidate is confirmed against the forms themselves.
  */
 function scrubFragments(text: string, { forms, grams }: Prepared, replacement: string): string {
@@ -106,10 +151,11 @@ function scrubFragments(text: string, { forms, grams }: Prepared, replacement: s
     if (at + fragmentLength >= text.length) break;
     h = (Math.imul(h - Math.imul(text.charCodeAt(at), dropFactor), 31) + text.charCodeAt(at + fragmentLength)) | 0;
   }
-  if (spans.length === 0) return text;
+  const plausible = spans.filter(([start, end]) => plausiblySecret(text, start, end, forms));
+  if (plausible.length === 0) return text;
   let out = '';
   let from = 0;
-  for (const [start, end] of spans) {
+  for (const [start, end] of plausible) {
     out += text.slice(from, start) + replacement;
     from = end;
   }

@@ -38,7 +38,10 @@ export async function tokenRequest(ctx: CheckContext, client: OAuthClient, field
   const id = opts.clientId ?? client.oauth.clientId;
   const secret = opts.clientSecret ?? client.oauth.clientSecret.value;
   const form = how === 'client_secret_post' ? { ...fields, client_id: id, client_secret: secret } : how === 'none' ? { ...fields, client_id: id } : fields;
-  const headers = how === 'client_secret_basic' ? { authorization: basicCredentials(id, secret) } : undefined;
+  const basic = how === 'client_secret_basic' ? basicCredentials(id, secret) : undefined;
+  // What is derived from the secret is as secret as it: a target echoing the header is scrubbed by it.
+  if (basic !== undefined) ctx.treatAsSecret(basic.slice('Basic '.length), 'OAUTH_CLIENT_BASIC');
+  const headers = basic === undefined ? undefined : { authorization: basic };
   const res = await ctx.http.send({ method: 'POST', url: endpoints.tokenEndpoint, auth: false, form, ...(headers && { headers }) });
   secretsOf(ctx, res);
   return res;

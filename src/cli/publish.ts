@@ -7,7 +7,7 @@ import { appendStepSummary } from '../report/step-summary.js';
 import { renderGithubAnnotations } from '../report/github.js';
 import type { Report } from '../report/model.js';
 import { writeReports, type WriteReportsOptions } from '../report/write.js';
-import { scrubSecrets } from '../secrets-scrub.js';
+import { scrubReport } from '../report/scrub.js';
 
 /**
  * Writes and prints the report; returns the paths written (the job summary last, when written).
@@ -19,7 +19,7 @@ import { scrubSecrets } from '../secrets-scrub.js';
  */
 export async function publishReports(report: Report, options: WriteReportsOptions, out: NodeJS.WritableStream, env: NodeJS.ProcessEnv = process.env): Promise<string[]> {
   const paths = await writeReports(report, options);
-  if (options.formats.includes('github')) out.write(scrubSecrets(renderGithubAnnotations(report), options.secrets));
+  if (options.formats.includes('github')) out.write(renderGithubAnnotations(scrubReport(report, options.secrets)));
   const summary = await appendStepSummary(report, options.secrets, env);
   return summary === undefined ? paths : [...paths, `${summary} (GitHub job summary)`];
 }

@@ -65,7 +65,7 @@ describe('publishReports', () => {
     expect(printed.match(/^::/gm)).toHaveLength(4);
     const summary = await readFile(summaryFile, 'utf8');
     expect(summary.match(/^# restprobe: ❌ failed/gm)).toHaveLength(2);
-    expect(summary).toContain('**Message:** echoed $RESTPROBE_API_KEY');
+    expect(summary).toContain('**Message:** echoed $RESTPROBE\\_API\\_KEY');
     expect(summary + printed).not.toContain(sampleSecret.value);
     expect(await publishReports(report, { dir, formats: [], secrets: [] }, out, { GITHUB_STEP_SUMMARY: '' })).toEqual([]);
   });

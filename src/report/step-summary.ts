@@ -4,7 +4,7 @@
  */
 import { appendFile } from 'node:fs/promises';
 import type { Secret } from '../model/profile.js';
-import { scrubSecrets } from '../secrets-scrub.js';
+import { scrubReport } from './scrub.js';
 import { renderMarkdown } from './markdown.js';
 import type { Report } from './model.js';
 
@@ -20,6 +20,6 @@ import type { Report } from './model.js';
 export async function appendStepSummary(report: Report, secrets: readonly Secret[], env: NodeJS.ProcessEnv = process.env): Promise<string | undefined> {
   const file = env['GITHUB_STEP_SUMMARY'];
   if (file === undefined || file === '') return undefined;
-  await appendFile(file, `${scrubSecrets(renderMarkdown(report), secrets)}\n`);
+  await appendFile(file, `${renderMarkdown(scrubReport(report, secrets))}\n`);
   return file;
 }

@@ -8,7 +8,7 @@ import type { Secret } from '../model/profile.js';
 import { paint, type Style } from './ansi.js';
 import { capped, reproducingCurl } from './evidence-text.js';
 import { statuses, type Report } from './model.js';
-import { scrubSecrets } from '../secrets-scrub.js';
+import { scrubReport, scrubResult } from './scrub.js';
 import { baselineGroups, baselineLine, baselineVerdict, cleanupNote, damageLine, formatDuration, leftoverLines, skipGroupLines, needsAttention, nonFailingWarnings, oneLine, rootCauseLines, skipReason, totalsLine, verdict } from './wording.js';
 
 export interface TerminalOptions {
@@ -40,7 +40,7 @@ const countStyle: Record<Status, readonly Style[]> = {
   error: ['bold', 'magenta'],
 };
 
-/** The line without scrubbing (callers scrub once, over everything they print). */
+/** The line for a result already scrubbed. */
 function checkLine(result: CheckResult, color: boolean): string {
   const tag = tags[result.status];
   const head = `${paint(tag.text, tag.style, color)} ${resultName(result.id, result.collection)}`;
@@ -60,7 +60,7 @@ function checkLine(result: CheckResult, color: boolean): string {
  * ```
  */
 export function renderCheckLine(result: CheckResult, options: TerminalOptions): string {
-  return scrubSecrets(checkLine(result, options.color), options.secrets ?? []);
+  return checkLine(scrubResult(result, options.secrets ?? []), options.color);
 }
 
 function sectionTable(report: Report, color: boolean): string[] {
@@ -119,8 +119,9 @@ const verdictStyle = { failed: ['bold', 'red'], incomplete: ['bold', 'magenta'],
  * // FAILED  40 pass · 2 fail · 1 warn · 7 skip · 0 error  in 12.3 s (seed 42)
  * ```
  */
-export function renderSummary(report: Report, options: SummaryOptions): string {
+export function renderSummary(unscrubbed: Report, options: SummaryOptions): string {
   const { color } = options;
+  const report = scrubReport(unscrubbed, options.secrets ?? []);
   const paths = options.reportPaths ?? [];
   const outcome = verdict(report);
   const lines = [
@@ -137,5 +138,5 @@ export function renderSummary(report: Report, options: SummaryOptions): string {
     `${paint(outcome.toUpperCase(), verdictStyle[outcome], color)}  ${totalsLine(report.summary)}  in ${formatDuration(report.durationMs)} (seed ${report.seed})${baselineVerdict(report) ? `: ${baselineVerdict(report)}` : ''}`,
     ...(cleanupNote(report) ? [paint(cleanupNote(report)!, ['bold', 'red'], color)] : []),
   ];
-  return scrubSecrets(lines.join('\n'), options.secrets ?? []);
+  return lines.join('\n');
 }

@@ -1,6 +1,6 @@
 /**
- * Writes the report files. Every file's text passes through {@link scrubSecrets} on the
- * way out, whatever the writer did before.
+ * Writes the report files. Every writer renders the report after {@link scrubReport}: what
+ * the run found is scrubbed of secrets, and what names the checks is left whole.
  */
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { RestprobeError } from '../errors.js';
@@ -11,7 +11,7 @@ import { renderHtml } from './html.js';
 import { renderJunit } from './junit.js';
 import { renderMarkdown } from './markdown.js';
 import type { Report } from './model.js';
-import { scrubSecrets } from '../secrets-scrub.js';
+import { scrubReport } from './scrub.js';
 
 /** One file a format writes, relative to the report directory. */
 export interface ReportFile {
@@ -95,8 +95,8 @@ export async function prepareReportDir(dir: string): Promise<void> {
 /**
  * Writes each file format's output (each at most once) and returns their paths (a
  * folder's path for a format that writes several files). Each file is written under a
- * temporary name and renamed, so a reader never sees half a report; every file's text is
- * scrubbed of the secrets on the way out.
+ * temporary name and renamed, so a reader never sees half a report; every writer renders
+ * the report scrubbed of the secrets.
  *
  * @example
  * ```ts
@@ -107,13 +107,14 @@ export async function prepareReportDir(dir: string): Promise<void> {
 export async function writeReports(report: Report, options: WriteReportsOptions): Promise<string[]> {
   await mkdir(options.dir, { recursive: true });
   const paths: string[] = [];
+  const safe = scrubReport(report, options.secrets);
   for (const format of reportFormats.filter((f) => options.formats.includes(f)).filter(isFileFormat)) {
     const { output, render } = writers[format];
-    for (const file of await render(report)) {
+    for (const file of await render(safe)) {
       const path = join(options.dir, file.path);
       const temporary = `${path}.${process.pid}.tmp`;
       await mkdir(dirname(path), { recursive: true });
-      await writeFile(temporary, scrubSecrets(file.content, options.secrets));
+      await writeFile(temporary, file.content);
       await rename(temporary, path);
     }
     paths.push(join(options.dir, output));
