@@ -25,14 +25,44 @@ export const idempotencyProblems = {
   inFlight: 'urn:restprobe:problem:idempotency-key-in-flight',
 } as const;
 
-/** JSON with object members sorted, so `{a,b}` and `{b,a}` are one body. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+/** Before a value: text to write out as is; else the value itself, to serialise. */
+type Piece = { readonly text: string } | { readonly value: unknown };
+
+/**
+ * JSON with object members sorted, so `{a,b}` and `{b,a}` are one body. Iterative, with a
+ * work stack of its own: the body may nest as deep as 1 MiB allows (JSON.parse takes it),
+ * and recursion (or JSON.stringify of a container) would overflow the call stack into a 500.
+ */
+export function canonical(value: unknown): string {
+  const out: string[] = [];
+  const work: Piece[] = [{ value }];
+  // Pieces are pushed in reverse, so they pop in writing order.
+  for (let piece = work.pop(); piece !== undefined; piece = work.pop()) {
+    if ('text' in piece) {
+      out.push(piece.text);
+      continue;
+    }
+    const v = piece.value;
+    if (Array.isArray(v)) {
+      work.push({ text: ']' });
+      for (let i = v.length - 1; i >= 0; i--) {
+        work.push({ value: v[i] });
+        if (i > 0) work.push({ text: ',' });
+      }
+      out.push('[');
+    } else if (v !== null && typeof v === 'object') {
+      const entries = Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+      work.push({ text: '}' });
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [k, member] = entries[i]!;
+        work.push({ value: member }, { text: `${i > 0 ? ',' : ''}${JSON.stringify(k)}:` });
+      }
+      out.push('{');
+    } else {
+      out.push(JSON.stringify(v));
+    }
   }
-  return JSON.stringify(value);
+  return out.join('');
 }
 
 /** The key as sent: an sf-string (`"abc"`, as the draft says) or a bare token (as Stripe sends it) name the same key. */
