@@ -43,6 +43,13 @@ export interface TokenGrant {
   readonly scopes: readonly Scope[];
 }
 
+/** Whom a valid token was issued to. */
+export interface TokenHolder {
+  readonly client: string;
+  /** The user of a user's token; absent for a client's own (client credentials: `sub` is the client). */
+  readonly user?: string;
+}
+
 export interface IssuedAccessToken {
   readonly token: string;
   readonly expiresIn: number;
@@ -84,15 +91,33 @@ export class AccessTokens {
    * audience). Under fault `jwt-scope-ignored` a valid token grants every scope.
    */
   async verify(token: string): Promise<readonly Scope[] | undefined> {
-    let payload: JWTPayload;
-    try {
-      payload = verificationFaults.some((name) => this.faults.has(name)) ? await this.verifyUnderFaults(token) : await this.verifyStrictly(token);
-    } catch {
-      return undefined;
-    }
+    const payload = await this.validPayload(token);
+    if (payload === undefined) return undefined;
     if (this.faults.has('jwt-scope-ignored')) return fullScopes;
     const scope = typeof payload['scope'] === 'string' ? payload['scope'] : '';
     return scope.split(' ').filter(isScope);
+  }
+
+  /**
+   * Whom a token that {@link verify} would accept was issued to: its client (`client_id`,
+   * else `azp`, else `sub`), and its user when `sub` names someone else (a code-flow token).
+   * `undefined` when the token is not valid or names no client. The rate limiter keys by it.
+   */
+  async holderOf(token: string): Promise<TokenHolder | undefined> {
+    const payload = await this.validPayload(token);
+    const named = (claim: unknown): claim is string => typeof claim === 'string' && claim !== '';
+    const client = [payload?.['client_id'], payload?.azp, payload?.sub].find(named);
+    if (payload === undefined || client === undefined) return undefined;
+    return { client, ...(named(payload.sub) && payload.sub !== client && { user: payload.sub }) };
+  }
+
+  /** The claims of a valid token (as the faults bend validity), else `undefined`. */
+  private async validPayload(token: string): Promise<JWTPayload | undefined> {
+    try {
+      return verificationFaults.some((name) => this.faults.has(name)) ? await this.verifyUnderFaults(token) : await this.verifyStrictly(token);
+    } catch {
+      return undefined;
+    }
   }
 
   private async verifyStrictly(token: string): Promise<JWTPayload> {
