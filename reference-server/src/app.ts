@@ -123,7 +123,7 @@ export function createRequestListener(config: AppConfig): (req: IncomingMessage,
   async function answer(req: IncomingMessage, seen: { authenticated: boolean; negotiated: boolean; versioned?: Versioned }): Promise<Reply> {
     const method = req.method ?? '';
     // Counted first: a refused request costs nothing more (§8.1).
-    const refusal = config.limiter?.admit(req);
+    const refusal = await config.limiter?.admit(req);
     if (refusal !== undefined) return refusal;
     const target = parseTarget(req.url ?? '');
     const query = target.query;

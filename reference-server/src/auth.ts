@@ -88,7 +88,7 @@ export function unauthorized(detail: string, error: 'invalid_token' | undefined,
 }
 
 /** A bearer value of three dot-separated parts is a JWT access token, not an API key. */
-const jwtShape = /^[^.]*\.[^.]*\.[^.]*$/;
+export const jwtShape = /^[^.]*\.[^.]*\.[^.]*$/;
 
 /** The API keys and JWT access tokens a request presents, in whichever of the two accepted headers. */
 function presentedCredentials(headers: IncomingHttpHeaders, tokens: AccessTokenVerifier | undefined): { keys: string[]; jwts: string[] } {

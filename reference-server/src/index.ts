@@ -175,12 +175,12 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   const tls = options.tls === true ? await (await import('./certificates.js')).generateTlsMaterial() : undefined;
   const hsts = tls !== undefined && !faults.has('missing-hsts');
   const memory = new ValidatorMemory();
-  // One counter store for every node; the probe keys join the key ring (read-only).
-  const rateLimits = new RateLimits(options, faults, keys);
   // One authorization server for every node: clients, logins, codes and refresh tokens shared.
   const versioning = options.versioning ?? 'url';
   const oauth = await AuthorizationServer.create({ faults, alg: options.jwtAlg ?? 'RS256', apiBase: versioning === 'url' ? '/v2' : '' });
   const accessTokens = oauth.accessTokens;
+  // One counter store for every node, counting a client's access tokens as one client; the probe keys join the key ring (read-only).
+  const rateLimits = new RateLimits(options, faults, keys, accessTokens);
   const servers: Server[] = [];
   const ports: number[] = [];
   let plainUrl: string | undefined;

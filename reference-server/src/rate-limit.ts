@@ -1,7 +1,9 @@
 /**
- * The rate limiter (conventions §8.1–8.3, §7): a quota per client, keyed by the presented
- * API key (the remote address when there is none), with one counter store shared by every
- * node, since per-node counters multiply the limit by the node count (§8.2).
+ * The rate limiter (conventions §8.1–8.3, §7): a quota per client, keyed by the known API
+ * key presented, a verified access token's client, or else the remote address (see
+ * rate-limit-clients.ts), with one counter store shared by every node, since per-node
+ * counters multiply the limit by the node count (§8.2). The store is bounded (see
+ * rate-limit-counters.ts).
  *
  * Two quota tiers. The probe keys (`RESTPROBE_LIMIT_KEY`, `RESTPROBE_LIMIT_KEY_2`, read-only)
  * get a small quota with a short window, so that restprobe's rate-limit checks reach it in
@@ -20,10 +22,12 @@
  * turns it off).
  */
 import { newSecret } from './secrets.js';
-import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import type { KeyRing } from './auth.js';
 import type { FaultName } from './faults.js';
 import { genericProblem, ProblemError } from './problem.js';
+import { LimitedClients, type TokenHolders } from './rate-limit-clients.js';
+import { Counters, type Counter } from './rate-limit-counters.js';
 import { problemReply, type Reply } from './respond.js';
 import { readOnlyScopes } from './scopes.js';
 
@@ -73,21 +77,6 @@ interface Policy extends RateLimit {
   readonly name: string;
 }
 
-/** One client's state under one policy. */
-interface Counter {
-  /** Token bucket: tokens left; fixed window: unused. */
-  tokens: number;
-  /** Token bucket: last refill; fixed window: the window's start. */
-  at: number;
-  /** Fixed window: requests admitted in the window. */
-  used: number;
-  /** Refusals in the window `refusalsIn` (the clock's window index), for overload. */
-  refusals: number;
-  refusalsIn: number;
-  /** Faults `retry-after-too-short` and `rate-limit-never-recovers`: refused until then. */
-  blockedUntil: number;
-}
-
 /** What the algorithm decided for one request. */
 interface Take {
   readonly admitted: boolean;
@@ -128,23 +117,27 @@ const penaltyMs = 750;
 /** How much longer than the real wait fault `retry-after-too-long` says. */
 const overstateMs = 3_000;
 
+/** The key ids of the two probe keys in the key ring. */
+const probeKeyIds = ['rate-limit-probe-1', 'rate-limit-probe-2'] as const;
+
 /**
  * Every node's limiter, over one counter store (one per node under fault
  * `rate-limit-per-node`), and the probe keys, registered as read-only credentials.
  */
 export class RateLimits {
   readonly secrets: { readonly RESTPROBE_LIMIT_KEY: string; readonly RESTPROBE_LIMIT_KEY_2: string };
-  private readonly shared = new Map<string, Counter>();
+  private readonly shared = new Counters();
   private readonly settings: LimiterSettings;
 
-  constructor(options: RateLimitOptions, faults: ReadonlySet<FaultName>, keys: KeyRing) {
+  /** `tokens`: the authorization server's access tokens, whose clients are counted, not each token. */
+  constructor(options: RateLimitOptions, faults: ReadonlySet<FaultName>, keys: KeyRing, tokens?: TokenHolders) {
     const [first, second] = options.limitKeys ?? [newSecret(), newSecret()];
     this.secrets = { RESTPROBE_LIMIT_KEY: first, RESTPROBE_LIMIT_KEY_2: second };
-    keys.add('rate-limit-probe-1', first, readOnlyScopes);
-    keys.add('rate-limit-probe-2', second, readOnlyScopes);
+    keys.add(probeKeyIds[0], first, readOnlyScopes);
+    keys.add(probeKeyIds[1], second, readOnlyScopes);
     this.settings = {
       faults,
-      probeKeys: new Set([first, second]),
+      clients: new LimitedClients(keys, tokens),
       probe: { name: 'probe', ...(options.probeRateLimit ?? defaultProbeRateLimit) },
       ...(options.rateLimit && { general: { name: 'default', ...options.rateLimit } }),
       algorithm: algorithms[options.rateLimitAlgorithm ?? 'token-bucket'],
@@ -155,13 +148,18 @@ export class RateLimits {
 
   /** A node's limiter: over the store every node shares (its own under fault `rate-limit-per-node`). */
   nodeLimiter(): RateLimiter {
-    return new RateLimiter(this.settings, this.settings.faults.has('rate-limit-per-node') ? new Map() : this.shared);
+    return new RateLimiter(this.settings, this.settings.faults.has('rate-limit-per-node') ? new Counters() : this.shared);
+  }
+
+  /** How many clients the shared store tracks now (bounded: see rate-limit-counters.ts). */
+  get trackedClients(): number {
+    return this.shared.size;
   }
 }
 
 interface LimiterSettings {
   readonly faults: ReadonlySet<FaultName>;
-  readonly probeKeys: ReadonlySet<string>;
+  readonly clients: LimitedClients;
   readonly probe: Policy;
   /** Every other client's policy; none: they are not counted. */
   readonly general?: Policy;
@@ -182,23 +180,20 @@ export class RateLimiter {
 
   constructor(
     private readonly settings: LimiterSettings,
-    private readonly counters: Map<string, Counter>,
+    private readonly counters: Counters,
   ) {}
 
   /** Counts the request: undefined when it may go on, else the refusal (429, or 503 when shed). */
-  admit(req: IncomingMessage): Reply | undefined {
-    const { faults } = this.settings;
-    const key = presentedKey(req.headers);
-    const policy = key !== undefined && this.settings.probeKeys.has(key) ? this.settings.probe : this.settings.general;
+  async admit(req: IncomingMessage): Promise<Reply | undefined> {
+    const { faults, clients } = this.settings;
+    const presented = clients.presented(req);
+    const probe = probeKeyIds.some((id) => presented.keyId === id);
+    const policy = probe ? this.settings.probe : this.settings.general;
     if (policy === undefined || faults.has('rate-limit-absent')) return undefined;
     // Fault `rate-limit-global-counter`: every client of the tier shares one counter.
-    const id = faults.has('rate-limit-global-counter') ? policy.name : `${policy.name}:${key ?? `ip:${req.socket.remoteAddress ?? 'unknown'}`}`;
+    const id = faults.has('rate-limit-global-counter') ? policy.name : `${policy.name}:${await clients.nameOf(req, presented)}`;
     const now = Date.now();
-    let counter = this.counters.get(id);
-    if (counter === undefined) {
-      counter = { tokens: policy.limit, at: now, used: 0, refusals: 0, refusalsIn: 0, blockedUntil: 0 };
-      this.counters.set(id, counter);
-    }
+    const counter = this.counters.counter(id, policy, now);
     const blocked = now < counter.blockedUntil;
     const verdict = this.decide(counter, policy, now);
     const fields = this.rateLimitFields(policy, verdict);
@@ -264,12 +259,4 @@ export class RateLimiter {
     const retryAfter = this.settings.retryAfter === 'http-date' ? new Date(Math.ceil((now + said) / 1000) * 1000).toUTCString() : String(Math.ceil(said / 1000));
     return { 'Retry-After': retryAfter, 'Retry-After-Ms': String(ms) };
   }
-}
-
-/** The API key a request presents (X-API-Key, or a Bearer token), if any. */
-function presentedKey(headers: IncomingHttpHeaders): string | undefined {
-  const apiKey = headers['x-api-key'];
-  if (typeof apiKey === 'string' && apiKey.length > 0) return apiKey.trim();
-  const bearer = /^Bearer +(\S+) *$/i.exec(headers.authorization ?? '');
-  return bearer?.[1];
 }

@@ -36,7 +36,7 @@ describe("--rate-limit: every client but the probe keys", () => {
     const s = await start({ rateLimit: { limit: 1, windowMs: 60_000 } });
     expect((await s.call('GET', '/v2/projects')).status).toBe(200);
     expect((await s.call('GET', '/v2/projects')).status).toBe(429);
-    // An unknown key is its own client: limited separately (and then refused as unknown, 401).
+    // An unknown key counts as its address, a client with a quota of its own: admitted, then refused as unknown (401).
     expect((await s.call('GET', '/v2/projects', { headers: { 'x-api-key': 'another-key' } })).status).toBe(401);
     expect((await probe(s)).status).toBe(200);
   });
