@@ -72,6 +72,8 @@ export interface OAuthServerOptions {
   readonly noClientCredentials?: boolean;
   /** `GET /v2/tasks` takes any bearer value that decodes as a JWT, verifying nothing (a second route with its own, broken, middleware). */
   readonly looseTasksRoute?: boolean;
+  /** Each access token carries the client id (`client_id`, `azp`) after a `pad` claim of 0, 1 or 2 characters in turn, so the id's base64url lands at every alignment (as `Basic base64(id:secret)` holds it). */
+  readonly clientIdAtEveryAlignment?: boolean;
 }
 
 export interface OAuthServer {
@@ -157,7 +159,9 @@ export async function startOAuthServer(opts: OAuthServerOptions = {}): Promise<O
       opaque.set(t, { exp: now + life, scope });
       return t;
     }
-    const claims: Record<string, unknown> = { iss: issuer, sub, aud: `${origin}/v2`, exp: now + life, iat: now, nbf: now, scope, client_id: clientId, jti: rand(8) };
+    // A pad claim first shifts every later claim, the client id's too, by 0, 1 or 2 bytes in turn.
+    const pad = opts.clientIdAtEveryAlignment ? { pad: 'x'.repeat(issued.length % 3), azp: clientId } : {};
+    const claims: Record<string, unknown> = { ...pad, iss: issuer, sub, aud: `${origin}/v2`, exp: now + life, iat: now, nbf: now, scope, client_id: clientId, jti: rand(8) };
     if (has('jwt-claims-missing')) delete claims.aud, delete claims.nbf;
     if (opts.keycloakClaims) Object.assign(claims, { typ: 'Bearer', azp: clientId, email_verified: false, clientHost: '127.0.0.1', clientAddress: '127.0.0.1', preferred_username: `service-account-${clientId}` });
     if (opts.authorizeByPermissions) claims.permissions = scope.split(' ').map((s) => s.replace('*', 'projects'));
