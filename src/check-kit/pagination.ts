@@ -2,7 +2,6 @@
  * Pages and walks, shared by every pagination check. A walk yields one page at a time,
  * so a caller holds a page plus whatever set of ids it keeps, never the whole collection.
  */
-import { randomUUID } from 'node:crypto';
 import { CheckFailure } from '../model/check.js';
 import type { CheckContext, CreatedResource, HttpResponse } from '../model/context.js';
 import type { CollectionProfile } from '../model/profile.js';
@@ -179,11 +178,6 @@ export async function walkIds(ctx: CheckContext, c: CollectionProfile, q: Omit<P
   return ids;
 }
 
-/** A run-unique marker value. */
-export function newMarker(): string {
-  return `restprobe-${randomUUID().slice(0, 13)}`;
-}
-
 /** Items a check created under one fresh marker, and the filter that lists exactly them. */
 export interface MarkedSet {
   readonly marker: string;
@@ -199,7 +193,7 @@ export async function createMarked(
   count: number,
   body: (i: number, marker: string) => Record<string, unknown> = () => ({}),
 ): Promise<MarkedSet> {
-  const marker = newMarker();
+  const marker = ctx.newMark();
   const items: CreatedResource[] = [];
   for (let i = 0; i < count; i++) items.push(await ctx.create(c, { ...body(i, marker), [c.markField]: marker }));
   return { marker, items, ids: items.map((x) => x.id), filters: { [c.markField]: marker } };

@@ -10,12 +10,13 @@ import type { CheckContext, CreatedResource, Lease } from '../model/context.js';
 import type { CollectionProfile, TargetProfile } from '../model/profile.js';
 import { clientForProfile, type HttpClient } from '../http/client.js';
 import { abortOn, guard, refuseWhenClosed, refuseWrites, type Guard } from '../http/guards.js';
-import { RecordingSession, credentialHeaders, parseJson, unversionedUrl, versionedUrl, type Transport } from '../http/session.js';
+import { RecordingSession, parseJson, unversionedUrl, type Transport } from '../http/session.js';
 import { createdItemUrl } from '../check-kit/created-url.js';
 import { scrubSecrets } from '../secrets-scrub.js';
-import { RestprobeError } from '../errors.js';
+import { RestprobeError, isRestprobeError } from '../errors.js';
 import { Pacer, politely, politeDefaults, type PoliteOptions } from '../http/polite.js';
-import { Ledger, type LedgerEntry } from './ledger.js';
+import { Ledger, type LedgerJournal } from './ledger.js';
+import { cleanUp } from './cleanup.js';
 import { setupError } from '../check-kit/setup.js';
 import { SharedFixtures } from './fixtures.js';
 import type { WebhookListener } from '../webhooks/listener.js';
@@ -32,9 +33,9 @@ export interface RunShared {
   readonly fixtures: SharedFixtures;
 }
 
-/** A run's shared state with the profile's settings. */
-export function runShared(profile: TargetProfile): RunShared {
-  return { collections: profile.collections, ledger: new Ledger(profile), pacer: new Pacer(profile.http.maxRequestsPerSecond), polite: { ...politeDefaults, maxWaitMs: profile.http.maxRetryWaitMs }, fixtures: new SharedFixtures() };
+/** A run's shared state with the profile's settings; `journal` keeps the ledger's changes on disk as they happen. */
+export function runShared(profile: TargetProfile, journal?: LedgerJournal): RunShared {
+  return { collections: profile.collections, ledger: new Ledger(profile, journal), pacer: new Pacer(profile.http.maxRequestsPerSecond), polite: { ...politeDefaults, maxWaitMs: profile.http.maxRetryWaitMs }, fixtures: new SharedFixtures() };
 }
 
 export class RunContext implements CheckContext {
@@ -70,17 +71,22 @@ export class RunContext implements CheckContext {
     // Every item carries a mark of its own where the collection has a mark field: cleanup
     // can then prove an item is still restprobe's before deleting it (ids can be reused).
     const mark = collection.markField;
-    const own = mark !== undefined && overrides[mark] === undefined ? { [mark]: `restprobe-${randomUUID().slice(0, 13)}` } : {};
+    const own = mark !== undefined && overrides[mark] === undefined ? { [mark]: this.newMark() } : {};
     const sent = { ...collection.createBody, ...own, ...overrides };
+    const marked = mark !== undefined && typeof sent[mark] === 'string' ? { field: mark, value: sent[mark] } : undefined;
+    const where = this.ledgerUrl(this.http.url(collection.path));
+    // Written ahead: a run killed before the answer still leaves the mark to find the item by.
+    const intent = this.ledger.creating(where, this.owner, marked);
     const res = await this.http.send({ method: 'POST', path: collection.path, json: sent }).catch((err: unknown) => {
       // No answer came: the item may exist all the same. It is listed, with its mark to find it by.
       if (err instanceof RestprobeError && ['ERR_TIMEOUT', 'ERR_PROTOCOL', 'ERR_INTERRUPTED'].includes(err.code)) {
-        const marked = mark !== undefined && typeof sent[mark] === 'string' ? `; look for ${mark} = ${sent[mark]}` : '';
-        this.ledger.possiblyCreated(this.http.url(collection.path), this.owner, `POST got no answer (${err.code}): an item may have been created${marked}`);
-      }
+        const lookFor = marked ? `; look for ${marked.field} = ${marked.value}` : '';
+        this.ledger.unlocated(intent, where, this.owner, `POST got no answer (${err.code}): an item may have been created${lookFor}`, 'possible', marked);
+      } else this.ledger.notCreated(intent);
       throw err;
     });
     if (res.status < 200 || res.status > 299) {
+      this.ledger.notCreated(intent);
       throw setupError(res, `creating an item in ${collection.name} for this check failed: POST ${collection.path} answered ${res.status}`);
     }
     const body = isObject(res.json) ? res.json : {};
@@ -89,16 +95,21 @@ export class RunContext implements CheckContext {
     if (reason) this.note(`POST ${collection.path}: ${reason}${url ? `; using ${url}` : ''}`);
     if (url === undefined) {
       // The item exists but cannot be found: a finding about the create, not a setup problem.
+      this.ledger.unlocated(intent, where, this.owner, `POST answered ${res.status} but named no item to delete${marked ? `; look for ${marked.field} = ${marked.value}` : ''}`, 'certain', marked);
       throw new CheckFailure(`POST ${collection.path} answered ${res.status} with neither a usable Location nor "${collection.idField}": the item cannot be found or cleaned up`, 'a Location header or an id field', reason ?? 'neither', res.exchangeIndex);
     }
-    const entry = this.ledger.record(this.ledgerUrl(url), this.owner);
     // A mark is proof only where the target shows it back.
-    if (mark !== undefined && typeof sent[mark] === 'string' && body[mark] === sent[mark]) entry.proof = { field: mark, value: sent[mark] };
+    const proof = marked && body[marked.field] === marked.value ? marked : undefined;
+    this.ledger.record(this.ledgerUrl(url), this.owner, { of: intent, ...(proof && { proof }) });
     return { collection, id: id === undefined ? '' : String(id), url, body, response: res };
   }
 
-  track(url: string): void {
-    this.ledger.record(this.ledgerUrl(url), this.owner);
+  track(url: string, options: { beforeCreate?: boolean } = {}): void {
+    this.ledger.record(this.ledgerUrl(url), this.owner, { certainty: options.beforeCreate ? 'possible' : 'certain' });
+  }
+
+  newMark(): string {
+    return `${this.ledger.mark}-${randomUUID().slice(0, 8)}`;
   }
 
   /**
@@ -143,6 +154,11 @@ export class RunContext implements CheckContext {
     this.notes.push(line);
   }
 
+  observed(what: string): void {
+    this.answers.observed();
+    this.note(`judged: ${what}`);
+  }
+
   property(data: PropertyEvidence): void {
     this.propertyEvidence = data;
   }
@@ -153,13 +169,9 @@ export class RunContext implements CheckContext {
 
   /**
    * Deletes what the check still owns, newest first, and checks on what its own DELETEs
-   * removed. An item is gone when a DELETE succeeds, or when the target proves it absent
-   * (404 or 410 to a GET); anything else leaves it in the ledger as a leftover. Where an id
-   * may have been reused, nothing is deleted without proof that the item is restprobe's.
-   * Failures become notes, never verdicts.
+   * removed, by the rules of {@link cleanUp}. Failures become notes, never verdicts.
    */
   async cleanup(): Promise<void> {
-    const headers = { accept: 'application/json', ...credentialHeaders(this.profile) };
     // Cleanup is not the check's to cancel: it goes past the check's signal, never past a
     // closed session or a read-only run, and past a spent budget only to delete (counted apart).
     const send = guard((req) => this.client.send(req), [
@@ -167,70 +179,7 @@ export class RunContext implements CheckContext {
       refuseWrites(this.profile.safety.readOnly),
       politely(this.shared.pacer, this.shared.polite, (line) => this.notes.push(`cleanup: ${line}`)),
     ]);
-    const leave = (entry: LedgerEntry, why: string): void => {
-      entry.state = 'left';
-      entry.lastAnswer = scrubSecrets(why, this.http.secrets);
-      this.notes.push(`cleanup: left ${entry.url}: ${why}`);
-    };
-    const gone = (status: number): boolean => status === 404 || status === 410;
-    for (const entry of this.ledger.toCleanUp(this.owner)) {
-      const outside = this.ledger.outOfBounds(entry.url);
-      if (outside) {
-        leave(entry, `not deleted: ${outside}`);
-        continue;
-      }
-      const request = (method: string) => send({ method, url: versionedUrl(this.profile, entry.url), headers, outsideBudget: true });
-      const unverified = entry.state === 'deleted-unverified';
-      const reusable = mayBeReused(entry.url);
-      try {
-        if (unverified || (reusable && entry.proof)) {
-          // Look before deleting: the check's own DELETE may not have removed it, and a short
-          // or numeric id may have been given to someone else's item since.
-          const now = await request('GET');
-          if (gone(now.status)) {
-            entry.state = 'deleted';
-            continue;
-          }
-          if (now.status !== 200) {
-            leave(entry, `GET answered ${now.status}${unverified ? " after the check's own DELETE" : ''}; not deleted without seeing the item`);
-            continue;
-          }
-          const shown = parseJson(now.body.toString('utf8'));
-          const held = entry.proof && isObject(shown) ? shown[entry.proof.field] : undefined;
-          if (entry.proof && held !== entry.proof.value) {
-            entry.state = 'deleted';
-            this.notes.push(`cleanup: not deleting ${entry.url}: it now holds an item restprobe did not create (${entry.proof.field} ${JSON.stringify(held)}, not ${JSON.stringify(entry.proof.value)}); the target reused the id`);
-            continue;
-          }
-          if (!entry.proof && reusable) {
-            // Only the check's own DELETE brings an unproven entry here. The target said it worked:
-            // what answers now under a reusable id is not taken for restprobe's.
-            if (entry.ownDeleteStatus !== undefined && entry.ownDeleteStatus < 300) {
-              entry.state = 'deleted';
-              continue;
-            }
-            leave(entry, `GET answers 200 after the check's own DELETE answered ${entry.ownDeleteStatus}, and nothing shows whether the item there is restprobe's (its id may have been reused); not deleted`);
-            continue;
-          }
-        }
-        const res = await request('DELETE');
-        if (res.status >= 200 && res.status < 300 && !unverified) {
-          entry.state = 'deleted';
-          continue;
-        }
-        if (res.status >= 300 && !gone(res.status)) {
-          leave(entry, `DELETE answered ${res.status}`);
-          continue;
-        }
-        // A 404 may be a gateway's answer for a path it does not route, and a DELETE the item
-        // survived once may be survived again: only a GET that finds nothing proves it gone.
-        const check = await request('GET');
-        if (gone(check.status)) entry.state = 'deleted';
-        else leave(entry, `DELETE answered ${res.status} but GET answered ${check.status}${unverified ? " (the item survived the check's own DELETE too: a soft delete?)" : ''}`);
-      } catch (err) {
-        leave(entry, `DELETE failed: ${err instanceof Error ? err.message : String(err)}`);
-      }
-    }
+    await cleanUp(this.ledger.toCleanUp(this.owner), { profile: this.profile, send, ledger: this.ledger, note: (line) => this.notes.push(`cleanup: ${line}`), scrub: (text) => scrubSecrets(text, this.http.secrets) });
   }
 
   /**
@@ -241,13 +190,22 @@ export class RunContext implements CheckContext {
   private readonly observeOwnWrites: Guard = (next) => (req) => {
     // Reads pass straight through: no promise of its own on the hot path.
     if (req.method !== 'DELETE' && req.method !== 'PUT' && req.method !== 'PATCH') return next(req);
-    return next(req).then((res) => {
-      const ok = res.status >= 200 && res.status < 300;
-      const url = this.ledgerUrl(req.url);
-      if (req.method === 'DELETE' && (ok || res.status === 404 || res.status === 410)) this.ledger.deletedByOwner(url, this.owner, res.status);
-      else if (req.method !== 'DELETE' && ok) this.ledger.rewritten(url, this.owner, parseJson(res.body.toString('utf8')));
-      return res;
-    });
+    const url = this.ledgerUrl(req.url);
+    return next(req).then(
+      (res) => {
+        const ok = res.status >= 200 && res.status < 300;
+        if (req.method === 'DELETE' && (ok || res.status === 404 || res.status === 410)) this.ledger.deletedByOwner(url, this.owner, res.status);
+        else if (req.method !== 'DELETE' && ok) this.ledger.rewritten(url, this.owner, parseJson(res.body.toString('utf8')));
+        // A PUT to an item registered before it existed: its answer says whether it does now.
+        if (req.method === 'PUT') this.ledger.answered(url, this.owner, res.status);
+        return res;
+      },
+      (err: unknown) => {
+        // Still rate limited after the retries (429): the target refused the write, which created nothing.
+        if (req.method === 'PUT' && isRestprobeError(err, 'ERR_RATE_LIMITED')) this.ledger.answered(url, this.owner, 429);
+        throw err;
+      },
+    );
   };
 
   /** Ends the check: cleanup, then the session closes (nothing more is sent), then dedicated connections close. */
@@ -261,10 +219,3 @@ export class RunContext implements CheckContext {
     return { send: guard((req) => client.send(req), this.guards), protocolErrors: client.protocolErrors };
   }
 }
-
-/** An id a target might hand out again: numeric, or too short to be random (a UUID never is). */
-function mayBeReused(url: string): boolean {
-  const id = decodeURIComponent(new URL(url).pathname.split('/').filter(Boolean).at(-1) ?? '');
-  return /^\d+$/.test(id) || id.length < 16;
-}
-

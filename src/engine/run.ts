@@ -17,13 +17,14 @@
 import type { Check } from '../model/check.js';
 import type { CheckResult } from '../model/result.js';
 import type { TargetProfile } from '../model/profile.js';
+import type { Section } from '../model/section.js';
 import { clientForProfile, type HttpClient } from '../http/client.js';
 import { blockedResult, damagedResult, executeCheck, harnessFaultResult } from './execute.js';
 import { guard } from '../http/guards.js';
 import { politely } from '../http/polite.js';
 import { probeHealth, worse, type Damage } from './health.js';
 import { planOrder } from './schedule.js';
-import type { Leftover } from './ledger.js';
+import type { Leftover, LedgerJournal } from './ledger.js';
 import { runShared } from './context.js';
 import { instancesOf, type CheckInstance } from './instances.js';
 
@@ -41,6 +42,17 @@ export interface RunInput {
   readonly signal?: AbortSignal;
   /** Aborting ends the running checks at once, as at their deadline: they clean up and stop. */
   readonly stop?: AbortSignal;
+  /** Where the ledger writes each change as it happens (the report directory's ledger file); its run id starts every mark. */
+  readonly journal?: LedgerJournal;
+}
+
+/** A selected check instance the run never started (it was interrupted first). */
+export interface NotRun {
+  readonly id: string;
+  readonly section: Section;
+  readonly title: string;
+  /** The collection the instance is about, when it is about one. */
+  readonly collection?: string;
 }
 
 export interface RunOutcome {
@@ -58,6 +70,10 @@ export interface RunOutcome {
   readonly order: string[];
   /** Whether the run was cancelled before every check started. */
   readonly interrupted: boolean;
+  /** The instances never started, in plan order (empty unless interrupted). */
+  readonly notRun: NotRun[];
+  /** The value every mark the run gave an item starts with (`restprobe-<run id>`). */
+  readonly mark: string;
 }
 
 /** The result named for the collection its instance ran on. */
@@ -78,7 +94,7 @@ export async function runChecks(input: RunInput): Promise<RunOutcome> {
   const planned = new Set(plan.map((i) => i.key));
   const client = input.client ?? clientForProfile(input.profile);
   const limit = Math.max(1, input.profile.http.concurrency);
-  const shared = runShared(input.profile);
+  const shared = runShared(input.profile, input.journal);
   /** Final verdicts. */
   const done = new Map<string, CheckResult>();
   /** Verdicts of checks that ran beside a dependency still undecided: final once it is. */
@@ -183,5 +199,7 @@ export async function runChecks(input: RunInput): Promise<RunOutcome> {
     results: plan.map((i) => done.get(i.key)).filter((r): r is CheckResult => r !== undefined),
     order: plan.map((i) => i.key),
     interrupted: waiting.length > 0,
+    notRun: waiting.map(({ check, collection }) => ({ id: check.id, section: check.section, title: check.title, ...(collection !== undefined && { collection }) })),
+    mark: shared.ledger.mark,
   };
 }

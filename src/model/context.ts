@@ -85,14 +85,47 @@ export interface CheckContext {
    * the POST and judges it (see `sendTracked`).
    */
   create(collection: CollectionProfile, overrides?: Record<string, unknown>): Promise<CreatedResource>;
-  /** Registers an item URL the check made some other way (PUT-create) for cleanup. */
-  track(url: string): void;
+  /**
+   * Registers an item URL the check made some other way for cleanup. With `beforeCreate`
+   * (a PUT to a fresh id, registered before it is sent) the item only possibly exists
+   * until the check's PUT there answers: a 2xx makes it certain, a 4xx (a 429 too) drops
+   * it, since nothing was created.
+   *
+   * @example
+   * ```ts
+   * ctx.track(url, { beforeCreate: true });
+   * await ctx.http.send({ method: 'PUT', url, json: body });
+   * ```
+   */
+  track(url: string, options?: { readonly beforeCreate?: boolean }): void;
+  /**
+   * A fresh value for a collection's mark field: it starts with the run's mark
+   * (`restprobe-<run id>-`), so every item a run marked can be found by it.
+   *
+   * @example
+   * ```ts
+   * ctx.newMark(); // 'restprobe-1a2b3c4d-5e6f7a8b'
+   * ```
+   */
+  newMark(): string;
   /** Deletes what the check created so far (a property check does after each run); failures become notes. */
   cleanup(): Promise<void>;
   /** Scrubs this value from everything the check reports, like a configured secret (a key the target minted). */
   treatAsSecret(value: string, label?: string): void;
   /** Adds a line of evidence that holds on pass and fail alike. */
   note(line: string): void;
+  /**
+   * Says what the check judged when its subject is no answer of the target's (a delivery
+   * the webhook listener received): a pass then stands on it, noted in the evidence as
+   * `judged: <what>`. A check whose subject is an answer declares the answers it judges
+   * (`judges`) instead; without either, a pass needs a 2xx or 4xx answer.
+   *
+   * @example
+   * ```ts
+   * ctx.observed('the delivery of item.created at the listener');
+   * ```
+   */
+  observed(what: string): void;
   /** Attaches property-test replay data. */
   property(data: PropertyEvidence): void;
   /** Keeps the collection's response shapes in the result, whatever the verdict (a later run's baseline). */

@@ -16,8 +16,8 @@ import { isObject } from '../../src/model/json.js';
 const freshKey = (): string => `"restprobe-${randomUUID()}"`;
 
 /** The create body, with a mark of its own where the collection has a mark field. */
-function createBody(c: WritableCollection): Record<string, unknown> {
-  return c.markField === undefined ? { ...c.createBody } : { ...c.createBody, [c.markField]: `restprobe-${randomUUID().slice(0, 13)}` };
+function createBody(ctx: CheckContext, c: WritableCollection): Record<string, unknown> {
+  return c.markField === undefined ? { ...c.createBody } : { ...c.createBody, [c.markField]: ctx.newMark() };
 }
 
 const ok = (res: HttpResponse): boolean => res.status >= 200 && res.status < 300;
@@ -45,7 +45,7 @@ export const idempotencyKeyReplay = defineCheck({
   dependsOn: ['END-post-201-location'],
   async run(ctx, { writable: c }) {
     const key = freshKey();
-    const body = createBody(c);
+    const body = createBody(ctx, c);
     const first = await firstCreate(ctx, c, body, key);
     const again = await post(ctx, c, body, key);
     const [id, againId] = [idOf(first, c), idOf(again, c)];
@@ -62,7 +62,7 @@ export const idempotencyKeyReplay = defineCheck({
       ensure(diff.length === 0, `the retry with the same Idempotency-Key returned another body (${diff.slice(0, 3).join('; ')}), expected the stored result`, brief(first.json), brief(again.json));
     }
     ctx.note(`POST ${c.path} twice with Idempotency-Key ${key}: one resource${id === undefined ? '' : ` (${c.idField} ${brief(id)})`}`);
-    const plain = await post(ctx, c, createBody(c));
+    const plain = await post(ctx, c, createBody(ctx, c));
     ensure(ok(plain), `a POST without an Idempotency-Key: ${describe(plain)}, expected the create to work as before (the key is for retries)`, '2xx', String(plain.status));
   },
 });
@@ -77,8 +77,8 @@ export const idempotencyKeyMismatch = defineCheck({
   dependsOn: ['END-post-201-location', 'END-idempotency-key-replay', 'ERR-validation-422'],
   async run(ctx, { writable: c }) {
     const key = freshKey();
-    const first = await firstCreate(ctx, c, createBody(c), key);
-    const other = await post(ctx, c, createBody(c), key);
+    const first = await firstCreate(ctx, c, createBody(ctx, c), key);
+    const other = await post(ctx, c, createBody(ctx, c), key);
     if (other.status >= 400 && other.status < 500) {
       ctx.note(`the reused key was refused with ${other.status}`);
       return;
