@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { KeyRing } from '../src/auth.js';
 import { Counters, maxTrackedClients } from '../src/rate-limit-counters.js';
 import { RateLimits } from '../src/rate-limit.js';
