@@ -8,6 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { RestprobeError } from '../errors.js';
 import type { CheckContext, HttpResponse } from '../model/context.js';
+import type { AnswerClass } from '../model/check.js';
 import type { CodeFlowClient, OAuthClient } from '../model/oauth-needs.js';
 import { describe } from './expect.js';
 import { parseLoginForm, type LoginForm } from './login-form.js';
@@ -23,6 +24,12 @@ export type AuthorizationOutcome =
   | { readonly kind: 'redirect'; readonly location: string; readonly query: URLSearchParams; readonly fragment: URLSearchParams; readonly response?: HttpResponse }
   /** The authorization server answered without sending the user agent to the redirect URI (an error page, a 4xx). */
   | { readonly kind: 'answer'; readonly response: HttpResponse };
+
+/**
+ * What a check about the authorization server's answers rests a pass on: its pages and
+ * refusals (2xx, 4xx), and its redirects (3xx), which are the subject of the code flow's rules.
+ */
+export const authorizationAnswers: readonly AnswerClass[] = ['2xx', '3xx', '4xx'];
 
 /** Hops through the authorization server before restprobe gives up. */
 const maxHops = 10;

@@ -21,6 +21,7 @@ import { setupError } from '../check-kit/setup.js';
 import { SharedFixtures } from './fixtures.js';
 import type { WebhookListener } from '../webhooks/listener.js';
 import { isObject } from '../model/json.js';
+import { AnswerTally } from './answers.js';
 
 /** What every check of a run shares: the record of created items, and the run's pace. */
 export interface RunShared {
@@ -43,6 +44,8 @@ export class RunContext implements CheckContext {
   readonly notes: string[] = [];
   propertyEvidence: PropertyEvidence | undefined;
   shapes: ShapeSnapshot | undefined;
+  /** What the check's requests got back (not cleanup's): the engine's floor under a pass. */
+  readonly answers = new AnswerTally();
   private readonly dedicated: HttpClient[] = [];
   private raw: RecordingSession | undefined;
   /** Closed once cleanup has run: the guards then refuse every request. */
@@ -63,7 +66,7 @@ export class RunContext implements CheckContext {
     this.ledger = shared.ledger;
     this.collections = shared.collections;
     // Outermost first: refusals before anything waits; the polite client innermost, so each retry is one request.
-    this.guards = [refuseWhenClosed(this.state), refuseWrites(profile.safety.readOnly), abortOn(signal), this.observeOwnWrites, politely(shared.pacer, shared.polite, (line) => this.note(line))];
+    this.guards = [refuseWhenClosed(this.state), refuseWrites(profile.safety.readOnly), abortOn(signal), this.observeOwnWrites, this.answers.guard, politely(shared.pacer, shared.polite, (line) => this.note(line))];
     this.http = new RecordingSession(this.guarded(client), profile);
   }
 
@@ -130,7 +133,7 @@ export class RunContext implements CheckContext {
   rawHttp(): RecordingSession {
     // Every guard of `http` but the polite one: a refusal (closed, read-only, aborted) still holds.
     this.raw ??= new RecordingSession(
-      { send: guard((req) => this.client.send(req), [refuseWhenClosed(this.state), refuseWrites(this.profile.safety.readOnly), abortOn(this.signal), this.observeOwnWrites]), protocolErrors: this.client.protocolErrors },
+      { send: guard((req) => this.client.send(req), [refuseWhenClosed(this.state), refuseWrites(this.profile.safety.readOnly), abortOn(this.signal), this.observeOwnWrites, this.answers.guard]), protocolErrors: this.client.protocolErrors },
       this.profile,
       this.http.exchanges,
       this.http.secrets,

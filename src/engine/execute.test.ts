@@ -138,6 +138,66 @@ describe('executeCheck outcomes', () => {
   });
 });
 
+describe('a pass rests on an answer the check judges', () => {
+  /** The vacuous check of issue 23: "refused" holds for a 503 as much as for a 401. */
+  const refusedCheck = (paths: string[], judges?: Check['judges']) =>
+    defineCheck({
+      id: 'AUT-fake-refusal',
+      title: 'A fake refusal check',
+      rule: 'The target MUST refuse.',
+      severity: 'must',
+      needs: [],
+      ...(judges && { judges }),
+      async run(ctx) {
+        for (const path of paths) {
+          const res = await ctx.http.send({ method: 'POST', path });
+          if (res.status < 300) throw new CheckFailure(`POST ${path} answered ${res.status}, expected a refusal`);
+        }
+      },
+    });
+
+  it('every request answered 5xx → error ERR_SETUP naming what came, never pass', fast, async () => {
+    const result = await execute(refusedCheck(['/status?code=503', '/status?code=500']));
+    expect(result).toMatchObject({ status: 'error', errorCode: 'ERR_SETUP', rootCause: 'no response to judge: the target answered 503 or answered 500' });
+    expect(result.message).toBe('no response to judge: 2 requests sent, 1 answered 503, 1 answered 500; expected a 2xx or 4xx answer to judge the rule by (a 5xx is the server failing, a redirect not asked about answers nothing), so the check did not pass');
+    // The exchanges are kept whole, as for any error: the curl shows the 503.
+    expect(result.evidence.exchanges.at(-1)?.response?.status).toBe(500);
+  });
+
+  it('a redirect loop → error naming the loop', fast, async () => {
+    const result = await execute(refusedCheck(['/redirect-loop']));
+    expect(result).toMatchObject({ status: 'error', errorCode: 'ERR_SETUP' });
+    expect(result.message).toContain('1 answered 302 (a redirect to itself: a loop)');
+  });
+
+  it('one judgeable answer among 5xx → pass', fast, async () => {
+    expect((await execute(refusedCheck(['/status?code=503', '/status?code=401']))).status).toBe('pass');
+  });
+
+  it("a redirect passes a check that declares it judges 3xx, and only such a check", fast, async () => {
+    expect((await execute(refusedCheck(['/status?code=301'], ['3xx']))).status).toBe('pass');
+    expect((await execute(refusedCheck(['/status?code=301']))).status).toBe('error');
+  });
+
+  it('a check that sends nothing and returns → skip, not pass', fast, async () => {
+    const result = await execute(fakeCheck(async () => {}));
+    expect(result).toMatchObject({ status: 'skip', message: 'nothing observed: the check sent no request, so it judged nothing' });
+    // One whose subject is no answer says what it judged: its pass stands, and the evidence says on what.
+    const said = await execute(fakeCheck(async (ctx) => ctx.observed('the delivery at the listener')));
+    expect(said).toMatchObject({ status: 'pass', evidence: { notes: ['judged: the delivery at the listener'] } });
+  });
+
+  it('transport errors the check caught are no answer either', fast, async () => {
+    const result = await execute(
+      fakeCheck(async (ctx) => {
+        await ctx.http.send({ method: 'POST', path: '/no-headers' }).catch(() => undefined);
+      }),
+    );
+    expect(result).toMatchObject({ status: 'error', errorCode: 'ERR_SETUP' });
+    expect(result.message).toContain('1 got no answer (ERR_TIMEOUT)');
+  });
+});
+
 describe('executeCheck requirements', () => {
   const never = async (): Promise<void> => {
     throw new Error('the check must not run');
@@ -238,7 +298,12 @@ describe('executeCheck evidence', () => {
   });
 
   it('cleanup that fails (a target that never answers) becomes a note, not a verdict, and does not hang', fast, async () => {
-    const result = await execute(fakeCheck(async (ctx) => ctx.track(`${server.url}/no-headers`)));
+    const result = await execute(
+      fakeCheck(async (ctx) => {
+        ctx.track(`${server.url}/no-headers`);
+        ctx.observed('a made-up subject');
+      }),
+    );
     expect(result.status).toBe('pass');
     // Retried as §7.3 says (a timeout is transient), then listed as left with the last failure.
     expect(result.evidence.notes.filter((n) => /^cleanup: DELETE \/no-headers failed \(no complete response within 300 ms .*\); waited \d+ ms and retried/.test(n))).toHaveLength(2);

@@ -1,7 +1,9 @@
 /**
  * Runs one check and turns what happened into an honest outcome:
  * - an unmet need → skip, naming the config key that would meet it; nothing is sent;
- * - returned normally → pass;
+ * - returned normally → pass, when it got an answer its rule is about (`judges`; 2xx or 4xx by
+ *   default); else error (every answer a 5xx, an unasked-for redirect, or none: nothing was
+ *   judged), or skip when it sent nothing at all;
  * - CheckFailure → fail (warn when the check's severity is `should` or `info`, or for a ShouldFailure);
  * - CheckSkipped → skip;
  * - a fixture that could not be made → error (ERR_SETUP), with the exchange and a root cause;
@@ -71,7 +73,9 @@ export async function executeCheck(check: Check, opts: ExecuteOptions): Promise<
   let outcome: Outcome;
   try {
     await withDeadline(check.run(ctx, { ...resolveOptional(check.uses, opts.profile), ...resolved } as never), deadlineMs, deadline, opts.signal);
-    outcome = { status: 'pass', message: '' };
+    // A check passes only on what it judged: assertions that hold for a 503 prove nothing.
+    const refused = ctx.answers.refusal(check.judges);
+    outcome = refused === undefined ? { status: 'pass', message: '' } : { ...refused, ...(refused.status === 'error' && { errorCode: 'ERR_SETUP', focus: lastExchange(ctx) }) };
   } catch (err) {
     outcome = judge(check, err, ctx);
   } finally {

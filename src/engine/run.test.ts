@@ -20,8 +20,13 @@ import { rootCauses } from '../report/model.js';
 
 const fast = { timeout: 10_000 };
 
+/** A fake check; one that returns says it judged its (made-up) subject, as a pass must rest on something. */
 function check(id: `CON-${string}`, run: (ctx: CheckContext) => Promise<void> = async () => {}, extra: { schedule?: Schedule; dependsOn?: Check['dependsOn'] } = {}): Check {
-  return defineCheck({ id, title: id, rule: 'The target MUST do the thing.', severity: 'must', needs: [], run, ...extra });
+  const judged = async (ctx: CheckContext): Promise<void> => {
+    await run(ctx);
+    ctx.observed(`${id}'s made-up subject`);
+  };
+  return defineCheck({ id, title: id, rule: 'The target MUST do the thing.', severity: 'must', needs: [], run: judged, ...extra });
 }
 
 /** Fake checks that record when they start and end and how many ran beside them. */

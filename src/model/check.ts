@@ -32,6 +32,12 @@ import type { NeedName, Resolved } from './needs.js';
  */
 export type Schedule = 'parallel' | 'exclusive' | 'last';
 
+/** A class of final HTTP status, for the answers a check's pass may rest on ({@link CheckDefinition.judges}). */
+export type AnswerClass = '2xx' | '3xx' | '4xx' | '5xx';
+
+/** Answers a pass rests on unless a check says otherwise: a success, or a client error the check provoked. */
+export const defaultJudges: readonly AnswerClass[] = ['2xx', '4xx'];
+
 /** What a check's author writes. */
 export interface CheckDefinition<N extends NeedName, U extends NeedName> {
   readonly id: CheckId;
@@ -49,6 +55,13 @@ export interface CheckDefinition<N extends NeedName, U extends NeedName> {
   readonly slow?: boolean;
   /** Checks whose failure makes this one meaningless: it is then blocked, not failed. */
   readonly dependsOn?: readonly CheckId[];
+  /**
+   * The answers a pass may rest on (default `['2xx', '4xx']`). A check that returns having
+   * got none of them (every request answered 5xx, a redirect, or nothing) judged nothing:
+   * the engine turns its pass into an error saying what came instead. A check whose rule
+   * is about redirects says so: `judges: ['3xx']`.
+   */
+  readonly judges?: readonly AnswerClass[];
   /** Runs the probe; returns normally on pass, throws {@link CheckFailure} on a violation. */
   run(ctx: CheckContext, needs: Resolved<N> & Partial<Resolved<U>>): Promise<void>;
 }
@@ -60,12 +73,13 @@ export interface Check<N extends NeedName = NeedName, U extends NeedName = NeedN
   readonly schedule: Schedule;
   readonly slow: boolean;
   readonly dependsOn: readonly CheckId[];
+  readonly judges: readonly AnswerClass[];
 }
 
 /** Registers a check's definition; the section comes from the id. */
 export function defineCheck<const N extends NeedName = never, const U extends NeedName = never>(def: CheckDefinition<N, U>): Check<N, U> {
   if (!/^[A-Z]{3}-[a-z0-9]+(?:-[a-z0-9]+)*$/.test(def.id)) throw new Error(`check id "${def.id}" is not <PREFIX>-<kebab-slug>`);
-  return { ...def, section: sectionOf(def.id)!, uses: def.uses ?? [], schedule: def.schedule ?? 'parallel', slow: def.slow ?? false, dependsOn: def.dependsOn ?? [] };
+  return { ...def, section: sectionOf(def.id)!, uses: def.uses ?? [], schedule: def.schedule ?? 'parallel', slow: def.slow ?? false, dependsOn: def.dependsOn ?? [], judges: def.judges ?? defaultJudges };
 }
 
 /** One conventions section's checks, as the catalogue lists them. */

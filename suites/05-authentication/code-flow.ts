@@ -1,6 +1,6 @@
 /** §5 rules 8–9 (RFC 6749 §4.1, RFC 7636, RFC 9700 §2.1, §4.1): the authorization code flow with PKCE, state and an exact redirect URI. */
 import { CheckFailure, ShouldFailure, defineCheck } from '../../src/model/check.js';
-import { authorize, codeRequest, obtainCode, redeemCode, refresh, secretVerifier } from '../../src/check-kit/code-flow.js';
+import { authorizationAnswers, authorize, codeRequest, obtainCode, redeemCode, refresh, secretVerifier } from '../../src/check-kit/code-flow.js';
 import { expectFlowWorks, expectRefusedAuthorization } from '../../src/check-kit/authorization-refusal.js';
 import { describe } from '../../src/check-kit/expect.js';
 import { expectTokenError } from '../../src/check-kit/oauth-errors.js';
@@ -13,6 +13,7 @@ export const pkceRequired = defineCheck({
   rule: 'An authorization request without `code_challenge` MUST be refused (RFC 7636 §4.4.1 `invalid_request`; conventions §5.8: the code flow uses PKCE), or its code refused at the token endpoint, with a `code_verifier` (the downgrade of RFC 9700 §4.8.2) or without one; it never yields tokens.',
   severity: 'must',
   needs: ['oauthCodeFlow'],
+  judges: authorizationAnswers,
   async run(ctx, { oauthCodeFlow: client }) {
     const { code_challenge: _c, code_challenge_method: _m, ...params } = codeRequest(client).params;
     // An attacker who strips the challenge leaves the client sending its verifier (RFC 9700 §4.8.2): try that first, then none.
@@ -27,6 +28,7 @@ export const pkcePlainRefused = defineCheck({
   rule: 'An authorization request with `code_challenge_method=plain` MUST be refused, or its code refused at the token endpoint: the challenge is S256 (conventions §5.8; RFC 7636 §4.2, RFC 9700 §2.1.1).',
   severity: 'must',
   needs: ['oauthCodeFlow'],
+  judges: authorizationAnswers,
   async run(ctx, { oauthCodeFlow: client }) {
     const verifier = secretVerifier(ctx);
     const params = { ...codeRequest(client).params, code_challenge: verifier, code_challenge_method: 'plain' };
@@ -78,6 +80,7 @@ export const stateEchoed = defineCheck({
   rule: 'The redirect after an authorization request MUST carry the `state` the client sent, exactly (RFC 6749 §4.1.2; conventions §5.9).',
   severity: 'must',
   needs: ['oauthCodeFlow'],
+  judges: authorizationAnswers,
   async run(ctx, { oauthCodeFlow: client }) {
     const { outcome, sentState } = await obtainCode(ctx, client);
     const got = outcome.query.get('state');
@@ -91,6 +94,7 @@ export const redirectUriExact = defineCheck({
   rule: 'An authorization request whose `redirect_uri` is not exactly a registered one MUST NOT be redirected to it, neither with a code nor with an error (RFC 6749 §4.1.2.1; RFC 9700 §2.1, §4.1: exact string matching).',
   severity: 'must',
   needs: ['oauthCodeFlow'],
+  judges: authorizationAnswers,
   async run(ctx, { oauthCodeFlow: client }) {
     const registered = client.oauth.redirectUri;
     // The registered URI must work, or a refusal of the others proves nothing.

@@ -5,7 +5,7 @@ import type { OAuthClient } from '../../src/model/oauth-needs.js';
 import { describe, ensure, expectJsonObject, expectStatus } from '../../src/check-kit/expect.js';
 import { oauthEndpoints } from '../../src/check-kit/oauth-metadata.js';
 import { clientAuthOf, clientCredentialsGrant, tokenRequest, tokensOf } from '../../src/check-kit/oauth-token.js';
-import { newState } from '../../src/check-kit/code-flow.js';
+import { authorizationAnswers, newState } from '../../src/check-kit/code-flow.js';
 import { expectRefusedAuthorization } from '../../src/check-kit/authorization-refusal.js';
 import { expectClientAuthenticated, expectTokenError, oauthErrorCode } from '../../src/check-kit/oauth-errors.js';
 import { hasCacheDirective } from '../../src/check-kit/http-grammar.js';
@@ -137,6 +137,7 @@ export const implicitRefused = defineCheck({
   rule: 'The implicit grant MUST NOT issue tokens (conventions §5.8: implicit flows are not used; RFC 9700 §2.1.2 says SHOULD NOT): `response_type=token` gets an error redirect or a 4xx page, never an access token.',
   severity: 'must',
   needs: ['oauthCodeFlow'],
+  judges: authorizationAnswers,
   async run(ctx, { oauthCodeFlow: client }) {
     const params = { response_type: 'token', client_id: client.oauth.clientId, redirect_uri: client.oauth.redirectUri, state: newState(), ...(client.oauth.scopes.length > 0 && { scope: client.oauth.scopes.join(' ') }) };
     await expectRefusedAuthorization(ctx, client, params, 'response_type=token', 'conventions §5.8: the implicit flow is not used; RFC 9700 §2.1.2: SHOULD NOT');

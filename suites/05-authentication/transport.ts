@@ -1,7 +1,7 @@
 /** §5.11–5.12: HTTPS only, with HSTS on every response, and a plain-HTTP URL that redirects and serves nothing. */
-import { CheckFailure, CheckSkipped, defineCheck } from '../../src/model/check.js';
+import { CheckFailure, CheckSkipped, ShouldFailure, defineCheck } from '../../src/model/check.js';
 import type { HttpResponse } from '../../src/model/context.js';
-import { describe, ensure, expectEvery } from '../../src/check-kit/expect.js';
+import { describe, ensure, expectEvery, summarise } from '../../src/check-kit/expect.js';
 import { unknownPath } from '../../src/check-kit/probes.js';
 
 const loopback = new Set(['127.0.0.1', 'localhost', '[::1]']);
@@ -46,19 +46,28 @@ export const hsts = defineCheck({
   },
 });
 
+/** Whether a response's body holds JSON other than a problem: the API's data (a page, an item). */
+const servesData = (res: HttpResponse): boolean => res.json !== undefined && res.mediaType !== 'application/problem+json';
+
 export const httpsRedirect = defineCheck({
   id: 'AUT-https-redirect',
   title: 'Plain HTTP redirects to HTTPS and serves no data',
-  rule: 'A request over plain HTTP MUST get 301 or 308 with a Location on `https://`, and never the API\'s data (conventions §5.12). No credential is sent to it.',
+  rule: 'A request over plain HTTP MUST get a redirect (3xx) with a Location on `https://`, and never the API\'s data (conventions §5.12), and SHOULD get a permanent one, 301 or 308 (RFC 6797 §7.2; RFC 9110 §15.4). No credential is sent to it.',
   severity: 'must',
   needs: ['plainHttpUrl'],
+  // The redirect is the rule's subject: a pass rests on it.
+  judges: ['3xx'],
   async run(ctx, { plainHttpUrl }) {
     const path = ctx.collections[0]?.path ?? '/';
     const res = await ctx.http.send({ method: 'GET', url: `${plainHttpUrl}${path}`, auth: false });
-    ensure(res.status < 200 || res.status > 299, `${describe(res)} over plain HTTP: it served the API, expected 301 or 308 to HTTPS`, '301 or 308', String(res.status));
-    ensure(res.status === 301 || res.status === 308, `${describe(res)} over plain HTTP, expected 301 or 308 (a permanent redirect that keeps the method) to HTTPS`, '301 or 308', String(res.status));
+    ensure(res.status < 200 || res.status > 299, `${describe(res)} over plain HTTP: it served the API, expected a redirect to HTTPS`, '3xx to https://', String(res.status));
+    ensure(res.status >= 300 && res.status <= 399, `${describe(res)} over plain HTTP, expected a redirect (301 or 308 best) to HTTPS`, '3xx to https://', String(res.status));
     const location = res.headers['location'] ?? '';
     ensure(location.startsWith('https://'), `${describe(res)} redirects to ${location || 'nowhere (no Location)'}, expected an https:// URL`, 'Location: https://…', location || 'none');
+    // A redirect that serves data in its body still hands the API out over plain HTTP.
+    ensure(!servesData(res), `${describe(res)} over plain HTTP redirects, but its body holds JSON data (${summarise(res)}), expected no data over plain HTTP`, 'no data', summarise(res));
+    // A temporary redirect (302; 307 is ASP.NET Core's default) reaches HTTPS too: permanence is the SHOULD.
+    if (res.status !== 301 && res.status !== 308) throw new ShouldFailure(`${describe(res)} over plain HTTP is a temporary redirect to ${location}, expected a permanent one, 301 or 308 (RFC 6797 §7.2: SHOULD; 308 keeps the method)`, '301 or 308', String(res.status), res.exchangeIndex);
   },
 });
 

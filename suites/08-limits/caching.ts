@@ -21,6 +21,13 @@ async function getResponses(ctx: CheckContext, needs: { collection: CollectionPr
   return ok;
 }
 
+/** The responses that carry Cache-Control; none is nothing to judge (a skip), not a pass. */
+function withCacheControl(responses: readonly HttpResponse[]): HttpResponse[] {
+  const carrying = responses.filter((r) => r.headers['cache-control'] !== undefined);
+  if (carrying.length === 0) throw new CheckSkipped(`no response carried Cache-Control (${responses.map(describe).join('; ')}), so there is nothing to judge; LIM-cache-control-present judges the missing header`);
+  return carrying;
+}
+
 export const cacheControlPresent = defineCheck({
   id: 'LIM-cache-control-present',
   title: 'GET responses declare their cacheability',
@@ -42,11 +49,8 @@ export const cacheControlWellFormed = defineCheck({
   needs: ['collection'],
   uses: ['writable'],
   async run(ctx, needs) {
-    const responses = [...(await getResponses(ctx, needs)), await ctx.http.send({ method: 'GET', path: unknownItemPath(needs.collection) })];
-    const problems = responses.flatMap((r) => {
-      const value = r.headers['cache-control'];
-      return value === undefined ? [] : parseCacheControl(value).problems.map((p) => `${describe(r)}: ${p}`);
-    });
+    const responses = withCacheControl([...(await getResponses(ctx, needs)), await ctx.http.send({ method: 'GET', path: unknownItemPath(needs.collection) })]);
+    const problems = responses.flatMap((r) => parseCacheControl(r.headers['cache-control']!).problems.map((p) => `${describe(r)}: ${p}`));
     ensure(problems.length === 0, `${problems.join('; ')}; expected well-formed directives`, 'RFC 9111 §5.2 syntax', problems.join('; '));
   },
 });
@@ -59,17 +63,21 @@ export const credentialedNotPublic = defineCheck({
   needs: ['personalised', 'credentials'],
   uses: ['mayWrite'],
   async run(ctx, { personalised, mayWrite }) {
+    const judged: HttpResponse[] = [];
     for (const collection of personalised) {
       const writable = mayWrite && collection.createBody !== undefined ? (collection as WritableCollection) : undefined;
-      for (const res of await getResponses(ctx, { collection, writable })) {
-        const value = res.headers['cache-control'];
-        if (value === undefined) continue; // LIM-cache-control-present owns a missing header
+      const responses = await getResponses(ctx, { collection, writable });
+      judged.push(...responses);
+      // LIM-cache-control-present owns a missing header.
+      for (const res of responses.filter((r) => r.headers['cache-control'] !== undefined)) {
+        const value = res.headers['cache-control']!;
         const names = parseCacheControl(value).directives.map((d) => d.name);
         const shared = names.filter((n) => n === 'public' || n === 's-maxage');
         ensure(shared.length === 0, `${describe(res)} of personalised ${collection.name} has Cache-Control "${value}", expected no ${shared.join(' or ')}`, 'private or no-store', value);
         ensure(names.includes('private') || names.includes('no-store'), `${describe(res)} of personalised ${collection.name} has Cache-Control "${value}", expected private or no-store so shared caches keep it to one user`, 'private or no-store', value);
       }
     }
+    withCacheControl(judged);
   },
 });
 

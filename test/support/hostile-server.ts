@@ -14,6 +14,7 @@
  *                    request's `x-reflect` header as `x-reflected`);
  * - `/deep?depth=N`   200 with an `access_token` member next to N nested arrays (default 100 000);
  * - `/big?bytes=N`   200 with a JSON string body of about N bytes;
+ * - `/status?code=N` N with a problem+json body (a 3xx sends `Location: /`);
  * - anything else    404.
  *
  * `close()` never hangs: it destroys every socket and clears every timer it started.
@@ -158,6 +159,12 @@ export async function startHostileServer(): Promise<HostileServer> {
       res.writeEarlyHints({ link: '</style.css>; rel=preload; as=style' });
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end('{"final":true}');
+    },
+
+    '/status'(_req, res, url) {
+      const status = Number(url.searchParams.get('code') ?? '200');
+      res.writeHead(status, { 'content-type': 'application/problem+json', ...(status >= 300 && status < 400 && { location: '/' }) });
+      res.end(JSON.stringify({ status }));
     },
 
     '/big'(_req, res, url) {
