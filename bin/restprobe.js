@@ -1,3 +1,12 @@
 #!/usr/bin/env node
-// The CLI is compiled by `npm run build` (run by `npm ci` through `prepare`).
-import '../dist/src/cli/main.js';
+// The CLI is compiled to dist/ by `npm run build`: `npm ci` in a clone runs it (prepare), an
+// installed package (a tarball, a git URL) ships it. A clone that was never installed says so
+// at once instead of failing on a missing module.
+import { existsSync } from 'node:fs';
+
+const main = new URL('../dist/src/cli/main.js', import.meta.url);
+if (!existsSync(main)) {
+  process.stderr.write('restprobe: not built yet: in a clone of restprobe, run `npm ci` (it installs and builds, about a minute) or `npm run build`, then try again\n');
+  process.exit(2);
+}
+await import(main.href);

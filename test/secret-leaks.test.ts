@@ -136,7 +136,7 @@ describe('no secret in any output', () => {
     const json = [...outputs].find(([where]) => where.endsWith('restprobe-report.json'))![1];
     const failing = (JSON.parse(json) as { checks: { id: string; status: string }[] }).checks.filter((c) => c.status === 'fail');
     expect(failing.length, 'failing checks keep their exchanges whole').toBeGreaterThanOrEqual(10);
-    const ids = new Set(catalogue.map((c) => c.id));
+    const ids = new Set<string>(catalogue.map((c) => c.id));
     for (const c of failing) expect(ids.has(c.id), c.id).toBe(true);
     // The secrets handed out during the run were seen and are in the evidence's place, scrubbed.
     expect(collected.size, 'minted keys, session cookies, webhook secrets, tokens and codes').toBeGreaterThanOrEqual(5);
