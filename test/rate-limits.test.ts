@@ -2,8 +2,8 @@
  * The rate-limit checks (LIM-, §8.1–8.3) beyond the fault matrix: on the reference server
  * with one node and with its other algorithm and date format; on stand-in limiters that
  * conform differently (a sliding log, draft-07 fields, keyed by address, Retry-After
- * alone) and that break rules no reference fault breaks; skips that name their key; and
- * the raw session they send through. Short windows throughout: waits of milliseconds.
+ * alone, express-rate-limit's three drafts of RateLimit fields) and that break rules no
+ * reference fault breaks; skips that name their key; and the raw session they send through. Short windows throughout: waits of milliseconds.
  */
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -19,6 +19,7 @@ import type { RateLimitProfile, TargetProfile } from '../src/model/profile.js';
 import type { CheckResult } from '../src/model/result.js';
 import { startReferenceServer, type ReferenceServerOptions } from '../reference-server/src/index.js';
 import { catalogue } from '../suites/catalogue.js';
+import { startExpressLimiter } from './support/express-limiter.js';
 import { startLimiterServer, type LimiterServer, type LimiterServerOptions } from './support/limiter-server.js';
 import { testProfile } from './support/profile.js';
 import { targetAt, testProbeRateLimit, type Target } from './support/target.js';
@@ -101,12 +102,12 @@ describe('stand-in limiters that conform differently', () => {
     const server = await limiter({ limit: 5, windowMs: 250, algorithm: 'sliding-log', retryAfter: 'http-date', msHint: true, fields: 'draft-07' });
     const results = await run(standIn(server, { limit: 5, windowMs: 250 }));
     expect(statuses(results)).toEqual(allPass('LIM-rate-limit-shared-across-nodes', 'LIM-503-retry-after'));
-    expect(results['LIM-ratelimit-headers']!.evidence.notes).toContain('RateLimit is draft-07 syntax (one Dictionary: limit, remaining, reset): read as such');
+    expect(results['LIM-ratelimit-headers']!.evidence.notes).toContain('RateLimit fields in the syntax of draft-07 (one RateLimit Dictionary: limit, remaining, reset): read as such');
     expect(results['LIM-503-retry-after']!.message).toMatch(/^no 503 in 50 requests as \$LIMIT_KEY, past the limit too/);
 
     const legacy = await limiter({ limit: 5, windowMs: 250, msHint: true, fields: 'legacy' });
     const withLegacy = await run(standIn(legacy, { limit: 5 }), rateLimitChecks.filter((c) => c.id === 'LIM-ratelimit-headers'));
-    expect(withLegacy['LIM-ratelimit-headers']).toMatchObject({ status: 'skip', message: expect.stringMatching(/^none of \d+ answers carries RateLimit or RateLimit-Policy/) });
+    expect(withLegacy['LIM-ratelimit-headers']).toMatchObject({ status: 'skip', message: expect.stringMatching(/^none of \d+ answers carries RateLimit fields/) });
     expect(withLegacy['LIM-ratelimit-headers']!.evidence.notes[0]).toMatch(/^legacy rate-limit fields on the 429 \(reported, not judged\): x-ratelimit-limit: 5; x-ratelimit-remaining: 0; x-ratelimit-reset: \d+$/);
   });
 
@@ -122,6 +123,28 @@ describe('stand-in limiters that conform differently', () => {
     const results = await run(standIn(server, { limit: 3 }), rateLimitChecks.filter((c) => c.id === 'LIM-retry-after-truthful'));
     expect(verdicts(results)).toEqual({ 'LIM-retry-after-truthful': 'pass' });
     expect(results['LIM-retry-after-truthful']!.evidence.notes[0]).toMatch(/^observed: served again \d+ ms after the 429 \(Retry-After: 1\)$/);
+  });
+});
+
+describe('express-rate-limit, each draft of RateLimit fields it sends (standardHeaders)', () => {
+  const fieldsCheck = rateLimitChecks.filter((c) => c.id === 'LIM-ratelimit-headers');
+  it.each([
+    ['draft-6', 'draft-06 (RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset, an integer each)'],
+    ['draft-7', 'draft-07 (one RateLimit Dictionary: limit, remaining, reset)'],
+    ['draft-8', 'draft-10 (RateLimit and RateLimit-Policy, Lists of named policies)'],
+  ] as const)('%s is read as the draft it is, and passes LIM-ratelimit-headers', async (standardHeaders, syntax) => {
+    const server = await startExpressLimiter({ limit: 5, windowMs: 1_000, standardHeaders });
+    open.push(server);
+    const result = (await run(standIn(server, { limit: 5 }), fieldsCheck))['LIM-ratelimit-headers']!;
+    expect(verdicts({ [result.id]: result })).toEqual({ 'LIM-ratelimit-headers': 'pass' });
+    expect(result.evidence.notes).toContain(`RateLimit fields in the syntax of ${syntax}: read as such`);
+  });
+
+  it('draft-6 (standardHeaders: true) passes every rate-limit check it can observe', async () => {
+    const server = await startExpressLimiter({ limit: 5, windowMs: 1_000, standardHeaders: 'draft-6' });
+    open.push(server);
+    const results = await run(standIn(server, { limit: 5, windowMs: 1_000 }));
+    expect(statuses(results)).toEqual(allPass('LIM-rate-limit-shared-across-nodes', 'LIM-503-retry-after'));
   });
 });
 
@@ -146,6 +169,12 @@ describe('stand-in limiters that break rules no reference fault breaks', () => {
     const server = await limiter({ limit: 5, windowMs: 250, msHint: true, body: 'json' });
     const result = (await run(standIn(server, { limit: 5 }), only('LIM-429-problem-details')))['LIM-429-problem-details']!;
     expect(result).toMatchObject({ status: 'fail', message: expect.stringContaining('Content-Type is application/json; expected application/problem+json') });
+  });
+
+  it('draft-06 fields that say the whole quota remains on a served request warn on LIM-ratelimit-headers', async () => {
+    const server = await limiter({ limit: 5, windowMs: 250, msHint: true, fields: 'draft-06-whole' });
+    const result = (await run(standIn(server, { limit: 5 }), only('LIM-ratelimit-headers')))['LIM-ratelimit-headers']!;
+    expect(result).toMatchObject({ status: 'warn', message: expect.stringMatching(/^GET \/things → 200 application\/json says RateLimit-Remaining: 5, its whole quota, though the request was served: expected less than the quota remaining$/) });
   });
 
   it('RateLimit fields of draft-08 (policy names as tokens) warn on LIM-ratelimit-headers', async () => {

@@ -53,9 +53,27 @@ describe('rate-limit fields', () => {
     expect(readRateLimitFields(withHeaders({ 'ratelimit-policy': '"a";q=1', ratelimit: '"b";r=0' }))?.problems).toEqual(['RateLimit names "b", which RateLimit-Policy does not list']);
   });
 
-  it("reads draft-07's Dictionary as such, and reports the legacy fields", () => {
+  it("reads draft-07's Dictionary as such, with its policy of integers, and reports the legacy fields", () => {
     expect(readRateLimitFields(withHeaders({ ratelimit: 'limit=100, remaining=50, reset=5' }))).toEqual({ draft: '07', policies: [{ name: 'default', quota: 100 }], left: [{ name: 'default', remaining: 50, reset: 5 }], problems: [] });
+    // express-rate-limit's standardHeaders: 'draft-7'.
+    expect(readRateLimitFields(withHeaders({ 'ratelimit-policy': '100;w=60', ratelimit: 'limit=100, remaining=0, reset=42' }))).toEqual({ draft: '07', policies: [{ name: 'default', quota: 100, window: 60 }], left: [{ name: 'default', remaining: 0, reset: 42 }], problems: [] });
     expect(readRateLimitFields(withHeaders({}))).toBeUndefined();
-    expect(legacyFields(withHeaders({ 'x-ratelimit-remaining': '0', 'ratelimit-reset': '5', 'content-type': 'x' }))).toEqual(['x-ratelimit-remaining: 0', 'ratelimit-reset: 5']);
+    expect(legacyFields(withHeaders({ 'x-ratelimit-remaining': '0', 'x-rate-limit-reset': '5', 'ratelimit-reset': '5', 'content-type': 'x' }))).toEqual(['x-ratelimit-remaining: 0', 'x-rate-limit-reset: 5']);
+  });
+
+  it("reads draft-06's separate fields as such (express-rate-limit's standardHeaders: true), never as draft-10", () => {
+    const six = { 'ratelimit-policy': '10;w=1, 1000;w=3600', 'ratelimit-limit': '10', 'ratelimit-remaining': '3', 'ratelimit-reset': '1' };
+    expect(readRateLimitFields(withHeaders(six))).toEqual({ draft: '06', policies: [{ name: 'default', quota: 10, window: 1 }], left: [{ name: 'default', remaining: 3, reset: 1 }], problems: [] });
+    // RateLimit-Reset is left out when the store gives no reset time.
+    expect(readRateLimitFields(withHeaders({ 'ratelimit-policy': '5;w=60', 'ratelimit-limit': '5', 'ratelimit-remaining': '4' }))).toEqual({ draft: '06', policies: [{ name: 'default', quota: 5, window: 60 }], left: [{ name: 'default', remaining: 4 }], problems: [] });
+    expect(readRateLimitFields(withHeaders({ 'ratelimit-limit': '10', 'ratelimit-remaining': '-1', 'ratelimit-policy': '"burst";q=10' }))?.problems).toEqual([
+      'RateLimit-Remaining: "-1" is not a non-negative integer (draft-06)',
+      'RateLimit-Policy "\"burst\";q=10" is not quotas as integers with an optional w, as draft-06 writes them (e.g. 100;w=60)',
+    ]);
+  });
+
+  it("reads express-rate-limit's draft-8 fields (spaces after each ';', a pk) as draft-10", () => {
+    const eight = { 'ratelimit-policy': '"100-in-1min"; q=100; w=60; pk=:ZTNiM2QwNjYzZmQx:', ratelimit: '"100-in-1min"; r=99; t=60' };
+    expect(readRateLimitFields(withHeaders(eight))).toEqual({ draft: '10', policies: [{ name: '100-in-1min', quota: 100, window: 60 }], left: [{ name: '100-in-1min', remaining: 99, reset: 60 }], problems: [] });
   });
 });

@@ -1,8 +1,9 @@
 /**
  * What a rate limiter's answers say, read and judged against their grammars:
- * `Retry-After` (RFC 9110 §10.2.3), `RateLimit` and `RateLimit-Policy`
- * (draft-ietf-httpapi-ratelimit-headers-10; draft-07's Dictionary is recognised and
- * read as such), and the legacy fields, which are only reported.
+ * `Retry-After` (RFC 9110 §10.2.3), the RateLimit fields in the draft of
+ * draft-ietf-httpapi-ratelimit-headers their names show (-06's separate fields, -07's
+ * Dictionary, -10's Lists: express-rate-limit's `draft-6`, `draft-7` and `draft-8`), and the
+ * legacy X-RateLimit fields, which are only reported.
  */
 import type { HttpResponse } from '../model/context.js';
 import { httpDateProblem, notAnHttpDate } from './http-grammar.js';
@@ -40,10 +41,23 @@ export interface QuotaLeft {
   readonly reset?: number;
 }
 
-/** A response's RateLimit fields, read; `problems` are breaches of the draft's grammar. */
+/**
+ * The draft of draft-ietf-httpapi-ratelimit-headers a response's fields follow, as their
+ * names and syntax show: `06` (RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset),
+ * `07` (one RateLimit Dictionary), `10` (Lists of named policies, the syntax since draft-08).
+ */
+export type RateLimitDraft = '06' | '07' | '10';
+
+/** Each draft's syntax, for messages. */
+export const draftSyntax: Readonly<Record<RateLimitDraft, string>> = {
+  '06': 'draft-06 (RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset, an integer each)',
+  '07': 'draft-07 (one RateLimit Dictionary: limit, remaining, reset)',
+  '10': 'draft-10 (RateLimit and RateLimit-Policy, Lists of named policies)',
+};
+
+/** A response's RateLimit fields, read; `problems` are breaches of their draft's grammar. */
 export interface RateLimitFields {
-  /** `10` (List items), or `07` (one Dictionary: limit, remaining, reset). */
-  readonly draft: '10' | '07';
+  readonly draft: RateLimitDraft;
   readonly policies: readonly QuotaPolicy[];
   readonly left: readonly QuotaLeft[];
   readonly problems: readonly string[];
@@ -94,31 +108,78 @@ function readLeft(text: string, problems: string[]): QuotaLeft[] {
   });
 }
 
-/** Draft-07's `RateLimit: limit=100, remaining=50, reset=5`, when the value is that. */
-function readDraft07(text: string): RateLimitFields | undefined {
-  const parsed = parseDictionary(text);
-  if (!parsed.ok || !parsed.value.has('remaining')) return undefined;
-  const get = (k: string): BareItem | undefined => parsed.value.get(k)?.value;
-  const [limit, remaining, reset] = [get('limit'), get('remaining'), get('reset')];
-  const problems = [limit, remaining, reset].some((v) => v !== undefined && !isCount(v)) ? [`RateLimit "${text}": limit, remaining and reset must be non-negative integers (draft-07)`] : [];
+/**
+ * Draft-06 and -07's RateLimit-Policy, `100;w=60, 1000;w=3600`: quotas as Integers, `w` the
+ * window. Undefined when the value is not that (a draft-10 List names its policies).
+ */
+function oldPolicies(text: string | undefined): SfItem[] | undefined {
+  if (text === undefined) return undefined;
+  const parsed = parseList(text);
+  return parsed.ok && parsed.value.every((i) => i.value.type === 'integer' && !i.params.has('q')) ? parsed.value : undefined;
+}
+
+/**
+ * Before draft-08 there is one unnamed quota: it is called `default`, its window read from
+ * the RateLimit-Policy item that has its quota (the only one, when there is one).
+ */
+function unnamedQuota(draft: '06' | '07', limit: number | undefined, remaining: number | undefined, reset: number | undefined, policyText: string | undefined, problems: string[]): RateLimitFields {
+  const items = oldPolicies(policyText);
+  if (policyText !== undefined && items === undefined) problems.push(`RateLimit-Policy "${policyText}" is not quotas as integers with an optional w, as draft-${draft} writes them (e.g. 100;w=60)`);
+  const policy = items?.find((i) => i.value.value === limit) ?? (items?.length === 1 ? items[0] : undefined);
+  const w = policy?.params.get('w');
+  if (w !== undefined && !(w.type === 'integer' && w.value > 0)) problems.push(`RateLimit-Policy "${policyText ?? ''}": w is ${String(w.value)}, expected a positive integer of seconds`);
+  const quota = limit ?? (typeof policy?.value.value === 'number' ? policy.value.value : undefined);
   return {
-    draft: '07',
-    policies: isCount(limit) ? [{ name: 'default', quota: limit.value }] : [],
-    left: isCount(remaining) ? [{ name: 'default', remaining: remaining.value, ...(isCount(reset) && { reset: reset.value }) }] : [],
+    draft,
+    policies: quota === undefined ? [] : [{ name: 'default', quota, ...(w?.type === 'integer' && w.value > 0 && { window: w.value }) }],
+    left: remaining === undefined ? [] : [{ name: 'default', remaining, ...(reset !== undefined && { reset }) }],
     problems,
   };
 }
 
+/** Draft-06's three fields, as sent and as read (lower-case). */
+const separateFields = { 'ratelimit-limit': 'RateLimit-Limit', 'ratelimit-remaining': 'RateLimit-Remaining', 'ratelimit-reset': 'RateLimit-Reset' } as const;
+
+/** Draft-06's `RateLimit-Limit: 100`, `RateLimit-Remaining: 50`, `RateLimit-Reset: 5`: an Integer each. */
+function readDraft06(headers: HttpResponse['headers']): RateLimitFields {
+  const problems: string[] = [];
+  const [limit, remaining, reset] = Object.entries(separateFields).map(([name, shown]) => {
+    const text = headers[name];
+    if (text === undefined) return undefined;
+    const parsed = parseList(text);
+    const item = parsed.ok && parsed.value.length === 1 ? parsed.value[0]!.value : undefined;
+    if (isCount(item)) return item.value;
+    problems.push(`${shown}: "${text}" is not a non-negative integer (draft-06)`);
+    return undefined;
+  });
+  return unnamedQuota('06', limit, remaining, reset, headers['ratelimit-policy'], problems);
+}
+
+/** Draft-07's `RateLimit: limit=100, remaining=50, reset=5`, when the value is that. */
+function readDraft07(text: string, policyText: string | undefined): RateLimitFields | undefined {
+  const parsed = parseDictionary(text);
+  if (!parsed.ok || !['limit', 'remaining', 'reset'].some((k) => parsed.value.has(k))) return undefined;
+  const get = (k: string): BareItem | undefined => parsed.value.get(k)?.value;
+  const [limit, remaining, reset] = [get('limit'), get('remaining'), get('reset')];
+  const problems = [limit, remaining, reset].some((v) => v !== undefined && !isCount(v)) ? [`RateLimit "${text}": limit, remaining and reset must be non-negative integers (draft-07)`] : [];
+  const count = (v: BareItem | undefined): number | undefined => (isCount(v) ? v.value : undefined);
+  return unnamedQuota('07', count(limit), count(remaining), count(reset), policyText, problems);
+}
+
 /**
- * The RateLimit fields of a response; undefined when it carries neither. Names in
- * RateLimit that RateLimit-Policy does not list are a problem (the draft's SHOULD).
+ * The RateLimit fields of a response, read as the draft their names and syntax show;
+ * undefined when it carries none. Names in a draft-10 RateLimit that RateLimit-Policy does
+ * not list are a problem (the draft's SHOULD).
  */
 export function readRateLimitFields(res: HttpResponse): RateLimitFields | undefined {
+  if (Object.keys(separateFields).some((name) => res.headers[name] !== undefined)) return readDraft06(res.headers);
   const policyText = res.headers['ratelimit-policy'];
   const leftText = res.headers['ratelimit'];
   if (policyText === undefined && leftText === undefined) return undefined;
-  const older = leftText === undefined ? undefined : readDraft07(leftText);
+  const older = leftText === undefined ? undefined : readDraft07(leftText, policyText);
   if (older !== undefined) return older;
+  // A draft-07 RateLimit-Policy without its RateLimit is still draft-07's syntax.
+  if (leftText === undefined && oldPolicies(policyText) !== undefined) return unnamedQuota('07', undefined, undefined, undefined, policyText, []);
   const problems: string[] = [];
   const policies = policyText === undefined ? [] : readPolicies(policyText, problems);
   const left = leftText === undefined ? [] : readLeft(leftText, problems);
@@ -134,9 +195,15 @@ export function tightest(fields: RateLimitFields | undefined): QuotaLeft | undef
   return fields?.left.reduce<QuotaLeft | undefined>((low, l) => (low === undefined || l.remaining < low.remaining ? l : low), undefined);
 }
 
-const legacyNames = /^(x-ratelimit-|x-rate-limit-|ratelimit-(limit|remaining|reset)$)/;
+/** What a response said was left of a quota, in its own draft's words: `RateLimit r=3 for "burst"`, `RateLimit-Remaining: 3`. */
+export function remainingOf(fields: RateLimitFields, left: QuotaLeft): string {
+  if (fields.draft === '06') return `RateLimit-Remaining: ${left.remaining}`;
+  return fields.draft === '07' ? `RateLimit remaining=${left.remaining}` : `RateLimit r=${left.remaining} for "${left.name}"`;
+}
 
-/** Legacy rate-limit fields (X-RateLimit-*, draft-06's RateLimit-Limit …), as `name: value` lines. */
+const legacyNames = /^(x-ratelimit-|x-rate-limit-)/;
+
+/** Legacy rate-limit fields (X-RateLimit-*, X-Rate-Limit-*), which no draft defines, as `name: value` lines. */
 export function legacyFields(res: HttpResponse): string[] {
   return Object.entries(res.headers)
     .filter(([name]) => legacyNames.test(name))

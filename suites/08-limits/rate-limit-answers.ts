@@ -7,7 +7,7 @@ import { CheckFailure, CheckSkipped, defineCheck } from '../../src/model/check.j
 import { describe, ensure, expectHeader } from '../../src/check-kit/expect.js';
 import { expectProblems } from '../../src/check-kit/problem.js';
 import { answerOf, burstUntil, requireLimited, type Sent } from '../../src/check-kit/rate-limit-burst.js';
-import { legacyFields, readRateLimitFields, retryAfterProblem, tightest } from '../../src/check-kit/rate-limit-fields.js';
+import { draftSyntax, legacyFields, readRateLimitFields, remainingOf, retryAfterProblem, tightest } from '../../src/check-kit/rate-limit-fields.js';
 import { burstToLimit, elapsed, judgeRefusal, probeAfter, slackMs, statedWait, waitOut } from '../../src/check-kit/rate-limit-wait.js';
 import { politeDefaults } from '../../src/http/polite.js';
 import { problemJsonContentType, problemStatusMatches } from '../07-errors/problem-details.js';
@@ -54,34 +54,37 @@ export const limitedProblemDetails = defineCheck({
 export const rateLimitFieldsAgree = defineCheck({
   id: 'LIM-ratelimit-headers',
   title: 'RateLimit fields are well-formed and tell the truth',
-  rule: '`RateLimit` and `RateLimit-Policy`, when sent, SHOULD follow draft-ietf-httpapi-ratelimit-headers-10 and agree with the limiter: a served request leaves `r` below the quota `q` it used, the 429 says `r=0`, and no request is still limited once `t` has passed.',
+  rule: 'RateLimit fields, when sent, SHOULD follow the grammar of the draft of draft-ietf-httpapi-ratelimit-headers their names show (-06: `RateLimit-Limit`, `-Remaining`, `-Reset`; -07: one `RateLimit` Dictionary; -10: `RateLimit` and `RateLimit-Policy` Lists of named policies) and agree with the limiter: a served request leaves less than the whole quota remaining, the 429 says none remains, and no request is still limited once the stated reset has passed.',
   severity: 'should',
   needs: ['rateLimit'],
   schedule: 'exclusive',
   dependsOn: [enforcedId],
   async run(ctx, { rateLimit: probe }) {
-    // One request at a time, so `r` can be read in the order the limiter counted.
+    // One request at a time, so what remains can be read in the order the limiter counted.
     const burst = await burstToLimit(ctx, probe, { concurrency: 1 });
     const limited = requireLimited(burst, probe);
     const answers = burst.sent.map((s) => ({ s, fields: readRateLimitFields(s.res) }));
     const legacy = legacyFields(limited.res);
     if (legacy.length > 0) ctx.note(`legacy rate-limit fields on the 429 (reported, not judged): ${legacy.join('; ')}`);
     const withFields = answers.filter((a) => a.fields !== undefined);
-    if (withFields.length === 0) throw new CheckSkipped(`none of ${answers.length} answers carries RateLimit or RateLimit-Policy, which are optional: nothing to judge`);
-    if (withFields.some((a) => a.fields!.draft === '07')) ctx.note('RateLimit is draft-07 syntax (one Dictionary: limit, remaining, reset): read as such');
+    if (withFields.length === 0) throw new CheckSkipped(`none of ${answers.length} answers carries RateLimit fields (RateLimit, RateLimit-Policy, or draft-06's RateLimit-Limit, -Remaining, -Reset), which are optional: nothing to judge`);
+    const drafts = [...new Set(withFields.map((a) => a.fields!.draft))];
+    ctx.note(`RateLimit fields in the syntax of ${drafts.map((d) => draftSyntax[d]).join(' and ')}: read as such`);
     const problems = [...new Set(withFields.flatMap((a) => a.fields!.problems))];
-    ensure(problems.length === 0, `${problems.join('; ')}; expected the syntax of draft-10`, 'draft-10 RateLimit and RateLimit-Policy', problems.join('; '));
+    ensure(problems.length === 0, `${problems.join('; ')}; expected the syntax of ${drafts.map((d) => `draft-${d}`).join(' or ')}`, drafts.map((d) => draftSyntax[d]).join(' or '), problems.join('; '));
     const served = answers.filter((a) => answerOf(a.s.res, probe.client) === 'served');
     // A served request used one unit of every policy: none can still have its whole quota left.
-    const whole = served.flatMap(({ s, fields }) => fields!.left.filter((l) => fields!.policies.some((p) => p.name === l.name && l.remaining >= p.quota)).map((l) => ({ s, l })));
+    const whole = served.flatMap(({ s, fields }) => fields!.left.filter((l) => fields!.policies.some((p) => p.name === l.name && l.remaining >= p.quota)).map((l) => ({ s, l, fields: fields! })));
     if (whole.length > 0) {
-      const { s, l } = whole[0]!;
-      throw new CheckFailure(`${describe(s.res)} says RateLimit r=${l.remaining} for "${l.name}", its whole quota, though the request was served: expected r below q`, `r < q`, `r=${l.remaining}`, s.res.exchangeIndex);
+      const { s, l, fields } = whole[0]!;
+      throw new CheckFailure(`${describe(s.res)} says ${remainingOf(fields, l)}, its whole quota, though the request was served: expected less than the quota remaining`, 'remaining < quota', remainingOf(fields, l), s.res.exchangeIndex);
     }
     const left = served.flatMap((a) => tightest(a.fields)?.remaining ?? []);
-    const atLimit = tightest(readRateLimitFields(limited.res));
+    const limitedFields = readRateLimitFields(limited.res);
+    const atLimit = tightest(limitedFields);
     if (atLimit !== undefined && atLimit.remaining !== 0) {
-      throw new CheckFailure(`${describe(limited.res)} says RateLimit r=${atLimit.remaining} for "${atLimit.name}", expected 0 on the answer that refuses for want of quota`, 'r=0', `r=${atLimit.remaining}`, limited.res.exchangeIndex);
+      const said = remainingOf(limitedFields!, atLimit);
+      throw new CheckFailure(`${describe(limited.res)} says ${said}, expected none remaining on the answer that refuses for want of quota`, 'remaining 0', said, limited.res.exchangeIndex);
     }
     if (atLimit?.reset === undefined) return waitOut(ctx, probe, limited);
     // The quota must be back once `t` has passed: look first where the target says, then just after `t`.
@@ -89,9 +92,9 @@ export const rateLimitFieldsAgree = defineCheck({
     const first = await probeAfter(ctx, probe, limited, Math.min(statedWait(limited)?.ms ?? politeDefaults.baseDelayMs, resetMs));
     const back = answerOf(first.res, probe.client) === 'served' ? first : await probeAfter(ctx, probe, limited, resetMs + slackMs);
     if (answerOf(back.res, probe.client) !== 'served') {
-      throw new CheckFailure(`${describe(back.res)} ${elapsed(limited, back)} ms after the 429, though it said RateLimit t=${atLimit.reset}: expected the quota back once t had passed`, `served after ${resetMs} ms`, `${back.res.status} after ${elapsed(limited, back)} ms`, back.res.exchangeIndex);
+      throw new CheckFailure(`${describe(back.res)} ${elapsed(limited, back)} ms after the 429, though its RateLimit fields said the quota comes back in ${atLimit.reset} s: expected it back once that had passed`, `served after ${resetMs} ms`, `${back.res.status} after ${elapsed(limited, back)} ms`, back.res.exchangeIndex);
     }
-    ctx.note(`observed: ${left.length > 0 ? `r went ${left.join(', ')}; ` : ''}served again ${elapsed(limited, back)} ms after the 429 (t=${atLimit.reset})`);
+    ctx.note(`observed: ${left.length > 0 ? `remaining went ${left.join(', ')}; ` : ''}served again ${elapsed(limited, back)} ms after the 429 (reset ${atLimit.reset} s)`);
   },
 });
 

@@ -19,7 +19,8 @@ export interface LimiterServerOptions {
   readonly retryAfter?: 'seconds' | 'http-date' | 'fractional' | 'rfc850' | 'none';
   /** Send Retry-After-Ms too. */
   readonly msHint?: boolean;
-  readonly fields?: 'none' | 'draft-10' | 'draft-10-token-names' | 'draft-07' | 'legacy';
+  /** RateLimit fields; `draft-06-whole` says the whole quota remains on every answer (a lie). */
+  readonly fields?: 'none' | 'draft-10' | 'draft-10-token-names' | 'draft-07' | 'draft-06-whole' | 'legacy';
   /** The status of a refusal; default 429. */
   readonly limitedStatus?: number;
   /** The refusal's body: problem+json (default), or a plain JSON object. */
@@ -114,6 +115,8 @@ function fieldHeaders(o: LimiterServerOptions, v: Verdict, now: number): Record<
       return { 'ratelimit-policy': `default;q=${o.limit}${w}`, ratelimit: `default;r=${v.remaining};t=${t}` };
     case 'draft-07':
       return { ratelimit: `limit=${o.limit}, remaining=${v.remaining}, reset=${t}` };
+    case 'draft-06-whole':
+      return { 'ratelimit-limit': String(o.limit), 'ratelimit-remaining': String(o.limit), 'ratelimit-reset': String(t) };
     case 'legacy':
       return { 'x-ratelimit-limit': String(o.limit), 'x-ratelimit-remaining': String(v.remaining), 'x-ratelimit-reset': String(Math.ceil((now + v.waitMs) / 1000)) };
     case 'none':
