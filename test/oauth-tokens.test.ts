@@ -15,6 +15,8 @@ import { buildReport } from '../src/report/model.js';
 import { writeReports } from '../src/report/write.js';
 import type { CheckResult } from '../src/model/result.js';
 import type { TargetProfile } from '../src/model/profile.js';
+import type { Check } from '../src/model/check.js';
+import { missingCredentials401 } from '../suites/05-authentication/credentials.js';
 import { tokenEndpointChecks } from '../suites/05-authentication/token-endpoint.js';
 import { codeFlowChecks } from '../suites/05-authentication/code-flow.js';
 import { issuedJwtChecks } from '../suites/05-authentication/issued-jwts.js';
@@ -71,11 +73,11 @@ console.log(res.headers.get('location'));
   return loadProfile({ configPath: path, env: { ...as.env, ...extra.env } });
 }
 
-async function run(opts: OAuthServerOptions, login: Login = 'form', extra: Parameters<typeof profileFor>[2] = {}): Promise<{ results: CheckResult[]; by: Record<string, string>; explain: string; profile: TargetProfile }> {
+async function run(opts: OAuthServerOptions, login: Login = 'form', extra: Parameters<typeof profileFor>[2] & { alsoRun?: readonly Check[] } = {}): Promise<{ results: CheckResult[]; by: Record<string, string>; explain: string; profile: TargetProfile }> {
   const as = await startOAuthServer(opts);
   open = as;
   const profile = await profileFor(as, login, extra);
-  const { results } = await runChecks({ profile, checks: tokenChecks, seed: 7 });
+  const { results } = await runChecks({ profile, checks: [...tokenChecks, ...(extra.alsoRun ?? [])], seed: 7 });
   const by = Object.fromEntries(results.map((r) => [r.id, r.status]));
   return { results, by, explain: results.map((r) => `${r.id}: ${r.status} ${r.message}`).join('\n'), profile };
 }
@@ -165,6 +167,17 @@ describe('a conforming authorization server', () => {
     const without = await run({ consentPage: true });
     expect(Object.values(without.by), without.explain).not.toContain('fail');
     expect(without.by['STA-refresh-rotates'], without.explain).toBe('error');
+  });
+
+  it("with tokens without nbf (oidc-provider's default): AUT-jwt-claims warns (nbf is a SHOULD), the rest pass", async () => {
+    const { by, results, explain } = await run({ noNbf: true });
+    expect(by, explain).toEqual({ ...allPass, 'AUT-jwt-claims': 'warn' });
+    expect(results.find((r) => r.id === 'AUT-jwt-claims')!.message).toMatch(/carries iss, sub, aud, exp, iat, but it has no nbf/);
+  });
+
+  it('answering a request without credentials with 403, but every forgery with 401 and a challenge: the attack checks pass (the 403 is AUT-missing-credentials-401\'s to judge)', async () => {
+    const { by, explain } = await run({ missingCredentials403: true }, 'form', { alsoRun: [missingCredentials401] });
+    expect(by, explain).toEqual({ ...allPass, 'AUT-missing-credentials-401': 'fail' });
   });
 
   it('with HS256 tokens: the key-confusion check skips (no public key), the rest pass', async () => {
@@ -297,7 +310,24 @@ describe('a violating authorization server', () => {
   it("an iss that is not the configured issuer fails AUT-jwt-claims, naming where the issuer came from", async () => {
     const { results, explain } = await run({}, 'form', { jwt: () => ({ issuer: 'https://restprobe.invalid/issuer' }) });
     const claims = results.find((r) => r.id === 'AUT-jwt-claims')!;
-    expect([claims.status, claims.message], explain).toEqual(['fail', expect.stringMatching(/expected the issuer "https:\/\/restprobe\.invalid\/issuer" \(auth\.jwt\.issuer\)$/)]);
+    expect([claims.status, claims.message], explain).toEqual(['fail', expect.stringMatching(/expected the issuer "https:\/\/restprobe\.invalid\/issuer" \(auth\.jwt\.issuer\);/)]);
+  });
+
+  it('a token without aud and nbf, from another issuer than configured: AUT-jwt-claims names every problem at once', async () => {
+    const { results, explain } = await run({ violations: ['jwt-claims-missing'] }, 'form', { jwt: () => ({ issuer: 'https://restprobe.invalid/issuer' }) });
+    const claims = results.find((r) => r.id === 'AUT-jwt-claims')!;
+    expect(claims.status, explain).toBe('fail');
+    // The missing aud did not stop the issuer's comparison, and the absent nbf is said too.
+    expect(claims.message).toMatch(/lacks aud;.*its iss is .*expected the issuer "https:\/\/restprobe\.invalid\/issuer".*it has no nbf/);
+  });
+
+  it('accepts an HS256 forgery signed with its public key while its 401s carry no challenge: the forgery fails its own check, the refused forgeries are blocked on the challenge', async () => {
+    const { by, results, explain } = await run({ noChallenge: true, violations: ['jwt-key-confusion'] }, 'form', { alsoRun: [missingCredentials401] });
+    expect([by['AUT-missing-credentials-401'], by['AUT-jwt-key-confusion-refused']], explain).toEqual(['fail', 'fail']);
+    expect(results.find((r) => r.id === 'AUT-jwt-key-confusion-refused')!.message).toMatch(/were not refused \(\d+ accepted\)/);
+    // Refused, as they must be, but with a 401 no request without credentials gets right either: one root cause.
+    const refused = ['AUT-jwt-alg-none-refused', 'AUT-jwt-tampered-refused', 'AUT-jwt-expired-refused', 'AUT-jwt-nbf-future-refused', 'AUT-jwt-wrong-iss-refused', 'AUT-jwt-wrong-aud-refused'];
+    for (const id of refused) expect([id, ...['status', 'errorCode', 'rootCause'].map((k) => results.find((r) => r.id === id)![k as 'status'])], explain).toEqual([id, 'error', 'ERR_BLOCKED', 'AUT-missing-credentials-401 failed']);
   });
 
   it('issues a code without a challenge and redeems it with any code_verifier (the PKCE downgrade, RFC 9700 §4.8.2): AUT-pkce-required fails, though a redemption without one is refused', async () => {

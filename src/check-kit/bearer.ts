@@ -4,6 +4,7 @@
  * get 401 with a challenge.
  */
 import { CheckSkipped } from '../model/check.js';
+import { RestprobeError } from '../errors.js';
 import type { CheckContext, HttpResponse, RequestSpec } from '../model/context.js';
 import type { CollectionProfile } from '../model/profile.js';
 import { supports } from '../model/needs.js';
@@ -54,7 +55,11 @@ const otherRoutes = 2;
 /**
  * Sends each forged token to `collection`, and to up to two other collections where the
  * `control` token (accepted on `collection` already) is accepted too; every one must get
- * 401 with a challenge (RFC 6750 §3.1 `invalid_token`).
+ * 401 with a challenge (RFC 6750 §3.1 `invalid_token`). A forgery taken (2xx) is always this
+ * check's failure. Forgeries all refused, but not as 401 with a challenge, are this check's
+ * failure only when the API refuses a request without credentials properly; otherwise the
+ * shape is the API's refusal everywhere, AUT-missing-credentials-401's finding, and the
+ * check ends blocked on it rather than failing twice for one cause.
  */
 export async function expectRefused(ctx: CheckContext, collection: CollectionProfile, forged: readonly string[], what: string, control: string): Promise<void> {
   const responses: HttpResponse[] = [];
@@ -70,6 +75,13 @@ export async function expectRefused(ctx: CheckContext, collection: CollectionPro
   }
   // A forgery taken (2xx) is the attack working; another refusal (400 invalid_token, 403) breaks only the status rule.
   const accepted = responses.filter((r) => r.status >= 200 && r.status < 300).length;
-  const how = accepted > 0 ? `were not refused (${accepted} accepted)` : 'were refused, but not with 401 and a challenge';
-  expectEvery(responses, challengeProblem, (bad, all, found) => `${bad} of ${all} requests with ${what} ${how} — ${found}; expected 401 with a WWW-Authenticate challenge (conventions §5.3; RFC 6750 §3.1: invalid_token)`, '401 + WWW-Authenticate');
+  const message = (how: string) => (bad: number, all: number, found: string) => `${bad} of ${all} requests with ${what} ${how} — ${found}; expected 401 with a WWW-Authenticate challenge (conventions §5.3; RFC 6750 §3.1: invalid_token)`;
+  if (accepted > 0) expectEvery(responses, challengeProblem, message(`were not refused (${accepted} accepted)`), '401 + WWW-Authenticate');
+  if (responses.every((r) => challengeProblem(r) === undefined)) return;
+  const bare = await ctx.http.send({ method: 'GET', path: collection.path, auth: false });
+  const general = challengeProblem(bare);
+  if (general !== undefined) {
+    throw new RestprobeError('ERR_BLOCKED', `not judged: every forgery was refused, but not with 401 and a challenge, and neither is a request without credentials (${general}): that is the API's refusal everywhere, which AUT-missing-credentials-401 judges`, [], { exchange: bare.exchangeIndex, rootCause: 'AUT-missing-credentials-401 failed' });
+  }
+  expectEvery(responses, challengeProblem, message('were refused, but not with 401 and a challenge'), '401 + WWW-Authenticate');
 }

@@ -3,14 +3,15 @@
  * RFC 8725, RFC 9068). Each check requests its own token, so its evidence holds the response
  * that issued what it judges.
  */
-import { CheckFailure, CheckSkipped, defineCheck } from '../../src/model/check.js';
+import { CheckFailure, CheckSkipped, ShouldFailure, defineCheck } from '../../src/model/check.js';
 import { decodedGenuineJwt, genuineJwt } from '../../src/check-kit/bearer.js';
 import { oauthEndpoints } from '../../src/check-kit/oauth-metadata.js';
 import { ensure } from '../../src/check-kit/expect.js';
 import { accessTokenSeconds, lifetimeRule } from './token-endpoint.js';
 import { isObject } from '../../src/model/json.js';
 
-const requiredClaims = ['iss', 'sub', 'aud', 'exp', 'iat', 'nbf'] as const;
+/** What RFC 9068 §2.2 requires of a JWT access token; `nbf`, which the conventions also list, is judged as a SHOULD. */
+const requiredClaims = ['iss', 'sub', 'aud', 'exp', 'iat'] as const;
 const numericDates = ['exp', 'iat', 'nbf'] as const;
 
 export const jwtFormat = defineCheck({
@@ -31,24 +32,28 @@ export const jwtFormat = defineCheck({
 
 export const jwtClaims = defineCheck({
   id: 'AUT-jwt-claims',
-  title: 'Access tokens carry iss, sub, aud, exp, iat and nbf',
-  rule: 'A JWT access token MUST carry `iss`, `sub`, `aud`, `exp`, `iat` and `nbf` (conventions §5.5), the dates as NumericDates and `iss` the authorization server\'s issuer (RFC 7519 §4.1, RFC 8414 §2).',
+  title: 'Access tokens carry iss, sub, aud, exp and iat (and nbf)',
+  rule: 'A JWT access token MUST carry `iss`, `sub`, `aud`, `exp` and `iat` (RFC 9068 §2.2), the dates as NumericDates, `iss` the authorization server\'s issuer and `aud` naming the configured audience (RFC 7519 §4.1, RFC 8414 §2), and SHOULD carry `nbf` (conventions §5.5 list it; RFC 7519 makes it optional and RFC 9068 leaves it out).',
   severity: 'must',
   needs: ['jwtAccess'],
   async run(ctx, { jwtAccess }) {
     const { jwt } = await decodedGenuineJwt(ctx, jwtAccess, true);
-    const missing = requiredClaims.filter((c) => jwt.claims[c] === undefined);
-    ensure(missing.length === 0, `the access token lacks ${missing.join(', ')}, expected ${requiredClaims.join(', ')} (conventions §5.5; RFC 9068 §2.2 requires all but nbf)`, requiredClaims.join(' '), `missing ${missing.join(' ')}`);
-    const notDates = numericDates.filter((c) => typeof jwt.claims[c] !== 'number');
-    ensure(notDates.length === 0, `the access token's ${notDates.join(', ')} ${notDates.length === 1 ? 'is' : 'are'} not a number, expected NumericDates (seconds since the epoch)`, 'numbers', notDates.join(' '));
+    const claims = jwt.claims;
+    // Every problem at once: a token without nbf still has its iss and aud compared.
+    const problems: string[] = [];
+    const missing = requiredClaims.filter((c) => claims[c] === undefined);
+    if (missing.length > 0) problems.push(`it lacks ${missing.join(', ')}`);
+    const notDates = numericDates.filter((c) => claims[c] !== undefined && typeof claims[c] !== 'number');
+    if (notDates.length > 0) problems.push(`its ${notDates.join(', ')} ${notDates.length === 1 ? 'is' : 'are'} not a number (NumericDates are seconds since the epoch)`);
     const issuer = jwtAccess.jwt.issuer ?? (await oauthEndpoints(ctx, jwtAccess.oauth)).issuer;
     const whence = jwtAccess.jwt.issuer !== undefined ? 'auth.jwt.issuer' : "the metadata's issuer, else auth.oauth.issuer; auth.jwt.issuer may name another";
-    if (issuer !== undefined) ensure(jwt.claims.iss === issuer, `the access token's iss is ${JSON.stringify(jwt.claims.iss)}, expected the issuer ${JSON.stringify(issuer)} (${whence})`, issuer, String(jwt.claims.iss));
+    if (issuer !== undefined && claims.iss !== undefined && claims.iss !== issuer) problems.push(`its iss is ${JSON.stringify(claims.iss)}, expected the issuer ${JSON.stringify(issuer)} (${whence})`);
     const audience = jwtAccess.jwt.audience;
-    if (audience !== undefined) {
-      const aud = jwt.claims.aud;
-      ensure(aud === audience || (Array.isArray(aud) && aud.includes(audience)), `the access token's aud is ${JSON.stringify(aud)}, expected it to name ${JSON.stringify(audience)} (auth.jwt.audience)`, audience, JSON.stringify(aud));
-    }
+    const aud = claims.aud;
+    if (audience !== undefined && aud !== undefined && aud !== audience && !(Array.isArray(aud) && aud.includes(audience))) problems.push(`its aud is ${JSON.stringify(aud)}, expected it to name ${JSON.stringify(audience)} (auth.jwt.audience)`);
+    const noNbf = claims.nbf === undefined ? 'it has no nbf (conventions §5.5 list it; RFC 7519 §4.1.5 makes it optional, RFC 9068 §2.2 leaves it out)' : undefined;
+    if (problems.length > 0) throw new CheckFailure(`the access token breaks the rule: ${[...problems, ...(noNbf ? [noNbf] : [])].join('; ')}; expected ${requiredClaims.join(', ')} (RFC 9068 §2.2), NumericDates, and the configured issuer and audience`, `${requiredClaims.join(' ')}, nbf`, problems.join('; '));
+    if (noNbf !== undefined) throw new ShouldFailure(`the access token carries ${requiredClaims.join(', ')}, but ${noNbf}; expected nbf as well (SHOULD)`, 'nbf', 'absent');
   },
 });
 

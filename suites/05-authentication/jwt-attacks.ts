@@ -13,9 +13,6 @@ import { freshClaims, noScope, signWithTestKey, withoutScope } from '../../src/c
 import { keyFor, publishedKeys } from '../../src/check-kit/jwks.js';
 import { expectStatus } from '../../src/check-kit/expect.js';
 
-/** A server whose 401s carry no challenge fails that once, in AUT-missing-credentials-401, not once per forgery. */
-const refusalRoot: readonly CheckId[] = ['AUT-missing-credentials-401'];
-
 /** The genuine token, shown accepted on the collection first. */
 async function acceptedGenuine(ctx: CheckContext, client: OAuthClient, collection: CollectionProfile): Promise<{ token: string; jwt: DecodedJwt }> {
   const genuine = await decodedGenuineJwt(ctx, client);
@@ -41,7 +38,6 @@ export const algNoneRefused = defineCheck({
   rule: 'The resource server MUST refuse a token with `alg: none` with 401 and a challenge (RFC 8725 §2.1, §3.1; conventions §5.6).',
   severity: 'must',
   needs: ['jwtAccess', 'firstCollection'],
-  dependsOn: refusalRoot,
   async run(ctx, { jwtAccess, firstCollection: collection }) {
     const { token, jwt } = await acceptedGenuine(ctx, jwtAccess, collection);
     const none = forgeAlgNone(jwt);
@@ -55,7 +51,6 @@ export const keyConfusionRefused = defineCheck({
   rule: 'The resource server MUST refuse an HS256 token signed with its published public key as the HMAC secret, with 401 and a challenge: it pins the algorithm (RFC 8725 §2.1, §3.1; conventions §5.6).',
   severity: 'must',
   needs: ['jwtAccess', 'firstCollection'],
-  dependsOn: refusalRoot,
   async run(ctx, { jwtAccess, firstCollection: collection }) {
     const { token, jwt } = await acceptedGenuine(ctx, jwtAccess, collection);
     const key = keyFor(await publishedKeys(ctx, jwtAccess), jwt.header.kid);
@@ -70,7 +65,6 @@ export const tamperedRefused = defineCheck({
   rule: 'The resource server MUST verify the signature of every token and refuse a tampered one with 401 and a challenge (RFC 7515 §5.2; conventions §5.6).',
   severity: 'must',
   needs: ['jwtAccess', 'firstCollection'],
-  dependsOn: refusalRoot,
   async run(ctx, { jwtAccess, firstCollection: collection }) {
     const { token, jwt } = await acceptedGenuine(ctx, jwtAccess, collection);
     await expectRefused(ctx, collection, [tamperSignature(jwt), tamperPayload(jwt)], 'a tampered signature or payload', token);
@@ -85,7 +79,6 @@ function wrongClaimCheck(def: { id: CheckId; title: string; rule: string; what: 
     rule: def.rule,
     severity: 'must',
     needs: ['jwtAccess', 'jwtSigningKey', 'firstCollection'],
-    dependsOn: refusalRoot,
     async run(ctx, { jwtAccess, jwtSigningKey, firstCollection: collection }) {
       const { control, forged } = await signedWith(ctx, jwtAccess, jwtSigningKey, collection, def.change);
       await expectRefused(ctx, collection, [forged], def.what, control);

@@ -50,6 +50,12 @@ export interface OAuthServerOptions {
   readonly keycloakClaims?: boolean;
   /** An invalid token gets 400 with an invalid_token challenge (RFC 6750 §3.1 says SHOULD 401; the conventions say 401). */
   readonly invalidToken400?: boolean;
+  /** Access tokens carry no nbf, as oidc-provider's do by default (RFC 7519 makes it optional; RFC 9068 leaves it out). */
+  readonly noNbf?: boolean;
+  /** The resource server's 401s carry no WWW-Authenticate challenge. */
+  readonly noChallenge?: boolean;
+  /** A request without credentials gets 403 (forged ones still get 401 with a challenge). */
+  readonly missingCredentials403?: boolean;
   /** Token responses carry no expires_in (RFC 6749 §5.1: RECOMMENDED only). */
   readonly noExpiresIn?: boolean;
   /** The metadata's token_endpoint is no URL. */
@@ -163,6 +169,7 @@ export async function startOAuthServer(opts: OAuthServerOptions = {}): Promise<O
     const pad = opts.clientIdAtEveryAlignment ? { pad: 'x'.repeat(issued.length % 3), azp: clientId } : {};
     const claims: Record<string, unknown> = { ...pad, iss: issuer, sub, aud: `${origin}/v2`, exp: now + life, iat: now, nbf: now, scope, client_id: clientId, jti: rand(8) };
     if (has('jwt-claims-missing')) delete claims.aud, delete claims.nbf;
+    if (opts.noNbf) delete claims.nbf;
     if (opts.keycloakClaims) Object.assign(claims, { typ: 'Bearer', azp: clientId, email_verified: false, clientHost: '127.0.0.1', clientAddress: '127.0.0.1', preferred_username: `service-account-${clientId}` });
     if (opts.authorizeByPermissions) claims.permissions = scope.split(' ').map((s) => s.replace('*', 'projects'));
     if (has('jwt-pii-in-claims')) Object.assign(claims, { email: 'probe.user@example.com', name: 'Probe User' });
@@ -386,8 +393,9 @@ export async function startOAuthServer(opts: OAuthServerOptions = {}): Promise<O
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ items: [], next_cursor: null }));
       return;
     }
-    const problem = (status: number, challenge: string): void => void res.writeHead(status, { 'content-type': 'application/problem+json', 'www-authenticate': challenge }).end(JSON.stringify({ title: 'Unauthorized', status }));
+    const problem = (status: number, challenge: string): void => void res.writeHead(status, { 'content-type': 'application/problem+json', ...(!(opts.noChallenge && status === 401) && { 'www-authenticate': challenge }) }).end(JSON.stringify({ title: status === 403 ? 'Forbidden' : 'Unauthorized', status }));
     if (verdict === 'scope') problem(403, `Bearer realm="${realm}", error="insufficient_scope"`);
+    else if (verdict === 'missing' && opts.missingCredentials403) problem(403, `Bearer realm="${realm}"`);
     else problem(verdict === 'invalid' && opts.invalidToken400 ? 400 : 401, `Bearer realm="${realm}"${verdict === 'invalid' ? ', error="invalid_token"' : ''}`);
   }
 
