@@ -5,6 +5,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { mkdtemp, readdir, readFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runChecks, type RunOutcome } from '../src/engine/run.js';
@@ -15,6 +17,7 @@ import { resultName, worstFinding } from '../src/model/result.js';
 import { catalogue } from '../suites/catalogue.js';
 import { hstsProblem } from '../suites/05-authentication/transport.js';
 import { startItemsServer, type ItemsServer } from './support/items-server.js';
+import { testProfile } from './support/profile.js';
 import { startTarget, startVariant, type Target } from './support/target.js';
 import type { Rewrites } from './support/rewriting-proxy.js';
 
@@ -92,12 +95,76 @@ describe('violations the reference faults do not cover', () => {
     expect(verdicts).toMatchObject({ 'AUT-missing-credentials-401': 'pass', 'AUT-invalid-credentials-401': 'fail' });
   });
 
+  it('a listing that ignores the mark filter still passes AUT-scope-403: only items carrying the refused POST\'s mark count as its work', async () => {
+    const ignoresFilter: Rewrites = { request: (req) => (req.method === 'GET' && /[?&]label=/.test(req.path) ? { ...req, path: req.path.replace(/([?&])label=[^&]*&?/, '$1').replace(/[?&]$/, '') } : req) };
+    // Projects to list besides the check's own items.
+    const variant = await startVariant(ignoresFilter, [], { seedProjects: 3 });
+    open = variant;
+    const { results } = await runChecks({ profile: variant.profile, checks: aut.filter((c) => c.id === 'AUT-scope-403'), seed: 2, client: variant.client });
+    expect(results.map((r) => [r.collection, r.status, r.message]).sort()).toEqual([['members', 'pass', ''], ['projects', 'pass', '']]);
+    // The variant does ignore the filter: a mark no item has still lists the seeded projects.
+    const listed = await variant.client.send({ method: 'GET', url: `${variant.profile.baseUrl}/v2/projects?label=restprobe-none`, headers: { 'x-api-key': variant.server.secrets.RESTPROBE_API_KEY! } });
+    expect(JSON.parse(listed.body.toString()).data).toHaveLength(3);
+  });
+
   it('a write scope enforced with 404 (hiding the item) instead of 403 fails', async () => {
     const hides: Rewrites = { response: (res) => (res.status === 403 ? { ...res, status: 404 } : res) };
     const variant = await startVariant(hides);
     open = variant;
     const { verdicts } = await judge(variant.profile, variant.client);
     expect(verdicts['AUT-scope-403']).toBe('fail');
+  });
+});
+
+describe('a refused write applied all the same (fault forbidden-write-applied)', () => {
+  it('fails AUT-scope-403 naming what each 403 did, and cleans up the item a refused POST created', async () => {
+    const target = await startTarget(['forbidden-write-applied']);
+    open = target;
+    const outcome = await runChecks({ profile: target.profile, checks: aut.filter((c) => c.id === 'AUT-scope-403'), seed: 2, client: target.client });
+    const { results } = outcome;
+    expect(results.map((r) => r.status)).toEqual(['fail', 'fail']);
+    const projects = results.find((r) => r.collection === 'projects')!;
+    expect(projects.message).toMatch(/POST \/v2\/projects → 403.*, but it created an item all the same/);
+    expect(projects.message).toMatch(/PUT .* → 403.*, but it changed the item \(name: "restprobe probe" → "restprobe probe \(replaced\)"/);
+    expect(projects.message).toMatch(/DELETE .* → 403.*, but the item is gone/);
+    expect(outcome.leftovers).toEqual([]);
+    const left = await target.client.send({ method: 'GET', url: `${target.profile.baseUrl}/v2/projects`, headers: { 'x-api-key': target.server.secrets.RESTPROBE_API_KEY! } });
+    expect(JSON.parse(left.body.toString()).data).toEqual([]);
+  });
+});
+
+describe('the plain-HTTP URL (AUT-https-redirect)', () => {
+  /** A plain-HTTP listener that answers every request with `status`, `location` and `body`. */
+  async function plainListener(status: number, location: string | undefined, body = ''): Promise<{ url: string; close(): Promise<void> }> {
+    const server = createServer((_req, res) => res.writeHead(status, { ...(location && { location }), ...(body && { 'content-type': 'application/json' }) }).end(body));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    return { url, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  }
+
+  async function verdict(status: number, location: string | undefined, body?: string): Promise<{ status: string; message: string }> {
+    const listener = await plainListener(status, location, body);
+    open = listener;
+    const profile = { ...testProfile('https://api.example.test'), plainHttpUrl: listener.url };
+    const { results } = await runChecks({ profile, checks: aut.filter((c) => c.id === 'AUT-https-redirect'), seed: 2 });
+    return { status: results[0]!.status, message: results[0]!.message };
+  }
+
+  it.each([301, 308])('passes a permanent redirect, %i, to https://', async (status) => {
+    expect(await verdict(status, 'https://api.example.test/')).toEqual({ status: 'pass', message: '' });
+  });
+
+  it.each([307, 302])("warns on a temporary redirect, %i (ASP.NET Core's default is 307), to https://: it reaches HTTPS, and permanence is a SHOULD", async (status) => {
+    expect(await verdict(status, 'https://api.example.test/')).toEqual({ status: 'warn', message: expect.stringMatching(new RegExp(`→ ${status}.* is a temporary redirect to https://api\\.example\\.test/, expected a permanent one, 301 or 308`)) });
+  });
+
+  it.each<[string, number, string | undefined, string?]>([
+    ['serves the API (200)', 200, undefined, '{"data":[]}'],
+    ['redirects to plain http://', 301, 'http://api.example.test/'],
+    ['redirects without a Location', 308, undefined],
+    ['redirects with the data in its body', 307, 'https://api.example.test/', '{"data":[{"id":"1"}]}'],
+  ])('fails when it %s', async (_what, status, location, body) => {
+    expect((await verdict(status, location, body)).status).toBe('fail');
   });
 });
 

@@ -112,6 +112,21 @@ function withKeyInLocation(reply: Reply, credentials: Credentials | undefined): 
   return { ...reply, headers: { ...reply.headers, Location: `${location}?api_key=${encodeURIComponent(key)}` } };
 }
 
+/**
+ * Throws 403 when the credentials lack the request's scope; under fault
+ * `forbidden-write-applied` returns the refusal instead, for the caller to throw after the
+ * handler ran.
+ */
+function scopeRefusal(credentials: Credentials, method: string, path: string, faults: ReadonlySet<FaultName>): ProblemError | undefined {
+  try {
+    authorize(credentials, method, path, faults);
+    return undefined;
+  } catch (error) {
+    if (faults.has('forbidden-write-applied') && error instanceof ProblemError) return error;
+    throw error;
+  }
+}
+
 /** The Node request listener for one node (its own stores unless `config.routes` shares them). */
 export function createRequestListener(config: AppConfig): (req: IncomingMessage, res: ServerResponse) => void {
   const sessions = config.sessions ?? new SessionStore();
@@ -143,17 +158,23 @@ export function createRequestListener(config: AppConfig): (req: IncomingMessage,
     }
     // The login (`access: 'open'`) takes its key in the body; everything else needs credentials.
     const credentials = operation.access === 'open' ? undefined : await authenticate(req.headers, query, { keys, sessions, faults, ...(config.accessTokens && { accessTokens: config.accessTokens }) });
-    if (credentials !== undefined && operation.access === undefined) authorize(credentials, method, path, faults);
+    const forbidden = credentials !== undefined && operation.access === undefined ? scopeRefusal(credentials, method, path, faults) : undefined;
     seen.authenticated = credentials !== undefined;
-    if (!faults.has('accept-ignored')) requireAcceptableJson(req.headers.accept);
-    seen.negotiated = true;
-    const body =
-      operation.body !== undefined && isBodyMethod(method)
-        ? await readJsonBody(req, method, operation.body, faults)
-        : undefined;
-    const conditional = new ConditionalRequest(method, req.headers, validators, faults);
-    const reply = conditional.complete(await operation.handler({ method, path, headers: req.headers, params: match.params, query, body, faults, conditional, ...(credentials && { credentials }) }));
-    return method === 'POST' && faults.has('credential-in-location') ? withKeyInLocation(reply, credentials) : reply;
+    const serve = async (): Promise<Reply> => {
+      if (!faults.has('accept-ignored')) requireAcceptableJson(req.headers.accept);
+      seen.negotiated = true;
+      const body =
+        operation.body !== undefined && isBodyMethod(method)
+          ? await readJsonBody(req, method, operation.body, faults)
+          : undefined;
+      const conditional = new ConditionalRequest(method, req.headers, validators, faults);
+      const reply = conditional.complete(await operation.handler({ method, path, headers: req.headers, params: match.params, query, body, faults, conditional, ...(credentials && { credentials }) }));
+      return method === 'POST' && faults.has('credential-in-location') ? withKeyInLocation(reply, credentials) : reply;
+    };
+    if (forbidden === undefined) return serve();
+    // Fault `forbidden-write-applied`: the request is served as if allowed, then refused whatever it answered.
+    await serve().catch(() => undefined);
+    throw forbidden;
   }
 
   return (req, res) => {

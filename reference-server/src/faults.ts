@@ -434,6 +434,11 @@ const definitions = [
     detects: ['AUT-scope-403'],
   },
   {
+    name: 'forbidden-write-applied',
+    description: 'A write with a credential that lacks its scope is applied, then answered 403: the scope is checked after the handler ran.',
+    detects: ['AUT-scope-403'],
+  },
+  {
     name: 'revoked-key-accepted',
     description: 'A deleted (revoked) minted API key still authenticates.',
     detects: ['AUT-revoked-key-401'],

@@ -762,6 +762,23 @@ const demonstrations: Record<FaultName, (h: Harness) => Promise<void>> = {
     // Other writes are still refused.
     expect((await h.call('POST', '/v2/projects', { auth: false, headers: readOnly, json: { name: 'n' } })).status).toBe(403);
   },
+  async 'forbidden-write-applied'(h) {
+    const readOnly = { 'x-api-key': h.server.secrets.RESTPROBE_READONLY_KEY };
+    const project = await h.createProject({ name: 'before' });
+    const path = `/v2/projects/${project.id}`;
+    // Each write is refused with 403, and applied all the same.
+    const patched = await h.call('PATCH', path, { auth: false, headers: readOnly, json: { name: 'after' } });
+    expect(patched.status).toBe(403);
+    expect(patched.json()).toMatchObject({ status: 403 });
+    expect((await h.call('GET', path)).json().name).toBe('after');
+    const created = await h.call('POST', '/v2/projects', { auth: false, headers: readOnly, json: { name: 'n', label: 'behind-403' } });
+    expect(created.status).toBe(403);
+    expect(ids((await h.call('GET', '/v2/projects?label=behind-403')).json())).toHaveLength(1);
+    expect((await h.call('DELETE', path, { auth: false, headers: readOnly })).status).toBe(403);
+    expect((await h.call('GET', path)).status).toBe(404);
+    // Reads with the read scope are still served.
+    expect((await h.call('GET', '/v2/projects', { auth: false, headers: readOnly })).status).toBe(200);
+  },
   async 'revoked-key-accepted'(h) {
     const minted = (await h.call('POST', '/v2/api-keys', { json: { name: 'ci' } })).json();
     expect((await h.call('DELETE', `/v2/api-keys/${minted.id}`)).status).toBe(204);
