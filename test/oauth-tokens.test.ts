@@ -167,6 +167,22 @@ describe('a conforming authorization server', () => {
     const without = await run({ consentPage: true });
     expect(Object.values(without.by), without.explain).not.toContain('fail');
     expect(without.by['STA-refresh-rotates'], without.explain).toBe('error');
+    // The setup error names the page and the key that approves it.
+    expect(without.results.find((r) => r.id === 'STA-refresh-rotates')!.message).toMatch(/ended at POST \/oauth\/authorize → 200 text\/html without a redirect to the redirect URI: after the login the server showed a consent page \(a form without a password field\) that was not approved: restprobe approves it with auth\.oauth\.login\.form\.consent: true/);
+  });
+
+  it("with a login field the form does not have: the code-flow checks' setup errors name the field and the form's own fields", async () => {
+    const { results, explain } = await run({}, 'form', { oauth: () => ({ login: { form: { fields: { user: { env: 'RESTPROBE_OAUTH_USERNAME' }, password: { env: 'RESTPROBE_OAUTH_PASSWORD' } } } } }) });
+    const flow = results.find((r) => r.id === 'STA-refresh-rotates')!;
+    expect([flow.status, flow.errorCode], explain).toEqual(['error', 'ERR_SETUP']);
+    expect(flow.message).toMatch(/the login form at http:\/\/127\.0\.0\.1:\d+\/oauth\/authorize has no field named user \(its fields: request, username, password; auth\.oauth\.login\.form\.fields names them\); the login form came back after it was submitted/);
+  });
+
+  it('with a wrong password: the setup errors say the login form came back, and the login field names pass unremarked', async () => {
+    const { results } = await run({}, 'form', { env: { RESTPROBE_OAUTH_PASSWORD: 'not-the-password' } });
+    const flow = results.find((r) => r.id === 'STA-refresh-rotates')!;
+    expect(flow.message).toMatch(/ended at POST \/oauth\/authorize → 401 text\/html without a redirect to the redirect URI: the login form came back after it was submitted: the server did not take the login/);
+    expect(flow.message).not.toMatch(/has no field named/);
   });
 
   it("with tokens without nbf (oidc-provider's default): AUT-jwt-claims warns (nbf is a SHOULD), the rest pass", async () => {

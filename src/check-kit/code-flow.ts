@@ -22,8 +22,12 @@ import { setupError } from './setup.js';
 export type AuthorizationOutcome =
   /** At a Location on the redirect URI: its query (and fragment, where an implicit grant puts tokens). */
   | { readonly kind: 'redirect'; readonly location: string; readonly query: URLSearchParams; readonly fragment: URLSearchParams; readonly response?: HttpResponse }
-  /** The authorization server answered without sending the user agent to the redirect URI (an error page, a 4xx). */
-  | { readonly kind: 'answer'; readonly response: HttpResponse };
+  /**
+   * The authorization server answered without sending the user agent to the redirect URI (an
+   * error page, a 4xx); `loginProblem` says what went wrong with the configured login, where
+   * restprobe can tell (a field the form does not have, a consent page not approved).
+   */
+  | { readonly kind: 'answer'; readonly response: HttpResponse; readonly loginProblem?: string };
 
 /**
  * What a check about the authorization server's answers rests a pass on: its pages and
@@ -123,19 +127,43 @@ export async function authorize(ctx: CheckContext, client: CodeFlowClient, param
     return redirectOutcome(ctx, location);
   }
   const form = parseLoginForm(page.text, page.url);
-  if (typeof form === 'string') return { kind: 'answer', response: page };
+  if (typeof form === 'string') return { kind: 'answer', response: page, loginProblem: `the page ${where(page)} holds no login form to fill (${form})` };
+  // A configured field the form does not have is sent all the same (a server may read it), and named should no code come.
+  const unknown = Object.keys(login.fields).filter((name) => !form.controls.includes(name));
+  const fieldProblem = unknown.length === 0 ? undefined : `the login form at ${where(page)} has no field named ${unknown.join(', ')} (its fields: ${form.controls.join(', ') || 'none'}; auth.oauth.login.form.fields names them)`;
   const submit = (f: LoginForm, fields: Record<string, string>): Promise<HttpResponse> =>
     f.method === 'POST'
       ? ctx.http.send({ method: 'POST', url: f.action, auth: false, form: fields, headers: { accept: 'text/html', ...jar.header() } })
       : ctx.http.send({ method: 'GET', url: authorizationUrl(f.action, fields), auth: false, headers: { accept: 'text/html', ...jar.header() } });
   let after = await follow(await submit(form, { ...form.fields, ...login.fields }));
   // A consent page (one form, no password) is approved when the config says so: by its first submit button.
-  for (let pages = 0; login.consent === true && pages < maxConsentPages && 'status' in after && after.status === 200; pages++) {
+  let approved = 0;
+  for (; login.consent === true && approved < maxConsentPages && 'status' in after && after.status === 200; approved++) {
     const consent = parseLoginForm(after.text, after.url);
     if (typeof consent === 'string' || consent.asksPassword || new URL(consent.action).origin !== origin) break;
     after = await follow(await submit(consent, { ...consent.fields, ...(consent.submit && { [consent.submit.name]: consent.submit.value }) }));
   }
-  return 'status' in after ? { kind: 'answer', response: after } : after;
+  if (!('status' in after)) return after;
+  const problems = [fieldProblem, afterLogin(after, login.consent === true, approved, origin)].filter((p) => p !== undefined);
+  return { kind: 'answer', response: after, ...(problems.length > 0 && { loginProblem: problems.join('; ') }) };
+}
+
+/** A page's URL without its query (which holds the request's parameters), for messages. */
+const where = (res: HttpResponse): string => {
+  const u = new URL(res.url);
+  return `${u.origin}${u.pathname}`;
+};
+
+/** Where a form login ended short of the redirect URI, when restprobe can tell why: the login page again, or a consent page left unapproved. */
+function afterLogin(after: HttpResponse, consent: boolean, approved: number, origin: string): string | undefined {
+  // A refused login is often the login page again, with 200 or a 4xx.
+  const form = after.status === 200 || (after.status >= 400 && after.status < 500) ? parseLoginForm(after.text, after.url) : undefined;
+  if (form === undefined || typeof form === 'string') return undefined;
+  if (form.asksPassword) return `the login form came back after it was submitted: the server did not take the login (are the username and password in auth.oauth.login.form.fields right?)`;
+  if (after.status !== 200) return undefined;
+  if (!consent) return `after the login the server showed a consent page (a form without a password field) that was not approved: restprobe approves it with auth.oauth.login.form.consent: true`;
+  if (new URL(form.action).origin !== origin) return `the consent page submits to another origin (${new URL(form.action).origin}), which restprobe does not follow`;
+  return `still on a page without a password field after approving ${approved} consent page${approved === 1 ? '' : 's'}`;
 }
 
 /** Consent pages restprobe approves after a login before it gives up (a consent, then a confirmation). */
@@ -160,7 +188,7 @@ export function codeRequest(client: CodeFlowClient): { params: Record<string, st
 
 /** Why an outcome holds no code, for a setup error; undefined when it holds one. */
 function noCode(o: AuthorizationOutcome): string | undefined {
-  if (o.kind === 'answer') return `the authorization request ended at ${describe(o.response)} without a redirect to the redirect URI (is auth.oauth.login right?)`;
+  if (o.kind === 'answer') return `the authorization request ended at ${describe(o.response)} without a redirect to the redirect URI: ${o.loginProblem ?? 'is auth.oauth.login right?'}`;
   const error = o.query.get('error');
   if (error !== null) return `the authorization server redirected with error=${error}${o.query.get('error_description') ? ` (${o.query.get('error_description')})` : ''}`;
   return o.query.get('code') === null ? 'the redirect to the redirect URI carries no code' : undefined;

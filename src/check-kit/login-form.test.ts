@@ -11,12 +11,13 @@ describe('parseLoginForm', () => {
       fields: { request: 'a"b', username: '', password: '' },
       submit: { name: 'go', value: 'Log in' },
       asksPassword: true,
+      controls: ['request', 'username', 'password', 'remember', 'go'],
     });
   });
 
   it('picks the form with a password field and defaults to the page URL and GET', () => {
     const html = `<form action="/search"><input name="q"></form><form><input type="password" name="pw"></form>`;
-    expect(parseLoginForm(html, 'https://as.example/login')).toEqual({ action: 'https://as.example/login', method: 'GET', fields: { pw: '' }, asksPassword: true });
+    expect(parseLoginForm(html, 'https://as.example/login')).toEqual({ action: 'https://as.example/login', method: 'GET', fields: { pw: '' }, asksPassword: true, controls: ['pw'] });
   });
 
   it('reads a consent page: no password, and the first submit control is the one a click on approve sends', () => {
@@ -26,6 +27,11 @@ describe('parseLoginForm', () => {
     expect(parseLoginForm(auth0, 'https://as.example/x')).toMatchObject({ submit: { name: 'action', value: 'accept' } });
     const oidcProvider = `<form method="post" action="/interaction/1/confirm"><button autofocus type="submit">Continue</button></form>`;
     expect(parseLoginForm(oidcProvider, 'https://as.example/x')).not.toHaveProperty('submit');
+  });
+
+  it('names every control a login can fill, selects, textareas and buttons too, once each', () => {
+    const html = `<form method="post"><select name="tenant"><option>a</option></select><textarea name="note"></textarea><input type="password" name="pw"><input type="radio" name="pw"><button name="go">Go</button></form>`;
+    expect(parseLoginForm(html, 'https://as.example/')).toMatchObject({ controls: ['tenant', 'note', 'pw', 'go'] });
   });
 
   it('says why when there is no form to fill', () => {

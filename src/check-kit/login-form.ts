@@ -16,6 +16,8 @@ export interface LoginForm {
   readonly submit?: { readonly name: string; readonly value: string };
   /** Whether the form has a password field (a login form, not a consent page). */
   readonly asksPassword: boolean;
+  /** The name of every control of the form (inputs of any type, textareas, selects, buttons): the fields a login can fill. */
+  readonly controls: readonly string[];
 }
 
 const entities: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", '#39': "'" };
@@ -97,7 +99,13 @@ export function parseLoginForm(html: string, pageUrl: string): LoginForm | strin
     return `the form's action ${JSON.stringify(a.get('action'))} is not a URL`;
   }
   const submit = firstSubmit(chosen.inner);
-  return { action, method: (a.get('method') ?? 'get').toLowerCase() === 'post' ? 'POST' : 'GET', fields: inputValues(chosen.inner), ...(submit && { submit }), asksPassword: hasPassword(chosen.inner) };
+  return { action, method: (a.get('method') ?? 'get').toLowerCase() === 'post' ? 'POST' : 'GET', fields: inputValues(chosen.inner), ...(submit && { submit }), asksPassword: hasPassword(chosen.inner), controls: controlNames(chosen.inner) };
+}
+
+/** The names of a form body's controls, once each, in order. */
+function controlNames(formBody: string): string[] {
+  const names = [...formBody.matchAll(/<(?:input|textarea|select|button)\b[^<>]*>/gi)].map(([tag]) => attributes(tag).get('name') ?? '');
+  return [...new Set(names.filter((n) => n !== ''))];
 }
 
 const hasPassword = (formBody: string): boolean => /<input\b[^<>]*type\s*=\s*["']?password/i.test(formBody);
