@@ -18,6 +18,7 @@ import { catalogue } from '../suites/catalogue.js';
 import { hstsProblem } from '../suites/05-authentication/transport.js';
 import { startItemsServer, type ItemsServer } from './support/items-server.js';
 import { testProfile } from './support/profile.js';
+import { startSessionServer, type SessionServerOptions } from './support/session-server.js';
 import { startTarget, startVariant, type Target } from './support/target.js';
 import type { Rewrites } from './support/rewriting-proxy.js';
 
@@ -130,6 +131,40 @@ describe('a refused write applied all the same (fault forbidden-write-applied)',
     expect(outcome.leftovers).toEqual([]);
     const left = await target.client.send({ method: 'GET', url: `${target.profile.baseUrl}/v2/projects`, headers: { 'x-api-key': target.server.secrets.RESTPROBE_API_KEY! } });
     expect(JSON.parse(left.body.toString()).data).toEqual([]);
+  });
+});
+
+describe('session cookies (AUT-cookie-attributes)', () => {
+  async function sessionVerdicts(opts: SessionServerOptions, cookie?: string): Promise<Record<string, { status: string; message: string; configKey?: string; notes: readonly string[] }>> {
+    const server = await startSessionServer(opts);
+    open = server;
+    const { results } = await runChecks({ profile: server.profile(cookie), checks: aut.filter((c) => c.id === 'AUT-cookie-attributes' || c.id === 'AUT-logout-ends-session'), seed: 2 });
+    return Object.fromEntries(results.map((r) => [r.id, { status: r.status, message: r.message, ...(r.configKey && { configKey: r.configKey }), notes: r.evidence.notes }]));
+  }
+
+  it.each<[string, SessionServerOptions]>([
+    ["Django's sessionid beside its readable csrftoken", {}],
+    ["Laravel's laravel_session beside its readable XSRF-TOKEN", { session: 'laravel_session', csrf: 'XSRF-TOKEN' }],
+  ])('passes %s: the session cookie is told apart by its loss ending the session, and the CSRF cookie is not judged', async (_what, opts) => {
+    const verdicts = await sessionVerdicts(opts);
+    expect(verdicts['AUT-cookie-attributes']).toMatchObject({ status: 'pass', notes: [expect.stringMatching(new RegExp(`not the session's, so not judged: cookie "${opts.csrf ?? 'csrftoken'}" \\(path; secure; samesite\\)`))] });
+    expect(verdicts['AUT-logout-ends-session']!.status).toBe('pass');
+  });
+
+  it('fails a session cookie without HttpOnly, naming it and not the CSRF cookie', async () => {
+    const verdicts = await sessionVerdicts({ sessionAttributes: 'Path=/; Secure; SameSite=Lax' });
+    expect(verdicts['AUT-cookie-attributes']).toMatchObject({ status: 'fail', message: expect.stringMatching(/the session cookie "sessionid" \(path; secure; samesite\) lacks HttpOnly, expected/) });
+    expect(verdicts['AUT-cookie-attributes']!.message).not.toMatch(/csrftoken/);
+  });
+
+  it('judges the cookie auth.session.cookie names, even on an API that serves without the session', async () => {
+    expect((await sessionVerdicts({ open: true }, 'sessionid'))['AUT-cookie-attributes']!.status).toBe('pass');
+    expect((await sessionVerdicts({ open: true, sessionAttributes: 'Path=/; HttpOnly; SameSite=None' }, 'sessionid'))['AUT-cookie-attributes']).toMatchObject({ status: 'fail', message: expect.stringMatching(/lacks Secure, SameSite=Lax or Strict \(it is none\)/) });
+  });
+
+  it('skips naming auth.session.cookie when the session works without each cookie, and errors when the named cookie is not set', async () => {
+    expect((await sessionVerdicts({ open: true }))['AUT-cookie-attributes']).toMatchObject({ status: 'skip', configKey: 'auth.session.cookie', message: expect.stringMatching(/cannot tell which holds the session: name it in auth\.session\.cookie/) });
+    expect((await sessionVerdicts({}, 'session'))['AUT-cookie-attributes']).toMatchObject({ status: 'error', message: expect.stringMatching(/the login set no cookie named session \(auth\.session\.cookie\), only sessionid, csrftoken/) });
   });
 });
 

@@ -3,6 +3,7 @@
  * credential other than the configured one, and the session cookie a login sets.
  */
 import { randomBytes } from 'node:crypto';
+import { CheckSkipped } from '../model/check.js';
 import type { CheckContext, HttpResponse, RequestSpec } from '../model/context.js';
 import type { SessionAuth } from '../model/profile.js';
 import { keyHeaders } from '../http/session.js';
@@ -76,7 +77,42 @@ export async function logIn(ctx: CheckContext, session: SessionAuth): Promise<Lo
   if (login.status < 200 || login.status > 299) throw setupError(login, `logging in failed: POST ${session.loginPath} answered ${login.status}`);
   const cookies = setCookies(ctx, login);
   if (cookies.length === 0) throw setupError(login, `POST ${session.loginPath} answered ${login.status} but set no cookie, so there is no session to judge`, `POST ${session.loginPath} sets no cookie`);
-  const cookieHeader = cookies.map((c) => `${c.name}=${c.value}`).join('; ');
+  const cookieHeader = cookieHeaderOf(cookies);
   let out: Promise<HttpResponse> | undefined;
   return { login, cookies, cookieHeader, logout: () => (out ??= ctx.http.send({ method: 'DELETE', path: session.logoutPath, auth: false, headers: { cookie: cookieHeader } })) };
+}
+
+/** The Cookie header that sends `cookies` back. */
+const cookieHeaderOf = (cookies: readonly SetCookie[]): string => cookies.map((c) => c.pair).join('; ');
+
+/** What a session check GETs to see whether a session works: the first collection, else the logout path. */
+export function sessionProbe(ctx: CheckContext, session: SessionAuth): string {
+  return ctx.collections[0]?.path ?? session.logoutPath;
+}
+
+/**
+ * The cookies of a login that hold the session: the one `auth.session.cookie` names, the
+ * only one, or each whose loss ends the session (a GET without it is refused while one with
+ * every cookie is served). A CSRF token cookie (Django's `csrftoken`, Laravel's and Angular's
+ * `XSRF-TOKEN`), which scripts must read, is so told apart from the session's.
+ */
+export async function sessionCookies(ctx: CheckContext, session: SessionAuth, s: LoggedIn): Promise<readonly SetCookie[]> {
+  const names = s.cookies.map((c) => c.name).join(', ');
+  if (session.cookie !== undefined) {
+    const named = s.cookies.filter((c) => c.name === session.cookie);
+    if (named.length === 0) throw setupError(s.login, `the login set no cookie named ${session.cookie} (auth.session.cookie), only ${names}`, `the login sets no ${session.cookie} cookie`);
+    return named;
+  }
+  if (s.cookies.length === 1) return s.cookies;
+  const path = sessionProbe(ctx, session);
+  const get = (cookies: readonly SetCookie[]): Promise<HttpResponse> => ctx.http.send({ method: 'GET', path, auth: false, headers: { cookie: cookieHeaderOf(cookies) } });
+  const all = await get(s.cookies);
+  if (all.status < 200 || all.status > 299) throw setupError(all, `${describe(all)} with every cookie of the login (${names}), so which of them holds the session cannot be told (auth.session.cookie names it)`);
+  const needed: SetCookie[] = [];
+  for (const cookie of s.cookies) {
+    const without = await get(s.cookies.filter((c) => c !== cookie));
+    if (without.status === 401 || without.status === 403) needed.push(cookie);
+  }
+  if (needed.length === 0) throw new CheckSkipped(`GET ${path} is served without each of the login's cookies (${names}) in turn, so restprobe cannot tell which holds the session: name it in auth.session.cookie`, 'auth.session.cookie');
+  return needed;
 }

@@ -154,6 +154,7 @@ function authProfile(raw: NonNullable<RawConfig['auth']>, secrets: SecretResolve
         loginPath: session.login.path,
         loginBody: Object.fromEntries(Object.entries(session.login.body ?? {}).map(([k, v]) => [k, isSecretRef(v) ? secrets.resolve(`auth.session.login.body.${k}`, v).value : v])),
         logoutPath: session.logout.path,
+        ...(session.cookie !== undefined && { cookie: session.cookie }),
       },
     }),
     ...(mint && { mint: { path: mint.path, body: mint.body ?? {}, secretField: mint.secretField ?? defaults.mintSecretField } }),

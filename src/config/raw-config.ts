@@ -61,7 +61,7 @@ export interface RawConfig {
   readonly auth?: {
     readonly apiKey?: { readonly header?: string; readonly value: SecretRef };
     readonly limited?: { readonly header?: string; readonly value: SecretRef; readonly scopes?: readonly string[] };
-    readonly session?: { readonly login: { readonly path: string; readonly body?: Record<string, unknown> }; readonly logout: { readonly path: string } };
+    readonly session?: { readonly login: { readonly path: string; readonly body?: Record<string, unknown> }; readonly logout: { readonly path: string }; readonly cookie?: string };
     readonly mint?: { readonly path: string; readonly body?: Record<string, unknown>; readonly secretField?: string };
     readonly queryParams?: readonly string[];
     readonly oauth?: RawOAuth;

@@ -95,7 +95,7 @@ describe('config schema', () => {
       auth: {
         apiKey: { header: 'Authorization', value: { env: 'API_KEY' } },
         limited: { header: 'X-API-Key', value: { env: 'READONLY_KEY' }, scopes: ['read:*'] },
-        session: { login: { path: '/v2/sessions', body: { api_key: { env: 'API_KEY' }, remember: false } }, logout: { path: '/v2/sessions/current' } },
+        session: { login: { path: '/v2/sessions', body: { api_key: { env: 'API_KEY' }, remember: false } }, logout: { path: '/v2/sessions/current' }, cookie: 'session' },
         mint: { path: '/v2/api-keys', body: { name: 'restprobe' }, secretField: 'key' },
         queryParams: ['apiKey'],
         oauth: {

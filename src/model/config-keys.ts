@@ -24,6 +24,7 @@ export const configKeys = [
   'auth.apiKey',
   'auth.limited',
   'auth.session',
+  'auth.session.cookie',
   'auth.mint',
   'auth.oauth',
   'auth.oauth.clientSecret',

@@ -120,6 +120,8 @@ export interface SessionAuth {
   readonly logoutPath: string;
 }
 
+  /** The name of the cookie that holds the session; absent: the one whose loss ends it. */
+  readonly cookie?: string;
 /** Minting an API key: the response holds the key once; DELETE on its Location revokes it. */
 export interface MintAuth {
   readonly path: string;

@@ -1,29 +1,35 @@
-/** §5 credential kinds: a session cookie is Secure, HttpOnly and SameSite, and logout ends it on the server. */
+/** §5 credential kinds: the session's cookie is Secure, HttpOnly and SameSite, and logout ends it on the server. */
 import { CheckFailure, defineCheck } from '../../src/model/check.js';
-import { logIn } from '../../src/check-kit/auth.js';
+import { logIn, sessionCookies, sessionProbe, type SetCookie } from '../../src/check-kit/auth.js';
 import { describe, ensure } from '../../src/check-kit/expect.js';
 import { setupError } from '../../src/check-kit/setup.js';
+
+/** Why a session cookie is not Secure, HttpOnly and SameSite=Lax or Strict, or undefined when it is. */
+function cookieProblem(c: SetCookie): string | undefined {
+  const sameSite = c.attributes.get('samesite')?.toLowerCase();
+  const missing = [
+    ...(c.attributes.has('secure') ? [] : ['Secure']),
+    ...(c.attributes.has('httponly') ? [] : ['HttpOnly']),
+    ...(sameSite === 'lax' || sameSite === 'strict' ? [] : [sameSite === undefined ? 'SameSite' : `SameSite=Lax or Strict (it is ${sameSite})`]),
+  ];
+  // The name and attributes only: the value is the session.
+  return missing.length === 0 ? undefined : `cookie "${c.name}" (${[...c.attributes.keys()].join('; ') || 'no attributes'}) lacks ${missing.join(', ')}`;
+}
 
 export const cookieAttributes = defineCheck({
   id: 'AUT-cookie-attributes',
   title: 'Session cookies are Secure, HttpOnly and SameSite',
-  rule: 'A cookie the target sets MUST carry `Secure`, `HttpOnly` and `SameSite=Lax` or `SameSite=Strict` (conventions §5 credential kinds; RFC 6265 §4.1.2).',
+  rule: 'The cookie that holds the session MUST carry `Secure`, `HttpOnly` and `SameSite=Lax` or `SameSite=Strict` (conventions §5.11; RFC 6265 §4.1.2); other cookies of the login, such as a CSRF token scripts must read, are not judged.',
   severity: 'must',
   needs: ['session'],
   async run(ctx, { session }) {
     const s = await logIn(ctx, session);
     try {
-      const bad = s.cookies.flatMap((c) => {
-        const sameSite = c.attributes.get('samesite')?.toLowerCase();
-        const missing = [
-          ...(c.attributes.has('secure') ? [] : ['Secure']),
-          ...(c.attributes.has('httponly') ? [] : ['HttpOnly']),
-          ...(sameSite === 'lax' || sameSite === 'strict' ? [] : [sameSite === undefined ? 'SameSite' : `SameSite=Lax or Strict (it is ${sameSite})`]),
-        ];
-        // The name and attributes only: the value is the session.
-        return missing.length === 0 ? [] : [`cookie "${c.name}" (${[...c.attributes.keys()].join('; ') || 'no attributes'}) lacks ${missing.join(', ')}`];
-      });
-      if (bad.length > 0) throw new CheckFailure(`${describe(s.login)}: ${bad.join('; ')}, expected Secure, HttpOnly and SameSite=Lax or Strict`, 'Secure; HttpOnly; SameSite=Lax|Strict', bad.join('; '), s.login.exchangeIndex);
+      const judged = await sessionCookies(ctx, session, s);
+      const others = s.cookies.filter((c) => !judged.includes(c));
+      if (others.length > 0) ctx.note(`not the session's, so not judged: ${others.map((c) => `cookie "${c.name}" (${[...c.attributes.keys()].join('; ') || 'no attributes'})`).join(', ')}`);
+      const bad = judged.map(cookieProblem).filter((p) => p !== undefined);
+      if (bad.length > 0) throw new CheckFailure(`${describe(s.login)}: the session ${bad.join('; ')}, expected Secure, HttpOnly and SameSite=Lax or Strict`, 'Secure; HttpOnly; SameSite=Lax|Strict', bad.join('; '), s.login.exchangeIndex);
     } finally {
       await s.logout();
     }
@@ -38,7 +44,7 @@ export const logoutEndsSession = defineCheck({
   needs: ['session'],
   async run(ctx, { session }) {
     const s = await logIn(ctx, session);
-    const probe = ctx.collections[0]?.path ?? session.logoutPath;
+    const probe = sessionProbe(ctx, session);
     const withCookie = { method: 'GET', path: probe, auth: false, headers: { cookie: s.cookieHeader } } as const;
     const before = await ctx.http.send(withCookie);
     if (before.status === 401 || before.status === 403) {
