@@ -4,6 +4,8 @@
  * from what the target said, never a fixed sleep.
  */
 import type { CheckContext } from '../model/context.js';
+import { RestprobeError } from '../errors.js';
+import { describe } from './expect.js';
 import type { ProbeClient, RateLimitProbe } from '../model/rate-limit-needs.js';
 import { pauseFor, politeDefaults, retryAfterMs } from '../http/polite.js';
 import { answerOf, burstUntil, requireLimited, sendAs, type Burst, type BurstOptions, type Sent } from './rate-limit-burst.js';
@@ -45,8 +47,17 @@ export function statedWait(sent: Sent): StatedWait | undefined {
   return retryAfterWait(sent);
 }
 
-/** Resolves `afterMs` after `since` arrived (at once when that has passed); the check's signal ends the wait. */
+/**
+ * Resolves `afterMs` after `since` arrived (at once when that has passed); the check's signal
+ * ends the wait. A wait past `http.maxRetryWaitMs` (and the slack a judgement adds) is not
+ * waited: a `Retry-After: 86400` would hold the check to its deadline, and judge nothing.
+ */
 async function sleepAfter(ctx: CheckContext, since: Sent, afterMs: number): Promise<void> {
+  const most = ctx.profile.http.maxRetryWaitMs;
+  if (afterMs > most + slackMs) {
+    const why = `${describe(since.res)} states a wait of ${Math.round(afterMs / 1000)} s, longer than http.maxRetryWaitMs allows (${most} ms): not waited out, so what follows it cannot be judged`;
+    throw new RestprobeError('ERR_RATE_LIMITED', why, [], { exchange: since.res.exchangeIndex, rootCause: `a stated wait past http.maxRetryWaitMs (${most} ms)` });
+  }
   const left = since.at + afterMs + clockGrainMs - performance.now();
   if (left > 0) await pauseFor(left, ctx.signal);
 }

@@ -266,6 +266,7 @@ export async function loadProfile(opts: LoadProfileOptions = {}): Promise<Target
       ...(ca !== undefined && { ca }),
       ...(config.http?.maxRequestsPerSecond !== undefined && { maxRequestsPerSecond: config.http.maxRequestsPerSecond }),
       maxRetryWaitMs: config.http?.maxRetryWaitMs ?? defaults.maxRetryWaitMs,
+      maxConsecutiveFailures: config.http?.maxConsecutiveFailures ?? defaults.maxConsecutiveFailures,
     },
     safety: {
       readOnly: (opts.readOnly ?? false) || (config.safety?.readOnly ?? defaults.readOnly),

@@ -71,7 +71,7 @@ export interface RawConfig {
   readonly collections?: readonly RawCollection[];
   readonly nodes?: readonly string[];
   readonly secretEndpoints?: readonly { readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH'; readonly path: string; readonly body?: Record<string, unknown> }[];
-  readonly http?: { readonly timeoutMs?: number; readonly maxBodyBytes?: number; readonly concurrency?: number; readonly ca?: string; readonly maxRequestsPerSecond?: number; readonly maxRetryWaitMs?: number };
+  readonly http?: { readonly timeoutMs?: number; readonly maxBodyBytes?: number; readonly concurrency?: number; readonly ca?: string; readonly maxRequestsPerSecond?: number; readonly maxRetryWaitMs?: number; readonly maxConsecutiveFailures?: number };
   readonly safety?: { readonly readOnly?: boolean; readonly maxRequests?: number; readonly destructive?: boolean };
   readonly properties?: { readonly numRuns?: number };
   readonly rateLimit?: RawRateLimit;

@@ -39,6 +39,7 @@ describe('config schema', () => {
       '$.http.maxBodyBytes': configDefaults.maxBodyBytes,
       '$.http.concurrency': configDefaults.concurrency,
       '$.http.maxRetryWaitMs': configDefaults.maxRetryWaitMs,
+      '$.http.maxConsecutiveFailures': configDefaults.maxConsecutiveFailures,
       '$.safety.readOnly': configDefaults.readOnly,
       '$.safety.maxRequests': configDefaults.maxRequests,
       '$.safety.destructive': configDefaults.destructive,

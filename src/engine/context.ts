@@ -7,7 +7,7 @@ import { CheckFailure } from '../model/check.js';
 import type { PropertyEvidence } from '../model/result.js';
 import type { ShapeSnapshot } from '../model/shape.js';
 import type { CheckContext, CreatedResource, Lease } from '../model/context.js';
-import type { CollectionProfile, TargetProfile } from '../model/profile.js';
+import { profileDefaults, type CollectionProfile, type TargetProfile } from '../model/profile.js';
 import { clientForProfile, type HttpClient } from '../http/client.js';
 import { abortOn, guard, refuseWhenClosed, refuseWrites, type Guard } from '../http/guards.js';
 import { RecordingSession, parseJson, unversionedUrl, type Transport } from '../http/session.js';
@@ -22,6 +22,7 @@ import { SharedFixtures } from './fixtures.js';
 import type { WebhookListener } from '../webhooks/listener.js';
 import { isObject } from '../model/json.js';
 import { AnswerTally } from './answers.js';
+import { CircuitBreaker } from '../http/breaker.js';
 
 /** What every check of a run shares: the record of created items, and the run's pace. */
 export interface RunShared {
@@ -32,11 +33,15 @@ export interface RunShared {
   readonly polite: PoliteOptions;
   /** Fixtures with the run's lifetime (the webhook listener), closed when the run ends. */
   readonly fixtures: SharedFixtures;
+  /** Trips when the target stops answering, or asks for a wait the run cannot afford: every later request is refused. */
+  readonly breaker: CircuitBreaker;
 }
 
 /** A run's shared state with the profile's settings; `journal` keeps the ledger's changes on disk as they happen. */
 export function runShared(profile: TargetProfile, journal?: LedgerJournal): RunShared {
-  return { collections: profile.collections, ledger: new Ledger(profile, journal), pacer: new Pacer(profile.http.maxRequestsPerSecond), polite: { ...politeDefaults, maxWaitMs: profile.http.maxRetryWaitMs }, fixtures: new SharedFixtures() };
+  const breaker = new CircuitBreaker(profile.http.maxConsecutiveFailures ?? profileDefaults.maxConsecutiveFailures);
+  const polite = { ...politeDefaults, maxWaitMs: profile.http.maxRetryWaitMs, stopRun: (why: RestprobeError) => breaker.trip(why) };
+  return { collections: profile.collections, ledger: new Ledger(profile, journal), pacer: new Pacer(profile.http.maxRequestsPerSecond), polite, fixtures: new SharedFixtures(), breaker };
 }
 
 export class RunContext implements CheckContext {
@@ -65,8 +70,9 @@ export class RunContext implements CheckContext {
   ) {
     this.ledger = shared.ledger;
     this.collections = shared.collections;
-    // Outermost first: refusals before anything waits; the polite client innermost, so each retry is one request.
-    this.guards = [refuseWhenClosed(this.state), refuseWrites(profile.safety.readOnly), abortOn(signal), this.observeOwnWrites, this.answers.guard, politely(shared.pacer, shared.polite, (line) => this.note(line))];
+    // Outermost first: refusals before anything waits; the polite client next to last, so each retry is
+    // one request; the breaker innermost, counting each attempt the target left unanswered.
+    this.guards = [refuseWhenClosed(this.state), refuseWrites(profile.safety.readOnly), abortOn(signal), this.observeOwnWrites, this.answers.guard, politely(shared.pacer, shared.polite, (line) => this.note(line)), shared.breaker.guard(owner)];
     this.http = new RecordingSession(this.guarded(client), profile);
   }
 
@@ -133,7 +139,7 @@ export class RunContext implements CheckContext {
   rawHttp(): RecordingSession {
     // Every guard of `http` but the polite one: a refusal (closed, read-only, aborted) still holds.
     this.raw ??= new RecordingSession(
-      { send: guard((req) => this.client.send(req), [refuseWhenClosed(this.state), refuseWrites(this.profile.safety.readOnly), abortOn(this.signal), this.observeOwnWrites, this.answers.guard]), protocolErrors: this.client.protocolErrors },
+      { send: guard((req) => this.client.send(req), [refuseWhenClosed(this.state), refuseWrites(this.profile.safety.readOnly), abortOn(this.signal), this.observeOwnWrites, this.answers.guard, this.shared.breaker.guard(this.owner)]), protocolErrors: this.client.protocolErrors },
       this.profile,
       this.http.exchanges,
       this.http.secrets,
@@ -181,6 +187,8 @@ export class RunContext implements CheckContext {
       refuseWhenClosed(this.state),
       refuseWrites(this.profile.safety.readOnly),
       politely(this.shared.pacer, this.shared.polite, (line) => this.notes.push(`cleanup: ${line}`)),
+      // A target that stopped answering is not waited on item by item: what is left is listed.
+      this.shared.breaker.guard(`the cleanup of ${this.owner}`),
     ]);
     await cleanUp(this.ledger.toCleanUp(this.owner), { profile: this.profile, send, ledger: this.ledger, note: (line) => this.notes.push(`cleanup: ${line}`), scrub: (text) => scrubSecrets(text, this.http.secrets) });
   }

@@ -113,6 +113,11 @@ export function harnessFaultResult(check: Check, err: unknown): CheckResult {
   return resultOf(check, { status: 'error', message, errorCode: 'ERR_HARNESS', rootCause: 'harness fault' }, performance.now(), emptyEvidence());
 }
 
+/** A check not run, or ended, because the run stopped early (its circuit breaker tripped): one root cause for all of them. */
+export function stoppedResult(check: Check, why: RestprobeError): CheckResult {
+  return resultOf(check, { status: 'error', message: `not run: ${why.message}`, errorCode: why.code, rootCause: why.rootCause ?? why.message }, performance.now(), emptyEvidence());
+}
+
 /** A check not run because an earlier check broke the target: it would only measure the damage. */
 export function damagedResult(check: Check, damage: Damage): CheckResult {
   const why = `the target stopped working after ${damage.after}`;
@@ -190,7 +195,8 @@ async function withDeadline(run: Promise<void>, ms: number, controller: AbortCon
       reject(err);
     };
     timer = setTimeout(() => end(new RestprobeError('ERR_TIMEOUT', `the check did not finish within ${ms} ms (30 × http.timeoutMs)`, [], { rootCause: `a check overran its ${ms} ms deadline (ERR_TIMEOUT)` })), ms);
-    onStop = () => end(new RestprobeError('ERR_INTERRUPTED', 'interrupted: the run was stopped while this check ran', [], { rootCause: 'the run was interrupted' }));
+    // The run's own reason when it gave one (its circuit breaker), else an interruption.
+    onStop = () => end(stop?.reason instanceof RestprobeError ? stop.reason : new RestprobeError('ERR_INTERRUPTED', 'interrupted: the run was stopped while this check ran', [], { rootCause: 'the run was interrupted' }));
     if (stop?.aborted) onStop();
     else stop?.addEventListener('abort', onStop, { once: true });
   });

@@ -19,7 +19,7 @@ import type { CheckResult } from '../model/result.js';
 import type { TargetProfile } from '../model/profile.js';
 import type { Section } from '../model/section.js';
 import { clientForProfile, type HttpClient } from '../http/client.js';
-import { blockedResult, damagedResult, executeCheck, harnessFaultResult } from './execute.js';
+import { blockedResult, damagedResult, executeCheck, harnessFaultResult, stoppedResult } from './execute.js';
 import { guard } from '../http/guards.js';
 import { politely } from '../http/polite.js';
 import { probeHealth, worse, type Damage } from './health.js';
@@ -66,6 +66,8 @@ export interface RunOutcome {
   readonly damage?: Damage;
   /** The verdicts of the checks that ran, in plan order. */
   readonly results: CheckResult[];
+  /** Set when the run stopped early (the target stopped answering, or asked for a wait past http.maxRetryWaitMs): why. Every check not done then is an error with this root cause. */
+  readonly stopped?: string;
   /** Every selected check instance's name (`END-get-item-200 [books]`), in the order the plan starts them. */
   readonly order: string[];
   /** Whether the run was cancelled before every check started. */
@@ -97,6 +99,10 @@ export async function runChecks(input: RunInput): Promise<RunOutcome> {
   const shared = runShared(input.profile, input.journal);
   /** Final verdicts. */
   const done = new Map<string, CheckResult>();
+  // When the breaker trips, running checks end at once (they clean up, as far as the target lets them) and no other starts.
+  const halt = new AbortController();
+  shared.breaker.onTrip((why) => halt.abort(why));
+  const stop = input.stop === undefined ? halt.signal : AbortSignal.any([input.stop, halt.signal]);
   /** Verdicts of checks that ran beside a dependency still undecided: final once it is. */
   const held = new Map<string, { instance: CheckInstance; result: CheckResult }>();
   const running = new Map<string, Promise<void>>();
@@ -133,7 +139,7 @@ export async function runChecks(input: RunInput): Promise<RunOutcome> {
   };
 
   // A probe before anything runs, to compare with after each check that may hurt the target.
-  const healthSend = guard((req) => client.send(input.stop === undefined ? req : { ...req, signal: input.stop }), [politely(shared.pacer, shared.polite, () => {})]);
+  const healthSend = guard((req) => client.send({ ...req, signal: stop }), [politely(shared.pacer, shared.polite, () => {}), shared.breaker.guard('the health probe')]);
   const hasLast = plan.some((i) => i.check.schedule === 'last');
   const baseline = hasLast ? await probeHealth(input.profile, healthSend) : [];
   let damage: Damage | undefined;
@@ -145,9 +151,9 @@ export async function runChecks(input: RunInput): Promise<RunOutcome> {
     input.onStart?.(key);
     const settle = async (result: CheckResult): Promise<void> => {
       try {
-        if (check.schedule === 'last' && damage === undefined && !input.stop?.aborted) {
+        if (check.schedule === 'last' && damage === undefined && !stop.aborted) {
           const now = await probeHealth(input.profile, healthSend);
-          if (!input.stop?.aborted && worse(baseline, now)) damage = { after: key, before: baseline, now };
+          if (!stop.aborted && worse(baseline, now)) damage = { after: key, before: baseline, now };
         }
       } finally {
         running.delete(key);
@@ -156,7 +162,10 @@ export async function runChecks(input: RunInput): Promise<RunOutcome> {
         decide();
       }
     };
-    const work = damage
+    const tripped = shared.breaker.tripped;
+    const work = tripped
+      ? Promise.resolve(stoppedResult(check, tripped)).then(settle)
+      : damage
       ? Promise.resolve(damagedResult(check, damage)).then(settle)
       : executeCheck(check, {
           profile: instance.profile,
@@ -164,7 +173,7 @@ export async function runChecks(input: RunInput): Promise<RunOutcome> {
           seed: input.seed,
           shared,
           ...(instance.collection !== undefined && { collection: instance.collection }),
-          ...(input.stop !== undefined && { signal: input.stop }),
+          signal: stop,
         })
           // executeCheck turns what a check throws into a verdict; this is for a bug in restprobe itself.
           .catch((err: unknown) => harnessFaultResult(check, err))
@@ -195,6 +204,7 @@ export async function runChecks(input: RunInput): Promise<RunOutcome> {
     ...(damage !== undefined && { damage }),
     leftovers: shared.ledger.leftovers(),
     waitedMs: Math.round(shared.pacer.waitedMs),
+    ...(shared.breaker.tripped !== undefined && { stopped: shared.breaker.tripped.message }),
     cleanupBeyondCap: client.budget.cleanupBeyondCap,
     results: plan.map((i) => done.get(i.key)).filter((r): r is CheckResult => r !== undefined),
     order: plan.map((i) => i.key),

@@ -5,7 +5,8 @@
  * of the run, not the target's verdict.
  *
  * - 429, and 503 with Retry-After: retried after at least Retry-After (delta-seconds or an
- *   HTTP-date), up to `maxWaitMs`; a 429 pauses the whole run, not one check.
+ *   HTTP-date), up to `maxWaitMs`; a 429 pauses the whole run, not one check, and a 429
+ *   stating a longer wait stops the run (`stopRun`), since every request would be told so.
  * - 502, 503, 504 and timeouts: retried with capped exponential backoff and full jitter,
  *   for idempotent methods only (a POST that timed out may have been applied).
  * - Nothing else is retried (other 4xx, 500, 501), and no request is ever edited.
@@ -26,6 +27,12 @@ export interface PoliteOptions {
   readonly transientAttempts: number;
   /** The first backoff, doubled each retry. */
   readonly baseDelayMs: number;
+  /**
+   * Called when a 429 states a wait longer than `maxWaitMs`: the run cannot afford it, and
+   * every later request would be told the same, so the run stops (the circuit breaker).
+   * Without it, only that request ends (ERR_RATE_LIMITED).
+   */
+  readonly stopRun?: (why: RestprobeError) => void;
 }
 
 export const politeDefaults: PoliteOptions = { maxWaitMs: 60_000, rateLimitAttempts: 8, transientAttempts: 3, baseDelayMs: 200 };
@@ -127,6 +134,12 @@ async function sendPolitely(next: Send, req: RawRequest, pacer: Pacer, options: 
         const shown = res.headers['retry-after'] === undefined ? 'no Retry-After' : `Retry-After: ${String(res.headers['retry-after'])}`;
         if (attempt >= options.rateLimitAttempts || asked > options.maxWaitMs) {
           if (res.status === 503) return res;
+          if (asked > options.maxWaitMs && options.stopRun) {
+            const why = `the target asked restprobe to wait ${Math.round(asked / 1000)} s (429 to ${what()}, ${shown}), longer than http.maxRetryWaitMs allows (${options.maxWaitMs} ms): the run stopped rather than wait it out`;
+            const err = new RestprobeError('ERR_RATE_LIMITED', why, [], { rootCause: why });
+            options.stopRun(err);
+            throw err;
+          }
           throw new RestprobeError('ERR_RATE_LIMITED', `${what()}: rate limited (429, ${shown}) after ${attempt} attempts; restprobe waits at most ${options.maxWaitMs} ms a time (http.maxRetryWaitMs)`, [], { rootCause: `the target rate-limited restprobe (429, ${shown})` });
         }
         // At least what the server asked (RFC 9110 §10.2.3), and the whole run waits with this check.

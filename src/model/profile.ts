@@ -231,8 +231,10 @@ export interface TargetProfile {
     readonly ca?: string;
     /** The run's pace across all checks; undefined: none. */
     readonly maxRequestsPerSecond?: number;
-    /** The longest single wait before a retry. */
+    /** The longest single wait before a retry; a 429 stating a longer one stops the run. */
     readonly maxRetryWaitMs: number;
+    /** Requests in a row the target leaves unanswered (timed out, refused, broken off) that stop the run; default {@link profileDefaults}. */
+    readonly maxConsecutiveFailures?: number;
   };
   readonly safety: {
     /** Never send a request that writes (POST, PUT, PATCH, DELETE). */
@@ -297,6 +299,7 @@ export const profileDefaults = {
   maxRequests: 20_000,
   numRuns: 25,
   maxRetryWaitMs: 60_000,
+  maxConsecutiveFailures: 10,
   destructive: true,
   rateLimitBudget: 50,
 } as const;

@@ -5,7 +5,7 @@
  * 200 `{ "data": [] }` until the client's quota is spent.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { listenOnLoopback } from './loopback.js';
 
 export interface LimiterServerOptions {
   /** Requests per window; 0 for no limiter at all. */
@@ -128,7 +128,6 @@ export async function startLimiterServer(o: LimiterServerOptions): Promise<Limit
   const keys = { API_KEY: 'sk-stand-in-api-7d3a9f01c2', LIMIT_KEY: 'sk-stand-in-limit-4e8b2a67d1', LIMIT_KEY_2: 'sk-stand-in-limit-2-9c1f5b03e8' };
   const known = new Set(Object.values(keys));
   const limiter = limiterFor(o);
-  const sockets = new Set<Socket>();
   const send = (res: ServerResponse, status: number, type: string, body: unknown, headers: Record<string, string>): void => {
     const text = JSON.stringify(body);
     res.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(text), ...headers });
@@ -151,17 +150,5 @@ export async function startLimiterServer(o: LimiterServerOptions): Promise<Limit
       ? send(res, status, 'application/json', { error: 'rate limited' }, { ...fields, ...retryHeaders(o, verdict.waitMs, now) })
       : send(res, status, 'application/problem+json', problem, { ...fields, ...retryHeaders(o, verdict.waitMs, now) });
   });
-  server.on('connection', (s: Socket) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    keys,
-    async close() {
-      for (const s of sockets) s.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
+  return { ...(await listenOnLoopback(server)), keys };
 }
