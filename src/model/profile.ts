@@ -118,10 +118,10 @@ export interface SessionAuth {
   /** The login's JSON body, secrets resolved. */
   readonly loginBody: Record<string, unknown>;
   readonly logoutPath: string;
-}
-
   /** The name of the cookie that holds the session; absent: the one whose loss ends it. */
   readonly cookie?: string;
+}
+
 /** Minting an API key: the response holds the key once; DELETE on its Location revokes it. */
 export interface MintAuth {
   readonly path: string;
