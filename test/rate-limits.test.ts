@@ -75,6 +75,44 @@ describe('the rate-limit checks on the reference server', () => {
   });
 });
 
+describe('LIM-rate-limit-shared-across-nodes behind a load balancer (serve --balancer), the balancer as base URL and every node listed', () => {
+  const shared = rateLimitChecks.filter((c) => c.id === 'LIM-rate-limit-shared-across-nodes');
+
+  async function balanced(faults: string[], rl: Partial<RateLimitProfile> = {}): Promise<TargetProfile> {
+    const server = await startReferenceServer({ port: 0, nodes: 2, balancer: true, probeRateLimit: testProbeRateLimit, faults });
+    const target = await targetAt(server, server.balancerUrl!, server.urls);
+    open.push(target);
+    return { ...target.profile, rateLimit: { ...target.profile.rateLimit!, ...rl } };
+  }
+
+  it('passes with one counter store', async () => {
+    const result = (await run(await balanced([]), shared))['LIM-rate-limit-shared-across-nodes']!;
+    expect(result.status, result.message).toBe('pass');
+    expect(result.evidence.notes[0]).toMatch(/^observed: http:\/\/127\.0\.0\.1:\d+ served \d+ requests, then 429; then every other node refused too/);
+  });
+
+  it('fails per-node counters (fault rate-limit-per-node), which a burst through the balancer hides: it empties both nodes before its first 429', async () => {
+    const profile = await balanced(['rate-limit-per-node']);
+    // What the probe no longer does: through the balancer, about twice the limit is served, then every node refuses.
+    let served = 0;
+    for (let i = 0; i < 3 * testProbeRateLimit.limit; i++) {
+      const res = await fetch(new URL(profile.rateLimit!.path, profile.baseUrl), { headers: { 'x-api-key': profile.rateLimit!.credential!.value } });
+      await res.arrayBuffer();
+      if (res.status !== 200) break;
+      served++;
+    }
+    expect(served).toBeGreaterThan(1.5 * testProbeRateLimit.limit);
+    await new Promise((r) => setTimeout(r, 2 * testProbeRateLimit.windowMs));
+    const result = (await run(profile, shared))['LIM-rate-limit-shared-across-nodes']!;
+    expect(result).toMatchObject({ status: 'fail', message: expect.stringMatching(/^after http:\/\/127\.0\.0\.1:\d+ limited \$RESTPROBE_LIMIT_KEY \(\d+ served, then 429\), http:\/\/127\.0\.0\.1:\d+ served \d+ more requests while .* expected it to refuse as .* did: each node counts on its own/) });
+  });
+
+  it('skips, naming rateLimit.budget, when the budget is just above the limit: too few requests are left to ask the other nodes', async () => {
+    const result = (await run(await balanced(['rate-limit-per-node'], { budget: testProbeRateLimit.limit + 2 }), shared))['LIM-rate-limit-shared-across-nodes']!;
+    expect(result).toMatchObject({ status: 'skip', configKey: 'rateLimit.budget' });
+  });
+});
+
 /** A profile for a stand-in: its keys as the run's own and the two probe credentials, GET /things. */
 function standIn(server: LimiterServer, rl: Partial<RateLimitProfile> = {}): TargetProfile {
   const keyed = rl.keyedBy !== 'ip';
@@ -103,7 +141,7 @@ describe('stand-in limiters that conform differently', () => {
     const results = await run(standIn(server, { limit: 5, windowMs: 250 }));
     expect(statuses(results)).toEqual(allPass('LIM-rate-limit-shared-across-nodes', 'LIM-503-retry-after'));
     expect(results['LIM-ratelimit-headers']!.evidence.notes).toContain('RateLimit fields in the syntax of draft-07 (one RateLimit Dictionary: limit, remaining, reset): read as such');
-    expect(results['LIM-503-retry-after']!.message).toMatch(/^no 503 in 50 requests as \$LIMIT_KEY, past the limit too/);
+    expect(results['LIM-503-retry-after']!.message).toMatch(/^no 503 in 10 requests as \$LIMIT_KEY past the first 429 \(twice the limit of 5\)/);
 
     const legacy = await limiter({ limit: 5, windowMs: 250, msHint: true, fields: 'legacy' });
     const withLegacy = await run(standIn(legacy, { limit: 5 }), rateLimitChecks.filter((c) => c.id === 'LIM-ratelimit-headers'));
@@ -181,6 +219,38 @@ describe('stand-in limiters that break rules no reference fault breaks', () => {
     const server = await limiter({ limit: 5, windowMs: 250, msHint: true, fields: 'draft-10-token-names' });
     const result = (await run(standIn(server, { limit: 5 }), only('LIM-ratelimit-headers')))['LIM-ratelimit-headers']!;
     expect(result).toMatchObject({ status: 'warn', message: expect.stringContaining('the policy name default is a token; draft-10 names policies with quoted strings') });
+  });
+});
+
+describe('every rate-limit check leaves the quota as it found it, whatever its verdict', () => {
+  const one = (id: string) => rateLimitChecks.filter((c) => c.id === id);
+  const statusNow = async (server: LimiterServer): Promise<number> => {
+    const res = await fetch(`${server.url}/things`, { headers: { 'x-api-key': server.keys.LIMIT_KEY } });
+    await res.arrayBuffer();
+    return res.status;
+  };
+
+  it.each([
+    ['a skip: LIM-503-retry-after on a limiter that never sheds', 'LIM-503-retry-after', {}, 'skip'],
+    ['a failure: LIM-429-problem-details on a 429 with a plain JSON body', 'LIM-429-problem-details', { body: 'json' }, 'fail'],
+    ['a failure: LIM-rate-limit-enforced on a limiter that answers 403', 'LIM-rate-limit-enforced', { limitedStatus: 403 }, 'fail'],
+  ] as const)('%s waits out its refusal before it ends: the next request is served', async (_what, id, options, status) => {
+    // A window of a second: a check that left without waiting would leave the key refused.
+    const server = await limiter({ limit: 5, windowMs: 1_000, msHint: true, ...options });
+    const result = (await run(standIn(server, { limit: 5 }), one(id)))[id]!;
+    expect(result.status, result.message).toBe(status);
+    expect(result.evidence.notes).toContainEqual(expect.stringMatching(/^served again \d+ ms after the (429|403) to \$LIMIT_KEY \(retry-after-ms: \d+\)$/));
+    expect(await statusNow(server)).toBe(200);
+  });
+
+  it('LIM-503-retry-after sends at most twice the limit past the first 429 to a target that never sheds, not the whole budget', async () => {
+    const server = await limiter({ limit: 5, windowMs: 250, msHint: true });
+    const result = (await run(standIn(server, { limit: 5, budget: 50 }), one('LIM-503-retry-after')))['LIM-503-retry-after']!;
+    expect(result).toMatchObject({ status: 'skip', message: expect.stringMatching(/^no 503 in 10 requests as \$LIMIT_KEY past the first 429 \(twice the limit of 5\)/) });
+    // The burst to the first 429 (the limit twice at most, across a window's end), ten more,
+    // and the request that sees the quota back; before, the whole budget of 50 and that one.
+    expect(result.evidence.requestCount).toBeGreaterThanOrEqual(6 + 10 + 1);
+    expect(result.evidence.requestCount).toBeLessThanOrEqual(11 + 10 + 1);
   });
 });
 

@@ -19,6 +19,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClientErrorListener, createRequestListener } from './app.js';
+import { roundRobin } from './balancer.js';
 import { KeyRing } from './auth.js';
 import { SessionStore } from './sessions.js';
 import { hstsValue, redirectToHttps, withHsts } from './transport.js';
@@ -75,6 +76,12 @@ export interface ReferenceServerOptions extends RateLimitOptions {
    * balancer. With port 0 each node gets its own free port; with port P, nodes get P, P+1, …
    */
   readonly nodes?: number;
+  /**
+   * A load balancer in front of the nodes (`serve --balancer`): one more listener that hands
+   * each request to the next node in turn. With port 0 it gets a free port; with port P, the
+   * port after the nodes' (and after the plain-HTTP listener's, with `tls`).
+   */
+  readonly balancer?: boolean;
   /** Integer ids that a delete frees for the next create (`serve --reuse-ids`); random UUIDs by default. */
   readonly reuseIds?: boolean;
   /**
@@ -114,6 +121,8 @@ export interface ReferenceServer {
   readonly port: number;
   /** Every node's URL, the first node's first (`urls[0] === url`). */
   readonly urls: readonly string[];
+  /** With `balancer`: the load balancer's URL, which hands requests to the nodes in turn. */
+  readonly balancerUrl?: string;
   /**
    * What a client needs, named as the environment variables `restprobe serve` prints: the
    * primary key (every scope), the read-only key (`read:*`), the rate-limit probe keys, and
@@ -159,8 +168,8 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     throw new Error(`nodes must be an integer from 1 to ${maxNodes}, not ${String(nodes)}.`);
   }
   const basePort = options.port ?? 0;
-  // With TLS, the plain-HTTP listener takes the port after the nodes'.
-  const lastPort = basePort + nodes - (options.tls === true ? 0 : 1);
+  // With TLS, the plain-HTTP listener takes the port after the nodes', and a balancer the next.
+  const lastPort = basePort + nodes - (options.tls === true ? 0 : 1) + (options.balancer === true ? 1 : 0);
   if (basePort !== 0 && lastPort > 65535) {
     throw new Error(`ports ${basePort} to ${lastPort} do not all exist; pick a lower port.`);
   }
@@ -174,6 +183,13 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   // Loaded only for TLS: the certificate library and its polyfill stay out of plain runs.
   const tls = options.tls === true ? await (await import('./certificates.js')).generateTlsMaterial() : undefined;
   const hsts = tls !== undefined && !faults.has('missing-hsts');
+  /** A node's server (or the balancer's): HTTPS with HSTS under `tls`, else plain HTTP. */
+  const serverFor = (app: ReturnType<typeof withHsts>): Server => {
+    // An https.Server is an http.Server for everything used here (listen, close, address).
+    const server: Server = tls === undefined ? createServer(app) : createHttpsServer({ key: tls.key, cert: tls.cert }, hsts ? withHsts(app) : app);
+    server.on('clientError', createClientErrorListener(faults, hsts ? { 'Strict-Transport-Security': hstsValue } : {}));
+    return server;
+  };
   const memory = new ValidatorMemory();
   // One authorization server for every node: clients, logins, codes and refresh tokens shared.
   const versioning = options.versioning ?? 'url';
@@ -183,15 +199,16 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   const rateLimits = new RateLimits(options, faults, keys, accessTokens);
   const servers: Server[] = [];
   const ports: number[] = [];
+  const apps: ReturnType<typeof withHsts>[] = [];
   let plainUrl: string | undefined;
+  let balancerUrl: string | undefined;
   let caDir: string | undefined;
   try {
     for (let node = 1; node <= nodes; node++) {
       const validators = new Validators(faults, memory, node);
       const app = oauth.inFrontOf(createRequestListener({ keys, sessions, faults, routes, validators, limiter: rateLimits.nodeLimiter(), versioning, accessTokens }));
-      // An https.Server is an http.Server for everything used here (listen, close, address).
-      const server: Server = tls === undefined ? createServer(app) : createHttpsServer({ key: tls.key, cert: tls.cert }, hsts ? withHsts(app) : app);
-      server.on('clientError', createClientErrorListener(faults, hsts ? { 'Strict-Transport-Security': hstsValue } : {}));
+      apps.push(app);
+      const server = serverFor(app);
       await listen(server, basePort === 0 ? 0 : basePort + node - 1);
       servers.push(server);
       ports.push((server.address() as AddressInfo).port);
@@ -212,6 +229,12 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
       caDir = await mkdtemp(join(tmpdir(), 'restprobe-ca-'));
       await writeFile(join(caDir, 'ca.pem'), tls.ca);
     }
+    if (options.balancer === true) {
+      const balancer = serverFor(roundRobin(apps));
+      await listen(balancer, basePort === 0 ? 0 : lastPort);
+      servers.push(balancer);
+      balancerUrl = `${tls === undefined ? 'http' : 'https'}://127.0.0.1:${(balancer.address() as AddressInfo).port}`;
+    }
   } catch (error) {
     await webhooks.close();
     await Promise.all(servers.map(stop));
@@ -225,6 +248,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     url: urls[0] ?? '',
     port: ports[0] ?? 0,
     urls,
+    ...(balancerUrl !== undefined && { balancerUrl }),
     secrets: { RESTPROBE_API_KEY: apiKey, RESTPROBE_READONLY_KEY: readOnlyKey, ...rateLimits.secrets, ...oauth.secrets },
     faults: faultNames,
     ...(tls !== undefined && { ca: tls.ca }),

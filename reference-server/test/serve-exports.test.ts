@@ -56,3 +56,12 @@ it('serve refuses an unknown --jwt-alg', async () => {
   });
   expect(code).toBe(2);
 });
+
+it('serve --nodes 2 --balancer prints the balancer and a run against it that lists every node', async () => {
+  const out = await servePrintout(['--nodes', '2', '--balancer']);
+  const [, balancer] = /^# load balancer \(each request to the next node in turn\): (\S+)$/m.exec(out) ?? [];
+  const nodes = [...out.matchAll(/^# node \d: (\S+)$/gm)].map((m) => m[1]);
+  expect(nodes).toHaveLength(2);
+  expect(out).toContain(`#   npx restprobe run ${balancer} -c fixtures/reference.config.json --node ${nodes[0]} --node ${nodes[1]}`);
+  expect(out).toContain(`export RESTPROBE_BALANCER_URL=${balancer}`);
+}, 30_000);

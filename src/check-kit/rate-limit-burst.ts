@@ -6,6 +6,7 @@
 import { CheckSkipped } from '../model/check.js';
 import type { CheckContext, HttpResponse } from '../model/context.js';
 import type { ProbeClient, RateLimitProbe } from '../model/rate-limit-needs.js';
+import { readRateLimitFields, type QuotaPolicy } from './rate-limit-fields.js';
 import { setupError } from './setup.js';
 
 /** A response, when its request left (`left`) and when it arrived (`at`) on the monotonic clock, and `wall` for HTTP-dates. */
@@ -35,13 +36,40 @@ export function answerOf(res: HttpResponse, client: ProbeClient, servedBefore = 
   throw setupError(res, `a probe request as ${client.label} answered ${res.status} before any was served, so bursts cannot observe the limiter (check rateLimit.path and rateLimit.credential)`);
 }
 
+/** A refusal a check left a client with at one base URL, and has not seen served since. */
+export interface Owed {
+  readonly sent: Sent;
+  readonly client: ProbeClient;
+  /** Another node's base URL; undefined for the run's base URL. */
+  readonly baseUrl?: string;
+}
+
+/**
+ * Per check: the last refusal (429, 503, or another error) each client got at each base URL
+ * with no request served there after it. A check waits these out before it ends (rate-limit-wait.ts), whatever its
+ * verdict, so the next check finds the quota as this one found it.
+ */
+const owedBy = new WeakMap<CheckContext, Map<string, Owed>>();
+
+/** The refusals `ctx`'s check still owes a wait for, oldest first. */
+export function owedRefusals(ctx: CheckContext): Owed[] {
+  return [...(owedBy.get(ctx)?.values() ?? [])];
+}
+
 /** One GET of the probe path as `client`, at `baseUrl` (another node) when given. */
 export async function sendAs(ctx: CheckContext, probe: RateLimitProbe, client: ProbeClient = probe.client, baseUrl?: string): Promise<Sent> {
   const http = ctx.rawHttp();
   const target = baseUrl === undefined ? { path: probe.path } : { url: `${baseUrl.replace(/\/+$/, '')}${probe.path}` };
   const left = performance.now();
   const res = await http.send({ method: 'GET', ...target, auth: client.auth, headers: client.headers });
-  return { res, left, at: performance.now(), wall: Date.now() };
+  const sent = { res, left, at: performance.now(), wall: Date.now() };
+  const owed = owedBy.get(ctx) ?? new Map<string, Owed>();
+  owedBy.set(ctx, owed);
+  const key = `${client.label} at ${baseUrl ?? ''}`;
+  // Any refusal of the probe path is the limiter's: a 429, a 503, a 403 some APIs send.
+  owed.delete(key);
+  if (res.status >= 400) owed.set(key, { sent, client, ...(baseUrl !== undefined && { baseUrl }) });
+  return sent;
 }
 
 export interface Burst {
@@ -57,6 +85,8 @@ export interface Burst {
 
 export interface BurstOptions {
   readonly client?: ProbeClient;
+  /** Another node's base URL to send the burst to; default the run's base URL. */
+  readonly baseUrl?: string;
   /** What ends the burst; default any answer but served (a 429 or 503). */
   readonly until?: (answer: Answer) => boolean;
   /** Requests in flight at once; default `http.concurrency`. */
@@ -83,13 +113,24 @@ export async function burstUntil(ctx: CheckContext, probe: RateLimitProbe, optio
   const answers: Answer[] = [];
   const startedAt = performance.now();
   while (sent.length < budget) {
-    const wave = await Promise.all(Array.from({ length: Math.min(width, budget - sent.length) }, () => sendAs(ctx, probe, client)));
+    const wave = await Promise.all(Array.from({ length: Math.min(width, budget - sent.length) }, () => sendAs(ctx, probe, client, options.baseUrl)));
     for (const s of wave) answers.push(answerOf(s.res, client, answers.includes('served')));
     sent.push(...wave);
     const stopAt = answers.findIndex(until);
     if (stopAt !== -1) return { sent, served: answers.slice(0, stopAt).filter((a) => a === 'served').length, stop: sent[stopAt]!, startedAt };
   }
   return { sent, served: answers.filter((a) => a === 'served').length, startedAt };
+}
+
+/** The quota the target advertises on the burst's first answer (its RateLimit fields), the lowest when it has several. */
+export function advertised(burst: Burst): QuotaPolicy | undefined {
+  const first = burst.sent[0];
+  return first && readRateLimitFields(first.res)?.policies.reduce<QuotaPolicy | undefined>((low, p) => (low === undefined || p.quota < low.quota ? p : low), undefined);
+}
+
+/** The limit a burst is judged by: the declared one, else the one the target advertises, else what the burst saw served (at least 1). */
+export function quotaOf(burst: Burst, probe: RateLimitProbe): number {
+  return probe.limit ?? advertised(burst)?.quota ?? Math.max(1, burst.served);
 }
 
 /** The 429 that stopped a burst; a skip when there was none (LIM-rate-limit-enforced judges that). */

@@ -4,11 +4,9 @@
  * from what the target said, never a fixed sleep.
  */
 import type { CheckContext } from '../model/context.js';
-import { RestprobeError } from '../errors.js';
-import { describe } from './expect.js';
 import type { ProbeClient, RateLimitProbe } from '../model/rate-limit-needs.js';
 import { pauseFor, politeDefaults, retryAfterMs } from '../http/polite.js';
-import { answerOf, burstUntil, requireLimited, sendAs, type Burst, type BurstOptions, type Sent } from './rate-limit-burst.js';
+import { answerOf, burstUntil, owedRefusals, requireLimited, sendAs, type Burst, type BurstOptions, type Sent } from './rate-limit-burst.js';
 
 /** Network and timer slack a timing judgement allows, either way. */
 export const slackMs = 250;
@@ -47,25 +45,16 @@ export function statedWait(sent: Sent): StatedWait | undefined {
   return retryAfterWait(sent);
 }
 
-/**
- * Resolves `afterMs` after `since` arrived (at once when that has passed); the check's signal
- * ends the wait. A wait past `http.maxRetryWaitMs` (and the slack a judgement adds) is not
- * waited: a `Retry-After: 86400` would hold the check to its deadline, and judge nothing.
- */
+/** Resolves `afterMs` after `since` arrived (at once when that has passed); the check's signal ends the wait. */
 async function sleepAfter(ctx: CheckContext, since: Sent, afterMs: number): Promise<void> {
-  const most = ctx.profile.http.maxRetryWaitMs;
-  if (afterMs > most + slackMs) {
-    const why = `${describe(since.res)} states a wait of ${Math.round(afterMs / 1000)} s, longer than http.maxRetryWaitMs allows (${most} ms): not waited out, so what follows it cannot be judged`;
-    throw new RestprobeError('ERR_RATE_LIMITED', why, [], { exchange: since.res.exchangeIndex, rootCause: `a stated wait past http.maxRetryWaitMs (${most} ms)` });
-  }
   const left = since.at + afterMs + clockGrainMs - performance.now();
   if (left > 0) await pauseFor(left, ctx.signal);
 }
 
-/** One request as `client`, `afterMs` after `since` arrived (at once when that has passed). */
-export async function probeAfter(ctx: CheckContext, probe: RateLimitProbe, since: Sent, afterMs: number, client: ProbeClient = probe.client): Promise<Sent> {
+/** One request as `client` (to another node's `baseUrl` when given), `afterMs` after `since` arrived (at once when that has passed). */
+export async function probeAfter(ctx: CheckContext, probe: RateLimitProbe, since: Sent, afterMs: number, client: ProbeClient = probe.client, baseUrl?: string): Promise<Sent> {
   await sleepAfter(ctx, since, afterMs);
-  return sendAs(ctx, probe, client);
+  return sendAs(ctx, probe, client, baseUrl);
 }
 
 /**
@@ -92,15 +81,15 @@ export const elapsed = (since: Sent, later: Sent): number => Math.round(later.at
  * outcome is a note, never a verdict: a target that lied about the wait is the truthful
  * check's finding, and a wait past `http.maxRetryWaitMs` is not waited.
  */
-export async function waitOut(ctx: CheckContext, probe: RateLimitProbe, limited: Sent, client: ProbeClient = probe.client): Promise<void> {
+export async function waitOut(ctx: CheckContext, probe: RateLimitProbe, limited: Sent, client: ProbeClient = probe.client, baseUrl?: string): Promise<void> {
   const stated = statedWait(limited);
-  const what = `the ${limited.res.status} to ${client.label}`;
+  const what = `the ${limited.res.status} to ${client.label}${baseUrl === undefined ? '' : ` at ${baseUrl}`}`;
   if (stated !== undefined) {
     if (stated.ms > ctx.profile.http.maxRetryWaitMs) {
       ctx.note(`${what} said ${stated.said}, longer than http.maxRetryWaitMs (${ctx.profile.http.maxRetryWaitMs} ms): not waited out`);
       return;
     }
-    const again = await probeAfter(ctx, probe, limited, stated.ms, client);
+    const again = await probeAfter(ctx, probe, limited, stated.ms, client, baseUrl);
     const served = answerOf(again.res, client) === 'served';
     ctx.note(`${served ? 'served again' : 'still limited'} ${elapsed(limited, again)} ms after ${what} (${stated.said})${served ? '' : ': the next check may start limited'}`);
     return;
@@ -108,7 +97,7 @@ export async function waitOut(ctx: CheckContext, probe: RateLimitProbe, limited:
   let waited = 0;
   for (let delay = politeDefaults.baseDelayMs, tries = 0; tries < 5; delay *= 2, tries++) {
     waited += delay;
-    const again = await probeAfter(ctx, probe, limited, waited, client);
+    const again = await probeAfter(ctx, probe, limited, waited, client, baseUrl);
     if (answerOf(again.res, client) === 'served') {
       ctx.note(`served again ${elapsed(limited, again)} ms after ${what}, which stated no wait (backing off from ${politeDefaults.baseDelayMs} ms)`);
       return;
@@ -117,9 +106,31 @@ export async function waitOut(ctx: CheckContext, probe: RateLimitProbe, limited:
   ctx.note(`still limited ${waited} ms after ${what}, which stated no wait: the next check may start limited`);
 }
 
-/** Bursts to the first 429, hands it to `judge` (which throws on a violation), then waits it out. */
+/**
+ * Runs a rate-limit check's probe, then, whatever its verdict (a pass, a failure, a skip),
+ * waits out every refusal it left a client with at any node, so the next check starts with
+ * the quota this one found. When the probe threw and the wait fails too (the check's
+ * deadline), the probe's verdict stands and the wait is a note.
+ */
+export async function leavingQuotaAsFound(ctx: CheckContext, probe: RateLimitProbe, body: () => Promise<void>): Promise<void> {
+  let verdict: { readonly thrown: unknown } | undefined;
+  try {
+    await body();
+  } catch (err) {
+    verdict = { thrown: err };
+  }
+  if (!ctx.signal.aborted) {
+    try {
+      for (const { sent, client, baseUrl } of owedRefusals(ctx)) await waitOut(ctx, probe, sent, client, baseUrl);
+    } catch (err) {
+      if (verdict === undefined) throw err;
+      ctx.note(`the wait after the verdict was cut short: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+  if (verdict !== undefined) throw verdict.thrown;
+}
+
+/** Bursts to the first 429 and hands it to `judge`, which throws on a violation; the quota is left as found. */
 export async function judgeRefusal(ctx: CheckContext, probe: RateLimitProbe, judge: (limited: Sent) => void): Promise<void> {
-  const limited = requireLimited(await burstToLimit(ctx, probe), probe);
-  judge(limited);
-  await waitOut(ctx, probe, limited);
+  await leavingQuotaAsFound(ctx, probe, async () => judge(requireLimited(await burstToLimit(ctx, probe), probe)));
 }

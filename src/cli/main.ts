@@ -119,6 +119,7 @@ Examples:
     .option('--no-overload', 'never shed a client that keeps sending while limited (by default it gets 503 + Retry-After)')
     .option('--versioning <scheme>', 'how clients name the API version: url (/v2/projects, the default), header (/projects with Accept: application/vnd.restprobe+json; version=2), x-api-version (/projects with X-API-Version: 2) or query (/projects?v=2, discouraged)', 'url')
     .option('--tls', 'HTTPS with a CA made at start (its path is printed, for --ca), HSTS, and a plain-HTTP listener on the next port that redirects', false)
+    .option('--balancer', 'a load balancer in front of the nodes, on the next port: each request to the next node in turn (run against it with every node as --node)', false)
     .option('--webhook-schedule <name>', 'webhook retries: short (250 ms timeout, first retry after ~50 ms, 6 attempts; what the reference config expects) or standard (15 s, 5 s, 8 attempts)', 'short')
     .option('--webhook-scheme <name>', "how deliveries are signed: standard (Standard Webhooks) or github (X-Hub-Signature-256, no timestamp: the config's webhooks.scheme must say github)", 'standard')
     .option('--jwt-alg <alg>', 'how the OAuth server signs access tokens: RS256 (the default; public key in /oauth/jwks) or HS256 (a shared secret, never published)', 'RS256')

@@ -20,6 +20,8 @@ export interface ServeOptions extends RateLimitFlags {
   readonly reuseIds?: boolean;
   /** HTTPS with a CA generated at start, HSTS, and a plain-HTTP listener that redirects. */
   readonly tls?: boolean;
+  /** A load balancer in front of the nodes: each request to the next node in turn. */
+  readonly balancer?: boolean;
   /** How webhook deliveries are retried: short (default) or standard. */
   readonly webhookSchedule?: string;
   /** How webhook deliveries are signed: standard (default) or github. */
@@ -62,10 +64,10 @@ export async function serveCommand(opts: ServeOptions, out: NodeJS.WriteStream =
   if (!/^\d+$/.test(nodesText) || nodes < 1 || nodes > maxNodes) {
     throw new RestprobeError('ERR_USAGE', `--nodes: "${nodesText}" is not a node count (1-${maxNodes})`);
   }
-  // With --tls, the plain-HTTP listener takes the port after the nodes'.
-  const lastPort = port + nodes - (opts.tls === true ? 0 : 1);
+  // With --tls, the plain-HTTP listener takes the port after the nodes', and a balancer the next.
+  const lastPort = port + nodes - (opts.tls === true ? 0 : 1) + (opts.balancer === true ? 1 : 0);
   if (port !== 0 && lastPort > 65535) {
-    throw new RestprobeError('ERR_USAGE', `--port ${port} --nodes ${nodes}${opts.tls === true ? ' --tls' : ''}: the server would need ports up to ${lastPort} (max 65535)`);
+    throw new RestprobeError('ERR_USAGE', `--port ${port} --nodes ${nodes}${opts.tls === true ? ' --tls' : ''}${opts.balancer === true ? ' --balancer' : ''}: the server would need ports up to ${lastPort} (max 65535)`);
   }
   const seedText = opts.seedProjects ?? '0';
   const seedProjects = Number(seedText);
@@ -83,7 +85,7 @@ export async function serveCommand(opts: ServeOptions, out: NodeJS.WriteStream =
   if (jwtAlg === undefined) throw new RestprobeError('ERR_USAGE', `--jwt-alg: "${opts.jwtAlg ?? ''}" is not one of ${jwtAlgorithms.join(', ')}`);
   let server;
   try {
-    server = await startReferenceServer({ port, faults: opts.fault, nodes, seedProjects, ...limits, ...(opts.reuseIds === true && { reuseIds: true }), ...(opts.tls === true && { tls: true }), webhookSchedule: schedule, webhookScheme, versioning, jwtAlg });
+    server = await startReferenceServer({ port, faults: opts.fault, nodes, seedProjects, ...limits, ...(opts.reuseIds === true && { reuseIds: true }), ...(opts.tls === true && { tls: true }), ...(opts.balancer === true && { balancer: true }), webhookSchedule: schedule, webhookScheme, versioning, jwtAlg });
   } catch (err) {
     const where = port !== 0 && lastPort > port ? `${port}-${lastPort}` : String(port);
     throw new RestprobeError('ERR_USAGE', `cannot listen on 127.0.0.1:${where}: ${(err as Error).message}`);
@@ -98,6 +100,7 @@ export async function serveCommand(opts: ServeOptions, out: NodeJS.WriteStream =
     [
       `# restprobe reference server listening on ${server.url}`,
       ...(server.urls.length > 1 ? server.urls.map((url, i) => `# node ${i + 1}: ${url}`) : []),
+      ...(server.balancerUrl !== undefined ? [`# load balancer (each request to the next node in turn): ${server.balancerUrl}`] : []),
       `# faults: ${opts.fault.length > 0 ? opts.fault.join(', ') : 'none (a conforming server)'}`,
       `# versions: ${versionsLine[versioning]}`,
       ...(opts.reuseIds === true ? ['# ids: integers, the next above the highest in use (a deleted id comes back)'] : []),
@@ -107,12 +110,14 @@ export async function serveCommand(opts: ServeOptions, out: NodeJS.WriteStream =
       `# webhooks: POST /v2/webhook-subscriptions; deliveries time out after ${webhookSchedules[schedule].timeoutMs} ms, first retry after ~${webhookSchedules[schedule].firstRetryMs} ms, ${webhookSchedules[schedule].attempts} attempts (${schedule} schedule), signed ${webhookScheme === 'github' ? 'in GitHub\'s style (X-Hub-Signature-256)' : 'per Standard Webhooks'}`,
       `# OAuth: ${server.url}/.well-known/oauth-authorization-server (client ${server.secrets.RESTPROBE_OAUTH_CLIENT_ID}, user ${server.secrets.RESTPROBE_OAUTH_USERNAME}); access tokens are ${jwtAlg} JWTs, signed with RESTPROBE_JWT_TEST_KEY`,
       '# in another shell, paste these lines, then:',
-      `#   npx restprobe run ${server.url} -c fixtures/reference.config.json${server.urls.slice(1).map((u) => ` --node ${u}`).join('')}${server.caPath !== undefined ? ` --ca ${server.caPath}` : ''}${server.plainUrl !== undefined ? ` --plain-http-url ${server.plainUrl}` : ''}`,
+      // Behind a balancer every node is listed, so cross-node checks reach each one directly.
+      `#   npx restprobe run ${server.balancerUrl ?? server.url} -c fixtures/reference.config.json${(server.balancerUrl === undefined ? server.urls.slice(1) : server.urls).map((u) => ` --node ${u}`).join('')}${server.caPath !== undefined ? ` --ca ${server.caPath}` : ''}${server.plainUrl !== undefined ? ` --plain-http-url ${server.plainUrl}` : ''}`,
       ...Object.entries(server.secrets).map(([name, value]) => exportLine(name, value)),
       ...(server.caPath !== undefined ? [`export RESTPROBE_CA_FILE=${server.caPath}`] : []),
       ...(server.plainUrl !== undefined ? [`export RESTPROBE_PLAIN_HTTP_URL=${server.plainUrl}`] : []),
       `export RESTPROBE_BASE_URL=${server.url}`,
       `export RESTPROBE_NODE_URLS=${server.urls.join(',')}`,
+      ...(server.balancerUrl !== undefined ? [`export RESTPROBE_BALANCER_URL=${server.balancerUrl}`] : []),
       '',
     ].join('\n'),
   );

@@ -1,14 +1,15 @@
 /**
  * §8.1 and §7 what a rate limiter's answers say: a 429's Retry-After and problem body, the
  * RateLimit fields, and an overloaded server's 503. Scheduled and bounded like the
- * limiter checks (rate-limits.ts): alone, raw, the target's wait waited out at the end.
+ * limiter checks (rate-limits.ts): alone, raw, the target's wait waited out at the end
+ * whatever the verdict.
  */
 import { CheckFailure, CheckSkipped, defineCheck } from '../../src/model/check.js';
 import { describe, ensure, expectHeader } from '../../src/check-kit/expect.js';
 import { expectProblems } from '../../src/check-kit/problem.js';
-import { answerOf, burstUntil, requireLimited, type Sent } from '../../src/check-kit/rate-limit-burst.js';
+import { answerOf, burstUntil, quotaOf, requireLimited, type Sent } from '../../src/check-kit/rate-limit-burst.js';
 import { draftSyntax, legacyFields, readRateLimitFields, remainingOf, retryAfterProblem, tightest } from '../../src/check-kit/rate-limit-fields.js';
-import { burstToLimit, elapsed, judgeRefusal, probeAfter, slackMs, statedWait, waitOut } from '../../src/check-kit/rate-limit-wait.js';
+import { burstToLimit, elapsed, judgeRefusal, leavingQuotaAsFound, probeAfter, slackMs, statedWait } from '../../src/check-kit/rate-limit-wait.js';
 import { politeDefaults } from '../../src/http/polite.js';
 import { problemJsonContentType, problemStatusMatches } from '../07-errors/problem-details.js';
 import { enforcedId } from './rate-limits.js';
@@ -59,7 +60,7 @@ export const rateLimitFieldsAgree = defineCheck({
   needs: ['rateLimit'],
   schedule: 'exclusive',
   dependsOn: [enforcedId],
-  async run(ctx, { rateLimit: probe }) {
+  run: (ctx, { rateLimit: probe }) => leavingQuotaAsFound(ctx, probe, async () => {
     // One request at a time, so what remains can be read in the order the limiter counted.
     const burst = await burstToLimit(ctx, probe, { concurrency: 1 });
     const limited = requireLimited(burst, probe);
@@ -86,7 +87,7 @@ export const rateLimitFieldsAgree = defineCheck({
       const said = remainingOf(limitedFields!, atLimit);
       throw new CheckFailure(`${describe(limited.res)} says ${said}, expected none remaining on the answer that refuses for want of quota`, 'remaining 0', said, limited.res.exchangeIndex);
     }
-    if (atLimit?.reset === undefined) return waitOut(ctx, probe, limited);
+    if (atLimit?.reset === undefined) return;
     // The quota must be back once `t` has passed: look first where the target says, then just after `t`.
     const resetMs = atLimit.reset * 1000;
     const first = await probeAfter(ctx, probe, limited, Math.min(statedWait(limited)?.ms ?? politeDefaults.baseDelayMs, resetMs));
@@ -95,7 +96,7 @@ export const rateLimitFieldsAgree = defineCheck({
       throw new CheckFailure(`${describe(back.res)} ${elapsed(limited, back)} ms after the 429, though its RateLimit fields said the quota comes back in ${atLimit.reset} s: expected it back once that had passed`, `served after ${resetMs} ms`, `${back.res.status} after ${elapsed(limited, back)} ms`, back.res.exchangeIndex);
     }
     ctx.note(`observed: ${left.length > 0 ? `remaining went ${left.join(', ')}; ` : ''}served again ${elapsed(limited, back)} ms after the 429 (reset ${atLimit.reset} s)`);
-  },
+  }),
 });
 
 export const overloadRetryAfter = defineCheck({
@@ -106,21 +107,25 @@ export const overloadRetryAfter = defineCheck({
   needs: ['rateLimit'],
   schedule: 'exclusive',
   dependsOn: [enforcedId],
-  async run(ctx, { rateLimit: probe }) {
-    // Past the first 429 too: a limiter may shed a client that keeps sending.
-    const burst = await burstUntil(ctx, probe, { until: (a) => a === 'shed' });
-    const shed = burst.stop;
+  run: (ctx, { rateLimit: probe }) => leavingQuotaAsFound(ctx, probe, async () => {
+    const burst = await burstToLimit(ctx, probe);
+    let shed = burst.stop?.res.status === 503 ? burst.stop : undefined;
     if (shed === undefined) {
-      const last = burst.sent.at(-1);
-      if (last !== undefined && answerOf(last.res, probe.client) !== 'served') await waitOut(ctx, probe, last);
-      throw new CheckSkipped(`no 503 in ${burst.sent.length} requests as ${probe.client.label}, past the limit too: no overload answer to judge`);
+      requireLimited(burst, probe);
+      // A limiter may shed a client that keeps sending while limited: past the first 429,
+      // twice the limit more at most, so a target that never sheds costs one window, not the budget.
+      const quota = quotaOf(burst, probe);
+      const budget = Math.min(2 * quota, probe.budget - burst.sent.length);
+      if (budget <= 0) throw new CheckSkipped(`the burst to the first 429 spent all of rateLimit.budget (${probe.budget}): no request was left to see whether the target sheds a client that keeps sending`, 'rateLimit.budget');
+      const past = await burstUntil(ctx, probe, { until: (a) => a === 'shed', budget });
+      shed = past.stop;
+      if (shed === undefined) throw new CheckSkipped(`no 503 in ${past.sent.length} requests as ${probe.client.label} past the first 429 (twice the limit of ${quota}): the target does not shed a client that keeps sending, so there is no overload answer to judge`);
     }
     const value = shed.res.headers['retry-after'];
     if (value === undefined) throw new CheckSkipped(`${describe(shed.res)} carries no Retry-After, which a 503 may omit: nothing to judge`);
     expectValidRetryAfter(shed, value);
-    ctx.note(`observed: 503 after ${burst.sent.length} requests (${burst.served} served), Retry-After: ${value}`);
-    await waitOut(ctx, probe, shed);
-  },
+    ctx.note(`observed: 503 after ${burst.served} served requests, Retry-After: ${value}`);
+  }),
 });
 
 export const rateLimitAnswerChecks = [retryAfterValid, limitedProblemDetails, rateLimitFieldsAgree, overloadRetryAfter];

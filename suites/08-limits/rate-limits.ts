@@ -1,23 +1,17 @@
 /**
  * §8.1–8.2 rate limiting: the limiter is real, tells the truth about its wait, counts each
  * client on its own, and shares its counters across nodes. Each check runs alone
- * (`exclusive`), sends its own burst through the raw session (no retry policy), and waits
- * out what the target said before it ends, so the next finds the budget back.
+ * (`exclusive`), sends its own burst through the raw session (no retry policy), and, whatever
+ * its verdict, waits out what the target said before it ends (leavingQuotaAsFound), so the
+ * next finds the quota back.
  */
 import { CheckFailure, CheckSkipped, defineCheck } from '../../src/model/check.js';
-import { describe, ensure, expectStatus } from '../../src/check-kit/expect.js';
-import { answerOf, lastRefusal, requireLimited, sendAs, type Burst, type Sent } from '../../src/check-kit/rate-limit-burst.js';
-import { readRateLimitFields, type QuotaPolicy } from '../../src/check-kit/rate-limit-fields.js';
-import { burstToLimit, elapsed, probeAfter, retryAfterWait, slackMs, statedWait, waitOut } from '../../src/check-kit/rate-limit-wait.js';
+import { describe, expectStatus } from '../../src/check-kit/expect.js';
+import { advertised, answerOf, lastRefusal, quotaOf, requireLimited, sendAs, type Burst, type Sent } from '../../src/check-kit/rate-limit-burst.js';
+import { burstToLimit, elapsed, leavingQuotaAsFound, probeAfter, retryAfterWait, slackMs, statedWait } from '../../src/check-kit/rate-limit-wait.js';
 import type { RateLimitProbe } from '../../src/model/rate-limit-needs.js';
 
 export const enforcedId = 'LIM-rate-limit-enforced';
-
-/** The quota the target advertises on the burst's first answer (RateLimit-Policy), the lowest when it has several. */
-function advertised(burst: Burst): QuotaPolicy | undefined {
-  const first = burst.sent[0];
-  return first && readRateLimitFields(first.res)?.policies.reduce<QuotaPolicy | undefined>((low, p) => (low === undefined || p.quota < low.quota ? p : low), undefined);
-}
 
 const perWindow = (quota: number, windowMs: number | undefined): string => `${quota}${windowMs === undefined ? '' : ` per ${windowMs} ms`}`;
 
@@ -41,13 +35,10 @@ export const rateLimitEnforced = defineCheck({
   severity: 'must',
   needs: ['rateLimit'],
   schedule: 'exclusive',
-  async run(ctx, { rateLimit: probe }) {
+  run: (ctx, { rateLimit: probe }) => leavingQuotaAsFound(ctx, probe, async () => {
     const burst = await burstToLimit(ctx, probe);
     ctx.note(characterise(burst, probe));
-    if (burst.stop !== undefined) {
-      expectStatus(burst.stop.res, 429, `after ${burst.served} served requests, the answer of the limiter`);
-      return waitOut(ctx, probe, burst.stop);
-    }
+    if (burst.stop !== undefined) return expectStatus(burst.stop.res, 429, `after ${burst.served} served requests, the answer of the limiter`);
     const policy = advertised(burst);
     const limit = probe.limit ?? policy?.quota;
     const windowMs = probe.windowMs ?? (policy?.window === undefined ? undefined : policy.window * 1000);
@@ -65,7 +56,7 @@ export const rateLimitEnforced = defineCheck({
       `${burst.sent.length} served`,
       last.res.exchangeIndex,
     );
-  },
+  }),
 });
 
 export const retryAfterTruthful = defineCheck({
@@ -76,7 +67,7 @@ export const retryAfterTruthful = defineCheck({
   needs: ['rateLimit'],
   schedule: 'exclusive',
   dependsOn: [enforcedId],
-  async run(ctx, { rateLimit: probe }) {
+  run: (ctx, { rateLimit: probe }) => leavingQuotaAsFound(ctx, probe, async () => {
     const limited = await lastRefusal(ctx, probe, await burstToLimit(ctx, probe));
     const said = retryAfterWait(limited);
     if (said === undefined) throw new CheckSkipped(`${describe(limited.res)} carries no valid Retry-After to judge (see LIM-retry-after-valid)`);
@@ -103,7 +94,7 @@ export const retryAfterTruthful = defineCheck({
       throw new CheckFailure(`${describe(late.res)} ${elapsed(limited, late)} ms after the 429, though ${said.said}: expected the request served once that wait had passed`, `served after ${said.ms} ms`, `${late.res.status} after ${elapsed(limited, late)} ms`, late.res.exchangeIndex);
     }
     ctx.note(`observed: served again ${elapsed(limited, late)} ms after the 429 (${said.said})`);
-  },
+  }),
 });
 
 export const rateLimitPerClient = defineCheck({
@@ -114,7 +105,7 @@ export const rateLimitPerClient = defineCheck({
   needs: ['rateLimit', 'otherClient'],
   schedule: 'exclusive',
   dependsOn: [enforcedId],
-  async run(ctx, { rateLimit: probe, otherClient: other }) {
+  run: (ctx, { rateLimit: probe, otherClient: other }) => leavingQuotaAsFound(ctx, probe, async () => {
     let before = requireLimited(await burstToLimit(ctx, probe), probe);
     const limitedNow = (s: Sent): boolean => answerOf(s.res, probe.client) !== 'served';
     let compared = 0;
@@ -137,50 +128,63 @@ export const rateLimitPerClient = defineCheck({
     }
     if (compared === 0) throw new CheckSkipped(`${probe.client.label} could not be kept limited across three requests (its quota came back in between), so clients could not be compared`);
     ctx.note(`${other.label} was served ${compared} times while ${probe.client.label} was limited`);
-    await waitOut(ctx, probe, before);
-  },
+  }),
 });
 
 export const rateLimitSharedAcrossNodes = defineCheck({
   id: 'LIM-rate-limit-shared-across-nodes',
   title: 'Every node counts against one limit',
-  rule: 'The counter for a rate limit MUST be shared by all nodes (conventions §8.2): once a client is limited at one node, no other node MAY serve it a fresh quota, so N nodes allow the limit of one, not N times it.',
+  rule: 'The counter for a rate limit MUST be shared by all nodes (conventions §8.2): once a client has spent its quota at one node, no other node MAY serve it a fresh quota, so N nodes allow the limit of one, not N times it.',
   severity: 'must',
   needs: ['rateLimit', 'nodes'],
   schedule: 'exclusive',
   dependsOn: [enforcedId],
-  async run(ctx, { rateLimit: probe, nodes }) {
-    const burst = await burstToLimit(ctx, probe);
-    let lastHere = requireLimited(burst, probe);
-    const quota = probe.limit ?? advertised(burst)?.quota ?? Math.max(2, burst.served);
-    const servedAt = new Map(nodes.map((n) => [n, 0]));
-    const pending = new Set(nodes);
-    let servedHere = 0;
+  run: (ctx, { rateLimit: probe, nodes }) => leavingQuotaAsFound(ctx, probe, async () => {
+    // The quota is spent at one node alone: a burst through a load balancer spreads over
+    // every node and empties each before the first 429, which hides counters of their own.
+    const [spentAt, ...rest] = nodes as [string, ...string[]];
+    const burst = await burstToLimit(ctx, probe, { baseUrl: spentAt });
+    requireLimited(burst, probe);
+    const quota = quotaOf(burst, probe);
+    // A fresh quota elsewhere shows as about the whole limit served; a shared one refills
+    // alike at every node, so what the spent node serves in the same rounds is the baseline.
+    const fresh = Math.max(2, Math.ceil(quota / 2));
+    const others = [...new Set([ctx.profile.baseUrl, ...rest])].filter((u) => u !== spentAt);
+    if (others.length === 0) throw new CheckSkipped(`nodes names only the base URL ${spentAt}: no other node to ask`, 'nodes');
+    const servedAt = new Map(others.map((n) => [n, 0]));
+    const lastServed = new Map<string, number>();
+    const pending = new Set(others);
+    let servedThere = 0;
     let sent = burst.sent.length;
-    // Round robin: what refills while the client is limited is shared out evenly, while a
-    // node with a counter of its own serves a whole fresh quota.
-    while (pending.size > 0 && sent < probe.budget) {
-      for (const node of nodes) {
-        const there = await sendAs(ctx, probe, probe.client, node);
-        if (answerOf(there.res, probe.client) === 'served') servedAt.set(node, servedAt.get(node)! + 1);
-        else pending.delete(node);
+    // Round robin, until every other node has refused once or one has served a fresh quota.
+    while (pending.size > 0 && sent + pending.size + 1 <= probe.budget) {
+      for (const node of pending) {
+        const { res } = await sendAs(ctx, probe, probe.client, node);
+        if (answerOf(res, probe.client) === 'served') {
+          servedAt.set(node, servedAt.get(node)! + 1);
+          lastServed.set(node, res.exchangeIndex);
+        } else pending.delete(node);
+        sent++;
       }
-      const here = await sendAs(ctx, probe);
-      if (answerOf(here.res, probe.client) === 'served') servedHere++;
-      else lastHere = here;
-      sent += nodes.length + 1;
+      if (answerOf((await sendAs(ctx, probe, probe.client, spentAt)).res, probe.client) === 'served') servedThere++;
+      sent++;
+      const [node, count] = [...servedAt].reduce((a, b) => (b[1] > a[1] ? b : a));
+      const shown = [...servedAt].map(([n, c]) => `${n} ${c}`).join(', ');
+      if (count - servedThere >= fresh) {
+        throw new CheckFailure(
+          `after ${spentAt} limited ${probe.client.label} (${burst.served} served, then 429), ${node} served ${count} more requests while ${spentAt} served ${servedThere} in the same rounds (${shown}), expected it to refuse as ${spentAt} did: each node counts on its own, so a client gets the limit of ${quota} at every node`,
+          'a 429 from every node',
+          `${count} served by ${node}`,
+          lastServed.get(node),
+        );
+      }
     }
-    const base = ctx.profile.baseUrl;
-    ctx.note(`observed: ${base} served ${burst.served} requests, then 429; in the rounds after, ${[...servedAt].map(([n, c]) => `${n} served ${c}`).join(', ')} and ${base} ${servedHere}`);
-    const [node, count] = [...servedAt].reduce((a, b) => (b[1] > a[1] ? b : a));
-    ensure(
-      count - servedHere < Math.max(2, Math.ceil(quota / 2)),
-      `after ${base} limited ${probe.client.label}, ${node} served ${count} more requests (${base}: ${servedHere} in the same rounds), expected it to refuse as ${base} did: each node counts on its own, so ${nodes.length + 1} nodes allow about ${nodes.length + 1} times the limit of ${quota}`,
-      'a 429 from every node',
-      `${count} served by ${node}`,
-    );
-    await waitOut(ctx, probe, lastHere);
-  },
+    const undecided = [...pending];
+    if (undecided.length > 0) {
+      throw new CheckSkipped(`${undecided.join(', ')} neither refused ${probe.client.label} nor served a fresh quota within rateLimit.budget (${probe.budget} requests, ${burst.sent.length} of them spent at ${spentAt}): too few to tell whether the counter is shared`, 'rateLimit.budget');
+    }
+    ctx.note(`observed: ${spentAt} served ${burst.served} requests, then 429; then every other node refused too (${[...servedAt].map(([n, c]) => `${n} served ${c}`).join(', ')}; ${spentAt} ${servedThere} in the same rounds)`);
+  }),
 });
 
 export const rateLimitChecks = [rateLimitEnforced, retryAfterTruthful, rateLimitPerClient, rateLimitSharedAcrossNodes];
