@@ -202,6 +202,65 @@ describe('a conforming authorization server', () => {
   });
 });
 
+describe('the code flow\'s tokens, a user\'s, beside the client-credentials ones', () => {
+  it('that live an hour fail AUT-jwt-lifetime, naming the code flow\'s token; the client-credentials one is fine', async () => {
+    const { by, results, explain } = await run({ userTokens: { seconds: 3600 } });
+    expect(by, explain).toEqual({ ...allPass, 'AUT-jwt-lifetime': 'fail' });
+    const lifetime = results.find((r) => r.id === 'AUT-jwt-lifetime')!;
+    expect(lifetime.message).toBe("the code flow's access token (a user's) lives 3600 s (exp − iat), expected 300–900 s (the conventions' rule, §5 and §8.5: access tokens live 5–15 minutes; RFC 6749 sets no range)");
+    expect(lifetime.evidence.found).toBe("the client-credentials access token: 600 s; the code flow's access token (a user's): 3600 s");
+  });
+
+  it('that carry the user\'s email and name fail AUT-jwt-no-personal-data, naming the code flow\'s token', async () => {
+    const { by, results, explain } = await run({ userTokens: { personalData: true } });
+    expect(by, explain).toEqual({ ...allPass, 'AUT-jwt-no-personal-data': 'fail' });
+    expect(results.find((r) => r.id === 'AUT-jwt-no-personal-data')!.message).toMatch(/^the code flow's access token \(a user's\)'s payload holds what looks like personal data: email \(its name\), name \(its name\); expected none/);
+  });
+
+  it('are judged only where a login is configured: without one, the client-credentials token alone passes', async () => {
+    const { by, explain } = await run({ userTokens: { seconds: 3600, personalData: true } }, 'none', { signingKey: false });
+    expect([by['AUT-jwt-lifetime'], by['AUT-jwt-no-personal-data']], explain).toEqual(['pass', 'pass']);
+  });
+});
+
+describe('a public client (a single-page or mobile app: PKCE, no secret)', () => {
+  const confidentialOnly = ['AUT-client-credentials-token', 'AUT-token-invalid-client'];
+  const publicConfig = (extra: Record<string, unknown> = {}) => () => ({ clientSecret: undefined, ...extra });
+
+  it.each<[string, Record<string, unknown>]>([
+    ['without auth.oauth.clientSecret', {}],
+    ['with auth.oauth.clientAuth none', { clientAuth: 'none' }],
+  ])('%s: every check passes on the code flow\'s tokens, sending client_id alone; those that need a confidential client skip naming auth.oauth.clientSecret', async (_what, extra) => {
+    const { results, explain } = await run({ publicClient: true }, 'form', { oauth: publicConfig(extra) });
+    for (const r of results) {
+      if (confidentialOnly.includes(r.id)) expect([r.id, r.status, r.configKey, r.message], explain).toEqual([r.id, 'skip', 'auth.oauth.clientSecret', expect.stringMatching(/the client is public \(no auth\.oauth\.clientSecret\): this check needs a confidential client/)]);
+      else expect([r.id, r.status], explain).toEqual([r.id, 'pass']);
+    }
+    // The stand-in refuses a secret from its public client and client credentials to it: none was tried.
+    expect(open!.grants, explain).not.toContain('client_credentials');
+    expect(open!.grants.filter((g) => g === 'authorization_code').length).toBeGreaterThan(10);
+  });
+
+  it.each<[OAuthViolation, string]>([
+    ['token-lifetime-24h', 'AUT-jwt-lifetime'],
+    ['jwt-alg-none-accepted', 'AUT-jwt-alg-none-refused'],
+    ['jwt-pii-in-claims', 'AUT-jwt-no-personal-data'],
+    ['pkce-optional', 'AUT-pkce-required'],
+    ['token-response-cacheable', 'AUT-token-no-store'],
+  ])('with %s fails %s on the code flow\'s tokens', async (violation, id) => {
+    const { results, explain } = await run({ publicClient: true, violations: [violation] }, 'form', { oauth: publicConfig() });
+    expect(results.filter((r) => r.status === 'fail').map((r) => r.id), explain).toEqual([id]);
+  });
+
+  it('without a login: the token checks that need tokens skip naming auth.oauth.login, and the grant refusals pass', async () => {
+    const { results, explain } = await run({ publicClient: true }, 'none', { oauth: publicConfig(), signingKey: false });
+    const judged = Object.fromEntries(results.filter((r) => r.status !== 'skip').map((r) => [r.id, r.status]));
+    expect(judged, explain).toEqual({ 'AUT-token-unsupported-grant': 'pass', 'AUT-password-grant-refused': 'pass' });
+    const jwt = results.find((r) => r.id === 'AUT-jwt-claims')!;
+    expect([jwt.configKey, jwt.message]).toEqual(['auth.oauth.login', 'the client is public (no auth.oauth.clientSecret), so it gets tokens through the code flow only: no unattended login configured for the authorization code flow']);
+  });
+});
+
 describe('a client not allowed the client-credentials grant', () => {
   it('gets setup errors where a check needs such a token, never a failure', async () => {
     const { results, by, explain } = await run({ noClientCredentials: true });

@@ -8,11 +8,12 @@ import { RestprobeError } from '../errors.js';
 import type { CheckContext, HttpResponse, RequestSpec } from '../model/context.js';
 import type { CollectionProfile } from '../model/profile.js';
 import { supports } from '../model/needs.js';
-import type { OAuthClient } from '../model/oauth-needs.js';
+import { isConfidential, type CodeFlowClient, type JwtAccess, type OAuthClient } from '../model/oauth-needs.js';
 import { challengeProblem, withKey } from './auth.js';
 import { describe, expectEvery } from './expect.js';
 import { decodeUnverified, looksLikeJwt, type DecodedJwt } from './jwt.js';
-import { clientCredentialsGrant, requireTokens, sharedAccessToken, tokenRequest } from './oauth-token.js';
+import { clientCredentialsGrant, renewAt, requireTokens, tokenRequest } from './oauth-token.js';
+import { codeFlowTokens } from './code-flow.js';
 import { setupError } from './setup.js';
 
 /** What a request adds to send `token` as a Bearer token in place of the configured credentials. */
@@ -20,22 +21,92 @@ export function withBearer(token: string): Pick<RequestSpec, 'auth' | 'headers'>
   return withKey('authorization', token);
 }
 
+/** An access token a check got, and whose it is, for messages: the client's (client credentials) or a user's (the code flow). */
+export interface IssuedToken {
+  readonly token: string;
+  readonly label: string;
+}
+
+const clientCredentialsLabel = 'the client-credentials access token';
+const codeFlowLabel = "the code flow's access token (a user's)";
+
+/** A token of the check's own with client credentials: the response that issued it is in its evidence. */
+async function clientCredentialsToken(ctx: CheckContext, client: OAuthClient): Promise<IssuedToken> {
+  const tokens = requireTokens(await tokenRequest(ctx, client, clientCredentialsGrant(client)), 'getting an access token with client credentials');
+  return { token: tokens.accessToken, label: clientCredentialsLabel };
+}
+
+/** A token of the check's own through a whole code flow. */
+async function codeFlowToken(ctx: CheckContext, client: CodeFlowClient): Promise<IssuedToken> {
+  return { token: (await codeFlowTokens(ctx, client)).accessToken, label: codeFlowLabel };
+}
+
+/** A token of the check's own: with client credentials for a confidential client, else (a public one) through the code flow. */
+export function ownAccessToken(ctx: CheckContext, access: JwtAccess): Promise<IssuedToken> {
+  return isConfidential(access) || access.codeFlow === undefined ? clientCredentialsToken(ctx, access) : codeFlowToken(ctx, access.codeFlow);
+}
+
+/**
+ * Every kind of access token the run can get, each of the check's own: the client-credentials
+ * one (a confidential client) and the code flow's (where a login is configured: a user's, which
+ * may carry what a machine's does not).
+ */
+export async function ownAccessTokens(ctx: CheckContext, access: JwtAccess): Promise<IssuedToken[]> {
+  return [...(isConfidential(access) ? [await clientCredentialsToken(ctx, access)] : []), ...(access.codeFlow === undefined ? [] : [await codeFlowToken(ctx, access.codeFlow)])];
+}
+
+/**
+ * The run's shared access token: requested once (client credentials for a confidential client,
+ * else the code flow), requested again when it is about to expire, and registered as a secret
+ * in every check that uses it.
+ */
+export async function sharedAccessToken(ctx: CheckContext, access: JwtAccess): Promise<string> {
+  const viaCodeFlow = !isConfidential(access) && access.codeFlow !== undefined;
+  const token = await ctx.leased(viaCodeFlow ? 'oauth-code-flow' : 'oauth-client-credentials', async () => {
+    const tokens = viaCodeFlow ? await codeFlowTokens(ctx, access.codeFlow!) : requireTokens(await tokenRequest(ctx, access, clientCredentialsGrant(access)), 'getting an access token with client credentials');
+    return { value: tokens.accessToken, expiresAt: renewAt(tokens.expiresIn) };
+  });
+  ctx.treatAsSecret(token, 'ACCESS_TOKEN');
+  return token;
+}
+
+/** A token decoded as a JWT: its decoded form, or why it is no well-formed one; undefined when it is opaque. */
+export function asJwt(token: string): DecodedJwt | string | undefined {
+  return looksLikeJwt(token) ? decodeUnverified(token) : undefined;
+}
+
 /**
  * An access token and its decoded form; an opaque token skips the check (there is no JWT to
  * judge). The run's shared token, or with `own` one the check requests itself: a check that
  * judges the token then holds the response that issued it in its evidence.
  */
-export async function genuineJwt(ctx: CheckContext, client: OAuthClient, own = false): Promise<{ token: string; jwt: DecodedJwt | string }> {
-  const token = own ? requireTokens(await tokenRequest(ctx, client, clientCredentialsGrant(client)), 'getting an access token with client credentials').accessToken : await sharedAccessToken(ctx, client);
-  if (!looksLikeJwt(token)) throw new CheckSkipped('the access token the authorization server issued is opaque (not a JWT): there is no JWT to judge');
-  return { token, jwt: decodeUnverified(token) };
+export async function genuineJwt(ctx: CheckContext, access: JwtAccess, own = false): Promise<{ token: string; jwt: DecodedJwt | string }> {
+  const token = own ? (await ownAccessToken(ctx, access)).token : await sharedAccessToken(ctx, access);
+  const jwt = asJwt(token);
+  if (jwt === undefined) throw new CheckSkipped('the access token the authorization server issued is opaque (not a JWT): there is no JWT to judge');
+  return { token, jwt };
 }
 
 /** The genuine token decoded (see {@link genuineJwt}); a malformed one is AUT-jwt-format's to fail, so here it skips. */
-export async function decodedGenuineJwt(ctx: CheckContext, client: OAuthClient, own = false): Promise<{ token: string; jwt: DecodedJwt }> {
-  const { token, jwt } = await genuineJwt(ctx, client, own);
+export async function decodedGenuineJwt(ctx: CheckContext, access: JwtAccess, own = false): Promise<{ token: string; jwt: DecodedJwt }> {
+  const { token, jwt } = await genuineJwt(ctx, access, own);
   if (typeof jwt === 'string') throw new CheckSkipped(`the access token is not a well-formed JWT (${jwt}): AUT-jwt-format judges that`);
   return { token, jwt };
+}
+
+/**
+ * Every kind of access token the run can get ({@link ownAccessTokens}), decoded: an opaque or
+ * malformed one is noted (AUT-jwt-format judges the form), and when none is a JWT the check skips.
+ */
+export async function everyIssuedJwt(ctx: CheckContext, access: JwtAccess): Promise<(IssuedToken & { jwt: DecodedJwt })[]> {
+  const out: (IssuedToken & { jwt: DecodedJwt })[] = [];
+  for (const issued of await ownAccessTokens(ctx, access)) {
+    const jwt = asJwt(issued.token);
+    if (jwt === undefined || typeof jwt === 'string') ctx.note(`${issued.label} is ${jwt === undefined ? 'opaque (not a JWT)' : `no well-formed JWT (${jwt})`}: not judged here`);
+    else out.push({ ...issued, jwt });
+  }
+  if (out.length === 0) throw new CheckSkipped('the access tokens the authorization server issued are opaque (not JWTs), or not well-formed (AUT-jwt-format judges that): there is no JWT to judge');
+  return out;
 }
 
 /** A GET of the collection with `token`. */

@@ -21,7 +21,7 @@ export function oauthErrorCode(res: HttpResponse): string | undefined {
 export function expectClientAuthenticated(res: HttpResponse, what: string): void {
   const error = oauthErrorCode(res);
   if (error !== 'invalid_client' && !(res.status === 401 && error !== 'invalid_grant')) return;
-  throw setupError(res, `${what}: ${describe(res)} refused the client itself (the configured auth.oauth.clientSecret, sent as auth.oauth.clientAuth says), so the answer says nothing about the rule`, 'the client was not authenticated');
+  throw setupError(res, `${what}: ${describe(res)} refused the client itself (auth.oauth.clientId with its auth.oauth.clientSecret, sent as auth.oauth.clientAuth says, or alone for a public client), so the answer says nothing about the rule`, 'the client was not authenticated');
 }
 
 /**

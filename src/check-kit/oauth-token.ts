@@ -1,19 +1,23 @@
 /**
  * Token requests (RFC 6749 §3.2): form-encoded POSTs to the token endpoint with the
  * client authenticated by HTTP Basic (§2.3.1, id and secret form-urlencoded first) or in
- * the body (client_secret_post). Every token the answer holds is scrubbed from reports.
+ * the body (client_secret_post), or, for a public client, identified by its `client_id`
+ * alone (§3.2.1). Every token the answer holds is scrubbed from reports.
  */
 import type { CheckContext, HttpResponse } from '../model/context.js';
-import type { OAuthClient } from '../model/oauth-needs.js';
+import { isConfidential, type OAuthClient } from '../model/oauth-needs.js';
 import { formBody } from '../http/session.js';
 import { describe, summarise } from './expect.js';
 import { oauthEndpoints, type OAuthEndpoints } from './oauth-metadata.js';
 import { setupError } from './setup.js';
+import { revokeWhenDone } from './oauth-revoke.js';
 
-export type ClientAuth = 'client_secret_basic' | 'client_secret_post';
+/** How a token request authenticates the client; `none`: a public client's `client_id` alone. */
+export type ClientAuth = 'client_secret_basic' | 'client_secret_post' | 'none';
 
-/** The configured method, else the first the metadata lists that restprobe speaks, Basic first. */
+/** `none` for a public client; else the configured method, else the first the metadata lists that restprobe speaks, Basic first. */
 export function clientAuthOf(client: OAuthClient, endpoints: OAuthEndpoints): ClientAuth {
+  if (!isConfidential(client)) return 'none';
   if (client.oauth.clientAuth !== undefined) return client.oauth.clientAuth;
   return !endpoints.authMethods.includes('client_secret_basic') && endpoints.authMethods.includes('client_secret_post') ? 'client_secret_post' : 'client_secret_basic';
 }
@@ -26,7 +30,7 @@ export function basicCredentials(id: string, secret: string): string {
 
 export interface TokenRequestOptions {
   /** Authenticate so (default: {@link clientAuthOf}); `none` sends the client id only. */
-  readonly clientAuth?: ClientAuth | 'none';
+  readonly clientAuth?: ClientAuth;
   readonly clientId?: string;
   readonly clientSecret?: string;
 }
@@ -36,7 +40,7 @@ export async function tokenRequest(ctx: CheckContext, client: OAuthClient, field
   const endpoints = await oauthEndpoints(ctx, client.oauth);
   const how = opts.clientAuth ?? clientAuthOf(client, endpoints);
   const id = opts.clientId ?? client.oauth.clientId;
-  const secret = opts.clientSecret ?? client.oauth.clientSecret.value;
+  const secret = opts.clientSecret ?? client.oauth.clientSecret?.value ?? '';
   const form = how === 'client_secret_post' ? { ...fields, client_id: id, client_secret: secret } : how === 'none' ? { ...fields, client_id: id } : fields;
   const basic = how === 'client_secret_basic' ? basicCredentials(id, secret) : undefined;
   // What is derived from the secret is as secret as it: a target echoing the header is scrubbed by it.
@@ -44,6 +48,7 @@ export async function tokenRequest(ctx: CheckContext, client: OAuthClient, field
   const headers = basic === undefined ? undefined : { authorization: basic };
   const res = await ctx.http.send({ method: 'POST', url: endpoints.tokenEndpoint, auth: false, form, ...(headers && { headers }) });
   secretsOf(ctx, res);
+  revokeWhenDone(ctx, client, endpoints, fields, res);
   return res;
 }
 
@@ -95,21 +100,14 @@ export function clientCredentialsGrant(client: OAuthClient): Record<string, stri
   return { ...client.oauth.parameters, grant_type: 'client_credentials', ...(client.oauth.scopes.length > 0 && { scope: client.oauth.scopes.join(' ') }) };
 }
 
-/** Tokens are renewed this long before they expire, so none runs out mid-check. */
+/** Tokens are renewed this long before they expire, so none runs out mid-check (a short-lived one: a quarter of its life). */
 const renewMarginMs = 30_000;
 /** When a token response gives no lifetime, it is used this long (RFC 6749 leaves it to the server). */
 const assumedLifetimeMs = 60_000;
 
-/**
- * The run's client-credentials access token: requested once and shared, requested again
- * when it is about to expire; registered as a secret in every check that uses it.
- */
-export async function sharedAccessToken(ctx: CheckContext, client: OAuthClient): Promise<string> {
-  const token = await ctx.leased('oauth-client-credentials', async () => {
-    const tokens = requireTokens(await tokenRequest(ctx, client, clientCredentialsGrant(client)), 'getting an access token with client credentials');
-    const lifetime = tokens.expiresIn === undefined ? assumedLifetimeMs : Math.max(0, tokens.expiresIn * 1000 - renewMarginMs);
-    return { value: tokens.accessToken, expiresAt: Date.now() + lifetime };
-  });
-  ctx.treatAsSecret(token, 'ACCESS_TOKEN');
-  return token;
+/** When a token issued now with `expiresIn` seconds (or none said) is to be renewed, in epoch milliseconds. */
+export function renewAt(expiresIn: number | undefined, now = Date.now()): number {
+  if (expiresIn === undefined) return now + assumedLifetimeMs;
+  const life = expiresIn * 1000;
+  return now + life - Math.min(renewMarginMs, life / 4);
 }

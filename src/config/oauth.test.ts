@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RestprobeError } from '../errors.js';
 import { loadProfile } from './load.js';
-import { resolveCodeFlow, resolveOAuthClient, resolveSigningKey } from '../model/oauth-needs.js';
+import { resolveCodeFlow, resolveConfidentialClient, resolveJwtAccess, resolveOAuthClient, resolveSigningKey } from '../model/oauth-needs.js';
 import { Unmet } from '../model/needs.js';
 
 let dir: string;
@@ -59,9 +59,21 @@ describe('auth.oauth and auth.jwt', () => {
     expect(resolveOAuthClient(p)).not.toBeInstanceOf(Unmet);
     expect((resolveCodeFlow(p) as Unmet).configKey).toBe('auth.oauth.login');
     expect((resolveSigningKey(p) as Unmet).configKey).toBe('auth.jwt.testSigningKey');
-    const noSecret = await (await load({ oauth: { clientId: 'c' } })).profile;
-    expect((resolveOAuthClient(noSecret) as Unmet).configKey).toBe('auth.oauth.clientSecret');
     expect((resolveOAuthClient({ ...p, auth: { queryParams: [] } }) as Unmet).configKey).toBe('auth.oauth');
+  });
+
+  it('takes a client without a secret (or with clientAuth none) for a public one: met, but not where a confidential client is needed, and its tokens come from the code flow', async () => {
+    for (const oauth of [{ clientId: 'c' }, { clientId: 'c', clientAuth: 'none' }]) {
+      const p = await (await load({ oauth })).profile;
+      expect(resolveOAuthClient(p)).toMatchObject({ oauth: { clientId: 'c' } });
+      expect(resolveConfidentialClient(p)).toEqual(new Unmet('the client is public (no auth.oauth.clientSecret): this check needs a confidential client, one with a secret', 'auth.oauth.clientSecret'));
+      expect((resolveJwtAccess(p) as Unmet).configKey).toBe('auth.oauth.login');
+    }
+    const withLogin = await (await load({ oauth: { clientId: 'c', redirectUri: 'http://127.0.0.1/cb', login: { command: './login.sh' } } })).profile;
+    expect(resolveJwtAccess(withLogin)).toMatchObject({ codeFlow: { oauth: { clientId: 'c' } } });
+    // A secret configured but unset, or a secret-based clientAuth without one: nothing is taken for public.
+    expect((resolveOAuthClient(await (await load({ oauth: { clientId: 'c', clientSecret: { env: 'NO_SUCH_SECRET' } } })).profile) as Unmet).configKey).toBe('auth.oauth.clientSecret');
+    expect((resolveOAuthClient(await (await load({ oauth: { clientId: 'c', clientAuth: 'client_secret_post' } })).profile) as Unmet).reason).toBe('no client secret configured, though auth.oauth.clientAuth is client_secret_post');
   });
 
   it('leaves unset variables to the needs: the checks skip naming the key, the rest of the run goes on', async () => {
@@ -84,6 +96,7 @@ describe('auth.oauth and auth.jwt', () => {
       return [(err as RestprobeError).message, ...(err as RestprobeError).problems].join('\n');
     };
     expect(await problems({ oauth: { clientId: 'c', clientSecret: 'literal-secret' } })).toMatch(/auth\.oauth\.clientSecret: must be \{ "env": "NAME" \}/);
+    expect(await problems({ oauth: { clientId: 'c', clientAuth: 'none', clientSecret: { env: 'CLIENT_SECRET' } } }, env)).toMatch(/auth\.oauth\.clientSecret: a public client \(clientAuth none\) has no secret/);
     expect(await problems({ oauth: { clientId: 'c', login: { form: { fields: { u: 'x' } } } } })).toMatch(/auth\.oauth\.redirectUri: required with auth\.oauth\.login/);
     expect(await problems({ oauth: { clientId: 'c', redirectUri: 'http://127.0.0.1/cb', login: { script: 'x' } } })).toMatch(/auth\.oauth\.login: must be \{ "form"/);
     expect(await problems({ jwt: { personalDataPatterns: { claims: ['(unclosed'] } } })).toMatch(/auth\.jwt\.personalDataPatterns\.claims\[0\]: not a regular expression/);

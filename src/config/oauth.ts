@@ -37,6 +37,7 @@ function login(raw: NonNullable<RawOAuth['login']>, secrets: SecretResolver, con
 /** `auth.oauth`, or a config error naming the path. */
 export function oauthProfile(raw: RawOAuth, secrets: SecretResolver, configPath: string | undefined): OAuthProfile {
   if (raw.login !== undefined && raw.redirectUri === undefined) throw invalid('auth.oauth.redirectUri', 'required with auth.oauth.login: the code is read from the redirect to it');
+  if (raw.clientAuth === 'none' && raw.clientSecret !== undefined) throw invalid('auth.oauth.clientSecret', 'a public client (clientAuth none) has no secret: remove one or the other');
   return {
     ...(raw.issuer !== undefined && { issuer: raw.issuer.replace(/\/+$/, '') }),
     ...(raw.authorizationEndpoint !== undefined && { authorizationEndpoint: raw.authorizationEndpoint }),
@@ -44,7 +45,7 @@ export function oauthProfile(raw: RawOAuth, secrets: SecretResolver, configPath:
     ...(raw.jwksUrl !== undefined && { jwksUrl: raw.jwksUrl }),
     clientId: typeof raw.clientId === 'string' ? raw.clientId : secrets.plain(raw.clientId),
     ...(typeof raw.clientId !== 'string' && { clientIdEnv: raw.clientId.env }),
-    // Optional: unset, the checks that authenticate the client skip naming it.
+    // Absent: a public client. Configured but unset: the checks skip naming it.
     ...(raw.clientSecret !== undefined && { clientSecret: secrets.resolveOptional(raw.clientSecret) }),
     ...(raw.clientAuth !== undefined && { clientAuth: raw.clientAuth }),
     scopes: raw.scopes ?? [],

@@ -131,7 +131,7 @@ export interface RawOAuth {
   readonly jwksUrl?: string;
   readonly clientId: PlainOrSecret;
   readonly clientSecret?: SecretRef;
-  readonly clientAuth?: 'client_secret_basic' | 'client_secret_post';
+  readonly clientAuth?: 'client_secret_basic' | 'client_secret_post' | 'none';
   readonly scopes?: readonly string[];
   readonly parameters?: Readonly<Record<string, string>>;
   readonly redirectUri?: string;

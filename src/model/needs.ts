@@ -17,7 +17,7 @@
 import type { ConfigKey } from './config-keys.js';
 import { resolveOtherClient, resolveRateLimit, type ProbeClient, type RateLimitProbe } from './rate-limit-needs.js';
 import type { ApiKeyAuth, ChildProfile, CollectionMethod, CollectionProfile, LimitedAuth, MintAuth, SecretEndpoint, SessionAuth, TargetProfile, VersionProfile, WebhooksProfile } from './profile.js';
-import { resolveCodeFlow, resolveJwtAccess, resolveOAuthClient, resolveSigningKey, type CodeFlowClient, type JwtAccess, type OAuthClient, type SigningKey } from './oauth-needs.js';
+import { resolveCodeFlow, resolveConfidentialClient, resolveJwtAccess, resolveOAuthClient, resolveSigningKey, type CodeFlowClient, type ConfidentialClient, type JwtAccess, type OAuthClient, type SigningKey } from './oauth-needs.js';
 
 /** Why a need is not met, and the config key (or flag) that would meet it. */
 export class Unmet {
@@ -428,12 +428,14 @@ export const needs = {
   rateLimit: need<RateLimitProbe>({ label: 'a rate limiter to probe', keys: ['rateLimit', 'rateLimit.credential', 'rateLimit.budget', 'rateLimit.limit'], resolve: resolveRateLimit }),
   /** A webhook subscription restprobe can make, and a collection whose writes trigger events. */
   webhooks: need<WebhookProbe>({ label: 'a webhook subscription and writes that trigger events', keys: ['webhooks', 'webhooks.subscribe', 'webhooks.collection', 'collections[].mark', 'safety.readOnly'], resolve: webhookProbe }),
-  /** An OAuth client with a secret (`auth.oauth`), on a run that may POST to the token endpoint. */
-  oauthClient: need<OAuthClient>({ label: 'an OAuth client with a secret', keys: ['auth.oauth', 'auth.oauth.clientSecret', 'safety.readOnly'], resolve: resolveOAuthClient }),
+  /** An OAuth client (`auth.oauth`), public or confidential, on a run that may POST to the token endpoint. */
+  oauthClient: need<OAuthClient>({ label: 'an OAuth client', keys: ['auth.oauth', 'safety.readOnly'], resolve: resolveOAuthClient }),
+  /** An OAuth client with a secret: client credentials, a wrong secret refused. */
+  confidentialClient: need<ConfidentialClient>({ label: 'an OAuth client with a secret', keys: ['auth.oauth', 'auth.oauth.clientSecret', 'safety.readOnly'], resolve: resolveConfidentialClient }),
   /** The OAuth client and an unattended login for the authorization code flow. */
-  oauthCodeFlow: need<CodeFlowClient>({ label: 'an OAuth client and an unattended login', keys: ['auth.oauth', 'auth.oauth.clientSecret', 'auth.oauth.login', 'auth.oauth.redirectUri', 'safety.readOnly'], resolve: resolveCodeFlow }),
-  /** An access token restprobe can obtain (client credentials), to judge as a JWT. */
-  jwtAccess: need<JwtAccess>({ label: 'an access token to judge as a JWT', keys: ['auth.oauth', 'auth.oauth.clientSecret', 'auth.jwt'], resolve: resolveJwtAccess }),
+  oauthCodeFlow: need<CodeFlowClient>({ label: 'an OAuth client and an unattended login', keys: ['auth.oauth', 'auth.oauth.login', 'auth.oauth.redirectUri', 'safety.readOnly'], resolve: resolveCodeFlow }),
+  /** Access tokens restprobe can obtain (client credentials, the code flow, or both), to judge as JWTs. */
+  jwtAccess: need<JwtAccess>({ label: 'an access token restprobe can get (client credentials, or the code flow)', keys: ['auth.oauth', 'auth.oauth.clientSecret', 'auth.oauth.login', 'auth.jwt'], resolve: resolveJwtAccess }),
   /** A key the API accepts tokens signed with (`auth.jwt.testSigningKey`). */
   jwtSigningKey: need<SigningKey>({ label: 'a test signing key', keys: ['auth.jwt.testSigningKey'], resolve: resolveSigningKey }),
   /** A second client of the rate limiter. */

@@ -165,10 +165,10 @@ export interface OAuthProfile {
   readonly clientId: string;
   /** The variable the client id is read from, when it is read from one. */
   readonly clientIdEnv?: string;
-  /** Absent, or `value` '' when its variable is unset: the checks that need it skip. */
+  /** Absent: a public client (no secret; the code flow only). `value` '' when its variable is unset: every OAuth check skips. */
   readonly clientSecret?: Secret;
-  /** Absent: chosen from the metadata, Basic first. */
-  readonly clientAuth?: 'client_secret_basic' | 'client_secret_post';
+  /** `none`: a public client, its client_id alone. Absent: none without a secret, else chosen from the metadata, Basic first. */
+  readonly clientAuth?: 'client_secret_basic' | 'client_secret_post' | 'none';
   readonly scopes: readonly string[];
   /** Sent with every authorization request and client-credentials grant (`audience`, `resource`). */
   readonly parameters: Readonly<Record<string, string>>;

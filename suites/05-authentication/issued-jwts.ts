@@ -1,10 +1,11 @@
 /**
  * §5 rules 5–6 and §8.5: the JWT access tokens the authorization server issues (RFC 7519,
- * RFC 8725, RFC 9068). Each check requests its own token, so its evidence holds the response
- * that issued what it judges.
+ * RFC 8725, RFC 9068). Each check requests its own tokens, so its evidence holds the responses
+ * that issued what it judges; the lifetime and personal-data checks judge every kind the run
+ * can get (the client-credentials token and the code flow's, a user's).
  */
 import { CheckFailure, CheckSkipped, ShouldFailure, defineCheck } from '../../src/model/check.js';
-import { decodedGenuineJwt, genuineJwt } from '../../src/check-kit/bearer.js';
+import { decodedGenuineJwt, everyIssuedJwt, genuineJwt } from '../../src/check-kit/bearer.js';
 import { oauthEndpoints } from '../../src/check-kit/oauth-metadata.js';
 import { ensure } from '../../src/check-kit/expect.js';
 import { accessTokenSeconds, lifetimeRule } from './token-endpoint.js';
@@ -60,15 +61,25 @@ export const jwtClaims = defineCheck({
 export const jwtLifetime = defineCheck({
   id: 'AUT-jwt-lifetime',
   title: 'Access tokens live 5–15 minutes',
-  rule: 'A JWT access token MUST live 5 to 15 minutes: `exp` − `iat` between 300 and 900 seconds (conventions §5, §8.5).',
+  rule: 'Every JWT access token the authorization server issues, the client-credentials one and the code flow\'s, MUST live 5 to 15 minutes: `exp` − `iat` between 300 and 900 seconds (conventions §5, §8.5).',
   severity: 'must',
   needs: ['jwtAccess'],
   async run(ctx, { jwtAccess }) {
-    const { jwt } = await decodedGenuineJwt(ctx, jwtAccess, true);
-    const { exp, iat } = jwt.claims;
-    if (typeof exp !== 'number' || typeof iat !== 'number') throw new CheckSkipped('the access token lacks a numeric exp or iat: AUT-jwt-claims judges that');
-    const life = exp - iat;
-    ensure(life >= accessTokenSeconds.min && life <= accessTokenSeconds.max, `the access token lives ${life} s (exp − iat), expected ${accessTokenSeconds.min}–${accessTokenSeconds.max} s (${lifetimeRule})`, `${accessTokenSeconds.min}–${accessTokenSeconds.max} s`, `${life} s`);
+    const range = `${accessTokenSeconds.min}–${accessTokenSeconds.max} s`;
+    const lives: string[] = [];
+    const bad: string[] = [];
+    for (const { label, jwt } of await everyIssuedJwt(ctx, jwtAccess)) {
+      const { exp, iat } = jwt.claims;
+      if (typeof exp !== 'number' || typeof iat !== 'number') {
+        ctx.note(`${label} lacks a numeric exp or iat: AUT-jwt-claims judges that`);
+        continue;
+      }
+      const life = exp - iat;
+      lives.push(`${label}: ${life} s`);
+      if (life < accessTokenSeconds.min || life > accessTokenSeconds.max) bad.push(`${label} lives ${life} s (exp − iat)`);
+    }
+    if (lives.length === 0) throw new CheckSkipped('no access token carries a numeric exp and iat: AUT-jwt-claims judges that');
+    if (bad.length > 0) throw new CheckFailure(`${bad.join('; ')}, expected ${range} (${lifetimeRule})`, range, lives.join('; '));
   },
 });
 
@@ -98,13 +109,15 @@ export function personalClaims(claims: Record<string, unknown>, patterns: { read
 export const jwtNoPersonalData = defineCheck({
   id: 'AUT-jwt-no-personal-data',
   title: 'Access tokens carry no personal data',
-  rule: 'A JWT access token MUST NOT carry secrets or personal data (email, phone, names, passwords, addresses): it is signed, not encrypted (conventions §5.6; RFC 9068 §6).',
+  rule: 'A JWT access token the authorization server issues, the client-credentials one and the code flow\'s alike, MUST NOT carry secrets or personal data (email, phone, names, passwords, addresses): it is signed, not encrypted (conventions §5.6; RFC 9068 §6).',
   severity: 'must',
   needs: ['jwtAccess'],
   async run(ctx, { jwtAccess }) {
-    const { jwt } = await decodedGenuineJwt(ctx, jwtAccess, true);
-    const found = personalClaims(jwt.claims, jwtAccess.jwt.personalData);
-    ensure(found.length === 0, `the access token's payload holds what looks like personal data: ${found.join(', ')}; expected none (conventions §5.6: signed is not encrypted; auth.jwt.personalDataPatterns says what counts)`, 'no personal data', found.join(', '));
+    const bad = (await everyIssuedJwt(ctx, jwtAccess)).flatMap(({ label, jwt }) => {
+      const found = personalClaims(jwt.claims, jwtAccess.jwt.personalData);
+      return found.length === 0 ? [] : [`${label}'s payload holds what looks like personal data: ${found.join(', ')}`];
+    });
+    if (bad.length > 0) throw new CheckFailure(`${bad.join('; ')}; expected none (conventions §5.6: signed is not encrypted; auth.jwt.personalDataPatterns says what counts)`, 'no personal data', bad.join('; '));
   },
 });
 

@@ -1,11 +1,11 @@
 /** §5 rules 8 and §8.5 at the token endpoint (RFC 6749 §4.4, §5, RFC 9700 §2.1.2, §2.4): what it issues, how it refuses. */
 import { randomBytes } from 'node:crypto';
 import { CheckFailure, ShouldFailure, defineCheck } from '../../src/model/check.js';
-import type { OAuthClient } from '../../src/model/oauth-needs.js';
+import { isConfidential, type ConfidentialClient, type JwtAccess } from '../../src/model/oauth-needs.js';
 import { describe, ensure, expectJsonObject, expectStatus } from '../../src/check-kit/expect.js';
 import { oauthEndpoints } from '../../src/check-kit/oauth-metadata.js';
 import { clientAuthOf, clientCredentialsGrant, tokenRequest, tokensOf } from '../../src/check-kit/oauth-token.js';
-import { authorizationAnswers, newState } from '../../src/check-kit/code-flow.js';
+import { authorizationAnswers, codeFlowTokens, newState } from '../../src/check-kit/code-flow.js';
 import { expectRefusedAuthorization } from '../../src/check-kit/authorization-refusal.js';
 import { expectClientAuthenticated, expectTokenError, oauthErrorCode } from '../../src/check-kit/oauth-errors.js';
 import { hasCacheDirective } from '../../src/check-kit/http-grammar.js';
@@ -22,7 +22,7 @@ export const lifetimeRule = 'the conventions\' rule, §5 and §8.5: access token
  * client may not be allowed the grant, or auth.oauth.scopes not be its to ask for, or the
  * secret wrong): a setup error, not a verdict.
  */
-async function clientCredentials(ctx: CheckContext, client: OAuthClient): Promise<HttpResponse> {
+async function clientCredentials(ctx: CheckContext, client: ConfidentialClient): Promise<HttpResponse> {
   const res = await tokenRequest(ctx, client, clientCredentialsGrant(client));
   if (res.status >= 400 && res.status < 500) {
     const error = oauthErrorCode(res);
@@ -31,14 +31,20 @@ async function clientCredentials(ctx: CheckContext, client: OAuthClient): Promis
   return res;
 }
 
+/** A token response of the check's own: client credentials for a confidential client, else (a public one) the code flow's redemption. */
+async function tokenResponse(ctx: CheckContext, access: JwtAccess): Promise<HttpResponse> {
+  if (isConfidential(access)) return clientCredentials(ctx, access);
+  return (await codeFlowTokens(ctx, access.codeFlow!)).response;
+}
+
 export const clientCredentialsToken = defineCheck({
   id: 'AUT-client-credentials-token',
   title: 'Client credentials get a Bearer access token of 5–15 minutes',
   rule: 'A client-credentials token request (RFC 6749 §4.4) MUST get 200 JSON with `access_token`, `token_type` Bearer (compared case-insensitively) and `expires_in` between 300 and 900 seconds (conventions §5, §8.5: access tokens live 5–15 minutes; a response without it, which RFC 6749 §5.1 only recommends, is warned).',
   severity: 'must',
-  needs: ['oauthClient'],
-  async run(ctx, { oauthClient }) {
-    const res = await clientCredentials(ctx, oauthClient);
+  needs: ['confidentialClient'],
+  async run(ctx, { confidentialClient }) {
+    const res = await clientCredentials(ctx, confidentialClient);
     expectStatus(res, 200, 'client-credentials token request');
     const body = expectJsonObject(res, 'token response');
     ensure(typeof body.access_token === 'string' && body.access_token !== '', `${describe(res)} has no access_token, expected one`, 'access_token', 'none');
@@ -60,10 +66,10 @@ export const tokenNoStore = defineCheck({
   title: 'Token responses are not stored',
   rule: 'A token response MUST carry `Cache-Control: no-store` (RFC 6749 §5.1), so no cache keeps the tokens.',
   severity: 'must',
-  needs: ['oauthClient'],
-  async run(ctx, { oauthClient }) {
-    const res = await clientCredentials(ctx, oauthClient);
-    expectStatus(res, 200, 'client-credentials token request');
+  needs: ['jwtAccess'],
+  async run(ctx, { jwtAccess }) {
+    const res = await tokenResponse(ctx, jwtAccess);
+    expectStatus(res, 200, 'the token request');
     const cc = res.headers['cache-control'];
     ensure(hasCacheDirective(cc, 'no-store'), `${describe(res)} has Cache-Control ${cc === undefined ? 'absent' : JSON.stringify(cc)}, expected no-store`, 'no-store', cc ?? 'none');
     // RFC 6749 §5.1 also names Pragma: no-cache, which RFC 9111 deprecates: only noted.
@@ -76,11 +82,11 @@ export const tokenInvalidClient = defineCheck({
   title: 'A wrong client secret or an unknown client gets invalid_client',
   rule: 'A token request with a wrong client secret or an unknown client MUST get error `invalid_client`: 401 with a `WWW-Authenticate` challenge when the client authenticated with HTTP Basic, 400 or 401 otherwise (RFC 6749 §5.2).',
   severity: 'must',
-  needs: ['oauthClient'],
+  needs: ['confidentialClient'],
   // Wrong secrets for the run's own client: an authorization server that locks a client out
   // after failed attempts would then refuse every other check's token requests.
   schedule: 'last',
-  async run(ctx, { oauthClient }) {
+  async run(ctx, { confidentialClient: oauthClient }) {
     const how = clientAuthOf(oauthClient, await oauthEndpoints(ctx, oauthClient.oauth));
     const wrong = `restprobe-wrong-${randomBytes(12).toString('base64url')}`;
     const grant = clientCredentialsGrant(oauthClient);

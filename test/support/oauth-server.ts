@@ -78,6 +78,15 @@ export interface OAuthServerOptions {
   readonly noClientCredentials?: boolean;
   /** `GET /v2/tasks` takes any bearer value that decodes as a JWT, verifying nothing (a second route with its own, broken, middleware). */
   readonly looseTasksRoute?: boolean;
+  /**
+   * The client is public (a single-page or mobile app): its token requests carry client_id
+   * alone, a secret is refused, and client credentials are not its grant (unauthorized_client).
+   */
+  readonly publicClient?: boolean;
+  /** The code flow's tokens (a user's) differ from the client-credentials ones: they live `seconds`, or carry the user's email and name. */
+  readonly userTokens?: { readonly seconds?: number; readonly personalData?: boolean };
+  /** Access tokens (and expires_in) live this many seconds instead of 600. */
+  readonly tokenSeconds?: number;
   /** Each access token carries the client id (`client_id`, `azp`) after a `pad` claim of 0, 1 or 2 characters in turn, so the id's base64url lands at every alignment (as `Basic base64(id:secret)` holds it). */
   readonly clientIdAtEveryAlignment?: boolean;
 }
@@ -157,9 +166,13 @@ export async function startOAuthServer(opts: OAuthServerOptions = {}): Promise<O
 
   const issue = (v: string): string => (issued.push(v), v);
 
+  /** How long a token for `sub` lives, in seconds. */
+  const lifeOf = (sub: string): number => (has('token-lifetime-24h') ? 86_400 : ((sub === username ? opts.userTokens?.seconds : undefined) ?? opts.tokenSeconds ?? 600));
+
   async function accessToken(sub: string, scope: string): Promise<string> {
     const now = Math.floor(Date.now() / 1000);
-    const life = has('token-lifetime-24h') ? 86_400 : 600;
+    const user = sub === username;
+    const life = lifeOf(sub);
     if (opts.opaque) {
       const t = issue(rand(32));
       opaque.set(t, { exp: now + life, scope });
@@ -172,13 +185,13 @@ export async function startOAuthServer(opts: OAuthServerOptions = {}): Promise<O
     if (opts.noNbf) delete claims.nbf;
     if (opts.keycloakClaims) Object.assign(claims, { typ: 'Bearer', azp: clientId, email_verified: false, clientHost: '127.0.0.1', clientAddress: '127.0.0.1', preferred_username: `service-account-${clientId}` });
     if (opts.authorizeByPermissions) claims.permissions = scope.split(' ').map((s) => s.replace('*', 'projects'));
-    if (has('jwt-pii-in-claims')) Object.assign(claims, { email: 'probe.user@example.com', name: 'Probe User' });
+    if (has('jwt-pii-in-claims') || (user && opts.userTokens?.personalData)) Object.assign(claims, { email: 'probe.user@example.com', name: 'Probe User' });
     const header = { alg, kid, ...(!has('jwt-no-typ') && { typ: 'at+jwt' }) };
     return issue(await new SignJWT(claims).setProtectedHeader(header).sign(signKey));
   }
 
   async function tokenAnswer(res: ServerResponse, sub: string, scope: string, withRefresh: string | undefined): Promise<void> {
-    const out: Record<string, unknown> = { access_token: await accessToken(sub, scope), token_type: opts.lowerCaseTokenType ? 'bearer' : 'Bearer', expires_in: has('token-lifetime-24h') ? 86_400 : 600, scope };
+    const out: Record<string, unknown> = { access_token: await accessToken(sub, scope), token_type: opts.lowerCaseTokenType ? 'bearer' : 'Bearer', expires_in: lifeOf(sub), scope };
     if (opts.noExpiresIn) delete out.expires_in;
     if (withRefresh !== undefined) {
       const r = issue(rand(32));
@@ -271,6 +284,12 @@ export async function startOAuthServer(opts: OAuthServerOptions = {}): Promise<O
   /** The authenticated client, or undefined after answering invalid_client. */
   function client(req: IncomingMessage, res: ServerResponse, form: URLSearchParams): boolean {
     const basic = /^Basic (.+)$/i.exec(req.headers.authorization ?? '');
+    // A public client identifies itself (RFC 6749 §3.2.1) and has no secret to present.
+    if (opts.publicClient) {
+      if (form.get('client_id') === clientId && basic === null && !form.has('client_secret')) return true;
+      tokenError(res, 'invalid_client', 400);
+      return false;
+    }
     let id: string | null;
     let secret: string | null;
     if (basic && !opts.postOnly) {
@@ -294,7 +313,7 @@ export async function startOAuthServer(opts: OAuthServerOptions = {}): Promise<O
     if (!client(req, res, form)) return;
     const grant = form.get('grant_type');
     res.on('finish', () => void (res.statusCode === 200 && grants.push(grant ?? '')));
-    if (grant === 'client_credentials' && opts.noClientCredentials) return tokenError(res, 'unauthorized_client');
+    if (grant === 'client_credentials' && (opts.noClientCredentials || opts.publicClient)) return tokenError(res, 'unauthorized_client');
     if (grant === 'client_credentials' && opts.requireAudience !== undefined && form.get('audience') !== opts.requireAudience) return tokenError(res, 'invalid_request');
     if (grant === 'client_credentials') return tokenAnswer(res, clientId, form.get('scope') ?? 'read:* write:*', undefined);
     if (grant === 'authorization_code') {
@@ -408,7 +427,7 @@ export async function startOAuthServer(opts: OAuthServerOptions = {}): Promise<O
       response_types_supported: ['code'],
       grant_types_supported: ['authorization_code', 'client_credentials', 'refresh_token'],
       code_challenge_methods_supported: ['S256'],
-      token_endpoint_auth_methods_supported: opts.postOnly ? ['client_secret_post'] : ['client_secret_basic', 'client_secret_post'],
+      token_endpoint_auth_methods_supported: opts.postOnly ? ['client_secret_post'] : ['client_secret_basic', 'client_secret_post', 'none'],
       scopes_supported: ['read:*', 'write:*'],
     };
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(doc));
