@@ -1,12 +1,14 @@
 /**
  * The EVT- sender checks against the reference server (short retry schedule): all pass on
  * the clean server within seconds; the listener binds 127.0.0.1 only and is closed when
- * the run ends; the signing secret never reaches a result.
+ * the run ends; the signing secret never reaches a result; a sender that gives every event
+ * one id fails EVT-event-id alone; an update is sent as JSON, which a JSON-only target takes.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runChecks, type RunOutcome } from '../src/engine/run.js';
 import { catalogue } from '../suites/catalogue.js';
-import { startTarget, targetAt, testProbeRateLimit, type Target } from './support/target.js';
+import { startTarget, startVariant, targetAt, testProbeRateLimit, type Target } from './support/target.js';
+import type { Rewrites } from './support/rewriting-proxy.js';
 import { startReferenceServer } from '../reference-server/src/index.js';
 import type { TargetProfile } from '../src/model/profile.js';
 import { WebhookListener } from '../src/webhooks/listener.js';
@@ -98,3 +100,41 @@ describe('a target that signs in GitHub\'s style (serve --webhook-scheme github)
   }, 30_000);
 });
 
+
+describe('a sender that gives every event the same id (fault webhook-same-id)', () => {
+  it('fails EVT-event-id, naming the id both events carry, and no other EVT check', async () => {
+    const target = await startTarget(['webhook-same-id']);
+    try {
+      const { results } = await runChecks({ profile: target.profile, checks: evt, seed: 1, client: target.client });
+      expect(results.filter((r) => r.status !== 'pass').map((r) => [r.id, r.status])).toEqual([['EVT-event-id', 'fail']]);
+      expect(results.find((r) => r.id === 'EVT-event-id')!.message).toMatch(/^the events of two creates both carry the id msg_\w+: a receiver that skips ids it has seen, as the conventions tell it to, drops the second event$/);
+    } finally {
+      await target.close();
+    }
+  }, 30_000);
+});
+
+describe('EVT-events-for-actions sends its update as the other checks do (application/json)', () => {
+  /** A target that takes JSON writes only: a PATCH of any other media type gets 415. */
+  const jsonOnly: Rewrites = {
+    request: (req) =>
+      req.method === 'PATCH' && !/^application\/json\b/.test(req.headers['content-type'] ?? '')
+        ? { status: 415, headers: { 'content-type': 'application/problem+json', 'accept-patch': 'application/json' }, body: JSON.stringify({ type: 'about:blank', title: 'Unsupported Media Type', status: 415 }) }
+        : req,
+  };
+  const eventsForActions = evt.filter((c) => c.id === 'EVT-events-for-actions');
+
+  it.each([
+    [[], 'pass'],
+    [['webhook-no-event-on-delete'], 'fail'],
+  ] as const)('on a target that answers 415 to merge-patch+json, with faults %j: %s', async (faults, status) => {
+    const target = await startVariant(jsonOnly, faults);
+    try {
+      const { results } = await runChecks({ profile: target.profile, checks: eventsForActions, seed: 1, client: target.client });
+      expect(results.map((r) => [r.status, r.message])).toEqual([[status, status === 'pass' ? '' : expect.stringMatching(/^no webhook delivery about the item came within \d+ ms of the DELETE/)]]);
+      expect(results[0]!.evidence.exchanges.find((x) => x.request.method === 'PATCH')?.response?.status).toBe(200);
+    } finally {
+      await target.close();
+    }
+  }, 30_000);
+});

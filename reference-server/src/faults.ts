@@ -696,6 +696,11 @@ const definitions = [
     detects: ['EVT-event-id'],
   },
   {
+    name: 'webhook-same-id',
+    description: 'Every event to a subscription carries the same webhook-id, so a receiver that dedupes drops all but the first.',
+    detects: ['EVT-event-id'],
+  },
+  {
     name: 'webhook-no-retry',
     description: 'A webhook delivery is attempted once: a 500 or a timeout is never retried.',
     detects: ['EVT-retry-after-500', 'EVT-retry-after-timeout'],

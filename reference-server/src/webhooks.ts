@@ -162,7 +162,9 @@ export class Webhooks {
       const payload = { type, timestamp: new Date().toISOString(), data };
       // Sent pretty-printed: the exact bytes signed, which no re-serialisation reproduces.
       const body = Buffer.from(JSON.stringify(payload, null, 2));
-      this.later(0, () => this.deliver(sub, `msg_${randomBytes(16).toString('base64url')}`, Math.floor(Date.now() / 1000), body, payload, 1));
+      // Fault `webhook-same-id`: every event to a subscription carries one id, the subscription's.
+      const id = this.faults.has('webhook-same-id') ? `msg_${sub.id.replaceAll('-', '')}` : `msg_${randomBytes(16).toString('base64url')}`;
+      this.later(0, () => this.deliver(sub, id, Math.floor(Date.now() / 1000), body, payload, 1));
     }
   }
 

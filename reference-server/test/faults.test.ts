@@ -934,6 +934,15 @@ const demonstrations: Record<FaultName, (h: Harness) => Promise<void>> = {
       expect(d!.headers['webhook-id']).toBeUndefined();
     });
   },
+  async 'webhook-same-id'(h) {
+    await withCapture(h, async (capture) => {
+      await h.createProject();
+      await h.createProject();
+      const [a, b] = await capture.waitFor(2);
+      expect(b!.json.data.id).not.toBe(a!.json.data.id);
+      expect(b!.headers['webhook-id']).toBe(a!.headers['webhook-id']);
+    });
+  },
   async 'webhook-no-retry'(h) {
     await withCapture(h, async (capture) => {
       capture.answer = () => ({ status: 500 });

@@ -77,7 +77,8 @@ export const eventsForActions = defineCheck({
         const patch = c.patchBody !== undefined;
         const body = patch ? c.patchBody : c.replaceBody;
         if (body === undefined) throw new CheckSkipped(`no patch or replace body for ${c.name} to send an update`, 'collections[].patch.body');
-        const res = await ctx.http.send({ method: patch ? 'PATCH' : 'PUT', url: trigger.item.url, json: { ...body, [c.markField]: trigger.item.body[c.markField] }, ...(patch && { headers: { 'content-type': 'application/merge-patch+json' } }) });
+        // Sent as every other check sends its writes (application/json), which the config's bodies are.
+        const res = await ctx.http.send({ method: patch ? 'PATCH' : 'PUT', url: trigger.item.url, json: { ...body, [c.markField]: trigger.item.body[c.markField] } });
         ensure(res.status >= 200 && res.status < 300, `the update answered ${res.status}`);
         await fresh(`the ${patch ? 'PATCH' : 'PUT'}`, res.exchangeIndex);
       }
@@ -154,16 +155,26 @@ export const timestampFresh = defineCheck({
 
 export const eventId = defineCheck({
   id: 'EVT-event-id',
-  title: 'Each delivery carries an event id',
-  rule: 'A webhook MUST carry an event id, the same on every delivery of one event, so a receiver can skip ids it has seen (delivery is at-least-once).',
+  title: 'Each event carries an id of its own',
+  rule: 'A webhook MUST carry an event id, the same on every delivery of one event and another for every other event, so a receiver that skips ids it has seen (delivery is at-least-once) drops repeats and nothing else.',
   severity: 'must',
   needs: ['webhooks'],
   async run(ctx, { webhooks }) {
     const scheme = webhooks.config.scheme;
     const where = typeof scheme === 'object' ? `a ${scheme.idHeader ?? 'event id'} header` : { standard: 'a webhook-id header', github: 'an X-GitHub-Delivery header', stripe: 'an "id" member in the body' }[scheme];
-    await firstDelivery(ctx, webhooks, (d, _secret, at) => {
-      const id = metaOf(webhooks, d).id;
-      if (id === undefined || id.trim() === '') throw new CheckFailure('the delivery carries no event id', where, describe(d, webhooks), at);
+    await withSubscription(ctx, webhooks, async ({ channel }) => {
+      // Two events: the creates of two items, which no sender may take for one event.
+      const ids: string[] = [];
+      for (const what of ['the create', 'the second create']) {
+        const trigger = await triggerCreate(ctx, webhooks);
+        const d = await expectDelivery(ctx, webhooks, channel, trigger, what);
+        const id = metaOf(webhooks, d).id;
+        const at = trigger.item.response.exchangeIndex;
+        if (id === undefined || id.trim() === '') throw new CheckFailure(`the delivery after ${what} carries no event id`, where, describe(d, webhooks), at);
+        if (ids.includes(id)) throw new CheckFailure(`the events of two creates both carry the id ${id}: a receiver that skips ids it has seen, as the conventions tell it to, drops the second event`, 'another id for every event', `${id} on both`, at);
+        ids.push(id);
+      }
+      ctx.note(`two events, two ids: ${ids.join(', ')}`);
     });
   },
 });
