@@ -20,6 +20,8 @@ export interface TokenOptions {
   /** The secret to present (default the right one). */
   readonly secret?: string;
   readonly node?: number;
+  /** Where to POST (default the token endpoint; the revocation endpoint authenticates the client alike). */
+  readonly endpoint?: string;
 }
 
 /** POSTs a form to the token endpoint. */
@@ -29,7 +31,7 @@ export function token(h: Harness, fields: Record<string, string>, options: Token
   const client = options.client ?? 'basic';
   const body = new URLSearchParams({ ...fields, ...(client === 'post' && { client_id: id, client_secret: secret }) }).toString();
   const headers = { ...form, ...(client === 'basic' && { authorization: basic(id, secret) }) };
-  return h.call('POST', '/oauth/token', { auth: false, headers, body, ...(options.node !== undefined && { node: options.node }) });
+  return h.call('POST', options.endpoint ?? '/oauth/token', { auth: false, headers, body, ...(options.node !== undefined && { node: options.node }) });
 }
 
 /** A client-credentials access token. */
@@ -106,6 +108,11 @@ export async function userTokens(h: Harness): Promise<{ access_token: string; re
 
 export function refresh(h: Harness, refreshToken: string): Promise<Exchange> {
   return token(h, { grant_type: 'refresh_token', refresh_token: refreshToken });
+}
+
+/** Revokes a refresh token (RFC 7009), the client authenticated as `options` says. */
+export function revoke(h: Harness, refreshToken: string, options: TokenOptions = {}): Promise<Exchange> {
+  return token(h, { token: refreshToken, token_type_hint: 'refresh_token' }, { ...options, endpoint: '/oauth/revoke' });
 }
 
 /** GET /v2/projects with a bearer token (no API key). */

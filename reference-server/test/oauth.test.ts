@@ -7,7 +7,7 @@ import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { escapeHtml } from '../src/oauth/login-page.js';
 import { startHarness, type Harness } from './client.js';
-import { api, authorize, clientToken, codeFlow, forge, keyConfused, login, now, pkce, redeem, redirectParams, redirectUri, refresh, tampered, token, unsigned, userTokens } from './oauth-client.js';
+import { api, authorize, clientToken, codeFlow, forge, keyConfused, login, now, pkce, redeem, redirectParams, redirectUri, refresh, revoke, tampered, token, unsigned, userTokens } from './oauth-client.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -32,6 +32,8 @@ describe('metadata and keys', () => {
       grant_types_supported: ['authorization_code', 'client_credentials', 'refresh_token'],
       code_challenge_methods_supported: ['S256'],
       token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
+      revocation_endpoint: `${origin}/oauth/revoke`,
+      revocation_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
     });
     expect(res.json().scopes_supported).toEqual(expect.arrayContaining(['read:*', 'write:*']));
   });
@@ -226,6 +228,23 @@ describe('refresh tokens', () => {
     expect([reuse.status, reuse.json().error]).toEqual([400, 'invalid_grant']);
     // The family is revoked: the newest token stops working too.
     expect((await refresh(h, rotated)).json().error).toBe('invalid_grant');
+  });
+
+  it('are revoked with their whole family at the revocation endpoint (RFC 7009); an unknown token is answered 200 too', async () => {
+    const first = await userTokens(h);
+    const rotated = (await refresh(h, first.refresh_token)).json().refresh_token;
+    // The client must authenticate, as at the token endpoint.
+    const anonymous = await revoke(h, rotated, { client: 'none' });
+    expect([anonymous.status, anonymous.json().error]).toEqual([401, 'invalid_client']);
+    const unrevoked = await refresh(h, rotated);
+    expect(unrevoked.status).toBe(200);
+    const newest: string = unrevoked.json().refresh_token;
+    const revoked = await revoke(h, first.refresh_token, { client: 'post' });
+    expect([revoked.status, revoked.text, revoked.headers['cache-control']]).toEqual([200, '', 'no-store']);
+    // Revoking a rotated-out token of the family ends the newest one too.
+    expect((await refresh(h, newest)).json().error).toBe('invalid_grant');
+    expect((await revoke(h, 'no-such-token')).status).toBe(200);
+    expect((await revoke(h, newest)).status).toBe(200);
   });
 
   it('may narrow the scope, never beyond what the user granted (RFC 6749 §6)', async () => {

@@ -17,6 +17,8 @@ export interface OAuthEndpoints {
   readonly authorizationEndpoint?: string;
   readonly tokenEndpoint: string;
   readonly jwksUri?: string;
+  /** `revocation_endpoint` (RFC 7009, as RFC 8414 §2 advertises it), when the metadata names an http(s) URL: where the refresh tokens a run obtained are revoked. */
+  readonly revocationEndpoint?: string;
   /** `token_endpoint_auth_methods_supported`; RFC 8414's default is client_secret_basic. */
   readonly authMethods: readonly string[];
   /** The metadata document, or {} when the config gave every endpoint. */
@@ -66,9 +68,12 @@ async function discover(ctx: CheckContext, oauth: OAuthProfile): Promise<OAuthEn
   const authMethods = Array.isArray(metadata.token_endpoint_auth_methods_supported) ? metadata.token_endpoint_auth_methods_supported.filter((m): m is string => typeof m === 'string') : ['client_secret_basic'];
   const authorizationEndpoint = oauth.authorizationEndpoint ?? str(metadata.authorization_endpoint);
   const jwksUri = oauth.jwksUrl ?? str(metadata.jwks_uri);
+  // Only used to revoke what the run obtained: one that is no URL is not an error, just no endpoint.
+  const revocation = str(metadata.revocation_endpoint);
+  const revocationEndpoint = revocation !== undefined && /^https?:$/.test(URL.canParse(revocation) ? new URL(revocation).protocol : '') ? revocation : undefined;
   // Never the base URL's origin guessed for discovery: where no metadata answered, it names no issuer.
   const named = str(metadata.issuer) ?? oauth.issuer;
-  return { ...(named !== undefined && { issuer: named }), ...(authorizationEndpoint !== undefined && { authorizationEndpoint }), tokenEndpoint, ...(jwksUri !== undefined && { jwksUri }), authMethods, metadata };
+  return { ...(named !== undefined && { issuer: named }), ...(authorizationEndpoint !== undefined && { authorizationEndpoint }), tokenEndpoint, ...(jwksUri !== undefined && { jwksUri }), ...(revocationEndpoint !== undefined && { revocationEndpoint }), authMethods, metadata };
 }
 
 /** The first well-known document that answers 200 with a JSON object; neither is a setup error. */

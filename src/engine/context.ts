@@ -6,16 +6,16 @@ import { randomUUID } from 'node:crypto';
 import { CheckFailure } from '../model/check.js';
 import type { PropertyEvidence } from '../model/result.js';
 import type { ShapeSnapshot } from '../model/shape.js';
-import type { CheckContext, CreatedResource, Lease } from '../model/context.js';
+import type { CheckContext, CreatedResource, IssuedCredential, Lease } from '../model/context.js';
 import { profileDefaults, type CollectionProfile, type TargetProfile } from '../model/profile.js';
 import { clientForProfile, type HttpClient } from '../http/client.js';
-import { abortOn, guard, refuseWhenClosed, refuseWrites, type Guard } from '../http/guards.js';
+import { abortOn, guard, refuseWhenClosed, refuseWrites, type Guard, type Send } from '../http/guards.js';
 import { RecordingSession, parseJson, unversionedUrl, type Transport } from '../http/session.js';
 import { createdItemUrl } from '../check-kit/created-url.js';
 import { scrubSecrets } from '../secrets-scrub.js';
 import { RestprobeError, isRestprobeError } from '../errors.js';
 import { Pacer, politely, politeDefaults, type PoliteOptions } from '../http/polite.js';
-import { Ledger, type LedgerJournal } from './ledger.js';
+import { Ledger, type LedgerJournal, type Leftover } from './ledger.js';
 import { cleanUp } from './cleanup.js';
 import { setupError } from '../check-kit/setup.js';
 import { SharedFixtures } from './fixtures.js';
@@ -35,13 +35,15 @@ export interface RunShared {
   readonly fixtures: SharedFixtures;
   /** Trips when the target stops answering, or asks for a wait the run cannot afford: every later request is refused. */
   readonly breaker: CircuitBreaker;
+  /** Credentials checks obtained and could not revoke (refresh tokens), by what they are: listed with the run's leftovers. */
+  readonly unrevoked: Leftover[];
 }
 
 /** A run's shared state with the profile's settings; `journal` keeps the ledger's changes on disk as they happen. */
 export function runShared(profile: TargetProfile, journal?: LedgerJournal): RunShared {
   const breaker = new CircuitBreaker(profile.http.maxConsecutiveFailures ?? profileDefaults.maxConsecutiveFailures);
   const polite = { ...politeDefaults, maxWaitMs: profile.http.maxRetryWaitMs, stopRun: (why: RestprobeError) => breaker.trip(why) };
-  return { collections: profile.collections, ledger: new Ledger(profile, journal), pacer: new Pacer(profile.http.maxRequestsPerSecond), polite, fixtures: new SharedFixtures(), breaker };
+  return { collections: profile.collections, ledger: new Ledger(profile, journal), pacer: new Pacer(profile.http.maxRequestsPerSecond), polite, fixtures: new SharedFixtures(), breaker, unrevoked: [] };
 }
 
 export class RunContext implements CheckContext {
@@ -52,6 +54,8 @@ export class RunContext implements CheckContext {
   /** What the check's requests got back (not cleanup's): the engine's floor under a pass. */
   readonly answers = new AnswerTally();
   private readonly dedicated: HttpClient[] = [];
+  /** What the check obtained and revokes when it ends (revokeWhenDone). */
+  private readonly issued: IssuedCredential[] = [];
   private raw: RecordingSession | undefined;
   /** Closed once cleanup has run: the guards then refuse every request. */
   private readonly state = { closed: false };
@@ -181,15 +185,7 @@ export class RunContext implements CheckContext {
    * removed, by the rules of {@link cleanUp}. Failures become notes, never verdicts.
    */
   async cleanup(): Promise<void> {
-    // Cleanup is not the check's to cancel: it goes past the check's signal, never past a
-    // closed session or a read-only run, and past a spent budget only to delete (counted apart).
-    const send = guard((req) => this.client.send(req), [
-      refuseWhenClosed(this.state),
-      refuseWrites(this.profile.safety.readOnly),
-      politely(this.shared.pacer, this.shared.polite, (line) => this.notes.push(`cleanup: ${line}`)),
-      // A target that stopped answering is not waited on item by item: what is left is listed.
-      this.shared.breaker.guard(`the cleanup of ${this.owner}`),
-    ]);
+    const send = this.cleanupSend();
     await cleanUp(this.ledger.toCleanUp(this.owner), { profile: this.profile, send, ledger: this.ledger, note: (line) => this.notes.push(`cleanup: ${line}`), scrub: (text) => scrubSecrets(text, this.http.secrets) });
   }
 
@@ -219,9 +215,47 @@ export class RunContext implements CheckContext {
     );
   };
 
-  /** Ends the check: cleanup, then the session closes (nothing more is sent), then dedicated connections close. */
+  revokeWhenDone(credential: IssuedCredential): void {
+    this.issued.push(credential);
+  }
+
+  /**
+   * Revokes what the check obtained, through the cleanup's transport and past a spent budget
+   * as cleanup goes; what stays is a leftover of the run, named by what it is.
+   */
+  private async revokeIssued(): Promise<void> {
+    const send = this.cleanupSend();
+    for (const credential of this.issued.splice(0)) {
+      let why: string | undefined;
+      try {
+        why = await credential.revoke((req) => send({ ...req, outsideBudget: true }));
+      } catch (err) {
+        why = err instanceof Error ? err.message : String(err);
+      }
+      const line = scrubSecrets(why === undefined ? `revoked ${credential.what}` : `${credential.what} (its value is not shown) was not revoked: ${why}`, this.http.secrets);
+      this.notes.push(`cleanup: ${line}`);
+      if (why !== undefined) this.shared.unrevoked.push({ url: credential.issuer, owner: this.owner, lastAnswer: line });
+    }
+  }
+
+  /**
+   * How cleanup sends: not the check's to cancel, it goes past the check's signal, never past
+   * a closed session or a read-only run, and past a spent budget only where a request says so.
+   */
+  private cleanupSend(): Send {
+    return guard((req) => this.client.send(req), [
+      refuseWhenClosed(this.state),
+      refuseWrites(this.profile.safety.readOnly),
+      politely(this.shared.pacer, this.shared.polite, (line) => this.notes.push(`cleanup: ${line}`)),
+      // A target that stopped answering is not waited on item by item: what is left is listed.
+      this.shared.breaker.guard(`the cleanup of ${this.owner}`),
+    ]);
+  }
+
+  /** Ends the check: cleanup and revocations, then the session closes (nothing more is sent), then dedicated connections close. */
   async finish(): Promise<void> {
     await this.cleanup();
+    await this.revokeIssued();
     this.state.closed = true;
     await Promise.all(this.dedicated.splice(0).map((c) => c.close()));
   }

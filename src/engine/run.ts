@@ -202,7 +202,7 @@ export async function runChecks(input: RunInput): Promise<RunOutcome> {
   }
   return {
     ...(damage !== undefined && { damage }),
-    leftovers: shared.ledger.leftovers(),
+    leftovers: [...shared.ledger.leftovers(), ...shared.unrevoked],
     waitedMs: Math.round(shared.pacer.waitedMs),
     ...(shared.breaker.tripped !== undefined && { stopped: shared.breaker.tripped.message }),
     cleanupBeyondCap: client.budget.cleanupBeyondCap,

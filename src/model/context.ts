@@ -7,6 +7,7 @@ import type { CollectionProfile, TargetProfile } from './profile.js';
 import type { PropertyEvidence } from './result.js';
 import type { ShapeSnapshot } from './shape.js';
 import type { WebhookListener } from '../webhooks/listener.js';
+import type { RawRequest, RawResponse } from '../http/client.js';
 
 /** A request as a check describes it. `path` is relative to the base URL unless `url` is given. */
 export interface RequestSpec {
@@ -110,6 +111,17 @@ export interface CheckContext {
   newMark(): string;
   /** Deletes what the check created so far (a property check does after each run); failures become notes. */
   cleanup(): Promise<void>;
+  /**
+   * A credential the check obtained from the target (a refresh token), revoked when the check
+   * ends, after its cleanup; one that cannot be revoked is listed among the run's leftovers,
+   * by what it is, never its value.
+   *
+   * @example
+   * ```ts
+   * ctx.revokeWhenDone({ what: 'a refresh token from the code flow', issuer: tokenEndpoint, revoke: (send) => revokeAt(send, endpoint, token) });
+   * ```
+   */
+  revokeWhenDone(credential: IssuedCredential): void;
   /** Scrubs this value from everything the check reports, like a configured secret (a key the target minted). */
   treatAsSecret(value: string, label?: string): void;
   /** Adds a line of evidence that holds on pass and fail alike. */
@@ -149,6 +161,19 @@ export interface CheckContext {
    * still registers it with {@link CheckContext.treatAsSecret}: its evidence is its own.
    */
   leased<T>(key: string, acquire: () => Promise<Lease<T>>): Promise<T>;
+}
+
+/** A credential a check obtained that outlives it unless revoked ({@link CheckContext.revokeWhenDone}). */
+export interface IssuedCredential {
+  /** What it is, for notes and the leftovers list; never its value: 'a refresh token from the code flow'. */
+  readonly what: string;
+  /** Where it was issued (the token endpoint's URL): the leftover's URL when it stays. */
+  readonly issuer: string;
+  /**
+   * Revokes it, sending through `send` (the check's cleanup transport: polite, budgeted, not
+   * recorded); resolves to why it could not be revoked, or undefined when it was.
+   */
+  revoke(send: (req: RawRequest) => Promise<RawResponse>): Promise<string | undefined>;
 }
 
 /** A value shared by a run's checks until it expires (an access token). */

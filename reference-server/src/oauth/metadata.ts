@@ -9,6 +9,7 @@ import type { ServerOrigin } from './origin.js';
 export const metadataPath = '/.well-known/oauth-authorization-server';
 export const authorizePath = '/oauth/authorize';
 export const tokenPath = '/oauth/token';
+export const revocationPath = '/oauth/revoke';
 export const jwksPath = '/oauth/jwks';
 
 /** The resources a scope may name besides `*` (the first path segments of the API). */
@@ -24,6 +25,9 @@ export function metadata(origin: ServerOrigin): Record<string, unknown> {
     grant_types_supported: ['authorization_code', 'client_credentials', 'refresh_token'],
     code_challenge_methods_supported: ['S256'],
     token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
+    // RFC 7009 token revocation, advertised as RFC 8414 §2 names it.
+    revocation_endpoint: origin.endpoint(revocationPath),
+    revocation_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
     scopes_supported: [...fullScopes, ...resources.flatMap((r) => [`read:${r}`, `write:${r}`])],
   };
 }

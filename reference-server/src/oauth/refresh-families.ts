@@ -52,6 +52,18 @@ export class RefreshFamilies {
     if (family !== undefined) family.revoked = true;
   }
 
+  /**
+   * Token revocation (RFC 7009 §2.1): revokes the whole family of `token` when it is one of
+   * `clientId`'s. An unknown token is no error (§2.2); another client's is (`false`).
+   */
+  revokeToken(token: string, clientId: string): boolean {
+    const family = this.tokens.get(token);
+    if (family === undefined) return true;
+    if (family.grant.clientId !== clientId) return false;
+    family.revoked = true;
+    return true;
+  }
+
   /** Redeems a token of `clientId`'s: the grant and the token that replaces it. */
   refresh(token: string, clientId: string): Refresh {
     const family = this.tokens.get(token);

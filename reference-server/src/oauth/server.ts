@@ -18,10 +18,11 @@ import { clientId, Clients } from './clients.js';
 import { Codes } from './codes.js';
 import { FormError, readForm } from './form.js';
 import { createSigningKeys, type JwtAlgorithm, type SigningKeys } from './keys.js';
-import { authorizePath, jwks, jwksPath, metadata, metadataPath, tokenPath } from './metadata.js';
+import { authorizePath, jwks, jwksPath, metadata, metadataPath, revocationPath, tokenPath } from './metadata.js';
 import { ServerOrigin } from './origin.js';
 import { RefreshFamilies } from './refresh-families.js';
 import { json, problem, writeReply } from './replies.js';
+import { RevocationEndpoint } from './revocation-endpoint.js';
 import { TokenEndpoint } from './token-endpoint.js';
 import { testUser, Users } from './users.js';
 
@@ -53,6 +54,7 @@ const endpoints: Readonly<Record<string, readonly string[]>> = {
   [jwksPath]: ['GET', 'HEAD'],
   [authorizePath]: ['GET', 'HEAD', 'POST'],
   [tokenPath]: ['POST'],
+  [revocationPath]: ['POST'],
 };
 
 export class AuthorizationServer {
@@ -62,6 +64,7 @@ export class AuthorizationServer {
   readonly secrets: OAuthSecrets;
   private readonly authorization: AuthorizationEndpoint;
   private readonly token: TokenEndpoint;
+  private readonly revocation: RevocationEndpoint;
 
   private constructor(private readonly keys: SigningKeys, options: AuthorizationServerOptions) {
     const { faults } = options;
@@ -71,7 +74,9 @@ export class AuthorizationServer {
     const users = new Users();
     const codes = new Codes(faults);
     this.authorization = new AuthorizationEndpoint(clients, users, codes, this.accessTokens, faults);
-    this.token = new TokenEndpoint(clients, users, codes, new RefreshFamilies(faults), this.accessTokens, faults);
+    const families = new RefreshFamilies(faults);
+    this.token = new TokenEndpoint(clients, users, codes, families, this.accessTokens, faults);
+    this.revocation = new RevocationEndpoint(clients, families);
     this.secrets = {
       RESTPROBE_OAUTH_CLIENT_ID: clientId,
       RESTPROBE_OAUTH_CLIENT_SECRET: clients.secret,
@@ -115,6 +120,7 @@ export class AuthorizationServer {
     if (path === metadataPath) return json(200, metadata(this.origin));
     if (path === jwksPath) return json(200, jwks(this.keys.publicJwks));
     if (path === tokenPath) return this.token.answer(req);
+    if (path === revocationPath) return this.revocation.answer(req);
     if (method !== 'POST') return this.authorization.show(query);
     try {
       return await this.authorization.submit(await readForm(req));
