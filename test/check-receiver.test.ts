@@ -1,21 +1,26 @@
 /**
  * Receiver mode against the reference receiver: the clean receiver passes every check;
- * each receiver fault fails exactly the checks it names; the secret is never printed.
+ * each receiver fault fails exactly the checks it names; the secret is never printed. And
+ * against receivers built on the senders' own libraries (@octokit/webhooks, Stripe's):
+ * the deliveries carry what those senders send, a future timestamp is a warning, an
+ * asynchronous receiver's count is read until it settles, and a team's headers go along.
  */
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
-import { checkReceiver } from '../src/webhooks/check-receiver.js';
-import { checkReceiverCommand } from '../src/cli/webhooks-command.js';
+import { checkReceiver, receiverChecks } from '../src/webhooks/check-receiver.js';
+import { checkReceiverCommand, parseHeaderLines } from '../src/cli/webhooks-command.js';
+import { startLibraryReceiver, type LibraryReceiver, type LibraryReceiverOptions } from './support/webhook-receivers.js';
 import { receiverFaultCatalogue, startReferenceReceiver } from '../reference-server/src/index.js';
 
 const secret = `whsec_${randomBytes(24).toString('base64')}`;
 const fast = { answerWithinMs: 300, slowMs: 700 };
 
-async function judged(faults: string[]) {
-  const receiver = await startReferenceReceiver({ secret, faults, slowMs: fast.slowMs });
+const processedUrlOf = (receiver: { url: string }): string => new URL('/processed/{id}', receiver.url).href.replace('%7Bid%7D', '{id}');
+
+async function judged(faults: string[], options: { processAfterMs?: number; settleMs?: number } = {}) {
+  const receiver = await startReferenceReceiver({ secret, faults, slowMs: fast.slowMs, ...(options.processAfterMs !== undefined && { processAfterMs: options.processAfterMs }) });
   try {
-    const processedUrl = new URL('/processed/{id}', receiver.url).href.replace('%7Bid%7D', '{id}');
-    return { results: await checkReceiver({ url: receiver.url, secret, scheme: 'standard', answerWithinMs: fast.answerWithinMs, processedUrl }), processed: receiver.processed };
+    return { results: await checkReceiver({ url: receiver.url, secret, scheme: 'standard', answerWithinMs: fast.answerWithinMs, processedUrl: processedUrlOf(receiver), settleMs: options.settleMs ?? 300 }), processed: receiver.processed };
   } finally {
     await receiver.close();
   }
@@ -33,11 +38,11 @@ describe('webhooks check-receiver', () => {
     expect(results.filter((r) => r.status !== 'pass').map((r) => [r.id, r.status])).toEqual(detects.map((id) => [id, 'fail']));
   });
 
-  it('without --processed-url, a receiver that processes a repeat again is only seen acknowledging it', async () => {
+  it('without --processed-url, whether a repeat is processed again is not judged: a skip that names the flag, never a pass', async () => {
     const receiver = await startReferenceReceiver({ secret, faults: ['receiver-processes-twice'] });
     try {
       const results = await checkReceiver({ url: receiver.url, secret, scheme: 'standard', answerWithinMs: fast.answerWithinMs });
-      expect(results.find((r) => r.id === 'EVT-receiver-duplicate-2xx')?.status).toBe('pass');
+      expect(results.find((r) => r.id === 'EVT-receiver-duplicate-2xx')).toMatchObject({ status: 'skip', message: expect.stringContaining('give --processed-url') });
       expect([...receiver.processed.values()]).toContain(2);
     } finally {
       await receiver.close();
@@ -61,5 +66,77 @@ describe('webhooks check-receiver', () => {
     await expect(checkReceiverCommand('http://127.0.0.1:9/x', { secretEnv: 'NOPE', scheme: 'standard', answerWithinMs: '100', toleranceSeconds: '300' }, {})).rejects.toThrow(/NOPE/);
     const code = await checkReceiverCommand('http://127.0.0.1:9/x', { secretEnv: 'S', scheme: 'standard', answerWithinMs: '100', toleranceSeconds: '300' }, { S: secret }, { write: () => true } as never);
     expect(code).toBe(3);
+  });
+});
+
+describe('a receiver that does the work asynchronously (its count comes later)', () => {
+  it('passes: the count is read until it settles (--settle-ms), not the instant the repeat is answered', async () => {
+    const { results } = await judged([], { processAfterMs: 400, settleMs: 2_000 });
+    expect(results.find((r) => r.id === 'EVT-receiver-duplicate-2xx')).toMatchObject({ status: 'pass', evidence: expect.arrayContaining([expect.stringMatching(/count 1 \(read \d+ times over \d+ ms, --settle-ms 2000\)$/)]) });
+  });
+
+  it('fails when it processes the repeat again, however late', async () => {
+    const { results } = await judged(['receiver-processes-twice'], { processAfterMs: 400, settleMs: 2_000 });
+    expect(results.find((r) => r.id === 'EVT-receiver-duplicate-2xx')).toMatchObject({ status: 'fail', message: 'acknowledged a repeat but processed the event 2 times, expected once' });
+  });
+
+  it('fails, saying so, when the work is not done within the settle window', async () => {
+    const { results } = await judged([], { processAfterMs: 1_000, settleMs: 200 });
+    expect(results.find((r) => r.id === 'EVT-receiver-duplicate-2xx')).toMatchObject({ status: 'fail', message: "the event was not processed within 200 ms (--settle-ms) of its repeat's answer, expected once" });
+  });
+});
+
+describe('receivers built on the senders\' own libraries', () => {
+  const open: LibraryReceiver[] = [];
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((r) => r.close()));
+  });
+  async function receiver(options: LibraryReceiverOptions): Promise<LibraryReceiver> {
+    const r = await startLibraryReceiver(options);
+    open.push(r);
+    return r;
+  }
+  const verdicts = (results: readonly { id: string; status: string }[]) => Object.fromEntries(results.map((r) => [r.id, r.status]));
+  const allPass = Object.fromEntries(receiverChecks.map((c) => [c.id, 'pass']));
+  const ghSecret = 'gh-secret-for-the-stand-in';
+
+  it('@octokit/webhooks takes the github scheme\'s deliveries (X-GitHub-Event, X-GitHub-Delivery, X-Hub-Signature-256) and refuses the bad ones', async () => {
+    const r = await receiver({ library: 'github', secret: ghSecret, processAfterMs: 50 });
+    const results = await checkReceiver({ url: r.url, secret: ghSecret, scheme: 'github', answerWithinMs: 2_000, processedUrl: r.processedUrl, settleMs: 300 });
+    expect(verdicts(results)).toEqual({ ...allPass, 'EVT-receiver-timestamp-4xx': 'skip' });
+  });
+
+  it('a GitHub receiver that never checks the signature fails every signature check', async () => {
+    const r = await receiver({ library: 'github', secret: ghSecret, verify: false });
+    const results = await checkReceiver({ url: r.url, secret: ghSecret, scheme: 'github', answerWithinMs: 2_000, processedUrl: r.processedUrl, settleMs: 300 });
+    expect(verdicts(results)).toEqual({ ...allPass, 'EVT-receiver-timestamp-4xx': 'skip', 'EVT-receiver-bad-signature-4xx': 'fail', 'EVT-receiver-reserialised-4xx': 'fail', 'EVT-receiver-unsigned-4xx': 'fail' });
+  });
+
+  it("Stripe's library refuses an old timestamp and takes a future one: a warning (SHOULD), not a failure; the run exits 0", async () => {
+    const stripeSecret = `whsec_${randomBytes(24).toString('hex')}`;
+    const r = await receiver({ library: 'stripe', secret: stripeSecret, processAfterMs: 50 });
+    const results = await checkReceiver({ url: r.url, secret: stripeSecret, scheme: 'stripe', answerWithinMs: 2_000, processedUrl: r.processedUrl, settleMs: 300 });
+    expect(verdicts(results)).toEqual({ ...allPass, 'EVT-receiver-timestamp-4xx': 'warn' });
+    expect(results.find((x) => x.id === 'EVT-receiver-timestamp-4xx')!.message).toMatch(/^accepted a timestamp 3000 s ahead \(200\), though it refused one as old/);
+    let out = '';
+    const code = await checkReceiverCommand(r.url, { secretEnv: 'STRIPE_HOOK', scheme: 'stripe', answerWithinMs: '2000', toleranceSeconds: '300', processedUrl: r.processedUrl, settleMs: '300' }, { STRIPE_HOOK: stripeSecret }, { write: (x: string) => ((out += x), true) } as never);
+    expect(code).toBe(0);
+    expect(out).toMatch(/^WARN  EVT-receiver-timestamp-4xx/m);
+  });
+
+  it('a receiver behind a gateway that wants a header of its own: refused without --header, judged with it', async () => {
+    const r = await receiver({ library: 'github', secret: ghSecret, gatewayKey: 'gk-123' });
+    const run = async (header: string[]) => {
+      let out = '';
+      const code = await checkReceiverCommand(r.url, { secretEnv: 'GH', scheme: 'github', answerWithinMs: '2000', toleranceSeconds: '300', header, json: true }, { GH: ghSecret }, { write: (x: string) => ((out += x), true) } as never);
+      return { code, checks: verdicts((JSON.parse(out) as { checks: { id: string; status: string }[] }).checks) };
+    };
+    expect(await run([])).toMatchObject({ code: 1, checks: { 'EVT-receiver-valid-2xx': 'fail' } });
+    expect(await run(['X-Gateway-Key: gk-123'])).toEqual({ code: 0, checks: { ...allPass, 'EVT-receiver-timestamp-4xx': 'skip', 'EVT-receiver-duplicate-2xx': 'skip' } });
+  });
+
+  it('--header takes "Name: value" lines only', () => {
+    expect(parseHeaderLines(['X-Gateway-Key: gk-123', 'authorization:Bearer t '])).toEqual({ 'x-gateway-key': 'gk-123', authorization: 'Bearer t' });
+    for (const bad of ['no colon', ': no name', 'bad name: x']) expect(() => parseHeaderLines([bad])).toThrow(/--header: ".*" is not "Name: value"/);
   });
 });

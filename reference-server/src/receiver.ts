@@ -2,7 +2,8 @@
  * The reference webhook receiver (conventions §6.3–4): it verifies a Standard Webhooks
  * signature over the raw body in constant time, refuses a timestamp more than five minutes
  * from now, answers 2xx at once, and processes each event id once (a repeat is answered
- * 2xx and skipped). `GET /processed/{id}` tells how often an id was processed.
+ * 2xx and skipped), at once or `processAfterMs` later. `GET /processed/{id}` tells how often
+ * an id was processed.
  * `restprobe webhooks check-receiver` is proven on it, and on its faults.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
@@ -37,6 +38,8 @@ export interface ReceiverOptions {
   readonly slowMs?: number;
   /** Timestamp tolerance in seconds (default 300). */
   readonly toleranceSeconds?: number;
+  /** How long after its answer the receiver processes an event (default 0: at once), as a queue worker would. */
+  readonly processAfterMs?: number;
 }
 
 export interface ReferenceReceiver {
@@ -66,6 +69,8 @@ export async function startReferenceReceiver(options: ReceiverOptions, port = 0)
   const faults = new Set(options.faults as readonly ReceiverFaultName[] | undefined);
   const tolerance = options.toleranceSeconds ?? 300;
   const processed = new Map<string, number>();
+  /** Event ids taken, processed or queued. */
+  const taken = new Set<string>();
   const reply = (res: ServerResponse, status: number, detail?: string): void => {
     if (detail === undefined) {
       res.writeHead(status).end();
@@ -106,12 +111,17 @@ export async function startReferenceReceiver(options: ReceiverOptions, port = 0)
       if (!faults.has('receiver-accepts-bad-signature') && !verifies(options.secret, id, timestamp, signed, signature)) return reply(res, 401, 'The signature does not verify.');
     }
     const key = typeof id === 'string' ? id : '';
-    const count = processed.get(key) ?? 0;
-    if (count > 0 && faults.has('receiver-fails-duplicate')) return reply(res, 409, 'This event was already processed.');
+    const repeat = taken.has(key);
+    if (repeat && faults.has('receiver-fails-duplicate')) return reply(res, 409, 'This event was already processed.');
     if (faults.has('receiver-slow')) await new Promise((r) => setTimeout(r, options.slowMs ?? 6_000));
     // Answered first, processed after (here: counted); a repeat is acknowledged and skipped.
     reply(res, 204);
-    if (count === 0 || faults.has('receiver-processes-twice')) processed.set(key, count + 1);
+    if (repeat && !faults.has('receiver-processes-twice')) return;
+    // Taken now, so a repeat that arrives before the work is done is skipped all the same.
+    taken.add(key);
+    const work = (): void => void processed.set(key, (processed.get(key) ?? 0) + 1);
+    if ((options.processAfterMs ?? 0) > 0) setTimeout(work, options.processAfterMs).unref();
+    else work();
   }
 
   const server = createServer((req, res) => {

@@ -141,13 +141,15 @@ Examples:
   const webhooks = cli.command('webhooks').description("webhook tools: test a team's own receiver");
   webhooks
     .command('check-receiver')
-    .description('send signed deliveries to a webhook receiver and judge its answers (2xx for a valid one, quickly; 4xx for a wrong signature, a re-serialised body, a stale or future timestamp, missing headers; 2xx for a repeat)')
+    .description("send deliveries to a webhook receiver as the scheme's real senders do, and judge its answers (2xx for a valid one, quickly; 4xx for a wrong signature, a re-serialised body, a stale timestamp, missing signature headers, and a future timestamp should get one; 2xx for a repeat, processed once where --processed-url tells)")
     .argument('<url>', "the receiver's URL")
     .requiredOption('--secret-env <name>', 'the environment variable that holds the signing secret (never printed)')
     .addOption(new Option('--scheme <name>', 'how deliveries are signed').choices(['standard', 'github', 'stripe']).default('standard'))
     .option('--answer-within-ms <n>', 'how fast a valid delivery must get its 2xx', '5000')
     .option('--tolerance-seconds <n>', "the receiver's timestamp tolerance; stale and future probes go ten times past it", '300')
-    .option('--processed-url <template>', 'where the receiver tells how often it processed an event ({id} replaced; a GET answering JSON with a numeric count): a repeat must then be processed once')
+    .option('--processed-url <template>', 'where the receiver tells how often it processed an event ({id} replaced; a GET answering JSON with a numeric count): a repeat must then be processed once; without it, that is not judged (skip)')
+    .option('--settle-ms <n>', 'how long after the repeat the processed count may take to settle (a receiver that works asynchronously counts later)', '2000')
+    .option('--header <line>', "a header sent with every delivery, 'Name: value' (a gateway's key); repeatable", collect, [])
     .option('--json', 'results as JSON', false)
     .addHelpText(
       'after',
@@ -156,8 +158,9 @@ Examples:
   $ export WEBHOOK_SECRET=whsec_…
   $ restprobe webhooks check-receiver http://127.0.0.1:3000/webhooks --secret-env WEBHOOK_SECRET
   $ restprobe webhooks check-receiver https://hooks.example.com/github --secret-env GH_SECRET --scheme github
+  $ restprobe webhooks check-receiver https://hooks.example.com/in --secret-env WEBHOOK_SECRET --processed-url 'https://hooks.example.com/processed/{id}' --header 'X-Gateway-Key: k'
 
-Exit codes: 0 every check passed or skipped · 1 a check failed · 2 usage error or the variable is unset · 3 the receiver could not be reached`,
+Exit codes: 0 no check failed (a warning does not fail) · 1 a check failed · 2 usage error or the variable is unset · 3 the receiver could not be reached`,
     )
     .action(async (url: string, opts) => {
       const { checkReceiverCommand } = await import('./webhooks-command.js');
