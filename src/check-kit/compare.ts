@@ -32,3 +32,24 @@ export function deepEqual(a: unknown, b: unknown): boolean {
 export function pickFields(o: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
   return Object.fromEntries(keys.filter((k) => k in o).map((k) => [k, o[k]]));
 }
+
+/**
+ * Whether `stored` is `sent` as a server keeps it: the same JSON value, or a string without
+ * the leading and trailing whitespace it was sent with. That one normalisation is
+ * documented by common frameworks (Django REST framework's CharField trims by default) and
+ * changes no meaning; restprobe's own generated values carry no such whitespace, so it
+ * only matters for values a config supplies.
+ */
+export function storedAsSent(sent: unknown, stored: unknown): boolean {
+  return deepEqual(sent, stored) || (typeof sent === 'string' && typeof stored === 'string' && sent.trim() === stored);
+}
+
+/**
+ * Fields of `sent` whose value `stored` does not hold ({@link storedAsSent}), as
+ * `field: sent → stored`. A field stored trimmed is noted through `note`, not listed.
+ */
+export function valuesNotStored(sent: Record<string, unknown>, stored: Record<string, unknown>, note: (line: string) => void): string[] {
+  const trimmed = Object.keys(sent).filter((k) => !deepEqual(sent[k], stored[k]) && storedAsSent(sent[k], stored[k]));
+  if (trimmed.length > 0) note(`stored without leading or trailing whitespace, judged as sent: ${trimmed.map((k) => `${k} ${brief(sent[k], 40)} → ${brief(stored[k], 40)}`).join('; ')}`);
+  return Object.keys(sent).filter((k) => !storedAsSent(sent[k], stored[k])).map((k) => `${k}: ${brief(sent[k], 40)} → ${brief(stored[k], 40)}`);
+}

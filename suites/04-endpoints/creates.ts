@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { CheckFailure, defineCheck } from '../../src/model/check.js';
 import type { HttpResponse } from '../../src/model/context.js';
 import { describe, ensure, expectHeader, expectJsonObject, expectStatus, brief } from '../../src/check-kit/expect.js';
-import { diffRepresentations, pickFields } from '../../src/check-kit/compare.js';
+import { diffRepresentations, valuesNotStored } from '../../src/check-kit/compare.js';
 import { sendTracked } from '../../src/check-kit/probes.js';
 import { targetOrigins } from '../../src/check-kit/created-url.js';
 
@@ -85,15 +85,17 @@ export const postServerChoosesId = defineCheck({
 export const createReturnsResource = defineCheck({
   id: 'END-create-returns-resource',
   title: 'A create returns the created resource',
-  rule: 'A create MUST return the created resource: its id and every field the client sent.',
+  rule: 'A create MUST return the created resource: its id and every field the client sent, with the values sent.',
   severity: 'must',
   needs: ['writable'],
   async run(ctx, { writable: collection }) {
-    const item = await ctx.create(collection);
+    // The mark is chosen here, so the comparison is with every value the POST really carried.
+    const mark = collection.markField === undefined ? {} : { [collection.markField]: ctx.newMark() };
+    const sent = { ...collection.createBody, ...mark };
+    const item = await ctx.create(collection, mark);
     const body = expectJsonObject(item.response, 'the create response');
     ensure(body[collection.idField] !== undefined, `${describe(item.response)}: no "${collection.idField}" in the body, expected the created resource`, collection.idField, brief(body));
-    const sent = collection.createBody ?? {};
-    const missing = diffRepresentations(sent, pickFields(body, Object.keys(sent)), []);
+    const missing = valuesNotStored(sent, body, (line) => ctx.note(line));
     ensure(missing.length === 0, `${describe(item.response)}: the body does not hold what was sent (${missing.join('; ')}), expected the created resource`, brief(sent), brief(body));
   },
 });

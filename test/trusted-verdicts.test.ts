@@ -1,0 +1,121 @@
+/**
+ * Verdicts a real API can trust (issue 24: mechanism 2, too strict, too lax). Each item is
+ * proven both ways on the reference server behind a rewriting proxy that changes one
+ * behaviour: a stand-in that conforms in another way than the reference server passes, and
+ * one that breaks the rule without being one of the reference server's faults fails.
+ */
+import { describe, expect, it } from 'vitest';
+import { runChecks } from '../src/engine/run.js';
+import { resultName, worstFinding, type CheckResult } from '../src/model/result.js';
+import type { CollectionProfile, TargetProfile } from '../src/model/profile.js';
+import { catalogue } from '../suites/catalogue.js';
+import { jsonOf, pathOf, withJson, type ProxiedRequest, type Rewrites } from './support/rewriting-proxy.js';
+import { startTarget, startVariant, type Target } from './support/target.js';
+
+interface Judged {
+  readonly verdicts: Record<string, string>;
+  /** Every result as `ID [collection]: status message | notes`, to explain a mismatch and to match messages. */
+  readonly explain: string;
+  readonly results: readonly CheckResult[];
+}
+
+/** Runs each of `ids` alone on the target (closed afterwards): its worst finding over its collections. */
+async function judge(start: Promise<Target>, ids: readonly string[], adjust: (p: TargetProfile) => TargetProfile = (p) => p): Promise<Judged> {
+  const target = await start;
+  try {
+    const results: CheckResult[] = [];
+    const verdicts: Record<string, string> = {};
+    for (const id of ids) {
+      const check = catalogue.find((c) => c.id === id);
+      if (check === undefined) throw new Error(`no check ${id}`);
+      const run = (await runChecks({ profile: adjust(target.profile), checks: [check], seed: 1, client: target.client })).results;
+      results.push(...run);
+      verdicts[id] = worstFinding(run)!.status;
+    }
+    const explain = results.map((r) => `${resultName(r.id, r.collection)}: ${r.status} ${r.message} | ${r.evidence.notes.join(' | ')}`).join('\n');
+    return { verdicts, explain, results };
+  } finally {
+    await target.close();
+  }
+}
+
+function expectVerdicts(got: Judged, want: Record<string, string>): void {
+  expect(got.verdicts, got.explain).toEqual(want);
+}
+
+const every = (ids: readonly string[], status: string): Record<string, string> => Object.fromEntries(ids.map((id) => [id, status]));
+
+const projects = '/v2/projects';
+const isProjectPath = (req: ProxiedRequest): boolean => pathOf(req) === projects || pathOf(req).startsWith(`${projects}/`);
+const isWrite = (req: ProxiedRequest): boolean => ['POST', 'PUT', 'PATCH'].includes(req.method);
+const onlyProjects = (p: TargetProfile): TargetProfile => ({ ...p, collections: p.collections.filter((c) => c.name === 'projects') });
+const adjustProjects = (change: (c: CollectionProfile) => CollectionProfile) => (p: TargetProfile): TargetProfile => ({ ...p, collections: p.collections.filter((c) => c.name === 'projects').map(change) });
+
+describe('1. a create is compared with the body it really sent', () => {
+  it('a create body that names the mark field passes: the run-unique mark sent is what comes back', async () => {
+    const labelled = adjustProjects((c) => ({ ...c, createBody: { ...c.createBody, label: 'from the config' } }));
+    expectVerdicts(await judge(startTarget(), ['END-create-returns-resource'], labelled), { 'END-create-returns-resource': 'pass' });
+  });
+
+  it('a create that answers another mark than the one sent fails', async () => {
+    const staleMark: Rewrites = { response: (res, req) => (req.method === 'POST' && pathOf(req) === projects && res.status === 201 ? withJson(res, { ...jsonOf(res), label: 'restprobe-stale' }) : res) };
+    const judged = await judge(startVariant(staleMark), ['END-create-returns-resource'], onlyProjects);
+    expectVerdicts(judged, { 'END-create-returns-resource': 'fail' });
+    expect(judged.explain).toMatch(/the body does not hold what was sent \(label: "restprobe-[^"]+" → "restprobe-stale"\)/);
+  });
+});
+
+describe('2. an update answer is compared with the resource a GET shows after it', () => {
+  /** Leaves out every null member of a project, as a "rebuild the object" handler removes what a PUT omitted. */
+  const dropNulls: Rewrites = {
+    response: (res, req) => {
+      const body = jsonOf(res);
+      if (!isProjectPath(req) || typeof body !== 'object' || body === null) return res;
+      const clean = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null));
+      return withJson(res, Array.isArray(body.data) ? { ...body, data: body.data.map(clean) } : clean(body));
+    },
+  };
+
+  it('a PUT that removes the fields it omitted passes, as END-put-replaces does', async () => {
+    const ids = ['END-update-returns-resource', 'END-put-replaces'];
+    expectVerdicts(await judge(startVariant(dropNulls), ids, onlyProjects), every(ids, 'pass'));
+  });
+
+  it('a PUT answer with a stale value in a field it did not write fails', async () => {
+    const staleStatus: Rewrites = { response: (res, req) => (req.method === 'PUT' && isProjectPath(req) && res.status === 200 ? withJson(res, { ...jsonOf(res), status: 'archived' }) : res) };
+    const judged = await judge(startVariant(staleStatus), ['END-update-returns-resource'], onlyProjects);
+    expectVerdicts(judged, { 'END-update-returns-resource': 'fail' });
+    expect(judged.explain).toMatch(/PUT \/v2\/projects\/\S+ → 200 application\/json differs from the resource a GET shows right after it \(GET → answer: status: "active" → "archived"\)/);
+  });
+});
+
+describe('3. a value stored without its leading and trailing whitespace counts as stored', () => {
+  /** Each string value of a JSON object request body passed through `change`. */
+  const rewriteStrings = (when: (req: ProxiedRequest) => boolean, change: (key: string, value: string) => string): Rewrites => ({
+    request: (req) => {
+      const body = jsonOf(req);
+      if (!when(req) || typeof body !== 'object' || body === null || Array.isArray(body)) return req;
+      return { ...req, body: JSON.stringify(Object.fromEntries(Object.entries(body).map(([k, v]) => [k, typeof v === 'string' ? change(k, v) : v]))) };
+    },
+  });
+
+  const padded = adjustProjects((c) => ({
+    ...c,
+    createBody: { ...c.createBody, name: 'restprobe probe ' },
+    replaceBody: { name: ' restprobe probe (replaced)' },
+    patchBody: { name: 'restprobe probe (patched)\t' },
+  }));
+  const ids = ['END-create-returns-resource', 'END-update-returns-resource', 'END-put-replaces', 'END-patch-keeps-unsent'];
+
+  it('a server that trims strings (Django REST framework) passes, and the evidence says so', async () => {
+    const trims = rewriteStrings((req) => isWrite(req) && isProjectPath(req), (_k, v) => v.trim());
+    const judged = await judge(startVariant(trims), ids, padded);
+    expectVerdicts(judged, every(ids, 'pass'));
+    expect(judged.explain).toMatch(/stored without leading or trailing whitespace, judged as sent: name "restprobe probe " → "restprobe probe"/);
+  });
+
+  it('a server that cuts a name short fails', async () => {
+    const cuts = rewriteStrings((req) => isWrite(req) && isProjectPath(req), (k, v) => (k === 'name' ? v.slice(0, -2) : v));
+    expectVerdicts(await judge(startVariant(cuts), ['END-create-returns-resource'], padded), { 'END-create-returns-resource': 'fail' });
+  });
+});
