@@ -9,7 +9,7 @@ import { runChecks } from '../src/engine/run.js';
 import { resultName, worstFinding, type CheckResult } from '../src/model/result.js';
 import type { CollectionProfile, TargetProfile } from '../src/model/profile.js';
 import { catalogue } from '../suites/catalogue.js';
-import { jsonOf, pathOf, withJson, type ProxiedRequest, type Rewrites } from './support/rewriting-proxy.js';
+import { jsonOf, pathOf, queryOf, withJson, type ProxiedRequest, type Rewrites } from './support/rewriting-proxy.js';
 import { startTarget, startVariant, type Target } from './support/target.js';
 
 interface Judged {
@@ -117,5 +117,60 @@ describe('3. a value stored without its leading and trailing whitespace counts a
   it('a server that cuts a name short fails', async () => {
     const cuts = rewriteStrings((req) => isWrite(req) && isProjectPath(req), (k, v) => (k === 'name' ? v.slice(0, -2) : v));
     expectVerdicts(await judge(startVariant(cuts), ['END-create-returns-resource'], padded), { 'END-create-returns-resource': 'fail' });
+  });
+});
+
+describe('4. a cursor walk may pass short and empty pages before its end', () => {
+  const isLabelled = (req: ProxiedRequest): boolean => req.method === 'GET' && pathOf(req) === projects && queryOf(req).has('label');
+
+  it('a store that filters after it scans (DynamoDB-style), over 40 other projects, passes', async () => {
+    const scanThenFilter: Rewrites = {
+      request: (req) => {
+        if (!isLabelled(req)) return req;
+        const q = queryOf(req);
+        const label = q.get('label')!;
+        q.delete('label');
+        return { ...req, path: `${projects}?${q}`, headers: { ...req.headers, 'x-variant-label': label } };
+      },
+      response: (res, req) => {
+        const label = req.headers['x-variant-label'];
+        if (label === undefined || res.status !== 200) return res;
+        const body = jsonOf(res);
+        return withJson(res, { ...body, data: body.data.filter((i: { label: string }) => i.label === label) });
+      },
+    };
+    const ids = ['END-pagination-terminates', 'END-pagination-complete-walk', 'END-filter-matches'];
+    const judged = await judge(startVariant(scanThenFilter, [], { seedProjects: 40 }), ids, onlyProjects);
+    expectVerdicts(judged, every(ids, 'pass'));
+    expect(judged.explain).toMatch(/\d+ of the walk's \d+ pages brought no unseen item before next_cursor became null/);
+  });
+
+  it('a walk whose empty pages never end, each with a fresh cursor, fails on its request bound', async () => {
+    const endless: Rewrites = {
+      request: (req) => {
+        const cursor = isLabelled(req) ? queryOf(req).get('cursor') : null;
+        if (cursor === null || !cursor.startsWith('endless-')) return req;
+        return withJson({ status: 200, headers: { 'content-type': 'application/json', 'cache-control': 'private, no-cache' }, body: '' }, { data: [], next_cursor: `endless-${Number(cursor.slice(8)) + 1}` });
+      },
+      response: (res, req) => (isLabelled(req) && res.status === 200 && jsonOf(res).next_cursor === null ? withJson(res, { ...jsonOf(res), next_cursor: 'endless-0' }) : res),
+    };
+    const judged = await judge(startVariant(endless), ['END-pagination-terminates'], onlyProjects);
+    expectVerdicts(judged, { 'END-pagination-terminates': 'fail' });
+    expect(judged.explain).toMatch(/the walk did not end: still going after 106 requests \(106 pages, 103 of them bringing no unseen item\)/);
+  });
+
+  it('a next_cursor that leads back to a page already read fails as a loop', async () => {
+    // After the last item: an empty page at loop-a, whose cursor leads to loop-b, whose cursor leads back to loop-a.
+    const loops: Rewrites = {
+      request: (req) => {
+        const cursor = isLabelled(req) ? queryOf(req).get('cursor') : null;
+        if (cursor !== 'loop-a' && cursor !== 'loop-b') return req;
+        return withJson({ status: 200, headers: { 'content-type': 'application/json', 'cache-control': 'private, no-cache' }, body: '' }, { data: [], next_cursor: cursor === 'loop-a' ? 'loop-b' : 'loop-a' });
+      },
+      response: (res, req) => (isLabelled(req) && res.status === 200 && jsonOf(res).next_cursor === null ? withJson(res, { ...jsonOf(res), next_cursor: 'loop-a' }) : res),
+    };
+    const judged = await judge(startVariant(loops), ['END-pagination-terminates'], onlyProjects);
+    expectVerdicts(judged, { 'END-pagination-terminates': 'fail' });
+    expect(judged.explain).toMatch(/cursor=loop-b → 200 application\/json gave a next_cursor the walk had already followed, a loop/);
   });
 });

@@ -118,11 +118,25 @@ export function pageShapeProblem(res: HttpResponse, c: CollectionProfile): { fou
 }
 
 /**
+ * Pages a walk may fetch that bring no unseen item, on top of the pages that do, before it
+ * is called endless: a store that filters after it scans (DynamoDB-style), or a shared
+ * table where the marked items are sparse, answers short and empty pages before the end.
+ */
+const barrenPagesAllowed = 100;
+/** How long a walk may take before it is called endless. */
+const walkMsAllowed = 60_000;
+
+export interface WalkOptions extends ShapeOptions {
+  readonly judgeFilters?: boolean;
+}
+
+/**
  * Walks every page of a query, following `next_cursor` (cursor style), stepping the
  * offset (offset style; without a limit, by the size of the first page) or the page number
- * (page style). Fails when the
- * walk does not end within `maxPages`. An empty page may still carry a `next_cursor`: the
- * conventions ask only that it be null at the end.
+ * (page style). Fails when more than `maxPages` pages bring an item the walk has not seen,
+ * when a `next_cursor` repeats one the walk already followed (a loop), or when the walk
+ * outlasts its requests ({@link barrenPagesAllowed} beyond `maxPages`) or time. An empty or short page may still carry a `next_cursor`:
+ * the conventions ask only that it be null at the end; such pages are noted.
  *
  * A walk filtered by a mark is a fixture: an item outside the filter means the collection
  * ignores it, and the walk cannot show what the check is about (ERR_SETUP). Only the
@@ -133,20 +147,33 @@ export async function* walk(
   c: CollectionProfile,
   q: Omit<PageQuery, 'cursor' | 'offset'>,
   maxPages: number,
-  options: { judgeFilters?: boolean } & ShapeOptions = {},
+  options: WalkOptions = {},
 ): AsyncGenerator<Page> {
+  const maxRequests = maxPages + barrenPagesAllowed;
+  const started = Date.now();
+  const seen = new Set<string>();
+  const followed = new Set<string>();
+  let [progress, barren] = [0, 0];
   let cursor: string | undefined;
   let offset = 0;
   let pageSize = q.limit;
+  const endless = (why: string) => {
+    const pages = `${progress + barren} pages, ${barren} of them bringing no unseen item`;
+    return new CheckFailure(`the walk did not end: ${why} (${pages}), expected next_cursor to become null after the last item`, `the end within ${maxPages} pages that bring items`, why);
+  };
   for (let n = 1; ; n++) {
-    if (n > maxPages) {
-      throw new CheckFailure(`the walk did not end within ${maxPages} pages, expected next_cursor to become null after the last item`, `at most ${maxPages} pages`, `more than ${maxPages}`);
-    }
+    if (n > maxRequests) throw endless(`still going after ${maxRequests} requests`);
+    if (Date.now() - started > walkMsAllowed) throw endless(`still going after ${walkMsAllowed / 1000} s`);
     const at = c.pagination.style === 'page' ? { page: n - 1 } : { offset };
     const page = await fetchPage(ctx, c, positional(c) ? { ...q, ...at } : { ...q, ...(cursor !== undefined && { cursor }) }, options);
     if (!options.judgeFilters) expectFiltered(page, q.filters ?? {}, c);
     // A page larger than asked for means the limit (or its parameter name) is ignored.
     ensure(q.limit === undefined || page.items.length <= q.limit, `${describe(page.res)}: ${page.items.length} items for ${c.pagination.limitParam}=${q.limit}, expected at most ${q.limit}`, `≤ ${q.limit} items`, `${page.items.length}`);
+    const unseen = page.items.filter((i) => !seen.has(String(i[c.idField])));
+    for (const i of unseen) seen.add(String(i[c.idField]));
+    if (unseen.length > 0) progress++;
+    else barren++;
+    if (progress > maxPages) throw endless(`more than ${maxPages} pages brought unseen items`);
     yield page;
     if (positional(c)) {
       pageSize ??= page.items.length;
@@ -154,7 +181,12 @@ export async function* walk(
       offset += page.items.length;
       continue;
     }
-    if (page.nextCursor === null || page.nextCursor === undefined) return;
+    if (page.nextCursor === null || page.nextCursor === undefined) {
+      if (barren > 0) ctx.note(`${barren} of the walk's ${n} pages brought no unseen item before next_cursor became null (empty or repeated pages: a filtered scan, or sparse items)`);
+      return;
+    }
+    if (followed.has(page.nextCursor)) throw endless(`${describe(page.res)} gave a next_cursor the walk had already followed, a loop`);
+    followed.add(page.nextCursor);
     cursor = page.nextCursor;
   }
 }
@@ -172,7 +204,7 @@ function expectFiltered(page: Page, filters: Readonly<Record<string, string>>, c
  * The ids a walk returns, in order (for the small marked sets checks create). The walk's
  * page-size assertion makes a walk over more items than `limit` cross page boundaries.
  */
-export async function walkIds(ctx: CheckContext, c: CollectionProfile, q: Omit<PageQuery, 'cursor' | 'offset'>, maxPages: number, options: ShapeOptions = {}): Promise<string[]> {
+export async function walkIds(ctx: CheckContext, c: CollectionProfile, q: Omit<PageQuery, 'cursor' | 'offset'>, maxPages: number, options: WalkOptions = {}): Promise<string[]> {
   const ids: string[] = [];
   for await (const page of walk(ctx, c, q, maxPages, options)) ids.push(...page.items.map((i) => String(i[c.idField])));
   return ids;
