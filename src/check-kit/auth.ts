@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { CheckSkipped } from '../model/check.js';
 import type { CheckContext, HttpResponse, RequestSpec } from '../model/context.js';
-import type { SessionAuth } from '../model/profile.js';
+import type { ApiKeyAuth, SessionAuth } from '../model/profile.js';
 import { keyHeaders } from '../http/session.js';
 import { describe } from './expect.js';
 import { setupError } from './setup.js';
@@ -26,6 +26,14 @@ export function garbageKey(): string {
 export function challengeProblem(res: HttpResponse): string | undefined {
   if (res.status !== 401) return `${describe(res)}, expected 401`;
   return (res.headers['www-authenticate'] ?? '').trim() === '' ? `${describe(res)}: no WWW-Authenticate challenge` : undefined;
+}
+
+/** The configured credential's value now: an issued one (auth.apiKey.fromOAuth) renewed first when it is about to expire, and scrubbed from the check's evidence. */
+export async function currentKey(ctx: CheckContext, credentials: ApiKeyAuth): Promise<string> {
+  if (credentials.issued === undefined) return credentials.value.value;
+  const value = await credentials.issued.fresh();
+  ctx.treatAsSecret(value, credentials.value.envName);
+  return value;
 }
 
 /** What a request adds to send `key` in `header` in place of the configured credentials. */

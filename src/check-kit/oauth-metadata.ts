@@ -42,12 +42,22 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== 
 
 /** The run's discovered endpoints (shared by every check). */
 export function oauthEndpoints(ctx: CheckContext, oauth: OAuthProfile): Promise<OAuthEndpoints> {
-  return ctx.leased('oauth-endpoints', async () => ({ value: await discover(ctx, oauth), expiresAt: Date.now() + metadataLifetimeMs }));
+  const via: Discovery = { baseUrl: ctx.profile.baseUrl, get: (url) => ctx.http.send({ method: 'GET', url, auth: false }), note: (line) => ctx.note(line) };
+  return ctx.leased('oauth-endpoints', async () => ({ value: await discoverEndpoints(via, oauth), expiresAt: Date.now() + metadataLifetimeMs }));
 }
 
-async function discover(ctx: CheckContext, oauth: OAuthProfile): Promise<OAuthEndpoints> {
+/** What discovery sends through and reports to: a check's session and notes, or the run's API token's own. */
+export interface Discovery {
+  /** The target's base URL, whose origin is the issuer when the config names none. */
+  readonly baseUrl: string;
+  get(url: string): Promise<HttpResponse>;
+  note(line: string): void;
+}
+
+/** The endpoints of `oauth`, from the config and the metadata. */
+export async function discoverEndpoints(via: Discovery, oauth: OAuthProfile): Promise<OAuthEndpoints> {
   const explicit = oauth.tokenEndpoint !== undefined && oauth.authorizationEndpoint !== undefined && oauth.jwksUrl !== undefined;
-  const issuer = oauth.issuer ?? (explicit ? undefined : new URL(ctx.profile.baseUrl).origin);
+  const issuer = oauth.issuer ?? (explicit ? undefined : new URL(via.baseUrl).origin);
   let metadata: Record<string, unknown> = {};
   if (issuer !== undefined && !explicit) {
     try {
@@ -55,7 +65,7 @@ async function discover(ctx: CheckContext, oauth: OAuthProfile): Promise<OAuthEn
     } catch (err) {
       // A server without metadata is still usable when the config names its token endpoint.
       if (oauth.tokenEndpoint === undefined) throw err;
-      ctx.note(`no authorization server metadata for ${issuer}: using the configured endpoints`);
+      via.note(`no authorization server metadata for ${issuer}: using the configured endpoints`);
     }
   }
   for (const member of ['token_endpoint', 'authorization_endpoint', 'jwks_uri']) {
@@ -77,10 +87,10 @@ async function discover(ctx: CheckContext, oauth: OAuthProfile): Promise<OAuthEn
 }
 
 /** The first well-known document that answers 200 with a JSON object; neither is a setup error. */
-async function fetchMetadata(ctx: CheckContext, issuer: string): Promise<Record<string, unknown>> {
+async function fetchMetadata(via: Discovery, issuer: string): Promise<Record<string, unknown>> {
   const tried: HttpResponse[] = [];
   for (const url of wellKnownUrls(issuer)) {
-    const res = await ctx.http.send({ method: 'GET', url, auth: false });
+    const res = await via.get(url);
     if (res.status === 200 && isObject(res.json)) return res.json;
     tried.push(res);
   }

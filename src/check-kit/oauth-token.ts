@@ -4,7 +4,7 @@
  * the body (client_secret_post), or, for a public client, identified by its `client_id`
  * alone (§3.2.1). Every token the answer holds is scrubbed from reports.
  */
-import type { CheckContext, HttpResponse } from '../model/context.js';
+import type { CheckContext, HttpResponse, RequestSpec } from '../model/context.js';
 import { isConfidential, type OAuthClient } from '../model/oauth-needs.js';
 import { formBody } from '../http/session.js';
 import { describe, summarise } from './expect.js';
@@ -35,18 +35,24 @@ export interface TokenRequestOptions {
   readonly clientSecret?: string;
 }
 
-/** Sends one token request; the answer is the check's to judge. */
-export async function tokenRequest(ctx: CheckContext, client: OAuthClient, fields: Record<string, string>, opts: TokenRequestOptions = {}): Promise<HttpResponse> {
-  const endpoints = await oauthEndpoints(ctx, client.oauth);
+/** A token request as it is sent, and the Basic credential it carries (derived from the secret, so as secret as it). */
+export function tokenRequestSpec(client: OAuthClient, endpoints: OAuthEndpoints, fields: Record<string, string>, opts: TokenRequestOptions = {}): { readonly spec: RequestSpec; readonly basic?: string } {
   const how = opts.clientAuth ?? clientAuthOf(client, endpoints);
   const id = opts.clientId ?? client.oauth.clientId;
   const secret = opts.clientSecret ?? client.oauth.clientSecret?.value ?? '';
   const form = how === 'client_secret_post' ? { ...fields, client_id: id, client_secret: secret } : how === 'none' ? { ...fields, client_id: id } : fields;
-  const basic = how === 'client_secret_basic' ? basicCredentials(id, secret) : undefined;
+  const basic = how === 'client_secret_basic' ? basicCredentials(id, secret).slice('Basic '.length) : undefined;
+  const spec: RequestSpec = { method: 'POST', url: endpoints.tokenEndpoint, auth: false, form, ...(basic !== undefined && { headers: { authorization: `Basic ${basic}` } }) };
+  return { spec, ...(basic !== undefined && { basic }) };
+}
+
+/** Sends one token request; the answer is the check's to judge. */
+export async function tokenRequest(ctx: CheckContext, client: OAuthClient, fields: Record<string, string>, opts: TokenRequestOptions = {}): Promise<HttpResponse> {
+  const endpoints = await oauthEndpoints(ctx, client.oauth);
+  const { spec, basic } = tokenRequestSpec(client, endpoints, fields, opts);
   // What is derived from the secret is as secret as it: a target echoing the header is scrubbed by it.
-  if (basic !== undefined) ctx.treatAsSecret(basic.slice('Basic '.length), 'OAUTH_CLIENT_BASIC');
-  const headers = basic === undefined ? undefined : { authorization: basic };
-  const res = await ctx.http.send({ method: 'POST', url: endpoints.tokenEndpoint, auth: false, form, ...(headers && { headers }) });
+  if (basic !== undefined) ctx.treatAsSecret(basic, 'OAUTH_CLIENT_BASIC');
+  const res = await ctx.http.send(spec);
   secretsOf(ctx, res);
   revokeWhenDone(ctx, client, endpoints, fields, res);
   return res;
@@ -100,7 +106,7 @@ export function clientCredentialsGrant(client: OAuthClient): Record<string, stri
   return { ...client.oauth.parameters, grant_type: 'client_credentials', ...(client.oauth.scopes.length > 0 && { scope: client.oauth.scopes.join(' ') }) };
 }
 
-/** Tokens are renewed this long before they expire, so none runs out mid-check (a short-lived one: a quarter of its life). */
+/** Tokens are renewed this long before they expire, so none runs out mid-check (a short-lived one: a quarter of its life and a second). */
 const renewMarginMs = 30_000;
 /** When a token response gives no lifetime, it is used this long (RFC 6749 leaves it to the server). */
 const assumedLifetimeMs = 60_000;
@@ -109,5 +115,6 @@ const assumedLifetimeMs = 60_000;
 export function renewAt(expiresIn: number | undefined, now = Date.now()): number {
   if (expiresIn === undefined) return now + assumedLifetimeMs;
   const life = expiresIn * 1000;
-  return now + life - Math.min(renewMarginMs, life / 4);
+  // A second more for a short one: exp counts whole seconds from an iat rounded down.
+  return now + life - Math.min(renewMarginMs, life / 4 + 1000);
 }

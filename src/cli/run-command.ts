@@ -160,13 +160,16 @@ async function preflight(profile: TargetProfile, client: HttpClient): Promise<vo
     const path = resolveUrl(profile.baseUrl, collection.path);
     // The target answered: how its collection answers (slowly, or not at all) is for the checks to judge.
     const res = await get(path, credentialHeaders(profile)).catch((err: unknown) => {
+  // The API's access token from auth.oauth, got first: a refusal ends the run here, saying so.
+  await profile.auth.apiKey?.issued?.fresh();
       if (err instanceof RestprobeError && ['ERR_TIMEOUT', 'ERR_PROTOCOL', 'ERR_BODY_TOO_LARGE', 'ERR_TARGET_UNREACHABLE'].includes(err.code)) return undefined;
       throw err;
     });
     if (res?.status !== 401) return;
     const key = profile.auth.apiKey;
     if (key) {
-      throw new RestprobeError('ERR_CREDENTIALS_REJECTED', `the target refused the configured credentials: GET ${collection.path} answered 401; check $${key.value.envName} (auth.apiKey)`);
+      const check = key.issued === undefined ? `check $${key.value.envName} (auth.apiKey)` : 'is it the token this API takes (auth.apiKey.fromOAuth; auth.oauth.scopes and parameters)?';
+      throw new RestprobeError('ERR_CREDENTIALS_REJECTED', `the target refused the configured credentials: GET ${collection.path} answered 401; ${check}`);
     }
     const challenge = res.headers['www-authenticate'];
     throw new RestprobeError('ERR_CREDENTIALS_MISSING', `the target wants credentials: GET ${collection.path} answered 401${challenge ? ` (WWW-Authenticate: ${String(challenge).slice(0, 80)})` : ''}; configure auth.apiKey`);

@@ -3,7 +3,7 @@
  * read, validate against the bundled schema, apply defaults, resolve secrets.
  */
 import { RestprobeError } from '../errors.js';
-import type { ApiKeyAuth, AuthProfile, CollectionProfile, TargetProfile, VersionProfile, WebhooksProfile } from '../model/profile.js';
+import type { ApiKeyAuth, AuthProfile, CollectionProfile, JwtProfile, OAuthProfile, TargetProfile, VersionProfile, WebhooksProfile } from '../model/profile.js';
 import { normaliseBaseUrl } from './base-url.js';
 import { configDefaults as defaults } from './defaults.js';
 import { problemsFromAjv } from './problems.js';
@@ -17,6 +17,8 @@ import { dirname, resolve as resolvePath } from 'node:path';
 import { SecretResolver } from './secrets.js';
 import { rateLimitProfile } from './rate-limit.js';
 import { jwtProfile, oauthProfile } from './oauth.js';
+// The run's own API credential, when auth.oauth issues it, is requested by the check kit's OAuth helpers.
+import { ApiToken, apiTokenCredential } from '../check-kit/api-token.js';
 
 export interface LoadProfileOptions {
   /** Path of the config file (JSON or YAML). Without it, a profile with no collections. */
@@ -141,12 +143,30 @@ function versionProfile(raw: NonNullable<RawConfig['version']>): VersionProfile 
   };
 }
 
+/**
+ * The API's access token from `auth.oauth` (`auth.apiKey.fromOAuth`): its client must be
+ * confidential (client credentials), and its id and secret set, since every check sends it.
+ */
+function oauthApiKey(raw: NonNullable<RawConfig['auth']>, oauth: OAuthProfile | undefined, jwt: JwtProfile | undefined, header: string | undefined, secrets: SecretResolver, profile: () => TargetProfile): ApiKeyAuth {
+  const invalid = (key: string, problem: string): RestprobeError => new RestprobeError('ERR_CONFIG_INVALID', `${key}: ${problem}`, [`${key}: ${problem}`]);
+  if (oauth === undefined || jwt === undefined || raw.oauth === undefined) throw invalid('auth.apiKey.fromOAuth', 'needs auth.oauth, whose client gets the token with client credentials');
+  if (raw.oauth.clientSecret === undefined) throw invalid('auth.apiKey.fromOAuth', 'needs auth.oauth.clientSecret: client credentials are for a confidential client');
+  if (oauth.clientId === '') throw new RestprobeError('ERR_ENV_MISSING', `auth.oauth.clientId: environment variable ${oauth.clientIdEnv} is not set (auth.apiKey.fromOAuth gets the API's token with it)`, [`auth.oauth.clientId: environment variable ${oauth.clientIdEnv} is not set`]);
+  // Required here, where the run's own credential depends on it: an unset variable is reported with the others.
+  const clientSecret = secrets.resolve('auth.oauth.clientSecret', raw.oauth.clientSecret);
+  const token = new ApiToken({ oauth: { ...oauth, clientSecret }, jwt }, profile);
+  return apiTokenCredential(token, header ?? 'Authorization');
+}
+
 /** The credentials the config gives, secrets resolved (a login body's `{ "env": NAME }` members too). */
-function authProfile(raw: NonNullable<RawConfig['auth']>, secrets: SecretResolver, configPath: string | undefined): AuthProfile {
+function authProfile(raw: NonNullable<RawConfig['auth']>, secrets: SecretResolver, configPath: string | undefined, profile: () => TargetProfile): AuthProfile {
   const key = (where: string, k: { readonly header?: string; readonly value: SecretRef }): ApiKeyAuth => ({ header: k.header ?? defaults.apiKeyHeader, value: secrets.resolve(where, k.value) });
   const { apiKey, limited, session, mint } = raw;
+  const oauth = raw.oauth && oauthProfile(raw.oauth, secrets, configPath);
+  // Tokens from an authorization server are judged with the defaults when auth.jwt is absent.
+  const jwt = (raw.jwt ?? raw.oauth) && jwtProfile(raw.jwt ?? {}, secrets);
   return {
-    ...(apiKey && { apiKey: key('auth.apiKey.value', apiKey) }),
+    ...(apiKey && { apiKey: 'fromOAuth' in apiKey ? oauthApiKey(raw, oauth, jwt, apiKey.header, secrets, profile) : key('auth.apiKey.value', apiKey) }),
     // Optional: unset, the scope check skips naming it, and the rest of the run goes on.
     ...(limited && { limited: { header: limited.header ?? defaults.apiKeyHeader, value: secrets.resolveOptional(limited.value), scopes: limited.scopes ?? [] } }),
     ...(session && {
@@ -159,9 +179,8 @@ function authProfile(raw: NonNullable<RawConfig['auth']>, secrets: SecretResolve
     }),
     ...(mint && { mint: { path: mint.path, body: mint.body ?? {}, secretField: mint.secretField ?? defaults.mintSecretField } }),
     queryParams: raw.queryParams ?? defaults.queryParams,
-    ...(raw.oauth && { oauth: oauthProfile(raw.oauth, secrets, configPath) }),
-    // Tokens from an authorization server are judged with the defaults when auth.jwt is absent.
-    ...((raw.jwt ?? raw.oauth) && { jwt: jwtProfile(raw.jwt ?? {}, secrets) }),
+    ...(oauth && { oauth }),
+    ...(jwt && { jwt }),
   };
 }
 
@@ -243,7 +262,9 @@ export async function loadProfile(opts: LoadProfileOptions = {}): Promise<Target
   const baseUrl = resolveBaseUrl(opts.baseUrl, config.baseUrl);
 
   const secrets = new SecretResolver(opts.env ?? process.env);
-  const auth = authProfile(config.auth ?? {}, secrets, opts.configPath);
+  // The API's token from auth.oauth reads the finished profile when it is first requested.
+  let profile: TargetProfile | undefined;
+  const auth = authProfile(config.auth ?? {}, secrets, opts.configPath, () => profile!);
   const plainHttpUrl = opts.plainHttpUrl ?? config.plainHttpUrl;
   secrets.assertComplete(source);
   const collections = (config.collections ?? []).map(collectionProfile);
@@ -251,7 +272,7 @@ export async function loadProfile(opts: LoadProfileOptions = {}): Promise<Target
   const webhooks = config.webhooks && webhooksProfile(config.webhooks, secrets);
   const ca = await readCa(opts.ca ?? (config.http?.ca === undefined || opts.configPath === undefined ? undefined : resolvePath(dirname(opts.configPath), config.http.ca)), opts.ca !== undefined ? '--ca' : 'http.ca');
 
-  return {
+  profile = {
     baseUrl,
     auth,
     ...(plainHttpUrl !== undefined && { plainHttpUrl: plainUrl(plainHttpUrl, opts.plainHttpUrl !== undefined ? '--plain-http-url' : 'plainHttpUrl') }),
@@ -280,3 +301,4 @@ export async function loadProfile(opts: LoadProfileOptions = {}): Promise<Target
     secrets: secrets.secrets,
   };
 }
+  return profile;

@@ -59,7 +59,7 @@ export interface RawConfig {
   readonly $schema?: string;
   readonly baseUrl?: string;
   readonly auth?: {
-    readonly apiKey?: { readonly header?: string; readonly value: SecretRef };
+    readonly apiKey?: { readonly header?: string; readonly value: SecretRef } | { readonly header?: string; readonly fromOAuth: true };
     readonly limited?: { readonly header?: string; readonly value: SecretRef; readonly scopes?: readonly string[] };
     readonly session?: { readonly login: { readonly path: string; readonly body?: Record<string, unknown> }; readonly logout: { readonly path: string }; readonly cookie?: string };
     readonly mint?: { readonly path: string; readonly body?: Record<string, unknown>; readonly secretField?: string };

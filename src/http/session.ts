@@ -4,7 +4,7 @@
  */
 import type { ExchangeRecord } from '../model/result.js';
 import type { HttpResponse, HttpSession, RequestSpec } from '../model/context.js';
-import type { Secret, TargetProfile } from '../model/profile.js';
+import type { IssuedCredential, Secret, TargetProfile } from '../model/profile.js';
 import { RestprobeError } from '../errors.js';
 import type { RawResponse } from './client.js';
 import type { Send } from './guards.js';
@@ -44,8 +44,8 @@ export interface Transport {
 
 export class RecordingSession implements HttpSession {
   private readonly credentialHeader: string[];
-  /** What every request sends to the target unless it says otherwise: Accept and the credentials. */
-  private readonly defaultHeaders: Readonly<Record<string, string>>;
+  /** What every request sends to the target unless it says otherwise: Accept and the credentials (renewed ones: made per request). */
+  private defaultHeaders: Readonly<Record<string, string>>;
   private readonly origins: Set<string>;
 
   constructor(
@@ -89,6 +89,8 @@ export class RecordingSession implements HttpSession {
     // needs parsing to decide whether it may carry credentials.
     const absolute = spec.url !== undefined || isAbsoluteUrl(path);
     const url = absolute ? versionedUrl(this.profile, spec.url ?? path, this.origins) : versionedUrl(this.profile, this.url(path));
+    const issued = this.profile.auth.apiKey?.issued;
+    if (issued !== undefined && this.credentialed(spec, absolute ? url : undefined)) await this.renewCredential(issued);
     const headers = this.headersFor(spec, absolute ? url : undefined);
     const body = spec.json !== undefined ? JSON.stringify(spec.json) : spec.form !== undefined ? formBody(spec.form) : spec.body;
     const bodyText = body === undefined ? undefined : typeof body === 'string' ? body : Buffer.from(body).toString('utf8');
@@ -161,10 +163,25 @@ export class RecordingSession implements HttpSession {
     };
   }
 
+  /** Whether the request carries the configured credentials: they go to the target's own origins only, wherever a Location points. */
+  private credentialed(spec: RequestSpec, absoluteUrl: string | undefined): boolean {
+    return spec.auth !== false && (absoluteUrl === undefined || this.origins.has(new URL(absoluteUrl).origin));
+  }
+
+  /**
+   * An issued credential (the API's access token from auth.oauth) renewed when it is about to
+   * expire, before a request that carries it; each value is scrubbed from this session's evidence.
+   */
+  private async renewCredential(issued: IssuedCredential): Promise<void> {
+    const value = await issued.fresh();
+    if (this.secrets.some((s) => s.value === value)) return;
+    this.secrets.push({ envName: this.profile.auth.apiKey!.value.envName, value });
+    this.defaultHeaders = Object.freeze({ ...plainHeaders, ...credentialHeaders(this.profile) });
+  }
+
   /** `absoluteUrl` is set when the request leaves the base URL's path space. */
   private headersFor(spec: RequestSpec, absoluteUrl: string | undefined): Readonly<Record<string, string>> {
-    // Credentials go to the target's own origins only, wherever a Location points.
-    const credentialed = spec.auth !== false && (absoluteUrl === undefined || this.origins.has(new URL(absoluteUrl).origin));
+    const credentialed = this.credentialed(spec, absoluteUrl);
     // Most requests send just the defaults: one shared object, not one per request.
     if (spec.json === undefined && spec.form === undefined && spec.headers === undefined) return credentialed ? this.defaultHeaders : plainHeaders;
     const headers: Record<string, string> = { ...(credentialed ? this.defaultHeaders : plainHeaders) };
@@ -221,9 +238,10 @@ export function unversionedUrl(profile: TargetProfile, url: string): string {
   return url.endsWith(`?${added}`) || url.endsWith(`&${added}`) ? url.slice(0, -added.length - 1) : url;
 }
 
-/** The headers that carry the configured credentials (none when none are configured). */
+/** The headers that carry the configured credentials (none when none are configured, or an issued one is not issued yet). */
 export function credentialHeaders(profile: TargetProfile): Record<string, string> {
-  return profile.auth.apiKey ? keyHeaders(profile.auth.apiKey.header, profile.auth.apiKey.value.value) : {};
+  const key = profile.auth.apiKey;
+  return key && key.value.value !== '' ? keyHeaders(key.header, key.value.value) : {};
 }
 
 /** The header that carries `key` as `header` says: `Authorization: Bearer <key>`, or the key itself. */

@@ -15,7 +15,16 @@ export interface Secret {
 export interface ApiKeyAuth {
   /** Header that carries the key: `X-API-Key` or `Authorization` (sent as `Bearer <key>`). */
   readonly header: string;
+  /** The key; for an issued credential, the value last issued ('' before the first). */
   readonly value: Secret;
+  /** Set when restprobe gets the credential itself and renews it (`auth.apiKey.fromOAuth`: an access token). */
+  readonly issued?: IssuedCredential;
+}
+
+/** A credential restprobe gets itself, renewed before it expires (the API's access token from `auth.oauth`). */
+export interface IssuedCredential {
+  /** The value, requested or renewed first when it is about to expire; rejects with a RestprobeError when it cannot be got. */
+  fresh(): Promise<string>;
 }
 
 /** A method a collection may support. */

@@ -2,7 +2,7 @@
 import { CheckSkipped, defineCheck } from '../../src/model/check.js';
 import type { CheckContext, HttpResponse, RequestSpec } from '../../src/model/context.js';
 import type { CollectionProfile, MintAuth } from '../../src/model/profile.js';
-import { challengeProblem, commonKeyParams, garbageKey, withKey } from '../../src/check-kit/auth.js';
+import { challengeProblem, commonKeyParams, currentKey, garbageKey, withKey } from '../../src/check-kit/auth.js';
 import { describe, ensure, expectEvery, expectJsonObject } from '../../src/check-kit/expect.js';
 import { sendTracked, unknownItemPath } from '../../src/check-kit/probes.js';
 import { setupError } from '../../src/check-kit/setup.js';
@@ -71,7 +71,7 @@ export const invalidCredentials401 = defineCheck({
     const header = credentials.header;
     const unknown = garbageKey();
     expectChallenges(await everyMethod(ctx, collection, mayWrite === true, withKey(header, unknown)), 'with an unknown key');
-    const key = credentials.value.value;
+    const key = await currentKey(ctx, credentials);
     const malformed = [
       // The real key, one character short: a near miss must not pass a prefix comparison.
       await ctx.http.send({ method: 'GET', path: collection.path, ...withKey(header, key.slice(0, -1)) }),
@@ -89,7 +89,7 @@ export const keyNotInQuery = defineCheck({
   severity: 'must',
   needs: ['collection', 'credentials'],
   async run(ctx, { collection, credentials }) {
-    const key = credentials.value.value;
+    const key = await currentKey(ctx, credentials);
     const names = [...new Set([...commonKeyParams, ...ctx.profile.auth.queryParams])];
     for (const name of names) {
       const res = await ctx.http.send({ method: 'GET', path: withQueryParam(collection.path, name, key), auth: false });
@@ -137,7 +137,7 @@ export const noCredentialInUrl = defineCheck({
   severity: 'must',
   needs: ['writable', 'credentials'],
   async run(ctx, { writable: c, credentials }) {
-    const key = credentials.value.value;
+    const key = await currentKey(ctx, credentials);
     const forms = [...new Set([key, encodeURIComponent(key)])];
     const item = await ctx.create(c);
     const responses = [item.response, await ctx.http.send({ method: 'GET', url: item.url }), await ctx.http.send({ method: 'GET', path: withQueryParam(c.path, c.pagination.limitParam, '1') })];

@@ -8,7 +8,8 @@
  * look for them in reports.
  *
  * Routes: the metadata, `/oauth/jwks`, `/oauth/authorize` (GET: a login page; POST: the
- * login), `/oauth/token`, and `GET /v2/projects` and `GET /v2/tasks` (the resources, Bearer only).
+ * login), `/oauth/token`, and `GET /v2/projects` (and `/v2/projects/{id}`, none of which exists) and
+ * `GET /v2/tasks` (the resources, Bearer only).
  */
 import { createHash, createHmac, createPublicKey, randomBytes, timingSafeEqual, type JsonWebKey } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -87,6 +88,8 @@ export interface OAuthServerOptions {
   readonly userTokens?: { readonly seconds?: number; readonly personalData?: boolean };
   /** Access tokens (and expires_in) live this many seconds instead of 600. */
   readonly tokenSeconds?: number;
+  /** How many seconds past exp (and before nbf) the resource server still takes a token; default 5. */
+  readonly leewaySeconds?: number;
   /** Each access token carries the client id (`client_id`, `azp`) after a `pad` claim of 0, 1 or 2 characters in turn, so the id's base64url lands at every alignment (as `Basic base64(id:secret)` holds it). */
   readonly clientIdAtEveryAlignment?: boolean;
 }
@@ -384,7 +387,7 @@ export async function startOAuthServer(opts: OAuthServerOptions = {}): Promise<O
           return 'invalid';
         }
       }
-      const tolerance = 5;
+      const tolerance = opts.leewaySeconds ?? 5;
       if (!has('jwt-exp-unchecked') && (typeof claims.exp !== 'number' || now >= claims.exp + tolerance)) return 'invalid';
       if (!has('jwt-nbf-unchecked') && typeof claims.nbf === 'number' && now < claims.nbf - tolerance) return 'invalid';
       if (!has('jwt-iss-unchecked') && claims.iss !== issuer) return 'invalid';
@@ -405,9 +408,11 @@ export async function startOAuthServer(opts: OAuthServerOptions = {}): Promise<O
     }
   }
 
-  async function resource(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  /** A listing, or with `item` one project, which none is: 404 once the token is taken. */
+  async function resource(req: IncomingMessage, res: ServerResponse, item = false): Promise<void> {
     const m = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '');
     const verdict = m ? await bearer(m[1]!) : 'missing';
+    if (verdict === 'ok' && item) return void res.writeHead(404, { 'content-type': 'application/problem+json' }).end(JSON.stringify({ title: 'Not Found', status: 404 }));
     if (verdict === 'ok') {
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ items: [], next_cursor: null }));
       return;
@@ -444,6 +449,7 @@ export async function startOAuthServer(opts: OAuthServerOptions = {}): Promise<O
       if (route === 'POST /oauth/authorize') return authorizePost(req, res);
       if (route === 'POST /oauth/token') return token(req, res);
       if (route === 'GET /v2/projects') return resource(req, res);
+      if (/^GET \/v2\/projects\/[^/]+$/.test(route)) return resource(req, res, true);
       if (route === 'GET /v2/tasks') return opts.looseTasksRoute && decodes(req.headers.authorization) ? void res.writeHead(200, { 'content-type': 'application/json' }).end('{"items":[]}') : resource(req, res);
       res.writeHead(404, { 'content-type': 'application/problem+json' }).end(JSON.stringify({ title: 'Not Found', status: 404 }));
     };
