@@ -61,7 +61,7 @@ export async function discoverEndpoints(via: Discovery, oauth: OAuthProfile): Pr
   let metadata: Record<string, unknown> = {};
   if (issuer !== undefined && !explicit) {
     try {
-      metadata = await fetchMetadata(ctx, issuer);
+      metadata = await fetchMetadata(via, issuer);
     } catch (err) {
       // A server without metadata is still usable when the config names its token endpoint.
       if (oauth.tokenEndpoint === undefined) throw err;
