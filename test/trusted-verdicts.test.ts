@@ -174,3 +174,28 @@ describe('4. a cursor walk may pass short and empty pages before its end', () =>
     expect(judged.explain).toMatch(/cursor=loop-b → 200 application\/json gave a next_cursor the walk had already followed, a loop/);
   });
 });
+
+describe('5. 415 is owed for a type the API does not consume', () => {
+  const check = 'ERR-unsupported-content-type-415';
+  /** The config says nothing of forms or XML: only the made-up type is owed a 415. */
+  const silent = (p: TargetProfile): TargetProfile => ({ ...p, collections: p.collections.map(({ notConsumed: _, ...c }) => c) });
+
+  it('an API that also consumes forms (Express, Rails, DRF) passes', async () => {
+    const readsForms: Rewrites = {
+      request: (req) =>
+        req.headers['content-type'] === 'application/x-www-form-urlencoded'
+          ? { ...req, headers: { ...req.headers, 'content-type': 'application/json' }, body: JSON.stringify(Object.fromEntries(new URLSearchParams(req.body))) }
+          : req,
+    };
+    expectVerdicts(await judge(startVariant(readsForms), [check], silent), { [check]: 'pass' });
+  });
+
+  it('an API that reads a made-up type as JSON fails', async () => {
+    const readsAnything: Rewrites = {
+      request: (req) => (req.headers['content-type'] === 'application/x-restprobe-unsupported' ? { ...req, headers: { ...req.headers, 'content-type': 'application/json' } } : req),
+    };
+    const judged = await judge(startVariant(readsAnything), [check], silent);
+    expectVerdicts(judged, { [check]: 'fail' });
+    expect(judged.explain).toMatch(/POST with Content-Type: application\/x-restprobe-unsupported → 201/);
+  });
+});

@@ -33,11 +33,16 @@ export function unknownItemPath(collection: CollectionProfile): string {
 /** An Accept value no JSON API produces. */
 export const unsupportedAccept = 'application/x-restprobe-unsupported';
 
-/** A media type no JSON API consumes. */
-export const unsupportedContentType = 'text/plain';
+/**
+ * A media type no API consumes: made up, so a 415 is owed for it whatever else an API reads
+ * (many consume forms beside JSON; `collections[].notConsumed` names what one refuses).
+ */
+export const unsupportedContentType = unsupportedAccept;
 
-/** Media types a JSON API does not consume, for the 415 check: plain text, XML, a form. */
-export const unsupportedContentTypes = [unsupportedContentType, 'application/xml', 'application/x-www-form-urlencoded'] as const;
+/** The media types a collection's writes must refuse with 415: the made-up one, and those the config says it does not consume. */
+export function unconsumedTypes(collection: CollectionProfile): string[] {
+  return [unsupportedContentType, ...(collection.notConsumed ?? []).filter((t) => t.toLowerCase() !== unsupportedContentType)];
+}
 
 /** A body that is not valid JSON. */
 export const malformedJson = '{"restprobe": "malformed",';

@@ -229,6 +229,7 @@ function collectionProfile(raw: RawCollection): CollectionProfile {
     sorts: raw.sorts ?? defaults.sorts,
     ...(raw.mark && { markField: raw.mark.field }),
     ...(raw.personalised !== undefined && { personalised: raw.personalised }),
+    ...(raw.notConsumed !== undefined && { notConsumed: raw.notConsumed }),
     actions: raw.actions ?? defaults.actions,
     children: (raw.children ?? defaults.children).map((child) => ({
       name: child.name,

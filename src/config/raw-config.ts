@@ -42,6 +42,7 @@ export interface RawCollection {
   readonly sorts?: readonly string[];
   readonly mark?: { readonly field: string };
   readonly personalised?: boolean;
+  readonly notConsumed?: readonly string[];
   readonly actions?: readonly string[];
   readonly children?: readonly RawChild[];
 }

@@ -67,6 +67,8 @@ export interface CollectionProfile {
    * responses must not be stored by shared caches. Undefined when the config does not say.
    */
   readonly personalised?: boolean;
+  /** Media types the collection's writes do not consume (`application/xml`): 415 is owed for each. */
+  readonly notConsumed?: readonly string[];
   /** `_links` members of an item that are state-dependent actions (see {@link ChildProfile.actions}); the loader always fills it. */
   readonly actions?: readonly string[];
   /** Sub-collections listed under one item of this collection (`/projects/{id}/tasks`); the loader always fills it. */
