@@ -199,3 +199,34 @@ describe('5. 415 is owed for a type the API does not consume', () => {
     expect(judged.explain).toMatch(/POST with Content-Type: application\/x-restprobe-unsupported → 201/);
   });
 });
+
+describe('6. a compound noun is judged by its head, nesting from the first collection', () => {
+  /** The reference server behind a gateway at /gateway, its projects renamed `collection`. */
+  const renamed = (collection: string) => {
+    const out = (s: string) => s.replace(/\/v2\/(projects)?/g, (m) => (m === '/v2/projects' ? `/gateway/v2/${collection}` : '/gateway/v2/'));
+    const back = (s: string) => s.replace(`/gateway/v2/${collection}`, '/v2/projects').replace('/gateway/v2/', '/v2/');
+    const rewrites: Rewrites = {
+      request: (req) => ({ ...req, path: back(req.path) }),
+      response: (res) => ({ ...res, headers: Object.fromEntries(Object.entries(res.headers).map(([k, v]) => [k, k === 'location' || k === 'link' ? out(v) : v])), body: out(res.body) }),
+    };
+    const profile = (p: TargetProfile): TargetProfile => ({
+      ...p,
+      collections: p.collections.map((c) => ({ ...c, path: out(c.path), itemPath: out(c.itemPath), children: (c.children ?? []).map((k) => ({ ...k, path: out(k.path), itemPath: out(k.itemPath) })) })),
+    });
+    return { rewrites, profile };
+  };
+
+  it('/gateway/v2/sync-jobs/{id}/tasks passes', async () => {
+    const { rewrites, profile } = renamed('sync-jobs');
+    const judged = await judge(startVariant(rewrites), ['RES-path-design'], profile);
+    expectVerdicts(judged, { 'RES-path-design': 'pass' });
+    expect(judged.explain).toMatch(/\/gateway\/v2\/sync-jobs\/\{id\}\/tasks/);
+  });
+
+  it('/gateway/v2/run-sync, a verb, fails', async () => {
+    const { rewrites, profile } = renamed('run-sync');
+    const judged = await judge(startVariant(rewrites), ['RES-path-design'], profile);
+    expectVerdicts(judged, { 'RES-path-design': 'fail' });
+    expect(judged.explain).toMatch(/"run-sync" is a verb/);
+  });
+});

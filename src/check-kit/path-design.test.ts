@@ -16,4 +16,16 @@ describe('pathProblems', () => {
     expect(pathProblems('/projects/abc/tasks', new Set(['abc']))).toEqual([]);
     expect(pathProblems('/v2/project', new Set(), true)).toEqual(['"project" names a collection but is not plural']);
   });
+
+  it('judges a compound by its head noun: a verb that modifies a noun is no verb, an operation verb first still is', () => {
+    for (const ok of ['/v2/upload-sessions/{id}', '/login-attempts', '/v2/sync-jobs/{id}/download-links', '/v2/password-resets/{id}']) expect(pathProblems(ok), ok).toEqual([]);
+    expect(pathProblems('/v2/run-sync')).toEqual(['"run-sync" is a verb: the method is the verb (§2)']);
+    expect(pathProblems('/get-users')).toEqual(['"get-users" is a verb: the method is the verb (§2)']);
+  });
+
+  it('counts nesting from the first collection, so a gateway prefix in the path counts as in the base URL', () => {
+    expect(pathProblems('/gateway/team-a/v2/projects/{id}/tasks')).toEqual(pathProblems('/v2/projects/{id}/tasks'));
+    expect(pathProblems('/gateway/team-a/v2/projects', new Set(), true)).toEqual([]);
+    expect(pathProblems('/gateway/v2/projects/{id}/tasks/{id}/notes')).toEqual(['nests 3 levels (projects → tasks → notes), at most 2: /<collection>/<id>/<sub-collection> (§2)']);
+  });
 });

@@ -4,13 +4,20 @@
  * at most two levels deep (`/<collection>/<id>/<sub-collection>`).
  */
 
-/** Words that are verbs and not also common resource nouns. */
+/** Words that are verbs; as the head (last word) of a segment they make it a verb. */
 const verbs: ReadonlySet<string> = new Set([
   'get', 'list', 'fetch', 'read', 'create', 'add', 'insert', 'update', 'edit', 'modify', 'set', 'put', 'patch', 'delete', 'remove',
   'destroy', 'do', 'make', 'run', 'execute', 'perform', 'complete', 'finish', 'cancel', 'approve', 'reject', 'send', 'submit',
   'activate', 'deactivate', 'enable', 'disable', 'start', 'stop', 'reset', 'sync', 'calculate', 'validate', 'upload', 'download',
   'login', 'logout', 'signin', 'signout', 'register', 'subscribe', 'unsubscribe', 'assign', 'unassign', 'move', 'copy', 'clone',
 ]);
+
+/**
+ * Verbs that make a verb phrase even as the first word of a compound (`create-project`,
+ * `get-users`): they name an operation, never a kind of thing. Other verbs are common noun
+ * modifiers (`upload-sessions`, `login-attempts`, `sync-jobs`), judged by the head noun.
+ */
+const operationVerbs: ReadonlySet<string> = new Set(['get', 'list', 'fetch', 'create', 'add', 'insert', 'update', 'edit', 'modify', 'delete', 'remove', 'destroy', 'do', 'make', 'execute', 'perform']);
 
 /** Plurals that do not end in "s". */
 const irregularPlurals: ReadonlySet<string> = new Set(['people', 'children', 'men', 'women', 'data', 'media', 'criteria', 'phenomena', 'feet', 'teeth', 'mice', 'geese', 'indices', 'alumni']);
@@ -25,9 +32,15 @@ const looksLikeId = (s: string): boolean => /^\{[^}]*\}$/.test(s) || /^\d+$/.tes
  * `ids` are values known to be ids (of items the check created); `listing`: the path is a
  * collection's, so its last segment names a collection too.
  *
+ * A compound segment is judged by its head noun, its last word (`upload-sessions` is
+ * sessions), unless it opens with an operation verb. Nesting is counted from the first
+ * collection segment, so a gateway prefix (`/api/team-a/...`) counts the same whether the
+ * base URL or the path holds it.
+ *
  * @example
  * ```ts
  * pathProblems('/v2/projects/{id}/tasks');          // []
+ * pathProblems('/api/v2/upload-sessions/{id}/parts'); // []
  * pathProblems('/v2/tasks/7/complete');              // ['"complete" is a verb: the method is the verb (§2)']
  * pathProblems('/v2/Project/{id}');                  // ['"Project" is not lowercase kebab-case', '"Project" names a collection but is not plural']
  * ```
@@ -35,18 +48,20 @@ const looksLikeId = (s: string): boolean => /^\{[^}]*\}$/.test(s) || /^\d+$/.tes
 export function pathProblems(path: string, ids: ReadonlySet<string> = new Set(), listing = false): string[] {
   const segments = (path.split('?')[0] ?? '').split('/').filter((s) => s !== '').map((s) => { try { return decodeURIComponent(s); } catch { return s; } });
   const isId = (s: string) => ids.has(s) || looksLikeId(s);
+  const named = (s: string) => !version.test(s) && !isId(s);
+  const isCollection = (i: number) => (segments[i + 1] === undefined ? listing : isId(segments[i + 1]!));
   const problems: string[] = [];
-  const named = segments.filter((s) => !version.test(s) && !isId(s));
   segments.forEach((s, i) => {
-    if (version.test(s) || isId(s)) return;
+    if (!named(s)) return;
     if (!kebab.test(s)) problems.push(`"${s}" is not lowercase kebab-case`);
     const words = s.toLowerCase().split(/[-_]/);
-    if (words.some((w) => verbs.has(w))) problems.push(`"${s}" is a verb: the method is the verb (§2)`);
-    const next = segments[i + 1];
-    const last = words.at(-1) ?? '';
-    const collection = next === undefined ? listing : isId(next);
-    if (collection && !(last.endsWith('s') || irregularPlurals.has(last))) problems.push(`"${s}" names a collection but is not plural`);
+    const head = words.at(-1) ?? '';
+    if (verbs.has(head) || (words.length > 1 && operationVerbs.has(words[0]!))) problems.push(`"${s}" is a verb: the method is the verb (§2)`);
+    if (isCollection(i) && !(head.endsWith('s') || irregularPlurals.has(head))) problems.push(`"${s}" names a collection but is not plural`);
   });
-  if (named.length > 2) problems.push(`nests ${named.length} levels (${named.join(' → ')}), at most 2: /<collection>/<id>/<sub-collection> (§2)`);
+  // From the first collection on: what comes before it is a prefix (a gateway's, a version).
+  const first = segments.findIndex((s, i) => named(s) && isCollection(i));
+  const nested = segments.slice(Math.max(first, 0)).filter(named);
+  if (nested.length > 2) problems.push(`nests ${nested.length} levels (${nested.join(' → ')}), at most 2: /<collection>/<id>/<sub-collection> (§2)`);
   return problems;
 }

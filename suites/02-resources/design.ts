@@ -6,7 +6,7 @@ import { pathProblems } from '../../src/check-kit/path-design.js';
 export const pathDesign = defineCheck({
   id: 'RES-path-design',
   title: 'Paths are plural lowercase kebab-case nouns, nested at most two levels',
-  rule: 'Every path segment MUST be a lowercase kebab-case noun, plural where it names a collection, and never a verb (the method is the verb); nesting MUST go at most two levels deep, `/<collection>/<id>/<sub-collection>` (§2 general rules). Judged on the configured paths, and on the Locations and `_links` the API answers with.',
+  rule: 'Every path segment MUST be a lowercase kebab-case noun, plural where it names a collection, and never a verb (the method is the verb; a compound is judged by its head noun, `upload-sessions`); nesting MUST go at most two levels deep from the first collection, `/<collection>/<id>/<sub-collection>` (§2 general rules). Judged on the configured paths, and on the Locations and `_links` the API answers with.',
   severity: 'must',
   needs: [],
   uses: ['mayWrite'],
