@@ -230,3 +230,5 @@ describe('6. a compound noun is judged by its head, nesting from the first colle
     expect(judged.explain).toMatch(/"run-sync" is a verb/);
   });
 });
+
+// 7. VER-tolerant-reader: a target that keeps the unknown field passes with a note, one that refuses it with 400 fails (test/versioning.test.ts).
