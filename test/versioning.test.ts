@@ -176,7 +176,39 @@ describe('VER- checks', () => {
   it('fail a deprecated version that sends the legacy Deprecation: true', async () => {
     const rewrites: Rewrites = { response: (res, req) => (pathOf(req).startsWith('/v1/') ? { ...res, headers: { ...res.headers, deprecation: 'true' } } : res) };
     const got = await verdicts(startVariant(rewrites));
-    expect(got.verdicts, got.explain).toEqual({ ...allPass, 'VER-deprecation-headers': 'fail', 'VER-rename-transition': 'error' });
+    // The rename is judged all the same: a malformed date makes it no less observable.
+    expect(got.verdicts, got.explain).toEqual({ ...allPass, 'VER-deprecation-headers': 'fail' });
+  });
+
+  /** The deprecated version's responses without their rel="deprecation" link (RFC 9745 makes it optional). */
+  const withoutNotice: Rewrites = {
+    response: (res, req) => {
+      if (!pathOf(req).startsWith('/v1/')) return res;
+      const { link: _, ...headers } = res.headers;
+      return { ...res, headers };
+    },
+  };
+
+  it('warn of a deprecated version that links no deprecation notice (SHOULD), and judge the rename all the same', async () => {
+    const got = await verdicts(startVariant(withoutNotice));
+    expect(got.verdicts, got.explain).toEqual({ ...allPass, 'VER-deprecation-headers': 'warn' });
+    expect(got.explain).toMatch(/VER-deprecation-headers: warn GET \/v1\/projects → 200 application\/json: Link: \(none\) has no rel="deprecation", expected a link to the deprecation notice, which RFC 9745 §3 recommends \(SHOULD\)/);
+  });
+
+  it('fail a deprecated version without a notice when it also breaks a MUST (a malformed Deprecation)', async () => {
+    const rewrites: Rewrites = {
+      response: async (res, req) => {
+        const stripped = await withoutNotice.response!(res, req);
+        return pathOf(req).startsWith('/v1/') ? { ...stripped, headers: { ...stripped.headers, deprecation: 'true' } } : stripped;
+      },
+    };
+    const got = await verdicts(startVariant(rewrites));
+    expect(got.verdicts['VER-deprecation-headers'], got.explain).toBe('fail');
+  });
+
+  it('fail a deprecation link that does not resolve (fault deprecation-link-dead), and judge the rename all the same', async () => {
+    const got = await verdicts(versionedServer('url', undefined, ['deprecation-link-dead']));
+    expect(got.verdicts, got.explain).toEqual({ ...allPass, 'VER-deprecation-headers': 'fail' });
   });
 
   it('fail the header scheme when responses do not vary on Accept', async () => {
