@@ -153,6 +153,8 @@ async function runAndReport(profile: TargetProfile, client: HttpClient, selected
  */
 async function preflight(profile: TargetProfile, client: HttpClient): Promise<void> {
   const get = (url: string, headers: Record<string, string>) => client.send({ method: 'GET', url: versionedUrl(profile, url), headers: { accept: 'application/json', ...headers } });
+  // The API's access token from auth.oauth, got first: a refusal ends the run here, saying so.
+  await profile.auth.apiKey?.issued?.fresh();
   try {
     await get(profile.baseUrl, {});
     const collection = profile.collections[0];
@@ -160,8 +162,6 @@ async function preflight(profile: TargetProfile, client: HttpClient): Promise<vo
     const path = resolveUrl(profile.baseUrl, collection.path);
     // The target answered: how its collection answers (slowly, or not at all) is for the checks to judge.
     const res = await get(path, credentialHeaders(profile)).catch((err: unknown) => {
-  // The API's access token from auth.oauth, got first: a refusal ends the run here, saying so.
-  await profile.auth.apiKey?.issued?.fresh();
       if (err instanceof RestprobeError && ['ERR_TIMEOUT', 'ERR_PROTOCOL', 'ERR_BODY_TOO_LARGE', 'ERR_TARGET_UNREACHABLE'].includes(err.code)) return undefined;
       throw err;
     });

@@ -301,5 +301,5 @@ export async function loadProfile(opts: LoadProfileOptions = {}): Promise<Target
     ...(config.version && { version: versionProfile(config.version) }),
     secrets: secrets.secrets,
   };
-}
   return profile;
+}
