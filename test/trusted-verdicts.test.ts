@@ -10,7 +10,7 @@ import { resultName, worstFinding, type CheckResult } from '../src/model/result.
 import type { CollectionProfile, TargetProfile } from '../src/model/profile.js';
 import { catalogue } from '../suites/catalogue.js';
 import { jsonOf, pathOf, queryOf, withJson, type ProxiedRequest, type Rewrites } from './support/rewriting-proxy.js';
-import { startTarget, startVariant, type Target } from './support/target.js';
+import { startTarget, startVariant, type Target, type Variant } from './support/target.js';
 
 interface Judged {
   readonly verdicts: Record<string, string>;
@@ -232,3 +232,33 @@ describe('6. a compound noun is judged by its head, nesting from the first colle
 });
 
 // 7. VER-tolerant-reader: a target that keeps the unknown field passes with a note, one that refuses it with 400 fails (test/versioning.test.ts).
+
+describe('9. a replayed retry that creates a second resource fails', () => {
+  const check = 'END-idempotency-key-replay';
+
+  it('a retry answered with the stored result, while a second item is made under the same mark, fails', async () => {
+    let variant: Variant | undefined;
+    const seen = new Set<string>();
+    const createsAnyway: Rewrites = {
+      async response(res, req) {
+        const key = req.headers['idempotency-key'];
+        if (req.method !== 'POST' || key === undefined) return res;
+        if (seen.has(key)) {
+          const { 'idempotency-key': _, ...headers } = req.headers;
+          await variant!.proxy.upstream({ ...req, headers });
+        }
+        seen.add(key);
+        return res;
+      },
+    };
+    variant = await startVariant(createsAnyway);
+    const judged = await judge(Promise.resolve(variant), [check], onlyProjects);
+    expectVerdicts(judged, { [check]: 'fail' });
+    expect(judged.explain).toMatch(/made a second resource: \/v2\/projects\?label=restprobe-\S+ lists 2/);
+  });
+
+  it('a retry answered with the stored result and a replay header passes', async () => {
+    const marksReplays: Rewrites = { response: (res, req) => (req.method === 'POST' && req.headers['idempotency-key'] !== undefined ? { ...res, headers: { ...res.headers, 'idempotent-replayed': 'true' } } : res) };
+    expectVerdicts(await judge(startVariant(marksReplays), [check], onlyProjects), { [check]: 'pass' });
+  });
+});
