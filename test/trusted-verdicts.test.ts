@@ -9,7 +9,7 @@ import { runChecks } from '../src/engine/run.js';
 import { resultName, worstFinding, type CheckResult } from '../src/model/result.js';
 import type { CollectionProfile, TargetProfile } from '../src/model/profile.js';
 import { catalogue } from '../suites/catalogue.js';
-import { jsonOf, pathOf, queryOf, withJson, type ProxiedRequest, type Rewrites } from './support/rewriting-proxy.js';
+import { jsonOf, pathOf, queryOf, withJson, type ProxiedRequest, type ProxiedResponse, type Rewrites } from './support/rewriting-proxy.js';
 import { startTarget, startVariant, type Target, type Variant } from './support/target.js';
 
 interface Judged {
@@ -260,5 +260,49 @@ describe('9. a replayed retry that creates a second resource fails', () => {
   it('a retry answered with the stored result and a replay header passes', async () => {
     const marksReplays: Rewrites = { response: (res, req) => (req.method === 'POST' && req.headers['idempotency-key'] !== undefined ? { ...res, headers: { ...res.headers, 'idempotent-replayed': 'true' } } : res) };
     expectVerdicts(await judge(startVariant(marksReplays), [check], onlyProjects), { [check]: 'pass' });
+  });
+});
+
+describe('10. bad PUT, PATCH and headers are probed, and a 5xx is named before accepted input', () => {
+  const crash: ProxiedResponse = {
+    status: 500,
+    headers: { 'content-type': 'application/problem+json', 'cache-control': 'no-store' },
+    body: JSON.stringify({ type: 'about:blank', title: 'Internal Server Error', status: 500, detail: 'The server failed to handle this request.' }),
+  };
+  const check = 'ERR-bad-input-no-5xx';
+  const itemPath = /^\/v2\/projects\/[^/]+$/;
+
+  it.each([
+    ['a PATCH with a name that is no string', (req: ProxiedRequest) => req.method === 'PATCH' && itemPath.test(pathOf(req)) && typeof jsonOf(req)?.name !== 'string', /PATCH \/v2\/projects\/\S+ → 500/],
+    ['a null body', (req: ProxiedRequest) => isWrite(req) && req.body === 'null', /→ 500 .* for not-an-object .*"value":null/],
+    ['a % in the path', (req: ProxiedRequest) => /\/v2\/projects\/%($|[^0-9a-fA-F])/.test(req.path), /GET \/v2\/projects\/% → 500/],
+    ['an id past 64 bits', (req: ProxiedRequest) => /\/v2\/projects\/-?\d{19,}$/.test(pathOf(req)), /GET \/v2\/projects\/\d{19,} → 500/],
+    ['a malformed If-Match', (req: ProxiedRequest) => req.headers['if-match'] !== undefined && !/^(\*|(W\/)?"[^"]*"(\s*,\s*(W\/)?"[^"]*")*)$/.test(req.headers['if-match']), /with If-Match: /],
+    ['a malformed Idempotency-Key', (req: ProxiedRequest) => req.headers['idempotency-key'] !== undefined && !/^"[^"]*"$/.test(req.headers['idempotency-key']), /with Idempotency-Key: /],
+  ])('a 500 for %s fails, naming it', async (_what, crashes, named) => {
+    const judged = await judge(startVariant({ request: (req) => (crashes(req) ? crash : req) }), [check], onlyProjects);
+    expectVerdicts(judged, { [check]: 'fail' });
+    expect(judged.explain).toMatch(named);
+  });
+
+  /** A field typed `any`, or coerced: every name and description is read as a string. */
+  const coerces = (req: ProxiedRequest): ProxiedRequest => {
+    const body = jsonOf(req);
+    if (!isWrite(req) || !isProjectPath(req) || typeof body !== 'object' || body === null || Array.isArray(body)) return req;
+    const wrong = ['name', 'description'].filter((k) => k in body && body[k] !== null && typeof body[k] !== 'string');
+    // Only a body with a field to coerce is written again (JSON.stringify overflows on the deeply nested ones).
+    return wrong.length === 0 ? req : { ...req, body: JSON.stringify({ ...body, ...Object.fromEntries(wrong.map((k) => [k, JSON.stringify(body[k])])) }) };
+  };
+
+  it('a server that coerces fields of another type passes', async () => {
+    const judged = await judge(startVariant({ request: coerces }), [check], onlyProjects);
+    expectVerdicts(judged, { [check]: 'pass' });
+    expect(judged.explain).toMatch(/accepted, as a field typed to take any value, or coerced, may be/);
+  });
+
+  it('the same server with a 500 for a null body fails naming the null body, not the coerced field', async () => {
+    const judged = await judge(startVariant({ request: (req) => (isWrite(req) && req.body === 'null' ? crash : coerces(req)) }), [check], onlyProjects);
+    expectVerdicts(judged, { [check]: 'fail' });
+    expect(judged.results[0]!.message).toMatch(/^POST \/v2\/projects → 500 application\/problem\+json for not-an-object/);
   });
 });

@@ -2,32 +2,40 @@
 import fc from 'fast-check';
 import { defineCheck } from '../../src/model/check.js';
 import { CheckFailure } from '../../src/model/check.js';
-import type { CheckContext, RequestSpec } from '../../src/model/context.js';
+import type { CheckContext, CreatedResource, RequestSpec } from '../../src/model/context.js';
 import type { CollectionProfile } from '../../src/model/profile.js';
 import { describe } from '../../src/check-kit/expect.js';
 import { isRestprobeError } from '../../src/errors.js';
 import { checkProperty } from '../../src/check-kit/property.js';
 import { sendTracked } from '../../src/check-kit/probes.js';
 
+/** A write a body probe is sent with: POST to the collection, PUT and PATCH to an item the check made. */
+type WriteMethod = 'POST' | 'PUT' | 'PATCH';
+
 /** One bad input; each kind names what is wrong with it. */
 type BadInput =
-  | { kind: 'malformed-json'; body: string }
-  | { kind: 'wrong-type'; field: string; value: unknown }
+  | { kind: 'malformed-json'; method: WriteMethod; body: string }
+  | { kind: 'wrong-type'; method: WriteMethod; field: string; value: unknown }
+  | { kind: 'invalid-body' }
   | { kind: 'missing-field'; field: string }
-  | { kind: 'not-an-object'; value: unknown }
+  | { kind: 'not-an-object'; method: WriteMethod; value: unknown }
   | { kind: 'oversized'; bytes: number }
   | { kind: 'deeply-nested'; depth: number }
   | { kind: 'odd-id'; segment: string }
   | { kind: 'odd-query'; query: Record<string, string> }
+  | { kind: 'odd-header'; name: 'If-Match' | 'Idempotency-Key'; method: WriteMethod; value: string }
   | { kind: 'no-content-type' };
 
 /**
- * Kinds a server MUST refuse with a 4xx. The others MUST NOT get a 5xx but may succeed:
- * an omitted field may be optional, unknown members are ignored (tolerant reader, §9.5),
- * a larger body limit may admit an oversized body, an odd id or query may name nothing
- * wrong, and RFC 9110 §8.3 lets a server examine a body that has no Content-Type.
+ * Kinds a server MUST refuse with a 4xx: malformed JSON, a body that is no object, and the
+ * body the config declares invalid. The others MUST NOT get a 5xx but may succeed: a field
+ * of another type than the create body's may be typed `any` or coerced (pydantic reads 0
+ * as false), an omitted field may be optional, unknown members are ignored (tolerant
+ * reader, §9.5), a larger body limit may admit an oversized body, an odd id, query or
+ * header may name nothing wrong, and RFC 9110 §8.3 lets a server examine a body that has no
+ * Content-Type.
  */
-const mustRefuse: ReadonlySet<BadInput['kind']> = new Set(['malformed-json', 'not-an-object', 'wrong-type']);
+const mustRefuse: ReadonlySet<BadInput['kind']> = new Set(['malformed-json', 'not-an-object', 'invalid-body']);
 
 /** The JSON type of a value, as a wrong-type probe must differ from it. */
 function jsonType(v: unknown): string {
@@ -46,32 +54,48 @@ function wrongValuesFor(v: unknown): fc.Arbitrary<unknown> {
   return fc.oneof(...all.filter(([type]) => type !== jsonType(v)).map(([, arb]) => arb));
 }
 
+/** Ids past 64 bits, signed and unsigned: a naive integer parse overflows on them. */
+const hugeIds = ['18446744073709551616', '-9223372036854775809', '99999999999999999999999'];
 /** Path segments that trip naive routers and decoders. */
-const oddSegments = ['%00', '%2e%2e%2f', '..%2f..', '%ff%fe', '%25', '%', '~', '-1', '0', 'null', '9'.repeat(2048), '%E2%80%AE', 'a%20b'];
+const oddSegments = ['%00', '%2e%2e%2f', '..%2f..', '%ff%fe', '%25', '%', '~', '-1', '0', 'null', '9'.repeat(2048), '%E2%80%AE', 'a%20b', ...hugeIds];
 const oddValues = ['-1', '0', 'abc', '1e9', '99999999999999999999', '%', '[]', '{}', '', ' ', 'null', '\u0000'];
 const queryKeys = ['limit', 'cursor', 'after', 'offset', 'sort', 'v', 'status'];
+/** Header values that are no entity-tag list (RFC 9110 §13.1.1) and no sf-string (the idempotency-key draft). */
+const oddHeaderValues = ['restprobe', '"unterminated', 'W/', '"a" "b"', '*, *', 'W/"x", garbage', '""""', '?1', '"%00"', 'x'.repeat(4096)];
+/** Header text undici sends as it is: visible ASCII and spaces inside. */
+const headerText = fc.stringMatching(/^[\x21-\x7e]([\x20-\x7e]{0,30}[\x21-\x7e])?$/);
 
-/** What a run lets the probe send: writes at all, and bodies that can hurt a target. */
+/** What a run lets the probe send: writes at all, which, and bodies that can hurt a target. */
 interface Allowed {
   readonly writable: boolean;
   readonly destructive: boolean;
+  /** Writes sent to an item the check made (the collection takes them). */
+  readonly updates: readonly WriteMethod[];
 }
 
 /** The kinds `--no-destructive` (safety.destructive: false) keeps back. */
 const hurts = (input: BadInput): boolean => input.kind === 'oversized' || input.kind === 'deeply-nested';
 
-function arbitraries(collection: CollectionProfile, { writable, destructive }: Allowed): fc.Arbitrary<BadInput> {
-  const body = collection.createBody ?? {};
-  const fields = Object.keys(body);
+/** The body a write of `method` is built on: the config's for that write, else the create body. */
+function baseBody(collection: CollectionProfile, method: WriteMethod): Record<string, unknown> {
+  const configured = method === 'PUT' ? collection.replaceBody : method === 'PATCH' ? collection.patchBody : undefined;
+  return configured ?? collection.createBody ?? {};
+}
+
+function arbitraries(collection: CollectionProfile, { writable, destructive, updates }: Allowed): fc.Arbitrary<BadInput> {
   const reads: fc.Arbitrary<BadInput>[] = [
     fc.oneof(fc.constantFrom(...oddSegments), fc.string({ maxLength: 40 }).map(encodeURIComponent)).map((segment) => ({ kind: 'odd-id' as const, segment })),
     fc.dictionary(fc.oneof(fc.constantFrom(...queryKeys), fc.string({ maxLength: 8 })), fc.oneof(fc.constantFrom(...oddValues), fc.string({ maxLength: 20 })), { minKeys: 1, maxKeys: 3 }).map((query) => ({ kind: 'odd-query' as const, query })),
   ];
   if (!writable) return fc.oneof(...reads);
+  const methods = fc.constantFrom<WriteMethod>('POST', ...updates);
+  const fields = Object.keys(collection.createBody ?? {});
   const writes: fc.Arbitrary<BadInput>[] = [
-    fc.string({ maxLength: 30 }).map((s) => ({ kind: 'malformed-json' as const, body: `{${s}` })),
-    fc.oneof(fc.integer(), fc.string({ maxLength: 8 }), fc.constant(null), fc.array(fc.integer(), { maxLength: 2 })).map((value) => ({ kind: 'not-an-object' as const, value })),
+    fc.record({ method: methods, s: fc.string({ maxLength: 30 }) }).map(({ method, s }) => ({ kind: 'malformed-json' as const, method, body: `{${s}` })),
+    fc.record({ method: methods, value: fc.oneof(fc.integer(), fc.string({ maxLength: 8 }), fc.constant(null), fc.array(fc.integer(), { maxLength: 2 })) }).map(({ method, value }) => ({ kind: 'not-an-object' as const, method, value })),
     fc.constant({ kind: 'no-content-type' as const }),
+    fc.record({ name: fc.constant('Idempotency-Key' as const), method: fc.constant<WriteMethod>('POST'), value: fc.oneof(fc.constantFrom(...oddHeaderValues), headerText) }).map((h) => ({ kind: 'odd-header' as const, ...h })),
+    ...(updates.length > 0 ? [fc.record({ name: fc.constant('If-Match' as const), method: fc.constantFrom(...updates), value: fc.oneof(fc.constantFrom(...oddHeaderValues), headerText) }).map((h) => ({ kind: 'odd-header' as const, ...h }))] : []),
     ...(destructive
       ? [
           fc.integer({ min: 100, max: 20_000 }).map((depth): BadInput => ({ kind: 'deeply-nested', depth })),
@@ -80,41 +104,59 @@ function arbitraries(collection: CollectionProfile, { writable, destructive }: A
       : []),
   ];
   if (fields.length > 0) {
-    writes.push(fc.constantFrom(...fields).chain((field) => wrongValuesFor(body[field]).map((value) => ({ kind: 'wrong-type' as const, field, value }))));
+    writes.push(fc.record({ method: methods, field: fc.constantFrom(...fields) }).chain(({ method, field }) => wrongValuesFor(collection.createBody![field]).map((value) => ({ kind: 'wrong-type' as const, method, field, value }))));
     writes.push(fc.constantFrom(...fields).map((field) => ({ kind: 'missing-field' as const, field })));
   }
   return fc.oneof(...reads, ...writes);
 }
 
-/** One canonical case of each kind, tried before the random ones. */
-function canonical(collection: CollectionProfile, { writable, destructive }: Allowed): BadInput[] {
+/**
+ * Cases tried before the random ones: first the inputs that are real, repeatable 500s in
+ * common stacks (a null body, `%` in a path, an id past 64 bits, a bad PATCH, a malformed
+ * If-Match or Idempotency-Key), then one canonical case of each kind.
+ */
+function canonical(collection: CollectionProfile, { writable, destructive, updates }: Allowed): BadInput[] {
+  const targeted: BadInput[] = [{ kind: 'odd-id', segment: '%' }, ...hugeIds.map((segment): BadInput => ({ kind: 'odd-id', segment }))];
   const reads: BadInput[] = [{ kind: 'odd-id', segment: '%00' }, { kind: 'odd-query', query: { limit: 'abc' } }, { kind: 'odd-query', query: { cursor: '%%%' } }];
-  if (!writable) return reads;
+  if (!writable) return [...targeted, ...reads];
   const body = collection.createBody ?? {};
+  const wrongTypes = (method: WriteMethod): BadInput[] =>
+    Object.entries(baseBody(collection, method)).flatMap(([field, sent]) => [0, {}, 'restprobe'].filter((value) => jsonType(value) !== jsonType(sent)).map((value): BadInput => ({ kind: 'wrong-type', method, field, value })));
   const all: BadInput[] = [
+    { kind: 'not-an-object', method: 'POST', value: null },
+    ...targeted,
+    ...updates.flatMap((method): BadInput[] => [{ kind: 'not-an-object', method, value: null }, ...wrongTypes(method).slice(0, 2)]),
+    ...updates.map((method): BadInput => ({ kind: 'odd-header', name: 'If-Match', method, value: 'restprobe' })),
+    { kind: 'odd-header', name: 'Idempotency-Key', method: 'POST', value: 'restprobe' },
+    ...(collection.invalidBody ? [{ kind: 'invalid-body' } as const] : []),
     ...reads,
-    { kind: 'malformed-json', body: '{' },
-    { kind: 'not-an-object', value: [] },
-    { kind: 'not-an-object', value: [body] },
+    { kind: 'malformed-json', method: 'POST', body: '{' },
+    { kind: 'not-an-object', method: 'POST', value: [] },
+    { kind: 'not-an-object', method: 'POST', value: [body] },
     { kind: 'deeply-nested', depth: 10_000 },
     { kind: 'oversized', bytes: 1_200_000 },
     { kind: 'no-content-type' },
-    ...Object.entries(body).flatMap(([field, sent]): BadInput[] => [
-      ...[0, {}, 'restprobe'].filter((value) => jsonType(value) !== jsonType(sent)).map((value): BadInput => ({ kind: 'wrong-type', field, value })),
-      { kind: 'missing-field', field },
-    ]),
+    ...wrongTypes('POST'),
+    ...Object.keys(body).map((field): BadInput => ({ kind: 'missing-field', field })),
   ];
   return all.filter((input) => destructive || !hurts(input));
 }
 
-function toRequest(input: BadInput, collection: CollectionProfile): RequestSpec {
+/** Whether an input is sent to an item (PUT, PATCH), which the check makes once. */
+const toItem = (input: BadInput): boolean => 'method' in input && input.method !== 'POST';
+
+function toRequest(input: BadInput, collection: CollectionProfile, itemUrl: string | undefined): RequestSpec {
   const base = collection.createBody ?? {};
-  const post = (body: string): RequestSpec => ({ method: 'POST', path: collection.path, body, headers: { 'content-type': 'application/json' } });
+  const write = (method: WriteMethod, body: string, headers: Record<string, string> = {}): RequestSpec =>
+    method === 'POST' ? { method, path: collection.path, body, headers: { 'content-type': 'application/json', ...headers } } : { method, url: itemUrl!, body, headers: { 'content-type': 'application/json', ...headers } };
+  const post = (body: string): RequestSpec => write('POST', body);
   switch (input.kind) {
-    case 'malformed-json': return post(input.body);
-    case 'wrong-type': return post(JSON.stringify({ ...base, [input.field]: input.value }));
+    case 'malformed-json': return write(input.method, input.body);
+    case 'wrong-type': return write(input.method, JSON.stringify({ ...baseBody(collection, input.method), [input.field]: input.value }));
+    case 'invalid-body': return post(JSON.stringify(collection.invalidBody));
     case 'missing-field': return post(JSON.stringify(Object.fromEntries(Object.entries(base).filter(([k]) => k !== input.field))));
-    case 'not-an-object': return post(JSON.stringify(input.value));
+    case 'not-an-object': return write(input.method, JSON.stringify(input.value));
+    case 'odd-header': return write(input.method, JSON.stringify(baseBody(collection, input.method)), { [input.name]: input.value });
     case 'oversized': return post(withRawMember(base, 'restprobe_padding', `"${'x'.repeat(input.bytes)}"`));
     // Built as text: JSON.stringify itself would overflow the stack on deep nesting.
     case 'deeply-nested': return post(withRawMember(base, 'restprobe_nested', '['.repeat(input.depth) + ']'.repeat(input.depth)));
@@ -136,6 +178,8 @@ function show(input: BadInput): string {
     case 'oversized': return `oversized body of ${input.bytes} bytes`;
     case 'deeply-nested': return `body nested ${input.depth} arrays deep`;
     case 'no-content-type': return 'a JSON body without Content-Type';
+    case 'invalid-body': return `the configured invalid body ${JSON.stringify(input)}`;
+    case 'odd-header': return `${input.method} with ${input.name}: ${JSON.stringify(input.value.slice(0, 60))}${input.value.length > 60 ? '…' : ''}`;
     default: return `${input.kind} ${JSON.stringify({ ...input, kind: undefined }).slice(0, 200)}`;
   }
 }
@@ -143,7 +187,7 @@ function show(input: BadInput): string {
 export const badInputNo5xx = defineCheck({
   id: 'ERR-bad-input-no-5xx',
   title: 'Bad input gets a 4xx, and no input a 5xx',
-  rule: 'Malformed JSON, a body that is not a JSON object and a field of the wrong type MUST get a 4xx, and any other input (missing fields, oversized or deeply nested bodies, a body without Content-Type, odd ids and query strings) MUST NOT get a 5xx, which is kept for server faults (§7.1).',
+  rule: 'Malformed JSON, a body that is not a JSON object and the configured invalid body MUST get a 4xx, and any other input (fields of another type, missing fields, oversized or deeply nested bodies, a body without Content-Type, odd ids, query strings, If-Match and Idempotency-Key values, sent in a POST, PUT or PATCH) MUST NOT get a 5xx, which is kept for server faults (§7.1).',
   severity: 'must',
   needs: ['collection'],
   uses: ['writable', 'destructive'],
@@ -151,19 +195,26 @@ export const badInputNo5xx = defineCheck({
   schedule: 'last',
   async run(ctx: CheckContext, needs) {
     const collection = needs.writable ?? needs.collection;
-    const allowed = { writable: needs.writable !== undefined, destructive: needs.destructive === true };
-    const writable = allowed.writable;
+    const writable = needs.writable !== undefined;
+    const taken = collection.methods ?? ['PUT', 'PATCH'];
+    const allowed: Allowed = { writable, destructive: needs.destructive === true, updates: writable ? (['PUT', 'PATCH'] as const).filter((m) => taken.includes(m)) : [] };
     if (!writable) ctx.note('bodies not probed: read-only run or no create body (safety.readOnly, collections[].create.body)');
     else if (!allowed.destructive) ctx.note('oversized and deeply nested bodies not sent (safety.destructive is false)');
+    // PUT and PATCH go to one item the check makes when the first of them is sent.
+    let item: Promise<CreatedResource> | undefined;
     let sniffed = false;
+    let coerced = false;
+    // A 5xx is the finding to name: bad input merely accepted is reported only when no input got one.
+    let accepted: CheckFailure | undefined;
     await checkProperty(ctx, {
       arbitrary: arbitraries(collection, allowed),
       examples: canonical(collection, allowed),
       show,
       predicate: async (input) => {
+        const itemUrl = toItem(input) ? (await (item ??= ctx.create(collection))).url : undefined;
         let res;
         try {
-          res = await sendTracked(ctx, collection, toRequest(input, collection));
+          res = await sendTracked(ctx, collection, toRequest(input, collection, itemUrl));
         } catch (err) {
           // A server may refuse an oversized upload by closing the connection (RFC 9110 §15.5.14).
           if (isRestprobeError(err, 'ERR_PROTOCOL')) {
@@ -177,8 +228,13 @@ export const badInputNo5xx = defineCheck({
           throw err;
         }
         if (res.status >= 500) throw new CheckFailure(`${describe(res)} for ${show(input)}, expected a 4xx`, '4xx', String(res.status), res.exchangeIndex);
-        if (mustRefuse.has(input.kind) && (res.status < 400 || res.status > 499)) {
-          throw new CheckFailure(`${describe(res)} for ${show(input)}, expected a 4xx: the input is bad and must be refused`, '4xx', String(res.status), res.exchangeIndex);
+        const refused = res.status >= 400 && res.status <= 499;
+        if (mustRefuse.has(input.kind) && !refused) {
+          accepted ??= new CheckFailure(`${describe(res)} for ${show(input)}, expected a 4xx: the input is bad and must be refused`, '4xx', String(res.status), res.exchangeIndex);
+        }
+        if (input.kind === 'wrong-type' && !refused && !coerced) {
+          coerced = true;
+          ctx.note(`${describe(res)} for ${show(input)}: accepted, as a field typed to take any value, or coerced, may be`);
         }
         if (input.kind === 'no-content-type' && res.status < 300 && !sniffed) {
           sniffed = true;
@@ -186,6 +242,7 @@ export const badInputNo5xx = defineCheck({
         }
       },
     });
+    if (accepted) throw accepted;
   },
 });
 
