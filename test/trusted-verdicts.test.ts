@@ -233,6 +233,36 @@ describe('6. a compound noun is judged by its head, nesting from the first colle
 
 // 7. VER-tolerant-reader: a target that keeps the unknown field passes with a note, one that refuses it with 400 fails (test/versioning.test.ts).
 
+describe('8. a safe call that adds items outside the mark fails; another writer does not', () => {
+  const check = 'END-safe-methods-no-change';
+  const post = (variant: Variant, name: string) =>
+    variant.proxy.upstream({ method: 'POST', path: projects, headers: { 'content-type': 'application/json', 'x-api-key': variant.server.secrets.RESTPROBE_API_KEY }, body: JSON.stringify({ name }) });
+
+  it('a collection GET that creates an unmarked project each time fails', async () => {
+    let variant: Variant | undefined;
+    const createsOnRead: Rewrites = {
+      async response(res, req) {
+        if (req.method === 'GET' && pathOf(req) === projects) await post(variant!, 'made by a GET');
+        return res;
+      },
+    };
+    variant = await startVariant(createsOnRead);
+    const judged = await judge(Promise.resolve(variant), [check], onlyProjects);
+    expectVerdicts(judged, { [check]: 'fail' });
+    expect(judged.explain).toMatch(/outside the mark: GET \/v2\/projects ×5 added \d+ items .*a wait as long \d+; then GET/);
+  });
+
+  it('a concurrent writer adding unmarked projects all along passes', async () => {
+    const variant = await startVariant({});
+    const writer = setInterval(() => void post(variant, 'another writer').catch(() => undefined), 10);
+    try {
+      expectVerdicts(await judge(Promise.resolve(variant), [check], onlyProjects), { [check]: 'pass' });
+    } finally {
+      clearInterval(writer);
+    }
+  });
+});
+
 describe('9. a replayed retry that creates a second resource fails', () => {
   const check = 'END-idempotency-key-replay';
 
@@ -304,5 +334,47 @@ describe('10. bad PUT, PATCH and headers are probed, and a 5xx is named before a
     const judged = await judge(startVariant({ request: (req) => (isWrite(req) && req.body === 'null' ? crash : coerces(req)) }), [check], onlyProjects);
     expectVerdicts(judged, { [check]: 'fail' });
     expect(judged.results[0]!.message).toMatch(/^POST \/v2\/projects → 500 application\/problem\+json for not-an-object/);
+  });
+});
+
+describe('11. a 405 lists in Allow the methods the path serves', () => {
+  const check = 'END-method-not-allowed-405';
+  const allowIs = (collectionAllow: string, itemAllow: string): Rewrites => ({
+    response: (res, req) => (res.status === 405 ? { ...res, headers: { ...res.headers, allow: pathOf(req) === projects ? collectionAllow : itemAllow } } : res),
+  });
+
+  it('an Allow that leaves out GET, which the path serves (FastAPI), fails', async () => {
+    const judged = await judge(startVariant(allowIs('POST', 'PUT, PATCH, DELETE')), [check], onlyProjects);
+    expectVerdicts(judged, { [check]: 'fail' });
+    expect(judged.explain).toMatch(/TRACE \/v2\/projects → 405 application\/problem\+json: Allow is "POST", which leaves out GET, seen to succeed on this path/);
+  });
+
+  it('an Allow with only the methods seen, in another order, passes', async () => {
+    expectVerdicts(await judge(startVariant(allowIs('POST, GET', 'DELETE, GET')), [check], onlyProjects), { [check]: 'pass' });
+  });
+});
+
+describe('12. the unsupported-method probe is never a bulk write', () => {
+  const ids = ['END-method-not-allowed-405', 'ERR-problem-json-content-type', 'ERR-problem-members'];
+
+  it('a collection that serves PATCH, PUT and DELETE as bulk writes (LoopBack), with no Allow on OPTIONS, gets none of them and passes', async () => {
+    const bulk: ProxiedRequest[] = [];
+    const bulkWrites: Rewrites = {
+      request: (req): ProxiedRequest | ProxiedResponse => {
+        if (pathOf(req) !== projects) return req;
+        if (['PATCH', 'PUT', 'DELETE'].includes(req.method)) {
+          bulk.push(req);
+          return { status: 200, headers: { 'content-type': 'application/json' }, body: '{"count":49}' };
+        }
+        return req.method === 'OPTIONS' ? { status: 204, headers: {}, body: '' } : req;
+      },
+    };
+    expectVerdicts(await judge(startVariant(bulkWrites), ids, onlyProjects), every(ids, 'pass'));
+    expect(bulk.map((r) => `${r.method} ${r.path}`)).toEqual([]);
+  });
+
+  it('a TRACE answered 200 with JSON, as if it were a GET, fails', async () => {
+    const catchAll: Rewrites = { request: (req) => (req.method === 'TRACE' ? { ...req, method: 'GET' } : req) };
+    expectVerdicts(await judge(startVariant(catchAll), ['END-method-not-allowed-405'], onlyProjects), { 'END-method-not-allowed-405': 'fail' });
   });
 });

@@ -152,8 +152,8 @@ export function createRequestListener(config: AppConfig): (req: IncomingMessage,
     const operation = method === 'HEAD' ? match.route.operations.GET : isMethod(method) ? match.route.operations[method] : undefined;
     if (operation === undefined) {
       if (faults.has('unsupported-method-404')) throw notFound();
-      // Fault `allow-lists-refused-method`: a static Allow that lists every method.
-      const allow = faults.has('allow-lists-refused-method') ? 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS' : allowedMethods(match.route).join(', ');
+      // Fault `allow-lists-refused-method`: a static Allow that lists every method, the refused one too.
+      const allow = faults.has('allow-lists-refused-method') ? [...new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', method])].join(', ') : allowedMethods(match.route).join(', ');
       throw new ProblemError(genericProblem(405, `This path does not support ${method}; see Allow.`), { Allow: allow });
     }
     // The login (`access: 'open'`) takes its key in the body; everything else needs credentials.

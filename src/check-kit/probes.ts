@@ -5,7 +5,6 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import type { CheckContext, HttpResponse, RequestSpec } from '../model/context.js';
 import type { CollectionProfile } from '../model/profile.js';
-import { CheckSkipped } from '../model/check.js';
 import type { Resolved } from '../model/needs.js';
 import { createdItemUrl } from './created-url.js';
 import { splitList } from './http-grammar.js';
@@ -72,21 +71,16 @@ export function parseAllow(value: string | undefined): string[] | undefined {
 }
 
 /**
- * Picks a method the collection path does not support, from OPTIONS' Allow (PATCH without
- * one), and sends it with a body that cannot validate. A wrong or stale Allow could make
- * the probe reach a real bulk handler, so the probe is chosen to change nothing even then:
- * never DELETE on a collection, and PATCH or PUT only with a body whose fields have the
- * wrong types (PUT only when there is such a body: an empty one could replace everything).
- * Callers still need `mayWrite`.
+ * The method restprobe sends where a path must refuse one: TRACE, which the conventions
+ * leave unused and RFC 9110 §9.3.8 defines as safe, so a server that serves it changes
+ * nothing. PATCH, PUT or DELETE on a collection may be a bulk write (LoopBack serves
+ * `PATCH /todos` as "update every todo"), whatever OPTIONS says: never a probe.
  */
-export async function unsupportedMethodProbe(ctx: CheckContext, collection: CollectionProfile): Promise<HttpResponse> {
-  const options = await ctx.http.send({ method: 'OPTIONS', path: collection.path });
-  const allow = parseAllow(options.headers['allow']);
-  const bad = invalidBody(collection);
-  const candidates = Object.keys(bad).length > 0 ? ['PATCH', 'PUT'] : ['PATCH'];
-  const method = allow ? candidates.find((m) => !allow.includes(m)) : 'PATCH';
-  if (method === undefined) throw new CheckSkipped(`${collection.path} allows ${candidates.join(' and ')}: no method left that cannot change data if misrouted (DELETE on a collection is never probed)`);
-  return ctx.http.send({ method, path: collection.path, json: bad });
+export const unsupportedMethod = 'TRACE';
+
+/** Sends {@link unsupportedMethod} to `url`, without a body (RFC 9110 §9.3.8). */
+export function unsupportedMethodProbe(ctx: CheckContext, url: string): Promise<HttpResponse> {
+  return ctx.http.send({ method: unsupportedMethod, url });
 }
 
 /** A body that breaks validation: the configured one, or createBody with each value's type changed. */
@@ -98,13 +92,13 @@ export function invalidBody(collection: CollectionProfile): Record<string, unkno
 }
 
 /** What {@link provokeErrors} uses when the config has it: a check declares these as `uses`. */
-export const errorProbeUses = ['collection', 'writable', 'mayWrite', 'credentials', 'limitedCredential'] as const;
+export const errorProbeUses = ['collection', 'writable', 'credentials', 'limitedCredential'] as const;
 export type ErrorProbeNeeds = Partial<Resolved<(typeof errorProbeUses)[number]>>;
 
 /**
  * Requests that must each be answered with an error, as many as the config allows:
- * unknown path (always); unknown id and unsupported Accept (with a collection); an
- * unsupported method (with a collection, on a run that may write); malformed JSON,
+ * unknown path (always); unknown id, unsupported Accept and an unsupported method (with a
+ * collection: the method is TRACE, safe even on a read-only run); malformed JSON,
  * validation failure and unsupported Content-Type (with a writable collection); missing
  * credentials (with credentials); a write without the scope (with a limited credential).
  * Only error answers are returned.
@@ -115,13 +109,7 @@ export async function provokeErrors(ctx: CheckContext, needs: ErrorProbeNeeds): 
   if (collection) {
     responses.push(await ctx.http.send({ method: 'GET', path: unknownItemPath(collection) }));
     responses.push(await ctx.http.send({ method: 'GET', path: collection.path, headers: { accept: unsupportedAccept } }));
-    if (needs.mayWrite) {
-      try {
-        responses.push(await unsupportedMethodProbe(ctx, collection));
-      } catch (err) {
-        if (!(err instanceof CheckSkipped)) throw err;
-      }
-    }
+    responses.push(await unsupportedMethodProbe(ctx, ctx.http.url(collection.path)));
     if (needs.credentials) responses.push(await ctx.http.send({ method: 'GET', path: collection.path, auth: false }));
   }
   if (writable) {

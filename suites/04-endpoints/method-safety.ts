@@ -1,25 +1,45 @@
 /** §4 method contract: unsupported methods, and safe methods that change nothing. */
 import fc from 'fast-check';
-import { defineCheck } from '../../src/model/check.js';
-import { CheckFailure } from '../../src/model/check.js';
-import type { RequestSpec } from '../../src/model/context.js';
+import { CheckFailure, CheckSkipped, defineCheck } from '../../src/model/check.js';
+import type { CheckContext, RequestSpec } from '../../src/model/context.js';
+import type { CollectionProfile } from '../../src/model/profile.js';
 import { brief, describe, ensure, expectHeader, expectJsonObject, expectStatus } from '../../src/check-kit/expect.js';
-import { createMarked, fetchMarkedPage, pagePath } from '../../src/check-kit/pagination.js';
+import { createMarked, fetchMarkedPage, fetchPage, pagePath } from '../../src/check-kit/pagination.js';
 import { diffRepresentations } from '../../src/check-kit/compare.js';
 import { checkProperty } from '../../src/check-kit/property.js';
-import { itemPath, parseAllow, unknownItemPath, unsupportedMethodProbe } from '../../src/check-kit/probes.js';
+import { itemPath, parseAllow, unknownItemPath, unsupportedMethod, unsupportedMethodProbe } from '../../src/check-kit/probes.js';
+
+/** A path the 405 probe goes to, and the methods restprobe saw succeed there, which its Allow must list. */
+interface Served {
+  readonly url: string;
+  readonly methods: readonly string[];
+}
 
 export const methodNotAllowed405 = defineCheck({
   id: 'END-method-not-allowed-405',
-  title: 'An unsupported method answers 405 with Allow',
-  rule: 'A method a known path does not support MUST get 405 with an `Allow` header listing the supported methods, which leaves out the refused one (RFC 9110 §15.5.6).',
+  title: 'An unsupported method answers 405 with an Allow that lists what the path serves',
+  rule: 'A method a known path does not support MUST get 405 with an `Allow` header that lists the methods the path serves (at least those seen to succeed there) and leaves out the refused one (RFC 9110 §15.5.6, §10.2.1). Probed with TRACE, which the conventions leave unused and RFC 9110 defines as safe, so no probe can be a bulk write.',
   severity: 'must',
-  needs: ['collection', 'mayWrite'],
-  async run(ctx, { collection }) {
-    const res = await unsupportedMethodProbe(ctx, collection);
-    expectStatus(res, 405, `${res.method} on a path that does not support it`);
-    const allow = parseAllow(expectHeader(res, 'Allow', '405')) ?? [];
-    ensure(!allow.includes(res.method), `${describe(res)}: Allow is "${res.headers['allow']}", which lists ${res.method}, the method refused; expected only the methods the path supports`, `Allow without ${res.method}`, res.headers['allow']);
+  needs: ['collection'],
+  uses: ['writable'],
+  async run(ctx, { collection, writable }) {
+    const succeeded = async (url: string): Promise<string[]> => ((await ctx.http.send({ method: 'GET', url })).status === 200 ? ['GET'] : []);
+    const listing = ctx.http.url(collection.path);
+    const paths: Served[] = [];
+    if (writable) {
+      const item = await ctx.create(writable);
+      paths.push({ url: listing, methods: [...(await succeeded(listing)), 'POST'] }, { url: item.url, methods: await succeeded(item.url) });
+    } else paths.push({ url: listing, methods: await succeeded(listing) });
+    for (const { url, methods } of paths) {
+      const res = await unsupportedMethodProbe(ctx, url);
+      if (res.status === 501) throw new CheckSkipped(`${describe(res)}: the server implements ${unsupportedMethod} for no resource (RFC 9110 §9.1), so there is no method restprobe may safely send to see a 405`);
+      if (res.status < 300 && res.mediaType === 'message/http') throw new CheckSkipped(`${describe(res)}: the path serves ${unsupportedMethod}, so there is no method restprobe may safely send to see a 405`);
+      expectStatus(res, 405, `${unsupportedMethod}, which the path does not serve`);
+      const allow = parseAllow(expectHeader(res, 'Allow', '405')) ?? [];
+      ensure(!allow.includes(res.method), `${describe(res)}: Allow is "${res.headers['allow']}", which lists ${res.method}, the method refused; expected only the methods the path serves`, `Allow without ${res.method}`, res.headers['allow']);
+      const missing = methods.filter((m) => !allow.includes(m));
+      ensure(missing.length === 0, `${describe(res)}: Allow is "${res.headers['allow']}", which leaves out ${missing.join(' and ')}, seen to succeed on this path; expected every method the path serves`, `Allow with ${methods.join(', ')}`, res.headers['allow']);
+    }
   },
 });
 
@@ -48,10 +68,57 @@ interface Snapshot {
   readonly marked?: readonly string[];
 }
 
+/** Times each safe call is repeated when the unfiltered listing is watched: a call that adds items adds this many at least. */
+const repeats = 5;
+
+/**
+ * Watches what a collection lists outside the check's mark, where a shared target's other
+ * writers add items too: the unfiltered first page, newest first where a creation-time sort
+ * is configured. Each collection call is sent {@link repeats} times between two readings;
+ * when the page gained items, the same readings around a pause as long are the control. A
+ * call is blamed only when it gained at least one item a call more than its control, in two
+ * rounds: another writer's items come with time, not with the calls.
+ */
+async function watchOutsideTheMark(ctx: CheckContext, collection: CollectionProfile, own: ReadonlySet<string>, calls: readonly { readonly name: string; readonly spec: RequestSpec }[]): Promise<void> {
+  const createdSort = collection.sorts.find((f) => /^created_?at$/i.test(f));
+  const limit = Math.min(collection.pagination.maxLimit ?? 50, 50);
+  const query = { limit, ...(createdSort !== undefined && { sort: `-${createdSort}` }) };
+  const newest = pagePath(collection, query);
+  if (createdSort === undefined) ctx.note(`no creation-time sort (collections[].sorts): items added outside the mark are watched on the first page of ${newest} only`);
+  const read = async (): Promise<string[]> => (await fetchPage(ctx, collection, query)).items.map((i) => String(i[collection.idField])).filter((id) => !own.has(id));
+  /** Items that appeared on the page while `between` ran, and how long it took. */
+  const gained = async (between: () => Promise<unknown>): Promise<{ ids: string[]; ms: number }> => {
+    const before = new Set(await read());
+    const started = Date.now();
+    await between();
+    const ms = Date.now() - started;
+    return { ids: (await read()).filter((id) => !before.has(id)), ms };
+  };
+  let busy = false;
+  for (const { name, spec } of calls) {
+    const send = async () => {
+      for (let i = 0; i < repeats; i++) await ctx.http.send(spec);
+    };
+    const rounds: string[] = [];
+    for (let round = 0; round < 2; round++) {
+      const trial = await gained(send);
+      if (trial.ids.length === 0) break;
+      const control = await gained(() => new Promise((resolve) => setTimeout(resolve, trial.ms)));
+      if (trial.ids.length < control.ids.length + repeats || trial.ids.length >= limit) {
+        busy = true;
+        break;
+      }
+      rounds.push(`${name} ×${repeats} added ${trial.ids.length} items (${brief(trial.ids, 80)}), a wait as long ${control.ids.length}`);
+    }
+    if (rounds.length === 2) throw new CheckFailure(`${newest}, outside the mark: ${rounds.join('; then ')}, expected no item added by a safe call`, 'no change', rounds.join('; '));
+  }
+  if (busy) ctx.note(`${newest} gained items with no safe call sent as well (another writer?): only a call that adds ${repeats} more than a wait as long would be blamed`);
+}
+
 export const safeMethodsNoChange = defineCheck({
   id: 'END-safe-methods-no-change',
   title: 'GET, HEAD and OPTIONS change nothing',
-  rule: 'GET, HEAD and OPTIONS MUST be safe: no sequence of them changes any representation or what a collection lists.',
+  rule: 'GET, HEAD and OPTIONS MUST be safe: no sequence of them changes any representation or what a collection lists, under the check\'s mark or outside it.',
   severity: 'must',
   // A property over writes: hundreds of requests.
   slow: true,
@@ -112,6 +179,12 @@ export const safeMethodsNoChange = defineCheck({
         }
       },
     });
+    const ownIds = new Set(items.map((x) => x.id));
+    const collectionCalls = (['GET', 'HEAD', 'OPTIONS'] as const).flatMap((method) => [
+      { name: `${method} ${collection.path}`, spec: { method, path: collection.path } },
+      ...(mark ? [{ name: `${method} ${markedPath}`, spec: { method, path: markedPath } }] : []),
+    ]);
+    await watchOutsideTheMark(ctx, collection, ownIds, collectionCalls);
   },
 });
 
