@@ -89,4 +89,12 @@ describe('scrubSecrets leaves ordinary words alone', () => {
     expect(scrubSecrets('echoed "correct-horse-ba…"', [secret])).toBe('echoed "$PHRASE…"');
     expect(scrubSecrets('…battery-staple"', [secret])).toBe('…$PHRASE"');
   });
+
+  it('replaces a secret cut where restprobe cut it, whatever an echo put before or after it', () => {
+    const key = { envName: 'KEY', value: 'sk_live_echo_5f4e3d2c1b0a9f8e7d6c5b4a' };
+    expect(scrubSecrets('{"seen_by":"ppppppsk_live_e…', [key])).toBe('{"seen_by":"pppppp$KEY…');
+    expect(scrubSecrets('…echo_5f4e3d2c1b0a9f8e7d6c5b4aqqqq', [key])).toBe('…$KEYqqqq');
+    // Not cut there: words that merely share a start with the secret stay.
+    expect(scrubSecrets('ppppppsk_live_echoes', [key])).toBe('ppppppsk_live_echoes');
+  });
 });

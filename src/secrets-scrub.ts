@@ -114,19 +114,25 @@ const dropFactor = Array.from({ length: fragmentLength - 1 }).reduce<number>((p)
 const wordLike = /^[-_. /]*[A-Za-z][a-z]*(?:[-_. /]+[A-Za-z][a-z]*)*[-_. /]*$/;
 const isWordChar = (c: string | undefined): boolean => c !== undefined && /[A-Za-z0-9]/.test(c);
 
+/** Where a text was cut: its edge, or the ellipsis restprobe puts where it cuts (`brief`). */
+const isCut = (c: string | undefined): boolean => c === undefined || c === '…';
+
 /**
  * Whether the run `text[start, end)`, made of pieces of a secret's forms, is plausibly
  * that secret rather than ordinary words it shares letters with (`-password-` of
  * `any-password-123` inside `AUT-password-grant-refused`). A run that does not read as
  * words (digits, symbols, mixed case: any real key or token) is; a run of words is only
- * when it stands alone (not inside a longer word) and is where a cut secret would be:
- * its start or its end.
+ * where a cut secret would be: the secret's start cut off right after it, or its end cut
+ * off right before it (whatever the echo put on the other side: `pppsk_live_e…`), or
+ * either standing alone (not inside a longer word).
  */
 function plausiblySecret(text: string, start: number, end: number, forms: readonly string[]): boolean {
   const run = text.slice(start, end);
   if (!wordLike.test(run)) return true;
+  const longer = forms.filter((f) => f.length > run.length);
+  if (longer.some((f) => (f.startsWith(run) && isCut(text[end])) || (f.endsWith(run) && isCut(text[start - 1])))) return true;
   if (isWordChar(text[start - 1]) || isWordChar(text[end])) return false;
-  return forms.some((f) => f.length > run.length && (f.startsWith(run) || f.endsWith(run)));
+  return longer.some((f) => f.startsWith(run) || f.endsWith(run));
 }
 
 /**
