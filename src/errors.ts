@@ -22,6 +22,8 @@ export type RestprobeErrorCode =
   | 'ERR_CREDENTIALS_REJECTED'
   /** A report given to read (--baseline, merge-reports) is missing, not JSON, or breaks the report schema. Exit 2. */
   | 'ERR_REPORT_INVALID'
+  /** The OpenAPI document given to `init` cannot be read or parsed, is not OpenAPI 3.0 or 3.1, or has a $ref that does not resolve. Exit 2. */
+  | 'ERR_OPENAPI_INVALID'
   /** The target refused the connection, or DNS failed. Exit 3. */
   | 'ERR_TARGET_UNREACHABLE'
   /** The target's TLS certificate is not trusted: give its CA (--ca, http.ca). Exit 2. */
@@ -88,6 +90,7 @@ export function exitCodeFor(code: RestprobeErrorCode): number {
     case 'ERR_CREDENTIALS_REJECTED':
     case 'ERR_CREDENTIALS_MISSING':
     case 'ERR_REPORT_INVALID':
+    case 'ERR_OPENAPI_INVALID':
       return ExitCode.usage;
     // An untrusted certificate (ERR_TLS_UNTRUSTED) is a target that cannot be reached safely: 3.
     default:

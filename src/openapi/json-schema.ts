@@ -1,0 +1,141 @@
+/**
+ * Validates values against the schemas of an OpenAPI document, with ajv (JSON Schema
+ * 2020-12, which 3.1's schemas are). A 3.0 document's schemas are first rewritten into the
+ * same dialect: `nullable` becomes a `null` type, boolean `exclusiveMinimum` a number.
+ *
+ * One reading departs from the letter of JSON Schema, as OpenAPI tools do: an object schema
+ * with `additionalProperties: false` beside `allOf` (or `oneOf`, `anyOf`) is read as
+ * `unevaluatedProperties: false`, so the properties its parts declare are allowed.
+ *
+ * The direction matters: a property marked `readOnly` is required of a response only, a
+ * `writeOnly` one of a request only (OpenAPI 3.0 §4.7.25.3 and 3.1's JSON Schema alike).
+ * `init` checks every body it infers this way; response checks can later do the same.
+ */
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { isObject } from '../model/json.js';
+import type { Located, OpenApiDocument } from './document.js';
+import { tokensOf, valueAt } from './pointer.js';
+
+// ajv-formats is CommonJS with a `default` export; under NodeNext the plugin is that default.
+const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
+
+/** Which side of an exchange a value is: what a client sends, or what a server answers. */
+export type Direction = 'request' | 'response';
+
+export type Validity = { readonly ok: true } | { readonly ok: false; readonly problem: string };
+
+const documentKey = 'urn:restprobe:openapi-document';
+
+/** The node a local `$ref` names in the original document, for a property's readOnly/writeOnly. */
+function target(root: unknown, node: unknown, depth = 0): unknown {
+  if (depth > 16 || !isObject(node) || typeof node['$ref'] !== 'string') return node;
+  const tokens = tokensOf(node['$ref']);
+  return tokens === undefined ? node : target(root, valueAt(root, tokens), depth + 1);
+}
+
+/** The schema of property `name` of `schema`: its own, else one of its `allOf` parts' (where 3.0 documents often declare them). */
+function propertyOf(root: unknown, schema: unknown, name: string, depth = 0): unknown {
+  const s = target(root, schema);
+  if (depth > 16 || !isObject(s)) return undefined;
+  const own = isObject(s['properties']) ? s['properties'][name] : undefined;
+  if (own !== undefined) return target(root, own);
+  const parts = Array.isArray(s['allOf']) ? s['allOf'] : [];
+  for (const part of parts) {
+    const found = propertyOf(root, part, name, depth + 1);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/** `required` without the properties the other direction owns. */
+function requiredFor(root: unknown, schema: Record<string, unknown>, direction: Direction): unknown {
+  const required = schema['required'];
+  if (!Array.isArray(required)) return required;
+  const owned = direction === 'request' ? 'readOnly' : 'writeOnly';
+  return required.filter((name) => {
+    const prop = propertyOf(root, schema, String(name));
+    return !(isObject(prop) && prop[owned] === true);
+  });
+}
+
+/** A copy of the document in ajv's dialect for `direction` (see the module comment). */
+function convert(root: unknown, node: unknown, version: OpenApiDocument['version'], direction: Direction): unknown {
+  if (Array.isArray(node)) return node.map((v) => convert(root, v, version, direction));
+  if (!isObject(node)) return node;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(node)) out[k] = convert(root, v, version, direction);
+  if (out['required'] !== undefined) out['required'] = requiredFor(root, node, direction);
+  // `additionalProperties: false` beside `allOf` refuses, in JSON Schema, every property the
+  // parts declare: no object is valid. Its authors mean what 2020-12 says with `unevaluatedProperties`.
+  if (out['additionalProperties'] === false && ['allOf', 'oneOf', 'anyOf'].some((k) => Array.isArray(out[k]))) {
+    delete out['additionalProperties'];
+    out['unevaluatedProperties'] = false;
+  }
+  if (version === '3.0') {
+    for (const [flag, bound] of [['exclusiveMinimum', 'minimum'], ['exclusiveMaximum', 'maximum']] as const) {
+      if (typeof out[flag] !== 'boolean') continue;
+      if (out[flag] === true && typeof out[bound] === 'number') out[flag] = out[bound];
+      else delete out[flag];
+      if (typeof out[flag] === 'number') delete out[bound];
+    }
+    if (out['nullable'] === true) {
+      delete out['nullable'];
+      // 3.0 tools honour `nullable` beside a `$ref`, though the spec ignores siblings there.
+      if (typeof out['$ref'] === 'string') return { anyOf: [{ $ref: out['$ref'] }, { type: 'null' }] };
+      const type = out['type'];
+      if (typeof type === 'string') out['type'] = [type, 'null'];
+      if (Array.isArray(out['enum']) && !out['enum'].includes(null)) out['enum'] = [...out['enum'], null];
+    }
+  }
+  return out;
+}
+
+/** A pointer as a URI fragment ajv resolves back to the same tokens. */
+const fragment = (pointer: string): string => pointer.split('/').map((t) => encodeURIComponent(t)).join('/');
+
+/**
+ * @example
+ * ```ts
+ * const requests = new SchemaValidator(doc, 'request');
+ * requests.validate(media.schema!, { name: 'probe' }); // { ok: true }
+ * requests.validate(media.schema!, { name: 42 });      // { ok: false, problem: '/name must be string' }
+ * ```
+ */
+export class SchemaValidator {
+  private readonly ajv: Ajv2020;
+  private readonly compiled = new Map<string, ValidateFunction | string>();
+
+  constructor(doc: OpenApiDocument, direction: Direction) {
+    // Documents are not JSON Schema meta-valid (they hold paths, info…), use keywords of their own
+    // (`example`, `discriminator`, `xml`), and write patterns for engines without the `u` flag.
+    this.ajv = new Ajv2020({ strict: false, validateSchema: false, allErrors: false, logger: false, unicodeRegExp: false, allowUnionTypes: true });
+    addFormats(this.ajv);
+    this.ajv.addSchema(convert(doc.root, doc.root, doc.version, direction) as object, documentKey);
+  }
+
+  /** Whether `value` is valid against the schema at `schema` (a node of the document). */
+  validate(schema: Located, value: unknown): Validity {
+    const validator = this.validatorFor(schema.pointer);
+    if (typeof validator === 'string') return { ok: false, problem: validator };
+    if (validator(value)) return { ok: true };
+    const first = validator.errors?.[0];
+    const where = first?.instancePath === '' || first === undefined ? '(the value)' : first.instancePath;
+    const params = first?.params as Record<string, unknown> | undefined;
+    const detail = params?.['allowedValues'] !== undefined ? ` (${JSON.stringify(params['allowedValues'])})` : '';
+    return { ok: false, problem: `${where} ${first?.message ?? 'is not valid'}${detail}` };
+  }
+
+  private validatorFor(pointer: string): ValidateFunction | string {
+    let found = this.compiled.get(pointer);
+    if (found === undefined) {
+      try {
+        found = this.ajv.compile({ $ref: `${documentKey}#${fragment(pointer)}` });
+      } catch (err) {
+        found = `the schema at ${pointer} cannot be compiled: ${(err as Error).message}`;
+      }
+      this.compiled.set(pointer, found);
+    }
+    return found;
+  }
+}

@@ -1,0 +1,94 @@
+/**
+ * Reads an OpenAPI 3.0 or 3.1 document from a file or an http(s) URL, JSON or YAML, with
+ * every `$ref` to another file or URL bundled in, so that the rest of restprobe sees one
+ * tree whose references are all local (`#/…`).
+ *
+ * Multi-file resolution is @apidevtools/json-schema-ref-parser's: relative references from
+ * nested files, YAML and JSON, circular schemas kept as references. Anything that goes
+ * wrong is one `ERR_OPENAPI_INVALID` line naming the document: unreadable, not parsable,
+ * not OpenAPI 3.x, or a `$ref` that points nowhere.
+ */
+import { access } from 'node:fs/promises';
+import { resolve as resolvePath } from 'node:path';
+import $RefParser from '@apidevtools/json-schema-ref-parser';
+import { RestprobeError } from '../errors.js';
+import { isObject } from '../model/json.js';
+import { OpenApiDocument, type OpenApiVersion } from './document.js';
+
+/** How long one file of the document may take to download. */
+const downloadTimeoutMs = 30_000;
+
+const isUrl = (source: string): boolean => /^https?:\/\//i.test(source);
+
+const invalid = (source: string, problem: string, cause?: unknown): RestprobeError =>
+  new RestprobeError('ERR_OPENAPI_INVALID', `OpenAPI document ${source}: ${problem}`, [], cause === undefined ? {} : { cause });
+
+/** The first line of a parser's message, without the location it repeats. */
+function firstLine(message: string): string {
+  return (message.split('\n')[0] ?? message).trim();
+}
+
+/** Why the resolver failed, in one line: what it found, then what was expected. */
+function resolverProblem(err: unknown): string {
+  const e = err as { name?: string; message?: string; code?: string; targetRef?: string; source?: string };
+  const message = firstLine(e.message ?? String(err));
+  if (e.name === 'MissingPointerError' || e.code === 'EMISSINGPOINTER') {
+    // The reference as written, and the file it points into (another file's, for a multi-file document).
+    const where = /"([^"]*)"/.exec(message)?.[1] ?? e.targetRef ?? message;
+    return `a $ref points nowhere: ${e.source ?? 'the document'} has no ${where} (every $ref must name a part of a document)`;
+  }
+  if (e.name === 'InvalidPointerError') return `${message} (a $ref's fragment must be a JSON Pointer such as #/components/schemas/Thing)`;
+  if (e.name === 'ParserError') return `cannot be parsed: ${message.replace(/^Error parsing \S+: /, '')}`;
+  if (e.name === 'ResolverError') return `cannot be read: ${message}`;
+  return message;
+}
+
+/** `3.0` or `3.1` from the root's `openapi` field, or the reason the root is no OpenAPI 3.x document. */
+function versionOf(root: unknown): OpenApiVersion | { problem: string } {
+  if (!isObject(root)) return { problem: `holds ${Array.isArray(root) ? 'an array' : typeof root}, expected an OpenAPI object` };
+  const openapi = root['openapi'];
+  if (typeof openapi !== 'string') {
+    const swagger = root['swagger'];
+    if (swagger !== undefined) return { problem: `is Swagger ${String(swagger)}, expected OpenAPI 3.0 or 3.1 (convert it first, e.g. with swagger2openapi)` };
+    return { problem: 'has no "openapi" field, expected an OpenAPI 3.0 or 3.1 document' };
+  }
+  const m = /^3\.([01])\.\d+/.exec(openapi);
+  if (m === null) return { problem: `says openapi: ${openapi}, expected 3.0.x or 3.1.x` };
+  if (root['paths'] !== undefined && !isObject(root['paths'])) return { problem: '"paths" is not an object' };
+  return m[1] === '0' ? '3.0' : '3.1';
+}
+
+/**
+ * The document at `source` (a file path or an http(s) URL), bundled.
+ *
+ * @throws RestprobeError `ERR_OPENAPI_INVALID` when it cannot be read or parsed, is not
+ *   OpenAPI 3.0 or 3.1, or holds a `$ref` that does not resolve.
+ *
+ * @example
+ * ```ts
+ * const doc = await loadOpenApi('api/openapi.yaml');   // $refs to api/schemas/*.yaml bundled in
+ * doc.version; // '3.1'
+ * await loadOpenApi('swagger.json');
+ * // throws: OpenAPI document swagger.json: is Swagger 2.0, expected OpenAPI 3.0 or 3.1 (…)
+ * ```
+ */
+export async function loadOpenApi(source: string): Promise<OpenApiDocument> {
+  const location = isUrl(source) ? source : resolvePath(source);
+  if (!isUrl(source)) {
+    try {
+      await access(location);
+    } catch (err) {
+      throw invalid(source, `cannot be read (${(err as NodeJS.ErrnoException).code ?? 'unreadable'})`, err);
+    }
+  }
+  let root: unknown;
+  try {
+    // The user names the URL (often a staging host on a private network): no SSRF guard here.
+    root = await $RefParser.bundle(location, { resolve: { http: { safeUrlResolver: false, timeout: downloadTimeoutMs } } });
+  } catch (err) {
+    throw invalid(source, resolverProblem(err), err);
+  }
+  const version = versionOf(root);
+  if (typeof version !== 'string') throw invalid(source, version.problem);
+  return new OpenApiDocument(root as Record<string, unknown>, version, source);
+}
