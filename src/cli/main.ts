@@ -28,6 +28,7 @@ Examples:
   $ restprobe serve --port 8080                       start the reference server (prints export lines)
   $ restprobe run http://127.0.0.1:8080 -c fixtures/reference.config.json
   $ restprobe run https://staging.example.com --only ERR --skip ERR-bad-input-no-5xx
+  $ restprobe init --openapi openapi.yaml             draft a config from the team's OpenAPI document
   $ restprobe checks --json                           the check catalogue
   $ restprobe merge-reports shard-1 shard-2           one report from a sharded run's parts
   $ restprobe webhooks check-receiver URL --secret-env WEBHOOK_SECRET   test a webhook receiver
@@ -82,6 +83,39 @@ Examples:
     .action(async (inputs: string[], opts) => {
       const { mergeCommand } = await import('./merge-command.js');
       process.exitCode = await mergeCommand(inputs, opts);
+    });
+
+  cli
+    .command('init')
+    .description("write a commented restprobe config drafted from the team's OpenAPI 3.0 or 3.1 document (JSON or YAML, $refs across files resolved)")
+    .requiredOption('--openapi <file-or-url>', 'the OpenAPI document: a file, or an http(s) URL')
+    .option('-o, --output <file>', 'where to write the config (YAML)', 'restprobe.config.yaml')
+    .option('--probe <url>', 'a base URL to confirm the inferred collections against (one GET each) before writing; without it init contacts no target')
+    .option('--env-prefix <prefix>', 'put this before every environment variable name the config gives (RESTPROBE_ → RESTPROBE_API_KEY)', '')
+    .option('--force', 'overwrite the output file if it exists', false)
+    .addHelpText('after', `
+From the document, init infers: the collections (a path whose GET lists items, with its item
+path) and their sub-collections and noun actions; the id type; create, replace, patch and invalid
+bodies (the document's examples first, else generated from the request schemas and checked
+against them); page parameters, filters, sorts and a mark field; the methods each path takes;
+the credentials (security schemes become auth.apiKey and auth.oauth with environment variable
+names, never values); the version scheme (a /v2 in the server URL or the paths); a webhook
+subscription (an operation that calls back the URL in its body). What the config cannot hold
+(the page envelope, the media types the writes take) is a comment; what the document does not
+say is a commented line ending "# fill in: …".
+
+Generated documents are often wrong (Django REST framework types integer ids as strings): check
+the file, confirm it with --probe against a staging deployment, and edit it. It is yours.
+
+Exit codes: 0 written · 2 usage error (the output exists without --force), or an OpenAPI document that cannot be read, is not OpenAPI 3.x, or has a $ref that does not resolve · 3 the --probe target could not be reached (nothing written).
+
+Examples:
+  $ restprobe init --openapi openapi.yaml
+  $ restprobe init --openapi https://staging.example.com/openapi.json --probe https://staging.example.com
+  $ restprobe init --openapi http://127.0.0.1:8080/openapi.json --env-prefix RESTPROBE_ -o reference.config.yaml   the reference server's own document`)
+    .action(async (opts: { openapi: string; output: string; probe?: string; envPrefix: string; force: boolean }) => {
+      const { initCommand } = await import('./init-command.js');
+      process.exitCode = await initCommand(opts);
     });
 
   cli
