@@ -22,6 +22,7 @@ import { represent } from './resources.js';
 import { restorationAction, type Restorations } from './restorations.js';
 import { readAction, takeAction } from './noun-actions.js';
 import { Webhooks } from './webhooks.js';
+import { openApiDocument, openApiPaths } from './openapi.js';
 
 /** What a fresh set of stores starts with. */
 export interface RouteOptions {
@@ -67,7 +68,11 @@ export function createRoutes(options: RouteOptions): Route<Operation>[] {
   const completion = completionAction(tasks, completions);
   const restoration = restorationAction(projects, restorations);
 
+  // The document describes these routes; it never changes, so it is written once.
+  const openApi = jsonReply(200, openApiDocument());
   const routes: Route<Operation>[] = [
+    // Public, like any API's documentation: no credentials needed to read it.
+    ...openApiPaths.map((pattern) => ({ pattern, operations: { GET: { access: 'open', handler: () => openApi } } }) satisfies Route<Operation>),
     ...apiKeyRoutes(options.keys),
     ...(options.webhooks?.routes() ?? []),
     ...sessionRoutes(options.keys, options.sessions),
