@@ -21,7 +21,8 @@ export const updateReturnsResource = defineCheck({
   rule: 'A PUT answered 200 and a PATCH MUST return the updated resource: its id and every field with the value a GET of it shows right after, not the input echoed back nor the state before.',
   severity: 'must',
   needs: ['updatable'],
-  dependsOn: ['END-get-item-200'],
+  // The answer is compared with a GET: a GET that changes the resource is that check's finding.
+  dependsOn: ['END-get-item-200', 'END-safe-methods-no-change'],
   async run(ctx, { updatable: collection }) {
     const item = await ctx.create(collection);
     const idField = collection.idField;
