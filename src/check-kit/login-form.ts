@@ -102,10 +102,15 @@ export function parseLoginForm(html: string, pageUrl: string): LoginForm | strin
   return { action, method: (a.get('method') ?? 'get').toLowerCase() === 'post' ? 'POST' : 'GET', fields: inputValues(chosen.inner), ...(submit && { submit }), asksPassword: hasPassword(chosen.inner), controls: controlNames(chosen.inner) };
 }
 
-/** The names of a form body's controls, once each, in order. */
+/** The names of a form body's controls, once each, in order: only the name attribute is read, so a page of many tags costs one pass. */
 function controlNames(formBody: string): string[] {
-  const names = [...formBody.matchAll(/<(?:input|textarea|select|button)\b[^<>]*>/gi)].map(([tag]) => attributes(tag).get('name') ?? '');
-  return [...new Set(names.filter((n) => n !== ''))];
+  const names = new Set<string>();
+  for (const [tag] of formBody.matchAll(/<(?:input|textarea|select|button)\b[^<>]*>/gi)) {
+    const m = /\sname\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+))/i.exec(tag);
+    const name = m === null ? '' : decodeHtml(m[1] ?? m[2] ?? m[3] ?? '');
+    if (name !== '') names.add(name);
+  }
+  return [...names];
 }
 
 const hasPassword = (formBody: string): boolean => /<input\b[^<>]*type\s*=\s*["']?password/i.test(formBody);
