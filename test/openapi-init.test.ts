@@ -98,6 +98,8 @@ describe('init on a multi-file OpenAPI 3.1 document', () => {
     });
     expect(written.config['collections']).toHaveLength(1); // /me lists nothing; notes live only under their thing
     expect(written.text).toMatch(/# \/v3\/things\/\{thingId\}\/notes lists items that live only under their owner .*not configured/);
+    // The media types the writes take are said on the notConsumed line, left to the team.
+    expect(written.text).toMatch(/# notConsumed: … {2}# fill in: the media types the API refuses with 415, such as application\/x-www-form-urlencoded, multipart\/form-data, application\/xml, text\/plain, which its document does not list \(it says the writes take: POST application\/json; PUT application\/json; PATCH application\/merge-patch\+json\)/);
   });
 
   it('reads the page parameters, filters on item fields, sorts from the enum, and a free-text field to mark with', () => {

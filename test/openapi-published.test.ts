@@ -123,11 +123,13 @@ describe('what init reads in the published documents', () => {
   });
 
   it('Figma: the X-Figma-Token header, the OAuth server, and webhooks as a subscription (the callback URL its body names)', async () => {
-    const { config } = await init(documentOf('@figma/rest-api-spec', 'openapi/openapi.yaml'));
+    const { text, config } = await init(documentOf('@figma/rest-api-spec', 'openapi/openapi.yaml'));
     expect(config['auth']['apiKey']['header']).toBe('X-Figma-Token');
     expect(config['auth']['oauth']).toMatchObject({ authorizationEndpoint: 'https://www.figma.com/oauth', tokenEndpoint: 'https://api.figma.com/v1/oauth/token' });
     expect(config['webhooks']['subscribe']).toMatchObject({ path: '/v2/webhooks', body: { endpoint: '{url}' } });
     expect((config['collections'] as Json[]).map((c) => c['name'])).not.toContain('webhooks');
+    // Listings under a file or a team are said, not configured: nothing restprobe can create them in.
+    expect(text).toContain('# /v1/files/{file_key}/comments: not configured, listed under an owner that is no collection restprobe can create in');
   });
 
   it('Scalar Galaxy: integer ids, offset pages, a bearer token chosen among seven schemes', async () => {

@@ -101,8 +101,9 @@ against them); page parameters, filters, sorts and a mark field; the methods eac
 the credentials (security schemes become auth.apiKey and auth.oauth with environment variable
 names, never values); the version scheme (a /v2 in the server URL or the paths); a webhook
 subscription (an operation that calls back the URL in its body). What the config cannot hold
-(the page envelope, the media types the writes take) is a comment; what the document does not
-say is a commented line ending "# fill in: …".
+(the page envelope) is a comment; what the document does not say is a commented line ending
+"# fill in: …", as is notConsumed, with the media types the document says the writes take
+(many frameworks take forms whatever their document says).
 
 Generated documents are often wrong (Django REST framework types integer ids as strings): check
 the file, confirm it with --probe against a staging deployment, and edit it. It is yours.

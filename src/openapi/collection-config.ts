@@ -59,10 +59,21 @@ function linkNames(doc: OpenApiDocument, item: FlatSchema | undefined): Set<stri
   return new Set(links === undefined ? [] : flatten(doc, links).properties.keys());
 }
 
-/** The request media types an operation takes, for the comment on what the writes consume. */
+/** Media types a client may try to write in, which ERR-unsupported-content-type-415 can send. */
+const otherWriteTypes = ['application/x-www-form-urlencoded', 'multipart/form-data', 'application/xml', 'text/plain'];
+
+/**
+ * The media types the writes take, and the `notConsumed` line to fill in: left to the team,
+ * since many frameworks take forms whatever their document says, and a type listed there
+ * that the API takes would fail the 415 check.
+ */
 function consumed(ops: readonly (Operation | undefined)[]): string | undefined {
-  const parts = ops.flatMap((op) => (op?.requestBody === undefined ? [] : [`${op.method} ${op.requestBody.content.map((m) => m.type).join(', ')}`]));
-  return parts.length === 0 ? undefined : `the document's writes take: ${parts.join('; ')}`;
+  const writes = ops.filter((op): op is Operation => op?.requestBody !== undefined);
+  if (writes.length === 0) return undefined;
+  const taken = new Set(writes.flatMap((op) => op.requestBody!.content.map((m) => (m.type.split(';')[0] ?? '').trim().toLowerCase())));
+  const untaken = otherWriteTypes.filter((t) => !taken.has(t));
+  const said = writes.map((op) => `${op.method} ${op.requestBody!.content.map((m) => m.type).join(', ')}`).join('; ');
+  return `notConsumed: the media types the API refuses with 415, such as ${untaken.join(', ')}, which its document does not list (it says the writes take: ${said}); many frameworks take forms whatever their document says, so list only what the API refuses`;
 }
 
 function bodyComment(result: BodyResult & { ok: true }, schema: Located | undefined): string {
@@ -184,7 +195,8 @@ export function collectionConfig(ctx: CollectionContext, shape: CollectionShape,
   if (children.length > 0) config['children'] = children;
 
   const media = consumed([shape.create, shape.item.get('PUT'), shape.item.get('PATCH')]);
-  draft.before(at, ...bodyNotes, ...listing.notes, ...notes, ...(media === undefined ? [] : [media]));
+  if (media !== undefined) fillIns.push(media);
+  draft.before(at, ...bodyNotes, ...listing.notes, ...notes);
   draft.end(at, ...fillIns.map(fillInLine));
   return { config: config as unknown as RawCollection, operations: [...ops, ...shape.children.flatMap((c) => [c.list, c.create, ...c.item.values()].filter((o): o is Operation => o !== undefined))], probe: { name: shape.name, path: prefix + shape.path, listing } };
 }

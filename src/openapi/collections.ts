@@ -192,6 +192,12 @@ export function collectionShapes(doc: OpenApiDocument, items: readonly PathItem[
       actions: actionsBelow(index, item?.path, childNames),
     });
   }
+  // Listings under a parameter whose owner is no collection (`/files/{key}/comments`): nothing to create them in.
+  const underCollection = (path: string): boolean => collections.some((c) => c.itemPath !== undefined && path.startsWith(`${c.itemPath}/`));
+  for (const i of items) {
+    const lists = index.lists(i.operations.find((o) => o.method === 'GET'), false);
+    if (lists && segmentsOf(i.path).some(isParam) && !isParam(lastSegment(i.path)) && !underCollection(i.path)) skipped.push({ path: i.path, why: 'listed under an owner that is no collection restprobe can create in' });
+  }
   return { collections: uniqueNames(collections), skipped };
 }
 

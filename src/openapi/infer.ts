@@ -126,7 +126,7 @@ export function inferConfig(doc: OpenApiDocument, options: InferOptions = {}): I
   } else draft.end([], ...version.notes, ...version.fillIns.map(fillInLine));
 
   if (collections.length === 0) draft.end([], 'collections: …  # fill in: the document shows no collection (a path whose GET lists items)');
-  for (const s of shapes.skipped) draft.end(['collections'], `${s.path}: not configured, ${s.why}`);
+  draft.end(collections.length > 0 ? ['collections'] : [], ...shapes.skipped.map((s) => `${target.prefix}${s.path}: not configured, ${s.why}`));
   const secrets = secretAnswers(items, target.prefix);
   if (secrets.length > 0) draft.end([], fillInLine(`secretEndpoints: requests whose answers hold a secret no cache may store ([{ method, path, body }]); the document marks ${secrets.join(', ')} no-store`));
   if (items.some((i) => i.operations.some((o) => o.responses.some((r) => r.status === '429')))) draft.end([], fillInLine('rateLimit: the limit the API enforces ({ limit: …, window: 1m, credential: { env: … } }): the document answers 429'));
