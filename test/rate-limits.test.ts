@@ -224,23 +224,29 @@ describe('stand-in limiters that break rules no reference fault breaks', () => {
 
 describe('every rate-limit check leaves the quota as it found it, whatever its verdict', () => {
   const one = (id: string) => rateLimitChecks.filter((c) => c.id === id);
-  const statusNow = async (server: LimiterServer): Promise<number> => {
-    const res = await fetch(`${server.url}/things`, { headers: { 'x-api-key': server.keys.LIMIT_KEY } });
-    await res.arrayBuffer();
-    return res.status;
+  /** The statuses of `n` requests in a row with the key the checks burst with. */
+  const statusesNow = async (server: LimiterServer, n: number): Promise<number[]> => {
+    const got: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const res = await fetch(`${server.url}/things`, { headers: { 'x-api-key': server.keys.LIMIT_KEY } });
+      await res.arrayBuffer();
+      got.push(res.status);
+    }
+    return got;
   };
 
   it.each([
     ['a skip: LIM-503-retry-after on a limiter that never sheds', 'LIM-503-retry-after', {}, 'skip'],
     ['a failure: LIM-429-problem-details on a 429 with a plain JSON body', 'LIM-429-problem-details', { body: 'json' }, 'fail'],
     ['a failure: LIM-rate-limit-enforced on a limiter that answers 403', 'LIM-rate-limit-enforced', { limitedStatus: 403 }, 'fail'],
-  ] as const)('%s waits out its refusal before it ends: the next request is served', async (_what, id, options, status) => {
+  ] as const)('%s gives back the quota before it ends: the whole limit is served right after', async (_what, id, options, status) => {
     // A window of a second: a check that left without waiting would leave the key refused.
     const server = await limiter({ limit: 5, windowMs: 1_000, msHint: true, ...options });
-    const result = (await run(standIn(server, { limit: 5 }), one(id)))[id]!;
+    const result = (await run(standIn(server, { limit: 5, windowMs: 1_000 }), one(id)))[id]!;
     expect(result.status, result.message).toBe(status);
     expect(result.evidence.notes).toContainEqual(expect.stringMatching(/^served again \d+ ms after the (429|403) to \$LIMIT_KEY \(retry-after-ms: \d+\)$/));
-    expect(await statusNow(server)).toBe(200);
+    expect(result.evidence.notes.at(-1)).toBe('waited a whole window (1000 ms) after the last request, so the next check finds the whole quota');
+    expect(await statusesNow(server, 5)).toEqual([200, 200, 200, 200, 200]);
   });
 
   it('LIM-503-retry-after sends at most twice the limit past the first 429 to a target that never sheds, not the whole budget', async () => {

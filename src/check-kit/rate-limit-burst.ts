@@ -6,7 +6,7 @@
 import { CheckSkipped } from '../model/check.js';
 import type { CheckContext, HttpResponse } from '../model/context.js';
 import type { ProbeClient, RateLimitProbe } from '../model/rate-limit-needs.js';
-import { readRateLimitFields, type QuotaPolicy } from './rate-limit-fields.js';
+import { lowestQuota, readRateLimitFields, type QuotaPolicy } from './rate-limit-fields.js';
 import { setupError } from './setup.js';
 
 /** A response, when its request left (`left`) and when it arrived (`at`) on the monotonic clock, and `wall` for HTTP-dates. */
@@ -36,8 +36,8 @@ export function answerOf(res: HttpResponse, client: ProbeClient, servedBefore = 
   throw setupError(res, `a probe request as ${client.label} answered ${res.status} before any was served, so bursts cannot observe the limiter (check rateLimit.path and rateLimit.credential)`);
 }
 
-/** A refusal a check left a client with at one base URL, and has not seen served since. */
-export interface Owed {
+/** The last request a check sent as one client to one base URL. */
+export interface LastSent {
   readonly sent: Sent;
   readonly client: ProbeClient;
   /** Another node's base URL; undefined for the run's base URL. */
@@ -45,15 +45,15 @@ export interface Owed {
 }
 
 /**
- * Per check: the last refusal (429, 503, or another error) each client got at each base URL
- * with no request served there after it. A check waits these out before it ends (rate-limit-wait.ts), whatever its
- * verdict, so the next check finds the quota as this one found it.
+ * Per check: the last request each client sent to each base URL. What a check spent there
+ * comes back once the stated wait of a refusal among them, then a whole window, has passed
+ * (rate-limit-wait.ts), which a check waits before it ends, whatever its verdict.
  */
-const owedBy = new WeakMap<CheckContext, Map<string, Owed>>();
+const lastSentBy = new WeakMap<CheckContext, Map<string, LastSent>>();
 
-/** The refusals `ctx`'s check still owes a wait for, oldest first. */
-export function owedRefusals(ctx: CheckContext): Owed[] {
-  return [...(owedBy.get(ctx)?.values() ?? [])];
+/** The last request `ctx`'s check sent as each client to each base URL. */
+export function lastSentPerClient(ctx: CheckContext): LastSent[] {
+  return [...(lastSentBy.get(ctx)?.values() ?? [])];
 }
 
 /** One GET of the probe path as `client`, at `baseUrl` (another node) when given. */
@@ -63,12 +63,9 @@ export async function sendAs(ctx: CheckContext, probe: RateLimitProbe, client: P
   const left = performance.now();
   const res = await http.send({ method: 'GET', ...target, auth: client.auth, headers: client.headers });
   const sent = { res, left, at: performance.now(), wall: Date.now() };
-  const owed = owedBy.get(ctx) ?? new Map<string, Owed>();
-  owedBy.set(ctx, owed);
-  const key = `${client.label} at ${baseUrl ?? ''}`;
-  // Any refusal of the probe path is the limiter's: a 429, a 503, a 403 some APIs send.
-  owed.delete(key);
-  if (res.status >= 400) owed.set(key, { sent, client, ...(baseUrl !== undefined && { baseUrl }) });
+  const last = lastSentBy.get(ctx) ?? new Map<string, LastSent>();
+  lastSentBy.set(ctx, last);
+  last.set(`${client.label} at ${baseUrl ?? ''}`, { sent, client, ...(baseUrl !== undefined && { baseUrl }) });
   return sent;
 }
 
@@ -125,7 +122,7 @@ export async function burstUntil(ctx: CheckContext, probe: RateLimitProbe, optio
 /** The quota the target advertises on the burst's first answer (its RateLimit fields), the lowest when it has several. */
 export function advertised(burst: Burst): QuotaPolicy | undefined {
   const first = burst.sent[0];
-  return first && readRateLimitFields(first.res)?.policies.reduce<QuotaPolicy | undefined>((low, p) => (low === undefined || p.quota < low.quota ? p : low), undefined);
+  return first && lowestQuota(readRateLimitFields(first.res));
 }
 
 /** The limit a burst is judged by: the declared one, else the one the target advertises, else what the burst saw served (at least 1). */

@@ -190,6 +190,11 @@ export function readRateLimitFields(res: HttpResponse): RateLimitFields | undefi
   return { draft: '10', policies, left, problems };
 }
 
+/** The policy with the lowest quota, the one a burst meets first. */
+export function lowestQuota(fields: RateLimitFields | undefined): QuotaPolicy | undefined {
+  return fields?.policies.reduce<QuotaPolicy | undefined>((low, p) => (low === undefined || p.quota < low.quota ? p : low), undefined);
+}
+
 /** The item of what is left that limits soonest: the lowest remaining. */
 export function tightest(fields: RateLimitFields | undefined): QuotaLeft | undefined {
   return fields?.left.reduce<QuotaLeft | undefined>((low, l) => (low === undefined || l.remaining < low.remaining ? l : low), undefined);

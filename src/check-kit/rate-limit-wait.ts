@@ -6,7 +6,8 @@
 import type { CheckContext } from '../model/context.js';
 import type { ProbeClient, RateLimitProbe } from '../model/rate-limit-needs.js';
 import { pauseFor, politeDefaults, retryAfterMs } from '../http/polite.js';
-import { answerOf, burstUntil, owedRefusals, requireLimited, sendAs, type Burst, type BurstOptions, type Sent } from './rate-limit-burst.js';
+import { answerOf, burstUntil, lastSentPerClient, requireLimited, sendAs, type Burst, type BurstOptions, type Sent } from './rate-limit-burst.js';
+import { lowestQuota, readRateLimitFields } from './rate-limit-fields.js';
 
 /** Network and timer slack a timing judgement allows, either way. */
 export const slackMs = 250;
@@ -76,41 +77,64 @@ export async function burstToLimit(ctx: CheckContext, probe: RateLimitProbe, opt
 export const elapsed = (since: Sent, later: Sent): number => Math.round(later.at - since.at);
 
 /**
- * Waits out what a limited answer stated (with nothing stated, §7.3's doubling backoff
- * from 200 ms, five tries), then sends one request to see `client` served again. The
- * outcome is a note, never a verdict: a target that lied about the wait is the truthful
- * check's finding, and a wait past `http.maxRetryWaitMs` is not waited.
+ * Waits out what a limited answer stated, then sends one request to see `client` served
+ * again; while it is still limited, backs off as §7.3 says (doubling from 200 ms: five tries
+ * when nothing was stated, three past a stated wait that proved short). The outcome is a
+ * note, never a verdict: a target that lied about the wait is the truthful check's finding,
+ * and a wait past `http.maxRetryWaitMs` is not waited.
  */
 export async function waitOut(ctx: CheckContext, probe: RateLimitProbe, limited: Sent, client: ProbeClient = probe.client, baseUrl?: string): Promise<void> {
   const stated = statedWait(limited);
   const what = `the ${limited.res.status} to ${client.label}${baseUrl === undefined ? '' : ` at ${baseUrl}`}`;
-  if (stated !== undefined) {
-    if (stated.ms > ctx.profile.http.maxRetryWaitMs) {
-      ctx.note(`${what} said ${stated.said}, longer than http.maxRetryWaitMs (${ctx.profile.http.maxRetryWaitMs} ms): not waited out`);
-      return;
-    }
-    const again = await probeAfter(ctx, probe, limited, stated.ms, client, baseUrl);
-    const served = answerOf(again.res, client) === 'served';
-    ctx.note(`${served ? 'served again' : 'still limited'} ${elapsed(limited, again)} ms after ${what} (${stated.said})${served ? '' : ': the next check may start limited'}`);
+  if (stated !== undefined && stated.ms > ctx.profile.http.maxRetryWaitMs) {
+    ctx.note(`${what} said ${stated.said}, longer than http.maxRetryWaitMs (${ctx.profile.http.maxRetryWaitMs} ms): not waited out`);
     return;
   }
-  let waited = 0;
-  for (let delay = politeDefaults.baseDelayMs, tries = 0; tries < 5; delay *= 2, tries++) {
+  const said = stated === undefined ? 'which stated no wait' : stated.said;
+  const served = (s: Sent): boolean => answerOf(s.res, client) === 'served';
+  let waited = stated?.ms ?? 0;
+  let again = stated === undefined ? undefined : await probeAfter(ctx, probe, limited, waited, client, baseUrl);
+  for (let delay = politeDefaults.baseDelayMs, tries = stated === undefined ? 5 : 3; tries > 0 && waited + delay <= ctx.profile.http.maxRetryWaitMs && (again === undefined || !served(again)); delay *= 2, tries--) {
     waited += delay;
-    const again = await probeAfter(ctx, probe, limited, waited, client, baseUrl);
-    if (answerOf(again.res, client) === 'served') {
-      ctx.note(`served again ${elapsed(limited, again)} ms after ${what}, which stated no wait (backing off from ${politeDefaults.baseDelayMs} ms)`);
-      return;
-    }
+    again = await probeAfter(ctx, probe, limited, waited, client, baseUrl);
   }
-  ctx.note(`still limited ${waited} ms after ${what}, which stated no wait: the next check may start limited`);
+  const longer = stated !== undefined && waited > stated.ms ? ', after backing off: longer than it said' : stated === undefined ? `, backing off from ${politeDefaults.baseDelayMs} ms` : '';
+  if (again !== undefined && served(again)) ctx.note(`served again ${elapsed(limited, again)} ms after ${what} (${said})${longer}`);
+  else ctx.note(`still limited ${waited} ms after ${what} (${said}): the next check may start limited`);
+}
+
+/**
+ * The window a spent quota comes back within: the declared one (`rateLimit.window`), else
+ * the one the target advertises for its lowest quota (RateLimit-Policy's `w`).
+ */
+function quotaWindowMs(probe: RateLimitProbe, answers: readonly Sent[]): number | undefined {
+  if (probe.windowMs !== undefined) return probe.windowMs;
+  const window = answers.map((s) => lowestQuota(readRateLimitFields(s.res))?.window).find((w) => w !== undefined);
+  return window === undefined ? undefined : window * 1000;
+}
+
+/**
+ * Gives back what a check spent: every refusal it left a client with at any node waited
+ * out (the stated wait, then one request served), then a whole window after its last
+ * request at each, so a token bucket is full and a fixed window new again.
+ */
+async function giveQuotaBack(ctx: CheckContext, probe: RateLimitProbe): Promise<void> {
+  for (const { sent, client, baseUrl } of lastSentPerClient(ctx)) if (sent.res.status >= 400) await waitOut(ctx, probe, sent, client, baseUrl);
+  const spent = lastSentPerClient(ctx).map((l) => l.sent);
+  if (spent.length === 0) return;
+  const windowMs = quotaWindowMs(probe, spent);
+  const most = ctx.profile.http.maxRetryWaitMs;
+  if (windowMs === undefined) return ctx.note('no window is declared (rateLimit.window) or advertised (RateLimit-Policy w): only the stated waits were waited out, so the next check may find less than the whole quota');
+  if (windowMs > most) return ctx.note(`the window of ${windowMs} ms is longer than http.maxRetryWaitMs (${most} ms): not waited, so the next check may find less than the whole quota`);
+  for (const sent of spent) await sleepAfter(ctx, sent, windowMs);
+  ctx.note(`waited a whole window (${windowMs} ms) after the last request${spent.length > 1 ? ' at each node' : ''}, so the next check finds the whole quota`);
 }
 
 /**
  * Runs a rate-limit check's probe, then, whatever its verdict (a pass, a failure, a skip),
- * waits out every refusal it left a client with at any node, so the next check starts with
- * the quota this one found. When the probe threw and the wait fails too (the check's
- * deadline), the probe's verdict stands and the wait is a note.
+ * gives back the quota it spent (giveQuotaBack), so the next check starts with the quota
+ * this one found. When the probe threw and the wait fails too (the check's deadline), the
+ * probe's verdict stands and the wait is a note.
  */
 export async function leavingQuotaAsFound(ctx: CheckContext, probe: RateLimitProbe, body: () => Promise<void>): Promise<void> {
   let verdict: { readonly thrown: unknown } | undefined;
@@ -121,7 +145,7 @@ export async function leavingQuotaAsFound(ctx: CheckContext, probe: RateLimitPro
   }
   if (!ctx.signal.aborted) {
     try {
-      for (const { sent, client, baseUrl } of owedRefusals(ctx)) await waitOut(ctx, probe, sent, client, baseUrl);
+      await giveQuotaBack(ctx, probe);
     } catch (err) {
       if (verdict === undefined) throw err;
       ctx.note(`the wait after the verdict was cut short: ${err instanceof Error ? err.message : String(err)}`);
