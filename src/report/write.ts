@@ -12,6 +12,7 @@ import { renderJunit } from './junit.js';
 import { renderMarkdown } from './markdown.js';
 import type { Report } from './model.js';
 import { scrubReport } from './scrub.js';
+import { makeDir } from './make-dir.js';
 
 /** One file a format writes, relative to the report directory. */
 export interface ReportFile {
@@ -82,7 +83,8 @@ export interface WriteReportsOptions {
 export async function prepareReportDir(dir: string): Promise<void> {
   const probe = join(dir, `.restprobe-write-test.${process.pid}`);
   try {
-    await mkdir(dir, { recursive: true });
+    // Not mkdir -p: it never returns for a path under /proc (see make-dir.ts).
+    await makeDir(dir);
     await writeFile(probe, '');
     await rm(probe);
     await Promise.all(Object.values(writers).map(({ output }) => rm(join(dir, output), { recursive: true, force: true })));
