@@ -55,6 +55,8 @@ async function cleanUpOne(entry: LedgerEntry, env: CleanupEnv): Promise<void> {
     ledger.leave(entry, env.scrub(why), certainty);
     env.note(`left ${entry.url}: ${why}`);
   };
+  // The write that might have created it was never sent (the check or the run stopped first).
+  if (entry.unsent) return ledger.gone(entry, 'not-created');
   const outside = ledger.outOfBounds(entry.url);
   if (outside) return leave(`not deleted: ${outside}`);
   const request = (method: string) => env.send({ method, url: versionedUrl(profile, entry.url), headers, outsideBudget: true });

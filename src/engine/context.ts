@@ -75,8 +75,9 @@ export class RunContext implements CheckContext {
     this.ledger = shared.ledger;
     this.collections = shared.collections;
     // Outermost first: refusals before anything waits; the polite client next to last, so each retry is
-    // one request; the breaker innermost, counting each attempt the target left unanswered.
-    this.guards = [refuseWhenClosed(this.state), refuseWrites(profile.safety.readOnly), abortOn(signal), this.observeOwnWrites, this.answers.guard, politely(shared.pacer, shared.polite, (line) => this.note(line)), shared.breaker.guard(owner)];
+    // one request; then the breaker, counting each attempt the target left unanswered; last, the
+    // note that a PUT has left (a PUT-create the run stopped before it left created nothing).
+    this.guards = [refuseWhenClosed(this.state), refuseWrites(profile.safety.readOnly), abortOn(signal), this.observeOwnWrites, this.answers.guard, politely(shared.pacer, shared.polite, (line) => this.note(line)), shared.breaker.guard(owner), this.observeSent];
     this.http = new RecordingSession(this.guarded(client), profile);
   }
 
@@ -118,7 +119,7 @@ export class RunContext implements CheckContext {
   }
 
   track(url: string, options: { beforeCreate?: boolean } = {}): void {
-    this.ledger.record(this.ledgerUrl(url), this.owner, { certainty: options.beforeCreate ? 'possible' : 'certain' });
+    this.ledger.record(this.ledgerUrl(url), this.owner, options.beforeCreate ? { certainty: 'possible', unsent: true } : {});
   }
 
   newMark(): string {
@@ -143,7 +144,7 @@ export class RunContext implements CheckContext {
   rawHttp(): RecordingSession {
     // Every guard of `http` but the polite one: a refusal (closed, read-only, aborted) still holds.
     this.raw ??= new RecordingSession(
-      { send: guard((req) => this.client.send(req), [refuseWhenClosed(this.state), refuseWrites(this.profile.safety.readOnly), abortOn(this.signal), this.observeOwnWrites, this.answers.guard, this.shared.breaker.guard(this.owner)]), protocolErrors: this.client.protocolErrors },
+      { send: guard((req) => this.client.send(req), [refuseWhenClosed(this.state), refuseWrites(this.profile.safety.readOnly), abortOn(this.signal), this.observeOwnWrites, this.answers.guard, this.shared.breaker.guard(this.owner), this.observeSent]), protocolErrors: this.client.protocolErrors },
       this.profile,
       this.http.exchanges,
       this.http.secrets,
@@ -251,6 +252,12 @@ export class RunContext implements CheckContext {
       this.shared.breaker.guard(`the cleanup of ${this.owner}`),
     ]);
   }
+
+  /** Innermost, as a request leaves for the target: a PUT sent may create the item registered before it (one never sent did not). */
+  private readonly observeSent: Guard = (next) => (req) => {
+    if (req.method === 'PUT') this.ledger.sending(this.ledgerUrl(req.url), this.owner);
+    return next(req);
+  };
 
   /** Ends the check: cleanup and revocations, then the session closes (nothing more is sent), then dedicated connections close. */
   async finish(): Promise<void> {

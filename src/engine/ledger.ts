@@ -45,6 +45,8 @@ export interface LedgerEntry {
   proof?: Mark;
   /** For a create that got no answer: the mark the item would carry, to search the collection by. */
   lookFor?: Mark;
+  /** Registered before the write that may create it, which has not been sent yet: if it never is, nothing was created. */
+  unsent?: boolean;
 }
 
 /** An item the run created and could not remove, for the reports. */
@@ -112,7 +114,7 @@ export class Ledger {
    * twice by its owner is one entry. `of` names the {@link creating} it resolves: the entry
    * takes its number, so the journal's intent and item are one.
    */
-  record(url: string, owner: string, options: { certainty?: Certainty; proof?: Mark; of?: number } = {}): LedgerEntry {
+  record(url: string, owner: string, options: { certainty?: Certainty; proof?: Mark; of?: number; unsent?: boolean } = {}): LedgerEntry {
     const certainty = options.certainty ?? 'certain';
     const known = this.entries.find((e) => e.url === url && e.owner === owner && e.state === 'owned');
     if (known) {
@@ -121,7 +123,7 @@ export class Ledger {
       if (options.of !== undefined) this.journal?.write({ e: 'not-created', run: this.run, n: options.of });
       return known;
     }
-    const entry: LedgerEntry = { run: this.run, n: options.of ?? this.next++, url, owner, state: 'owned', exists: certainty, ...(options.proof && { proof: options.proof }) };
+    const entry: LedgerEntry = { run: this.run, n: options.of ?? this.next++, url, owner, state: 'owned', exists: certainty, ...(options.proof && { proof: options.proof }), ...(options.unsent && { unsent: true }) };
     this.entries.push(entry);
     this.journal?.write({ e: 'created', run: this.run, n: entry.n, url, owner, certainty, ...(options.proof && { proof: options.proof }) });
     return entry;
@@ -140,6 +142,11 @@ export class Ledger {
   unlocated(intent: number, where: string, owner: string, why: string, certainty: Certainty, lookFor?: Mark): void {
     this.entries.push({ run: this.run, n: intent, url: where, owner, state: 'left', exists: certainty, lastAnswer: why, ...(lookFor && { lookFor }) });
     this.journal?.write({ e: 'unlocated', run: this.run, n: intent, certainty, why });
+  }
+
+  /** The owner's write to an item registered before it is about to be sent: from now on it may have created it. */
+  sending(url: string, owner: string): void {
+    for (const e of this.entries) if (e.url === url && e.owner === owner && e.unsent) delete e.unsent;
   }
 
   /**

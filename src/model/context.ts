@@ -90,7 +90,7 @@ export interface CheckContext {
    * Registers an item URL the check made some other way for cleanup. With `beforeCreate`
    * (a PUT to a fresh id, registered before it is sent) the item only possibly exists
    * until the check's PUT there answers: a 2xx makes it certain, a 4xx (a 429 too) drops
-   * it, since nothing was created.
+   * it, since nothing was created, as does a PUT never sent (the check stopped first).
    *
    * @example
    * ```ts
