@@ -114,6 +114,11 @@ const definitions = [
     detects: ['END-idempotency-key-replay'],
   },
   {
+    name: 'idempotency-replay-creates',
+    description: 'A POST retried with its Idempotency-Key gets the stored answer, but is handled again as well: a second resource, which the answer does not name.',
+    detects: ['END-idempotency-key-replay'],
+  },
+  {
     name: 'idempotency-key-reuse-accepted',
     description: 'POST with a stored Idempotency-Key but another body creates a new resource instead of 422.',
     detects: ['END-idempotency-key-mismatch'],
@@ -181,6 +186,11 @@ const definitions = [
   {
     name: 'head-collection-creates',
     description: "A HEAD of a project listing filtered by label creates a placeholder project with that label.",
+    detects: ['END-safe-methods-no-change'],
+  },
+  {
+    name: 'listing-read-creates',
+    description: 'Every GET of the project listing without a query creates a sample project with no label (a handler that seeds on a plain read).',
     detects: ['END-safe-methods-no-change'],
   },
   {

@@ -92,6 +92,8 @@ export class IdempotencyStore {
         if (stored.reply === undefined) {
           throw new ProblemError({ type: idempotencyProblems.inFlight, title: 'Request in progress', status: 409, detail: 'A request with this Idempotency-Key is still being handled; retry later.' });
         }
+        // Fault `idempotency-replay-creates`: the retry gets the stored answer, and is handled again all the same.
+        if (ctx.faults.has('idempotency-replay-creates')) await handler(ctx);
         return stored.reply;
       }
       const entry: Stored = { fingerprint };

@@ -110,6 +110,10 @@ export function createRoutes(options: RouteOptions): Route<Operation>[] {
               // Fault: a HEAD of a filtered listing "warms" it with a placeholder project.
               projectStore.insert(projectStore.newId(), { name: 'placeholder', description: null, status: 'active', label });
             }
+            if (ctx.method === 'GET' && [...ctx.query.keys()].length === 0 && ctx.faults.has('listing-read-creates')) {
+              // Fault: a plain read of the listing seeds a sample project, which no filter of a caller's asks for.
+              projectStore.insert(projectStore.newId(), { name: 'sample', description: null, status: 'active', label: null });
+            }
             return listItems(projects, ctx, { scope: projectsPath, listing: projectListing });
           },
         },
