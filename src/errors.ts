@@ -46,7 +46,7 @@ export type RestprobeErrorCode =
   | 'ERR_SETUP'
   /** A check did not run because a check it depends on did not pass. */
   | 'ERR_BLOCKED'
-  /** The run was stopped (a second SIGINT/SIGTERM) while the check ran. */
+  /** The run was stopped (a second SIGINT/SIGTERM) while the check ran; for the CLI, a run a signal interrupted. Exit 130. */
   | 'ERR_INTERRUPTED'
   /** A bug or unexpected state inside restprobe itself. Exit 3. */
   | 'ERR_HARNESS';
@@ -77,8 +77,11 @@ export class RestprobeError extends Error {
   readonly rootCause: string | undefined;
 }
 
-/** Exit codes of the CLI, as the design fixes them. */
-export const ExitCode = { ok: 0, failures: 1, usage: 2, unreachable: 3 } as const;
+/**
+ * Exit codes of the CLI, as the design fixes them; `interrupted` (130, the shell's code for
+ * a command Ctrl-C ended) is a run a signal stopped, whatever it found before.
+ */
+export const ExitCode = { ok: 0, failures: 1, usage: 2, unreachable: 3, interrupted: 130 } as const;
 
 /** The exit code an error of this code ends the CLI with. */
 export function exitCodeFor(code: RestprobeErrorCode): number {
@@ -92,6 +95,8 @@ export function exitCodeFor(code: RestprobeErrorCode): number {
     case 'ERR_REPORT_INVALID':
     case 'ERR_OPENAPI_INVALID':
       return ExitCode.usage;
+    case 'ERR_INTERRUPTED':
+      return ExitCode.interrupted;
     // An untrusted certificate (ERR_TLS_UNTRUSTED) is a target that cannot be reached safely: 3.
     default:
       return ExitCode.unreachable;

@@ -43,7 +43,7 @@ describe('restprobe run', () => {
     expect(ran.stderr).toBe('');
     expect(ran.code).toBe(0);
     const report = JSON.parse(await readFile(join(dir, 'restprobe-report.json'), 'utf8'));
-    expect(report).toMatchObject({ schemaVersion: 3, tool: { name: 'restprobe' }, target: { baseUrl: clean.url } });
+    expect(report).toMatchObject({ schemaVersion: 4, tool: { name: 'restprobe' }, target: { baseUrl: clean.url } });
     // The documented report schema holds a whole run's report.
     const validate = reportValidator();
     expect(validate(report), JSON.stringify(validate.errors?.slice(0, 3))).toBe(true);
@@ -51,7 +51,8 @@ describe('restprobe run', () => {
     const passing = report.checks.filter((c: { status: string; section: string }) => c.status === 'pass' && ['END', 'ERR'].includes(c.section));
     expect(passing.length).toBeGreaterThanOrEqual(15);
     expect(Object.keys(report.checks[0]).sort()).toEqual(expect.arrayContaining(['id', 'section', 'title', 'severity', 'status', 'message', 'durationMs', 'evidence']));
-    expect((await readdir(dir)).sort()).toEqual(['restprobe-junit.xml', 'restprobe-report.html', 'restprobe-report.json', 'restprobe-report.md']);
+    // The reports, and the ledger of what the run created (all of it deleted: `restprobe cleanup` would find nothing).
+    expect((await readdir(dir)).sort()).toEqual(['restprobe-junit.xml', 'restprobe-ledger.jsonl', 'restprobe-report.html', 'restprobe-report.json', 'restprobe-report.md']);
     expect(await reportFiles(dir)).not.toContain(clean.secrets.RESTPROBE_API_KEY);
     expect(ran.stdout).not.toContain(clean.secrets.RESTPROBE_API_KEY);
   });
@@ -159,7 +160,7 @@ describe('restprobe run', () => {
 });
 
 describe('restprobe run, interrupted', () => {
-  it('on SIGTERM stops new checks, lets running ones clean up, writes the reports, and exits 3', async () => {
+  it('on SIGTERM stops new checks, lets running ones clean up, writes the reports, and exits 130', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'restprobe-'));
     // Many property runs keep the run busy long after the first check has reported.
     const config = join(dir, 'long.json');
@@ -172,7 +173,7 @@ describe('restprobe run, interrupted', () => {
     });
     const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
     expect(out).toContain('interrupted');
-    expect(code).toBe(3);
+    expect(code).toBe(130);
     const report = JSON.parse(await readFile(join(dir, 'restprobe-report.json'), 'utf8'));
     expect(report.checks.length).toBeGreaterThan(0);
     const headers = { 'x-api-key': clean.secrets.RESTPROBE_API_KEY };
@@ -202,7 +203,7 @@ describe('restprobe checks and serve', () => {
       const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
       expect(performance.now() - started).toBeLessThan(5_000);
       expect(out).toContain('stopping running checks');
-      expect(code).toBe(3);
+      expect(code).toBe(130);
       const report = JSON.parse(await readFile(join(dir, 'restprobe-report.json'), 'utf8'));
       expect(report.checks.map((c: { errorCode?: string }) => c.errorCode)).toEqual(Array(4).fill('ERR_INTERRUPTED'));
       expect(report.leftovers).toEqual([]);

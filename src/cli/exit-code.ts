@@ -1,7 +1,8 @@
 /**
- * The exit code a finished report gives `run` and `merge-reports` alike: 1 when it failed
- * (or regressed against its baseline), 3 when a check could not run, 0 otherwise; a
- * report in which nothing was judged is a usage error (exit 2), never green.
+ * The exit code a finished report gives `run` and `merge-reports` alike: 130 when a signal
+ * interrupted the run (whatever it found before), 1 when it failed (or regressed against
+ * its baseline), 3 when a check could not run, 0 otherwise; a report in which nothing was
+ * judged is a usage error (exit 2), never green.
  */
 import { ExitCode, RestprobeError } from '../errors.js';
 import { reportFailed, type Report } from '../report/model.js';
@@ -14,6 +15,7 @@ import { judgedCount, skipGroupLines } from '../report/wording.js';
  * ```
  */
 export function exitCodeOfReport(report: Report): number {
+  if (report.interrupted !== undefined) return ExitCode.interrupted;
   if (reportFailed(report)) return ExitCode.failures;
   if (judgedCount(report) === 0 && report.summary.error === 0) {
     // A run that judged nothing is not green: say what would let it judge.

@@ -1,6 +1,7 @@
 /**
  * The restprobe command line. Exit codes: 0 no failures; 1 at least one failure;
- * 2 usage or config error; 3 the target could not be reached or the harness failed.
+ * 2 usage or config error; 3 the target could not be reached or the harness failed;
+ * 130 a signal interrupted the run.
  */
 import { Command, CommanderError, Option } from 'commander';
 import { ExitCode, RestprobeError, exitCodeFor } from '../errors.js';
@@ -31,9 +32,10 @@ Examples:
   $ restprobe init --openapi openapi.yaml             draft a config from the team's OpenAPI document
   $ restprobe checks --json                           the check catalogue
   $ restprobe merge-reports shard-1 shard-2           one report from a sharded run's parts
+  $ restprobe cleanup reports -c restprobe.config.json   delete what a killed or interrupted run left
   $ restprobe webhooks check-receiver URL --secret-env WEBHOOK_SECRET   test a webhook receiver
 
-Exit codes: 0 no failures · 1 failures (with --baseline: new failures or lost coverage) · 2 usage or config error (incl. credentials the target wants, a run that judged nothing, a report that is not restprobe's) · 3 target or proxy unreachable (incl. an untrusted TLS certificate: give --ca), a check that could not run, or a harness error`,
+Exit codes: 0 no failures · 1 failures (with --baseline: new failures or lost coverage) · 2 usage or config error (incl. credentials the target wants, a run that judged nothing, a report that is not restprobe's) · 3 target or proxy unreachable (incl. an untrusted TLS certificate: give --ca), a check that could not run, or a harness error · 130 run interrupted by a signal (Ctrl-C, SIGTERM)`,
     );
 
   cli
@@ -60,10 +62,45 @@ Examples:
   $ restprobe run http://127.0.0.1:8080 -c fixtures/reference.config.json
   $ restprobe run https://staging.example.com -c restprobe.config.json --read-only --format json,junit
   $ restprobe run https://staging.example.com --only ERR-bad-input-no-5xx --seed 1234   replay a property failure
-  $ restprobe run https://staging.example.com -c restprobe.config.json --baseline main-report.json   guard against regressions`)
+  $ restprobe run https://staging.example.com -c restprobe.config.json --baseline main-report.json   guard against regressions
+
+Exit codes: 0 no failures · 1 failures (with --baseline: a regression) · 2 usage or config error (incl. an unwritable --report-dir, an interrupted run's report as --baseline) · 3 target unreachable, or a check could not run · 130 interrupted by a signal.
+
+Interrupting: the first Ctrl-C (or SIGTERM) starts no new check and lets running ones finish
+and delete what they created; the second stops them at once (they still clean up); either
+way every report is written and says "interrupted", listing the checks not run (JUnit:
+skipped). The third quits at once. Every item the run creates is written to
+<report-dir>/restprobe-ledger.jsonl the moment it exists: after any ending (even SIGKILL),
+\`restprobe cleanup <report-dir> -c <config>\` deletes what is left, and the next run in that
+directory says when an earlier one left items.`)
     .action(async (baseUrl: string | undefined, opts) => {
       const { runCommand } = await import('./run-command.js');
       process.exitCode = await runCommand(baseUrl, opts);
+    });
+
+  cli
+    .command('cleanup')
+    .description("delete what runs left on the target, from their report directory's ledger (restprobe-ledger.jsonl): after a killed or interrupted run")
+    .argument('<report-dir>', "the run's --report-dir (or its restprobe-ledger.jsonl)")
+    .argument('[base-url]', "the API's base URL (default: the one the ledger's runs used)")
+    .option('-c, --config <file>', 'the target config the run used (credentials, collections)')
+    .option('--proxy <url>', 'send every request through this HTTP proxy or gateway')
+    .option('--ca <file>', 'a PEM file of CA certificates to trust for an https target')
+    .addHelpText('after', `
+Only what the ledger still owns is deleted, by the rules of a run's own cleanup: inside the base
+URL's path and the target's origins; a 404 counted as gone only when a GET agrees; a short or
+numeric id deleted only after a GET shows restprobe's mark; a create that got no answer looked
+for by its mark (a listing filtered by the collection's mark field). Each outcome is appended
+to the ledger.
+
+Exit codes: 0 nothing left · 1 items remain on the target (listed: certain or possible) · 2 usage or config error (no ledger in the directory).
+
+Examples:
+  $ restprobe cleanup reports -c restprobe.config.json
+  $ restprobe cleanup reports https://staging.example.com -c restprobe.config.json`)
+    .action(async (dir: string, baseUrl: string | undefined, opts) => {
+      const { cleanupCommand } = await import('./cleanup-command.js');
+      process.exitCode = await cleanupCommand(dir, baseUrl, opts);
     });
 
   cli

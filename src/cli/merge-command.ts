@@ -7,7 +7,7 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { catalogue } from '../../suites/catalogue.js';
-import { withBaseline } from '../report/baseline.js';
+import { readBaseline, withBaseline } from '../report/baseline.js';
 import { mergeReports } from '../report/merge.js';
 import { readReport } from '../report/read.js';
 import { shapeBaselineOf, withShapesJudged } from '../report/shape-baseline.js';
@@ -42,7 +42,7 @@ export async function mergeCommand(inputs: readonly string[], opts: MergeOptions
   const formats = parseFormats(opts.format);
   const files = await Promise.all(inputs.map(reportFile));
   const shards = await Promise.all(files.map((f) => readReport(f, 'merge-reports:')));
-  const previous = opts.baseline === undefined ? undefined : await readReport(opts.baseline, '--baseline');
+  const previous = opts.baseline === undefined ? undefined : await readBaseline(opts.baseline);
   // Shards run without --baseline recorded their response shapes: judged here, as a run with it would have.
   const judged = previous === undefined ? shards : shards.map((s) => withShapesJudged(s, shapeBaselineOf(previous)));
   const report = withBaseline(mergeReports(judged, files), previous, new Set(catalogue.map((c) => c.id)));

@@ -9,19 +9,21 @@ import { instancesOf } from '../engine/instances.js';
 import { runChecks } from '../engine/run.js';
 import { selectChecks, type Selection } from '../engine/select.js';
 import { parseShard, shardChecks, type Shard } from '../engine/shard.js';
-import { ExitCode, RestprobeError } from '../errors.js';
+import { RestprobeError } from '../errors.js';
 import { clientForProfile, type HttpClient } from '../http/client.js';
 import { credentialHeaders, resolveUrl, versionedUrl } from '../http/session.js';
 import type { Check } from '../model/check.js';
 import type { TargetProfile } from '../model/profile.js';
 import { resultName } from '../model/result.js';
-import { withBaseline } from '../report/baseline.js';
+import { readBaseline, withBaseline } from '../report/baseline.js';
 import { buildReport, type Report } from '../report/model.js';
-import { readReport } from '../report/read.js';
 import { shapeBaselineOf } from '../report/shape-baseline.js';
 import { renderCheckLine, renderSummary } from '../report/terminal.js';
 import { prepareReportDir, type ReportFormat } from '../report/write.js';
+import { LedgerFile } from '../engine/ledger-file.js';
 import { exitCodeOfReport } from './exit-code.js';
+import { cleanupCommandLine, earlierLeftovers } from './earlier-runs.js';
+import { Interrupts } from './interrupts.js';
 import { parseFormats, splitList } from './formats.js';
 import { Progress } from './progress.js';
 import { publishReports } from './publish.js';
@@ -65,84 +67,89 @@ export async function runCommand(baseUrl: string | undefined, opts: RunOptions, 
   const profile = await loadProfile({ configPath: opts.config, baseUrl, readOnly: opts.readOnly, ...(opts.proxy !== undefined && { proxy: opts.proxy }), nodes: splitList(opts.node), ...(opts.ca !== undefined && { ca: opts.ca }), ...(opts.destructive === false && { destructive: false }), ...(opts.plainHttpUrl !== undefined && { plainHttpUrl: opts.plainHttpUrl }) });
   // Harness-side problems end the run here, with one line, before any check runs.
   await prepareReportDir(opts.reportDir);
-  const previous = opts.baseline === undefined ? undefined : await readReport(opts.baseline, '--baseline');
+  const previous = opts.baseline === undefined ? undefined : await readBaseline(opts.baseline);
+  const cleanupHint = cleanupCommandLine(opts.reportDir, opts.config, baseUrl);
+  const earlier = await earlierLeftovers(opts.reportDir);
+  if (earlier.line !== undefined) out.write(`restprobe: ${earlier.line}; ${cleanupHint} deletes them\n`);
   const client = clientForProfile(profile);
   // The earlier run's response shapes, for VER-compatible-within-major to compare with.
   const compared = previous === undefined ? profile : { ...profile, shapeBaseline: shapeBaselineOf(previous) };
   try {
     await preflight(profile, client);
-    return await runAndReport(compared, client, selected, seed, formats, opts, out, { previous, shard });
+    return await runAndReport(compared, client, selected, seed, formats, opts, out, { previous, shard, cleanupHint, freshLedger: earlier.fresh });
   } finally {
     await client.close();
   }
 }
 
-/** What the report is set against: an earlier report (`--baseline`), and the shard this run is. */
+/** What the report is set against: an earlier report (`--baseline`), and the shard this run is; how to clean up after it. */
 interface Context {
   readonly previous: Report | undefined;
   readonly shard: Shard | undefined;
+  /** The command that deletes what the run leaves (`restprobe cleanup reports -c restprobe.config.json`). */
+  readonly cleanupHint: string;
+  /** Whether the report directory's ledger may start afresh: every earlier run there ended and left nothing. */
+  readonly freshLedger: boolean;
 }
 
-async function runAndReport(profile: TargetProfile, client: HttpClient, selected: readonly Check[], seed: number, formats: readonly ReportFormat[], opts: RunOptions, out: NodeJS.WriteStream, { previous, shard }: Context): Promise<number> {
+async function runAndReport(profile: TargetProfile, client: HttpClient, selected: readonly Check[], seed: number, formats: readonly ReportFormat[], opts: RunOptions, out: NodeJS.WriteStream, { previous, shard, cleanupHint, freshLedger }: Context): Promise<number> {
   const color = out.isTTY === true && !process.env['NO_COLOR'];
   out.write(`restprobe ${toolVersion()} → ${profile.baseUrl} · ${selected.length} checks${shard ? ` (shard ${shard.index}/${shard.total})` : ''} · seed ${seed}\n`);
   const startedAt = new Date();
   const progress = new Progress({ out, live: out.isTTY === true && process.env['TERM'] !== 'dumb', total: instancesOf(selected, profile).length, requests: () => client.requestCount });
-  // A cancelled CI job (SIGTERM) or Ctrl-C stops new checks and lets running ones clean up;
-  // a second one ends running checks at once (each still deletes what it created); a third quits.
-  const interrupt = new AbortController();
-  const stop = new AbortController();
-  const onSignal = () => {
-    if (stop.signal.aborted) process.exit(ExitCode.unreachable);
-    if (interrupt.signal.aborted) {
-      out.write('\nrestprobe: stopping running checks; each deletes what it created, then the reports list what is left (signal again to quit at once)\n');
-      stop.abort();
-      return;
-    }
-    out.write('\nrestprobe: interrupted; letting running checks finish and delete what they created (signal again to stop them now)\n');
-    interrupt.abort();
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  let outcome;
+  // Every item the run creates is on disk the moment it exists, whatever ends the run.
+  const journal = LedgerFile.open(opts.reportDir, { baseUrl: profile.baseUrl, version: toolVersion(), secrets: profile.secrets, fresh: freshLedger });
+  // Signals are heard until the reports are written: a second or third one never loses them.
+  const interrupts = Interrupts.listen({ out, onQuit: () => `what the run created and did not delete is listed in ${journal.path} (marks start ${journal.mark}); ${cleanupHint} deletes it` });
   try {
-    outcome = await runChecks({
-      profile,
-      checks: selected,
+    let outcome;
+    try {
+      outcome = await runChecks({
+        profile,
+        checks: selected,
+        seed,
+        client,
+        signal: interrupts.interrupt,
+        stop: interrupts.stop,
+        journal,
+        onStart: (name) => progress.started(name),
+        onResult: (result) => progress.finished(resultName(result.id, result.collection), renderCheckLine(result, { color, secrets: profile.secrets })),
+      });
+    } finally {
+      progress.stop();
+      interrupts.checksEnded();
+    }
+    journal.end();
+    const { results, order, leftovers, cleanupBeyondCap, damage, notRun, mark } = outcome;
+    // Interrupted: a check never started, or running ones were cut short. A signal that came once every check had started, and let them finish, left a whole run.
+    const interruption = interrupts.first !== undefined && (notRun.length > 0 || interrupts.stop.aborted) ? { signal: interrupts.first, notRun, mark } : undefined;
+    const built = buildReport({
+      baseUrl: profile.baseUrl,
+      startedAt,
+      durationMs: Date.now() - startedAt.getTime(),
       seed,
-      client,
-      signal: interrupt.signal,
-      stop: stop.signal,
-      onStart: (name) => progress.started(name),
-      onResult: (result) => progress.finished(resultName(result.id, result.collection), renderCheckLine(result, { color, secrets: profile.secrets })),
+      strict: opts.strict,
+      version: toolVersion(),
+      results,
+      order,
+      leftovers,
+      cleanupBeyondCap,
+      ...(damage !== undefined && { damage }),
+      ...(shard !== undefined && { shard }),
+      ...(interruption !== undefined && { interruption }),
     });
+    const report = withBaseline(built, previous, new Set(catalogue.map((c) => c.id)));
+    const paths = await publishReports(report, { dir: opts.reportDir, formats, secrets: profile.secrets }, out);
+    out.write(`\n${renderSummary(report, { color, secrets: profile.secrets, reportPaths: paths })}\n`);
+    if (interruption !== undefined) {
+      const left = leftovers.length > 0 ? `; ${leftovers.length} left on the target (listed above): ${cleanupHint} deletes them` : '';
+      throw new RestprobeError('ERR_INTERRUPTED', `interrupted by ${interruption.signal} after ${results.length} of ${results.length + notRun.length} checks; the reports say so and list the ${notRun.length} not run; the items the run created carry marks starting ${mark}${left}`);
+    }
+    return exitCodeOfReport(report);
   } finally {
-    progress.stop();
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    journal.close();
+    interrupts.close();
   }
-  const { results, order, leftovers, cleanupBeyondCap, damage } = outcome;
-  const built = buildReport({
-    baseUrl: profile.baseUrl,
-    startedAt,
-    durationMs: Date.now() - startedAt.getTime(),
-    seed,
-    strict: opts.strict,
-    version: toolVersion(),
-    results,
-    order,
-    leftovers,
-    cleanupBeyondCap,
-    ...(damage !== undefined && { damage }),
-    ...(shard !== undefined && { shard }),
-  });
-  const report = withBaseline(built, previous, new Set(catalogue.map((c) => c.id)));
-  const paths = await publishReports(report, { dir: opts.reportDir, formats, secrets: profile.secrets }, out);
-  out.write(`\n${renderSummary(report, { color, secrets: profile.secrets, reportPaths: paths })}\n`);
-  if (interrupt.signal.aborted) {
-    throw new RestprobeError('ERR_HARNESS', `interrupted after ${results.length} of ${selected.length} checks; the reports hold those`);
-  }
-  return exitCodeOfReport(report);
 }
 
 /**

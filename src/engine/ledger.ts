@@ -213,6 +213,17 @@ export class Ledger {
     this.entries.push(entry);
   }
 
+  /**
+   * A create that named no item, found since by its mark at `url`: the entry becomes the
+   * item's, under the same run and number, owned and proven by the mark.
+   */
+  located(entry: LedgerEntry, url: string, proof: Mark): LedgerEntry {
+    const item: LedgerEntry = { run: entry.run, n: entry.n, url, owner: entry.owner, state: 'owned', exists: 'certain', proof };
+    this.entries.splice(this.entries.indexOf(entry), 1, item);
+    this.journal?.write({ e: 'created', run: item.run, n: item.n, url, owner: item.owner, certainty: 'certain', proof });
+    return item;
+  }
+
   /** Why restprobe may not send a DELETE to `url`, or undefined when it may. */
   outOfBounds(url: string): string | undefined {
     const parsed = new URL(url);

@@ -17,7 +17,7 @@
 import type { Check } from '../model/check.js';
 import type { CheckResult } from '../model/result.js';
 import type { TargetProfile } from '../model/profile.js';
-import type { Section } from '../model/section.js';
+import type { Section, Severity } from '../model/section.js';
 import { clientForProfile, type HttpClient } from '../http/client.js';
 import { blockedResult, damagedResult, executeCheck, harnessFaultResult, stoppedResult } from './execute.js';
 import { guard } from '../http/guards.js';
@@ -46,11 +46,13 @@ export interface RunInput {
   readonly journal?: LedgerJournal;
 }
 
-/** A selected check instance the run never started (it was interrupted first). */
+/** A selected check instance the run never started (it was interrupted first): what a report lists of it. */
 export interface NotRun {
   readonly id: string;
   readonly section: Section;
   readonly title: string;
+  readonly rule: string;
+  readonly severity: Severity;
   /** The collection the instance is about, when it is about one. */
   readonly collection?: string;
 }
@@ -209,7 +211,7 @@ export async function runChecks(input: RunInput): Promise<RunOutcome> {
     results: plan.map((i) => done.get(i.key)).filter((r): r is CheckResult => r !== undefined),
     order: plan.map((i) => i.key),
     interrupted: waiting.length > 0,
-    notRun: waiting.map(({ check, collection }) => ({ id: check.id, section: check.section, title: check.title, ...(collection !== undefined && { collection }) })),
+    notRun: waiting.map(({ check, collection }) => ({ id: check.id, section: check.section, title: check.title, rule: check.rule, severity: check.severity, ...(collection !== undefined && { collection }) })),
     mark: shared.ledger.mark,
   };
 }

@@ -30,7 +30,7 @@ import type { Severity } from '../model/section.js';
 import { capped, evidenceText, exchangeSummary, reproducingCurl } from './evidence-text.js';
 import { isFailing, type Report } from './model.js';
 import type { ReportFile } from './write.js';
-import { skipReason } from './wording.js';
+import { notRunResults, skipReason } from './wording.js';
 
 /** The folder the results go to, inside the report directory (Allure's usual name). */
 export const allureResultsDir = 'allure-results';
@@ -193,10 +193,11 @@ export function renderAllure(report: Report): ReportFile[] {
   const runtime = new ReporterRuntime({
     writer,
     categories,
-    environmentInfo: { target: report.target.baseUrl, seed: String(report.seed), strict: String(report.strict), restprobe: report.tool.version, ...(report.shard && { shard: `${report.shard.index}/${report.shard.total}` }) },
+    environmentInfo: { target: report.target.baseUrl, seed: String(report.seed), strict: String(report.strict), restprobe: report.tool.version, ...(report.shard && { shard: `${report.shard.index}/${report.shard.total}` }), ...(report.interrupted && { interrupted: report.interrupted.signal }) },
   });
   const start = Date.parse(report.startedAt);
-  for (const result of report.checks) writeTest(runtime, result, report, start);
+  // The checks an interrupted run never started are skipped tests saying so.
+  for (const result of [...report.checks, ...notRunResults(report)]) writeTest(runtime, result, report, start);
   runtime.writeEnvironmentInfo();
   runtime.writeCategoriesDefinitions();
   return writer.files;

@@ -6,7 +6,9 @@
  * baseline already had are listed as known, and fixed ones are listed too.
  */
 import { resultName, type CheckResult, type Status } from '../model/result.js';
+import { RestprobeError } from '../errors.js';
 import { isFailing, type BaselineChange, type BaselineComparison, type Report } from './model.js';
+import { readReport } from './read.js';
 
 /** Outcomes that judged the target. */
 const judged = (status: Status): boolean => status === 'pass' || status === 'fail' || status === 'warn';
@@ -72,4 +74,23 @@ export function compareWithBaseline(current: Report, baseline: Report, catalogue
  */
 export function withBaseline(report: Report, previous: Report | undefined, catalogueIds: ReadonlySet<string>): Report {
   return previous === undefined ? report : { ...report, baseline: compareWithBaseline(report, previous, catalogueIds) };
+}
+
+/**
+ * The report at `path`, read and validated as {@link readReport} does, and refused as a
+ * baseline when it is no whole run's: an interrupted run's checks not run would count as
+ * lost coverage, and what it did judge is a part of a run (ERR_REPORT_INVALID, exit 2).
+ *
+ * @example
+ * ```ts
+ * const previous = await readBaseline('reports/main.json'); // throws for an interrupted run's report
+ * ```
+ */
+export async function readBaseline(path: string): Promise<Report> {
+  const previous = await readReport(path, '--baseline');
+  const stopped = previous.interrupted;
+  if (stopped !== undefined) {
+    throw new RestprobeError('ERR_REPORT_INVALID', `--baseline ${path}: the run that wrote it was interrupted by ${stopped.signal} (${stopped.notRun.length} of ${previous.checks.length + stopped.notRun.length} checks not run), expected a whole run's report; give the report of a run that ended`);
+  }
+  return previous;
 }

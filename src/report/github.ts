@@ -6,7 +6,7 @@
 import { resultName, type CheckResult } from '../model/result.js';
 import { capped, reproducingCurl } from './evidence-text.js';
 import type { BaselineChange, Report } from './model.js';
-import { needsAttention, nonFailingWarnings, oneLine } from './wording.js';
+import { interruptionLine, needsAttention, nonFailingWarnings, oneLine } from './wording.js';
 import { stripControlChars } from './control-chars.js';
 
 type Level = 'error' | 'warning';
@@ -51,12 +51,15 @@ function againstBaseline(report: Report): string[] {
  * ```
  */
 export function renderGithubAnnotations(report: Report): string {
-  const lines =
-    report.baseline !== undefined
+  const interrupted = interruptionLine(report);
+  const lines = [
+    ...(interrupted ? [command('error', 'restprobe interrupted', `${interrupted}: the run is incomplete`)] : []),
+    ...(report.baseline !== undefined
       ? againstBaseline(report)
       : [
           ...needsAttention(report).map((r) => command('error', `restprobe ${resultName(r.id, r.collection)}`, detail(r, r.status === 'error' ? 'could not run: ' : ''))),
           ...nonFailingWarnings(report).map((r) => command('warning', `restprobe ${resultName(r.id, r.collection)}`, detail(r))),
-        ];
+        ]),
+  ];
   return lines.map((l) => `${l}\n`).join('');
 }

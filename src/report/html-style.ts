@@ -16,7 +16,7 @@ pre { background: var(--bg-soft); border: 1px solid var(--line); border-radius: 
 h1 small { font-size: 14px; font-weight: 400; color: var(--muted); }
 .facts span + span::before { content: " · "; }
 .verdict { font-size: 13px; padding: 2px 10px; border-radius: 12px; color: #fff; }
-.verdict.failed { background: var(--fail); } .verdict.incomplete { background: var(--error); } .verdict.passed { background: var(--pass); }
+.verdict.failed { background: var(--fail); } .verdict.incomplete, .verdict.interrupted { background: var(--error); } .verdict.passed { background: var(--pass); }
 .totals { display: flex; gap: 8px; flex-wrap: wrap; margin: 8px 0; }
 .badge { display: inline-block; min-width: 52px; text-align: center; padding: 1px 8px; border-radius: 10px; font-size: 12px; font-weight: 600; color: #fff; }
 .tag { font-size: 11px; padding: 0 6px; border: 1px solid currentColor; border-radius: 8px; color: var(--muted); white-space: nowrap; }

@@ -16,12 +16,12 @@ import { anchorId, html } from './html-escape.js';
 import { htmlScript } from './html-script.js';
 import { htmlStyle } from './html-style.js';
 import { statuses, type Report, type SectionSummary } from './model.js';
-import { baselineGroups, baselineLine, baselineVerdict, cleanupNote, damageLine, formatDuration, leftoverLines, skipReason, totalsLine, verdict } from './wording.js';
+import { baselineGroups, baselineLine, baselineVerdict, cleanupNote, damageLine, formatDuration, interruptionLine, leftoverLines, notRunResults, skipReason, totalsLine, verdict } from './wording.js';
 
 /** Bodies, curl commands and notes longer than this are cut in the page (the JSON report keeps them). */
 export const htmlTextLimit = 20_000;
 
-const verdictText = { failed: 'failed', incomplete: 'incomplete', passed: 'passed' } as const;
+const verdictText = { interrupted: 'interrupted', failed: 'failed', incomplete: 'incomplete', passed: 'passed' } as const;
 
 const cspHash = (text: string): string => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
 
@@ -94,7 +94,7 @@ function header(report: Report): string {
 }
 
 function banners(report: Report): string {
-  const lines = [damageLine(report), cleanupNote(report)].filter((l): l is string => l !== undefined);
+  const lines = [interruptionLine(report), damageLine(report), cleanupNote(report)].filter((l): l is string => l !== undefined);
   return lines.map((l) => `<p class="banner">${html(l)}</p>`).join('\n');
 }
 
@@ -224,6 +224,12 @@ function checksSection(report: Report, anchors: Map<string, string>): string {
   return ['<section id="checks"><h2>Checks</h2>', filters(report), ...groups, '</section>'].join('\n');
 }
 
+function notRunSection(report: Report): string {
+  const notRun = notRunResults(report);
+  if (notRun.length === 0) return '';
+  return [`<section id="not-run"><h2>Not run (${notRun.length}): the run was interrupted</h2><ul>`, ...notRun.map((r) => `<li>${html(`${resultName(r.id, r.collection)}: ${r.title}`)}</li>`), '</ul></section>'].join('\n');
+}
+
 function leftoverSection(report: Report): string {
   if (report.leftovers.length === 0) return '';
   return [`<section id="leftovers"><h2>Left on the target (${report.leftovers.length}): delete these by hand</h2><ul>`, ...leftoverLines(report).map((l) => `<li>${html(l)}</li>`), '</ul></section>'].join('\n');
@@ -255,6 +261,7 @@ export function renderHtml(report: Report): string {
     baselineSection(report),
     rootCauseSection(report, anchors),
     checksSection(report, anchors),
+    notRunSection(report),
     leftoverSection(report),
     `<footer>restprobe ${html(report.tool.version)} · report schema ${report.schemaVersion} · the JSON report holds every text whole</footer>`,
     `<script>${htmlScript}</script>`,

@@ -1,13 +1,14 @@
 /**
  * The JUnit XML report for CI dashboards: one `<testsuite>` per conventions section, one
  * `<testcase>` per check. Warnings pass (with a `WARN:` line in system-out) unless the
- * run is strict, where they are failures too.
+ * run is strict, where they are failures too. The checks an interrupted run never
+ * started are skipped testcases saying so, so a dashboard never counts them as passed.
  */
-import { sections } from '../model/section.js';
+import { sections, type Section } from '../model/section.js';
 import { resultName, type CheckResult } from '../model/result.js';
 import { capped, evidenceText } from './evidence-text.js';
-import { isFailing, type Report, type SectionSummary } from './model.js';
-import { cleanupNote, leftoverLines, skipReason } from './wording.js';
+import { isFailing, type Report } from './model.js';
+import { cleanupNote, leftoverLines, notRunResults, skipReason } from './wording.js';
 import { xmlAttr, xmlText } from './xml-escape.js';
 
 const seconds = (ms: number): string => (ms / 1000).toFixed(3);
@@ -59,10 +60,10 @@ function counts(results: readonly CheckResult[], strict: boolean): Record<string
 
 const totalTime = (results: readonly CheckResult[]): string => seconds(results.reduce((sum, r) => sum + r.durationMs, 0));
 
-function testsuite(report: Report, section: SectionSummary): string {
-  const results = report.checks.filter((r) => r.section === section.section);
+/** A section's results, with the checks an interrupted run never started (skipped, saying so). */
+function testsuite(report: Report, section: Section, results: readonly CheckResult[]): string {
   const head = attrs({
-    name: `${section.section} ${sections[section.section]}`,
+    name: `${section} ${sections[section]}`,
     ...counts(results, report.strict),
     time: totalTime(results),
     timestamp: report.startedAt,
@@ -72,6 +73,7 @@ function testsuite(report: Report, section: SectionSummary): string {
     `      <property ${attrs({ name: 'target', value: report.target.baseUrl })}/>`,
     `      <property ${attrs({ name: 'seed', value: report.seed })}/>`,
     `      <property ${attrs({ name: 'strict', value: String(report.strict) })}/>`,
+    ...(report.interrupted ? [`      <property ${attrs({ name: 'interrupted', value: report.interrupted.signal })}/>`] : []),
     '    </properties>',
   ];
   return [`  <testsuite ${head}>`, ...properties, ...results.map((r) => testcase(r, report.strict)), '  </testsuite>'].join('\n');
@@ -98,11 +100,14 @@ function cleanupSuite(report: Report): string[] {
  * ```
  */
 export function renderJunit(report: Report): string {
-  const head = attrs({ name: 'restprobe', ...counts(report.checks, report.strict), time: seconds(report.durationMs), timestamp: report.startedAt });
+  // Every selected check is a testcase: those an interrupted run never started are skipped, with the reason.
+  const all = [...report.checks, ...notRunResults(report)];
+  const head = attrs({ name: 'restprobe', ...counts(all, report.strict), time: seconds(report.durationMs), timestamp: report.startedAt });
+  const inOrder = (Object.keys(sections) as Section[]).filter((section) => all.some((r) => r.section === section));
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites ${head}>`,
-    ...report.sections.map((s) => testsuite(report, s)),
+    ...inOrder.map((section) => testsuite(report, section, all.filter((r) => r.section === section))),
     ...cleanupSuite(report),
     '</testsuites>',
     '',

@@ -6,12 +6,12 @@ import { resultName, type CheckResult, type Status } from '../model/result.js';
 import { capped, reproducingCurl } from './evidence-text.js';
 import { mdCell, mdCode, mdCodeBlock, mdText } from './markdown-escape.js';
 import { statuses, type Report } from './model.js';
-import { baselineGroups, baselineLine, baselineVerdict, cleanupNote, damageLine, formatDuration, leftoverLines, skipGroupLines, needsAttention, nonFailingWarnings, rootCauseLines, totalsLine, verdict } from './wording.js';
+import { baselineGroups, baselineLine, baselineVerdict, cleanupNote, damageLine, formatDuration, interruptionLine, leftoverLines, notRunResults, skipGroupLines, needsAttention, nonFailingWarnings, rootCauseLines, totalsLine, verdict } from './wording.js';
 
 /** Failures shown in full; the rest are counted (a GitHub comment holds 65,536 characters). */
 const maxDetailed = 50;
 
-const verdictTitle = { failed: '❌ failed', incomplete: '⚠️ incomplete', passed: '✅ passed' } as const;
+const verdictTitle = { interrupted: '⏹️ interrupted', failed: '❌ failed', incomplete: '⚠️ incomplete', passed: '✅ passed' } as const;
 
 function tableRow(cells: readonly string[]): string {
   return `| ${cells.join(' | ')} |`;
@@ -63,6 +63,19 @@ function skippedSection(report: Report): string[] {
   return [`## Skipped (${report.summary.skip} of ${report.checks.length})`, '', ...skipGroupLines(report).map((l) => `- ${mdText(l)}`), ''];
 }
 
+function notRunSection(report: Report): string[] {
+  const notRun = notRunResults(report);
+  if (notRun.length === 0) return [];
+  const more = notRun.length - maxDetailed;
+  return [
+    `## Not run (${notRun.length}): the run was interrupted`,
+    '',
+    ...notRun.slice(0, maxDetailed).map((r) => `- ${mdCode(resultName(r.id, r.collection))} ${mdText(r.title)}`),
+    ...(more > 0 ? [`- …and ${more} more: see restprobe-report.json.`] : []),
+    '',
+  ];
+}
+
 function leftoverSection(report: Report): string[] {
   if (report.leftovers.length === 0 && report.cleanupBeyondCap === 0) return [];
   return [
@@ -106,9 +119,10 @@ export function renderMarkdown(report: Report): string {
     `**Strict:** ${report.strict ? 'yes' : 'no'}`,
     `restprobe ${mdText(report.tool.version)}`,
   ];
+  const notRun = report.interrupted === undefined ? '' : ` (${report.interrupted.notRun.length} of ${report.checks.length + report.interrupted.notRun.length} checks not run)`;
   const skipped = report.summary.skip > 0 ? ` (${report.summary.skip} of ${report.checks.length} checks skipped)` : '';
   return [
-    `# restprobe: ${verdictTitle[verdict(report)]}${baselineVerdict(report) ? ` — ${baselineVerdict(report)}` : ''}${skipped}`,
+    `# restprobe: ${verdictTitle[verdict(report)]}${notRun}${baselineVerdict(report) ? ` — ${baselineVerdict(report)}` : ''}${skipped}`,
     '',
     facts.join(' · '),
     '',
@@ -116,12 +130,14 @@ export function renderMarkdown(report: Report): string {
     '',
     ...sectionTable(report),
     '',
+    ...(interruptionLine(report) ? [`> **${mdText(interruptionLine(report)!)}**`, ''] : []),
     ...(damageLine(report) ? [`> **${mdText(damageLine(report)!)}**`, ''] : []),
     ...baselineSection(report),
     ...rootCauseSection(report),
     ...failuresSection(report),
     ...warningsSection(report),
     ...skippedSection(report),
+    ...notRunSection(report),
     ...leftoverSection(report),
   ].join('\n');
 }

@@ -61,6 +61,8 @@ export function mergeReports(reports: readonly Report[], labels: readonly string
   const start = Math.min(...shards.map((r) => Date.parse(r.startedAt)));
   const end = Math.max(...shards.map((r) => Date.parse(r.startedAt) + r.durationMs));
   const damage = shards.find((r) => r.damage !== undefined)?.damage;
+  // A shard that was interrupted leaves the whole run interrupted, with every shard's checks not run.
+  const stopped = shards.flatMap((r) => (r.interrupted === undefined ? [] : [r.interrupted]));
   return buildReport({
     baseUrl,
     startedAt: new Date(start),
@@ -73,5 +75,6 @@ export function mergeReports(reports: readonly Report[], labels: readonly string
     leftovers: shards.flatMap((r) => r.leftovers),
     cleanupBeyondCap: shards.reduce((sum, r) => sum + r.cleanupBeyondCap, 0),
     ...(damage !== undefined && { damage }),
+    ...(stopped.length > 0 && { interruption: { signal: stopped[0]!.signal, notRun: stopped.flatMap((i) => i.notRun), mark: stopped.map((i) => i.mark).join(' or ') } }),
   });
 }

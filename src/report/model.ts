@@ -6,6 +6,7 @@ import { sections, type Section } from '../model/section.js';
 import { resultName, type CheckResult, type Status } from '../model/result.js';
 import type { Leftover } from '../engine/ledger.js';
 import type { Damage } from '../engine/health.js';
+import type { NotRun } from '../engine/run.js';
 
 /** Outcomes in the order reports show them. */
 export const statuses: readonly Status[] = ['pass', 'fail', 'warn', 'skip', 'error'];
@@ -19,10 +20,21 @@ export interface SectionSummary {
 
 /**
  * The report's format version. 2 added `shard` and `baseline` (both optional), 3 a
- * result's optional `shapes`, so a version-1 or -2 report reads as a version-3 one
+ * result's optional `shapes`, 4 `interrupted` and a leftover's `certainty` (both
+ * optional), so an earlier report reads as a version-4 one
  * (fixtures/schema/restprobe.report.schema.json).
  */
-export const reportSchemaVersion = 3;
+export const reportSchemaVersion = 4;
+
+/** A run a signal stopped: the report holds only what ran, and says what did not. */
+export interface Interruption {
+  /** The first signal the run got (Ctrl-C is SIGINT; a cancelled CI job sends SIGTERM). */
+  readonly signal: 'SIGINT' | 'SIGTERM';
+  /** Selected check instances never started, in plan order. */
+  readonly notRun: readonly NotRun[];
+  /** The value every mark the run gave an item starts with (`restprobe-<run id>`): its items are found by it. */
+  readonly mark: string;
+}
 
 /** Which part of a sharded run a report holds (`--shard 2/3`). */
 export interface ShardInfo {
@@ -86,6 +98,8 @@ export interface Report {
   readonly shard?: ShardInfo;
   /** Set when the run was compared with an earlier report (`--baseline`). */
   readonly baseline?: BaselineComparison;
+  /** Set when a signal interrupted the run: such a report is no whole run's (no baseline, never green). */
+  readonly interrupted?: Interruption;
 }
 
 /** One reason several checks could not run ("POST /v2/projects answered 500"). */
@@ -109,6 +123,8 @@ export interface BuildReportInput {
   readonly cleanupBeyondCap?: number;
   readonly damage?: Damage;
   readonly shard?: ShardInfo;
+  /** Set when a signal interrupted the run (the report's `interrupted`). */
+  readonly interruption?: Interruption;
 }
 
 const sectionOrder = Object.keys(sections) as Section[];
@@ -165,6 +181,7 @@ export function buildReport(input: BuildReportInput): Report {
     leftovers: input.leftovers ?? [],
     cleanupBeyondCap: input.cleanupBeyondCap ?? 0,
     ...(input.shard !== undefined && { shard: input.shard }),
+    ...(input.interruption !== undefined && { interrupted: input.interruption }),
   };
 }
 

@@ -45,7 +45,7 @@ describe('the report schema', () => {
     expect(problems({ ...json, checks: [{ ...json.checks[0], status: 'flaky' }] })).toContain('/checks/0/status must be equal to one of the allowed values');
     expect(problems({ ...json, extra: 1 })).toContain(' must NOT have additional properties');
     expect(problems({ ...json, startedAt: 'yesterday' })).toContain('/startedAt must match format "date-time"');
-    expect(problems({ ...json, schemaVersion: 4 })).toContain('/schemaVersion must be equal to constant');
+    expect(problems({ ...json, schemaVersion: 5 })).toContain('/schemaVersion must be equal to constant');
   });
 });
 
@@ -65,11 +65,11 @@ describe('readReport', () => {
     return err;
   };
 
-  it('reads a report, and a version-1 or version-2 report as version 3', async () => {
+  it('reads a report, and a version-1, -2 or -3 report as version 4', async () => {
     expect(await readReport(await file('full.json', renderJson(full)), '--baseline')).toEqual(full);
-    for (const version of [1, 2]) {
+    for (const version of [1, 2, 3]) {
       const old = { ...JSON.parse(renderJson(sampleReport())), schemaVersion: version };
-      expect((await readReport(await file(`v${version}.json`, JSON.stringify(old)), '--baseline')).schemaVersion).toBe(3);
+      expect((await readReport(await file(`v${version}.json`, JSON.stringify(old)), '--baseline')).schemaVersion).toBe(4);
     }
   });
 
@@ -78,7 +78,7 @@ describe('readReport', () => {
     expect(missing).toMatchObject({ code: 'ERR_REPORT_INVALID', message: expect.stringMatching(/^--baseline .*nope\.json: cannot read it \(ENOENT\)$/) });
     expect((await failure(await file('text.json', 'not json'))).message).toMatch(/text\.json: not JSON/);
     const broken = await failure(await file('broken.json', JSON.stringify({ ...JSON.parse(renderJson(sampleReport())), summary: { pass: 'many' } })));
-    expect(broken.message).toMatch(/broken\.json: not a restprobe report of schemaVersion 3/);
+    expect(broken.message).toMatch(/broken\.json: not a restprobe report of schemaVersion 4/);
     expect(broken.problems).toContain('summary.pass: must be an integer (found string "many")');
   });
 });

@@ -52,9 +52,9 @@ export function reportValidator(): ValidateFunction<Report> {
 }
 
 /**
- * The report in a file, validated. A version-1 or -2 report (before `shard` and
- * `baseline`, or a result's `shapes`, existed) is read as version 3: those versions only
- * added optional fields. Throws
+ * The report in a file, validated. A version-1, -2 or -3 report (before `shard` and
+ * `baseline`, a result's `shapes`, or `interrupted` and a leftover's `certainty` existed)
+ * is read as version 4: those versions only added optional fields. Throws
  * ERR_REPORT_INVALID naming `what` (`--baseline`) and the file.
  *
  * @example
@@ -79,7 +79,7 @@ export async function readReport(path: string, what: string): Promise<Report> {
   } catch (err) {
     fail(`not JSON (${(err as Error).message}); give a restprobe-report.json`, [], err);
   }
-  const upgraded = data !== null && typeof data === 'object' && [1, 2].includes((data as { schemaVersion?: unknown }).schemaVersion as number) ? { ...data, schemaVersion: reportSchemaVersion } : data;
+  const upgraded = data !== null && typeof data === 'object' && [1, 2, 3].includes((data as { schemaVersion?: unknown }).schemaVersion as number) ? { ...data, schemaVersion: reportSchemaVersion } : data;
   const validate = reportValidator();
   if (!validate(upgraded)) {
     const problems = problemsFromAjv(validate.errors ?? []);

@@ -9,7 +9,7 @@ import { paint, type Style } from './ansi.js';
 import { capped, reproducingCurl } from './evidence-text.js';
 import { statuses, type Report } from './model.js';
 import { scrubReport, scrubResult } from './scrub.js';
-import { baselineGroups, baselineLine, baselineVerdict, cleanupNote, damageLine, formatDuration, leftoverLines, skipGroupLines, needsAttention, nonFailingWarnings, oneLine, rootCauseLines, skipReason, totalsLine, verdict } from './wording.js';
+import { baselineGroups, baselineLine, baselineVerdict, cleanupNote, damageLine, formatDuration, interruptionLine, leftoverLines, notRunResults, skipGroupLines, needsAttention, nonFailingWarnings, oneLine, rootCauseLines, skipReason, totalsLine, verdict } from './wording.js';
 
 export interface TerminalOptions {
   /** Emit ANSI colour codes (a TTY without NO_COLOR). */
@@ -105,7 +105,16 @@ function baselineBlock(report: Report, color: boolean): string[] {
   return ['', paint('Compared with the baseline', 'bold', color), `  ${baselineLine(report.baseline)}`, ...groups];
 }
 
-const verdictStyle = { failed: ['bold', 'red'], incomplete: ['bold', 'magenta'], passed: ['bold', 'green'] } as const;
+/** The checks an interrupted run never started: counted, a few named. */
+function notRunBlock(report: Report, color: boolean, listAtMost = 5): string[] {
+  const notRun = notRunResults(report);
+  if (report.interrupted === undefined) return [];
+  const names = notRun.map((r) => resultName(r.id, r.collection));
+  const shown = names.slice(0, listAtMost).join(', ') + (names.length > listAtMost ? `, … ${names.length - listAtMost} more` : '');
+  return ['', paint(interruptionLine(report)!, ['bold', 'magenta'], color), ...(names.length > 0 ? [`  not run: ${shown}`] : [])];
+}
+
+const verdictStyle = { interrupted: ['bold', 'magenta'], failed: ['bold', 'red'], incomplete: ['bold', 'magenta'], passed: ['bold', 'green'] } as const;
 
 /**
  * The end-of-run summary.
@@ -131,11 +140,12 @@ export function renderSummary(unscrubbed: Report, options: SummaryOptions): stri
     ...baselineBlock(report, color),
     ...(report.summary.skip > 0 ? ['', paint(`Skipped (${report.summary.skip})`, 'bold', color), ...skipGroupLines(report).map((l) => `  ${l}`)] : []),
     ...(damageLine(report) ? ['', paint(damageLine(report)!, ['bold', 'red'], color)] : []),
+    ...notRunBlock(report, color),
     ...(report.rootCauses.length > 0 ? ['', paint('Could not run, by root cause', 'bold', color), ...rootCauseLines(report).map((l) => `  ${l}`)] : []),
     ...(paths.length > 0 ? ['', paint('Reports', 'bold', color), ...paths.map((p) => `  ${p}`)] : []),
     ...(report.leftovers.length > 0 ? ['', paint(`Left on the target (${report.leftovers.length}): delete these by hand`, ['bold', 'red'], color), ...leftoverLines(report).map((l) => `  ${l}`)] : []),
     '',
-    `${paint(outcome.toUpperCase(), verdictStyle[outcome], color)}  ${totalsLine(report.summary)}  in ${formatDuration(report.durationMs)} (seed ${report.seed})${baselineVerdict(report) ? `: ${baselineVerdict(report)}` : ''}`,
+    `${paint(outcome.toUpperCase(), verdictStyle[outcome], color)}  ${totalsLine(report.summary)}${report.interrupted ? ` · ${report.interrupted.notRun.length} not run` : ''}  in ${formatDuration(report.durationMs)} (seed ${report.seed})${baselineVerdict(report) ? `: ${baselineVerdict(report)}` : ''}`,
     ...(cleanupNote(report) ? [paint(cleanupNote(report)!, ['bold', 'red'], color)] : []),
   ];
   return lines.join('\n');

@@ -58,16 +58,49 @@ export function rootCauseLines(report: Report, listAtMost = 5): string[] {
 }
 
 /**
- * One line per item the run left on the target: its URL, the check that made it, and the
- * last answer cleanup got.
+ * One line per item the run left on the target: whether it is certainly there or possibly
+ * (a create that got no answer, a delete nothing could verify), its URL, the check that
+ * made it, and the last answer cleanup got.
  *
  * @example
  * ```ts
- * leftoverLines(report); // ['https://api.example.com/v2/projects/7 (END-get-item-200): DELETE answered 503']
+ * leftoverLines(report); // ['certain: https://api.example.com/v2/projects/7 (END-get-item-200): DELETE answered 503']
  * ```
  */
 export function leftoverLines(report: Report): string[] {
-  return report.leftovers.map((l) => `${l.url} (${l.owner}): ${oneLine(l.lastAnswer)}`);
+  return report.leftovers.map((l) => `${l.certainty ?? 'certain'}: ${l.url} (${l.owner}): ${oneLine(l.lastAnswer)}`);
+}
+
+/** The reason every report gives a check an interrupted run never started. */
+export const notRunReason = 'not run: the run was interrupted';
+
+/**
+ * The run's one line about an interruption, when there was one: the signal, what was not
+ * run, and the mark the run's items carry.
+ *
+ * @example
+ * ```ts
+ * interruptionLine(report); // 'interrupted by SIGINT: 64 of 76 checks not run; the items the run created carry marks starting restprobe-1a2b3c4d'
+ * ```
+ */
+export function interruptionLine(report: Report): string | undefined {
+  const i = report.interrupted;
+  if (i === undefined) return undefined;
+  const selected = report.checks.length + i.notRun.length;
+  return `interrupted by ${i.signal}: ${i.notRun.length} of ${selected} checks not run; the items the run created carry marks starting ${i.mark}`;
+}
+
+/**
+ * The checks an interrupted run never started, as skipped results with {@link notRunReason},
+ * for formats that list every selected check (JUnit, Allure).
+ *
+ * @example
+ * ```ts
+ * notRunResults(report).map((r) => r.message); // ['not run: the run was interrupted', …]
+ * ```
+ */
+export function notRunResults(report: Report): CheckResult[] {
+  return (report.interrupted?.notRun ?? []).map((n) => ({ ...n, status: 'skip', message: notRunReason, durationMs: 0, evidence: { exchanges: [], requestCount: 0, notes: [] } }));
 }
 
 /**
@@ -140,15 +173,17 @@ export function totalsLine(summary: Record<Status, number>): string {
 }
 
 /**
- * The run's outcome in one word: `failed` (a failure, or a warning under --strict),
- * `incomplete` (no failure, but some checks could not run), or `passed`.
+ * The run's outcome in one word: `interrupted` (a signal stopped it: whatever it found, it
+ * is no whole run), `failed` (a failure, or a warning under --strict), `incomplete` (no
+ * failure, but some checks could not run), or `passed`.
  *
  * @example
  * ```ts
  * verdict(report); // 'failed'
  * ```
  */
-export function verdict(report: Report): 'failed' | 'incomplete' | 'passed' {
+export function verdict(report: Report): 'interrupted' | 'failed' | 'incomplete' | 'passed' {
+  if (report.interrupted !== undefined) return 'interrupted';
   if (reportFailed(report)) return 'failed';
   return report.summary.error > 0 ? 'incomplete' : 'passed';
 }
