@@ -112,14 +112,17 @@ export const overloadRetryAfter = defineCheck({
     let shed = burst.stop?.res.status === 503 ? burst.stop : undefined;
     if (shed === undefined) {
       requireLimited(burst, probe);
-      // A limiter may shed a client that keeps sending while limited: past the first 429,
-      // twice the limit more at most, so a target that never sheds costs one window, not the budget.
+      // A limiter may shed a client that keeps sending while limited: past the first 429, the
+      // limit three times over at most (a new fixed window may serve the limit again, and more
+      // refusals than the limit are what makes a client abusive), so a target that never sheds
+      // costs that and one wait, not the budget.
       const quota = quotaOf(burst, probe);
-      const budget = Math.min(2 * quota, probe.budget - burst.sent.length);
+      const budget = Math.min(3 * quota, probe.budget - burst.sent.length);
       if (budget <= 0) throw new CheckSkipped(`the burst to the first 429 spent all of rateLimit.budget (${probe.budget}): no request was left to see whether the target sheds a client that keeps sending`, 'rateLimit.budget');
-      const past = await burstUntil(ctx, probe, { until: (a) => a === 'shed', budget });
+      // In one wave: a limiter counts a client's refusals per window, and waves spread over windows on a slow machine.
+      const past = await burstUntil(ctx, probe, { until: (a) => a === 'shed', budget, concurrency: budget });
       shed = past.stop;
-      if (shed === undefined) throw new CheckSkipped(`no 503 in ${past.sent.length} requests as ${probe.client.label} past the first 429 (twice the limit of ${quota}): the target does not shed a client that keeps sending, so there is no overload answer to judge`);
+      if (shed === undefined) throw new CheckSkipped(`no 503 in ${past.sent.length} requests as ${probe.client.label} past the first 429 (three times the limit of ${quota}): the target does not shed a client that keeps sending, so there is no overload answer to judge`);
     }
     const value = shed.res.headers['retry-after'];
     if (value === undefined) throw new CheckSkipped(`${describe(shed.res)} carries no Retry-After, which a 503 may omit: nothing to judge`);
