@@ -115,7 +115,7 @@ const definitions = [
   },
   {
     name: 'idempotency-replay-creates',
-    description: 'A POST retried with its Idempotency-Key gets the stored answer, but is handled again as well: a second resource, which the answer does not name.',
+    description: 'A POST retried with its Idempotency-Key replays the stored answer but is handled again: a second resource.',
     detects: ['END-idempotency-key-replay'],
   },
   {
@@ -190,7 +190,7 @@ const definitions = [
   },
   {
     name: 'listing-read-creates',
-    description: 'Every GET of the project listing without a query creates a sample project with no label (a handler that seeds on a plain read).',
+    description: 'Every GET of the project listing without a query creates an unlabelled sample project.',
     detects: ['END-safe-methods-no-change'],
   },
   {

@@ -167,6 +167,15 @@ const demonstrations: Record<FaultName, (h: Harness) => Promise<void>> = {
     expect([first.status, again.status]).toEqual([201, 201]);
     expect(again.json().id).not.toBe(first.json().id);
   },
+  async 'idempotency-replay-creates'(h) {
+    const headers = { 'idempotency-key': '"demo-replay-creates"' };
+    const first = await h.call('POST', '/v2/projects', { json: { name: 'replayed' }, headers });
+    const again = await h.call('POST', '/v2/projects', { json: { name: 'replayed' }, headers });
+    // The answer replays the first resource, yet a second one now exists.
+    expect([first.status, again.status, again.json().id]).toEqual([201, 201, first.json().id]);
+    const listed = (await h.call('GET', '/v2/projects')).json().data.filter((p: { name: string }) => p.name === 'replayed');
+    expect(listed).toHaveLength(2);
+  },
   async 'idempotency-key-reuse-accepted'(h) {
     const headers = { 'idempotency-key': '"demo-reuse"' };
     const first = await h.call('POST', '/v2/projects', { json: { name: 'n' }, headers });
@@ -343,6 +352,12 @@ const demonstrations: Record<FaultName, (h: Harness) => Promise<void>> = {
     expect((await h.call('GET', path)).json().views).toBe(1);
     await h.call('HEAD', path);
     expect((await h.call('GET', path)).json().views).toBe(3);
+  },
+  async 'listing-read-creates'(h) {
+    expect((await h.call('GET', '/v2/projects?label=x')).json().data).toEqual([]);
+    await h.call('GET', '/v2/projects');
+    const listed = (await h.call('GET', '/v2/projects')).json().data;
+    expect(listed.length).toBeGreaterThanOrEqual(1);
   },
   async 'head-collection-creates'(h) {
     expect((await h.call('HEAD', '/v2/projects?label=x')).status).toBe(200);
