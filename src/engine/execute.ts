@@ -12,6 +12,7 @@
  * At the check's deadline its signal aborts: new requests are refused, in-flight ones are
  * aborted, cleanup runs, and the session closes, so nothing is created after cleanup.
  */
+import { setMaxListeners } from 'node:events';
 import { CheckFailure, CheckSkipped, ShouldFailure, type Check } from '../model/check.js';
 import { resultName, type CheckResult, type Evidence, type Status } from '../model/result.js';
 import type { ConfigKey } from '../model/config-keys.js';
@@ -67,6 +68,8 @@ export async function executeCheck(check: Check, opts: ExecuteOptions): Promise<
   }
   const deadlineMs = opts.deadlineMs ?? checkDeadlineMs(opts.profile);
   const deadline = new AbortController();
+  // Each request in flight listens on the check's signal until it ends; a burst has dozens at once.
+  setMaxListeners(0, deadline.signal);
   // Without a run's shared state, the check's own: its fixtures end with it.
   const shared = opts.shared ?? runShared(opts.profile);
   const ctx = new RunContext(opts.profile, opts.client, opts.seed, deadline.signal, resultName(check.id, opts.collection), shared);
