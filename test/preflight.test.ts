@@ -54,7 +54,8 @@ describe('preflight', () => {
     await writeFile(join(dir, 'notes.txt'), 'mine');
     const ran = await run(server.url, { config: referenceConfig, reportDir: dir, format: 'json', only: ['ERR-unknown-path-404'] });
     expect(ran.code).toBe(0);
-    expect((await readdir(dir)).sort()).toEqual(['notes.txt', 'restprobe-report.json']);
+    // The ledger of what the run created is no report: it stays for `restprobe cleanup`.
+    expect((await readdir(dir)).sort()).toEqual(['notes.txt', 'restprobe-ledger.jsonl', 'restprobe-report.json']);
   });
 
   it('a target that wants credentials the config does not give: exit 2 saying so', async () => {

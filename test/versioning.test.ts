@@ -107,8 +107,9 @@ describe('VER- checks', () => {
       expect(results.filter((r) => r.status === 'pass').length).toBeGreaterThan(100);
       expect(unversioned).toEqual([]);
       expect(leftovers).toEqual([]);
-      // Cleanup deletes with the version too, and knows the checks' own deletes for what they were.
-      expect(results.flatMap((r) => r.evidence.notes).filter((n) => n.startsWith('cleanup:'))).toEqual([]);
+      // Cleanup deletes with the version too, and knows the checks' own deletes for what they were
+      // (revoking the code flow's refresh tokens is cleanup too, and says so).
+      expect(results.flatMap((r) => r.evidence.notes).filter((n) => n.startsWith('cleanup:') && !n.startsWith('cleanup: revoked a refresh token'))).toEqual([]);
     } finally {
       await target.close();
     }
