@@ -5,7 +5,9 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'suites/**/*.test.ts', 'reference-server/test/**/*.test.ts', 'test/**/*.test.ts'],
-    pool: 'threads',
+    // Forks: a test file's process is ended however busy it is left (a worker thread stuck in a loop
+    // kept `vitest run` from exiting after every test had passed).
+    pool: 'forks',
     // Many files mostly wait (timeouts, child processes): more workers than the 2 cores.
     maxWorkers: 4,
     testTimeout: 60_000,
