@@ -184,7 +184,7 @@ async function faultMatrix(): Promise<{ ms: number; faults: number }> {
   for (const fault of faultCatalogue) {
     const target = await referenceTarget([fault]);
     try {
-      const { results } = await runChecks({ profile: { ...target.profile, properties: { numRuns: 5 }, shapeBaseline }, checks: catalogue, seed: 1, client: target.client });
+      const { results } = await runChecks({ profile: { ...target.profile, properties: { numRuns: 5 } }, inputs: { baseline: shapeBaseline }, checks: catalogue, seed: 1, client: target.client });
       const missed = fault.detects.filter((id) => {
         const expected = catalogue.find((c) => c.id === id)?.severity === 'must' ? 'fail' : 'warn';
         return worstFinding(results.filter((r) => r.id === id))?.status !== expected;

@@ -22,8 +22,7 @@ import { startTarget, startVariant, type Target } from './support/target.js';
 async function judged(start: Promise<Target>, baseline: ShapeBaseline | undefined, adjust: (p: TargetProfile) => TargetProfile = (p) => p): Promise<CheckResult[]> {
   const target = await start;
   try {
-    const profile = adjust({ ...target.profile, ...(baseline !== undefined && { shapeBaseline: baseline }) });
-    return (await runChecks({ profile, checks: [compatibleWithinMajor], seed: 1, client: target.client })).results;
+    return (await runChecks({ profile: adjust(target.profile), ...(baseline !== undefined && { inputs: { baseline } }), checks: [compatibleWithinMajor], seed: 1, client: target.client })).results;
   } finally {
     await target.close();
   }

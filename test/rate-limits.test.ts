@@ -261,7 +261,7 @@ describe('every rate-limit check leaves the quota as it found it, whatever its v
 });
 
 describe('unmet needs are skips naming the config key, and nothing is sent', () => {
-  const resolve = (profile: TargetProfile, need: 'rateLimit' | 'otherClient') => needs[need].resolve(profile);
+  const resolve = (profile: TargetProfile, need: 'rateLimit' | 'otherClient') => needs[need].resolve(profile, {});
   const profile = (rl: Partial<RateLimitProfile>): TargetProfile => ({
     ...testProfile('http://127.0.0.1:9'),
     rateLimit: { keyedBy: 'apiKey', keyHeader: 'X-API-Key', credential: { envName: 'LIMIT_KEY', value: 'k' }, budget: 50, path: '/things', ...rl },
@@ -304,7 +304,7 @@ describe('the config', () => {
     const profile = await loadProfile({ configPath: path, baseUrl: 'http://127.0.0.1:9', env: { API_KEY: 'a', LIMIT_KEY: 'l' } });
     expect(profile.rateLimit).toEqual({ keyedBy: 'apiKey', keyHeader: 'Authorization', credential: { envName: 'LIMIT_KEY', value: 'l' }, otherCredential: { envName: 'LIMIT_KEY_2', value: '' }, limit: 10, windowMs: 60_000, budget: 50, path: '/things' });
     expect(profile.secrets.map((s) => s.envName).sort()).toEqual(['API_KEY', 'LIMIT_KEY']);
-    expect(needs.rateLimit.resolve(profile)).toMatchObject({ client: { headers: { authorization: 'Bearer l' } } });
+    expect(needs.rateLimit.resolve(profile, {})).toMatchObject({ client: { headers: { authorization: 'Bearer l' } } });
     await writeFile(path, JSON.stringify({ rateLimit: { window: '10 seconds', budget: 1 } }));
     await expect(loadProfile({ configPath: path, baseUrl: 'http://127.0.0.1:9', env: {} })).rejects.toMatchObject({
       problems: ['rateLimit.window: must be a whole number and a unit: ms, s, m or h (e.g. 10s) (found string "10 seconds")', 'rateLimit.budget: must be >= 2 (found number 1)'],

@@ -14,7 +14,7 @@ let run: RunOutcome;
 beforeAll(async () => {
   target = await startTarget();
   // Compared with its own shapes (taken on another clean server), VER-compatible-within-major judges and passes.
-  run = await runChecks({ profile: { ...target.profile, shapeBaseline: await cleanShapes() }, checks: catalogue, seed: 1, client: target.client });
+  run = await runChecks({ profile: target.profile, inputs: { baseline: await cleanShapes() }, checks: catalogue, seed: 1, client: target.client });
   // The whole catalogue, rate-limit waits included: seconds on a busy CI machine.
 }, 60_000);
 afterAll(async () => target.close());

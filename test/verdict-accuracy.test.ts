@@ -485,7 +485,7 @@ describe('messages', () => {
     });
     const offset = { style: 'offset' as const, param: 'cursor', limitParam: 'limit', offsetParam: 'offset', pageParam: 'page', firstPage: 1, sortParam: 'sort' };
     const keyOf = (need: 'anyWalk' | 'cursorWalk', collections: CollectionProfile[]) => {
-      const r = needs[need].resolve({ ...base(), collections });
+      const r = needs[need].resolve({ ...base(), collections }, {});
       return r instanceof Unmet ? r.configKey : 'met';
     };
 

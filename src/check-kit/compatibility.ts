@@ -23,7 +23,7 @@ export type CompatibilityVerdict =
  *
  * @example
  * ```ts
- * const verdict = judgeCompatibility('projects', snapshot, profile.shapeBaseline);
+ * const verdict = judgeCompatibility('projects', snapshot, baseline); // the `baseline` need: --baseline's shapes
  * if (verdict.status === 'fail') console.log(verdict.found); // "GET /v2/projects/{id} (item) $.id: was string, is now number"
  * ```
  */

@@ -72,11 +72,9 @@ export async function runCommand(baseUrl: string | undefined, opts: RunOptions, 
   const earlier = await earlierLeftovers(opts.reportDir);
   if (earlier.line !== undefined) out.write(`restprobe: ${earlier.line}; ${cleanupHint} deletes them\n`);
   const client = clientForProfile(profile);
-  // The earlier run's response shapes, for VER-compatible-within-major to compare with.
-  const compared = previous === undefined ? profile : { ...profile, shapeBaseline: shapeBaselineOf(previous) };
   try {
     await preflight(profile, client);
-    return await runAndReport(compared, client, selected, seed, formats, opts, out, { previous, shard, cleanupHint, freshLedger: earlier.fresh });
+    return await runAndReport(profile, client, selected, seed, formats, opts, out, { previous, shard, cleanupHint, freshLedger: earlier.fresh });
   } finally {
     await client.close();
   }
@@ -108,6 +106,8 @@ async function runAndReport(profile: TargetProfile, client: HttpClient, selected
         profile,
         checks: selected,
         seed,
+        // The earlier run's response shapes, for VER-compatible-within-major to compare with.
+        ...(previous !== undefined && { inputs: { baseline: shapeBaselineOf(previous) } }),
         client,
         signal: interrupts.interrupt,
         stop: interrupts.stop,

@@ -18,6 +18,7 @@ import { resultName, type CheckResult, type Evidence, type Status } from '../mod
 import type { ConfigKey } from '../model/config-keys.js';
 import { Unmet, resolveNeeds, resolveOptional } from '../model/needs.js';
 import type { TargetProfile } from '../model/profile.js';
+import type { RunInputs } from '../model/run-inputs.js';
 import { RestprobeError, type RestprobeErrorCode } from '../errors.js';
 import type { HttpClient } from '../http/client.js';
 import { scrubSecrets } from '../secrets-scrub.js';
@@ -37,6 +38,8 @@ export interface ExecuteOptions {
   readonly shared?: RunShared;
   /** The collection this run of the check is about (`profile` then holds only it): named in the result. */
   readonly collection?: string;
+  /** What the run is given besides the profile (an earlier report's shapes); needs resolve against them. */
+  readonly inputs?: RunInputs;
 }
 
 /** Exchanges kept in a failure's evidence; property checks can send hundreds. */
@@ -62,7 +65,7 @@ interface Outcome {
  */
 export async function executeCheck(check: Check, opts: ExecuteOptions): Promise<CheckResult> {
   const started = performance.now();
-  const resolved = resolveNeeds(check.needs, opts.profile);
+  const resolved = resolveNeeds(check.needs, opts.profile, opts.inputs);
   if (resolved instanceof Unmet) {
     return resultOf(check, { status: 'skip', message: resolved.reason, configKey: resolved.configKey }, started, emptyEvidence());
   }
@@ -75,7 +78,7 @@ export async function executeCheck(check: Check, opts: ExecuteOptions): Promise<
   const ctx = new RunContext(opts.profile, opts.client, opts.seed, deadline.signal, resultName(check.id, opts.collection), shared);
   let outcome: Outcome;
   try {
-    await withDeadline(check.run(ctx, { ...resolveOptional(check.uses, opts.profile), ...resolved } as never), deadlineMs, deadline, opts.signal);
+    await withDeadline(check.run(ctx, { ...resolveOptional(check.uses, opts.profile, opts.inputs), ...resolved } as never), deadlineMs, deadline, opts.signal);
     // A check passes only on what it judged: assertions that hold for a 503 prove nothing.
     const refused = ctx.answers.refusal(check.judges);
     outcome = refused === undefined ? { status: 'pass', message: '' } : { ...refused, ...(refused.status === 'error' && { errorCode: 'ERR_SETUP', focus: lastExchange(ctx) }) };

@@ -8,6 +8,7 @@
 import type { Check } from '../model/check.js';
 import { needs, resolveNeeds, Unmet, type NeedName } from '../model/needs.js';
 import type { TargetProfile } from '../model/profile.js';
+import type { RunInputs } from '../model/run-inputs.js';
 import { resultName } from '../model/result.js';
 
 /** One run of one check: on one collection, or on the whole target. */
@@ -32,8 +33,8 @@ const perCollection = (names: readonly NeedName[]): boolean => names.some((n) =>
  * // ['END-get-item-200 [projects]', 'END-get-item-200 [members]', 'ERR-unknown-path-404', …]
  * ```
  */
-export function instancesOf(checks: readonly Check[], profile: TargetProfile): CheckInstance[] {
-  const runs = checks.map((check) => ({ check, on: collectionsFor(check, profile) }));
+export function instancesOf(checks: readonly Check[], profile: TargetProfile, inputs: RunInputs = {}): CheckInstance[] {
+  const runs = checks.map((check) => ({ check, on: collectionsFor(check, profile, inputs) }));
   const keys = new Set(runs.flatMap(({ check, on }) => (on.length === 0 ? [check.id] : on.map((c) => resultName(check.id, c)))));
   // A dependency on the same collection where there is one, else on the check as a whole.
   const depKeys = (check: Check, collection: string | undefined): string[] =>
@@ -56,9 +57,9 @@ export function instancesOf(checks: readonly Check[], profile: TargetProfile): C
 }
 
 /** The collections a check runs on, one instance each; none when it is about the whole target or no collection meets its needs. */
-function collectionsFor(check: Check, profile: TargetProfile): string[] {
+function collectionsFor(check: Check, profile: TargetProfile, inputs: RunInputs): string[] {
   if (!perCollection([...check.needs, ...check.uses])) return [];
   return profile.collections
-    .filter((c) => !(resolveNeeds(check.needs, { ...profile, collections: [c] }) instanceof Unmet))
+    .filter((c) => !(resolveNeeds(check.needs, { ...profile, collections: [c] }, inputs) instanceof Unmet))
     .map((c) => c.name);
 }

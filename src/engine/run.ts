@@ -17,6 +17,7 @@
 import type { Check } from '../model/check.js';
 import type { CheckResult } from '../model/result.js';
 import type { TargetProfile } from '../model/profile.js';
+import type { RunInputs } from '../model/run-inputs.js';
 import type { Section, Severity } from '../model/section.js';
 import { clientForProfile, type HttpClient } from '../http/client.js';
 import { blockedResult, damagedResult, executeCheck, harnessFaultResult, stoppedResult } from './execute.js';
@@ -32,6 +33,8 @@ export interface RunInput {
   readonly profile: TargetProfile;
   readonly checks: readonly Check[];
   readonly seed: number;
+  /** What the run is given besides the profile (`--baseline`'s shapes): checks receive them as needs. */
+  readonly inputs?: RunInputs;
   /** The client to send through; default: one made from the profile, closed at the end. */
   readonly client?: HttpClient;
   /** Called as each check instance starts, with its name (`END-get-item-200 [projects]`). */
@@ -94,7 +97,7 @@ const blocks = (r: CheckResult | undefined): r is CheckResult =>
  * ```
  */
 export async function runChecks(input: RunInput): Promise<RunOutcome> {
-  const plan = planOrder(instancesOf(input.checks, input.profile), input.seed);
+  const plan = planOrder(instancesOf(input.checks, input.profile, input.inputs), input.seed);
   const planned = new Set(plan.map((i) => i.key));
   const client = input.client ?? clientForProfile(input.profile);
   const limit = Math.max(1, input.profile.http.concurrency);
@@ -175,6 +178,7 @@ export async function runChecks(input: RunInput): Promise<RunOutcome> {
           seed: input.seed,
           shared,
           ...(instance.collection !== undefined && { collection: instance.collection }),
+          ...(input.inputs !== undefined && { inputs: input.inputs }),
           signal: stop,
         })
           // executeCheck turns what a check throws into a verdict; this is for a bug in restprobe itself.

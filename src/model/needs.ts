@@ -15,17 +15,14 @@
  * ```
  */
 import type { ConfigKey } from './config-keys.js';
+import { Unmet } from './unmet.js';
+import type { RunInputs } from './run-inputs.js';
+import type { ShapeBaseline } from './shape.js';
 import { resolveOtherClient, resolveRateLimit, type ProbeClient, type RateLimitProbe } from './rate-limit-needs.js';
 import type { ApiKeyAuth, ChildProfile, CollectionMethod, CollectionProfile, LimitedAuth, MintAuth, SecretEndpoint, SessionAuth, TargetProfile, VersionProfile, WebhooksProfile } from './profile.js';
 import { resolveCodeFlow, resolveConfidentialClient, resolveJwtAccess, resolveOAuthClient, resolveSigningKey, type CodeFlowClient, type ConfidentialClient, type JwtAccess, type OAuthClient, type SigningKey } from './oauth-needs.js';
 
-/** Why a need is not met, and the config key (or flag) that would meet it. */
-export class Unmet {
-  constructor(
-    readonly reason: string,
-    readonly configKey: ConfigKey,
-  ) {}
-}
+export { Unmet };
 
 export interface Need<T> {
   /** What the need is, for the catalogue: "a writable collection". */
@@ -34,7 +31,8 @@ export interface Need<T> {
   readonly keys: readonly ConfigKey[];
   /** Met by one collection: a check that needs it runs once per collection that meets it. */
   readonly perCollection?: true;
-  resolve(profile: TargetProfile): T | Unmet;
+  /** Resolved against the target's profile and, for what a run is given besides (an earlier report), the run's inputs. */
+  resolve(profile: TargetProfile, inputs: RunInputs): T | Unmet;
 }
 
 /** A collection the harness may create items in. */
@@ -440,6 +438,8 @@ export const needs = {
   jwtSigningKey: need<SigningKey>({ label: 'a test signing key', keys: ['auth.jwt.testSigningKey'], resolve: resolveSigningKey }),
   /** A second client of the rate limiter. */
   otherClient: need<ProbeClient>({ label: 'a second client of the rate limiter', keys: ['rateLimit.otherCredential', 'rateLimit.keyedBy'], resolve: resolveOtherClient }),
+  /** The response shapes an earlier report recorded: a run input (`--baseline`), not a fact of the target. */
+  baseline: need<ShapeBaseline>({ label: 'an earlier report to compare with', keys: ['--baseline'], resolve: (_p, inputs) => inputs.baseline ?? new Unmet('no earlier report to compare with', '--baseline') }),
 } as const;
 
 export type NeedName = keyof typeof needs;
@@ -449,10 +449,10 @@ export type NeedValue<K extends NeedName> = Exclude<ReturnType<(typeof needs)[K]
 export type Resolved<N extends NeedName> = { readonly [K in N]: NeedValue<K> };
 
 /** Resolves `names` in order: their values, or the first that is not met. */
-export function resolveNeeds(names: readonly NeedName[], profile: TargetProfile): Record<string, unknown> | Unmet {
+export function resolveNeeds(names: readonly NeedName[], profile: TargetProfile, inputs: RunInputs = {}): Record<string, unknown> | Unmet {
   const out: Record<string, unknown> = {};
   for (const name of names) {
-    const value = needs[name].resolve(profile);
+    const value = needs[name].resolve(profile, inputs);
     if (value instanceof Unmet) return value;
     out[name] = value;
   }
@@ -460,10 +460,10 @@ export function resolveNeeds(names: readonly NeedName[], profile: TargetProfile)
 }
 
 /** The values of the optional needs that are met. */
-export function resolveOptional(names: readonly NeedName[], profile: TargetProfile): Record<string, unknown> {
+export function resolveOptional(names: readonly NeedName[], profile: TargetProfile, inputs: RunInputs = {}): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const name of names) {
-    const value = needs[name].resolve(profile);
+    const value = needs[name].resolve(profile, inputs);
     if (!(value instanceof Unmet)) out[name] = value;
   }
   return out;

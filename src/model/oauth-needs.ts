@@ -1,6 +1,6 @@
 /** How the OAuth and JWT needs are met (see needs.ts): what `auth.oauth` and `auth.jwt` must say. */
 import type { JwtProfile, OAuthLogin, OAuthProfile, Secret, TargetProfile } from './profile.js';
-import { Unmet } from './needs.js';
+import { Unmet } from './unmet.js';
 
 /**
  * The authorization server's client: confidential (its secret in `oauth.clientSecret`), or

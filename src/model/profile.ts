@@ -4,7 +4,6 @@
  * variable's name. Checks read only this; they never see the raw config file.
  */
 import type { Scheme } from '../webhooks/signing.js';
-import type { ShapeBaseline } from './shape.js';
 
 /** A secret resolved from the environment. `envName` is what curl commands print. */
 export interface Secret {
@@ -265,8 +264,6 @@ export interface TargetProfile {
   readonly webhooks?: WebhooksProfile;
   /** Every secret value in the profile, for scrubbing reports and logs. */
   readonly secrets: readonly Secret[];
-  /** Response shapes from an earlier report (`--baseline`): not config, but what VER-compatible-within-major compares with. */
-  readonly shapeBaseline?: ShapeBaseline;
 }
 
 /** The `version` section (conventions §9), versions as bare numbers (`v2` → `2`). */

@@ -2,7 +2,7 @@
  * What the rate-limit checks need (see needs.ts): a limiter the config lets restprobe
  * probe, a client to burst as, and for the per-client check a second client.
  */
-import { Unmet } from './needs.js';
+import { Unmet } from './unmet.js';
 import type { RateLimitProfile, Secret, TargetProfile } from './profile.js';
 
 /** Who a burst's requests come from. */

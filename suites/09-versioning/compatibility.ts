@@ -14,11 +14,11 @@ export const compatibleWithinMajor = defineCheck({
   rule: 'Within one major version the API MUST make only safe changes (§9.3, §9.4): against an earlier run the same requests answer the same status codes, and no response field is removed, renamed or given another type, while added optional fields and enum values are fine.',
   severity: 'must',
   needs: ['collection'],
-  uses: ['writable'],
-  async run(ctx, { collection: c, writable }) {
+  uses: ['writable', 'baseline'],
+  async run(ctx, { collection: c, writable, baseline }) {
     const now = await snapshotCollection(ctx, c, writable?.name === c.name ? writable : undefined);
     ctx.recordShapes(now);
-    const verdict = judgeCompatibility(c.name, now, ctx.profile.shapeBaseline);
+    const verdict = judgeCompatibility(c.name, now, baseline);
     if (verdict.status === 'skip') throw new CheckSkipped(verdict.message, verdict.needsBaseline ? '--baseline' : undefined);
     for (const line of verdict.notes) ctx.note(line);
     if (verdict.status === 'fail') throw new CheckFailure(verdict.message, verdict.expected, verdict.found);

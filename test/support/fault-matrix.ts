@@ -32,7 +32,7 @@ export function faultMatrix(share: number, of: number): void {
         // Compared with the clean server's response shapes, as a release is compared with the last
         // good one (--baseline): a fault that changes a probed status or field is a breaking change.
         const shapeBaseline = await cleanShapes();
-        const { results } = await runChecks({ profile: { ...target.profile, properties: { numRuns: 5 }, shapeBaseline }, checks: catalogue, seed: 1, client: target.client });
+        const { results } = await runChecks({ profile: { ...target.profile, properties: { numRuns: 5 } }, inputs: { baseline: shapeBaseline }, checks: catalogue, seed: 1, client: target.client });
         const detected: Record<string, string> = {};
         for (const id of fault.detects) {
           // A check runs once per collection: a fault may break the rule on one collection only.
