@@ -14,7 +14,7 @@ import type { RawRequest, RawResponse } from '../http/client.js';
 import { formBody, parseJson } from '../http/session.js';
 import { isObject } from '../model/json.js';
 import type { OAuthEndpoints } from './oauth-metadata.js';
-import { basicCredentials, clientAuthOf } from './oauth-token.js';
+import { basicCredentials, clientAuthOf } from './oauth-client-auth.js';
 
 /** A refresh token's family: its tokens in the order they were issued. */
 interface Family {

@@ -5,28 +5,14 @@
  * alone (§3.2.1). Every token the answer holds is scrubbed from reports.
  */
 import type { CheckContext, HttpResponse, RequestSpec } from '../model/context.js';
-import { isConfidential, type OAuthClient } from '../model/oauth-needs.js';
-import { formBody } from '../http/session.js';
+import type { OAuthClient } from '../model/oauth-needs.js';
 import { describe, summarise } from './expect.js';
 import { oauthEndpoints, type OAuthEndpoints } from './oauth-metadata.js';
 import { setupError } from './setup.js';
 import { revokeWhenDone } from './oauth-revoke.js';
+import { basicCredentials, clientAuthOf, type ClientAuth } from './oauth-client-auth.js';
 
-/** How a token request authenticates the client; `none`: a public client's `client_id` alone. */
-export type ClientAuth = 'client_secret_basic' | 'client_secret_post' | 'none';
-
-/** `none` for a public client; else the configured method, else the first the metadata lists that restprobe speaks, Basic first. */
-export function clientAuthOf(client: OAuthClient, endpoints: OAuthEndpoints): ClientAuth {
-  if (!isConfidential(client)) return 'none';
-  if (client.oauth.clientAuth !== undefined) return client.oauth.clientAuth;
-  return !endpoints.authMethods.includes('client_secret_basic') && endpoints.authMethods.includes('client_secret_post') ? 'client_secret_post' : 'client_secret_basic';
-}
-
-/** `Basic base64(urlencode(id) ":" urlencode(secret))`, as RFC 6749 §2.3.1 asks. */
-export function basicCredentials(id: string, secret: string): string {
-  const enc = (s: string): string => formBody({ '': s }).slice(1);
-  return `Basic ${Buffer.from(`${enc(id)}:${enc(secret)}`).toString('base64')}`;
-}
+export { basicCredentials, clientAuthOf, type ClientAuth };
 
 export interface TokenRequestOptions {
   /** Authenticate so (default: {@link clientAuthOf}); `none` sends the client id only. */

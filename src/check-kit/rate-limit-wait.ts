@@ -6,6 +6,9 @@
 import type { CheckContext } from '../model/context.js';
 import type { ProbeClient, RateLimitProbe } from '../model/rate-limit-needs.js';
 import { pauseFor, politeDefaults, retryAfterMs } from '../http/polite.js';
+
+/** The polite client's first back-off, for checks that wait as it would. */
+export const firstBackoffMs = politeDefaults.baseDelayMs;
 import { answerOf, burstUntil, lastSentPerClient, requireLimited, sendAs, type Burst, type BurstOptions, type Sent } from './rate-limit-burst.js';
 import { lowestQuota, readRateLimitFields } from './rate-limit-fields.js';
 

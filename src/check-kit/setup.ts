@@ -3,7 +3,7 @@
  * page walked, a token fetched), the check ends as `error` (ERR_SETUP), naming the
  * exchange, instead of blaming the target for the rule it was about to test.
  */
-import { RestprobeError } from '../errors.js';
+import { SetupFailure } from '../model/check.js';
 import type { HttpResponse } from '../model/context.js';
 
 /**
@@ -12,6 +12,6 @@ import type { HttpResponse } from '../model/context.js';
  * if (res.status !== 201) throw setupError(res, `creating a projects item failed: POST /v2/projects answered ${res.status}`);
  * ```
  */
-export function setupError(res: HttpResponse, message: string, rootCause = `${res.method} ${new URL(res.url).pathname} answered ${res.status}`): RestprobeError {
-  return new RestprobeError('ERR_SETUP', `setup: ${message}`, [], { exchange: res.exchangeIndex, rootCause });
+export function setupError(res: HttpResponse, message: string, rootCause?: string): SetupFailure {
+  return new SetupFailure(res, message, rootCause);
 }

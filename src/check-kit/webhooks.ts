@@ -9,7 +9,11 @@ import { CheckFailure } from '../model/check.js';
 import type { CheckContext, CreatedResource, HttpResponse } from '../model/context.js';
 import type { WebhookProbe } from '../model/needs.js';
 import { readMeta, type DeliveryMeta } from '../webhooks/signing.js';
-import type { Channel, Delivery } from '../webhooks/listener.js';
+import type { Channel, Delivery } from '../model/webhook-inbox.js';
+
+// What the EVT- checks judge deliveries with: the signing rules and the delivery's type.
+export { hasTimestamp, headerOf, schemeName, verify } from '../webhooks/signing.js';
+export type { Delivery };
 import { setupError } from './setup.js';
 import { createdItemUrl } from './created-url.js';
 

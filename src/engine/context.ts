@@ -3,7 +3,7 @@
  * fixtures that create the check's own resources, and cleanup of everything it created.
  */
 import { randomUUID } from 'node:crypto';
-import { CheckFailure } from '../model/check.js';
+import { CheckFailure, SetupFailure } from '../model/check.js';
 import type { PropertyEvidence } from '../model/result.js';
 import type { ShapeSnapshot } from '../model/shape.js';
 import type { CheckContext, CreatedResource, IssuedCredential, Lease } from '../model/context.js';
@@ -11,13 +11,12 @@ import { profileDefaults, type CollectionProfile, type TargetProfile } from '../
 import { clientForProfile, type HttpClient } from '../http/client.js';
 import { abortOn, guard, refuseWhenClosed, refuseWrites, type Guard, type Send } from '../http/guards.js';
 import { RecordingSession, parseJson, unversionedUrl, type Transport } from '../http/session.js';
-import { createdItemUrl } from '../check-kit/created-url.js';
+import { createdItemUrl } from '../http/created-url.js';
 import { scrubSecrets } from '../secrets-scrub.js';
 import { RestprobeError, isRestprobeError } from '../errors.js';
 import { Pacer, politely, politeDefaults, type PoliteOptions } from '../http/polite.js';
 import { Ledger, type LedgerJournal, type Leftover } from './ledger.js';
 import { cleanUp } from './cleanup.js';
-import { setupError } from '../check-kit/setup.js';
 import { SharedFixtures } from './fixtures.js';
 import type { WebhookListener } from '../webhooks/listener.js';
 import { isObject } from '../model/json.js';
@@ -101,7 +100,7 @@ export class RunContext implements CheckContext {
     });
     if (res.status < 200 || res.status > 299) {
       this.ledger.notCreated(intent);
-      throw setupError(res, `creating an item in ${collection.name} for this check failed: POST ${collection.path} answered ${res.status}`);
+      throw new SetupFailure(res, `creating an item in ${collection.name} for this check failed: POST ${collection.path} answered ${res.status}`);
     }
     const body = isObject(res.json) ? res.json : {};
     const id = body[collection.idField];

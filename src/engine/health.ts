@@ -4,21 +4,13 @@
  * says once "the target stopped working after CHECK", with both answers as evidence, and
  * blocks the checks after it instead of blaming them.
  */
+import type { Damage, Health } from '../model/run-outcome.js';
 import type { TargetProfile } from '../model/profile.js';
 import { RestprobeError } from '../errors.js';
 import type { Send } from '../http/guards.js';
 import { credentialHeaders, resolveUrl, versionedUrl } from '../http/session.js';
 
-/** What the target answered to the probe: one `GET path → status` per request. */
-export type Health = readonly string[];
-
-/** The run's finding when a check broke the target. */
-export interface Damage {
-  /** The check after which the target changed. */
-  readonly after: string;
-  readonly before: Health;
-  readonly now: Health;
-}
+export type { Damage, Health };
 
 /**
  * GETs the base URL and the first collection, as preflight does.

@@ -6,9 +6,12 @@
  * also told to a journal (the report directory's `restprobe-ledger.jsonl`), so what a run
  * created outlives the process, however it ends.
  */
+import type { Certainty, Leftover } from '../model/run-outcome.js';
 import { randomUUID } from 'node:crypto';
 import type { TargetProfile } from '../model/profile.js';
 import { targetOrigins } from '../http/session.js';
+
+export type { Certainty, Leftover };
 
 /**
  * `owned`: restprobe's to delete. `deleted-unverified`: the check's own DELETE answered
@@ -18,8 +21,6 @@ import { targetOrigins } from '../http/session.js';
  */
 export type LedgerState = 'owned' | 'deleted-unverified' | 'deleted' | 'left';
 
-/** `certain`: an answer showed the item exists. `possible`: it may, and nothing has shown either way. */
-export type Certainty = 'certain' | 'possible';
 
 /** A field and the value restprobe gave it: finds an item, and shows it is still restprobe's. */
 export interface Mark {
@@ -49,14 +50,6 @@ export interface LedgerEntry {
   unsent?: boolean;
 }
 
-/** An item the run created and could not remove, for the reports. */
-export interface Leftover {
-  readonly url: string;
-  readonly owner: string;
-  readonly lastAnswer: string;
-  /** `certain`: it exists; `possible`: it may (a create without an answer, a delete that could not be verified). Absent in reports before schema 4: certain. */
-  readonly certainty?: Certainty;
-}
 
 /** One change to the ledger, as the journal records it: entries are named by run and number. */
 export type LedgerEvent =

@@ -14,11 +14,11 @@
  * Each check runs once per collection it applies to (instances.ts); the run's order,
  * dependencies and results are by instance.
  */
+import type { NotRun } from '../model/run-outcome.js';
 import type { Check } from '../model/check.js';
 import type { CheckResult } from '../model/result.js';
 import type { TargetProfile } from '../model/profile.js';
 import type { RunInputs } from '../model/run-inputs.js';
-import type { Section, Severity } from '../model/section.js';
 import { clientForProfile, type HttpClient } from '../http/client.js';
 import { blockedResult, damagedResult, executeCheck, harnessFaultResult, stoppedResult } from './execute.js';
 import { guard } from '../http/guards.js';
@@ -28,6 +28,8 @@ import { planOrder } from './schedule.js';
 import type { Leftover, LedgerJournal } from './ledger.js';
 import { runShared } from './context.js';
 import { instancesOf, type CheckInstance } from './instances.js';
+
+export type { NotRun };
 
 export interface RunInput {
   readonly profile: TargetProfile;
@@ -49,16 +51,6 @@ export interface RunInput {
   readonly journal?: LedgerJournal;
 }
 
-/** A selected check instance the run never started (it was interrupted first): what a report lists of it. */
-export interface NotRun {
-  readonly id: string;
-  readonly section: Section;
-  readonly title: string;
-  readonly rule: string;
-  readonly severity: Severity;
-  /** The collection the instance is about, when it is about one. */
-  readonly collection?: string;
-}
 
 export interface RunOutcome {
   /** What the run created and could not remove. */

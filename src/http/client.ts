@@ -8,6 +8,7 @@ import type { Dispatcher } from 'undici';
 import { Agent, ProxyAgent } from './undici-dispatchers.js';
 import { RestprobeError } from '../errors.js';
 import type { TargetProfile } from '../model/profile.js';
+import type { RawRequest, RawResponse } from '../model/raw-exchange.js';
 import { splitUrl, type TargetUrl } from './target-url.js';
 import { RequestBudget } from './budget.js';
 
@@ -25,28 +26,7 @@ export interface ClientOptions {
   readonly ca?: string;
 }
 
-export interface RawRequest {
-  readonly method: string;
-  readonly url: string;
-  readonly headers: Readonly<Record<string, string>>;
-  readonly body?: string | Uint8Array | undefined;
-  /** Cleanup requests may go past `maxRequests` (counted apart), to delete what the run created. */
-  readonly outsideBudget?: boolean;
-  /** When the caller started timing the exchange (`performance.now()`); the deadline counts from it. */
-  readonly startedAt?: number;
-  /**
-   * Cancels the exchange: `send` rejects at once with the signal's reason when that is a
-   * {@link RestprobeError}, else with an ERR_TIMEOUT "aborted" error. An aborted signal
-   * sends nothing and spends no budget.
-   */
-  readonly signal?: AbortSignal | undefined;
-}
-
-export interface RawResponse {
-  readonly status: number;
-  readonly headers: Record<string, string | string[]>;
-  readonly body: Buffer;
-}
+export type { RawRequest, RawResponse };
 
 /**
  * @example

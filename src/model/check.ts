@@ -22,7 +22,8 @@ import type { ConfigKey } from './config-keys.js';
 import { sectionOf, type CheckId, type Section, type Severity } from './section.js';
 
 export { sections, type CheckId, type Section, type Severity } from './section.js';
-import type { CheckContext } from './context.js';
+import type { CheckContext, HttpResponse } from './context.js';
+import { RestprobeError } from '../errors.js';
 import type { NeedName, Resolved } from './needs.js';
 
 /**
@@ -115,6 +116,22 @@ export class CheckFailure extends Error {
     readonly exchange?: number,
   ) {
     super(message);
+  }
+}
+
+/**
+ * Thrown when a fixture a check needs cannot be made (an item created, a page walked, a
+ * token fetched): setup is not a verdict, so the check ends as `error` (ERR_SETUP), naming
+ * the exchange, instead of blaming the target for the rule it was about to test.
+ *
+ * @example
+ * ```ts
+ * if (res.status !== 201) throw new SetupFailure(res, `creating a projects item failed: POST /v2/projects answered ${res.status}`);
+ * ```
+ */
+export class SetupFailure extends RestprobeError {
+  constructor(res: HttpResponse, message: string, rootCause = `${res.method} ${new URL(res.url).pathname} answered ${res.status}`) {
+    super('ERR_SETUP', `setup: ${message}`, [], { exchange: res.exchangeIndex, rootCause });
   }
 }
 

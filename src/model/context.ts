@@ -6,8 +6,8 @@
 import type { CollectionProfile, TargetProfile } from './profile.js';
 import type { PropertyEvidence } from './result.js';
 import type { ShapeSnapshot } from './shape.js';
-import type { WebhookListener } from '../webhooks/listener.js';
-import type { RawRequest, RawResponse } from '../http/client.js';
+import type { WebhookInbox } from './webhook-inbox.js';
+import type { RawRequest, RawResponse } from './raw-exchange.js';
 
 /** A request as a check describes it. `path` is relative to the base URL unless `url` is given. */
 export interface RequestSpec {
@@ -154,7 +154,7 @@ export interface CheckContext {
    */
   rawHttp(): HttpSession;
   /** The run's webhook listener on 127.0.0.1 (a fixture shared by every check, closed when the run ends). */
-  webhookListener(): Promise<WebhookListener>;
+  webhookListener(): Promise<WebhookInbox>;
   /**
    * A value shared by the run's checks (an access token), made by the first check that asks
    * with `acquire` and made again once it expires. A check that uses a shared secret value

@@ -3,7 +3,7 @@
  * `{ "env": NAME }` secret replaced by a {@link Secret} that knows its value and its
  * variable's name. Checks read only this; they never see the raw config file.
  */
-import type { Scheme } from '../webhooks/signing.js';
+import type { Scheme } from './signature-scheme.js';
 
 /** A secret resolved from the environment. `envName` is what curl commands print. */
 export interface Secret {

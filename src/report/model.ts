@@ -4,9 +4,7 @@
  */
 import { sections, type Section } from '../model/section.js';
 import { resultName, type CheckResult, type Status } from '../model/result.js';
-import type { Leftover } from '../engine/ledger.js';
-import type { Damage } from '../engine/health.js';
-import type { NotRun } from '../engine/run.js';
+import type { Damage, Leftover, NotRun } from '../model/run-outcome.js';
 
 /** Outcomes in the order reports show them. */
 export const statuses: readonly Status[] = ['pass', 'fail', 'warn', 'skip', 'error'];

@@ -7,36 +7,11 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Answer, Channel, Delivery, WebhookInbox } from '../model/webhook-inbox.js';
 
-export interface Delivery {
-  readonly method: string;
-  readonly path: string;
-  /** Lower-case names; repeated headers joined with ", ". */
-  readonly headers: Readonly<Record<string, string>>;
-  readonly raw: Buffer;
-  readonly receivedAt: number;
-  /** What the channel answered. */
-  answered?: string;
-}
+export type { Answer, Channel, Delivery };
 
-/** How a channel answers one delivery: a status, after a delay. */
-export interface Answer {
-  readonly status: number;
-  readonly delayMs?: number;
-}
-
-export interface Channel {
-  /** Where the target is to deliver: the listener's URL, or the public URL that forwards to it. */
-  readonly url: string;
-  readonly deliveries: readonly Delivery[];
-  /** Decides the answer to each delivery as it arrives; default 204 at once. */
-  answer: (delivery: Delivery) => Answer;
-  /** The first delivery (after `from`) that `matches`, or undefined when none came within `withinMs`. */
-  next(matches: (d: Delivery) => boolean, withinMs: number, signal: AbortSignal, from?: number): Promise<Delivery | undefined>;
-  close(): void;
-}
-
-export class WebhookListener {
+export class WebhookListener implements WebhookInbox {
   private readonly channels = new Map<string, ChannelImpl>();
   private readonly pending = new Set<NodeJS.Timeout>();
 

@@ -13,31 +13,10 @@
  *   what is signed, how it is encoded and where the id and timestamp travel, from config.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { signatureSchemes, type CustomScheme, type Scheme, type SignatureScheme } from '../model/signature-scheme.js';
 
-export const signatureSchemes = ['standard', 'github', 'stripe'] as const;
-export type SignatureScheme = (typeof signatureSchemes)[number];
-
-/**
- * A signature scheme described by config (`webhooks.signature`): HMAC-SHA256 with the
- * secret's own bytes as the key, over the body or `timestamp.body` or `id.timestamp.body`.
- *
- * @example
- * ```ts
- * const scheme: CustomScheme = { header: 'X-Signature', prefix: 'sha256=', encoding: 'hex', signed: 'timestamp.body', timestampHeader: 'X-Timestamp', idHeader: 'X-Event-Id' };
- * ```
- */
-export interface CustomScheme {
-  readonly header: string;
-  /** What precedes each signature in the header (`sha256=`, `v1=`); '' for none. */
-  readonly prefix: string;
-  readonly encoding: 'hex' | 'base64';
-  readonly signed: 'body' | 'timestamp.body' | 'id.timestamp.body';
-  readonly idHeader?: string;
-  readonly timestampHeader?: string;
-}
-
-/** A named scheme, or one the config describes. */
-export type Scheme = SignatureScheme | CustomScheme;
+export { signatureSchemes };
+export type { CustomScheme, Scheme, SignatureScheme };
 
 const isCustom = (scheme: Scheme): scheme is CustomScheme => typeof scheme === 'object';
 

@@ -1,7 +1,7 @@
 /** §1 layered system: nodes behind a load balancer answer as one server. */
 import { defineCheck } from '../../src/model/check.js';
 import { ensure } from '../../src/check-kit/expect.js';
-import { tagged } from '../04-endpoints/conditional.js';
+import { tagged } from '../../src/check-kit/tagged.js';
 
 export const etagSameAcrossNodes = defineCheck({
   id: 'CON-etag-same-across-nodes',

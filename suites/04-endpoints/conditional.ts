@@ -3,25 +3,17 @@
  * and Vary. Grammars and comparisons per RFC 9110 §8.8.3 and §13.
  */
 import { CheckFailure, CheckSkipped, defineCheck } from '../../src/model/check.js';
-import type { CheckContext, CreatedResource, HttpResponse, RequestSpec } from '../../src/model/context.js';
-import { brief, describe, ensure, expectHeader, expectJsonObject, expectStatus } from '../../src/check-kit/expect.js';
+import type { CheckContext, CreatedResource, RequestSpec } from '../../src/model/context.js';
+import { brief, describe, ensure, expectJsonObject, expectStatus } from '../../src/check-kit/expect.js';
 import { diffRepresentations } from '../../src/check-kit/compare.js';
 import { isEntityTag, isWeakTag, varyFields } from '../../src/check-kit/http-grammar.js';
 import { unsupportedAccept } from '../../src/check-kit/probes.js';
 import { RestprobeError } from '../../src/errors.js';
 import { expectNoContent, sendExpectingNoContent } from '../../src/check-kit/connection.js';
+import { tagged } from '../../src/check-kit/tagged.js';
 
 /** A strong tag no server issues, for mismatches. */
 const staleTag = '"restprobe-stale-etag"';
-
-/** GETs the item and returns the response and its ETag; fails unless 200 with a valid ETag. */
-export async function tagged(ctx: CheckContext, url: string, what: string): Promise<{ res: HttpResponse; etag: string }> {
-  const res = await ctx.http.send({ method: 'GET', url });
-  expectStatus(res, 200, what);
-  const etag = expectHeader(res, 'ETag', what);
-  ensure(isEntityTag(etag), `${describe(res)}: ETag ${etag} is not an entity-tag, expected "opaque" or W/"opaque" (RFC 9110 §8.8.3)`, 'entity-tag', etag);
-  return { res, etag };
-}
 
 export const etagPresent = defineCheck({
   id: 'END-etag-present',

@@ -8,7 +8,7 @@ import { sendTracked, unknownItemPath } from '../../src/check-kit/probes.js';
 import { setupError } from '../../src/check-kit/setup.js';
 import { createdItemUrl } from '../../src/check-kit/created-url.js';
 import { supports } from '../../src/model/needs.js';
-import { withQueryParam } from '../../src/http/target-url.js';
+import { withQueryParam } from '../../src/check-kit/versions.js';
 
 /** Fails listing every response that is no proper 401. */
 function expectChallenges(responses: readonly HttpResponse[], what: string): void {

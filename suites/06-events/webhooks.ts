@@ -4,9 +4,7 @@
  */
 import { defineCheck, CheckFailure, CheckSkipped } from '../../src/model/check.js';
 import { ensure } from '../../src/check-kit/expect.js';
-import { describe, expectDelivery, metaOf, triggerCreate, withSubscription } from '../../src/check-kit/webhooks.js';
-import { hasTimestamp, headerOf, schemeName, verify } from '../../src/webhooks/signing.js';
-import type { Delivery } from '../../src/webhooks/listener.js';
+import { describe, expectDelivery, hasTimestamp, headerOf, metaOf, schemeName, triggerCreate, verify, withSubscription, type Delivery } from '../../src/check-kit/webhooks.js';
 import type { WebhookProbe } from '../../src/model/needs.js';
 import type { CheckContext } from '../../src/model/context.js';
 import { hasCacheDirective } from '../../src/check-kit/http-grammar.js';

@@ -4,7 +4,7 @@ import type { CheckContext, HttpResponse } from '../../src/model/context.js';
 import type { CollectionProfile } from '../../src/model/profile.js';
 import type { WritableCollection } from '../../src/model/needs.js';
 import { describe, ensure, expectStatus } from '../../src/check-kit/expect.js';
-import { secretMemberValues } from '../../src/http/redact.js';
+import { secretMemberValues } from '../../src/check-kit/secret-members.js';
 import { createdItemUrl } from '../../src/check-kit/created-url.js';
 import { hasCacheDirective, parseCacheControl } from '../../src/check-kit/http-grammar.js';
 import { unknownItemPath } from '../../src/check-kit/probes.js';

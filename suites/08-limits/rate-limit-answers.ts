@@ -9,9 +9,7 @@ import { describe, ensure, expectHeader } from '../../src/check-kit/expect.js';
 import { expectProblems } from '../../src/check-kit/problem.js';
 import { answerOf, burstUntil, quotaOf, requireLimited, type Sent } from '../../src/check-kit/rate-limit-burst.js';
 import { draftSyntax, legacyFields, readRateLimitFields, remainingOf, retryAfterProblem, tightest } from '../../src/check-kit/rate-limit-fields.js';
-import { burstToLimit, elapsed, judgeRefusal, leavingQuotaAsFound, probeAfter, slackMs, statedWait } from '../../src/check-kit/rate-limit-wait.js';
-import { politeDefaults } from '../../src/http/polite.js';
-import { problemJsonContentType, problemStatusMatches } from '../07-errors/problem-details.js';
+import { burstToLimit, elapsed, firstBackoffMs, judgeRefusal, leavingQuotaAsFound, probeAfter, slackMs, statedWait } from '../../src/check-kit/rate-limit-wait.js';
 import { enforcedId } from './rate-limits.js';
 
 /** Fails when `sent` has a Retry-After that is neither delay-seconds nor an IMF-fixdate. */
@@ -43,7 +41,7 @@ export const limitedProblemDetails = defineCheck({
   needs: ['rateLimit'],
   schedule: 'exclusive',
   // Error bodies in general are those checks' finding: here only the 429's own.
-  dependsOn: [enforcedId, problemJsonContentType.id, problemStatusMatches.id],
+  dependsOn: [enforcedId, 'ERR-problem-json-content-type', 'ERR-problem-status-matches'],
   async run(ctx, { rateLimit: probe }) {
     await judgeRefusal(ctx, probe, (limited) => {
       expectProblems([limited.res], 'content-type', 'application/problem+json');
@@ -90,7 +88,7 @@ export const rateLimitFieldsAgree = defineCheck({
     if (atLimit?.reset === undefined) return;
     // The quota must be back once `t` has passed: look first where the target says, then just after `t`.
     const resetMs = atLimit.reset * 1000;
-    const first = await probeAfter(ctx, probe, limited, Math.min(statedWait(limited)?.ms ?? politeDefaults.baseDelayMs, resetMs));
+    const first = await probeAfter(ctx, probe, limited, Math.min(statedWait(limited)?.ms ?? firstBackoffMs, resetMs));
     const back = answerOf(first.res, probe.client) === 'served' ? first : await probeAfter(ctx, probe, limited, resetMs + slackMs);
     if (answerOf(back.res, probe.client) !== 'served') {
       throw new CheckFailure(`${describe(back.res)} ${elapsed(limited, back)} ms after the 429, though its RateLimit fields said the quota comes back in ${atLimit.reset} s: expected it back once that had passed`, `served after ${resetMs} ms`, `${back.res.status} after ${elapsed(limited, back)} ms`, back.res.exchangeIndex);

@@ -1,0 +1,13 @@
+/** An item read for its validator: the conditional checks (§4) and the cross-node ETag check (§1) start from it. */
+import type { CheckContext, HttpResponse } from '../model/context.js';
+import { describe, ensure, expectHeader, expectStatus } from './expect.js';
+import { isEntityTag } from './http-grammar.js';
+
+/** GETs the item and returns the response and its ETag; fails unless 200 with a valid ETag. */
+export async function tagged(ctx: CheckContext, url: string, what: string): Promise<{ res: HttpResponse; etag: string }> {
+  const res = await ctx.http.send({ method: 'GET', url });
+  expectStatus(res, 200, what);
+  const etag = expectHeader(res, 'ETag', what);
+  ensure(isEntityTag(etag), `${describe(res)}: ETag ${etag} is not an entity-tag, expected "opaque" or W/"opaque" (RFC 9110 §8.8.3)`, 'entity-tag', etag);
+  return { res, etag };
+}
