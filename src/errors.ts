@@ -26,7 +26,7 @@ export type RestprobeErrorCode =
   | 'ERR_OPENAPI_INVALID'
   /** The target refused the connection, or DNS failed. Exit 3. */
   | 'ERR_TARGET_UNREACHABLE'
-  /** The target's TLS certificate is not trusted: give its CA (--ca, http.ca). Exit 2. */
+  /** The target's TLS certificate is not trusted: give its CA (--ca, http.ca). Exit 3: it cannot be reached safely. */
   | 'ERR_TLS_UNTRUSTED'
   /** The proxy (--proxy) could not be reached, or refused. Exit 3. */
   | 'ERR_PROXY'
@@ -78,12 +78,26 @@ export class RestprobeError extends Error {
 }
 
 /**
- * Exit codes of the CLI, as the design fixes them; `interrupted` (130, the shell's code for
- * a command Ctrl-C ended) is a run a signal stopped, whatever it found before.
+ * Exit codes of the CLI, one name per meaning. The design gives three meanings the code 3
+ * (the target could not be reached; a check could not run; restprobe itself failed); they
+ * keep their own names, so code that means one never reads as another. `interrupted` (130,
+ * the shell's code for a command Ctrl-C ended) is a run a signal stopped, whatever it
+ * found before.
  */
-export const ExitCode = { ok: 0, failures: 1, usage: 2, unreachable: 3, interrupted: 130 } as const;
+export const ExitCode = {
+  ok: 0,
+  failures: 1,
+  usage: 2,
+  /** The target or the proxy could not be reached (or only over untrusted TLS). */
+  unreachable: 3,
+  /** The run ended, but a check could not run (an `error` outcome): nothing failed, yet not everything was judged. */
+  notJudged: 3,
+  /** A bug or unexpected state inside restprobe itself. */
+  harnessError: 3,
+  interrupted: 130,
+} as const;
 
-/** The exit code an error of this code ends the CLI with. */
+/** The exit code an error of this code ends the CLI with: every code is placed here (no default), so a new one must be. */
 export function exitCodeFor(code: RestprobeErrorCode): number {
   switch (code) {
     case 'ERR_USAGE':
@@ -97,9 +111,21 @@ export function exitCodeFor(code: RestprobeErrorCode): number {
       return ExitCode.usage;
     case 'ERR_INTERRUPTED':
       return ExitCode.interrupted;
-    // An untrusted certificate (ERR_TLS_UNTRUSTED) is a target that cannot be reached safely: 3.
-    default:
+    case 'ERR_TARGET_UNREACHABLE':
+    case 'ERR_TLS_UNTRUSTED':
+    case 'ERR_PROXY':
+    case 'ERR_TIMEOUT':
+    case 'ERR_PROTOCOL':
+    case 'ERR_BODY_TOO_LARGE':
+    case 'ERR_RATE_LIMITED':
       return ExitCode.unreachable;
+    // A run stopped whole by one of these (the request budget spent before any check, a setup shared by all) judged nothing.
+    case 'ERR_REQUEST_BUDGET':
+    case 'ERR_SETUP':
+    case 'ERR_BLOCKED':
+      return ExitCode.notJudged;
+    case 'ERR_HARNESS':
+      return ExitCode.harnessError;
   }
 }
 

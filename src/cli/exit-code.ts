@@ -21,5 +21,5 @@ export function exitCodeOfReport(report: Report): number {
     // A run that judged nothing is not green: say what would let it judge.
     throw new RestprobeError('ERR_USAGE', `no check judged the target: all ${report.summary.skip} selected checks were skipped; give a config that enables them (see the README's Config)`, skipGroupLines(report));
   }
-  return report.summary.error > 0 ? ExitCode.unreachable : ExitCode.ok;
+  return report.summary.error > 0 ? ExitCode.notJudged : ExitCode.ok;
 }

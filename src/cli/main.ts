@@ -263,7 +263,7 @@ function reportError(err: unknown): number {
   }
   process.stderr.write(`restprobe: internal error: ${err instanceof Error ? err.message : String(err)}\n`);
   if (process.env['RESTPROBE_DEBUG'] && err instanceof Error) process.stderr.write(`${err.stack}\n`);
-  return ExitCode.unreachable;
+  return ExitCode.harnessError;
 }
 
 await main(process.argv);

@@ -7,11 +7,11 @@ import { catalogue } from '../../suites/catalogue.js';
 import { loadProfile } from '../config/load.js';
 import { instancesOf } from '../engine/instances.js';
 import { runChecks } from '../engine/run.js';
+import { healthPhase, type Health } from '../engine/health.js';
 import { selectChecks, type Selection } from '../engine/select.js';
 import { parseShard, shardChecks, type Shard } from '../engine/shard.js';
 import { RestprobeError } from '../errors.js';
 import { clientForProfile, type HttpClient } from '../http/client.js';
-import { credentialHeaders, resolveUrl, versionedUrl } from '../http/session.js';
 import type { Check } from '../model/check.js';
 import type { TargetProfile } from '../model/profile.js';
 import { resultName } from '../model/result.js';
@@ -73,8 +73,9 @@ export async function runCommand(baseUrl: string | undefined, opts: RunOptions, 
   if (earlier.line !== undefined) out.write(`restprobe: ${earlier.line}; ${cleanupHint} deletes them\n`);
   const client = clientForProfile(profile);
   try {
-    await preflight(profile, client);
-    return await runAndReport(profile, client, selected, seed, formats, opts, out, { previous, shard, cleanupHint, freshLedger: earlier.fresh });
+    // One health phase: harness-side problems end the run here; its answers are the damage check's baseline.
+    const health = await healthPhase(profile, (req) => client.send(req));
+    return await runAndReport(profile, client, health, selected, seed, formats, opts, out, { previous, shard, cleanupHint, freshLedger: earlier.fresh });
   } finally {
     await client.close();
   }
@@ -90,7 +91,7 @@ interface Context {
   readonly freshLedger: boolean;
 }
 
-async function runAndReport(profile: TargetProfile, client: HttpClient, selected: readonly Check[], seed: number, formats: readonly ReportFormat[], opts: RunOptions, out: NodeJS.WriteStream, { previous, shard, cleanupHint, freshLedger }: Context): Promise<number> {
+async function runAndReport(profile: TargetProfile, client: HttpClient, health: Health, selected: readonly Check[], seed: number, formats: readonly ReportFormat[], opts: RunOptions, out: NodeJS.WriteStream, { previous, shard, cleanupHint, freshLedger }: Context): Promise<number> {
   const color = out.isTTY === true && !process.env['NO_COLOR'];
   out.write(`restprobe ${toolVersion()} → ${profile.baseUrl} · ${selected.length} checks${shard ? ` (shard ${shard.index}/${shard.total})` : ''} · seed ${seed}\n`);
   const startedAt = new Date();
@@ -109,6 +110,7 @@ async function runAndReport(profile: TargetProfile, client: HttpClient, selected
         // The earlier run's response shapes, for VER-compatible-within-major to compare with.
         ...(previous !== undefined && { inputs: { baseline: shapeBaselineOf(previous) } }),
         client,
+        health,
         signal: interrupts.interrupt,
         stop: interrupts.stop,
         journal,
@@ -149,47 +151,6 @@ async function runAndReport(profile: TargetProfile, client: HttpClient, selected
   } finally {
     journal.close();
     interrupts.close();
-  }
-}
-
-/**
- * Before the run: every problem that is restprobe's side, not the target's verdict, ends
- * the run here with one line (exit 2 or 3), before any check runs: a target that does not
- * answer, a proxy that fails, a TLS certificate the client does not trust, credentials the
- * target refuses, or credentials it wants and the config does not give.
- */
-async function preflight(profile: TargetProfile, client: HttpClient): Promise<void> {
-  const get = (url: string, headers: Record<string, string>) => client.send({ method: 'GET', url: versionedUrl(profile, url), headers: { accept: 'application/json', ...headers } });
-  // The API's access token from auth.oauth, got first: a refusal ends the run here, saying so.
-  await profile.auth.apiKey?.issued?.fresh();
-  try {
-    await get(profile.baseUrl, {});
-    const collection = profile.collections[0];
-    if (!collection) return;
-    const path = resolveUrl(profile.baseUrl, collection.path);
-    // The target answered: how its collection answers (slowly, or not at all) is for the checks to judge.
-    const res = await get(path, credentialHeaders(profile)).catch((err: unknown) => {
-      if (err instanceof RestprobeError && ['ERR_TIMEOUT', 'ERR_PROTOCOL', 'ERR_BODY_TOO_LARGE', 'ERR_TARGET_UNREACHABLE'].includes(err.code)) return undefined;
-      throw err;
-    });
-    if (res?.status !== 401) return;
-    const key = profile.auth.apiKey;
-    if (key) {
-      const check = key.issued === undefined ? `check $${key.value.envName} (auth.apiKey)` : 'is it the token this API takes (auth.apiKey.fromOAuth; auth.oauth.scopes and parameters)?';
-      throw new RestprobeError('ERR_CREDENTIALS_REJECTED', `the target refused the configured credentials: GET ${collection.path} answered 401; ${check}`);
-    }
-    const challenge = res.headers['www-authenticate'];
-    throw new RestprobeError('ERR_CREDENTIALS_MISSING', `the target wants credentials: GET ${collection.path} answered 401${challenge ? ` (WWW-Authenticate: ${String(challenge).slice(0, 80)})` : ''}; configure auth.apiKey`);
-  } catch (err) {
-    if (!(err instanceof RestprobeError)) throw err;
-    if (err.code === 'ERR_TARGET_UNREACHABLE' || err.code === 'ERR_TIMEOUT') {
-      const via = profile.http.proxy === undefined ? '' : ` through the proxy ${profile.http.proxy}`;
-      throw new RestprobeError(err.code, `cannot reach ${profile.baseUrl}${via}: ${err.message.replace(/^GET \S+: /, '')}`);
-    }
-    if (['ERR_TLS_UNTRUSTED', 'ERR_PROXY', 'ERR_CREDENTIALS_REJECTED', 'ERR_CREDENTIALS_MISSING', 'ERR_REQUEST_BUDGET'].includes(err.code)) {
-      throw new RestprobeError(err.code, err.message.replace(/^GET \S+: /, ''));
-    }
-    // Anything else (a reset, a huge body, garbage) is an answer: the checks will judge it.
   }
 }
 

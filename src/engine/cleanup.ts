@@ -45,54 +45,87 @@ export async function cleanUp(entries: readonly LedgerEntry[], env: CleanupEnv):
   for (const entry of entries) await cleanUpOne(entry, env);
 }
 
+/** What cleanup concluded about one entry; the ledger changes in one place ({@link settle}). */
+type Outcome =
+  | { readonly kind: 'gone'; readonly why?: 'not-created' }
+  /** A different item holds the id now: not restprobe's to delete, and restprobe's own is gone. */
+  | { readonly kind: 'reused'; readonly note: string }
+  | { readonly kind: 'leave'; readonly why: string; readonly certainty: Certainty };
+
+/** What looking first allows: an outcome already, or to delete (`confirmed`: a GET just showed an item whose existence was only possible). */
+type Look = Outcome | { readonly kind: 'delete'; readonly confirmed: boolean };
+
 async function cleanUpOne(entry: LedgerEntry, env: CleanupEnv): Promise<void> {
-  const { ledger, profile } = env;
-  const headers = { accept: 'application/json', ...credentialHeaders(profile) };
   const unverified = entry.state === 'deleted-unverified';
   // What the item is, as far as anything has shown: certain until a DELETE it may not have survived.
   const known: Certainty = unverified ? 'possible' : entry.exists;
-  const leave = (why: string, certainty: Certainty = known): void => {
-    ledger.leave(entry, env.scrub(why), certainty);
-    env.note(`left ${entry.url}: ${why}`);
-  };
-  // The write that might have created it was never sent (the check or the run stopped first).
-  if (entry.unsent) return ledger.gone(entry, 'not-created');
-  const outside = ledger.outOfBounds(entry.url);
-  if (outside) return leave(`not deleted: ${outside}`);
-  const request = (method: string) => env.send({ method, url: versionedUrl(profile, entry.url), headers, outsideBudget: true });
-  const reusable = mayBeReused(entry.url);
+  const request = (method: string) => env.send({ method, url: versionedUrl(env.profile, entry.url), headers: { accept: 'application/json', ...credentialHeaders(env.profile) }, outsideBudget: true });
+  let outcome: Outcome;
   try {
-    if (unverified || (reusable && entry.proof) || entry.exists === 'possible') {
-      // Look before deleting: the check's own DELETE may not have removed it, a write that
-      // may have created it may not have, and a short or numeric id may have been given to
-      // someone else's item since.
-      const now = await request('GET');
-      if (gone(now.status)) return ledger.gone(entry);
-      if (now.status !== 200) return leave(`GET answered ${now.status}${unverified ? " after the check's own DELETE" : ''}; not deleted without seeing the item`);
-      const shown = parseJson(now.body.toString('utf8'));
-      const held = entry.proof && isObject(shown) ? shown[entry.proof.field] : undefined;
-      if (entry.proof && held !== entry.proof.value) {
-        env.note(`not deleting ${entry.url}: it now holds an item restprobe did not create (${entry.proof.field} ${JSON.stringify(held)}, not ${JSON.stringify(entry.proof.value)}); the target reused the id`);
-        return ledger.gone(entry);
-      }
-      if (!entry.proof && reusable) {
-        // The target said the check's own DELETE worked: what answers now under a reusable id
-        // is not taken for restprobe's.
-        if (entry.ownDeleteStatus !== undefined && entry.ownDeleteStatus < 300) return ledger.gone(entry);
-        const after = entry.ownDeleteStatus === undefined ? '' : ` after the check's own DELETE answered ${entry.ownDeleteStatus}`;
-        return leave(`GET answers 200${after}, and nothing shows whether the item there is restprobe's (its id may have been reused); not deleted`, 'possible');
-      }
-      if (entry.exists === 'possible' && !unverified) ledger.confirm(entry);
-    }
-    const res = await request('DELETE');
-    if (res.status >= 200 && res.status < 300 && !unverified) return ledger.gone(entry);
-    if (res.status >= 300 && !gone(res.status)) return leave(`DELETE answered ${res.status}`);
-    // A 404 may be a gateway's answer for a path it does not route, and a DELETE the item
-    // survived once may be survived again: only a GET that finds nothing proves it gone.
-    const check = await request('GET');
-    if (gone(check.status)) return ledger.gone(entry);
-    leave(`DELETE answered ${res.status} but GET answered ${check.status}${unverified ? " (the item survived the check's own DELETE too: a soft delete?)" : ''}`, check.status === 200 ? 'certain' : known);
+    const look = await lookBeforeDeleting(entry, env, request, known);
+    if (look.kind === 'delete' && look.confirmed) env.ledger.confirm(entry);
+    outcome = look.kind === 'delete' ? await deleteAndConfirm(entry, request, known) : look;
   } catch (err) {
-    leave(`DELETE failed: ${err instanceof Error ? err.message : String(err)}`);
+    outcome = { kind: 'leave', why: `DELETE failed: ${err instanceof Error ? err.message : String(err)}`, certainty: known };
+  }
+  settle(entry, outcome, env);
+}
+
+type Request = (method: string) => ReturnType<Send>;
+
+/**
+ * Whether the item may be deleted. It is looked at first when the check's own DELETE may
+ * not have removed it, when a write that may have created it may not have, and when a
+ * short or numeric id may have been given to someone else's item since.
+ */
+async function lookBeforeDeleting(entry: LedgerEntry, env: CleanupEnv, request: Request, known: Certainty): Promise<Look> {
+  // The write that might have created it was never sent (the check or the run stopped first).
+  if (entry.unsent) return { kind: 'gone', why: 'not-created' };
+  const outside = env.ledger.outOfBounds(entry.url);
+  if (outside) return { kind: 'leave', why: `not deleted: ${outside}`, certainty: known };
+  const unverified = entry.state === 'deleted-unverified';
+  const reusable = mayBeReused(entry.url);
+  if (!(unverified || (reusable && entry.proof) || entry.exists === 'possible')) return { kind: 'delete', confirmed: false };
+  const now = await request('GET');
+  if (gone(now.status)) return { kind: 'gone' };
+  if (now.status !== 200) return { kind: 'leave', why: `GET answered ${now.status}${unverified ? " after the check's own DELETE" : ''}; not deleted without seeing the item`, certainty: known };
+  const shown = parseJson(now.body.toString('utf8'));
+  const held = entry.proof && isObject(shown) ? shown[entry.proof.field] : undefined;
+  if (entry.proof && held !== entry.proof.value) {
+    return { kind: 'reused', note: `not deleting ${entry.url}: it now holds an item restprobe did not create (${entry.proof.field} ${JSON.stringify(held)}, not ${JSON.stringify(entry.proof.value)}); the target reused the id` };
+  }
+  if (!entry.proof && reusable) {
+    // The target said the check's own DELETE worked: what answers now under a reusable id is not taken for restprobe's.
+    if (entry.ownDeleteStatus !== undefined && entry.ownDeleteStatus < 300) return { kind: 'gone' };
+    const after = entry.ownDeleteStatus === undefined ? '' : ` after the check's own DELETE answered ${entry.ownDeleteStatus}`;
+    return { kind: 'leave', why: `GET answers 200${after}, and nothing shows whether the item there is restprobe's (its id may have been reused); not deleted`, certainty: 'possible' };
+  }
+  return { kind: 'delete', confirmed: entry.exists === 'possible' && !unverified };
+}
+
+/** Deletes the item, and counts it gone only when the target agrees. */
+async function deleteAndConfirm(entry: LedgerEntry, request: Request, known: Certainty): Promise<Outcome> {
+  const unverified = entry.state === 'deleted-unverified';
+  const res = await request('DELETE');
+  if (res.status >= 200 && res.status < 300 && !unverified) return { kind: 'gone' };
+  if (res.status >= 300 && !gone(res.status)) return { kind: 'leave', why: `DELETE answered ${res.status}`, certainty: known };
+  // A 404 may be a gateway's answer for a path it does not route, and a DELETE the item
+  // survived once may be survived again: only a GET that finds nothing proves it gone.
+  const check = await request('GET');
+  if (gone(check.status)) return { kind: 'gone' };
+  return { kind: 'leave', why: `DELETE answered ${res.status} but GET answered ${check.status}${unverified ? " (the item survived the check's own DELETE too: a soft delete?)" : ''}`, certainty: check.status === 200 ? 'certain' : known };
+}
+
+/** The ledger's state change for an outcome, and the line it leaves in the notes. */
+function settle(entry: LedgerEntry, outcome: Outcome, env: CleanupEnv): void {
+  switch (outcome.kind) {
+    case 'gone':
+      return outcome.why === undefined ? env.ledger.gone(entry) : env.ledger.gone(entry, outcome.why);
+    case 'reused':
+      env.note(outcome.note);
+      return env.ledger.gone(entry);
+    case 'leave':
+      env.ledger.leave(entry, env.scrub(outcome.why), outcome.certainty);
+      return env.note(`left ${entry.url}: ${outcome.why}`);
   }
 }

@@ -12,8 +12,42 @@ import { credentialHeaders, resolveUrl, versionedUrl } from '../http/session.js'
 
 export type { Damage, Health };
 
+/** One probe request and what came of it, kept whole: the health phase and the damage check read the same answers. */
+interface ProbeAnswer {
+  readonly path: string;
+  readonly status?: number;
+  readonly challenge?: string;
+  readonly error?: unknown;
+}
+
+/** The probe's requests: GET the base URL, and the first collection, with the run's credentials. */
+async function probe(profile: TargetProfile, send: Send): Promise<ProbeAnswer[]> {
+  const paths = ['/', ...(profile.collections[0] ? [profile.collections[0].path] : [])];
+  const out: ProbeAnswer[] = [];
+  for (const path of paths) {
+    try {
+      const res = await send({ method: 'GET', url: versionedUrl(profile, resolveUrl(profile.baseUrl, path)), headers: { accept: 'application/json', ...credentialHeaders(profile) } });
+      const challenge = res.headers['www-authenticate'];
+      out.push({ path, status: res.status, ...(challenge !== undefined && { challenge: String(challenge) }) });
+    } catch (error) {
+      out.push({ path, error });
+    }
+  }
+  return out;
+}
+
+/** Errors that say nothing of the target's health: a spent budget, a rate limit, a stop. */
+const sayNothing: readonly string[] = ['ERR_REQUEST_BUDGET', 'ERR_RATE_LIMITED', 'ERR_INTERRUPTED', 'ERR_HARNESS'];
+
+/** `GET /v2/projects → 200`, `→ ERR_TIMEOUT`, or `→ unknown` when the probe learned nothing. */
+function lineOf(a: ProbeAnswer): string {
+  if (a.status !== undefined) return `GET ${a.path} → ${a.status}`;
+  const code = a.error instanceof RestprobeError ? a.error.code : undefined;
+  return `GET ${a.path} → ${code !== undefined && sayNothing.includes(code) ? 'unknown' : (code ?? 'failed')}`;
+}
+
 /**
- * GETs the base URL and the first collection, as preflight does.
+ * GETs the base URL and the first collection, as the health phase did before the run.
  *
  * @example
  * ```ts
@@ -21,19 +55,49 @@ export type { Damage, Health };
  * ```
  */
 export async function probeHealth(profile: TargetProfile, send: Send): Promise<Health> {
-  const paths = ['/', ...(profile.collections[0] ? [profile.collections[0].path] : [])];
-  const out: string[] = [];
-  for (const path of paths) {
-    try {
-      const res = await send({ method: 'GET', url: versionedUrl(profile, resolveUrl(profile.baseUrl, path)), headers: { accept: 'application/json', ...credentialHeaders(profile) } });
-      out.push(`GET ${path} → ${res.status}`);
-    } catch (err) {
-      // A spent budget, a rate limit or a stop says nothing of the target's health.
-      const unknown = err instanceof RestprobeError && ['ERR_REQUEST_BUDGET', 'ERR_RATE_LIMITED', 'ERR_INTERRUPTED', 'ERR_HARNESS'].includes(err.code);
-      out.push(`GET ${path} → ${unknown ? 'unknown' : err instanceof RestprobeError ? err.code : 'failed'}`);
-    }
+  return (await probe(profile, send)).map(lineOf);
+}
+
+/**
+ * The run's health phase, before any check: every problem that is restprobe's side, not the
+ * target's verdict, ends the run here with one error (exit 2 or 3): a target that does not
+ * answer, a proxy that fails, a TLS certificate the client does not trust, the run's token
+ * not issued, credentials the target refuses, or credentials it wants and the config does
+ * not give. Any other answer (a reset, a huge body, garbage, a slow collection) is for the
+ * checks to judge. What it saw is the baseline the damage check compares with, so the run
+ * does not probe again.
+ *
+ * @example
+ * ```ts
+ * const health = await healthPhase(profile, (req) => client.send(req)); // throws ERR_TARGET_UNREACHABLE, ERR_CREDENTIALS_REJECTED…
+ * await runChecks({ profile, checks, seed, client, health });
+ * ```
+ */
+export async function healthPhase(profile: TargetProfile, send: Send): Promise<Health> {
+  // The API's access token from auth.oauth, got first: a refusal ends the run here, saying so.
+  await profile.auth.apiKey?.issued?.fresh();
+  const answers = await probe(profile, send);
+  const problem = harnessSideProblem(profile, answers);
+  if (problem !== undefined) throw problem;
+  return answers.map(lineOf);
+}
+
+function harnessSideProblem(profile: TargetProfile, [base, collection]: ProbeAnswer[]): RestprobeError | undefined {
+  const transport = [base, collection].map((a) => a?.error).find((e): e is RestprobeError => e instanceof RestprobeError && ['ERR_TLS_UNTRUSTED', 'ERR_PROXY', 'ERR_REQUEST_BUDGET'].includes(e.code));
+  if (transport !== undefined) return new RestprobeError(transport.code, transport.message.replace(/^GET \S+: /, ''));
+  const unreached = base?.error;
+  if (unreached instanceof RestprobeError && (unreached.code === 'ERR_TARGET_UNREACHABLE' || unreached.code === 'ERR_TIMEOUT')) {
+    const via = profile.http.proxy === undefined ? '' : ` through the proxy ${profile.http.proxy}`;
+    return new RestprobeError(unreached.code, `cannot reach ${profile.baseUrl}${via}: ${unreached.message.replace(/^GET \S+: /, '')}`);
   }
-  return out;
+  // The target answered: how its collection answers (slowly, or not at all) is for the checks to judge, unless it wants credentials.
+  if (collection?.status !== 401) return undefined;
+  const key = profile.auth.apiKey;
+  if (key) {
+    const check = key.issued === undefined ? `check $${key.value.envName} (auth.apiKey)` : 'is it the token this API takes (auth.apiKey.fromOAuth; auth.oauth.scopes and parameters)?';
+    return new RestprobeError('ERR_CREDENTIALS_REJECTED', `the target refused the configured credentials: GET ${collection.path} answered 401; ${check}`);
+  }
+  return new RestprobeError('ERR_CREDENTIALS_MISSING', `the target wants credentials: GET ${collection.path} answered 401${collection.challenge ? ` (WWW-Authenticate: ${collection.challenge.slice(0, 80)})` : ''}; configure auth.apiKey`);
 }
 
 /** Whether the target answers worse than before: a status class that changed, or no answer. */

@@ -13,6 +13,7 @@ import { startItemsServer, type ItemsServer } from '../../test/support/items-ser
 import { testProfile } from '../../test/support/profile.js';
 import { executeCheck } from './execute.js';
 import { runChecks } from './run.js';
+import { healthPhase } from './health.js';
 import { planOrder } from './schedule.js';
 import { resultName } from '../model/result.js';
 import { instancesOf } from './instances.js';
@@ -250,5 +251,38 @@ describe('determinism', () => {
     const twice = await runChecks({ profile: p, checks, seed: 99 });
     expect(twice.order).toEqual(once.order);
     expect(twice.results.map((r) => [r.id, r.status])).toEqual(once.results.map((r) => [r.id, r.status]));
+  });
+});
+
+describe('one health phase', () => {
+  let server: ItemsServer;
+  beforeEach(async () => {
+    server = await startItemsServer();
+  });
+  afterEach(async () => server.close());
+
+  it("sends the probe once before the run: the health phase's answers are the damage check's baseline", fast, async () => {
+    const p = server.profile();
+    const client = clientForProfile(p);
+    try {
+      const health = await healthPhase(p, (req) => client.send(req));
+      expect(health).toEqual(['GET / → 404', 'GET /things → 200']);
+      const before = server.requests.length;
+      await runChecks({ profile: p, checks: [check('CON-damage', async () => {}, { schedule: 'last' })], seed: 1, client, health });
+      // Only the probe after the last-class check: the baseline is not fetched again.
+      expect(server.requests.slice(before)).toEqual(['GET /', 'GET /things']);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('ends the run before any check when the target cannot be reached, naming it', fast, async () => {
+    const p = { ...server.profile(), baseUrl: 'http://127.0.0.1:9' };
+    const client = clientForProfile(p);
+    try {
+      await expect(healthPhase(p, (req) => client.send(req))).rejects.toMatchObject({ code: 'ERR_TARGET_UNREACHABLE', message: expect.stringContaining('cannot reach http://127.0.0.1:9') });
+    } finally {
+      await client.close();
+    }
   });
 });

@@ -23,7 +23,7 @@ import { clientForProfile, type HttpClient } from '../http/client.js';
 import { blockedResult, damagedResult, executeCheck, harnessFaultResult, stoppedResult } from './execute.js';
 import { guard } from '../http/guards.js';
 import { politely } from '../http/polite.js';
-import { probeHealth, worse, type Damage } from './health.js';
+import { probeHealth, worse, type Damage, type Health } from './health.js';
 import { planOrder } from './schedule.js';
 import type { Leftover, LedgerJournal } from './ledger.js';
 import { runShared } from './context.js';
@@ -47,6 +47,8 @@ export interface RunInput {
   readonly signal?: AbortSignal;
   /** Aborting ends the running checks at once, as at their deadline: they clean up and stop. */
   readonly stop?: AbortSignal;
+  /** What the health phase saw before the run (healthPhase): the damage check's baseline, so the run does not probe again. */
+  readonly health?: Health;
   /** Where the ledger writes each change as it happens (the report directory's ledger file); its run id starts every mark. */
   readonly journal?: LedgerJournal;
 }
@@ -138,7 +140,7 @@ export async function runChecks(input: RunInput): Promise<RunOutcome> {
   // A probe before anything runs, to compare with after each check that may hurt the target.
   const healthSend = guard((req) => client.send({ ...req, signal: stop }), [politely(shared.pacer, shared.polite, () => {}), shared.breaker.guard('the health probe')]);
   const hasLast = plan.some((i) => i.check.schedule === 'last');
-  const baseline = hasLast ? await probeHealth(input.profile, healthSend) : [];
+  const baseline = input.health ?? (hasLast ? await probeHealth(input.profile, healthSend) : []);
   let damage: Damage | undefined;
 
   // A check runs beside the checks it depends on (its verdict waits for theirs), so a chain
