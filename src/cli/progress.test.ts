@@ -1,6 +1,8 @@
 import { PassThrough } from 'node:stream';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Progress } from './progress.js';
+import { costLine } from './run-command.js';
+import type { TargetProfile } from '../model/profile.js';
 
 function capture(): { out: PassThrough; text: () => string } {
   const out = new PassThrough();
@@ -35,5 +37,42 @@ describe('Progress', () => {
     progress.finished('END-a', '✔ pass  END-a');
     progress.stop();
     expect(text()).toBe('✔ pass  END-a\n');
+  });
+
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('elsewhere: a status line whenever nothing was printed for the heartbeat period, saying what the run waits for', () => {
+    vi.useFakeTimers();
+    const { out, text } = capture();
+    const progress = new Progress({ out, live: false, total: 8, requests: () => 40, heartbeatMs: 15_000 });
+    progress.started('LIM-rate-limit-enforced');
+    vi.advanceTimersByTime(14_000);
+    expect(text()).toBe('');
+    progress.waiting({ why: 'GET /v2/projects answered 429 (Retry-After: 10)', ms: 10_000, count: 3 });
+    vi.advanceTimersByTime(1_500);
+    expect(text()).toMatch(/^⏳ 0\/8 · LIM-rate-limit-enforced · waiting 10 s: GET \/v2\/projects answered 429 \(Retry-After: 10\), wait 3 · 40 requests · 1\d\.\d s\n$/);
+    // A result line resets the silence; the next status line comes a whole period later, once the wait is over.
+    progress.finished('LIM-rate-limit-enforced', '✔ pass  LIM-rate-limit-enforced');
+    vi.advanceTimersByTime(14_000);
+    expect(text().split('\n').filter(Boolean)).toHaveLength(2);
+    vi.advanceTimersByTime(1_000);
+    const lines = text().split('\n').filter(Boolean);
+    expect(lines).toHaveLength(3);
+    expect(lines[2]).toMatch(/^⏳ 1\/8 · waiting · 40 requests/);
+    progress.stop();
+    vi.advanceTimersByTime(60_000);
+    expect(text().split('\n').filter(Boolean)).toHaveLength(3);
+  });
+});
+
+describe('costLine', () => {
+  const profile = (maxRequestsPerSecond?: number) => ({ http: { ...(maxRequestsPerSecond !== undefined && { maxRequestsPerSecond }) } }) as unknown as TargetProfile;
+  it('says what the run sent and waited, and points at pacing when waiting took most of it', () => {
+    expect(costLine(1746, { count: 0, wallMs: 0 }, 6_800, profile())).toBe('1,746 requests sent · no waits');
+    expect(costLine(509, { count: 11, wallMs: 110_000 }, 165_000, profile())).toBe('509 requests sent · waited 110 s of 165 s in 11 retries (rate limits, Retry-After, backoff); most of the run was waiting: set http.maxRequestsPerSecond under the target\'s quota to pace the run instead of meeting 429s');
+    expect(costLine(509, { count: 1, wallMs: 10_000 }, 165_000, profile())).toBe('509 requests sent · waited 10 s of 165 s in 1 retry (rate limits, Retry-After, backoff)');
+    expect(costLine(509, { count: 11, wallMs: 110_000 }, 165_000, profile(2))).not.toContain('set http.maxRequestsPerSecond');
   });
 });

@@ -115,6 +115,7 @@ async function runAndReport(profile: TargetProfile, client: HttpClient, health: 
         stop: interrupts.stop,
         journal,
         onStart: (name) => progress.started(name),
+        onWait: (wait) => progress.waiting(wait),
         onResult: (result) => progress.finished(resultName(result.id, result.collection), renderCheckLine(result, { color, secrets: profile.secrets })),
       });
     } finally {
@@ -143,6 +144,7 @@ async function runAndReport(profile: TargetProfile, client: HttpClient, health: 
     const report = withBaseline(built, previous, new Set(catalogue.map((c) => c.id)));
     const paths = await publishReports(report, { dir: opts.reportDir, formats, secrets: profile.secrets }, out);
     out.write(`\n${renderSummary(report, { color, secrets: profile.secrets, reportPaths: paths })}\n`);
+    out.write(`${costLine(client.requestCount, outcome.waits, report.durationMs, profile)}\n`);
     if (interruption !== undefined) {
       const left = leftovers.length > 0 ? `; ${leftovers.length} left on the target (listed above): ${cleanupHint} deletes them` : '';
       throw new RestprobeError('ERR_INTERRUPTED', `interrupted by ${interruption.signal} after ${results.length} of ${results.length + notRun.length} checks; the reports say so and list the ${notRun.length} not run; the items the run created carry marks starting ${mark}${left}`);
@@ -152,6 +154,18 @@ async function runAndReport(profile: TargetProfile, client: HttpClient, health: 
     journal.close();
     interrupts.close();
   }
+}
+
+/**
+ * What the run cost the target and the clock: `1,746 requests · waited 24 s in 3 retries`,
+ * and when waiting took most of the run, the setting that paces under the quota instead.
+ */
+export function costLine(requests: number, waits: { readonly count: number; readonly wallMs: number }, durationMs: number, profile: TargetProfile): string {
+  const sent = `${requests.toLocaleString('en-US')} request${requests === 1 ? '' : 's'} sent`;
+  if (waits.count === 0) return `${sent} · no waits`;
+  const line = `${sent} · waited ${Math.round(waits.wallMs / 1000)} s of ${Math.round(durationMs / 1000)} s in ${waits.count} retr${waits.count === 1 ? 'y' : 'ies'} (rate limits, Retry-After, backoff)`;
+  const dominated = waits.wallMs > durationMs / 2 && profile.http.maxRequestsPerSecond === undefined;
+  return dominated ? `${line}; most of the run was waiting: set http.maxRequestsPerSecond under the target's quota to pace the run instead of meeting 429s` : line;
 }
 
 /** `--only ERR --skip ERR-x`, for messages. */

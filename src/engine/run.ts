@@ -22,7 +22,7 @@ import type { RunInputs } from '../model/run-inputs.js';
 import { clientForProfile, type HttpClient } from '../http/client.js';
 import { blockedResult, damagedResult, executeCheck, harnessFaultResult, stoppedResult } from './execute.js';
 import { guard } from '../http/guards.js';
-import { politely } from '../http/polite.js';
+import { politely, type Wait } from '../http/polite.js';
 import { probeHealth, worse, type Damage, type Health } from './health.js';
 import { planOrder } from './schedule.js';
 import type { Leftover, LedgerJournal } from './ledger.js';
@@ -41,6 +41,8 @@ export interface RunInput {
   readonly client?: HttpClient;
   /** Called as each check instance starts, with its name (`END-get-item-200 [projects]`). */
   readonly onStart?: (name: string) => void;
+  /** Called as a request starts waiting to be retried (a 429's Retry-After, a backoff): what for, and how long. */
+  readonly onWait?: (wait: Wait) => void;
   /** Called as each check ends, in the order they end. */
   readonly onResult?: (result: CheckResult) => void;
   /** Aborting stops new checks from starting; running ones finish and clean up. */
@@ -61,6 +63,8 @@ export interface RunOutcome {
   readonly cleanupBeyondCap: number;
   /** Time requests spent held by the run's pace or a 429's pause. */
   readonly waitedMs: number;
+  /** The retries' waits: how many, and the wall-clock time the run spent waiting on at least one. */
+  readonly waits: { readonly count: number; readonly wallMs: number };
   /** Set when the target stopped answering as before after a check that may hurt it. */
   readonly damage?: Damage;
   /** The verdicts of the checks that ran, in plan order. */
@@ -96,6 +100,7 @@ export async function runChecks(input: RunInput): Promise<RunOutcome> {
   const client = input.client ?? clientForProfile(input.profile);
   const limit = Math.max(1, input.profile.http.concurrency);
   const shared = runShared(input.profile, input.journal);
+  if (input.onWait) shared.pacer.onWait(input.onWait);
   /** Final verdicts. */
   const done = new Map<string, CheckResult>();
   // When the breaker trips, running checks end at once (they clean up, as far as the target lets them) and no other starts.
@@ -204,6 +209,7 @@ export async function runChecks(input: RunInput): Promise<RunOutcome> {
     ...(damage !== undefined && { damage }),
     leftovers: [...shared.ledger.leftovers(), ...shared.unrevoked],
     waitedMs: Math.round(shared.pacer.waitedMs),
+    waits: shared.pacer.waits,
     ...(shared.breaker.tripped !== undefined && { stopped: shared.breaker.tripped.message }),
     cleanupBeyondCap: client.budget.cleanupBeyondCap,
     results: plan.map((i) => done.get(i.key)).filter((r): r is CheckResult => r !== undefined),

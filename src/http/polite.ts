@@ -68,15 +68,35 @@ export class Pacer {
   private nextSlot = 0;
   private pausedUntil = 0;
   private waitedTotal = 0;
+  private waitCount = 0;
+  /** Wall-clock time some retry was waiting, overlapping waits counted once. */
+  private waitingTotal = 0;
+  private waitingUntil = 0;
+  private readonly listeners = new Set<(wait: Wait) => void>();
 
   /** Time requests spent waiting (the pace, a pause, a retry's wait), for the report. */
   get waitedMs(): number {
     return this.waitedTotal;
   }
 
-  /** Counts a retry's wait in the run's waited time. */
-  waited(ms: number): void {
+  /** The retries' waits so far: how many, and the wall-clock time the run spent in at least one. */
+  get waits(): { readonly count: number; readonly wallMs: number } {
+    return { count: this.waitCount, wallMs: this.waitingTotal };
+  }
+
+  /** Hears each retry's wait as it starts (a run's progress line says what it waits for). */
+  onWait(listener: (wait: Wait) => void): void {
+    this.listeners.add(listener);
+  }
+
+  /** Counts a retry's wait in the run's waited time; `why` says what was answered. */
+  waited(ms: number, why = 'a retry'): void {
     this.waitedTotal += ms;
+    this.waitCount++;
+    const now = Date.now();
+    this.waitingTotal += Math.max(0, now + ms - Math.max(now, this.waitingUntil));
+    this.waitingUntil = Math.max(this.waitingUntil, now + ms);
+    for (const listener of this.listeners) listener({ why, ms, count: this.waitCount });
   }
 
   constructor(private readonly maxRequestsPerSecond?: number) {}
@@ -98,6 +118,13 @@ export class Pacer {
   pause(until: number): void {
     this.pausedUntil = Math.max(this.pausedUntil, until);
   }
+}
+
+/** A retry's wait as it starts: what the target answered, how long, and the how-many-th wait of the run it is. */
+export interface Wait {
+  readonly why: string;
+  readonly ms: number;
+  readonly count: number;
 }
 
 /** A wait the policy made, for the check's evidence. */
@@ -159,7 +186,7 @@ async function sendPolitely(next: Send, req: RawRequest, pacer: Pacer, options: 
       reason = `failed (${err.message.replace(/^[A-Z]+ \S+: /, '')})`;
     }
     note(`${what()} ${reason}; waited ${Math.round(waitMs)} ms and retried (attempt ${attempt + 1})`);
-    pacer.waited(waitMs);
+    pacer.waited(waitMs, `${what()} ${reason}`);
     await pauseFor(waitMs, req.signal);
   }
 }
