@@ -5,7 +5,7 @@
  * alone (§3.2.1). Every token the answer holds is scrubbed from reports.
  */
 import type { CheckContext, HttpResponse, RequestSpec } from '../model/context.js';
-import { isConfidential, type OAuthClient } from '../model/oauth-needs.js';
+import { isConfidential, type OAuthClient } from '../model/needs.js';
 import { formBody } from '../http/session.js';
 import { describe, summarise } from './expect.js';
 import { oauthEndpoints, type OAuthEndpoints } from './oauth-metadata.js';

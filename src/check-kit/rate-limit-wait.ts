@@ -4,7 +4,7 @@
  * from what the target said, never a fixed sleep.
  */
 import type { CheckContext } from '../model/context.js';
-import type { ProbeClient, RateLimitProbe } from '../model/rate-limit-needs.js';
+import type { ProbeClient, RateLimitProbe } from '../model/needs.js';
 import { pauseFor, politeDefaults, retryAfterMs } from '../http/polite.js';
 import { answerOf, burstUntil, lastSentPerClient, requireLimited, sendAs, type Burst, type BurstOptions, type Sent } from './rate-limit-burst.js';
 import { lowestQuota, readRateLimitFields } from './rate-limit-fields.js';
