@@ -34,8 +34,19 @@ const propertyName = (name: string): string => (identifier.test(name) ? name : J
 /** A JSDoc comment of `text` at `indent`, or nothing. */
 const doc = (text: string | undefined, indent: string): string => (text === undefined ? '' : `${indent}/** ${text.replace(/\*\//g, '*\\/')} */\n`);
 
+/** Whether `type` is a union at its top level (not only inside braces or parentheses). */
+function isUnion(type: string): boolean {
+  let depth = 0;
+  for (const c of type) {
+    if (c === '{' || c === '(') depth++;
+    else if (c === '}' || c === ')') depth--;
+    else if (c === '|' && depth === 0) return true;
+  }
+  return false;
+}
+
 /** `T[]` needs parentheses around a union. */
-const arrayOf = (item: string): string => `readonly ${/^[^{(]*\|/.test(item) ? `(${item})` : item}[]`;
+const arrayOf = (item: string): string => `readonly ${isUnion(item) ? `(${item})` : item}[]`;
 
 /** Whether `node` only constrains which of its parent's properties are required (a `oneOf` branch without a type). */
 const isRequirementBranch = (node: SchemaNode): boolean => node.type === undefined && node.$ref === undefined && node.required !== undefined;

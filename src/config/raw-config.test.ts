@@ -18,6 +18,18 @@ describe('RawConfig', () => {
     expect(source.replace(/\s+/g, ' ')).toContain('readonly key?: { readonly header?: string; readonly value: string; } | { readonly header?: string; readonly fromOAuth: true; };');
   });
 
+  it('puts a union in parentheses before [], an object of unions not', () => {
+    const source = rawConfigSource({
+      type: 'object',
+      properties: {
+        either: { type: 'array', items: { oneOf: [{ type: 'object', properties: { a: { type: 'string' } } }, { type: 'string' }] } },
+        inside: { type: 'array', items: { type: 'object', properties: { b: { enum: ['x', 'y'] } } } },
+      },
+    }).replace(/\s+/g, ' ');
+    expect(source).toContain('readonly either?: readonly ({ readonly a?: string; } | string)[];');
+    expect(source).toContain('readonly inside?: readonly { readonly b?: "x" | "y"; }[];');
+  });
+
   it('refuses a schema node it cannot type, saying what it found', () => {
     expect(() => rawConfigSource({ type: 'object', properties: { n: { type: 'null' } } })).toThrow('found a node of type "null"');
   });
