@@ -10,7 +10,7 @@ import { RestprobeError } from '../errors.js';
 import { HttpClient } from '../http/client.js';
 import { RecordingSession } from '../http/session.js';
 import type { HttpResponse } from '../model/context.js';
-import type { ConfidentialClient } from '../model/oauth-needs.js';
+import type { ConfidentialClient } from '../model/needs.js';
 import type { IssuedCredential, Secret, TargetProfile } from '../model/profile.js';
 import { describe } from './expect.js';
 import { oauthErrorCode } from './oauth-errors.js';

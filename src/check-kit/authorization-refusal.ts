@@ -8,7 +8,7 @@
  */
 import { CheckFailure } from '../model/check.js';
 import type { CheckContext, HttpResponse } from '../model/context.js';
-import type { CodeFlowClient } from '../model/oauth-needs.js';
+import type { CodeFlowClient } from '../model/needs.js';
 import { authorize, codeFlowTokens, codeOf, redeemCode, type AuthorizationOutcome } from './code-flow.js';
 import { describe } from './expect.js';
 import { tokensOf } from './oauth-token.js';

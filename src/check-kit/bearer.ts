@@ -8,7 +8,7 @@ import { RestprobeError } from '../errors.js';
 import type { CheckContext, HttpResponse, RequestSpec } from '../model/context.js';
 import type { CollectionProfile } from '../model/profile.js';
 import { supports } from '../model/needs.js';
-import { isConfidential, type CodeFlowClient, type JwtAccess, type OAuthClient } from '../model/oauth-needs.js';
+import { isConfidential, type CodeFlowClient, type JwtAccess, type OAuthClient } from '../model/needs.js';
 import { challengeProblem, withKey } from './auth.js';
 import { describe, expectEvery } from './expect.js';
 import { decodeUnverified, looksLikeJwt, type DecodedJwt } from './jwt.js';

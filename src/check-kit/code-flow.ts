@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { RestprobeError } from '../errors.js';
 import type { CheckContext, HttpResponse } from '../model/context.js';
 import type { AnswerClass } from '../model/check.js';
-import type { CodeFlowClient, OAuthClient } from '../model/oauth-needs.js';
+import type { CodeFlowClient, OAuthClient } from '../model/needs.js';
 import { describe } from './expect.js';
 import { parseLoginForm, type LoginForm } from './login-form.js';
 import { runLoginCommand } from './login-command.js';

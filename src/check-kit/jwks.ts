@@ -2,7 +2,7 @@
 import type { JsonWebKey } from 'node:crypto';
 import { RestprobeError } from '../errors.js';
 import type { CheckContext } from '../model/context.js';
-import type { OAuthClient } from '../model/oauth-needs.js';
+import type { OAuthClient } from '../model/needs.js';
 import { describe } from './expect.js';
 import { oauthEndpoints } from './oauth-metadata.js';
 import { setupError } from './setup.js';

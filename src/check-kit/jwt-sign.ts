@@ -5,7 +5,7 @@
  */
 import { importJWK, importPKCS8, SignJWT, type JWK } from 'jose';
 import { RestprobeError } from '../errors.js';
-import type { SigningKey } from '../model/oauth-needs.js';
+import type { SigningKey } from '../model/needs.js';
 import type { DecodedJwt } from './jwt.js';
 import { isObject } from '../model/json.js';
 

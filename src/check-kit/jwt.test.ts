@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { compactVerify, decodeJwt, decodeProtectedHeader, importJWK, SignJWT } from 'jose';
 import { decodeUnverified, forgeAlgNone, forgeKeyConfusion, looksLikeJwt, publicKeyPem, tamperPayload, tamperSignature, type DecodedJwt } from './jwt.js';
 import { freshClaims, signWithTestKey } from './jwt-sign.js';
-import type { SigningKey } from '../model/oauth-needs.js';
+import type { SigningKey } from '../model/needs.js';
 
 const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
 const publicJwk = publicKey.export({ format: 'jwk' });

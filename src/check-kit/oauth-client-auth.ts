@@ -3,7 +3,7 @@
  * HTTP Basic, the body, or a public client's `client_id` alone. Token requests and
  * revocations both use it.
  */
-import { isConfidential, type OAuthClient } from '../model/oauth-needs.js';
+import { isConfidential, type OAuthClient } from '../model/needs.js';
 import { formBody } from '../http/session.js';
 import type { OAuthEndpoints } from './oauth-metadata.js';
 

@@ -9,7 +9,7 @@
  * of it is revoked (the rotated-out ones included, as a server may keep them to detect reuse).
  */
 import type { CheckContext } from '../model/context.js';
-import type { OAuthClient } from '../model/oauth-needs.js';
+import type { OAuthClient } from '../model/needs.js';
 import type { RawRequest, RawResponse } from '../http/client.js';
 import { formBody, parseJson } from '../http/session.js';
 import { isObject } from '../model/json.js';

@@ -5,7 +5,7 @@
  * alone (§3.2.1). Every token the answer holds is scrubbed from reports.
  */
 import type { CheckContext, HttpResponse, RequestSpec } from '../model/context.js';
-import type { OAuthClient } from '../model/oauth-needs.js';
+import type { OAuthClient } from '../model/needs.js';
 import { describe, summarise } from './expect.js';
 import { oauthEndpoints, type OAuthEndpoints } from './oauth-metadata.js';
 import { setupError } from './setup.js';

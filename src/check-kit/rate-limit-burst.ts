@@ -5,7 +5,7 @@
  */
 import { CheckSkipped } from '../model/check.js';
 import type { CheckContext, HttpResponse } from '../model/context.js';
-import type { ProbeClient, RateLimitProbe } from '../model/rate-limit-needs.js';
+import type { ProbeClient, RateLimitProbe } from '../model/needs.js';
 import { lowestQuota, readRateLimitFields, type QuotaPolicy } from './rate-limit-fields.js';
 import { setupError } from './setup.js';
 

@@ -4,7 +4,7 @@
  * from what the target said, never a fixed sleep.
  */
 import type { CheckContext } from '../model/context.js';
-import type { ProbeClient, RateLimitProbe } from '../model/rate-limit-needs.js';
+import type { ProbeClient, RateLimitProbe } from '../model/needs.js';
 import { pauseFor, politeDefaults, retryAfterMs } from '../http/polite.js';
 
 /** The polite client's first back-off, for checks that wait as it would. */

@@ -6,7 +6,7 @@
  */
 import { CheckSkipped, defineCheck } from '../../src/model/check.js';
 import type { CheckContext } from '../../src/model/context.js';
-import type { CodeFlowClient } from '../../src/model/oauth-needs.js';
+import type { CodeFlowClient } from '../../src/model/needs.js';
 import { codeFlowTokens, refresh } from '../../src/check-kit/code-flow.js';
 import { requireTokens, tokensOf, type Tokens } from '../../src/check-kit/oauth-token.js';
 import { describe, ensure, expectStatus } from '../../src/check-kit/expect.js';

@@ -6,7 +6,7 @@
 import { CheckSkipped, defineCheck, type CheckId } from '../../src/model/check.js';
 import type { CheckContext } from '../../src/model/context.js';
 import type { CollectionProfile } from '../../src/model/profile.js';
-import type { OAuthClient, SigningKey } from '../../src/model/oauth-needs.js';
+import type { OAuthClient, SigningKey } from '../../src/model/needs.js';
 import { decodedGenuineJwt, expectAccepted, expectRefused, presentToken } from '../../src/check-kit/bearer.js';
 import { forgeAlgNone, forgeKeyConfusion, tamperPayload, tamperSignature, type DecodedJwt } from '../../src/check-kit/jwt.js';
 import { freshClaims, noScope, signWithTestKey, withoutScope } from '../../src/check-kit/jwt-sign.js';

@@ -1,7 +1,7 @@
 /** §5 rules 8 and §8.5 at the token endpoint (RFC 6749 §4.4, §5, RFC 9700 §2.1.2, §2.4): what it issues, how it refuses. */
 import { randomBytes } from 'node:crypto';
 import { CheckFailure, ShouldFailure, defineCheck } from '../../src/model/check.js';
-import { isConfidential, type ConfidentialClient, type JwtAccess } from '../../src/model/oauth-needs.js';
+import { isConfidential, type ConfidentialClient, type JwtAccess } from '../../src/model/needs.js';
 import { describe, ensure, expectJsonObject, expectStatus } from '../../src/check-kit/expect.js';
 import { oauthEndpoints } from '../../src/check-kit/oauth-metadata.js';
 import { clientAuthOf, clientCredentialsGrant, tokenRequest, tokensOf } from '../../src/check-kit/oauth-token.js';

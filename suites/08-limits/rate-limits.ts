@@ -9,7 +9,7 @@ import { CheckFailure, CheckSkipped, defineCheck } from '../../src/model/check.j
 import { describe, expectStatus } from '../../src/check-kit/expect.js';
 import { advertised, answerOf, lastRefusal, quotaOf, requireLimited, sendAs, type Burst, type Sent } from '../../src/check-kit/rate-limit-burst.js';
 import { burstToLimit, elapsed, leavingQuotaAsFound, probeAfter, retryAfterWait, slackMs, statedWait } from '../../src/check-kit/rate-limit-wait.js';
-import type { RateLimitProbe } from '../../src/model/rate-limit-needs.js';
+import type { RateLimitProbe } from '../../src/model/needs.js';
 
 export const enforcedId = 'LIM-rate-limit-enforced';
 

@@ -3,10 +3,18 @@
  * window read, the two credentials resolved from the environment. An unset variable is no
  * config error here: the rate-limit checks skip, naming `rateLimit.credential`.
  */
-import type { CollectionProfile, RateLimitProfile, TargetProfile } from '../model/profile.js';
-import { configDefaults as defaults } from './defaults.js';
-import type { RawRateLimit } from './raw-config.js';
-import type { SecretResolver } from './secrets.js';
+import type { TargetProfile } from '../../../model/profile.js';
+import type { RawRateLimit } from '../../raw-config.js';
+import type { SecretResolver } from '../../secrets.js';
+import { authDefaults } from '../auth/load.js';
+import type { CollectionProfile } from '../collections/profile.js';
+import type { RateLimitProfile } from './profile.js';
+
+/** What `rateLimit` holds where the config says nothing (the key header: the run's own key's). */
+export const rateLimitDefaults = {
+  rateLimitKeyedBy: 'apiKey',
+  rateLimitBudget: 50,
+} as const;
 
 const unitMs = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 } as const;
 
@@ -18,13 +26,13 @@ export function windowMs(text: string): number {
 
 export function rateLimitProfile(raw: RawRateLimit, auth: TargetProfile['auth'], collections: readonly CollectionProfile[], secrets: SecretResolver): RateLimitProfile {
   return {
-    keyedBy: raw.keyedBy ?? defaults.rateLimitKeyedBy,
-    keyHeader: raw.keyHeader ?? auth.apiKey?.header ?? defaults.apiKeyHeader,
+    keyedBy: raw.keyedBy ?? rateLimitDefaults.rateLimitKeyedBy,
+    keyHeader: raw.keyHeader ?? auth.apiKey?.header ?? authDefaults.apiKeyHeader,
     ...(raw.credential && { credential: secrets.resolveOptional(raw.credential) }),
     ...(raw.otherCredential && { otherCredential: secrets.resolveOptional(raw.otherCredential) }),
     ...(raw.limit !== undefined && { limit: raw.limit }),
     ...(raw.window !== undefined && { windowMs: windowMs(raw.window) }),
-    budget: raw.budget ?? defaults.rateLimitBudget,
+    budget: raw.budget ?? rateLimitDefaults.rateLimitBudget,
     path: raw.path ?? collections[0]?.path ?? '/',
   };
 }

@@ -2,10 +2,10 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RestprobeError } from '../errors.js';
-import { loadProfile } from './load.js';
-import { resolveCodeFlow, resolveConfidentialClient, resolveJwtAccess, resolveOAuthClient, resolveSigningKey } from '../model/oauth-needs.js';
-import { Unmet } from '../model/needs.js';
+import { RestprobeError } from '../../../errors.js';
+import { loadProfile } from '../../load.js';
+import { resolveCodeFlow, resolveConfidentialClient, resolveJwtAccess, resolveOAuthClient, resolveSigningKey } from './needs.js';
+import { Unmet } from '../../../model/needs.js';
 
 let dir: string;
 beforeAll(async () => {

@@ -4,12 +4,25 @@
  * the rules a JSON Schema cannot say (patterns that compile, a redirect URI for a login).
  */
 import { dirname, isAbsolute, resolve as resolvePath } from 'node:path';
-import { RestprobeError } from '../errors.js';
-import { isSecretMemberName } from '../http/redact.js';
-import type { JwtProfile, OAuthLogin, OAuthProfile } from '../model/profile.js';
-import { configDefaults as defaults } from './defaults.js';
-import type { RawJwt, RawOAuth } from './raw-config.js';
-import type { SecretResolver } from './secrets.js';
+import { RestprobeError } from '../../../errors.js';
+import { isSecretMemberName } from '../../../http/redact.js';
+import type { RawJwt, RawOAuth } from '../../raw-config.js';
+import type { SecretResolver } from '../../secrets.js';
+import type { JwtProfile, OAuthLogin, OAuthProfile } from './profile.js';
+
+/** What `auth.oauth` and `auth.jwt` hold where the config says nothing. */
+export const oauthDefaults = {
+  jwtAlgorithms: ['RS256'] as readonly string[],
+  loginCommandTimeoutMs: 30_000,
+  /**
+   * Claim names that are personal data (conventions §5.6: signed is not encrypted). `address`
+   * stands alone or after `_`/`-` (OIDC's `address`, `home_address`), so Keycloak's
+   * `clientAddress` (a machine client's IP) is not taken for a postal address.
+   */
+  personalDataClaims: ['e-?mail', 'phone', '^(given_|family_|middle_|nick|full_?|first_?|last_?|user_?)?name$', 'passw', '^pwd$', '(^|[_-])address', 'street', 'postal', 'zip', 'birth', 'ssn', 'iban', 'credit_?card'] as readonly string[],
+  /** String values that look like personal data: an email address, a phone number. */
+  personalDataValues: ['^[^@\\s]+@[^@\\s]+\\.[a-z]{2,}$', '^\\+[1-9][0-9 ().-]{6,}[0-9]$'] as readonly string[],
+} as const;
 
 const invalid = (path: string, problem: string): RestprobeError => new RestprobeError('ERR_CONFIG_INVALID', `${path}: ${problem}`, [`${path}: ${problem}`]);
 
@@ -22,7 +35,7 @@ function commandArgv(command: string | readonly string[], configPath: string | u
 }
 
 function login(raw: NonNullable<RawOAuth['login']>, secrets: SecretResolver, configPath: string | undefined): OAuthLogin {
-  if ('command' in raw) return { kind: 'command', argv: commandArgv(raw.command, configPath), timeoutMs: raw.timeoutMs ?? defaults.loginCommandTimeoutMs };
+  if ('command' in raw) return { kind: 'command', argv: commandArgv(raw.command, configPath), timeoutMs: raw.timeoutMs ?? oauthDefaults.loginCommandTimeoutMs };
   // A password given literally would sit in the config and, unknown as a secret, in every login's evidence.
   for (const [name, v] of Object.entries(raw.form.fields)) {
     if (typeof v === 'string' && isSecretMemberName(name)) throw invalid(`auth.oauth.login.form.fields.${name}`, 'a secret is never literal: use { "env": "NAME" }');
@@ -73,12 +86,12 @@ export function jwtProfile(raw: RawJwt, secrets: SecretResolver): JwtProfile {
     ...(raw.issuer !== undefined && { issuer: raw.issuer }),
     ...(raw.audience !== undefined && { audience: raw.audience }),
     ...(raw.jwksUrl !== undefined && { jwksUrl: raw.jwksUrl }),
-    algorithms: raw.algorithms ?? defaults.jwtAlgorithms,
+    algorithms: raw.algorithms ?? oauthDefaults.jwtAlgorithms,
     // Optional: unset, the checks that sign tokens skip naming it.
     ...(raw.testSigningKey !== undefined && { testSigningKey: secrets.resolveOptional(raw.testSigningKey) }),
     personalData: {
-      claims: patterns(raw.personalDataPatterns?.claims, defaults.personalDataClaims, 'auth.jwt.personalDataPatterns.claims'),
-      values: patterns(raw.personalDataPatterns?.values, defaults.personalDataValues, 'auth.jwt.personalDataPatterns.values'),
+      claims: patterns(raw.personalDataPatterns?.claims, oauthDefaults.personalDataClaims, 'auth.jwt.personalDataPatterns.claims'),
+      values: patterns(raw.personalDataPatterns?.values, oauthDefaults.personalDataValues, 'auth.jwt.personalDataPatterns.values'),
     },
   };
 }

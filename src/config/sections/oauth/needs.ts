@@ -1,6 +1,9 @@
-/** How the OAuth and JWT needs are met (see needs.ts): what `auth.oauth` and `auth.jwt` must say. */
-import type { JwtProfile, OAuthLogin, OAuthProfile, Secret, TargetProfile } from './profile.js';
-import { Unmet } from './unmet.js';
+/** How the OAuth and JWT needs are met: what `auth.oauth` and `auth.jwt` must say. */
+import { need } from '../../../model/need.js';
+import type { TargetProfile } from '../../../model/profile.js';
+import type { Secret } from '../../../model/secret.js';
+import { Unmet } from '../../../model/unmet.js';
+import type { JwtProfile, OAuthLogin, OAuthProfile } from './profile.js';
 
 /**
  * The authorization server's client: confidential (its secret in `oauth.clientSecret`), or
@@ -89,3 +92,17 @@ export function resolveSigningKey(p: TargetProfile): SigningKey | Unmet {
   if (key.value === '') return new Unmet(`environment variable ${key.envName} (auth.jwt.testSigningKey) is not set`, 'auth.jwt.testSigningKey');
   return { key, jwt: p.auth.jwt! };
 }
+
+/** The needs an OAuth authorization server and the JWT settings meet. */
+export const oauthNeeds = {
+  /** An OAuth client (`auth.oauth`), public or confidential, on a run that may POST to the token endpoint. */
+  oauthClient: need<OAuthClient>({ label: 'an OAuth client', keys: ['auth.oauth', 'safety.readOnly'], resolve: resolveOAuthClient }),
+  /** An OAuth client with a secret: client credentials, a wrong secret refused. */
+  confidentialClient: need<ConfidentialClient>({ label: 'an OAuth client with a secret', keys: ['auth.oauth', 'auth.oauth.clientSecret', 'safety.readOnly'], resolve: resolveConfidentialClient }),
+  /** The OAuth client and an unattended login for the authorization code flow. */
+  oauthCodeFlow: need<CodeFlowClient>({ label: 'an OAuth client and an unattended login', keys: ['auth.oauth', 'auth.oauth.login', 'auth.oauth.redirectUri', 'safety.readOnly'], resolve: resolveCodeFlow }),
+  /** Access tokens restprobe can obtain (client credentials, the code flow, or both), to judge as JWTs. */
+  jwtAccess: need<JwtAccess>({ label: 'an access token restprobe can get (client credentials, or the code flow)', keys: ['auth.oauth', 'auth.oauth.clientSecret', 'auth.oauth.login', 'auth.jwt'], resolve: resolveJwtAccess }),
+  /** A key the API accepts tokens signed with (`auth.jwt.testSigningKey`). */
+  jwtSigningKey: need<SigningKey>({ label: 'a test signing key', keys: ['auth.jwt.testSigningKey'], resolve: resolveSigningKey }),
+} as const;

@@ -1,9 +1,12 @@
 /**
- * What the rate-limit checks need (see needs.ts): a limiter the config lets restprobe
- * probe, a client to burst as, and for the per-client check a second client.
+ * What the rate-limit checks need: a limiter the config lets restprobe probe, a client to
+ * burst as, and for the per-client check a second client.
  */
-import { Unmet } from './unmet.js';
-import type { RateLimitProfile, Secret, TargetProfile } from './profile.js';
+import { need } from '../../../model/need.js';
+import type { TargetProfile } from '../../../model/profile.js';
+import type { Secret } from '../../../model/secret.js';
+import { Unmet } from '../../../model/unmet.js';
+import type { RateLimitProfile } from './profile.js';
 
 /** Who a burst's requests come from. */
 export interface ProbeClient {
@@ -58,3 +61,11 @@ export function resolveOtherClient(p: TargetProfile): ProbeClient | Unmet {
   if (rl.otherCredential.value === '') return new Unmet(`environment variable ${rl.otherCredential.envName} (rateLimit.otherCredential) is not set`, 'rateLimit.otherCredential');
   return keyClient(rl, rl.otherCredential);
 }
+
+/** The needs the rateLimit section meets. */
+export const rateLimitNeeds = {
+  /** A rate limiter the config lets restprobe probe (`rateLimit`), a client to burst as, and a budget that can pass the declared limit. */
+  rateLimit: need<RateLimitProbe>({ label: 'a rate limiter to probe', keys: ['rateLimit', 'rateLimit.credential', 'rateLimit.budget', 'rateLimit.limit'], resolve: resolveRateLimit }),
+  /** A second client of the rate limiter. */
+  otherClient: need<ProbeClient>({ label: 'a second client of the rate limiter', keys: ['rateLimit.otherCredential', 'rateLimit.keyedBy'], resolve: resolveOtherClient }),
+} as const;

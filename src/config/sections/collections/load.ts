@@ -1,0 +1,61 @@
+/** The `collections` section as {@link CollectionProfile}s: every default applied, names unique. */
+import type { RawCollection, RawConfig } from '../../raw-config.js';
+import type { CollectionMethod, CollectionProfile } from './profile.js';
+
+/** What a collection (and a sub-collection) holds where the config says nothing. */
+export const collectionDefaults = {
+  idField: 'id',
+  newId: 'uuid',
+  idType: 'string',
+  methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as readonly CollectionMethod[],
+  volatileFields: [] as readonly string[],
+  pagination: { style: 'cursor', param: 'cursor', limitParam: 'limit', offsetParam: 'offset', pageParam: 'page', firstPage: 1, sortParam: 'sort' },
+  filters: [] as readonly string[],
+  sorts: [] as readonly string[],
+  children: [] as readonly never[],
+  actions: [] as readonly string[],
+} as const;
+
+/** Collections are named in messages and selected by name, so names must be unique (a rule a JSON Schema cannot say). */
+export function duplicateNames(config: RawConfig): string[] {
+  const firstIndex = new Map<string, number>();
+  const problems: string[] = [];
+  (config.collections ?? []).forEach((c, i) => {
+    const first = firstIndex.get(c.name);
+    if (first === undefined) firstIndex.set(c.name, i);
+    else problems.push(`collections[${i}].name: must be unique (found "${c.name}", also the name of collections[${first}])`);
+  });
+  return problems;
+}
+
+export function collectionProfile(raw: RawCollection): CollectionProfile {
+  return {
+    name: raw.name,
+    path: raw.path,
+    itemPath: raw.itemPath ?? `${raw.path.replace(/\/+$/, '')}/{id}`,
+    idField: raw.idField ?? collectionDefaults.idField,
+    createBody: raw.create?.body,
+    replaceBody: raw.replace?.body,
+    patchBody: raw.patch?.body,
+    invalidBody: raw.invalid?.body,
+    volatileFields: raw.volatileFields ?? collectionDefaults.volatileFields,
+    newId: raw.newId ?? collectionDefaults.newId,
+    idType: raw.idType ?? collectionDefaults.idType,
+    methods: raw.methods ?? collectionDefaults.methods,
+    pagination: { ...collectionDefaults.pagination, ...raw.pagination },
+    filters: raw.filters ?? collectionDefaults.filters,
+    sorts: raw.sorts ?? collectionDefaults.sorts,
+    ...(raw.mark && { markField: raw.mark.field }),
+    ...(raw.personalised !== undefined && { personalised: raw.personalised }),
+    ...(raw.notConsumed !== undefined && { notConsumed: raw.notConsumed }),
+    actions: raw.actions ?? collectionDefaults.actions,
+    children: (raw.children ?? collectionDefaults.children).map((child) => ({
+      name: child.name,
+      path: child.path,
+      itemPath: child.itemPath,
+      idField: child.idField ?? collectionDefaults.idField,
+      createBody: child.create.body,
+      actions: child.actions ?? collectionDefaults.actions,
+    })),
+  };
+}

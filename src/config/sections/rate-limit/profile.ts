@@ -1,0 +1,21 @@
+/** The `rateLimit` section as the profile holds it. */
+import type { Secret } from '../../../model/secret.js';
+
+/** The `rateLimit` section (conventions §8.1–8.3), its defaults applied. */
+export interface RateLimitProfile {
+  /** What the limit is keyed by: each API key, or each client address. */
+  readonly keyedBy: 'apiKey' | 'ip';
+  /** The header the two credentials below go in. */
+  readonly keyHeader: string;
+  /** What bursts are sent with; absent: the run's own key. Its `value` is '' when its variable is unset. */
+  readonly credential?: Secret;
+  /** A second client, for the per-client check; `value` '' when its variable is unset. */
+  readonly otherCredential?: Secret;
+  /** The limit the team declares, requests per window. */
+  readonly limit?: number;
+  readonly windowMs?: number;
+  /** The most requests one rate-limit check sends. */
+  readonly budget: number;
+  /** What bursts GET, relative to the base URL. */
+  readonly path: string;
+}

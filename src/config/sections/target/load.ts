@@ -1,0 +1,59 @@
+/**
+ * The target's own places: the base URL (the command line's, else the file's), its plain-HTTP
+ * URL, its other nodes (the config's, then `--node`'s) and the requests that return a secret.
+ */
+import { RestprobeError } from '../../../errors.js';
+import { normaliseBaseUrl } from '../../base-url.js';
+import type { LoadProfileOptions } from '../../load-options.js';
+import type { RawConfig } from '../../raw-config.js';
+import type { SecretEndpoint } from './profile.js';
+
+/** What the target's places hold where the config says nothing. */
+export const targetDefaults = {
+  nodes: [] as readonly string[],
+  secretEndpoints: [] as readonly never[],
+} as const;
+
+/** The base URL to probe: the command line's, else the file's. */
+export function resolveBaseUrl(cli: string | undefined, file: string | undefined): string {
+  if (cli !== undefined) {
+    const result = normaliseBaseUrl(cli);
+    if (!result.ok) throw new RestprobeError('ERR_USAGE', `base URL on the command line ${result.problem}`);
+    return result.url;
+  }
+  if (file !== undefined) {
+    const result = normaliseBaseUrl(file);
+    if (!result.ok) throw new RestprobeError('ERR_CONFIG_INVALID', `baseUrl ${result.problem}`, [`baseUrl: ${result.problem}`]);
+    return result.url;
+  }
+  throw new RestprobeError('ERR_USAGE', 'no base URL: pass one on the command line or set baseUrl in the config');
+}
+
+function configNodeUrl(raw: string, index: number): string {
+  const result = normaliseBaseUrl(raw);
+  if (!result.ok) throw new RestprobeError('ERR_CONFIG_INVALID', `nodes[${index}] ${result.problem}`, [`nodes[${index}]: ${result.problem}`]);
+  return result.url;
+}
+
+function nodeUrl(raw: string): string {
+  const result = normaliseBaseUrl(raw);
+  if (!result.ok) throw new RestprobeError('ERR_USAGE', `--node ${result.problem}`);
+  return result.url;
+}
+
+/** The plain-HTTP URL must be plain http: a redirect from HTTPS to HTTPS proves nothing. */
+function plainUrl(raw: string, where: string): string {
+  const result = normaliseBaseUrl(raw);
+  if (result.ok && result.url.startsWith('http://')) return result.url;
+  throw new RestprobeError(where.startsWith('--') ? 'ERR_USAGE' : 'ERR_CONFIG_INVALID', `${where}: must be an http:// URL, not "${raw}"`, [`${where}: must be an http:// URL`]);
+}
+
+/** The target's places besides its base URL. */
+export function targetPlaces(config: RawConfig, opts: LoadProfileOptions): { readonly plainHttpUrl?: string; readonly nodes: readonly string[]; readonly secretEndpoints: readonly SecretEndpoint[] } {
+  const plainHttpUrl = opts.plainHttpUrl ?? config.plainHttpUrl;
+  return {
+    ...(plainHttpUrl !== undefined && { plainHttpUrl: plainUrl(plainHttpUrl, opts.plainHttpUrl !== undefined ? '--plain-http-url' : 'plainHttpUrl') }),
+    secretEndpoints: config.secretEndpoints ?? targetDefaults.secretEndpoints,
+    nodes: [...new Set([...(config.nodes ?? targetDefaults.nodes).map((n, i) => configNodeUrl(n, i)), ...(opts.nodes ?? []).map((n) => nodeUrl(n))])],
+  };
+}
