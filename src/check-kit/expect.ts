@@ -4,12 +4,9 @@
  */
 import { CheckFailure } from '../model/check.js';
 import type { HttpResponse } from '../model/context.js';
+import { describe, summarise } from '../model/describe-response.js';
 
-/** `GET /v2/projects → 404 application/problem+json` */
-export function describe(res: HttpResponse): string {
-  const path = new URL(res.url).pathname + new URL(res.url).search;
-  return `${res.method} ${path} → ${res.status}${res.mediaType ? ` ${res.mediaType}` : ''}`;
-}
+export { describe, summarise };
 
 /**
  * @example
@@ -71,15 +68,6 @@ export function expectEvery(responses: readonly HttpResponse[], problemOf: (res:
   if (bad.length === 0) return;
   const found = bad.map((b) => b.why).join('; ');
   throw new CheckFailure(message(bad.length, responses.length, found), expected, found, bad[0]!.r.exchangeIndex);
-}
-
-/** A short description of a body for messages: `empty`, `JSON array`, `text "<html>…"`. */
-export function summarise(res: HttpResponse): string {
-  if (res.text.length === 0) return 'empty';
-  if (res.json === undefined) return `not JSON (${JSON.stringify(res.text.slice(0, 40))}${res.text.length > 40 ? '…' : ''})`;
-  if (res.json === null) return 'JSON null';
-  if (Array.isArray(res.json)) return 'a JSON array';
-  return `JSON ${typeof res.json}`;
 }
 
 /** Compact JSON for messages, cut at `max` characters. */

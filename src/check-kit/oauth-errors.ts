@@ -4,12 +4,9 @@ import type { HttpResponse } from '../model/context.js';
 import { describe, expectStatus } from './expect.js';
 import { tokensOf } from './oauth-token.js';
 import { setupError } from './setup.js';
+import { oauthErrorCode } from '../oauth/error-code.js';
 
-/** The `error` of an RFC 6749 §5.2 body, or undefined. */
-export function oauthErrorCode(res: HttpResponse): string | undefined {
-  const e = (res.json as { error?: unknown } | undefined)?.error;
-  return typeof e === 'string' ? e : undefined;
-}
+export { oauthErrorCode };
 
 /**
  * A setup error when the client's own credentials were refused (`invalid_client`, or any

@@ -5,7 +5,7 @@
  */
 import type { TargetProfile } from '../../../model/profile.js';
 // The run's own API credential, when auth.oauth issues it, is requested by the check kit's OAuth helpers.
-import { ApiToken, apiTokenCredential } from '../../../check-kit/api-token.js';
+import { ApiToken, apiTokenCredential } from '../../../oauth/api-token.js';
 import { RestprobeError } from '../../../errors.js';
 import type { RawConfig, SecretRef } from '../../raw-config.js';
 import type { SecretResolver } from '../../secrets.js';
