@@ -12,6 +12,8 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { loadProfile } from '../src/config/load.js';
 import { runChecks } from '../src/engine/run.js';
+import { healthPhase, probeHealth } from '../src/engine/health.js';
+import { clientForProfile, type RawRequest } from '../src/http/client.js';
 import { CheckFailure, defineCheck } from '../src/model/check.js';
 import { expectStatus } from '../src/check-kit/expect.js';
 import { RestprobeError } from '../src/errors.js';
@@ -71,6 +73,20 @@ describe('the API token from auth.oauth (auth.apiKey.fromOAuth)', () => {
     const tokens = as.issued;
     expect(as.grants.filter((g) => g === 'client_credentials').length).toBeGreaterThanOrEqual(2);
     for (const token of tokens) expect(profile.secrets.map((s) => s.value)).toContain(token);
+  });
+
+  it("is renewed for the run's own requests outside a check too (the health probe after a last check, cleanup): a probe after the first token expired still reads the collection", async () => {
+    const { profile } = await standIn();
+    const client = clientForProfile(profile);
+    try {
+      const send = (req: RawRequest) => client.send(req);
+      expect(await healthPhase(profile, send)).toContain('GET /v2/projects → 200');
+      await sleep(3000);
+      // A stale token would be refused here (401): the control below shows the stand-in refuses it.
+      expect(await probeHealth(profile, send)).toContain('GET /v2/projects → 200');
+    } finally {
+      await client.close();
+    }
   });
 
   it('the control: the first token, kept as a static key, is refused once it has expired', async () => {

@@ -7,7 +7,7 @@
  */
 import type { TargetProfile } from '../model/profile.js';
 import type { Send } from '../http/guards.js';
-import { credentialHeaders, parseJson, versionedUrl } from '../http/session.js';
+import { freshCredentialHeaders, parseJson, versionedUrl } from '../http/session.js';
 import { isObject } from '../model/json.js';
 import type { Certainty, Ledger, LedgerEntry } from './ledger.js';
 
@@ -59,7 +59,7 @@ async function cleanUpOne(entry: LedgerEntry, env: CleanupEnv): Promise<void> {
   const unverified = entry.state === 'deleted-unverified';
   // What the item is, as far as anything has shown: certain until a DELETE it may not have survived.
   const known: Certainty = unverified ? 'possible' : entry.exists;
-  const request = (method: string) => env.send({ method, url: versionedUrl(env.profile, entry.url), headers: { accept: 'application/json', ...credentialHeaders(env.profile) }, outsideBudget: true });
+  const request = async (method: string) => env.send({ method, url: versionedUrl(env.profile, entry.url), headers: { accept: 'application/json', ...(await freshCredentialHeaders(env.profile)) }, outsideBudget: true });
   let outcome: Outcome;
   try {
     const look = await lookBeforeDeleting(entry, env, request, known);

@@ -6,7 +6,7 @@
  */
 import type { CollectionProfile, TargetProfile } from '../model/profile.js';
 import type { Send } from '../http/guards.js';
-import { credentialHeaders, parseJson, resolveUrl, unversionedUrl, versionedUrl } from '../http/session.js';
+import { freshCredentialHeaders, parseJson, resolveUrl, unversionedUrl, versionedUrl } from '../http/session.js';
 import { isObject } from '../model/json.js';
 import type { Mark } from './ledger.js';
 
@@ -35,7 +35,7 @@ export async function findMarked(profile: TargetProfile, send: Send, collectionU
   if (!collection.filters.includes(mark.field)) return { unknown: `${collection.name} lists no filter on ${mark.field} in the config (collections[].filters) to search by; ${lookFor}` };
   const url = new URL(collectionUrl);
   url.searchParams.set(mark.field, mark.value);
-  const res = await send({ method: 'GET', url: versionedUrl(profile, url.toString()), headers: { accept: 'application/json', ...credentialHeaders(profile) } });
+  const res = await send({ method: 'GET', url: versionedUrl(profile, url.toString()), headers: { accept: 'application/json', ...(await freshCredentialHeaders(profile)) } });
   const body = parseJson(res.body.toString('utf8'));
   const items = isObject(body) && Array.isArray(body['data']) ? body['data'].filter(isObject) : undefined;
   if (res.status !== 200 || items === undefined) return { unknown: `GET ${url.pathname}?${mark.field}=… answered ${res.status}${items === undefined ? ' without a "data" list' : ''}; ${lookFor}` };

@@ -8,7 +8,7 @@ import type { Damage, Health } from '../model/run-outcome.js';
 import type { TargetProfile } from '../model/profile.js';
 import { RestprobeError } from '../errors.js';
 import type { Send } from '../http/guards.js';
-import { credentialHeaders, resolveUrl, versionedUrl } from '../http/session.js';
+import { freshCredentialHeaders, resolveUrl, versionedUrl } from '../http/session.js';
 
 export type { Damage, Health };
 
@@ -26,7 +26,7 @@ async function probe(profile: TargetProfile, send: Send): Promise<ProbeAnswer[]>
   const out: ProbeAnswer[] = [];
   for (const path of paths) {
     try {
-      const res = await send({ method: 'GET', url: versionedUrl(profile, resolveUrl(profile.baseUrl, path)), headers: { accept: 'application/json', ...credentialHeaders(profile) } });
+      const res = await send({ method: 'GET', url: versionedUrl(profile, resolveUrl(profile.baseUrl, path)), headers: { accept: 'application/json', ...(await freshCredentialHeaders(profile)) } });
       const challenge = res.headers['www-authenticate'];
       out.push({ path, status: res.status, ...(challenge !== undefined && { challenge: String(challenge) }) });
     } catch (error) {

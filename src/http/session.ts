@@ -244,6 +244,22 @@ export function credentialHeaders(profile: TargetProfile): Record<string, string
   return key && key.value.value !== '' ? keyHeaders(key.header, key.value.value) : {};
 }
 
+/**
+ * {@link credentialHeaders} with an issued credential (`auth.apiKey.fromOAuth`) renewed first
+ * when it is about to expire: for the run's own requests outside a check's session (the
+ * health probe, cleanup, the search for marked items), which a long run sends after the
+ * first token has expired.
+ *
+ * @example
+ * ```ts
+ * await send({ method: 'DELETE', url, headers: { accept: 'application/json', ...(await freshCredentialHeaders(profile)) } });
+ * ```
+ */
+export async function freshCredentialHeaders(profile: TargetProfile): Promise<Record<string, string>> {
+  await profile.auth.apiKey?.issued?.fresh();
+  return credentialHeaders(profile);
+}
+
 /** The header that carries `key` as `header` says: `Authorization: Bearer <key>`, or the key itself. */
 export function keyHeaders(header: string, key: string): Record<string, string> {
   const name = header.toLowerCase();
