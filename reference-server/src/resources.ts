@@ -6,12 +6,13 @@
  * everything about status codes, Location and representations lives here, once.
  */
 import type { JsonObject } from './body.js';
-import type { RequestContext } from './context.js';
+import { param, requiredBody, type Operation, type RequestContext } from './context.js';
 import type { FaultName } from './faults.js';
 import { cursorPage, offsetPage, queryWithCarriedFilters, readCursor, readView, type ListingSpec } from './listing.js';
 import { offsetPageBody, pageBody, readLimit, readOffset, readPageNumber, withOrder } from './pagination.js';
 import { invalidQuery, notFound, type FieldError } from './problem.js';
 import { emptyReply, jsonReply, type Reply } from './respond.js';
+import type { Route } from './router.js';
 import type { Collection, Entry, Fields } from './store.js';
 import type { WriteMode } from './validation.js';
 
@@ -205,6 +206,27 @@ export function patchItem<D extends Fields>(
   const entry = kind.store.update(id, kind.build(body, { mode: 'merge', current: base, creating: false }, ctx));
   kind.afterWrite?.(entry);
   return updateReply(kind, ctx, body, ctx.faults.has('update-returns-previous') ? before : entry);
+}
+
+/**
+ * An item's route: read, replace, merge-patch and delete, the same for every kind.
+ * `beforeRead` runs before a read (a fault that hides the item there).
+ */
+export function itemRoute<D extends Fields>(pattern: string, kind: ResourceKind<D>, beforeRead?: (ctx: RequestContext) => void): Route<Operation> {
+  return {
+    pattern,
+    operations: {
+      GET: {
+        handler: (ctx) => {
+          beforeRead?.(ctx);
+          return getItem(kind, ctx, param(ctx, 'id'));
+        },
+      },
+      PUT: { body: 'required', handler: (ctx) => replaceItem(kind, ctx, param(ctx, 'id'), requiredBody(ctx)) },
+      PATCH: { body: 'required', handler: (ctx) => patchItem(kind, ctx, param(ctx, 'id'), requiredBody(ctx)) },
+      DELETE: { handler: (ctx) => deleteItem(kind, ctx, param(ctx, 'id')) },
+    },
+  };
 }
 
 /** The 200 of a PUT or PATCH: the representation (fault `update-echoes-input`: the request body). */

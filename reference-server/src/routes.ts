@@ -10,7 +10,7 @@ import { eventKind, eventListing, eventsPath, type EventData } from './events.js
 import { sessionRoutes, type SessionStore } from './sessions.js';
 import { projectKind, projectListing, projectPath, projectsPath, seedProject, type ProjectData } from './projects.js';
 import { notFound } from './problem.js';
-import { createItem, deleteItem, getItem, listItems, listItemsByOffset, listItemsByPageNumber, patchItem, replaceItem } from './resources.js';
+import { createItem, getItem, itemRoute, listItems, listItemsByOffset, listItemsByPageNumber } from './resources.js';
 import { IdempotencyStore } from './idempotency.js';
 import { currentVersion, deprecatedAt, deprecatedVersion, deprecationNoticePath, renames, sunsetAt } from './versions.js';
 import { jsonReply } from './respond.js';
@@ -123,15 +123,7 @@ export function createRoutes(options: RouteOptions): Route<Operation>[] {
         },
       },
     },
-    {
-      pattern: `${projectsPath}/:id`,
-      operations: {
-        GET: { handler: (ctx) => getItem(projects, ctx, param(ctx, 'id')) },
-        PUT: { body: 'required', handler: (ctx) => replaceItem(projects, ctx, param(ctx, 'id'), requiredBody(ctx)) },
-        PATCH: { body: 'required', handler: (ctx) => patchItem(projects, ctx, param(ctx, 'id'), requiredBody(ctx)) },
-        DELETE: { handler: (ctx) => deleteItem(projects, ctx, param(ctx, 'id')) },
-      },
-    },
+    itemRoute(`${projectsPath}/:id`, projects),
     {
       // A noun action on a top-level item: open while the project is archived.
       pattern: `${projectsPath}/:id/restoration`,
@@ -162,15 +154,7 @@ export function createRoutes(options: RouteOptions): Route<Operation>[] {
       pattern: `${eventsPath}/:id`,
       operations: { GET: { handler: (ctx) => getItem(events, ctx, param(ctx, 'id')) } },
     },
-    {
-      pattern: `${membersPath}/:id`,
-      operations: {
-        GET: { handler: (ctx) => getItem(members, ctx, param(ctx, 'id')) },
-        PUT: { body: 'required', handler: (ctx) => replaceItem(members, ctx, param(ctx, 'id'), requiredBody(ctx)) },
-        PATCH: { body: 'required', handler: (ctx) => patchItem(members, ctx, param(ctx, 'id'), requiredBody(ctx)) },
-        DELETE: { handler: (ctx) => deleteItem(members, ctx, param(ctx, 'id')) },
-      },
-    },
+    itemRoute(`${membersPath}/:id`, members),
     {
       pattern: `${projectsPath}/:id/tasks`,
       operations: {
@@ -196,21 +180,10 @@ export function createRoutes(options: RouteOptions): Route<Operation>[] {
         },
       },
     },
-    {
-      pattern: '/v2/tasks/:id',
-      operations: {
-        GET: {
-          handler: (ctx) => {
-            // Fault `task-only-nested`: a task is listed under its project but not served at the top level.
-            if (ctx.faults.has('task-only-nested')) throw notFound();
-            return getItem(tasks, ctx, param(ctx, 'id'));
-          },
-        },
-        PUT: { body: 'required', handler: (ctx) => replaceItem(tasks, ctx, param(ctx, 'id'), requiredBody(ctx)) },
-        PATCH: { body: 'required', handler: (ctx) => patchItem(tasks, ctx, param(ctx, 'id'), requiredBody(ctx)) },
-        DELETE: { handler: (ctx) => deleteItem(tasks, ctx, param(ctx, 'id')) },
-      },
-    },
+    itemRoute('/v2/tasks/:id', tasks, (ctx) => {
+      // Fault `task-only-nested`: a task is listed under its project but not served at the top level.
+      if (ctx.faults.has('task-only-nested')) throw notFound();
+    }),
     // Fault `verb-in-path`: the action is also served (and linked) at a verb, `/complete`.
     ...(options.faults?.has('verb-in-path') ? ['complete'] : []).concat('completion').map((noun) => ({
       pattern: `/v2/tasks/:id/${noun}`,
