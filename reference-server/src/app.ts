@@ -19,12 +19,12 @@ import type { BodyPolicy, Operation } from './context.js';
 import type { FaultName } from './faults.js';
 import { acceptedBodyTypes, requireAcceptableJson, requireSupportedContentType } from './negotiation.js';
 import { genericProblem, notFound, ProblemError, reasonPhrase } from './problem.js';
-import { emptyReply, mediaTypes, problemReply, renderProblem, send, type Reply } from './respond.js';
+import { contentText, emptyReply, mediaTypes, problemReply, renderProblem, send, type Reply } from './respond.js';
 import { createRoutes } from './routes.js';
 import type { RateLimiter } from './rate-limit.js';
 import { SessionStore } from './sessions.js';
 import { allowedMethods, parseTarget, Router, type Method, type Route } from './router.js';
-import { shapeReply, versionHeader, versionOf, type Versioned, type Versioning } from './versions.js';
+import { linkWriter, shapeReply, versionHeader, versionOf, type Versioned, type Versioning } from './versions.js';
 
 export interface AppConfig {
   /** The keys that authenticate (the server's own, and minted ones). */
@@ -193,6 +193,7 @@ export function createRequestListener(config: AppConfig): (req: IncomingMessage,
           authenticated: seen.authenticated,
           negotiated: seen.negotiated,
           ...(versioning === 'x-api-version' && { varyAlso: versionHeader }),
+          writeLink: seen.versioned && linkWriter(seen.versioned, versioning),
           faults,
         });
       })
@@ -226,7 +227,7 @@ export function createClientErrorListener(
           ? 'The request was not received in time.'
           : 'The request is not valid HTTP/1.1.';
     const reply = renderProblem(genericProblem(status, detail), faults);
-    const text = reply.content?.text ?? '';
+    const text = reply.content === undefined ? '' : contentText(reply.content);
     socket.end(
       `HTTP/1.1 ${reply.status} ${reasonPhrase(reply.status)}\r\n` +
         `Content-Type: ${reply.content?.type ?? mediaTypes.problem}\r\n` +

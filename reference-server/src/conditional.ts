@@ -19,7 +19,7 @@ import { createHash } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FaultName } from './faults.js';
 import { genericProblem, ProblemError } from './problem.js';
-import { mediaTypes, type Reply } from './respond.js';
+import { contentText, mediaTypes, type Reply } from './respond.js';
 
 /** One `entity-tag` as received: `opaque` keeps its quotes (`"x"`). */
 export interface EntityTag {
@@ -258,7 +258,8 @@ export class ConditionalRequest {
     if (read ? reply.status !== 200 : !representingWrites.has(this.method) || (reply.status !== 200 && reply.status !== 201)) {
       return reply;
     }
-    const etag = this.etag(content.text);
+    // The ETag is of the route's representation, its links as route paths (the same for every version).
+    const etag = this.etag(contentText(content));
     const headers = read && this.faults.has('etag-missing') ? { ...reply.headers } : { ...reply.headers, ETag: etag };
     if (read) {
       const outcome = this.evaluate(etag);

@@ -12,6 +12,7 @@ import { cursorPage, offsetPage, queryWithCarriedFilters, readCursor, readView, 
 import { offsetPageBody, pageBody, readLimit, readOffset, readPageNumber, withOrder } from './pagination.js';
 import { invalidQuery, notFound, type FieldError } from './problem.js';
 import { emptyReply, jsonReply, type Reply } from './respond.js';
+import type { RouteLink } from './links.js';
 import type { Route } from './router.js';
 import type { Collection, Entry, Fields } from './store.js';
 import type { WriteMode } from './validation.js';
@@ -45,7 +46,7 @@ export interface ResourceKind<D extends Fields> {
   /** Runs after an entry was deleted (cascades). */
   afterDelete?(entry: Entry<D>): void;
   /** The item's `_links` (§1 hypermedia): action name → path, only the actions open in its state. */
-  links?(entry: Entry<D>, faults: ReadonlySet<FaultName>): Record<string, string>;
+  links?(entry: Entry<D>, faults: ReadonlySet<FaultName>): Record<string, RouteLink>;
 }
 
 /** The representation: id, the fields in order, timestamps (and counters under faults). */

@@ -1,13 +1,15 @@
 /**
  * Replies and how they are written: the only code that touches `ServerResponse`.
  *
- * Handlers return a {@link Reply}; problems become replies in {@link problemReply}.
- * {@link send} adds the headers every response carries (exact Content-Length, the cache
+ * Handlers return a {@link Reply}; problems become replies in {@link problemReply}. A JSON
+ * reply keeps its value until {@link send} serialises it, once, writing its links for the
+ * request's version (links.ts). {@link send} adds the headers every response carries (exact Content-Length, the cache
  * policy) so that no handler can forget them. A 304 is written without its content.
  */
 import type { ServerResponse } from 'node:http';
 import { cacheHeadersFor } from './caching.js';
 import type { FaultName } from './faults.js';
+import { serialise, type LinkWriter } from './links.js';
 import { reasonPhrase, type Problem, type ProblemError } from './problem.js';
 
 /** A response, before it is written. */
@@ -18,10 +20,28 @@ export interface Reply {
    * Absent for bodiless statuses (204) and bodiless answers (DELETE under a fault). A 304
    * keeps the content of the 200 it stands for; {@link send} never writes it.
    */
-  readonly content?: { readonly type: string; readonly text: string };
+  readonly content?: Content;
   /** The content holds a secret (a minted key): no cache may store it. */
   readonly holdsSecret?: boolean;
 }
+
+/**
+ * What a reply carries: a JSON value, serialised when it is sent, or text made whole
+ * where it is made (a problem, an HTML page).
+ */
+export type Content = { readonly type: string; readonly value: unknown } | { readonly type: string; readonly text: string };
+
+/** The bytes of a content, as text; a value's links written by `write` (none: as route paths). */
+export function contentText(content: Content, write?: LinkWriter): string {
+  if ('text' in content) return content.text;
+  if (write !== undefined) return serialise(content.value, write);
+  // The ETag and the send of a current-version reply read the same bytes: serialised once.
+  let text = canonicalText.get(content);
+  if (text === undefined) canonicalText.set(content, (text = serialise(content.value)));
+  return text;
+}
+
+const canonicalText = new WeakMap<Content, string>();
 
 export const mediaTypes = {
   json: 'application/json',
@@ -35,7 +55,7 @@ export function jsonReply(
   value: unknown,
   headers: Readonly<Record<string, string>> = {},
 ): Reply {
-  return { status, headers, content: { type: mediaTypes.json, text: JSON.stringify(value) } };
+  return { status, headers, content: { type: mediaTypes.json, value } };
 }
 
 /** A reply without content (204, or a deliberately empty 200 under a fault). */
@@ -80,6 +100,8 @@ export interface SendOptions {
   readonly negotiated: boolean;
   /** A request header besides Accept that chose the content (the version's, `X-API-Version`), for Vary. */
   readonly varyAlso?: string;
+  /** How the request reaches a route path, for the links in a JSON value (none: as route paths). */
+  readonly writeLink?: LinkWriter;
   readonly faults: ReadonlySet<FaultName>;
 }
 
@@ -88,7 +110,7 @@ export function send(res: ServerResponse, reply: Reply, options: SendOptions): v
   const headers: Record<string, string> = { ...reply.headers };
   const notModified = reply.status === 304;
   // A 304 keeps the content it replaces only for fault not-modified-with-body.
-  const content = notModified ? undefined : reply.content;
+  const content = notModified || reply.content === undefined ? undefined : { type: reply.content.type, text: contentText(reply.content, options.writeLink) };
   if (content !== undefined) {
     // Fault `success-as-text-plain`: every successful response is labelled text/plain.
     const mislabelled = options.faults.has('success-as-text-plain') && reply.status >= 200 && reply.status < 300;
@@ -111,7 +133,7 @@ export function send(res: ServerResponse, reply: Reply, options: SendOptions): v
   }
   const stray = strayContent(reply, options);
   if (stray !== undefined) {
-    sendWithStrayContent(res, reply.status, headers, stray);
+    sendWithStrayContent(res, reply.status, headers, { type: stray.type, text: contentText(stray, options.writeLink) });
     return;
   }
   res.writeHead(reply.status, reasonPhrase(reply.status), headers);
@@ -124,7 +146,7 @@ export function send(res: ServerResponse, reply: Reply, options: SendOptions): v
  * (`not-modified-with-body`) or after a HEAD response (`head-with-body`), a JSON body
  * after a DELETE's 204 (`delete-204-with-body`).
  */
-function strayContent(reply: Reply, options: SendOptions): { readonly type: string; readonly text: string } | undefined {
+function strayContent(reply: Reply, options: SendOptions): Content | undefined {
   const { faults } = options;
   if (reply.status === 304 && !options.head && faults.has('not-modified-with-body')) return reply.content;
   if (reply.status === 200 && options.head && faults.has('head-with-body')) return reply.content;
@@ -142,7 +164,7 @@ function sendWithStrayContent(
   res: ServerResponse,
   status: number,
   headers: Readonly<Record<string, string>>,
-  content: NonNullable<Reply['content']>,
+  content: { readonly type: string; readonly text: string },
 ): void {
   res.writeHead(status, reasonPhrase(status), { ...headers, 'Content-Type': content.type });
   res.flushHeaders();

@@ -13,6 +13,7 @@ import { notFound } from './problem.js';
 import { createItem, getItem, itemRoute, listItems, listItemsByOffset, listItemsByPageNumber } from './resources.js';
 import { IdempotencyStore } from './idempotency.js';
 import { currentVersion, deprecatedAt, deprecatedVersion, deprecationNoticePath, renames, sunsetAt } from './versions.js';
+import { link } from './links.js';
 import { jsonReply } from './respond.js';
 import type { Route } from './router.js';
 import type { FaultName } from './faults.js';
@@ -80,7 +81,7 @@ export function createRoutes(options: RouteOptions): Route<Operation>[] {
       pattern: '/v2',
       operations: {
         // The index names no resource: any valid credential may read it.
-        GET: { access: 'authenticated', handler: () => jsonReply(200, { _links: { projects: projectsPath, members: membersPath, events: eventsPath, api_keys: apiKeysPath } }) },
+        GET: { access: 'authenticated', handler: () => jsonReply(200, { _links: { projects: link(projectsPath), members: link(membersPath), events: link(eventsPath), api_keys: link(apiKeysPath) } }) },
       },
     },
     {
@@ -95,7 +96,7 @@ export function createRoutes(options: RouteOptions): Route<Operation>[] {
               deprecated_at: new Date(deprecatedAt * 1000).toISOString(),
               sunset_at: new Date(sunsetAt * 1000).toISOString(),
               successor: currentVersion,
-              renamed_fields: renames.map((r) => ({ path: r.path, from: r.from, to: r.to })),
+              renamed_fields: renames.map((r) => ({ path: link(r.path), from: r.from, to: r.to })),
             }),
         },
       },

@@ -13,12 +13,14 @@
  *   here so that the check that warns of it has a real target.
  *
  * The routes are written once, under `/v2`; a request for another version is routed
- * there, and its reply is shaped here: paths rewritten, a field rename in transition (v1
- * still sends `title`, the old name of a project's `name`), the deprecation headers.
+ * there, and its reply is shaped here: its links written for the version and scheme
+ * (links.ts), a field rename in transition (v1 still sends `title`, the old name of a
+ * project's `name`), the deprecation headers.
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FaultName } from './faults.js';
 import { genericProblem, ProblemError } from './problem.js';
+import type { LinkWriter } from './links.js';
 import type { Reply } from './respond.js';
 
 export type Versioning = 'url' | 'header' | 'x-api-version' | 'query';
@@ -123,22 +125,31 @@ function publicPath(path: string, version: number, scheme: Versioning): string {
 
 const isRoutePath = (s: string): boolean => s === `/v${currentVersion}` || s.startsWith(`/v${currentVersion}/`);
 
-/** A JSON value with route paths rewritten, and the old names of renamed fields added (v1 of a renamed collection). */
-function reshape(value: unknown, rewrite: (path: string) => string, rename?: { from: string; to: string }): unknown {
-  if (typeof value === 'string') return isRoutePath(value) ? rewrite(value) : value;
-  if (Array.isArray(value)) return value.map((v) => reshape(v, rewrite, rename));
-  if (value === null || typeof value !== 'object') return value;
+/** How links are written in a reply for `version` in `scheme`; undefined where they stay route paths (url, current). */
+export function linkWriter(versioned: Versioned, scheme: Versioning): LinkWriter | undefined {
+  if (versioned.version === currentVersion && scheme === 'url') return undefined;
+  return (path) => (isRoutePath(path) ? publicPath(path, versioned.version, scheme) : path);
+}
+
+type Rename = { readonly from: string; readonly to: string };
+
+/** An item with the old name of a renamed field added, before the new one and with its value. */
+function withOldName(item: unknown, rename: Rename): unknown {
+  if (item === null || typeof item !== 'object' || Array.isArray(item) || !Object.hasOwn(item, rename.to) || Object.hasOwn(item, rename.from)) return item;
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) {
-    out[k] = reshape(v, rewrite, k === 'data' ? rename : undefined);
-    // The old name stands before the new one, with its value.
-    if (rename !== undefined && k === rename.to && !Object.hasOwn(value, rename.from)) {
-      delete out[k];
-      out[rename.from] = v;
-      out[k] = v;
-    }
+  for (const [k, v] of Object.entries(item)) {
+    if (k === rename.to) out[rename.from] = v;
+    out[k] = v;
   }
   return out;
+}
+
+/** A reply value of a renamed collection as v1 sends it: an item, or each item of a page's `data`. */
+function renamed(value: unknown, rename: Rename): unknown {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+  if (!('data' in value)) return withOldName(value, rename);
+  const { data } = value as { data: unknown };
+  return { ...value, data: Array.isArray(data) ? data.map((item) => withOldName(item, rename)) : data };
 }
 
 const httpDate = (seconds: number): string => new Date(seconds * 1000).toUTCString();
@@ -154,23 +165,19 @@ function deprecationHeaders(scheme: Versioning, faults: ReadonlySet<FaultName>):
   };
 }
 
-/** The reply as `version` in `scheme` sends it, for a request routed to `routePath`. */
+/**
+ * The reply as `version` in `scheme` sends it: Location as the client reaches it, the
+ * deprecation headers, the old names of renamed fields. Its links are written when it is
+ * sent ({@link linkWriter}); nothing else in its value is touched.
+ */
 export function shapeReply(reply: Reply, versioned: Versioned, scheme: Versioning, faults: ReadonlySet<FaultName>): Reply {
   const { version } = versioned;
-  const rewrite = (p: string): string => publicPath(p, version, scheme);
   const headers: Record<string, string> = { ...reply.headers };
-  if (headers['Location'] !== undefined && isRoutePath(headers['Location'])) headers['Location'] = rewrite(headers['Location']);
+  const location = headers['Location'];
+  if (location !== undefined && isRoutePath(location)) headers['Location'] = publicPath(location, version, scheme);
   if (version === deprecatedVersion || faults.has('deprecation-on-current')) Object.assign(headers, deprecationHeaders(scheme, faults));
-  let content = reply.content;
-  const rewrites = version !== currentVersion || scheme !== 'url';
-  const renamed = version === deprecatedVersion && !faults.has('rename-dropped-early') ? renames.find((r) => versioned.path === r.path || versioned.path.startsWith(`${r.path}/`)) : undefined;
-  if (content !== undefined && content.type === 'application/json' && (rewrites || renamed)) {
-    const parsed: unknown = JSON.parse(content.text);
-    const rename = renamed && { from: renamed.from, to: renamed.to };
-    // An item is renamed at the top; a page in its `data`.
-    const shaped = rename && parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) && !('data' in parsed) ? reshape({ data: [parsed] }, rewrite, rename) : undefined;
-    const text = JSON.stringify(shaped !== undefined ? (shaped as { data: unknown[] }).data[0] : reshape(parsed, rewrite, rename));
-    content = { ...content, text };
-  }
-  return { ...reply, headers, ...(content !== undefined && { content }) };
+  const rename = version === deprecatedVersion && !faults.has('rename-dropped-early') ? renames.find((r) => versioned.path === r.path || versioned.path.startsWith(`${r.path}/`)) : undefined;
+  const { content } = reply;
+  const shaped = rename !== undefined && content !== undefined && 'value' in content && content.type === 'application/json' ? { ...content, value: renamed(content.value, rename) } : content;
+  return { ...reply, headers, ...(shaped !== undefined && { content: shaped }) };
 }

@@ -218,13 +218,10 @@ export class Webhooks {
 
 /** The id of what a POST created: its `id` member, else the last segment of its Location. */
 function createdId(reply: Reply): string | undefined {
-  try {
-    const value: unknown = JSON.parse(reply.content?.text ?? '');
-    const id = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)['id'] : undefined;
-    if (typeof id === 'string') return id;
-  } catch {
-    // Not JSON: fall back on Location.
-  }
+  const value = reply.content !== undefined && 'value' in reply.content ? reply.content.value : undefined;
+  const id = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)['id'] : undefined;
+  if (typeof id === 'string') return id;
+  // Not a JSON value: fall back on Location.
   const location = reply.headers?.['Location'];
   return location === undefined ? undefined : decodeURIComponent(location.split('/').at(-1) ?? '');
 }
