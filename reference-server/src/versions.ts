@@ -21,6 +21,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { FaultName } from './faults.js';
 import { genericProblem, ProblemError } from './problem.js';
 import type { LinkWriter } from './links.js';
+import { acceptedVersion } from './media-types.js';
 import type { Reply } from './respond.js';
 
 export type Versioning = 'url' | 'header' | 'x-api-version' | 'query';
@@ -35,8 +36,7 @@ export const versionQueryParam = 'v';
 export const currentVersion = 2;
 export const deprecatedVersion = 1;
 export const removedVersion = 0;
-/** The vendor media type of the header scheme; it is JSON, and answered as application/json. */
-export const vendorMediaType = 'application/vnd.restprobe+json';
+export { vendorMediaType } from './media-types.js';
 /** When v1 was deprecated (2025-01-01T00:00:00Z) and when it goes (2030-01-01T00:00:00Z), in seconds. */
 export const deprecatedAt = 1_735_689_600;
 export const sunsetAt = 1_893_456_000;
@@ -49,19 +49,6 @@ export const deprecationNoticePath = '/v2/deprecations/v1';
 export interface Versioned {
   readonly version: number;
   readonly path: string;
-}
-
-/** The `version` parameter of the vendor media type in Accept; undefined when none is sent. */
-function acceptedVersion(accept: string | undefined): string | undefined {
-  for (const range of (accept ?? '').split(',')) {
-    const [essence = '', ...params] = range.split(';');
-    if (essence.trim().toLowerCase() !== vendorMediaType) continue;
-    for (const param of params) {
-      const [name = '', value = ''] = param.split('=');
-      if (name.trim().toLowerCase() === 'version') return value.trim().replace(/^"(.*)"$/, '$1');
-    }
-  }
-  return undefined;
 }
 
 /** The version a request names outside its path, in the scheme's header or parameter; undefined when none. */
