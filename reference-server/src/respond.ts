@@ -8,7 +8,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import { cacheHeadersFor } from './caching.js';
-import type { FaultName } from './faults.js';
+import { faultActive } from './request-faults.js';
 import { serialise, type LinkWriter } from './links.js';
 import { reasonPhrase, type Problem, type ProblemError } from './problem.js';
 
@@ -64,28 +64,28 @@ export function emptyReply(status: number, headers: Readonly<Record<string, stri
 }
 
 /** The problem body, with the faults that bend problem bodies applied. */
-export function renderProblem(problem: Problem, faults: ReadonlySet<FaultName>): Reply {
+export function renderProblem(problem: Problem): Reply {
   const { type, title, status, detail, errors } = problem;
   const body: Record<string, unknown> = { type, title, status, detail };
-  if (faults.has('problem-without-detail')) {
+  if (faultActive('problem-without-detail')) {
     delete body['title'];
     delete body['detail'];
   }
-  if (faults.has('problem-status-always-400')) body['status'] = 400;
+  if (faultActive('problem-status-always-400')) body['status'] = 400;
   if (errors !== undefined) {
     body['errors'] =
-      faults.has('validation-errors-without-field') && status === 422
+      faultActive('validation-errors-without-field') && status === 422
         ? errors.map(({ message }) => ({ message }))
         : errors;
   }
-  const httpStatus = faults.has('validation-error-as-200') && status === 422 ? 200 : status;
-  const contentType = faults.has('errors-as-plain-json') ? mediaTypes.json : mediaTypes.problem;
+  const httpStatus = faultActive('validation-error-as-200') && status === 422 ? 200 : status;
+  const contentType = faultActive('errors-as-plain-json') ? mediaTypes.json : mediaTypes.problem;
   return { status: httpStatus, content: { type: contentType, text: JSON.stringify(body) } };
 }
 
 /** The reply for a thrown problem, keeping the headers its status needs. */
-export function problemReply(error: ProblemError, faults: ReadonlySet<FaultName>): Reply {
-  return { ...renderProblem(error.problem, faults), headers: error.headers };
+export function problemReply(error: ProblemError): Reply {
+  return { ...renderProblem(error.problem), headers: error.headers };
 }
 
 /** How a reply is to be written. */
@@ -102,7 +102,6 @@ export interface SendOptions {
   readonly varyAlso?: string;
   /** How the request reaches a route path, for the links in a JSON value (none: as route paths). */
   readonly writeLink?: LinkWriter;
-  readonly faults: ReadonlySet<FaultName>;
 }
 
 /** Writes a reply. Every header here is set on purpose; nothing else is added but Date. */
@@ -113,7 +112,7 @@ export function send(res: ServerResponse, reply: Reply, options: SendOptions): v
   const content = notModified || reply.content === undefined ? undefined : { type: reply.content.type, text: contentText(reply.content, options.writeLink) };
   if (content !== undefined) {
     // Fault `success-as-text-plain`: every successful response is labelled text/plain.
-    const mislabelled = options.faults.has('success-as-text-plain') && reply.status >= 200 && reply.status < 300;
+    const mislabelled = faultActive('success-as-text-plain') && reply.status >= 200 && reply.status < 300;
     headers['Content-Type'] = mislabelled ? 'text/plain; charset=utf-8' : content.type;
     headers['Content-Length'] = String(Buffer.byteLength(content.text, 'utf8'));
   } else if (reply.status !== 204 && !notModified) {
@@ -124,10 +123,9 @@ export function send(res: ServerResponse, reply: Reply, options: SendOptions): v
     headers,
     cacheHeadersFor(
       { method: options.method, status: reply.status, authenticated: options.authenticated, negotiated: options.negotiated, ...(options.varyAlso !== undefined && { varyAlso: options.varyAlso }), holdsSecret: reply.holdsSecret === true },
-      options.faults,
     ),
   );
-  if (options.head && options.faults.has('head-drops-headers')) {
+  if (options.head && faultActive('head-drops-headers')) {
     delete headers['Content-Type'];
     delete headers['Content-Length'];
   }
@@ -147,10 +145,9 @@ export function send(res: ServerResponse, reply: Reply, options: SendOptions): v
  * after a DELETE's 204 (`delete-204-with-body`).
  */
 function strayContent(reply: Reply, options: SendOptions): Content | undefined {
-  const { faults } = options;
-  if (reply.status === 304 && !options.head && faults.has('not-modified-with-body')) return reply.content;
-  if (reply.status === 200 && options.head && faults.has('head-with-body')) return reply.content;
-  if (reply.status === 204 && options.method === 'DELETE' && faults.has('delete-204-with-body')) return { type: mediaTypes.json, text: '{"deleted":true}' };
+  if (reply.status === 304 && !options.head && faultActive('not-modified-with-body')) return reply.content;
+  if (reply.status === 200 && options.head && faultActive('head-with-body')) return reply.content;
+  if (reply.status === 204 && options.method === 'DELETE' && faultActive('delete-204-with-body')) return { type: mediaTypes.json, text: '{"deleted":true}' };
   return undefined;
 }
 

@@ -17,6 +17,7 @@ import { link } from './links.js';
 import { jsonReply } from './respond.js';
 import type { Route } from './router.js';
 import type { FaultName } from './faults.js';
+import { faultActive, withoutFaults } from './request-faults.js';
 import { Collection, type IdScheme } from './store.js';
 import { completionAction, taskKind, taskListing, type Completions, type TaskData } from './tasks.js';
 import { represent } from './resources.js';
@@ -107,11 +108,11 @@ export function createRoutes(options: RouteOptions): Route<Operation>[] {
         GET: {
           handler: (ctx) => {
             const label = ctx.query.get('label');
-            if (ctx.method === 'HEAD' && label !== null && ctx.faults.has('head-collection-creates')) {
+            if (ctx.method === 'HEAD' && label !== null && faultActive('head-collection-creates')) {
               // Fault: a HEAD of a filtered listing "warms" it with a placeholder project.
               projectStore.insert(projectStore.newId(), { name: 'placeholder', description: null, status: 'active', label });
             }
-            if (ctx.method === 'GET' && [...ctx.query.keys()].length === 0 && ctx.faults.has('listing-read-creates')) {
+            if (ctx.method === 'GET' && [...ctx.query.keys()].length === 0 && faultActive('listing-read-creates')) {
               // Fault: a plain read of the listing seeds a sample project, which no filter of a caller's asks for.
               projectStore.insert(projectStore.newId(), { name: 'sample', description: null, status: 'active', label: null });
             }
@@ -129,7 +130,7 @@ export function createRoutes(options: RouteOptions): Route<Operation>[] {
       // A noun action on a top-level item: open while the project is archived.
       pattern: `${projectsPath}/:id/restoration`,
       operations: {
-        GET: { handler: (ctx) => readAction(restoration, param(ctx, 'id'), ctx.faults) },
+        GET: { handler: (ctx) => readAction(restoration, param(ctx, 'id')) },
         POST: { body: 'optional', handler: (ctx) => takeAction(restoration, param(ctx, 'id')) },
       },
     },
@@ -153,7 +154,7 @@ export function createRoutes(options: RouteOptions): Route<Operation>[] {
     {
       // An append-only log: no PUT, PATCH or DELETE on an event (405 with Allow).
       pattern: `${eventsPath}/:id`,
-      operations: { GET: { handler: (ctx) => getItem(events, ctx, param(ctx, 'id')) } },
+      operations: { GET: { handler: (ctx) => getItem(events, param(ctx, 'id')) } },
     },
     itemRoute(`${membersPath}/:id`, members),
     {
@@ -164,7 +165,7 @@ export function createRoutes(options: RouteOptions): Route<Operation>[] {
             const projectId = param(ctx, 'id');
             if (projectStore.get(projectId) === undefined) throw missingProject();
             // Fault `nested-listing-unscoped`: every project's tasks, whoever the owner.
-            const listing = ctx.faults.has('nested-listing-unscoped') ? { ...taskListing(projectId), within: () => true } : taskListing(projectId);
+            const listing = faultActive('nested-listing-unscoped') ? { ...taskListing(projectId), within: () => true } : taskListing(projectId);
             return listItems(tasks, ctx, { scope: `${projectPath(projectId)}/tasks`, listing });
           },
         },
@@ -181,15 +182,15 @@ export function createRoutes(options: RouteOptions): Route<Operation>[] {
         },
       },
     },
-    itemRoute('/v2/tasks/:id', tasks, (ctx) => {
+    itemRoute('/v2/tasks/:id', tasks, () => {
       // Fault `task-only-nested`: a task is listed under its project but not served at the top level.
-      if (ctx.faults.has('task-only-nested')) throw notFound();
+      if (faultActive('task-only-nested')) throw notFound();
     }),
     // Fault `verb-in-path`: the action is also served (and linked) at a verb, `/complete`.
     ...(options.faults?.has('verb-in-path') ? ['complete'] : []).concat('completion').map((noun) => ({
       pattern: `/v2/tasks/:id/${noun}`,
       operations: {
-        GET: { handler: (ctx) => readAction(completion, param(ctx, 'id'), ctx.faults) },
+        GET: { handler: (ctx) => readAction(completion, param(ctx, 'id')) },
         // A noun action: no body is needed, but a JSON object is tolerated.
         POST: { body: 'optional', handler: (ctx) => takeAction(completion, param(ctx, 'id')) },
       },
@@ -197,9 +198,9 @@ export function createRoutes(options: RouteOptions): Route<Operation>[] {
   ];
   const webhooks = options.webhooks;
   if (webhooks === undefined) return routes;
-  const none = new Set<never>();
-  const project = (id: string) => { const e = projectStore.get(id); return e && represent(projects, e, none); };
-  const task = (id: string) => { const e = taskStore.get(id); return e && represent(tasks, e, none); };
+  // An event's data is the item as stored: no fault of the request's bends it.
+  const project = (id: string) => { const e = projectStore.get(id); return e && withoutFaults(() => represent(projects, e)); };
+  const task = (id: string) => { const e = taskStore.get(id); return e && withoutFaults(() => represent(tasks, e)); };
   const emitting: Record<string, (r: Route<Operation>) => Route<Operation>> = {
     [projectsPath]: (r) => webhooks.emitting(r, 'project', project),
     [`${projectsPath}/:id`]: (r) => webhooks.emitting(r, 'project', project),

@@ -18,7 +18,7 @@
  * project's `name`), the deprecation headers.
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import type { FaultName } from './faults.js';
+import { faultActive } from './request-faults.js';
 import { genericProblem, ProblemError } from './problem.js';
 import type { LinkWriter } from './links.js';
 import { acceptedVersion } from './media-types.js';
@@ -70,10 +70,10 @@ function sentVersion(headers: IncomingHttpHeaders, query: URLSearchParams, schem
  * version; for a version the scheme does not know, 406 in Accept (no representation
  * fits), 400 in a header or parameter of its own.
  */
-export function versionOf(path: string, query: URLSearchParams, headers: IncomingHttpHeaders, scheme: Versioning, faults: ReadonlySet<FaultName>): Versioned {
+export function versionOf(path: string, query: URLSearchParams, headers: IncomingHttpHeaders, scheme: Versioning): Versioned {
   const removed = (): never => {
     // Fault `removed-version-500`: the retired version's code is gone, and so is its 404.
-    if (faults.has('removed-version-500')) throw new Error('fault removed-version-500: no handler for the removed version');
+    if (faultActive('removed-version-500')) throw new Error('fault removed-version-500: no handler for the removed version');
     throw new ProblemError(genericProblem(410, `API version ${removedVersion} was removed on its sunset date; use version ${currentVersion}.`));
   };
   if (scheme === 'url') {
@@ -81,10 +81,10 @@ export function versionOf(path: string, query: URLSearchParams, headers: Incomin
     const version = m === null ? undefined : Number(m[1]);
     if (version === removedVersion) removed();
     // Fault `version-query-accepted`: `?v=1` chooses a version too, a second scheme beside the URL's.
-    const queried = faults.has('version-query-accepted') ? query.get(versionQueryParam)?.replace(/^v/, '') : undefined;
+    const queried = faultActive('version-query-accepted') ? query.get(versionQueryParam)?.replace(/^v/, '') : undefined;
     if (queried === String(removedVersion)) removed();
     if (version !== deprecatedVersion && queried !== String(deprecatedVersion)) return { version: currentVersion, path };
-    if (faults.has('deprecated-version-gone')) removed();
+    if (faultActive('deprecated-version-gone')) removed();
     return { version: deprecatedVersion, path: m === null ? path : `/v${currentVersion}${path.slice(m[0].length)}` };
   }
   // Other schemes: no version in the path; `/v2/…` names nothing.
@@ -92,7 +92,7 @@ export function versionOf(path: string, query: URLSearchParams, headers: Incomin
   const sent = sentVersion(headers, query, scheme);
   if (sent === undefined) return { version: currentVersion, path: route };
   const version = /^v?\d{1,3}$/.test(sent) ? Number(sent.replace(/^v/, '')) : NaN;
-  if (version === removedVersion || (version === deprecatedVersion && faults.has('deprecated-version-gone'))) removed();
+  if (version === removedVersion || (version === deprecatedVersion && faultActive('deprecated-version-gone'))) removed();
   if (version !== currentVersion && version !== deprecatedVersion) {
     const how = scheme === 'header' ? 'send version=' : scheme === 'query' ? `send ?${versionQueryParam}=` : `send ${versionHeader}: `;
     throw new ProblemError(genericProblem(scheme === 'header' ? 406 : 400, `API version ${sent} is not served; ${how}${currentVersion} (current) or ${deprecatedVersion} (deprecated).`));
@@ -142,13 +142,13 @@ function renamed(value: unknown, rename: Rename): unknown {
 const httpDate = (seconds: number): string => new Date(seconds * 1000).toUTCString();
 
 /** The deprecation fields of a deprecated version's responses (RFC 9745, RFC 8594). */
-function deprecationHeaders(scheme: Versioning, faults: ReadonlySet<FaultName>): Record<string, string> {
+function deprecationHeaders(scheme: Versioning): Record<string, string> {
   const notice = publicPath(deprecationNoticePath, currentVersion, scheme);
   return {
-    Deprecation: faults.has('deprecation-date-malformed') ? httpDate(deprecatedAt) : `@${deprecatedAt}`,
+    Deprecation: faultActive('deprecation-date-malformed') ? httpDate(deprecatedAt) : `@${deprecatedAt}`,
     // Fault `sunset-before-deprecation`: a year before the deprecation date.
-    Sunset: httpDate(faults.has('sunset-before-deprecation') ? deprecatedAt - 365 * 86_400 : sunsetAt),
-    Link: `<${faults.has('deprecation-link-dead') ? `${notice}-gone` : notice}>; rel="deprecation"; type="application/json"`,
+    Sunset: httpDate(faultActive('sunset-before-deprecation') ? deprecatedAt - 365 * 86_400 : sunsetAt),
+    Link: `<${faultActive('deprecation-link-dead') ? `${notice}-gone` : notice}>; rel="deprecation"; type="application/json"`,
   };
 }
 
@@ -157,13 +157,13 @@ function deprecationHeaders(scheme: Versioning, faults: ReadonlySet<FaultName>):
  * deprecation headers, the old names of renamed fields. Its links are written when it is
  * sent ({@link linkWriter}); nothing else in its value is touched.
  */
-export function shapeReply(reply: Reply, versioned: Versioned, scheme: Versioning, faults: ReadonlySet<FaultName>): Reply {
+export function shapeReply(reply: Reply, versioned: Versioned, scheme: Versioning): Reply {
   const { version } = versioned;
   const headers: Record<string, string> = { ...reply.headers };
   const location = headers['Location'];
   if (location !== undefined && isRoutePath(location)) headers['Location'] = publicPath(location, version, scheme);
-  if (version === deprecatedVersion || faults.has('deprecation-on-current')) Object.assign(headers, deprecationHeaders(scheme, faults));
-  const rename = version === deprecatedVersion && !faults.has('rename-dropped-early') ? renames.find((r) => versioned.path === r.path || versioned.path.startsWith(`${r.path}/`)) : undefined;
+  if (version === deprecatedVersion || faultActive('deprecation-on-current')) Object.assign(headers, deprecationHeaders(scheme));
+  const rename = version === deprecatedVersion && !faultActive('rename-dropped-early') ? renames.find((r) => versioned.path === r.path || versioned.path.startsWith(`${r.path}/`)) : undefined;
   const { content } = reply;
   const shaped = rename !== undefined && content !== undefined && 'value' in content && content.type === 'application/json' ? { ...content, value: renamed(content.value, rename) } : content;
   return { ...reply, headers, ...(shaped !== undefined && { content: shaped }) };
