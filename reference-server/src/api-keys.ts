@@ -11,6 +11,7 @@
  * The create response holds a secret, so it is never stored by any cache (RFC 6749 §5.1
  * asks the same of token responses: `Cache-Control: no-store`, `Pragma: no-cache`).
  */
+import { faultActive } from './request-faults.js';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { KeyRing } from './auth.js';
 import type { JsonObject } from './body.js';
@@ -78,7 +79,7 @@ export function apiKeyRoutes(keys: KeyRing): Route<Operation>[] {
             const key: ApiKey = { id: randomUUID(), name, prefix: secret.slice(0, 7), scopes: asked ?? [...held], created_at: new Date().toISOString() };
             minted.set(key.id, key);
             keys.add(key.id, secret, key.scopes);
-            if (ctx.faults.has('minted-secret-readable')) kept.set(key.id, secret);
+            if (faultActive('minted-secret-readable')) kept.set(key.id, secret);
             return { ...jsonReply(201, { ...key, key: secret }, { Location: `${apiKeysPath}/${key.id}` }), holdsSecret: true };
           },
         },
@@ -100,7 +101,7 @@ export function apiKeyRoutes(keys: KeyRing): Route<Operation>[] {
             minted.delete(key.id);
             kept.delete(key.id);
             // Fault `revoked-key-accepted`: the record goes, the key keeps working.
-            if (!ctx.faults.has('revoked-key-accepted')) keys.remove(key.id);
+            if (!faultActive('revoked-key-accepted')) keys.remove(key.id);
             return emptyReply(204);
           },
         },

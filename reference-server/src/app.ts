@@ -17,14 +17,15 @@ import { bodyRequired, hasBody, MalformedJsonError, parseJson, readBody, require
 import { ConditionalRequest, Validators } from './conditional.js';
 import type { BodyPolicy, Operation } from './context.js';
 import type { FaultName } from './faults.js';
+import { faultActive, withFaults } from './request-faults.js';
 import { acceptedBodyTypes, requireAcceptableJson, requireSupportedContentType } from './negotiation.js';
 import { genericProblem, notFound, ProblemError, reasonPhrase } from './problem.js';
-import { emptyReply, mediaTypes, problemReply, renderProblem, send, type Reply } from './respond.js';
+import { contentText, emptyReply, mediaTypes, problemReply, renderProblem, send, type Reply } from './respond.js';
 import { createRoutes } from './routes.js';
 import type { RateLimiter } from './rate-limit.js';
 import { SessionStore } from './sessions.js';
 import { allowedMethods, parseTarget, Router, type Method, type Route } from './router.js';
-import { shapeReply, versionHeader, versionOf, type Versioned, type Versioning } from './versions.js';
+import { linkWriter, shapeReply, versionHeader, versionOf, type Versioned, type Versioning } from './versions.js';
 
 export interface AppConfig {
   /** The keys that authenticate (the server's own, and minted ones). */
@@ -58,17 +59,17 @@ function isBodyMethod(method: string): method is BodyMethod {
 }
 
 /** 204 naming what the path supports (RFC 9110 §9.3.7, RFC 5789 §3.1, LDP Accept-Post). */
-function optionsReply(route: Route<Operation>, faults: ReadonlySet<FaultName>): Reply {
-  if (faults.has('options-without-allow')) return emptyReply(204);
+function optionsReply(route: Route<Operation>): Reply {
+  if (faultActive('options-without-allow')) return emptyReply(204);
   const headers: Record<string, string> = { Allow: allowedMethods(route).join(', ') };
   if (route.operations.POST !== undefined) headers['Accept-Post'] = acceptedBodyTypes('POST').join(', ');
-  if (route.operations.PATCH !== undefined && !faults.has('options-without-accept-patch')) headers['Accept-Patch'] = acceptedBodyTypes('PATCH').join(', ');
+  if (route.operations.PATCH !== undefined && !faultActive('options-without-accept-patch')) headers['Accept-Patch'] = acceptedBodyTypes('PATCH').join(', ');
   return emptyReply(204, headers);
 }
 
 /** 404 for a path that names no resource. */
-function unknownPath(faults: ReadonlySet<FaultName>): Reply {
-  if (faults.has('unknown-path-html')) {
+function unknownPath(): Reply {
+  if (faultActive('unknown-path-html')) {
     const html = '<!DOCTYPE html><html><head><title>404 Not Found</title></head><body><h1>Not Found</h1></body></html>';
     return { status: 404, content: { type: 'text/html; charset=utf-8', text: html } };
   }
@@ -80,22 +81,21 @@ async function readJsonBody(
   req: IncomingMessage,
   method: BodyMethod,
   policy: BodyPolicy,
-  faults: ReadonlySet<FaultName>,
 ): Promise<JsonObject | undefined> {
   if (!hasBody(req)) {
     if (policy === 'required') throw bodyRequired();
     return undefined;
   }
-  if (!faults.has('content-type-ignored')) requireSupportedContentType(method, req.headers['content-type']);
+  if (!faultActive('content-type-ignored')) requireSupportedContentType(method, req.headers['content-type']);
   const raw = await readBody(req);
   let parsed: unknown;
   try {
     parsed = parseJson(raw);
   } catch (error) {
-    if (error instanceof MalformedJsonError && faults.has('malformed-json-500')) {
+    if (error instanceof MalformedJsonError && faultActive('malformed-json-500')) {
       throw new Error('fault malformed-json-500: the parse error escaped', { cause: error });
     }
-    if (error instanceof MalformedJsonError && faults.has('error-leaks-stack')) {
+    if (error instanceof MalformedJsonError && faultActive('error-leaks-stack')) {
       // Fault: a debugging aid left on, the parser's stack trace in the detail.
       throw new ProblemError({ ...error.problem, detail: `${error.problem.detail}\n${error.stack ?? ''}` });
     }
@@ -117,12 +117,12 @@ function withKeyInLocation(reply: Reply, credentials: Credentials | undefined): 
  * `forbidden-write-applied` returns the refusal instead, for the caller to throw after the
  * handler ran.
  */
-function scopeRefusal(credentials: Credentials, method: string, path: string, faults: ReadonlySet<FaultName>): ProblemError | undefined {
+function scopeRefusal(credentials: Credentials, method: string, path: string): ProblemError | undefined {
   try {
-    authorize(credentials, method, path, faults);
+    authorize(credentials, method, path);
     return undefined;
   } catch (error) {
-    if (faults.has('forbidden-write-applied') && error instanceof ProblemError) return error;
+    if (faultActive('forbidden-write-applied') && error instanceof ProblemError) return error;
     throw error;
   }
 }
@@ -144,32 +144,32 @@ export function createRequestListener(config: AppConfig): (req: IncomingMessage,
     const query = target.query;
     // With a header scheme every answer depends on the header that names the version.
     if (versioning === 'header' || versioning === 'x-api-version') seen.negotiated = true;
-    seen.versioned = versionOf(target.path, query, req.headers, versioning, faults);
+    seen.versioned = versionOf(target.path, query, req.headers, versioning);
     const path = seen.versioned.path;
     const match = router.match(path);
-    if (match === undefined) return unknownPath(faults);
-    if (method === 'OPTIONS') return optionsReply(match.route, faults);
+    if (match === undefined) return unknownPath();
+    if (method === 'OPTIONS') return optionsReply(match.route);
     const operation = method === 'HEAD' ? match.route.operations.GET : isMethod(method) ? match.route.operations[method] : undefined;
     if (operation === undefined) {
-      if (faults.has('unsupported-method-404')) throw notFound();
+      if (faultActive('unsupported-method-404')) throw notFound();
       // Fault `allow-lists-refused-method`: a static Allow that lists every method, the refused one too.
-      const allow = faults.has('allow-lists-refused-method') ? [...new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', method])].join(', ') : allowedMethods(match.route).join(', ');
+      const allow = faultActive('allow-lists-refused-method') ? [...new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', method])].join(', ') : allowedMethods(match.route).join(', ');
       throw new ProblemError(genericProblem(405, `This path does not support ${method}; see Allow.`), { Allow: allow });
     }
     // The login (`access: 'open'`) takes its key in the body; everything else needs credentials.
-    const credentials = operation.access === 'open' ? undefined : await authenticate(req.headers, query, { keys, sessions, faults, ...(config.accessTokens && { accessTokens: config.accessTokens }) });
-    const forbidden = credentials !== undefined && operation.access === undefined ? scopeRefusal(credentials, method, path, faults) : undefined;
+    const credentials = operation.access === 'open' ? undefined : await authenticate(req.headers, query, { keys, sessions, ...(config.accessTokens && { accessTokens: config.accessTokens }) });
+    const forbidden = credentials !== undefined && operation.access === undefined ? scopeRefusal(credentials, method, path) : undefined;
     seen.authenticated = credentials !== undefined;
     const serve = async (): Promise<Reply> => {
-      if (!faults.has('accept-ignored')) requireAcceptableJson(req.headers.accept);
+      if (!faultActive('accept-ignored')) requireAcceptableJson(req.headers.accept);
       seen.negotiated = true;
       const body =
         operation.body !== undefined && isBodyMethod(method)
-          ? await readJsonBody(req, method, operation.body, faults)
+          ? await readJsonBody(req, method, operation.body)
           : undefined;
-      const conditional = new ConditionalRequest(method, req.headers, validators, faults);
-      const reply = conditional.complete(await operation.handler({ method, path, headers: req.headers, params: match.params, query, body, faults, conditional, ...(credentials && { credentials }) }));
-      return method === 'POST' && faults.has('credential-in-location') ? withKeyInLocation(reply, credentials) : reply;
+      const conditional = new ConditionalRequest(method, req.headers, validators);
+      const reply = conditional.complete(await operation.handler({ method, path, headers: req.headers, params: match.params, query, body, conditional, ...(credentials && { credentials }) }));
+      return method === 'POST' && faultActive('credential-in-location') ? withKeyInLocation(reply, credentials) : reply;
     };
     if (forbidden === undefined) return serve();
     // Fault `forbidden-write-applied`: the request is served as if allowed, then refused whatever it answered.
@@ -177,30 +177,31 @@ export function createRequestListener(config: AppConfig): (req: IncomingMessage,
     throw forbidden;
   }
 
-  return (req, res) => {
+  // Each request is answered with this server's faults in force (request-faults.ts).
+  return (req, res) => withFaults(faults, () => {
     const seen: { authenticated: boolean; negotiated: boolean; versioned?: Versioned } = { authenticated: false, negotiated: false };
     answer(req, seen)
       .catch((error: unknown): Reply => {
-        if (error instanceof ProblemError) return problemReply(error, faults);
+        if (error instanceof ProblemError) return problemReply(error);
         // Only faults reach this: a generic 500, no stack, no message.
-        return renderProblem(genericProblem(500, 'The server failed to handle this request.'), faults);
+        return renderProblem(genericProblem(500, 'The server failed to handle this request.'));
       })
       .then((answered) => {
-        const reply = seen.versioned === undefined ? answered : shapeReply(answered, seen.versioned, versioning, faults);
+        const reply = seen.versioned === undefined ? answered : shapeReply(answered, seen.versioned, versioning);
         send(res, config.limiter?.withFields(req, reply) ?? reply, {
           head: req.method === 'HEAD',
           method: req.method ?? '',
           authenticated: seen.authenticated,
           negotiated: seen.negotiated,
           ...(versioning === 'x-api-version' && { varyAlso: versionHeader }),
-          faults,
+          writeLink: seen.versioned && linkWriter(seen.versioned, versioning),
         });
       })
       .catch(() => {
         // Writing failed (the client is gone): nothing is left to do but drop the socket.
         res.destroy();
       });
-  };
+  });
 }
 
 /**
@@ -225,8 +226,8 @@ export function createClientErrorListener(
         : status === 408
           ? 'The request was not received in time.'
           : 'The request is not valid HTTP/1.1.';
-    const reply = renderProblem(genericProblem(status, detail), faults);
-    const text = reply.content?.text ?? '';
+    const reply = withFaults(faults, () => renderProblem(genericProblem(status, detail)));
+    const text = reply.content === undefined ? '' : contentText(reply.content);
     socket.end(
       `HTTP/1.1 ${reply.status} ${reasonPhrase(reply.status)}\r\n` +
         `Content-Type: ${reply.content?.type ?? mediaTypes.problem}\r\n` +

@@ -11,7 +11,7 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
-import type { FaultName } from './faults.js';
+import { faultActive } from './request-faults.js';
 import { genericProblem, ProblemError } from './problem.js';
 import { fullScopes, grants, intersectScopes, readOnlyScopes, requiredScope, type Scope } from './scopes.js';
 import type { SessionStore } from './sessions.js';
@@ -82,9 +82,9 @@ export interface Credentials {
 const queryKeyNames = ['api_key', 'apikey', 'key', 'access_token', 'token'] as const;
 
 /** A 401 with its challenge (none under fault `unauthorized-without-challenge`). */
-export function unauthorized(detail: string, error: 'invalid_token' | undefined, faults: ReadonlySet<FaultName>): ProblemError {
+export function unauthorized(detail: string, error: 'invalid_token' | undefined): ProblemError {
   const challenge = `Bearer realm="${realm}"${error === undefined ? '' : `, error="${error}"`}`;
-  return new ProblemError(genericProblem(401, detail), faults.has('unauthorized-without-challenge') ? {} : { 'WWW-Authenticate': challenge });
+  return new ProblemError(genericProblem(401, detail), faultActive('unauthorized-without-challenge') ? {} : { 'WWW-Authenticate': challenge });
 }
 
 /** A bearer value of three dot-separated parts is a JWT access token, not an API key. */
@@ -131,7 +131,6 @@ function sessionIdsFrom(headers: IncomingHttpHeaders): string[] {
 export interface AuthState {
   readonly keys: KeyRing;
   readonly sessions: SessionStore;
-  readonly faults: ReadonlySet<FaultName>;
   /** Verifies `Authorization: Bearer <JWT>`; without it, every bearer value is taken for an API key. */
   readonly accessTokens?: AccessTokenVerifier;
 }
@@ -144,40 +143,39 @@ export interface AuthState {
  * token grants the scopes of its `scope` claim.
  */
 export async function authenticate(headers: IncomingHttpHeaders, query: URLSearchParams, state: AuthState): Promise<Credentials> {
-  const { keys, sessions, faults } = state;
+  const { keys, sessions } = state;
   const { keys: presented, jwts } = presentedCredentials(headers, state.accessTokens);
-  if (faults.has('api-key-in-query')) {
+  if (faultActive('api-key-in-query')) {
     for (const name of queryKeyNames) presented.push(...query.getAll(name));
   }
   const sessionIds = sessionIdsFrom(headers);
   if (presented.length === 0 && jwts.length === 0 && sessionIds.length === 0) {
-    if (faults.has('forbidden-for-missing-credentials')) {
+    if (faultActive('forbidden-for-missing-credentials')) {
       throw new ProblemError(genericProblem(403, 'This request is not allowed without credentials.'));
     }
     throw unauthorized(
       'This request needs an API key, sent as "X-API-Key: <key>" or "Authorization: Bearer <key>", or a session cookie.',
       undefined,
-      faults,
     );
   }
   const granted: (readonly Scope[])[] = [];
   for (const key of presented) {
     const entry = keys.find(key);
     // Fault `garbage-key-accepted`: a long enough X-API-Key "looks like" a key.
-    const garbage = entry === undefined && faults.has('garbage-key-accepted') && key.length >= 40 && key === headers['x-api-key']?.toString().trim();
-    if (entry === undefined && !garbage) throw unauthorized('The API key sent with this request is not valid.', 'invalid_token', faults);
+    const garbage = entry === undefined && faultActive('garbage-key-accepted') && key.length >= 40 && key === headers['x-api-key']?.toString().trim();
+    if (entry === undefined && !garbage) throw unauthorized('The API key sent with this request is not valid.', 'invalid_token');
     granted.push(entry?.scopes ?? fullScopes);
   }
   for (const jwt of jwts) {
     const scopes = await state.accessTokens?.verify(jwt);
-    if (scopes === undefined) throw unauthorized('The access token sent with this request is not valid: malformed, badly signed, expired, or not issued for this API.', 'invalid_token', faults);
+    if (scopes === undefined) throw unauthorized('The access token sent with this request is not valid: malformed, badly signed, expired, or not issued for this API.', 'invalid_token');
     granted.push(scopes);
   }
   let session: string | undefined;
   for (const id of sessionIds) {
     const keyId = sessions.keyOf(id);
     const scopes = keyId === undefined ? undefined : keys.scopesOf(keyId);
-    if (scopes === undefined) throw unauthorized('The session of this request has ended or never existed; log in again.', 'invalid_token', faults);
+    if (scopes === undefined) throw unauthorized('The session of this request has ended or never existed; log in again.', 'invalid_token');
     granted.push(scopes);
     session = id;
   }
@@ -189,12 +187,12 @@ export async function authenticate(headers: IncomingHttpHeaders, query: URLSearc
  * Throws 403 when the credentials lack the scope the request needs (RFC 6750 §3.1
  * `insufficient_scope`, naming the scope). Paths without a resource need none.
  */
-export function authorize(credentials: Credentials, method: string, path: string, faults: ReadonlySet<FaultName>): void {
+export function authorize(credentials: Credentials, method: string, path: string): void {
   const needed = requiredScope(method, path);
   if (needed === undefined || grants(credentials.scopes, needed)) return;
-  if (method === 'DELETE' && faults.has('scope-not-enforced-on-delete')) return;
+  if (method === 'DELETE' && faultActive('scope-not-enforced-on-delete')) return;
   const challenge = { 'WWW-Authenticate': `Bearer realm="${realm}", error="insufficient_scope", scope="${needed}"` };
   const detail = `The credentials of this request lack the scope "${needed}".`;
-  if (faults.has('unauthorized-for-missing-scope')) throw new ProblemError(genericProblem(401, detail), challenge);
+  if (faultActive('unauthorized-for-missing-scope')) throw new ProblemError(genericProblem(401, detail), challenge);
   throw new ProblemError(genericProblem(403, detail), challenge);
 }

@@ -11,7 +11,7 @@
  *   RFC 9110 §12.5.5 does not require listing them.
  */
 
-import type { FaultName } from './faults.js';
+import { faultActive } from './request-faults.js';
 
 /** What the policy needs to know about a response. */
 export interface CacheFacts {
@@ -29,20 +29,20 @@ export interface CacheFacts {
 }
 
 /** The cache headers of one response: always `Cache-Control`, and `Vary` when the content was negotiated. */
-export function cacheHeadersFor(facts: CacheFacts, faults: ReadonlySet<FaultName>): Record<string, string> {
+export function cacheHeadersFor(facts: CacheFacts): Record<string, string> {
   if (facts.holdsSecret) {
-    return faults.has('secret-cacheable') ? { 'Cache-Control': 'private, max-age=300' } : { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
+    return faultActive('secret-cacheable') ? { 'Cache-Control': 'private, max-age=300' } : { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
   }
   const read = (facts.method === 'GET' || facts.method === 'HEAD') && (facts.status === 200 || facts.status === 304);
   if (!read) return { 'Cache-Control': 'no-store' };
   const headers: Record<string, string> = {};
   if (facts.authenticated) {
-    if (faults.has('cache-control-public')) headers['Cache-Control'] = 'public, max-age=60';
-    else if (faults.has('cache-control-malformed')) headers['Cache-Control'] = 'private, max-age="60"';
-    else if (!faults.has('cache-control-missing')) headers['Cache-Control'] = 'private, no-cache';
+    if (faultActive('cache-control-public')) headers['Cache-Control'] = 'public, max-age=60';
+    else if (faultActive('cache-control-malformed')) headers['Cache-Control'] = 'private, max-age="60"';
+    else if (!faultActive('cache-control-missing')) headers['Cache-Control'] = 'private, no-cache';
   } else {
     headers['Cache-Control'] = 'no-store';
   }
-  if (facts.negotiated && !faults.has('vary-missing')) headers['Vary'] = facts.varyAlso === undefined ? 'Accept' : `Accept, ${facts.varyAlso}`;
+  if (facts.negotiated && !faultActive('vary-missing')) headers['Vary'] = facts.varyAlso === undefined ? 'Accept' : `Accept, ${facts.varyAlso}`;
   return headers;
 }

@@ -18,8 +18,9 @@
 import { createHash } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FaultName } from './faults.js';
+import { faultActive } from './request-faults.js';
 import { genericProblem, ProblemError } from './problem.js';
-import { mediaTypes, type Reply } from './respond.js';
+import { contentText, mediaTypes, type Reply } from './respond.js';
 
 /** One `entity-tag` as received: `opaque` keeps its quotes (`"x"`). */
 export interface EntityTag {
@@ -188,7 +189,6 @@ export class ConditionalRequest {
     private readonly method: string,
     private readonly headers: IncomingHttpHeaders,
     private readonly validators: Validators,
-    private readonly faults: ReadonlySet<FaultName>,
   ) {}
 
   /** The ETag this node gives a representation. */
@@ -204,14 +204,14 @@ export class ConditionalRequest {
   private evaluate(current: string | undefined, alsoAccepted: ReadonlySet<string> = new Set()): Outcome {
     const ifMatch = this.list('If-Match');
     const ifNoneMatch = this.list('If-None-Match');
-    if (ifMatch !== undefined && !this.faults.has('if-match-ignored')) {
+    if (ifMatch !== undefined && !faultActive('if-match-ignored')) {
       const holds =
-        !this.faults.has('if-match-always-412') &&
+        !faultActive('if-match-always-412') &&
         current !== undefined &&
         (ifMatch.any || ifMatch.tags.some((tag) => strongMatch(tag, current) || (!tag.weak && alsoAccepted.has(tag.opaque))));
       if (!holds) return 'if-match-failed';
     }
-    if (ifNoneMatch !== undefined && !this.faults.has('if-none-match-ignored')) {
+    if (ifNoneMatch !== undefined && !faultActive('if-none-match-ignored')) {
       const matches = current !== undefined && (ifNoneMatch.any || ifNoneMatch.tags.some((tag) => weakMatch(tag, current)));
       if (matches) return readMethods.has(this.method) ? 'not-modified' : 'if-none-match-failed';
     }
@@ -233,10 +233,10 @@ export class ConditionalRequest {
   checkWrite(currentRepresentation: string | undefined): void {
     const current = currentRepresentation === undefined ? undefined : this.etag(currentRepresentation);
     // Fault `if-match-accepts-any-issued`: a tag the item once had passes too (a lost update).
-    const alsoAccepted = currentRepresentation !== undefined && this.faults.has('if-match-accepts-any-issued') ? this.validators.issuedFor(currentRepresentation) : undefined;
+    const alsoAccepted = currentRepresentation !== undefined && faultActive('if-match-accepts-any-issued') ? this.validators.issuedFor(currentRepresentation) : undefined;
     const outcome = this.evaluate(current, alsoAccepted);
     if (outcome === 'proceed' || outcome === 'not-modified') return;
-    if (this.faults.has('precondition-failed-but-applied')) {
+    if (faultActive('precondition-failed-but-applied')) {
       // Fault: the write goes ahead; complete() answers 412 after it.
       this.failedButApplied = outcome;
       return;
@@ -258,8 +258,9 @@ export class ConditionalRequest {
     if (read ? reply.status !== 200 : !representingWrites.has(this.method) || (reply.status !== 200 && reply.status !== 201)) {
       return reply;
     }
-    const etag = this.etag(content.text);
-    const headers = read && this.faults.has('etag-missing') ? { ...reply.headers } : { ...reply.headers, ETag: etag };
+    // The ETag is of the route's representation, its links as route paths (the same for every version).
+    const etag = this.etag(contentText(content));
+    const headers = read && faultActive('etag-missing') ? { ...reply.headers } : { ...reply.headers, ETag: etag };
     if (read) {
       const outcome = this.evaluate(etag);
       if (outcome === 'not-modified') return { status: 304, headers, content };

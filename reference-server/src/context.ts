@@ -6,7 +6,6 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Credentials } from './auth.js';
 import type { JsonObject } from './body.js';
 import type { ConditionalRequest } from './conditional.js';
-import type { FaultName } from './faults.js';
 import type { Reply } from './respond.js';
 
 export interface RequestContext {
@@ -21,7 +20,6 @@ export interface RequestContext {
   readonly query: URLSearchParams;
   /** The parsed JSON object, or `undefined` when the operation takes no body or none came. */
   readonly body: JsonObject | undefined;
-  readonly faults: ReadonlySet<FaultName>;
   /** The request's preconditions (If-Match, If-None-Match) and this node's ETags. */
   readonly conditional: ConditionalRequest;
   /** Who is asking; `undefined` only for operations with `access: 'open'`. */

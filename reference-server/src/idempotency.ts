@@ -8,6 +8,7 @@
  * Keys are kept per client (the credentials presented) and per path, so two clients
  * never see each other's results. One store serves every node.
  */
+import { faultActive } from './request-faults.js';
 import type { Handler } from './context.js';
 import { ProblemError } from './problem.js';
 import type { Reply } from './respond.js';
@@ -79,21 +80,21 @@ export class IdempotencyStore {
   wrap(handler: Handler): Handler {
     return async (ctx) => {
       const key = keyOf(ctx.headers['idempotency-key']);
-      if (key === undefined || ctx.faults.has('idempotency-key-ignored')) return handler(ctx);
+      if (key === undefined || faultActive('idempotency-key-ignored')) return handler(ctx);
       const scope = JSON.stringify([ctx.credentials?.keys ?? [], ctx.credentials?.session ?? null, ctx.path, key]);
       const fingerprint = canonical(ctx.body ?? null);
       const stored = this.entries.get(scope);
       if (stored !== undefined) {
         if (stored.fingerprint !== fingerprint) {
           // Fault `idempotency-key-reuse-accepted`: the new body is handled as a new request.
-          if (ctx.faults.has('idempotency-key-reuse-accepted')) return handler(ctx);
+          if (faultActive('idempotency-key-reuse-accepted')) return handler(ctx);
           throw new ProblemError({ type: idempotencyProblems.reused, title: 'Idempotency-Key reused', status: 422, detail: 'This Idempotency-Key was already used with another request body; use a new key for a new request.' });
         }
         if (stored.reply === undefined) {
           throw new ProblemError({ type: idempotencyProblems.inFlight, title: 'Request in progress', status: 409, detail: 'A request with this Idempotency-Key is still being handled; retry later.' });
         }
         // Fault `idempotency-replay-creates`: the retry gets the stored answer, and is handled again all the same.
-        if (ctx.faults.has('idempotency-replay-creates')) await handler(ctx);
+        if (faultActive('idempotency-replay-creates')) await handler(ctx);
         return stored.reply;
       }
       const entry: Stored = { fingerprint };

@@ -10,7 +10,7 @@
  * O(log n + page) when no filter thins the walk out.
  */
 import { createHash } from 'node:crypto';
-import type { FaultName } from './faults.js';
+import { faultActive } from './request-faults.js';
 import {
   decodeCursor,
   decodeOffsetCursor,
@@ -92,7 +92,6 @@ export interface View<D extends Fields> {
 export function readView<D extends Fields>(
   query: URLSearchParams,
   spec: ListingSpec<D>,
-  faults: ReadonlySet<FaultName>,
   errors: FieldError[],
 ): View<D> {
   const within = spec.within ?? (() => true);
@@ -107,9 +106,9 @@ export function readView<D extends Fields>(
     }
   }
   // Fault `status-filter-ignored`: the status filter is read, then not applied.
-  const applied = faults.has('status-filter-ignored') ? active.filter(([filter]) => filter.name !== 'status') : active;
+  const applied = faultActive('status-filter-ignored') ? active.filter(([filter]) => filter.name !== 'status') : active;
   const predicate =
-    applied.length === 0 || faults.has('filter-ignored')
+    applied.length === 0 || faultActive('filter-ignored')
       ? within
       : (data: D) => within(data) && applied.every(([filter, value]) => filter.matches(data, value));
 
@@ -133,7 +132,7 @@ export function readView<D extends Fields>(
     .digest()
     .subarray(0, 16)
     .toString('base64url');
-  if (faults.has('sort-ignored')) return { predicate, sort: defaultSort, descending: false, binding };
+  if (faultActive('sort-ignored')) return { predicate, sort: defaultSort, descending: false, binding };
   return { predicate, sort, descending, binding };
 }
 
@@ -151,11 +150,10 @@ export function readCursor<D extends Fields>(
   query: URLSearchParams,
   scope: string,
   view: View<D>,
-  faults: ReadonlySet<FaultName>,
   errors: FieldError[],
 ): CursorStart {
   const raw = singleParam(query, 'cursor', errors);
-  if (faults.has('offset-cursor')) {
+  if (faultActive('offset-cursor')) {
     if (raw === undefined) return { offset: 0 };
     const offset = decodeOffsetCursor(raw);
     if (offset !== undefined) return { offset };
@@ -165,7 +163,7 @@ export function readCursor<D extends Fields>(
     if (position !== undefined) {
       if (position.scope !== scope) {
         errors.push({ field: 'cursor', message: 'was issued for another listing; start this one without a cursor' });
-      } else if (position.binding !== view.binding && !faults.has('cursor-not-bound')) {
+      } else if (position.binding !== view.binding && !faultActive('cursor-not-bound')) {
         errors.push({
           field: 'cursor',
           message: 'was issued for other filters or another sort; repeat them as they were, or start without a cursor',
@@ -174,7 +172,7 @@ export function readCursor<D extends Fields>(
       return { key: position.key };
     }
   }
-  if (faults.has('tampered-cursor-500')) {
+  if (faultActive('tampered-cursor-500')) {
     // Fault: a careless handler trusts the cursor to decode.
     throw new TypeError('cursor did not decode');
   }
@@ -231,11 +229,10 @@ function shuffleTies<D extends Fields>(entries: Entry<D>[], sort: SortField<D>):
 function everyMatch<D extends Fields>(
   store: Collection<D>,
   view: View<D>,
-  faults: ReadonlySet<FaultName>,
 ): Entry<D>[] {
   const entries = ascending(store, view.sort).filter((e) => view.predicate(e.data));
   if (view.descending) entries.reverse();
-  if (faults.has('sort-without-tiebreaker')) shuffleTies(entries, view.sort);
+  if (faultActive('sort-without-tiebreaker')) shuffleTies(entries, view.sort);
   return entries;
 }
 
@@ -283,21 +280,20 @@ export function cursorPage<D extends Fields>(
   scope: string,
   start: CursorStart,
   limit: number,
-  faults: ReadonlySet<FaultName>,
   /** Fault `cursor-overrides-filter`: the filter query the next cursor carries. */
   carriedFilters?: string,
 ): { items: Entry<D>[]; nextCursor: string | null } {
-  const forever = faults.has('next-cursor-never-null');
+  const forever = faultActive('next-cursor-never-null');
   if ('offset' in start) {
-    const all = everyMatch(store, view, faults);
+    const all = everyMatch(store, view);
     const items = all.slice(start.offset, start.offset + limit);
     const more = all.length > start.offset + limit;
     return { items, nextCursor: more || forever ? encodeOffsetCursor(start.offset + items.length) : null };
   }
   let items: Entry<D>[];
   let more: boolean;
-  if (faults.has('sort-without-tiebreaker')) {
-    const all = everyMatch(store, view, faults);
+  if (faultActive('sort-without-tiebreaker')) {
+    const all = everyMatch(store, view);
     const after = start.key;
     const from =
       after === null
@@ -310,7 +306,7 @@ export function cursorPage<D extends Fields>(
     more = from >= 0 && all.length > from + limit;
   } else {
     // Faults `page-boundary-skip` (and `odd-page-boundary-skip`, at odd page sizes above 1): every later page starts one item late.
-    const skipsAtThisSize = faults.has('page-boundary-skip') || (faults.has('odd-page-boundary-skip') && limit > 1 && limit % 2 === 1);
+    const skipsAtThisSize = faultActive('page-boundary-skip') || (faultActive('odd-page-boundary-skip') && limit > 1 && limit % 2 === 1);
     const skip = skipsAtThisSize && start.key !== null ? 1 : 0;
     ({ items, more } = keysetPage(store, view, start.key, limit, skip));
   }
@@ -331,10 +327,9 @@ export function offsetPage<D extends Fields>(
   view: View<D>,
   offset: number,
   limit: number,
-  faults: ReadonlySet<FaultName>,
 ): { items: Entry<D>[]; total: number } {
-  const all = everyMatch(store, view, faults);
-  const from = faults.has('offset-overlap') && offset > 0 ? offset - 1 : offset;
+  const all = everyMatch(store, view);
+  const from = faultActive('offset-overlap') && offset > 0 ? offset - 1 : offset;
   return { items: all.slice(from, from + limit), total: all.length };
 }
 

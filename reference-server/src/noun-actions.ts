@@ -3,7 +3,7 @@
  * it (201 + Location; again, 200 with the same record), `GET <item>/<noun>` reads the
  * record (404 until it is taken). A task's completion and a project's restoration are two.
  */
-import type { FaultName } from './faults.js';
+import { faultActive } from './request-faults.js';
 import { genericProblem, notFound, ProblemError } from './problem.js';
 import type { ResourceKind } from './resources.js';
 import { jsonReply, type Reply } from './respond.js';
@@ -46,16 +46,16 @@ export function takeAction<D extends Fields>(action: NounAction<D>, id: string):
 }
 
 /** GET: the record once taken, 404 before. */
-export function readAction<D extends Fields>(action: NounAction<D>, id: string, faults: ReadonlySet<FaultName>): Reply {
+export function readAction<D extends Fields>(action: NounAction<D>, id: string): Reply {
   const entry = itemOf(action, id);
   // Fault `action-on-get`: reading an open action takes it, as a verb-on-GET endpoint would.
-  if (faults.has('action-on-get') && !action.taken.has(id) && action.closed?.(entry) === undefined) return takeAction(action, id);
+  if (faultActive('action-on-get') && !action.taken.has(id) && action.closed?.(entry) === undefined) return takeAction(action, id);
   const takenAt = action.taken.get(id);
   if (takenAt === undefined) throw notFound(action.notTaken);
   return jsonReply(200, action.body(id, takenAt));
 }
 
 /** Whether `_links` names an action, open or not (faults `link-open-action-missing`, `link-closed-action-shown`). */
-export function actionLinked(open: boolean, faults: ReadonlySet<FaultName>): boolean {
-  return open ? !faults.has('link-open-action-missing') : faults.has('link-closed-action-shown');
+export function actionLinked(open: boolean): boolean {
+  return open ? !faultActive('link-open-action-missing') : faultActive('link-closed-action-shown');
 }

@@ -10,6 +10,7 @@
  */
 import { apiKeysPath } from './api-keys.js';
 import { eventListing, eventRules, eventsPath } from './events.js';
+import { link } from './links.js';
 import type { FilterParam, ListingSpec } from './listing.js';
 import { memberListing, memberMaxLimit, memberRules, membersPath } from './members.js';
 import { defaultLimit, maxLimit } from './pagination.js';
@@ -405,7 +406,7 @@ export function openApiDocument(): Json {
       license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [
-      { url: versionBase, description: 'the current version' },
+      { url: link(versionBase), description: 'the current version' },
       { url: `/v${deprecatedVersion}`, description: 'deprecated' },
     ],
     security: [{ apiKey: [] }, { bearer: [] }, { oauth: [] }, { session: [] }],

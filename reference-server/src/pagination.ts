@@ -14,7 +14,7 @@
  * issued for another listing, filter or sort is refused.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { FaultName } from './faults.js';
+import { faultActive } from './request-faults.js';
 import type { FieldError } from './problem.js';
 import type { SortKey } from './store.js';
 
@@ -118,16 +118,16 @@ export function singleParam(query: URLSearchParams, name: string, errors: FieldE
  * Faults: `default-page-unbounded` (no limit: everything), `limit-uncapped` (no maximum),
  * `limit-zero-accepted` (0 and negatives give the default), `bad-limit-500`.
  */
-export function readLimit(query: URLSearchParams, faults: ReadonlySet<FaultName>, errors: FieldError[], cap = maxLimit, name = 'limit'): number {
+export function readLimit(query: URLSearchParams, errors: FieldError[], cap = maxLimit, name = 'limit'): number {
   const raw = singleParam(query, name, errors);
-  if (raw === undefined) return faults.has('default-page-unbounded') ? Infinity : defaultLimit;
-  if (faults.has('bad-limit-500') && Number.isNaN(Number(raw))) {
+  if (raw === undefined) return faultActive('default-page-unbounded') ? Infinity : defaultLimit;
+  if (faultActive('bad-limit-500') && Number.isNaN(Number(raw))) {
     // Fault: a careless handler trusts the limit to be a number.
     throw new TypeError('limit is not a number');
   }
-  if (faults.has('limit-zero-accepted') && /^(?:0+|-[0-9]+)$/.test(raw)) return defaultLimit;
+  if (faultActive('limit-zero-accepted') && /^(?:0+|-[0-9]+)$/.test(raw)) return defaultLimit;
   const n = /^[0-9]+$/.test(raw) ? Number(raw) : NaN;
-  if (n > cap && !faults.has('limit-uncapped')) {
+  if (n > cap && !faultActive('limit-uncapped')) {
     errors.push({ field: name, message: `must be at most ${cap}, the maximum page size` });
   } else if (Number.isSafeInteger(n) && n >= 1) {
     return n;
@@ -175,14 +175,13 @@ export function withOrder(query: URLSearchParams, defaultSort: string, errors: F
 export function pageBody(
   data: readonly unknown[],
   nextCursor: string | null,
-  faults: ReadonlySet<FaultName>,
 ): unknown {
-  if (faults.has('collection-unwrapped')) return data;
+  if (faultActive('collection-unwrapped')) return data;
   return { data, next_cursor: nextCursor };
 }
 
 /** The offset-style page body: `{ data, total }`, `total` counting every match. */
-export function offsetPageBody(data: readonly unknown[], total: number, faults: ReadonlySet<FaultName>): unknown {
-  if (faults.has('collection-unwrapped')) return data;
+export function offsetPageBody(data: readonly unknown[], total: number): unknown {
+  if (faultActive('collection-unwrapped')) return data;
   return { data, total };
 }

@@ -3,8 +3,8 @@
  *
  * `label` is a free marker (a client can tag what it created and list just that).
  */
+import { faultActive } from './request-faults.js';
 import type { JsonObject } from './body.js';
-import type { RequestContext } from './context.js';
 import { createdAtSort, enumFilter, exactFilter, fieldSort, type ListingSpec } from './listing.js';
 import type { ResourceKind } from './resources.js';
 import { ruleKind } from './rule-kind.js';
@@ -48,9 +48,9 @@ export function projectKind(
     store,
     itemPath: projectPath,
     rules: projectRules,
-    beforeBuild(body: JsonObject, ctx: RequestContext): void {
+    beforeBuild(body: JsonObject): void {
       const name = body['name'];
-      if (ctx.faults.has('wrong-type-500') && name !== undefined && name !== null) {
+      if (faultActive('wrong-type-500') && name !== undefined && name !== null) {
         // Fault: a careless handler trusts `name` to be a string before any check.
         void (name as string).trim();
       }
@@ -60,7 +60,7 @@ export function projectKind(
       afterDelete(entry);
     },
     afterWrite: (entry) => afterProjectWrite(restorations, entry),
-    links: (entry, faults) => projectLinks(entry, projectPath(entry.id), faults),
+    links: (entry) => projectLinks(entry, projectPath(entry.id)),
   });
 }
 

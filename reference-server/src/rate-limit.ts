@@ -207,11 +207,11 @@ export class RateLimiter {
     if (this.settings.overload && counter.refusals > policy.limit) {
       const shedMs = Math.max(verdict.statedMs, (window + 1) * policy.windowMs - now);
       const shed = new ProblemError(genericProblem(503, 'This client kept sending while rate limited: it is shed until this window ends; see Retry-After.'), { ...fields, ...this.retryHeaders(shedMs, now, 503) });
-      return problemReply(shed, faults);
+      return problemReply(shed);
     }
     if (faults.has('rate-limited-plain-text')) return { status: 429, headers, content: { type: 'text/plain; charset=utf-8', text: 'Too Many Requests' } };
     const detail = `This client sent more than ${policy.limit} requests in ${policy.windowMs} ms; see Retry-After.`;
-    return problemReply(new ProblemError(genericProblem(429, detail), headers), faults);
+    return problemReply(new ProblemError(genericProblem(429, detail), headers));
   }
 
   /** `reply` with the request's RateLimit fields, when its client has a quota. */

@@ -6,9 +6,9 @@
  * an id was processed.
  * `restprobe webhooks check-receiver` is proven on it, and on its faults.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { verifiesStandardSignature } from './webhook-signature.js';
 
 export interface ReceiverFault {
   readonly name: string;
@@ -48,17 +48,6 @@ export interface ReferenceReceiver {
   /** How often each event id was processed. */
   readonly processed: ReadonlyMap<string, number>;
   close(): Promise<void>;
-}
-
-function verifies(secret: string, id: string, timestamp: string, body: Buffer, header: string): boolean {
-  const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
-  const expected = createHmac('sha256', key).update(`${id}.${timestamp}.`).update(body).digest();
-  // Any `v1,<base64>` in the space-separated list may match, each compared in constant time.
-  return header.split(' ').some((part) => {
-    const [version, value = ''] = part.split(',', 2);
-    const given = Buffer.from(value, 'base64');
-    return version === 'v1' && given.length === expected.length && timingSafeEqual(given, expected);
-  });
 }
 
 /** Starts the reference receiver on 127.0.0.1 (port 0: a free one). */
@@ -108,7 +97,7 @@ export async function startReferenceReceiver(options: ReceiverOptions, port = 0)
           return reply(res, 400, 'The body is not JSON.');
         }
       }
-      if (!faults.has('receiver-accepts-bad-signature') && !verifies(options.secret, id, timestamp, signed, signature)) return reply(res, 401, 'The signature does not verify.');
+      if (!faults.has('receiver-accepts-bad-signature') && !verifiesStandardSignature(options.secret, id, timestamp, signed, signature)) return reply(res, 401, 'The signature does not verify.');
     }
     const key = typeof id === 'string' ? id : '';
     const repeat = taken.has(key);

@@ -5,13 +5,15 @@
  * A resource kind supplies its store, its paths and how a body becomes field values;
  * everything about status codes, Location and representations lives here, once.
  */
+import { faultActive } from './request-faults.js';
 import type { JsonObject } from './body.js';
-import type { RequestContext } from './context.js';
-import type { FaultName } from './faults.js';
+import { param, requiredBody, type Operation, type RequestContext } from './context.js';
 import { cursorPage, offsetPage, queryWithCarriedFilters, readCursor, readView, type ListingSpec } from './listing.js';
 import { offsetPageBody, pageBody, readLimit, readOffset, readPageNumber, withOrder } from './pagination.js';
 import { invalidQuery, notFound, type FieldError } from './problem.js';
 import { emptyReply, jsonReply, type Reply } from './respond.js';
+import type { RouteLink } from './links.js';
+import type { Route } from './router.js';
 import type { Collection, Entry, Fields } from './store.js';
 import type { WriteMode } from './validation.js';
 
@@ -44,21 +46,21 @@ export interface ResourceKind<D extends Fields> {
   /** Runs after an entry was deleted (cascades). */
   afterDelete?(entry: Entry<D>): void;
   /** The item's `_links` (§1 hypermedia): action name → path, only the actions open in its state. */
-  links?(entry: Entry<D>, faults: ReadonlySet<FaultName>): Record<string, string>;
+  links?(entry: Entry<D>): Record<string, RouteLink>;
 }
 
 /** The representation: id, the fields in order, timestamps (and counters under faults). */
-export function represent<D extends Fields>(kind: ResourceKind<D>, entry: Entry<D>, faults: ReadonlySet<FaultName>): Record<string, unknown> {
+export function represent<D extends Fields>(kind: ResourceKind<D>, entry: Entry<D>): Record<string, unknown> {
   const representation: Record<string, unknown> = {
     id: entry.id,
     ...entry.data,
     created_at: entry.createdAt,
-    updated_at: faults.has('field-retyped') ? Date.parse(entry.updatedAt) : entry.updatedAt,
+    updated_at: faultActive('field-retyped') ? Date.parse(entry.updatedAt) : entry.updatedAt,
   };
-  if (faults.has('field-removed')) delete representation['created_at'];
-  if (faults.has('get-counts-views')) representation['views'] = entry.views;
-  if (faults.has('put-bumps-revision')) representation['revision'] = entry.revision;
-  if (kind.links !== undefined) representation['_links'] = kind.links(entry, faults);
+  if (faultActive('field-removed')) delete representation['created_at'];
+  if (faultActive('get-counts-views')) representation['views'] = entry.views;
+  if (faultActive('put-bumps-revision')) representation['revision'] = entry.revision;
+  if (kind.links !== undefined) representation['_links'] = kind.links(entry);
   return representation;
 }
 
@@ -73,7 +75,7 @@ function missing(noun: string): Error {
  * validated (RFC 9110 §13.2.1); throws 412 when they fail (see conditional.ts).
  */
 function checkPreconditions<D extends Fields>(kind: ResourceKind<D>, ctx: RequestContext, current: Entry<D> | undefined): void {
-  ctx.conditional.checkWrite(current === undefined ? undefined : JSON.stringify(represent(kind, current, ctx.faults)));
+  ctx.conditional.checkWrite(current === undefined ? undefined : JSON.stringify(represent(kind, current)));
 }
 
 /** GET on a collection, cursor style: one page of `{ data, next_cursor }`, filtered and sorted. */
@@ -88,16 +90,16 @@ export function listItems<D extends Fields>(
   },
 ): Reply {
   const errors: FieldError[] = [];
-  const overridden = ctx.faults.has('cursor-overrides-filter') ? queryWithCarriedFilters(ctx.query, options.listing) : undefined;
+  const overridden = faultActive('cursor-overrides-filter') ? queryWithCarriedFilters(ctx.query, options.listing) : undefined;
   const query = overridden?.query ?? ctx.query;
-  const limit = readLimit(query, ctx.faults, errors);
-  const view = readView(query, options.listing, ctx.faults, errors);
-  const start = readCursor(query, options.scope, view, ctx.faults, errors);
+  const limit = readLimit(query, errors);
+  const view = readView(query, options.listing, errors);
+  const start = readCursor(query, options.scope, view, errors);
   if (errors.length > 0) throw invalidQuery(errors);
-  const page = cursorPage(kind.store, view, options.scope, start, limit, ctx.faults, overridden?.carried);
+  const page = cursorPage(kind.store, view, options.scope, start, limit, overridden?.carried);
   // Fault `default-page-truncated`: without a limit, the first page is the last.
-  const nextCursor = ctx.faults.has('default-page-truncated') && !query.has('limit') ? null : page.nextCursor;
-  return jsonReply(200, pageBody(page.items.map((e) => represent(kind, e, ctx.faults)), nextCursor, ctx.faults));
+  const nextCursor = faultActive('default-page-truncated') && !query.has('limit') ? null : page.nextCursor;
+  return jsonReply(200, pageBody(page.items.map((e) => represent(kind, e)), nextCursor));
 }
 
 /** GET on a collection, offset style: `{ data, total }` for `limit` and `offset`, filtered and sorted. */
@@ -107,14 +109,14 @@ export function listItemsByOffset<D extends Fields>(
   options: { readonly listing: ListingSpec<D>; /** This listing's maximum page size; default {@link maxLimit}. */ readonly maxLimit?: number },
 ): Reply {
   const errors: FieldError[] = [];
-  const limit = readLimit(ctx.query, ctx.faults, errors, options.maxLimit);
+  const limit = readLimit(ctx.query, errors, options.maxLimit);
   const offset = readOffset(ctx.query, errors);
-  const view = readView(ctx.query, options.listing, ctx.faults, errors);
+  const view = readView(ctx.query, options.listing, errors);
   if (errors.length > 0) throw invalidQuery(errors);
-  const { items, total } = offsetPage(kind.store, view, offset, limit, ctx.faults);
+  const { items, total } = offsetPage(kind.store, view, offset, limit);
   // Fault `default-page-truncated`: without a limit, the first page is the last (later pages are empty).
-  const shown = ctx.faults.has('default-page-truncated') && !ctx.query.has('limit') && offset > 0 ? [] : items;
-  return jsonReply(200, offsetPageBody(shown.map((e) => represent(kind, e, ctx.faults)), total, ctx.faults));
+  const shown = faultActive('default-page-truncated') && !ctx.query.has('limit') && offset > 0 ? [] : items;
+  return jsonReply(200, offsetPageBody(shown.map((e) => represent(kind, e)), total));
 }
 
 /**
@@ -123,12 +125,12 @@ export function listItemsByOffset<D extends Fields>(
  */
 export function listItemsByPageNumber<D extends Fields>(kind: ResourceKind<D>, ctx: RequestContext, options: { readonly listing: ListingSpec<D>; readonly maxLimit?: number }): Reply {
   const errors: FieldError[] = [];
-  const perPage = readLimit(ctx.query, ctx.faults, errors, options.maxLimit, 'per_page');
+  const perPage = readLimit(ctx.query, errors, options.maxLimit, 'per_page');
   const page = readPageNumber(ctx.query, errors);
-  const view = readView(withOrder(ctx.query, options.listing.sorts[0].name, errors), options.listing, ctx.faults, errors);
+  const view = readView(withOrder(ctx.query, options.listing.sorts[0].name, errors), options.listing, errors);
   if (errors.length > 0) throw invalidQuery(errors);
-  const { items, total } = offsetPage(kind.store, view, (page - 1) * perPage, perPage, ctx.faults);
-  return jsonReply(200, offsetPageBody(items.map((e) => represent(kind, e, ctx.faults)), total, ctx.faults));
+  const { items, total } = offsetPage(kind.store, view, (page - 1) * perPage, perPage);
+  return jsonReply(200, offsetPageBody(items.map((e) => represent(kind, e)), total));
 }
 
 /** POST on a collection: the server chooses the id; 201, Location, the new resource. */
@@ -141,31 +143,31 @@ export function createItem<D extends Fields>(
   const data = kind.build(body, { mode: 'replace', creating: true, parentId: where.parentId }, ctx);
   let id = kind.store.newId();
   const sentId = body['id'];
-  if (ctx.faults.has('client-id-conflict-500') && typeof sentId === 'string' && kind.store.get(sentId) !== undefined) {
+  if (faultActive('client-id-conflict-500') && typeof sentId === 'string' && kind.store.get(sentId) !== undefined) {
     // Fault: the id reaches the insert, which fails on the duplicate key.
     throw new Error('fault client-id-conflict-500: duplicate key');
   }
-  if (ctx.faults.has('client-chosen-id') && typeof sentId === 'string' && clientIdPattern.test(sentId) && kind.store.get(sentId) === undefined) {
+  if (faultActive('client-chosen-id') && typeof sentId === 'string' && clientIdPattern.test(sentId) && kind.store.get(sentId) === undefined) {
     id = sentId;
   }
   const entry = kind.store.insert(id, data);
   kind.afterWrite?.(entry);
-  const representation = ctx.faults.has('create-returns-id-only') ? { id } : represent(kind, entry, ctx.faults);
-  if (ctx.faults.has('post-200-no-location')) return jsonReply(200, representation);
-  const location = ctx.faults.has('location-points-to-collection') ? where.collectionPath : kind.itemPath(id);
+  const representation = faultActive('create-returns-id-only') ? { id } : represent(kind, entry);
+  if (faultActive('post-200-no-location')) return jsonReply(200, representation);
+  const location = faultActive('location-points-to-collection') ? where.collectionPath : kind.itemPath(id);
   return jsonReply(201, representation, { Location: location });
 }
 
 /** GET (and HEAD) on an item. */
-export function getItem<D extends Fields>(kind: ResourceKind<D>, ctx: RequestContext, id: string): Reply {
+export function getItem<D extends Fields>(kind: ResourceKind<D>, id: string): Reply {
   let entry = kind.store.get(id);
   if (entry === undefined) {
-    if (ctx.faults.has('unknown-id-200-null')) return jsonReply(200, null);
+    if (faultActive('unknown-id-200-null')) return jsonReply(200, null);
     throw missing(kind.noun);
   }
-  if (ctx.faults.has('get-counts-views')) entry = kind.store.touch(id, { views: entry.views + 1 });
-  if (ctx.faults.has('item-get-204')) return emptyReply(204);
-  return jsonReply(200, represent(kind, entry, ctx.faults));
+  if (faultActive('get-counts-views')) entry = kind.store.touch(id, { views: entry.views + 1 });
+  if (faultActive('item-get-204')) return emptyReply(204);
+  return jsonReply(200, represent(kind, entry));
 }
 
 /** PUT on an item: full replacement (omitted fields reset), or creation under the given id. */
@@ -177,18 +179,18 @@ export function replaceItem<D extends Fields>(
 ): Reply {
   const before = kind.store.get(id);
   if (before === undefined) {
-    if (ctx.faults.has('put-missing-404') || !clientIdPattern.test(id)) throw missing(kind.noun);
+    if (faultActive('put-missing-404') || !clientIdPattern.test(id)) throw missing(kind.noun);
     checkPreconditions(kind, ctx, undefined);
     const entry = kind.store.insert(id, kind.build(body, { mode: 'replace', creating: true }, ctx));
     kind.afterWrite?.(entry);
-    return jsonReply(201, represent(kind, entry, ctx.faults), ctx.faults.has('put-create-no-location') ? {} : { Location: kind.itemPath(id) });
+    return jsonReply(201, represent(kind, entry), faultActive('put-create-no-location') ? {} : { Location: kind.itemPath(id) });
   }
   checkPreconditions(kind, ctx, before);
-  const mode: WriteMode = ctx.faults.has('put-merges') ? 'merge' : 'replace';
+  const mode: WriteMode = faultActive('put-merges') ? 'merge' : 'replace';
   let entry = kind.store.update(id, kind.build(body, { mode, current: before.data, creating: false }, ctx));
   kind.afterWrite?.(entry);
-  if (ctx.faults.has('put-bumps-revision')) entry = kind.store.touch(id, { revision: entry.revision + 1 });
-  return updateReply(kind, ctx, body, ctx.faults.has('update-returns-previous') ? before : entry);
+  if (faultActive('put-bumps-revision')) entry = kind.store.touch(id, { revision: entry.revision + 1 });
+  return updateReply(kind, body, faultActive('update-returns-previous') ? before : entry);
 }
 
 /** PATCH on an item: JSON merge patch (RFC 7396); fields not sent are kept. */
@@ -201,31 +203,52 @@ export function patchItem<D extends Fields>(
   const before = kind.store.get(id);
   if (before === undefined) throw missing(kind.noun);
   checkPreconditions(kind, ctx, before);
-  const base = ctx.faults.has('patch-resets-unsent') ? kind.resetOptional(before.data) : before.data;
+  const base = faultActive('patch-resets-unsent') ? kind.resetOptional(before.data) : before.data;
   const entry = kind.store.update(id, kind.build(body, { mode: 'merge', current: base, creating: false }, ctx));
   kind.afterWrite?.(entry);
-  return updateReply(kind, ctx, body, ctx.faults.has('update-returns-previous') ? before : entry);
+  return updateReply(kind, body, faultActive('update-returns-previous') ? before : entry);
+}
+
+/**
+ * An item's route: read, replace, merge-patch and delete, the same for every kind.
+ * `beforeRead` runs before a read (a fault that hides the item there).
+ */
+export function itemRoute<D extends Fields>(pattern: string, kind: ResourceKind<D>, beforeRead?: () => void): Route<Operation> {
+  return {
+    pattern,
+    operations: {
+      GET: {
+        handler: (ctx) => {
+          beforeRead?.();
+          return getItem(kind, param(ctx, 'id'));
+        },
+      },
+      PUT: { body: 'required', handler: (ctx) => replaceItem(kind, ctx, param(ctx, 'id'), requiredBody(ctx)) },
+      PATCH: { body: 'required', handler: (ctx) => patchItem(kind, ctx, param(ctx, 'id'), requiredBody(ctx)) },
+      DELETE: { handler: (ctx) => deleteItem(kind, ctx, param(ctx, 'id')) },
+    },
+  };
 }
 
 /** The 200 of a PUT or PATCH: the representation (fault `update-echoes-input`: the request body). */
-function updateReply<D extends Fields>(kind: ResourceKind<D>, ctx: RequestContext, body: JsonObject, entry: Entry<D>): Reply {
-  return jsonReply(200, ctx.faults.has('update-echoes-input') ? body : represent(kind, entry, ctx.faults));
+function updateReply<D extends Fields>(kind: ResourceKind<D>, body: JsonObject, entry: Entry<D>): Reply {
+  return jsonReply(200, faultActive('update-echoes-input') ? body : represent(kind, entry));
 }
 
 /** DELETE on an item: 204; a repeat finds nothing and answers 404, leaving the same state. */
 export function deleteItem<D extends Fields>(kind: ResourceKind<D>, ctx: RequestContext, id: string): Reply {
   const entry = kind.store.get(id);
   if (entry === undefined) {
-    if (ctx.faults.has('delete-repeat-500') && kind.store.wasDeleted(id)) {
+    if (faultActive('delete-repeat-500') && kind.store.wasDeleted(id)) {
       throw new Error('fault delete-repeat-500: the item was already deleted');
     }
     throw missing(kind.noun);
   }
   // Fault `if-match-ignored-on-delete`: DELETE skips its preconditions.
-  if (!ctx.faults.has('if-match-ignored-on-delete')) checkPreconditions(kind, ctx, entry);
-  if (!ctx.faults.has('delete-soft')) {
+  if (!faultActive('if-match-ignored-on-delete')) checkPreconditions(kind, ctx, entry);
+  if (!faultActive('delete-soft')) {
     kind.store.delete(id);
     kind.afterDelete?.(entry);
   }
-  return ctx.faults.has('delete-200-empty') ? emptyReply(200) : emptyReply(204);
+  return faultActive('delete-200-empty') ? emptyReply(200) : emptyReply(204);
 }

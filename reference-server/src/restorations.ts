@@ -4,7 +4,7 @@
  * is archived. The reference config creates its projects archived, so a new project shows
  * the action in its `_links`.
  */
-import type { FaultName } from './faults.js';
+import { link, type RouteLink } from './links.js';
 import { actionLinked, type NounAction } from './noun-actions.js';
 import type { ProjectData } from './projects.js';
 import type { ResourceKind } from './resources.js';
@@ -18,8 +18,8 @@ export function restorationPath(projectPath: string): string {
 }
 
 /** A project's `_links`: itself and, while it is archived, its restoration. */
-export function projectLinks(entry: Entry<ProjectData>, self: string, faults: ReadonlySet<FaultName>): Record<string, string> {
-  return actionLinked(entry.data.status === 'archived', faults) ? { self, restoration: restorationPath(self) } : { self };
+export function projectLinks(entry: Entry<ProjectData>, self: string): Record<string, RouteLink> {
+  return actionLinked(entry.data.status === 'archived') ? { self: link(self), restoration: link(restorationPath(self)) } : { self: link(self) };
 }
 
 /** Keeps "restored" and "active since a restoration" the same fact, whichever way the status was written. */

@@ -10,12 +10,14 @@ import { eventKind, eventListing, eventsPath, type EventData } from './events.js
 import { sessionRoutes, type SessionStore } from './sessions.js';
 import { projectKind, projectListing, projectPath, projectsPath, seedProject, type ProjectData } from './projects.js';
 import { notFound } from './problem.js';
-import { createItem, deleteItem, getItem, listItems, listItemsByOffset, listItemsByPageNumber, patchItem, replaceItem } from './resources.js';
+import { createItem, getItem, itemRoute, listItems, listItemsByOffset, listItemsByPageNumber } from './resources.js';
 import { IdempotencyStore } from './idempotency.js';
 import { currentVersion, deprecatedAt, deprecatedVersion, deprecationNoticePath, renames, sunsetAt } from './versions.js';
+import { link } from './links.js';
 import { jsonReply } from './respond.js';
 import type { Route } from './router.js';
 import type { FaultName } from './faults.js';
+import { faultActive, withoutFaults } from './request-faults.js';
 import { Collection, type IdScheme } from './store.js';
 import { completionAction, taskKind, taskListing, type Completions, type TaskData } from './tasks.js';
 import { represent } from './resources.js';
@@ -80,7 +82,7 @@ export function createRoutes(options: RouteOptions): Route<Operation>[] {
       pattern: '/v2',
       operations: {
         // The index names no resource: any valid credential may read it.
-        GET: { access: 'authenticated', handler: () => jsonReply(200, { _links: { projects: projectsPath, members: membersPath, events: eventsPath, api_keys: apiKeysPath } }) },
+        GET: { access: 'authenticated', handler: () => jsonReply(200, { _links: { projects: link(projectsPath), members: link(membersPath), events: link(eventsPath), api_keys: link(apiKeysPath) } }) },
       },
     },
     {
@@ -95,7 +97,7 @@ export function createRoutes(options: RouteOptions): Route<Operation>[] {
               deprecated_at: new Date(deprecatedAt * 1000).toISOString(),
               sunset_at: new Date(sunsetAt * 1000).toISOString(),
               successor: currentVersion,
-              renamed_fields: renames.map((r) => ({ path: r.path, from: r.from, to: r.to })),
+              renamed_fields: renames.map((r) => ({ path: link(r.path), from: r.from, to: r.to })),
             }),
         },
       },
@@ -106,11 +108,11 @@ export function createRoutes(options: RouteOptions): Route<Operation>[] {
         GET: {
           handler: (ctx) => {
             const label = ctx.query.get('label');
-            if (ctx.method === 'HEAD' && label !== null && ctx.faults.has('head-collection-creates')) {
+            if (ctx.method === 'HEAD' && label !== null && faultActive('head-collection-creates')) {
               // Fault: a HEAD of a filtered listing "warms" it with a placeholder project.
               projectStore.insert(projectStore.newId(), { name: 'placeholder', description: null, status: 'active', label });
             }
-            if (ctx.method === 'GET' && [...ctx.query.keys()].length === 0 && ctx.faults.has('listing-read-creates')) {
+            if (ctx.method === 'GET' && [...ctx.query.keys()].length === 0 && faultActive('listing-read-creates')) {
               // Fault: a plain read of the listing seeds a sample project, which no filter of a caller's asks for.
               projectStore.insert(projectStore.newId(), { name: 'sample', description: null, status: 'active', label: null });
             }
@@ -123,20 +125,12 @@ export function createRoutes(options: RouteOptions): Route<Operation>[] {
         },
       },
     },
-    {
-      pattern: `${projectsPath}/:id`,
-      operations: {
-        GET: { handler: (ctx) => getItem(projects, ctx, param(ctx, 'id')) },
-        PUT: { body: 'required', handler: (ctx) => replaceItem(projects, ctx, param(ctx, 'id'), requiredBody(ctx)) },
-        PATCH: { body: 'required', handler: (ctx) => patchItem(projects, ctx, param(ctx, 'id'), requiredBody(ctx)) },
-        DELETE: { handler: (ctx) => deleteItem(projects, ctx, param(ctx, 'id')) },
-      },
-    },
+    itemRoute(`${projectsPath}/:id`, projects),
     {
       // A noun action on a top-level item: open while the project is archived.
       pattern: `${projectsPath}/:id/restoration`,
       operations: {
-        GET: { handler: (ctx) => readAction(restoration, param(ctx, 'id'), ctx.faults) },
+        GET: { handler: (ctx) => readAction(restoration, param(ctx, 'id')) },
         POST: { body: 'optional', handler: (ctx) => takeAction(restoration, param(ctx, 'id')) },
       },
     },
@@ -160,17 +154,9 @@ export function createRoutes(options: RouteOptions): Route<Operation>[] {
     {
       // An append-only log: no PUT, PATCH or DELETE on an event (405 with Allow).
       pattern: `${eventsPath}/:id`,
-      operations: { GET: { handler: (ctx) => getItem(events, ctx, param(ctx, 'id')) } },
+      operations: { GET: { handler: (ctx) => getItem(events, param(ctx, 'id')) } },
     },
-    {
-      pattern: `${membersPath}/:id`,
-      operations: {
-        GET: { handler: (ctx) => getItem(members, ctx, param(ctx, 'id')) },
-        PUT: { body: 'required', handler: (ctx) => replaceItem(members, ctx, param(ctx, 'id'), requiredBody(ctx)) },
-        PATCH: { body: 'required', handler: (ctx) => patchItem(members, ctx, param(ctx, 'id'), requiredBody(ctx)) },
-        DELETE: { handler: (ctx) => deleteItem(members, ctx, param(ctx, 'id')) },
-      },
-    },
+    itemRoute(`${membersPath}/:id`, members),
     {
       pattern: `${projectsPath}/:id/tasks`,
       operations: {
@@ -179,7 +165,7 @@ export function createRoutes(options: RouteOptions): Route<Operation>[] {
             const projectId = param(ctx, 'id');
             if (projectStore.get(projectId) === undefined) throw missingProject();
             // Fault `nested-listing-unscoped`: every project's tasks, whoever the owner.
-            const listing = ctx.faults.has('nested-listing-unscoped') ? { ...taskListing(projectId), within: () => true } : taskListing(projectId);
+            const listing = faultActive('nested-listing-unscoped') ? { ...taskListing(projectId), within: () => true } : taskListing(projectId);
             return listItems(tasks, ctx, { scope: `${projectPath(projectId)}/tasks`, listing });
           },
         },
@@ -196,26 +182,15 @@ export function createRoutes(options: RouteOptions): Route<Operation>[] {
         },
       },
     },
-    {
-      pattern: '/v2/tasks/:id',
-      operations: {
-        GET: {
-          handler: (ctx) => {
-            // Fault `task-only-nested`: a task is listed under its project but not served at the top level.
-            if (ctx.faults.has('task-only-nested')) throw notFound();
-            return getItem(tasks, ctx, param(ctx, 'id'));
-          },
-        },
-        PUT: { body: 'required', handler: (ctx) => replaceItem(tasks, ctx, param(ctx, 'id'), requiredBody(ctx)) },
-        PATCH: { body: 'required', handler: (ctx) => patchItem(tasks, ctx, param(ctx, 'id'), requiredBody(ctx)) },
-        DELETE: { handler: (ctx) => deleteItem(tasks, ctx, param(ctx, 'id')) },
-      },
-    },
+    itemRoute('/v2/tasks/:id', tasks, () => {
+      // Fault `task-only-nested`: a task is listed under its project but not served at the top level.
+      if (faultActive('task-only-nested')) throw notFound();
+    }),
     // Fault `verb-in-path`: the action is also served (and linked) at a verb, `/complete`.
     ...(options.faults?.has('verb-in-path') ? ['complete'] : []).concat('completion').map((noun) => ({
       pattern: `/v2/tasks/:id/${noun}`,
       operations: {
-        GET: { handler: (ctx) => readAction(completion, param(ctx, 'id'), ctx.faults) },
+        GET: { handler: (ctx) => readAction(completion, param(ctx, 'id')) },
         // A noun action: no body is needed, but a JSON object is tolerated.
         POST: { body: 'optional', handler: (ctx) => takeAction(completion, param(ctx, 'id')) },
       },
@@ -223,9 +198,9 @@ export function createRoutes(options: RouteOptions): Route<Operation>[] {
   ];
   const webhooks = options.webhooks;
   if (webhooks === undefined) return routes;
-  const none = new Set<never>();
-  const project = (id: string) => { const e = projectStore.get(id); return e && represent(projects, e, none); };
-  const task = (id: string) => { const e = taskStore.get(id); return e && represent(tasks, e, none); };
+  // An event's data is the item as stored: no fault of the request's bends it.
+  const project = (id: string) => { const e = projectStore.get(id); return e && withoutFaults(() => represent(projects, e)); };
+  const task = (id: string) => { const e = taskStore.get(id); return e && withoutFaults(() => represent(tasks, e)); };
   const emitting: Record<string, (r: Route<Operation>) => Route<Operation>> = {
     [projectsPath]: (r) => webhooks.emitting(r, 'project', project),
     [`${projectsPath}/:id`]: (r) => webhooks.emitting(r, 'project', project),

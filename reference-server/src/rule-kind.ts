@@ -3,6 +3,7 @@
  * members): the body is checked against the rules, nothing else. Kinds with fields the
  * rules cannot express (a task's owning project) build their own.
  */
+import { faultActive } from './request-faults.js';
 import type { JsonObject } from './body.js';
 import type { RequestContext } from './context.js';
 import type { ResourceKind, Write } from './resources.js';
@@ -36,7 +37,7 @@ export function ruleKind<D extends Fields>(spec: RuleKindSpec<D>): ResourceKind<
       beforeBuild?.(body, ctx);
       // Client-sent id, created_at, updated_at and other unknown fields are not rules: ignored.
       const { values, errors } = applyFields(rules, body, write.mode, write.current);
-      if (write.creating && ctx.faults.has('unknown-field-refused')) {
+      if (write.creating && faultActive('unknown-field-refused')) {
         // Fault: a strict reader refuses what it does not know, against §9.5.
         for (const field of Object.keys(body)) if (!Object.hasOwn(rules, field) && !serverFields.has(field)) errors.push({ field, message: 'is not a field of this resource' });
       }

@@ -9,11 +9,11 @@
  * as that key is valid. `DELETE /v2/sessions/current` logs out: the record is gone, so
  * the same cookie gets 401.
  */
+import { faultActive } from './request-faults.js';
 import { ExpiringStore } from './secret-store.js';
 import { newSecret } from './secrets.js';
 import { sessionCookie, unauthorized, type KeyRing } from './auth.js';
 import { requiredBody, type Operation, type RequestContext } from './context.js';
-import type { FaultName } from './faults.js';
 import { notFound, validationFailed } from './problem.js';
 import { emptyReply, jsonReply } from './respond.js';
 import type { Route } from './router.js';
@@ -67,8 +67,8 @@ export class SessionStore {
  * The Set-Cookie value: `Secure` (never over plain HTTP), `HttpOnly` (out of scripts'
  * reach), `SameSite=Lax` (not sent on cross-site subrequests). `Max-Age=0` clears it.
  */
-function setCookie(value: string, faults: ReadonlySet<FaultName>, clear = false): string {
-  const httpOnly = faults.has('session-cookie-not-httponly') ? '' : '; HttpOnly';
+function setCookie(value: string, clear = false): string {
+  const httpOnly = faultActive('session-cookie-not-httponly') ? '' : '; HttpOnly';
   return `${sessionCookie}=${value}; Path=/${clear ? '; Max-Age=0' : ''}; Secure${httpOnly}; SameSite=Lax`;
 }
 
@@ -94,9 +94,9 @@ export function sessionRoutes(keys: KeyRing, sessions: SessionStore): Route<Oper
               throw validationFailed([{ field: 'api_key', message: 'must be a non-empty string: the API key to log in with' }]);
             }
             const entry = keys.find(apiKey);
-            if (entry === undefined) throw unauthorized('The API key in the body is not valid.', 'invalid_token', ctx.faults);
+            if (entry === undefined) throw unauthorized('The API key in the body is not valid.', 'invalid_token');
             const session = sessions.create(entry.id);
-            const headers = { Location: currentSessionPath, 'Set-Cookie': setCookie(session.id, ctx.faults) };
+            const headers = { Location: currentSessionPath, 'Set-Cookie': setCookie(session.id) };
             return { ...jsonReply(201, { scopes: entry.scopes, created_at: session.createdAt }, headers), holdsSecret: true };
           },
         },
@@ -118,8 +118,8 @@ export function sessionRoutes(keys: KeyRing, sessions: SessionStore): Route<Oper
           handler: (ctx) => {
             const id = currentSession(ctx);
             // Fault `logout-keeps-session`: the browser is told to forget, the server does not.
-            if (!ctx.faults.has('logout-keeps-session')) sessions.delete(id);
-            return emptyReply(204, { 'Set-Cookie': setCookie('', ctx.faults, true) });
+            if (!faultActive('logout-keeps-session')) sessions.delete(id);
+            return emptyReply(204, { 'Set-Cookie': setCookie('', true) });
           },
         },
       },

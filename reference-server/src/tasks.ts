@@ -8,7 +8,8 @@ import type { FieldError } from './problem.js';
 import { actionLinked, type NounAction } from './noun-actions.js';
 import type { ResourceKind, Write } from './resources.js';
 import type { Collection, Entry } from './store.js';
-import type { FaultName } from './faults.js';
+import { faultActive } from './request-faults.js';
+import { link, type RouteLink } from './links.js';
 import { projectPath } from './projects.js';
 import { applyFields, resetOptionalFields, throwIfInvalid, type FieldRules } from './validation.js';
 
@@ -86,12 +87,12 @@ export function taskKind(
     afterDelete(entry: Entry<TaskData>): void {
       completions.delete(entry.id);
     },
-    links(entry: Entry<TaskData>, faults: ReadonlySet<FaultName>): Record<string, string> {
+    links(entry: Entry<TaskData>): Record<string, RouteLink> {
       // Fault `link-dead`: the owner's link names a path that does not exist.
-      const project = faults.has('link-dead') ? `/v2/project/${encodeURIComponent(entry.data.project_id)}` : projectPath(entry.data.project_id);
-      const links: Record<string, string> = { self: taskPath(entry.id), project };
+      const project = faultActive('link-dead') ? `/v2/project/${encodeURIComponent(entry.data.project_id)}` : projectPath(entry.data.project_id);
+      const links: Record<string, RouteLink> = { self: link(taskPath(entry.id)), project: link(project) };
       // The completion action is open only while the task is not done.
-      if (actionLinked(!entry.data.done, faults)) links['completion'] = faults.has('verb-in-path') ? `${taskPath(entry.id)}/complete` : completionPath(entry.id);
+      if (actionLinked(!entry.data.done)) links['completion'] = link(faultActive('verb-in-path') ? `${taskPath(entry.id)}/complete` : completionPath(entry.id));
       return links;
     },
   };

@@ -13,12 +13,15 @@
  *   here so that the check that warns of it has a real target.
  *
  * The routes are written once, under `/v2`; a request for another version is routed
- * there, and its reply is shaped here: paths rewritten, a field rename in transition (v1
- * still sends `title`, the old name of a project's `name`), the deprecation headers.
+ * there, and its reply is shaped here: its links written for the version and scheme
+ * (links.ts), a field rename in transition (v1 still sends `title`, the old name of a
+ * project's `name`), the deprecation headers.
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import type { FaultName } from './faults.js';
+import { faultActive } from './request-faults.js';
 import { genericProblem, ProblemError } from './problem.js';
+import type { LinkWriter } from './links.js';
+import { acceptedVersion } from './media-types.js';
 import type { Reply } from './respond.js';
 
 export type Versioning = 'url' | 'header' | 'x-api-version' | 'query';
@@ -33,8 +36,7 @@ export const versionQueryParam = 'v';
 export const currentVersion = 2;
 export const deprecatedVersion = 1;
 export const removedVersion = 0;
-/** The vendor media type of the header scheme; it is JSON, and answered as application/json. */
-export const vendorMediaType = 'application/vnd.restprobe+json';
+export { vendorMediaType } from './media-types.js';
 /** When v1 was deprecated (2025-01-01T00:00:00Z) and when it goes (2030-01-01T00:00:00Z), in seconds. */
 export const deprecatedAt = 1_735_689_600;
 export const sunsetAt = 1_893_456_000;
@@ -47,19 +49,6 @@ export const deprecationNoticePath = '/v2/deprecations/v1';
 export interface Versioned {
   readonly version: number;
   readonly path: string;
-}
-
-/** The `version` parameter of the vendor media type in Accept; undefined when none is sent. */
-function acceptedVersion(accept: string | undefined): string | undefined {
-  for (const range of (accept ?? '').split(',')) {
-    const [essence = '', ...params] = range.split(';');
-    if (essence.trim().toLowerCase() !== vendorMediaType) continue;
-    for (const param of params) {
-      const [name = '', value = ''] = param.split('=');
-      if (name.trim().toLowerCase() === 'version') return value.trim().replace(/^"(.*)"$/, '$1');
-    }
-  }
-  return undefined;
 }
 
 /** The version a request names outside its path, in the scheme's header or parameter; undefined when none. */
@@ -81,10 +70,10 @@ function sentVersion(headers: IncomingHttpHeaders, query: URLSearchParams, schem
  * version; for a version the scheme does not know, 406 in Accept (no representation
  * fits), 400 in a header or parameter of its own.
  */
-export function versionOf(path: string, query: URLSearchParams, headers: IncomingHttpHeaders, scheme: Versioning, faults: ReadonlySet<FaultName>): Versioned {
+export function versionOf(path: string, query: URLSearchParams, headers: IncomingHttpHeaders, scheme: Versioning): Versioned {
   const removed = (): never => {
     // Fault `removed-version-500`: the retired version's code is gone, and so is its 404.
-    if (faults.has('removed-version-500')) throw new Error('fault removed-version-500: no handler for the removed version');
+    if (faultActive('removed-version-500')) throw new Error('fault removed-version-500: no handler for the removed version');
     throw new ProblemError(genericProblem(410, `API version ${removedVersion} was removed on its sunset date; use version ${currentVersion}.`));
   };
   if (scheme === 'url') {
@@ -92,10 +81,10 @@ export function versionOf(path: string, query: URLSearchParams, headers: Incomin
     const version = m === null ? undefined : Number(m[1]);
     if (version === removedVersion) removed();
     // Fault `version-query-accepted`: `?v=1` chooses a version too, a second scheme beside the URL's.
-    const queried = faults.has('version-query-accepted') ? query.get(versionQueryParam)?.replace(/^v/, '') : undefined;
+    const queried = faultActive('version-query-accepted') ? query.get(versionQueryParam)?.replace(/^v/, '') : undefined;
     if (queried === String(removedVersion)) removed();
     if (version !== deprecatedVersion && queried !== String(deprecatedVersion)) return { version: currentVersion, path };
-    if (faults.has('deprecated-version-gone')) removed();
+    if (faultActive('deprecated-version-gone')) removed();
     return { version: deprecatedVersion, path: m === null ? path : `/v${currentVersion}${path.slice(m[0].length)}` };
   }
   // Other schemes: no version in the path; `/v2/…` names nothing.
@@ -103,7 +92,7 @@ export function versionOf(path: string, query: URLSearchParams, headers: Incomin
   const sent = sentVersion(headers, query, scheme);
   if (sent === undefined) return { version: currentVersion, path: route };
   const version = /^v?\d{1,3}$/.test(sent) ? Number(sent.replace(/^v/, '')) : NaN;
-  if (version === removedVersion || (version === deprecatedVersion && faults.has('deprecated-version-gone'))) removed();
+  if (version === removedVersion || (version === deprecatedVersion && faultActive('deprecated-version-gone'))) removed();
   if (version !== currentVersion && version !== deprecatedVersion) {
     const how = scheme === 'header' ? 'send version=' : scheme === 'query' ? `send ?${versionQueryParam}=` : `send ${versionHeader}: `;
     throw new ProblemError(genericProblem(scheme === 'header' ? 406 : 400, `API version ${sent} is not served; ${how}${currentVersion} (current) or ${deprecatedVersion} (deprecated).`));
@@ -123,54 +112,59 @@ function publicPath(path: string, version: number, scheme: Versioning): string {
 
 const isRoutePath = (s: string): boolean => s === `/v${currentVersion}` || s.startsWith(`/v${currentVersion}/`);
 
-/** A JSON value with route paths rewritten, and the old names of renamed fields added (v1 of a renamed collection). */
-function reshape(value: unknown, rewrite: (path: string) => string, rename?: { from: string; to: string }): unknown {
-  if (typeof value === 'string') return isRoutePath(value) ? rewrite(value) : value;
-  if (Array.isArray(value)) return value.map((v) => reshape(v, rewrite, rename));
-  if (value === null || typeof value !== 'object') return value;
+/** How links are written in a reply for `version` in `scheme`; undefined where they stay route paths (url, current). */
+export function linkWriter(versioned: Versioned, scheme: Versioning): LinkWriter | undefined {
+  if (versioned.version === currentVersion && scheme === 'url') return undefined;
+  return (path) => (isRoutePath(path) ? publicPath(path, versioned.version, scheme) : path);
+}
+
+type Rename = { readonly from: string; readonly to: string };
+
+/** An item with the old name of a renamed field added, before the new one and with its value. */
+function withOldName(item: unknown, rename: Rename): unknown {
+  if (item === null || typeof item !== 'object' || Array.isArray(item) || !Object.hasOwn(item, rename.to) || Object.hasOwn(item, rename.from)) return item;
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) {
-    out[k] = reshape(v, rewrite, k === 'data' ? rename : undefined);
-    // The old name stands before the new one, with its value.
-    if (rename !== undefined && k === rename.to && !Object.hasOwn(value, rename.from)) {
-      delete out[k];
-      out[rename.from] = v;
-      out[k] = v;
-    }
+  for (const [k, v] of Object.entries(item)) {
+    if (k === rename.to) out[rename.from] = v;
+    out[k] = v;
   }
   return out;
+}
+
+/** A reply value of a renamed collection as v1 sends it: an item, or each item of a page's `data`. */
+function renamed(value: unknown, rename: Rename): unknown {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+  if (!('data' in value)) return withOldName(value, rename);
+  const { data } = value as { data: unknown };
+  return { ...value, data: Array.isArray(data) ? data.map((item) => withOldName(item, rename)) : data };
 }
 
 const httpDate = (seconds: number): string => new Date(seconds * 1000).toUTCString();
 
 /** The deprecation fields of a deprecated version's responses (RFC 9745, RFC 8594). */
-function deprecationHeaders(scheme: Versioning, faults: ReadonlySet<FaultName>): Record<string, string> {
+function deprecationHeaders(scheme: Versioning): Record<string, string> {
   const notice = publicPath(deprecationNoticePath, currentVersion, scheme);
   return {
-    Deprecation: faults.has('deprecation-date-malformed') ? httpDate(deprecatedAt) : `@${deprecatedAt}`,
+    Deprecation: faultActive('deprecation-date-malformed') ? httpDate(deprecatedAt) : `@${deprecatedAt}`,
     // Fault `sunset-before-deprecation`: a year before the deprecation date.
-    Sunset: httpDate(faults.has('sunset-before-deprecation') ? deprecatedAt - 365 * 86_400 : sunsetAt),
-    Link: `<${faults.has('deprecation-link-dead') ? `${notice}-gone` : notice}>; rel="deprecation"; type="application/json"`,
+    Sunset: httpDate(faultActive('sunset-before-deprecation') ? deprecatedAt - 365 * 86_400 : sunsetAt),
+    Link: `<${faultActive('deprecation-link-dead') ? `${notice}-gone` : notice}>; rel="deprecation"; type="application/json"`,
   };
 }
 
-/** The reply as `version` in `scheme` sends it, for a request routed to `routePath`. */
-export function shapeReply(reply: Reply, versioned: Versioned, scheme: Versioning, faults: ReadonlySet<FaultName>): Reply {
+/**
+ * The reply as `version` in `scheme` sends it: Location as the client reaches it, the
+ * deprecation headers, the old names of renamed fields. Its links are written when it is
+ * sent ({@link linkWriter}); nothing else in its value is touched.
+ */
+export function shapeReply(reply: Reply, versioned: Versioned, scheme: Versioning): Reply {
   const { version } = versioned;
-  const rewrite = (p: string): string => publicPath(p, version, scheme);
   const headers: Record<string, string> = { ...reply.headers };
-  if (headers['Location'] !== undefined && isRoutePath(headers['Location'])) headers['Location'] = rewrite(headers['Location']);
-  if (version === deprecatedVersion || faults.has('deprecation-on-current')) Object.assign(headers, deprecationHeaders(scheme, faults));
-  let content = reply.content;
-  const rewrites = version !== currentVersion || scheme !== 'url';
-  const renamed = version === deprecatedVersion && !faults.has('rename-dropped-early') ? renames.find((r) => versioned.path === r.path || versioned.path.startsWith(`${r.path}/`)) : undefined;
-  if (content !== undefined && content.type === 'application/json' && (rewrites || renamed)) {
-    const parsed: unknown = JSON.parse(content.text);
-    const rename = renamed && { from: renamed.from, to: renamed.to };
-    // An item is renamed at the top; a page in its `data`.
-    const shaped = rename && parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) && !('data' in parsed) ? reshape({ data: [parsed] }, rewrite, rename) : undefined;
-    const text = JSON.stringify(shaped !== undefined ? (shaped as { data: unknown[] }).data[0] : reshape(parsed, rewrite, rename));
-    content = { ...content, text };
-  }
-  return { ...reply, headers, ...(content !== undefined && { content }) };
+  const location = headers['Location'];
+  if (location !== undefined && isRoutePath(location)) headers['Location'] = publicPath(location, version, scheme);
+  if (version === deprecatedVersion || faultActive('deprecation-on-current')) Object.assign(headers, deprecationHeaders(scheme));
+  const rename = version === deprecatedVersion && !faultActive('rename-dropped-early') ? renames.find((r) => versioned.path === r.path || versioned.path.startsWith(`${r.path}/`)) : undefined;
+  const { content } = reply;
+  const shaped = rename !== undefined && content !== undefined && 'value' in content && content.type === 'application/json' ? { ...content, value: renamed(content.value, rename) } : content;
+  return { ...reply, headers, ...(shaped !== undefined && { content: shaped }) };
 }

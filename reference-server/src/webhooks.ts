@@ -9,7 +9,7 @@
  * The schedule is `short` (250 ms timeout, 50 ms first retry, six attempts: the default, for
  * tests and demos) or `standard` (15 s, 5 s, eight attempts, as production senders).
  */
-import { createHmac, randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { Agent, request } from 'undici';
 import type { JsonObject } from './body.js';
 import { param, requiredBody, type Operation } from './context.js';
@@ -17,6 +17,7 @@ import type { FaultName } from './faults.js';
 import { notFound, validationFailed } from './problem.js';
 import { emptyReply, jsonReply, type Reply } from './respond.js';
 import type { Route } from './router.js';
+import { githubSignature, standardSignature } from './webhook-signature.js';
 
 export const webhookSubscriptionsPath = '/v2/webhook-subscriptions';
 
@@ -53,13 +54,6 @@ function newSecret(): string {
 
 /** How the reference server signs deliveries. */
 export type WebhookSigning = 'standard' | 'github';
-
-/** `v1,<base64 HMAC-SHA256>` over `id.timestamp.body`, the key being the secret's base64 after `whsec_`. */
-export function standardSignature(secret: string, id: string, timestamp: number, body: Buffer): string {
-  const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
-  const mac = createHmac('sha256', key).update(`${id}.${timestamp}.`).update(body).digest('base64');
-  return `v1,${mac}`;
-}
 
 /** The delay before retry `n` (1-based): the first retry's delay doubled n-1 times, from half to all of it (jitter). */
 export function backoffMs(schedule: WebhookSchedule, n: number): number {
@@ -178,7 +172,7 @@ export class Webhooks {
     if (this.scheme === 'github') {
       // GitHub's style: the id in X-GitHub-Delivery, sha256=<hex HMAC(secret, body)>, no timestamp.
       if (!this.faults.has('webhook-no-id')) headers['x-github-delivery'] = sentId;
-      if (!this.faults.has('webhook-unsigned')) headers['x-hub-signature-256'] = `sha256=${createHmac('sha256', sub.secret).update(signed).digest('hex')}`;
+      if (!this.faults.has('webhook-unsigned')) headers['x-hub-signature-256'] = githubSignature(sub.secret, signed);
     } else {
       if (!this.faults.has('webhook-no-id')) headers['webhook-id'] = sentId;
       if (!this.faults.has('webhook-no-timestamp')) headers['webhook-timestamp'] = String(timestamp);
@@ -224,13 +218,10 @@ export class Webhooks {
 
 /** The id of what a POST created: its `id` member, else the last segment of its Location. */
 function createdId(reply: Reply): string | undefined {
-  try {
-    const value: unknown = JSON.parse(reply.content?.text ?? '');
-    const id = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)['id'] : undefined;
-    if (typeof id === 'string') return id;
-  } catch {
-    // Not JSON: fall back on Location.
-  }
+  const value = reply.content !== undefined && 'value' in reply.content ? reply.content.value : undefined;
+  const id = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)['id'] : undefined;
+  if (typeof id === 'string') return id;
+  // Not a JSON value: fall back on Location.
   const location = reply.headers?.['Location'];
   return location === undefined ? undefined : decodeURIComponent(location.split('/').at(-1) ?? '');
 }

@@ -8,7 +8,7 @@ import { faultCatalogue, faultNames, type FaultName, type ReferenceServerOptions
 import { rawExchange, startHarness, type Harness } from './client.js';
 import { pause, probe, probeUntil, shortProbeQuota, slowProbeQuota } from './rate-limit-client.js';
 import { startCapture, subscribe, type Capture } from './webhook-capture.js';
-import { standardSignature } from '../src/webhooks.js';
+import { standardSignature } from '../src/webhook-signature.js';
 import { oauthDemonstrations } from './oauth-fault-demos.js';
 
 /** Runs `demo` with a capture endpoint subscribed to every event. */

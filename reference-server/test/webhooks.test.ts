@@ -5,7 +5,8 @@
  * Webhooks published vector.
  */
 import { describe, expect, it } from 'vitest';
-import { backoffMs, standardSignature, webhookSchedules } from '../src/webhooks.js';
+import { standardSignature } from '../src/webhook-signature.js';
+import { backoffMs, webhookSchedules } from '../src/webhooks.js';
 import { startHarness } from './client.js';
 import { pause, startCapture, subscribe } from './webhook-capture.js';
 

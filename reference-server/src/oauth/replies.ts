@@ -5,7 +5,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import { genericProblem, reasonPhrase } from '../problem.js';
-import { mediaTypes, type Reply } from '../respond.js';
+import { contentText, mediaTypes, type Reply } from '../respond.js';
 
 /** A problem+json reply (errors that must not be redirected, such as an unknown client). */
 export function problem(status: number, detail: string, headers: Readonly<Record<string, string>> = {}): Reply {
@@ -24,8 +24,9 @@ export function seeOther(location: string): Reply {
 export function writeReply(res: ServerResponse, reply: Reply, head: boolean): void {
   const headers: Record<string, string> = { 'Cache-Control': 'no-store', ...reply.headers };
   if (reply.content !== undefined) headers['Content-Type'] = reply.content.type;
+  const text = reply.content === undefined ? undefined : contentText(reply.content);
   // A 204 carries no Content-Length (RFC 9110 §8.6).
-  if (reply.status !== 204) headers['Content-Length'] = String(Buffer.byteLength(reply.content?.text ?? '', 'utf8'));
+  if (reply.status !== 204) headers['Content-Length'] = String(Buffer.byteLength(text ?? '', 'utf8'));
   res.writeHead(reply.status, reasonPhrase(reply.status), headers);
-  res.end(head ? undefined : reply.content?.text);
+  res.end(head ? undefined : text);
 }
