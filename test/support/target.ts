@@ -26,10 +26,18 @@ export interface Target {
  */
 export const testProbeRateLimit = { limit: 10, windowMs: 250 } as const;
 
+/**
+ * The projects listing's page-size cap on the tests' servers, declared in their profile
+ * (`collections[].pagination.maxLimit`): the cap checks fill cap + 1 items, so a smaller cap
+ * than `serve`'s 100 makes every run of the catalogue (each fault matrix cell) about 180
+ * requests cheaper and proves the same rules.
+ */
+export const testProjectsMaxLimit = 10;
+
 /** The reference server with two nodes over one store, so cross-node checks run; with `tls`, over HTTPS, its CA trusted and its plain-HTTP URL configured. */
 export async function startTarget(faults: readonly string[] = [], options: Pick<ReferenceServerOptions, 'rateLimit' | 'probeRateLimit' | 'tls'> = {}): Promise<Target> {
-  const server = await startReferenceServer({ port: 0, faults, nodes: 2, probeRateLimit: testProbeRateLimit, webhookSchedule: 'short', ...options });
-  return targetAt(server, server.url, server.urls.slice(1));
+  const server = await startReferenceServer({ port: 0, faults, nodes: 2, probeRateLimit: testProbeRateLimit, webhookSchedule: 'short', projectsMaxLimit: testProjectsMaxLimit, ...options });
+  return targetAt(server, server.url, server.urls.slice(1), testProjectsMaxLimit);
 }
 
 /** Faults that only show over HTTPS: the fault matrix starts their targets with `tls`. */
@@ -45,9 +53,9 @@ export interface Variant extends Target {
  * server in what `rewrites` change. The profile points at the proxy (one node).
  */
 export async function startVariant(rewrites: Rewrites, faults: readonly string[] = [], options: Pick<ReferenceServerOptions, 'versioning' | 'seedProjects'> = {}): Promise<Variant> {
-  const server = await startReferenceServer({ port: 0, faults, probeRateLimit: testProbeRateLimit, webhookSchedule: 'short', ...options });
+  const server = await startReferenceServer({ port: 0, faults, probeRateLimit: testProbeRateLimit, webhookSchedule: 'short', projectsMaxLimit: testProjectsMaxLimit, ...options });
   const proxy = await startRewritingProxy(server.url, rewrites);
-  const target = await targetAt(server, proxy.url, []);
+  const target = await targetAt(server, proxy.url, [], testProjectsMaxLimit);
   return {
     ...target,
     proxy,
@@ -58,8 +66,10 @@ export async function startVariant(rewrites: Rewrites, faults: readonly string[]
   };
 }
 
-export async function targetAt(server: ReferenceServer, baseUrl: string, nodes: readonly string[]): Promise<Target> {
-  const loaded = await loadProfile({ configPath: referenceConfig, baseUrl, env: { ...server.secrets }, ...(server.caPath !== undefined && { ca: server.caPath }) });
+/** A profile and client for `server` at `baseUrl`; `projectsMaxLimit` declares the cap the server was started with (the config declares 100). */
+export async function targetAt(server: ReferenceServer, baseUrl: string, nodes: readonly string[], projectsMaxLimit?: number): Promise<Target> {
+  const config = await loadProfile({ configPath: referenceConfig, baseUrl, env: { ...server.secrets }, ...(server.caPath !== undefined && { ca: server.caPath }) });
+  const loaded = projectsMaxLimit === undefined ? config : { ...config, collections: config.collections.map((c) => (c.name === 'projects' ? { ...c, pagination: { ...c.pagination, maxLimit: projectsMaxLimit } } : c)) };
   // The config declares `serve`'s quota for the probe keys; the tests' servers run theirs.
   const profile = { ...loaded, nodes, ...(loaded.rateLimit && { rateLimit: { ...loaded.rateLimit, ...testProbeRateLimit } }), ...(server.plainUrl !== undefined && { plainHttpUrl: server.plainUrl }) };
   const client = new HttpClient({ timeoutMs: 5_000, maxBodyBytes: profile.http.maxBodyBytes, connections: 4, maxRequests: 50_000, ...(profile.http.ca !== undefined && { ca: profile.http.ca }) });
