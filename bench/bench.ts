@@ -17,7 +17,7 @@ import { faultCatalogue, startReferenceServer, type Fault } from '../reference-s
 import { catalogue } from '../suites/catalogue.js';
 import { compatibleWithinMajor } from '../suites/09-versioning/compatibility.js';
 import { shapeBaselineOf } from '../src/report/shape-baseline.js';
-import { worstFinding } from '../src/model/result.js';
+import { resultName, worstFinding } from '../src/model/result.js';
 import type { FixtureReady } from './fixture-server.js';
 import type { HttpFigures } from './http-child.js';
 import { autocannonRate, median, medianRatio } from './measure.js';
@@ -99,10 +99,12 @@ const runSeed = 1;
  * The median of {@link cliRuns} runs, each against its own server. The report's own
  * `durationMs` (runChecks alone) is kept too, to tell the engine from the rest.
  */
-async function fullRun(): Promise<{ fullRunMs: number; engineMs: number; requestsPerRun: number; checks: number }> {
+async function fullRun(): Promise<{ fullRunMs: number; engineMs: number; requestsPerRun: number; requestsPerCheck: Record<string, number>; checks: number }> {
   const wall: number[] = [];
   const engine: number[] = [];
   const requests: number[] = [];
+  /** Each check instance's request counts over the runs (`END-get-item-200 [projects]`). */
+  const perCheck = new Map<string, number[]>();
   let checks = 0;
   for (let i = 0; i < cliRuns; i++) {
     const served = await serveReference();
@@ -113,17 +115,23 @@ async function fullRun(): Promise<{ fullRunMs: number; engineMs: number; request
       const args = ['run', env['RESTPROBE_BASE_URL']!, '-c', referenceConfig, '--report-dir', dir, '--seed', String(runSeed), ...nodes];
       const { ms, code } = await timeCli(args, { ...process.env, ...env });
       if (code !== 0) throw new Error(`restprobe run exited ${code}`);
-      const report = JSON.parse(await readFile(join(dir, 'restprobe-report.json'), 'utf8')) as { durationMs: number; checks: { evidence: { requestCount: number } }[] };
+      const report = JSON.parse(await readFile(join(dir, 'restprobe-report.json'), 'utf8')) as { durationMs: number; checks: { id: string; collection?: string; evidence: { requestCount: number } }[] };
       wall.push(ms);
       engine.push(report.durationMs);
       requests.push(report.checks.reduce((n, c) => n + c.evidence.requestCount, 0));
+      for (const c of report.checks) {
+        const name = resultName(c.id, c.collection);
+        perCheck.set(name, [...(perCheck.get(name) ?? []), c.evidence.requestCount]);
+      }
       checks = report.checks.length;
     } finally {
       await served.stop();
       await rm(dir, { recursive: true, force: true });
     }
   }
-  return { fullRunMs: median(wall), engineMs: median(engine), requestsPerRun: median(requests), checks };
+  // Most requests first: where a run's cost is.
+  const requestsPerCheck = Object.fromEntries([...perCheck].map(([name, counts]) => [name, median(counts)] as const).sort(([a, x], [b, y]) => y - x || a.localeCompare(b)));
+  return { fullRunMs: median(wall), engineMs: median(engine), requestsPerRun: median(requests), requestsPerCheck, checks };
 }
 
 /**
@@ -302,7 +310,7 @@ async function main(): Promise<void> {
     walk100kMs: ['≤ 5000', (v) => v <= 5000],
     walk100kRssMb: ['≤ 200', (v) => v <= 200],
     refServerVsNodeHttp: ['≥ 0.5', (v) => v >= 0.5],
-    requestsPerRun: ['reported', () => true],
+    requestsPerRun: ['≤ 900', (v) => v <= 900],
   };
   const machine = { cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, memoryGb: round(totalmem() / 2 ** 30, 1), node: process.version, platform: process.platform };
   const detail = {
@@ -318,7 +326,7 @@ async function main(): Promise<void> {
     walk10kRssMb: round(walk10k.peakRssMb),
   };
   await mkdir(join(root, 'reports'), { recursive: true });
-  await writeFile(join(root, 'reports', 'bench.json'), `${JSON.stringify({ ...figures, detail, machine, measuredAt: new Date().toISOString() }, null, 2)}\n`);
+  await writeFile(join(root, 'reports', 'bench.json'), `${JSON.stringify({ ...figures, detail, requestsPerCheck: run.requestsPerCheck, machine, measuredAt: new Date().toISOString() }, null, 2)}\n`);
 
   log('');
   log(`${'figure'.padEnd(22)}${'value'.padStart(10)}  ${'target'.padEnd(10)} met`);
@@ -327,6 +335,8 @@ async function main(): Promise<void> {
     log(`${key.padEnd(22)}${String(value).padStart(10)}  ${target.padEnd(10)} ${met(value) ? 'yes' : 'NO'}`);
   }
   log('');
+  const heaviest = Object.entries(run.requestsPerCheck).slice(0, 5).map(([name, n]) => `${name} ${n}`);
+  log(`requests per run: ${figures.requestsPerRun}; the most: ${heaviest.join(', ')} (every check's in bench.json)`);
   log(`full run: runChecks ${detail.fullRunEngineMs} ms of ${figures.fullRunMs} ms (${detail.fullRunChecks} checks, seed ${runSeed}); bare node start ${detail.nodeStartMs} ms`);
   log(`harness ${detail.harnessRps} req/s, bare undici ${detail.undiciRps}, autocannon ${detail.autocannonRps}; reference ${detail.referenceRps} vs node:http ${detail.nodeHttpRps}`);
   log(`machine: ${machine.cores} × ${machine.cpu}, ${machine.memoryGb} GiB, Node ${machine.node}`);

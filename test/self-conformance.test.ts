@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resultName } from '../src/model/result.js';
 import { runChecks, type RunOutcome } from '../src/engine/run.js';
 import { catalogue } from '../suites/catalogue.js';
-import { cleanServerExceptions, startTarget, type Target } from './support/target.js';
+import { cleanServerExceptions, startTarget, testProjectsMaxLimit, type Target } from './support/target.js';
 import { cleanShapes } from './support/clean-shapes.js';
 
 let target: Target;
@@ -39,7 +39,8 @@ describe('the clean reference server', () => {
   it.each(['/v2/projects', '/v2/members', '/v2/events'])('is left as it was found: every check cleaned up what it created in %s', async (path) => {
     const res = await target.client.send({
       method: 'GET',
-      url: `${target.server.url}${path}?limit=20`,
+      // Within every listing's cap (the test server caps projects at testProjectsMaxLimit).
+      url: `${target.server.url}${path}?limit=${testProjectsMaxLimit}`,
       headers: { 'x-api-key': target.server.secrets.RESTPROBE_API_KEY },
     });
     expect(JSON.parse(res.body.toString()).data).toEqual([]);

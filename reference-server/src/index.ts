@@ -71,6 +71,12 @@ export interface ReferenceServerOptions extends RateLimitOptions {
    */
   readonly seedProjects?: number;
   /**
+   * The projects listing's maximum page size (`limit`), from 1; default 100, as the
+   * reference config declares. A smaller cap lets a test fill a page past it with fewer items
+   * (the tests' profile then declares it: `collections[].pagination.maxLimit`).
+   */
+  readonly projectsMaxLimit?: number;
+  /**
    * How many nodes to start, from 1 (the default) to {@link maxNodes}: listeners over one
    * shared store, with the same API key and cursor key, as the backends behind a load
    * balancer. With port 0 each node gets its own free port; with port P, nodes get P, P+1, …
@@ -163,6 +169,10 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     throw new Error(`seedProjects must be an integer from 0 to ${maxSeedProjects}, not ${String(seedProjects)}.`);
   }
 
+  const projectsMaxLimit = options.projectsMaxLimit;
+  if (projectsMaxLimit !== undefined && (!Number.isSafeInteger(projectsMaxLimit) || projectsMaxLimit < 1)) {
+    throw new Error(`projectsMaxLimit must be a positive integer, not ${String(projectsMaxLimit)}.`);
+  }
   const nodes = options.nodes ?? 1;
   if (!Number.isSafeInteger(nodes) || nodes < 1 || nodes > maxNodes) {
     throw new Error(`nodes must be an integer from 1 to ${maxNodes}, not ${String(nodes)}.`);
@@ -179,7 +189,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   const sessions = new SessionStore();
   const schedule = options.webhookSchedule ?? 'short';
   const webhooks = new Webhooks(faults, typeof schedule === 'string' ? webhookSchedules[schedule] : schedule, options.webhookScheme ?? 'standard');
-  const routes = createRoutes({ seedProjects, keys, sessions, ids: options.reuseIds ? 'reuse' : 'uuid', webhooks, faults });
+  const routes = createRoutes({ seedProjects, projectsMaxLimit, keys, sessions, ids: options.reuseIds ? 'reuse' : 'uuid', webhooks, faults });
   // Loaded only for TLS: the certificate library and its polyfill stay out of plain runs.
   const tls = options.tls === true ? await (await import('./certificates.js')).generateTlsMaterial() : undefined;
   const hsts = tls !== undefined && !faults.has('missing-hsts');

@@ -120,12 +120,14 @@ export function singleParam(query: URLSearchParams, name: string, errors: FieldE
  */
 export function readLimit(query: URLSearchParams, errors: FieldError[], cap = maxLimit, name = 'limit'): number {
   const raw = singleParam(query, name, errors);
-  if (raw === undefined) return faultActive('default-page-unbounded') ? Infinity : defaultLimit;
+  // A listing capped below the default page size answers pages of its cap.
+  const byDefault = Math.min(defaultLimit, cap);
+  if (raw === undefined) return faultActive('default-page-unbounded') ? Infinity : byDefault;
   if (faultActive('bad-limit-500') && Number.isNaN(Number(raw))) {
     // Fault: a careless handler trusts the limit to be a number.
     throw new TypeError('limit is not a number');
   }
-  if (faultActive('limit-zero-accepted') && /^(?:0+|-[0-9]+)$/.test(raw)) return defaultLimit;
+  if (faultActive('limit-zero-accepted') && /^(?:0+|-[0-9]+)$/.test(raw)) return byDefault;
   const n = /^[0-9]+$/.test(raw) ? Number(raw) : NaN;
   if (n > cap && !faultActive('limit-uncapped')) {
     errors.push({ field: name, message: `must be at most ${cap}, the maximum page size` });

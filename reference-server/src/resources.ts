@@ -87,12 +87,14 @@ export function listItems<D extends Fields>(
     readonly scope: string;
     /** The filters and sorts the listing offers. */
     readonly listing: ListingSpec<D>;
+    /** This listing's maximum page size; default {@link maxLimit}. */
+    readonly maxLimit?: number | undefined;
   },
 ): Reply {
   const errors: FieldError[] = [];
   const overridden = faultActive('cursor-overrides-filter') ? queryWithCarriedFilters(ctx.query, options.listing) : undefined;
   const query = overridden?.query ?? ctx.query;
-  const limit = readLimit(query, errors);
+  const limit = readLimit(query, errors, options.maxLimit);
   const view = readView(query, options.listing, errors);
   const start = readCursor(query, options.scope, view, errors);
   if (errors.length > 0) throw invalidQuery(errors);

@@ -30,6 +30,8 @@ import { openApiDocument, openApiPaths } from './openapi.js';
 export interface RouteOptions {
   /** Bulk projects to create up front (see `seedProject`); none by default. */
   readonly seedProjects?: number;
+  /** The projects listing's maximum page size; default 100 (pagination.ts). */
+  readonly projectsMaxLimit?: number;
   /** The keys that authenticate; `/v2/api-keys` mints into it. */
   readonly keys: KeyRing;
   /** The session records; `/v2/sessions` logs in and out of it. */
@@ -116,7 +118,7 @@ export function createRoutes(options: RouteOptions): Route<Operation>[] {
               // Fault: a plain read of the listing seeds a sample project, which no filter of a caller's asks for.
               projectStore.insert(projectStore.newId(), { name: 'sample', description: null, status: 'active', label: null });
             }
-            return listItems(projects, ctx, { scope: projectsPath, listing: projectListing });
+            return listItems(projects, ctx, { scope: projectsPath, listing: projectListing, maxLimit: options.projectsMaxLimit });
           },
         },
         POST: {

@@ -3,7 +3,7 @@
  * so a caller holds a page plus whatever set of ids it keeps, never the whole collection.
  */
 import { CheckFailure } from '../model/check.js';
-import type { CheckContext, CreatedResource, HttpResponse } from '../model/context.js';
+import type { CheckContext, CreatedResource, FixtureMaker, HttpResponse } from '../model/context.js';
 import type { CollectionProfile } from '../model/profile.js';
 import type { WalkableCollection } from '../model/needs.js';
 import { brief, describe, ensure, expectStatus, summarise } from './expect.js';
@@ -218,9 +218,9 @@ export interface MarkedSet {
   readonly filters: Readonly<Record<string, string>>;
 }
 
-/** Creates `count` items under a fresh marker, in order; `body(i, marker)` adds fields to each. */
+/** Creates `count` items under a fresh marker, in order; `body(i, marker)` adds fields to each. `ctx` may be a check's context or a run fixture's maker. */
 export async function createMarked(
-  ctx: CheckContext,
+  ctx: FixtureMaker,
   c: WalkableCollection,
   count: number,
   body: (i: number, marker: string) => Record<string, unknown> = () => ({}),

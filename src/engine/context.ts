@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { CheckFailure, SetupFailure } from '../model/check.js';
 import type { PropertyEvidence } from '../model/result.js';
 import type { ShapeSnapshot } from '../model/shape.js';
-import type { CheckContext, CreatedResource, IssuedCredential, Lease } from '../model/context.js';
+import type { CheckContext, CreatedResource, FixtureMaker, IssuedCredential, Lease } from '../model/context.js';
 import { profileDefaults, type CollectionProfile, type TargetProfile } from '../model/profile.js';
 import { clientForProfile, type HttpClient } from '../http/client.js';
 import { abortOn, guard, refuseWhenClosed, refuseWrites, type Guard, type Send } from '../http/guards.js';
@@ -80,7 +80,12 @@ export class RunContext implements CheckContext {
     this.http = new RecordingSession(this.guarded(client), profile);
   }
 
-  async create(collection: CollectionProfile, overrides: Record<string, unknown> = {}): Promise<CreatedResource> {
+  create(collection: CollectionProfile, overrides: Record<string, unknown> = {}): Promise<CreatedResource> {
+    return this.createFor(this.owner, collection, overrides);
+  }
+
+  /** Creates an item through this check's session, owned by `owner` in the ledger (the check, or a run fixture). */
+  private async createFor(owner: string, collection: CollectionProfile, overrides: Record<string, unknown>): Promise<CreatedResource> {
     // Every item carries a mark of its own where the collection has a mark field: cleanup
     // can then prove an item is still restprobe's before deleting it (ids can be reused).
     const mark = collection.markField;
@@ -89,12 +94,12 @@ export class RunContext implements CheckContext {
     const marked = mark !== undefined && typeof sent[mark] === 'string' ? { field: mark, value: sent[mark] } : undefined;
     const where = this.ledgerUrl(this.http.url(collection.path));
     // Written ahead: a run killed before the answer still leaves the mark to find the item by.
-    const intent = this.ledger.creating(where, this.owner, marked);
+    const intent = this.ledger.creating(where, owner, marked);
     const res = await this.http.send({ method: 'POST', path: collection.path, json: sent }).catch((err: unknown) => {
       // No answer came: the item may exist all the same. It is listed, with its mark to find it by.
       if (err instanceof RestprobeError && ['ERR_TIMEOUT', 'ERR_PROTOCOL', 'ERR_INTERRUPTED'].includes(err.code)) {
         const lookFor = marked ? `; look for ${marked.field} = ${marked.value}` : '';
-        this.ledger.unlocated(intent, where, this.owner, `POST got no answer (${err.code}): an item may have been created${lookFor}`, 'possible', marked);
+        this.ledger.unlocated(intent, where, owner, `POST got no answer (${err.code}): an item may have been created${lookFor}`, 'possible', marked);
       } else this.ledger.notCreated(intent);
       throw err;
     });
@@ -108,12 +113,12 @@ export class RunContext implements CheckContext {
     if (reason) this.note(`POST ${collection.path}: ${reason}${url ? `; using ${url}` : ''}`);
     if (url === undefined) {
       // The item exists but cannot be found: a finding about the create, not a setup problem.
-      this.ledger.unlocated(intent, where, this.owner, `POST answered ${res.status} but named no item to delete${marked ? `; look for ${marked.field} = ${marked.value}` : ''}`, 'certain', marked);
+      this.ledger.unlocated(intent, where, owner, `POST answered ${res.status} but named no item to delete${marked ? `; look for ${marked.field} = ${marked.value}` : ''}`, 'certain', marked);
       throw new CheckFailure(`POST ${collection.path} answered ${res.status} with neither a usable Location nor "${collection.idField}": the item cannot be found or cleaned up`, 'a Location header or an id field', reason ?? 'neither', res.exchangeIndex);
     }
     // A mark is proof only where the target shows it back.
     const proof = marked && body[marked.field] === marked.value ? marked : undefined;
-    this.ledger.record(this.ledgerUrl(url), this.owner, { of: intent, ...(proof && { proof }) });
+    this.ledger.record(this.ledgerUrl(url), owner, { of: intent, ...(proof && { proof }) });
     return { collection, id: id === undefined ? '' : String(id), url, body, response: res };
   }
 
@@ -159,6 +164,17 @@ export class RunContext implements CheckContext {
     return this.shared.fixtures.lease(key, acquire);
   }
 
+  runFixture<T>(key: string, make: (maker: FixtureMaker) => Promise<T>): Promise<T> {
+    // The items belong to the run: the making check's cleanup leaves them, the run's end deletes them.
+    const owner = `the run's fixture "${key}"`;
+    const maker: FixtureMaker = { create: (collection, overrides = {}) => this.createFor(owner, collection, overrides), newMark: () => this.newMark() };
+    const release = async () => {
+      const notes: string[] = [];
+      await cleanUp(this.ledger.toCleanUp(owner), { profile: this.profile, send: this.cleanupSend({ closed: false }, notes, owner), ledger: this.ledger, note: (line) => notes.push(line), scrub: (text) => scrubSecrets(text, this.http.secrets) });
+    };
+    return this.shared.fixtures.fixture(key, () => make(maker), release);
+  }
+
   treatAsSecret(value: string, label = 'MINTED_SECRET'): void {
     if (value.length > 0 && !this.http.secrets.some((s) => s.value === value)) this.http.secrets.push({ envName: label, value });
   }
@@ -185,7 +201,7 @@ export class RunContext implements CheckContext {
    * removed, by the rules of {@link cleanUp}. Failures become notes, never verdicts.
    */
   async cleanup(): Promise<void> {
-    const send = this.cleanupSend();
+    const send = this.cleanupSend(this.state, this.notes, this.owner);
     await cleanUp(this.ledger.toCleanUp(this.owner), { profile: this.profile, send, ledger: this.ledger, note: (line) => this.notes.push(`cleanup: ${line}`), scrub: (text) => scrubSecrets(text, this.http.secrets) });
   }
 
@@ -224,7 +240,7 @@ export class RunContext implements CheckContext {
    * as cleanup goes; what stays is a leftover of the run, named by what it is.
    */
   private async revokeIssued(): Promise<void> {
-    const send = this.cleanupSend();
+    const send = this.cleanupSend(this.state, this.notes, this.owner);
     for (const credential of this.issued.splice(0)) {
       let why: string | undefined;
       try {
@@ -240,15 +256,16 @@ export class RunContext implements CheckContext {
 
   /**
    * How cleanup sends: not the check's to cancel, it goes past the check's signal, never past
-   * a closed session or a read-only run, and past a spent budget only where a request says so.
+   * a closed session (`state`: the check's, or a run fixture's own) or a read-only run, and past
+   * a spent budget only where a request says so; waits are noted in `notes`.
    */
-  private cleanupSend(): Send {
+  private cleanupSend(state: { readonly closed: boolean }, notes: string[], owner: string): Send {
     return guard((req) => this.client.send(req), [
-      refuseWhenClosed(this.state),
+      refuseWhenClosed(state),
       refuseWrites(this.profile.safety.readOnly),
-      politely(this.shared.pacer, this.shared.polite, (line) => this.notes.push(`cleanup: ${line}`)),
+      politely(this.shared.pacer, this.shared.polite, (line) => notes.push(`cleanup: ${line}`)),
       // A target that stopped answering is not waited on item by item: what is left is listed.
-      this.shared.breaker.guard(`the cleanup of ${this.owner}`),
+      this.shared.breaker.guard(`the cleanup of ${owner}`),
     ]);
   }
 

@@ -22,3 +22,25 @@ describe('SharedFixtures.lease', () => {
     await expect(again.lease('u', acquire)).rejects.toThrow(/ended/);
   });
 });
+
+describe('SharedFixtures.fixture', () => {
+  it('makes a fixture once for every asker, lets the next asker retry a failed one, and releases each once when the run ends', async () => {
+    const fixtures = new SharedFixtures();
+    const released: string[] = [];
+    let made = 0;
+    const make = async () => ++made;
+    const release = (key: string) => async () => void released.push(key);
+    expect(await Promise.all([fixtures.fixture('fill', make, release('fill')), fixtures.fixture('fill', make, release('fill'))])).toEqual([1, 1]);
+    expect(made).toBe(1);
+    // A failed attempt is not kept: the asker waiting on it makes the fixture for itself.
+    let attempts = 0;
+    const flaky = async () => (++attempts === 1 ? Promise.reject(new Error('POST answered 500')) : attempts);
+    const [first, second] = await Promise.allSettled([fixtures.fixture('flaky', flaky, release('flaky')), fixtures.fixture('flaky', flaky, release('flaky'))]);
+    expect(first).toMatchObject({ status: 'rejected' });
+    expect(second).toEqual({ status: 'fulfilled', value: 2 });
+    expect(released).toEqual([]);
+    await fixtures.close();
+    expect(released.sort()).toEqual(['fill', 'flaky']);
+    await expect(fixtures.fixture('fill', make, release('fill'))).rejects.toThrow(/ended/);
+  });
+});

@@ -161,7 +161,23 @@ export interface CheckContext {
    * still registers it with {@link CheckContext.treatAsSecret}: its evidence is its own.
    */
   leased<T>(key: string, acquire: () => Promise<Lease<T>>): Promise<T>;
+  /**
+   * Items shared by the run's checks until the run ends (a collection filled past its page
+   * cap): made once, by the first check that asks, through `make`'s `create`, which sends with
+   * that check's session (the exchanges are its evidence) but gives the items to the run, so
+   * the check's cleanup leaves them for the next check; the run deletes them when it ends. A
+   * failed `make` is not kept (what it created is still deleted): the next check tries again.
+   *
+   * @example
+   * ```ts
+   * const { filters } = await ctx.runFixture(`fill ${c.name}`, (maker) => createMarked(maker, c, 11));
+   * ```
+   */
+  runFixture<T>(key: string, make: (maker: FixtureMaker) => Promise<T>): Promise<T>;
 }
+
+/** What a run fixture is made with: creates whose items belong to the run, and marks. */
+export type FixtureMaker = Pick<CheckContext, 'create' | 'newMark'>;
 
 /** A credential a check obtained that outlives it unless revoked ({@link CheckContext.revokeWhenDone}). */
 export interface IssuedCredential {

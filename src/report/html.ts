@@ -16,7 +16,7 @@ import { anchorId, html } from './html-escape.js';
 import { htmlScript } from './html-script.js';
 import { htmlStyle } from './html-style.js';
 import { statuses, type Report, type SectionSummary } from './model.js';
-import { baselineGroups, baselineLine, baselineVerdict, cleanupNote, damageLine, formatDuration, interruptionLine, leftoverLines, notRunResults, skipReason, totalsLine, verdict } from './wording.js';
+import { baselineGroups, baselineLine, baselineVerdict, cleanupNote, damageLine, formatDuration, interruptionLine, leftoverLines, notRunResults, requestsSent, skipReason, totalsLine, verdict } from './wording.js';
 
 /** Bodies, curl commands and notes longer than this are cut in the page (the JSON report keeps them). */
 export const htmlTextLimit = 20_000;
@@ -81,6 +81,7 @@ function header(report: Report): string {
     `target <code>${html(report.target.baseUrl)}</code>`,
     `started ${html(report.startedAt)}`,
     `took ${formatDuration(report.durationMs)}`,
+    `sent ${requestsSent(report)}`,
     `seed ${report.seed}`,
     report.strict ? 'strict' : 'not strict',
     ...(report.shard ? [`shard ${report.shard.index} of ${report.shard.total}`] : []),

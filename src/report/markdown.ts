@@ -6,7 +6,7 @@ import { resultName, type CheckResult, type Status } from '../model/result.js';
 import { capped, reproducingCurl } from './evidence-text.js';
 import { mdCell, mdCode, mdCodeBlock, mdText } from './markdown-escape.js';
 import { statuses, type Report } from './model.js';
-import { baselineGroups, baselineLine, baselineVerdict, cleanupNote, damageLine, formatDuration, interruptionLine, leftoverLines, notRunResults, skipGroupLines, needsAttention, nonFailingWarnings, rootCauseLines, totalsLine, verdict } from './wording.js';
+import { baselineGroups, baselineLine, baselineVerdict, cleanupNote, damageLine, formatDuration, interruptionLine, leftoverLines, notRunResults, skipGroupLines, needsAttention, nonFailingWarnings, requestsSent, rootCauseLines, totalsLine, verdict } from './wording.js';
 
 /** Failures shown in full; the rest are counted (a GitHub comment holds 65,536 characters). */
 const maxDetailed = 50;
@@ -115,6 +115,7 @@ export function renderMarkdown(report: Report): string {
     `**Target:** ${mdCode(report.target.baseUrl)}`,
     `**Started:** ${report.startedAt}`,
     `**Duration:** ${formatDuration(report.durationMs)}`,
+    `**Sent:** ${requestsSent(report)}`,
     `**Seed:** ${report.seed}`,
     `**Strict:** ${report.strict ? 'yes' : 'no'}`,
     `restprobe ${mdText(report.tool.version)}`,

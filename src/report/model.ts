@@ -74,6 +74,8 @@ export interface Report {
   /** ISO 8601. */
   readonly startedAt: string;
   readonly durationMs: number;
+  /** Requests the checks sent, every check's `evidence.requestCount` summed (cleanup's are not counted): the run's cost behind a rate limiter. */
+  readonly requests: number;
   readonly seed: number;
   /** Whether warnings fail the run (`--strict`). */
   readonly strict: boolean;
@@ -168,6 +170,7 @@ export function buildReport(input: BuildReportInput): Report {
     target: { baseUrl: input.baseUrl },
     startedAt: input.startedAt.toISOString(),
     durationMs: input.durationMs,
+    requests: checks.reduce((n, r) => n + r.evidence.requestCount, 0),
     seed: input.seed,
     strict: input.strict,
     summary: count(checks),

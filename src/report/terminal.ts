@@ -9,7 +9,7 @@ import { paint, type Style } from './ansi.js';
 import { capped, reproducingCurl } from './evidence-text.js';
 import { statuses, type Report } from './model.js';
 import { scrubReport, scrubResult } from './scrub.js';
-import { baselineGroups, baselineLine, baselineVerdict, cleanupNote, damageLine, formatDuration, interruptionLine, leftoverLines, notRunResults, skipGroupLines, needsAttention, nonFailingWarnings, oneLine, rootCauseLines, skipReason, totalsLine, verdict } from './wording.js';
+import { baselineGroups, baselineLine, baselineVerdict, cleanupNote, damageLine, formatDuration, interruptionLine, leftoverLines, notRunResults, skipGroupLines, needsAttention, nonFailingWarnings, oneLine, requestsSent, rootCauseLines, skipReason, totalsLine, verdict } from './wording.js';
 
 export interface TerminalOptions {
   /** Emit ANSI colour codes (a TTY without NO_COLOR). */
@@ -145,7 +145,7 @@ export function renderSummary(unscrubbed: Report, options: SummaryOptions): stri
     ...(paths.length > 0 ? ['', paint('Reports', 'bold', color), ...paths.map((p) => `  ${p}`)] : []),
     ...(report.leftovers.length > 0 ? ['', paint(`Left on the target (${report.leftovers.length}): delete these by hand`, ['bold', 'red'], color), ...leftoverLines(report).map((l) => `  ${l}`)] : []),
     '',
-    `${paint(outcome.toUpperCase(), verdictStyle[outcome], color)}  ${totalsLine(report.summary)}${report.interrupted ? ` · ${report.interrupted.notRun.length} not run` : ''}  in ${formatDuration(report.durationMs)} (seed ${report.seed})${baselineVerdict(report) ? `: ${baselineVerdict(report)}` : ''}`,
+    `${paint(outcome.toUpperCase(), verdictStyle[outcome], color)}  ${totalsLine(report.summary)}${report.interrupted ? ` · ${report.interrupted.notRun.length} not run` : ''}  in ${formatDuration(report.durationMs)}, ${requestsSent(report)} (seed ${report.seed})${baselineVerdict(report) ? `: ${baselineVerdict(report)}` : ''}`,
     ...(cleanupNote(report) ? [paint(cleanupNote(report)!, ['bold', 'red'], color)] : []),
   ];
   return lines.join('\n');

@@ -161,6 +161,18 @@ export function judgedCount(report: Report): number {
 }
 
 /**
+ * What the run's checks sent, counted.
+ *
+ * @example
+ * ```ts
+ * requestsSent(report); // '1604 requests'
+ * ```
+ */
+export function requestsSent(report: Report): string {
+  return `${report.requests} ${report.requests === 1 ? 'request' : 'requests'}`;
+}
+
+/**
  * Counts in status order.
  *
  * @example

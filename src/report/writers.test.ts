@@ -55,6 +55,9 @@ describe('renderJson', () => {
     const text = renderJson(report);
     expect(JSON.parse(text)).toEqual(report);
     expect(text).toContain('\n  "schemaVersion": 4,');
+    // The run's cost: every check's requests summed.
+    expect(report.requests).toBe(report.checks.reduce((n, c) => n + c.evidence.requestCount, 0));
+    expect(text).toContain(`\n  "requests": ${report.requests},`);
   });
 });
 
@@ -98,6 +101,7 @@ describe('renderMarkdown', () => {
     expect(md.startsWith('# restprobe: ❌ failed (1 of 6 checks skipped)\n')).toBe(true);
     expect(md).toContain('## Skipped (1 of 6)\n\n- enable with collections: 1 check (END-get-item-200)');
     expect(md).toContain('**Totals:** 2 pass · 1 fail · 1 warn · 1 skip · 1 error');
+    expect(md).toContain('**Sent:** 1 request');
     expect(md).toContain('| Section | pass | fail | warn | skip | error |\n| --- | ---: | ---: | ---: | ---: | ---: |\n| CON 1 Constraints | 2 | 0 | 0 | 0 | 0 |');
     expect(md).toContain('| **Total** | 2 | 1 | 1 | 1 | 1 |');
   });
@@ -155,7 +159,7 @@ describe('terminal', () => {
     expect(text).toContain('  ✘ FAIL  ERR-unknown-path-404 — found status 200');
     expect(text).toContain("      $ curl -sS -i -X GET 'http://127.0.0.1:8080/restprobe-no-such-path'");
     expect(text).toContain('Reports\n  reports/restprobe-report.json');
-    expect(text.split('\n').at(-1)).toBe('FAILED  2 pass · 1 fail · 1 warn · 1 skip · 1 error  in 2.3 s (seed 42)');
+    expect(text.split('\n').at(-1)).toBe('FAILED  2 pass · 1 fail · 1 warn · 1 skip · 1 error  in 2.3 s, 1 request (seed 42)');
   });
 });
 

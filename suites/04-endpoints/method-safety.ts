@@ -1,7 +1,7 @@
 /** §4 method contract: unsupported methods, and safe methods that change nothing. */
 import fc from 'fast-check';
 import { CheckFailure, CheckSkipped, defineCheck } from '../../src/model/check.js';
-import type { CheckContext, RequestSpec } from '../../src/model/context.js';
+import type { CheckContext, HttpResponse, RequestSpec } from '../../src/model/context.js';
 import type { CollectionProfile } from '../../src/model/profile.js';
 import { brief, describe, ensure, expectHeader, expectJsonObject, expectStatus } from '../../src/check-kit/expect.js';
 import { createMarked, fetchMarkedPage, fetchPage, pagePath } from '../../src/check-kit/pagination.js';
@@ -81,6 +81,8 @@ const rounds = 3;
  * items, the same readings around a pause as long are the control. A call is blamed only
  * when it gains about one item a call more than its control (one item short at most) in each
  * of {@link rounds} rounds: another writer's items come with time, not with the calls.
+ * Every call is first sent once between two readings: when the page gained nothing, no
+ * call adds items and none is watched alone.
  */
 async function watchOutsideTheMark(ctx: CheckContext, collection: CollectionProfile, own: ReadonlySet<string>, calls: readonly { readonly name: string; readonly spec: RequestSpec }[]): Promise<void> {
   const createdSort = collection.sorts.find((f) => /^created_?at$/i.test(f));
@@ -103,6 +105,12 @@ async function watchOutsideTheMark(ctx: CheckContext, collection: CollectionProf
     const firstKnown = after.findIndex((id) => before.has(id));
     return { ids: createdSort !== undefined && firstKnown >= 0 ? after.slice(0, firstKnown) : after.filter((id) => !before.has(id)), ms };
   };
+  // Every call once between two readings first: a call that adds items adds one here too,
+  // and only then is each call watched alone, against its control.
+  const atAll = await gained(async () => {
+    for (const { spec } of calls) await ctx.http.send(spec);
+  });
+  if (atAll.ids.length === 0) return;
   let busy = false;
   for (const { name, spec } of calls) {
     const send = async () => {
@@ -170,9 +178,21 @@ export const safeMethodsNoChange = defineCheck({
         : c.target === 'collection' ? { method: c.method, path: collection.path }
           : c.target === 'marked' ? { method: c.method, path: markedPath }
             : { method: c.method, path: unknownItemPath(collection) };
+    /** Sends the calls in turn; a 5xx fails at once. Returns the last answer. */
+    const sendSafely = async (calls: readonly SafeCall[]): Promise<HttpResponse> => {
+      let last: HttpResponse | undefined;
+      for (const c of calls) {
+        last = await ctx.http.send(toSpec(c));
+        if (last.status >= 500) throw new CheckFailure(`${describe(last)}: a safe call failed with a server error`, 'no 5xx', String(last.status), last.exchangeIndex);
+      }
+      return last!;
+    };
+    const changedBy = (res: HttpResponse, calls: readonly SafeCall[], changed: readonly string[]): CheckFailure =>
+      new CheckFailure(`${describe(res)} (${calls.map(showCall).join(', ')}) changed ${changed.join(', ')}, expected no change`, 'no change', changed.join(', '), res.exchangeIndex);
     // The snapshot's own GETs are safe calls too: two in a row must agree before any call is blamed.
     const first = await snapshot();
-    const again = changes(first, await snapshot());
+    let latest = await snapshot();
+    const again = changes(first, latest);
     ensure(again.length === 0, `the GETs of a snapshot changed ${again.join(', ')}, expected two snapshots in a row to agree`, 'no change', again.join(', '));
     await checkProperty(ctx, {
       arbitrary: fc.array(safeCall, { minLength: 1, maxLength: 4 }),
@@ -180,15 +200,24 @@ export const safeMethodsNoChange = defineCheck({
       numRuns: Math.min(ctx.profile.properties.numRuns, 10),
       show: (calls) => calls.map(showCall).join(', '),
       predicate: async (calls) => {
-        let before = await snapshot();
-        for (const c of calls) {
-          const res = await ctx.http.send(toSpec(c));
-          if (res.status >= 500) throw new CheckFailure(`${describe(res)}: a safe call failed with a server error`, 'no 5xx', String(res.status), res.exchangeIndex);
-          const after = await snapshot();
-          const changed = changes(before, after);
-          if (changed.length > 0) throw new CheckFailure(`${describe(res)} (${showCall(c)}) changed ${changed.join(', ')}, expected no change`, 'no change', changed.join(', '), res.exchangeIndex);
-          before = after;
+        // The check runs alone: the state is as the last snapshot left it, so a sequence needs
+        // only the snapshot after it, unless it changed something.
+        const before = latest;
+        let last = await sendSafely(calls);
+        latest = await snapshot();
+        const changed = changes(before, latest);
+        if (changed.length === 0) return;
+        // Which call: the sequence again, a snapshot after each call, and the first that changes something is named.
+        if (calls.length > 1) {
+          for (const c of calls) {
+            const from = latest;
+            last = await sendSafely([c]);
+            latest = await snapshot();
+            const one = changes(from, latest);
+            if (one.length > 0) throw changedBy(last, [c], one);
+          }
         }
+        throw changedBy(last, calls, changed);
       },
     });
     const ownIds = new Set(items.map((x) => x.id));

@@ -100,8 +100,11 @@ export const paginationStableUnderWrites = defineCheck({
         { limit: small, ops: [{ kind: 'next' }, { kind: 'delete', pick: 0 }, { kind: 'next' }] },
         { limit: small, ops: [{ kind: 'next' }, { kind: 'insert' }, { kind: 'next' }] },
         { limit: Math.min(3, maxLimit), ops: [{ kind: 'next' }, { kind: 'insert' }, { kind: 'next' }] },
+        // An item moved behind the walk's position, another ahead of it.
+        ...(sortField ? [{ limit: small, ops: [{ kind: 'next' as const }, { kind: 'move' as const, pick: 0, to: 9 }, { kind: 'move' as const, pick: 4, to: 0 }, { kind: 'next' as const }] }] : []),
       ],
-      numRuns: Math.min(ctx.profile.properties.numRuns, 20),
+      // The targeted cases above come first; each random case creates a fresh set of items and walks it.
+      numRuns: Math.min(ctx.profile.properties.numRuns, randomWalkCases),
       show: showCase,
       predicate: async (input) => {
         try {
@@ -114,6 +117,9 @@ export const paginationStableUnderWrites = defineCheck({
     });
   },
 });
+
+/** Random interleavings tried after the targeted ones, at most: each costs about a dozen requests. */
+const randomWalkCases = 8;
 
 /** Items each interleaving starts from. */
 const initialItems = 6;

@@ -6,9 +6,13 @@ import { brief, describe, ensure, expectStatus } from '../../src/check-kit/expec
 import { maxCapToFill, type CappedWalk } from '../../src/model/needs.js';
 import { createMarked, fetchPage, pagePath, positional, readPage, walk, walkDefects } from '../../src/check-kit/pagination.js';
 
-/** Fills a capped collection with maxLimit + 1 marked items. */
+/**
+ * A capped collection filled with maxLimit + 1 marked items: one fixture for the run, made by
+ * the first cap check that asks and read by the others (they only read it), so a run fills
+ * each collection past its cap once.
+ */
 async function filledPastMax(ctx: CheckContext, c: CappedWalk): Promise<{ max: number; filters: Readonly<Record<string, string>>; ids: readonly string[] }> {
-  const { filters, ids } = await createMarked(ctx, c, c.maxLimit + 1);
+  const { filters, ids } = await ctx.runFixture(`${c.name} filled past its cap of ${c.maxLimit}`, (maker) => createMarked(maker, c, c.maxLimit + 1));
   return { max: c.maxLimit, filters, ids };
 }
 

@@ -26,10 +26,20 @@ export interface Target {
  */
 export const testProbeRateLimit = { limit: 10, windowMs: 250 } as const;
 
+/**
+ * The projects listing's page-size cap on {@link startTarget}'s servers, declared in their
+ * profile (`collections[].pagination.maxLimit`): the cap checks fill cap + 1 items, so a
+ * smaller cap than `serve`'s 100 makes every run of the catalogue (each fault matrix cell)
+ * about 160 requests cheaper and proves the same rules. Not below the default page size (20):
+ * a check that reads one default page (END-safe-methods-no-change's marked listing) sees as
+ * many items as on `serve`.
+ */
+export const testProjectsMaxLimit = 20;
+
 /** The reference server with two nodes over one store, so cross-node checks run; with `tls`, over HTTPS, its CA trusted and its plain-HTTP URL configured. */
 export async function startTarget(faults: readonly string[] = [], options: Pick<ReferenceServerOptions, 'rateLimit' | 'probeRateLimit' | 'tls'> = {}): Promise<Target> {
-  const server = await startReferenceServer({ port: 0, faults, nodes: 2, probeRateLimit: testProbeRateLimit, webhookSchedule: 'short', ...options });
-  return targetAt(server, server.url, server.urls.slice(1));
+  const server = await startReferenceServer({ port: 0, faults, nodes: 2, probeRateLimit: testProbeRateLimit, webhookSchedule: 'short', projectsMaxLimit: testProjectsMaxLimit, ...options });
+  return targetAt(server, server.url, server.urls.slice(1), testProjectsMaxLimit);
 }
 
 /** Faults that only show over HTTPS: the fault matrix starts their targets with `tls`. */
@@ -45,6 +55,7 @@ export interface Variant extends Target {
  * server in what `rewrites` change. The profile points at the proxy (one node).
  */
 export async function startVariant(rewrites: Rewrites, faults: readonly string[] = [], options: Pick<ReferenceServerOptions, 'versioning' | 'seedProjects'> = {}): Promise<Variant> {
+  // The server's own cap (100): a variant's rewrites may ask it for pages that large.
   const server = await startReferenceServer({ port: 0, faults, probeRateLimit: testProbeRateLimit, webhookSchedule: 'short', ...options });
   const proxy = await startRewritingProxy(server.url, rewrites);
   const target = await targetAt(server, proxy.url, []);
@@ -58,8 +69,10 @@ export async function startVariant(rewrites: Rewrites, faults: readonly string[]
   };
 }
 
-export async function targetAt(server: ReferenceServer, baseUrl: string, nodes: readonly string[]): Promise<Target> {
-  const loaded = await loadProfile({ configPath: referenceConfig, baseUrl, env: { ...server.secrets }, ...(server.caPath !== undefined && { ca: server.caPath }) });
+/** A profile and client for `server` at `baseUrl`; `projectsMaxLimit` declares the cap the server was started with (the config declares 100). */
+export async function targetAt(server: ReferenceServer, baseUrl: string, nodes: readonly string[], projectsMaxLimit?: number): Promise<Target> {
+  const config = await loadProfile({ configPath: referenceConfig, baseUrl, env: { ...server.secrets }, ...(server.caPath !== undefined && { ca: server.caPath }) });
+  const loaded = projectsMaxLimit === undefined ? config : { ...config, collections: config.collections.map((c) => (c.name === 'projects' ? { ...c, pagination: { ...c.pagination, maxLimit: projectsMaxLimit } } : c)) };
   // The config declares `serve`'s quota for the probe keys; the tests' servers run theirs.
   const profile = { ...loaded, nodes, ...(loaded.rateLimit && { rateLimit: { ...loaded.rateLimit, ...testProbeRateLimit } }), ...(server.plainUrl !== undefined && { plainHttpUrl: server.plainUrl }) };
   const client = new HttpClient({ timeoutMs: 5_000, maxBodyBytes: profile.http.maxBodyBytes, connections: 4, maxRequests: 50_000, ...(profile.http.ca !== undefined && { ca: profile.http.ca }) });
