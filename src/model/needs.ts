@@ -20,6 +20,7 @@ import type { RunInputs } from './run-inputs.js';
 import type { ShapeBaseline } from './shape.js';
 import { resolveOtherClient, resolveRateLimit, type ProbeClient, type RateLimitProbe } from './rate-limit-needs.js';
 import type { ApiKeyAuth, ChildProfile, CollectionMethod, CollectionProfile, LimitedAuth, MintAuth, SecretEndpoint, SessionAuth, TargetProfile, VersionProfile, WebhooksProfile } from './profile.js';
+import { resolveReceiver, type ReceiverTarget } from './receiver-need.js';
 import { resolveCodeFlow, resolveConfidentialClient, resolveJwtAccess, resolveOAuthClient, resolveSigningKey, type CodeFlowClient, type ConfidentialClient, type JwtAccess, type OAuthClient, type SigningKey } from './oauth-needs.js';
 
 export { Unmet };
@@ -440,6 +441,8 @@ export const needs = {
   otherClient: need<ProbeClient>({ label: 'a second client of the rate limiter', keys: ['rateLimit.otherCredential', 'rateLimit.keyedBy'], resolve: resolveOtherClient }),
   /** The response shapes an earlier report recorded: a run input (`--baseline`), not a fact of the target. */
   baseline: need<ShapeBaseline>({ label: 'an earlier report to compare with', keys: ['--baseline'], resolve: (_p, inputs) => inputs.baseline ?? new Unmet('no earlier report to compare with', '--baseline') }),
+  /** A team's webhook receiver to send signed deliveries to: a run input of `restprobe webhooks check-receiver`. */
+  receiver: need<ReceiverTarget>({ label: 'a webhook receiver to send deliveries to', keys: ['webhooks check-receiver'], resolve: resolveReceiver }),
 } as const;
 
 export type NeedName = keyof typeof needs;
