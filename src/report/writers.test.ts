@@ -54,7 +54,7 @@ describe('renderJson', () => {
     const report = build();
     const text = renderJson(report);
     expect(JSON.parse(text)).toEqual(report);
-    expect(text).toContain('\n  "schemaVersion": 4,');
+    expect(text).toContain('\n  "schemaVersion": 5,');
   });
 });
 
