@@ -146,6 +146,7 @@ describe('receivers built on the senders\' own libraries', () => {
     const run = async (header: string[]) => {
       let out = '';
       const code = await checkReceiverCommand(r.url, { secretEnv: 'GH', scheme: 'github', answerWithinMs: '2000', toleranceSeconds: '300', header, json: true }, { GH: ghSecret }, { write: (x: string) => ((out += x), true) } as never);
+      expect(out).not.toContain(ghSecret);
       return { code, checks: verdicts((JSON.parse(out) as { checks: { id: string; status: string }[] }).checks) };
     };
     expect(await run([])).toMatchObject({ code: 1, checks: { 'EVT-receiver-valid-2xx': 'fail' } });
