@@ -17,3 +17,10 @@ import versioning from './09-versioning/index.js';
 export const catalogueSections: readonly SectionChecks[] = [constraints, resources, states, endpoints, authentication, events, errors, limits, versioning];
 
 export const catalogue: readonly Check[] = catalogueSections.flatMap((s) => s.checks);
+
+/**
+ * The receiver-mode checks (`restprobe webhooks check-receiver`): their subject is a team's
+ * webhook receiver, which only that command gives, so `restprobe run` does not run them;
+ * `restprobe checks` lists them after the catalogue.
+ */
+export { receiverCatalogue } from './06-events/receiver.js';

@@ -89,7 +89,7 @@ describe('--baseline', () => {
       expect(ran.code).toBe(1);
       const report = await reportOf(ran);
       // The clean run recorded shapes (and skipped: it had no baseline), for this run to compare with.
-      expect((await reportOf(cleanRun)).checks.filter((c) => c.id === 'VER-compatible-within-major').map((c) => [c.collection, c.status, c.configKey, c.shapes !== undefined])).toEqual([
+      expect((await reportOf(cleanRun)).checks.filter((c) => c.id === 'VER-compatible-within-major').map((c) => [c.collection, c.status, c.configKey, c.data?.['shapes'] !== undefined])).toEqual([
         ['events', 'skip', '--baseline', true],
         ['members', 'skip', '--baseline', true],
         ['projects', 'skip', '--baseline', true],
@@ -113,7 +113,7 @@ describe('--baseline', () => {
     await writeFile(bad, JSON.stringify({ checks: 'none' }));
     const ran = await run(clean, { baseline: bad });
     expect(ran.code).toBe(2);
-    expect(ran.error?.message).toMatch(/^--baseline .*not-a-report\.json: not a restprobe report of schemaVersion 4/);
+    expect(ran.error?.message).toMatch(/^--baseline .*not-a-report\.json: not a restprobe report of schemaVersion 5/);
     expect(ran.out).toBe('');
   });
 });

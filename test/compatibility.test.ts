@@ -12,7 +12,9 @@ import type { CheckResult } from '../src/model/result.js';
 import type { TargetProfile } from '../src/model/profile.js';
 import type { ShapeBaseline } from '../src/model/shape.js';
 import { buildReport } from '../src/report/model.js';
-import { withShapesJudged } from '../src/report/shape-baseline.js';
+import { judgeRecorded } from '../src/engine/rejudge.js';
+import type { Report } from '../src/report/model.js';
+import type { ShapeSnapshot } from '../src/model/shape.js';
 import { compatibleWithinMajor } from '../suites/09-versioning/compatibility.js';
 import { cleanShapes } from './support/clean-shapes.js';
 import { jsonOf, withJson, type ProxiedResponse, type Rewrites } from './support/rewriting-proxy.js';
@@ -45,14 +47,14 @@ describe('VER-compatible-within-major', () => {
   it('without a baseline records every collection’s shapes and skips, naming --baseline', async () => {
     const results = await judged(startTarget(), undefined);
     expect(verdicts(results)).toEqual({ projects: 'skip', members: 'skip', events: 'skip' });
-    expect(results.every((r) => r.configKey === '--baseline' && r.shapes !== undefined)).toBe(true);
-    const projects = results.find((r) => r.collection === 'projects')!.shapes!;
+    expect(results.every((r) => r.configKey === '--baseline' && r.data?.['shapes'] !== undefined)).toBe(true);
+    const projects = results.find((r) => r.collection === 'projects')!.data!['shapes'] as ShapeSnapshot;
     expect(Object.keys(projects.probes).sort()).toEqual(['create', 'invalid create', 'item', 'list', 'missing item']);
     expect(projects.version).toBe('2');
     expect(projects.probes['item']).toMatchObject({ request: 'GET /v2/projects/{id}', status: 200, body: { '$.id': { types: ['string'] }, '$.created_at': { types: ['string'] } } });
     expect(projects.probes['missing item']).toMatchObject({ status: 404, body: { '$.type': { types: ['string'] }, '$.status': { types: ['number'] } } });
     // Events take no DELETE: nothing is created, the listing's first item (if any) is read.
-    expect(Object.keys(results.find((r) => r.collection === 'events')!.shapes!.probes)).not.toContain('create');
+    expect(Object.keys((results.find((r) => r.collection === 'events')!.data!['shapes'] as ShapeSnapshot).probes)).not.toContain('create');
   });
 
   it('passes a target that added an optional field, and notes the addition', async () => {
@@ -115,7 +117,7 @@ describe('VER-compatible-within-major', () => {
     expect(verdicts(results), messages(results)).toEqual({ projects: 'pass', members: 'pass', events: 'pass' });
     const notes = results.find((r) => r.collection === 'projects')!.evidence.notes;
     expect(notes).toContain('not compared: GET /v2/projects/{id} (item): not sent this run');
-    expect(results.find((r) => r.collection === 'projects')!.shapes!.probes['listed item']).toMatchObject({ request: "GET /v2/projects/{id} (the listing's first item)", status: 200 });
+    expect((results.find((r) => r.collection === 'projects')!.data!['shapes'] as ShapeSnapshot).probes['listed item']).toMatchObject({ request: "GET /v2/projects/{id} (the listing's first item)", status: 200 });
   });
 
   it('on a read-only run compares what it could observe and notes what it could not', async () => {
@@ -126,16 +128,19 @@ describe('VER-compatible-within-major', () => {
 });
 
 describe('merge-reports --baseline', () => {
+  /** What merge-reports --baseline does with a shard's report: the engine judges what it recorded, through the check's own code. */
+  const withShapesJudged = async (shard: Report): Promise<Report> => (shard.baseline !== undefined ? shard : { ...shard, checks: judgeRecorded(shard.checks, [compatibleWithinMajor], { baseline: await cleanShapes() }, 'merge-reports --baseline') });
+
   it('judges the shapes a shard recorded without a baseline, as a run with it would', async () => {
     let n = 0;
     const results = await judged(startVariant(itemJson((b) => ({ ...b, id: ++n }))), undefined);
     const shard = buildReport({ baseUrl: 'http://x.test', startedAt: new Date(), durationMs: 1, seed: 1, strict: false, version: '0.0.0', results, shard: { index: 1, total: 1 } });
-    const whole = withShapesJudged(shard, await cleanShapes());
+    const whole = await withShapesJudged(shard);
     const projects = whole.checks.find((r) => r.collection === 'projects')!;
     expect(projects).toMatchObject({ status: 'fail', evidence: { found: expect.stringContaining('$.id: was string, is now number') } });
     expect(projects.configKey).toBeUndefined();
     expect(projects.evidence.notes).toContain('judged by merge-reports --baseline from the shapes this shard recorded (its exchanges are kept as summaries)');
     // A shard that ran with --baseline judged for itself.
-    expect(withShapesJudged({ ...shard, baseline: { against: { startedAt: '', toolVersion: '', baseUrl: '' }, newFailures: [], fixed: [], stillFailing: [], vanished: [], nowSkipped: [] } }, await cleanShapes()).checks).toEqual(shard.checks);
+    expect((await withShapesJudged({ ...shard, baseline: { against: { startedAt: '', toolVersion: '', baseUrl: '' }, newFailures: [], fixed: [], stillFailing: [], vanished: [], nowSkipped: [] } })).checks).toEqual(shard.checks);
   });
 });

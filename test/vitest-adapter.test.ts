@@ -43,8 +43,8 @@ afterAll(async () => {
   await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
 });
 
-/** The fixture's vitest run against a fresh reference server with `faults`. */
-async function runFixture(faults: readonly string[]): Promise<ChildRun> {
+/** The fixture's vitest run against a fresh reference server with `faults` (and vitest's own `args`, such as `-t`). */
+async function runFixture(faults: readonly string[], args: readonly string[] = []): Promise<ChildRun> {
   const server = await startReferenceServer({ port: 0, nodes: 2, faults });
   servers.push(server);
   const tmp = await mkdtemp(join(tmpdir(), 'restprobe-vitest-adapter-'));
@@ -54,7 +54,7 @@ async function runFixture(faults: readonly string[]): Promise<ChildRun> {
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST') && k !== 'NODE_OPTIONS'));
   const child = spawn(
     process.execPath,
-    [vitestBin, 'run', '--config', join(fixtureDir, 'vitest.config.ts'), '--root', fixtureDir, '--reporter=json', `--outputFile=${outFile}`],
+    [vitestBin, 'run', '--config', join(fixtureDir, 'vitest.config.ts'), '--root', fixtureDir, '--reporter=json', `--outputFile=${outFile}`, ...args],
     {
       cwd: fixtureDir,
       env: {
@@ -88,10 +88,11 @@ const errChecks = catalogue.filter((c) => c.section === 'ERR');
 describe('restprobe/vitest', { timeout: 60_000 }, () => {
   let clean: ChildRun;
   let faulty: ChildRun;
-  // Both runs at once: each has its own server and temp dir.
+  let filtered: ChildRun;
+  // All runs at once: each has its own server and temp dir.
   beforeAll(async () => {
-    [clean, faulty] = await Promise.all([runFixture([]), runFixture(['errors-as-plain-json'])]);
-  }, 60_000);
+    [clean, faulty, filtered] = await Promise.all([runFixture([]), runFixture(['errors-as-plain-json']), runFixture(['errors-as-plain-json'], ['-t', 'ERR-unknown-path-404'])]);
+  }, 90_000);
 
   it('runs the selected catalogue checks and a team check as vitest tests, which pass on a clean server', () => {
     const tests = testsOf(clean);
@@ -130,5 +131,14 @@ describe('restprobe/vitest', { timeout: 60_000 }, () => {
       expect(run.reportText).not.toContain(run.apiKey);
       expect(run.output).not.toContain(run.apiKey);
     }
+  });
+
+  it('with -t, the engine runs the check of the test vitest runs, and that test maps its verdict; the others are skipped with none', () => {
+    // A test whose check the engine did not run would fail with "has no instance to run", not with the fault's verdict.
+    expect(byId(filtered, 'ERR-unknown-path-404')).toMatchObject({ status: 'failed', meta: { restprobe: { status: 'fail' } } });
+    const others = testsOf(filtered).filter((t) => !t.title.startsWith('ERR-unknown-path-404 — '));
+    expect(others.length).toBe(errChecks.length);
+    expect(others.filter((t) => t.status !== 'skipped' || t.meta?.restprobe !== undefined).map((t) => t.title)).toEqual([]);
+    expect(filtered.code).toBe(1);
   });
 });

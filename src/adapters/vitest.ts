@@ -4,7 +4,7 @@
  * beside its other tests.
  *
  * Each registered check becomes one vitest test, named by its id and title. The check runs
- * through the same engine as `restprobe run` ({@link executeCheck}), and its verdict maps
+ * through the same engine as `restprobe run` ({@link runChecks}), and its verdict maps
  * onto vitest's outcomes:
  *
  * | restprobe | vitest |
@@ -20,13 +20,15 @@
  * `meta.restprobe` holds the verdict (`{ id, status, severity, seed }`) for the JSON
  * reporter and custom reporters.
  *
- * Scheduling is vitest's here, not restprobe's: the checks of one registration run one at
- * a time, in catalogue order, except that a check runs after the registered checks it
- * depends on (`dependsOn`) and `last` checks run at the end. A check whose dependency
- * failed or warned in the same registration is not run (`could not run: it depends on …`),
- * as with `restprobe run`; a dependency vitest did not run (filtered out with `-t`, in
- * another file) blocks nothing. `exclusive` checks are alone only within their
- * registration: vitest may run other test files against the same target at the same time.
+ * Scheduling is restprobe's, not vitest's: when the group starts, the checks whose tests
+ * vitest will run (all of them, or what `-t` or `.only` left) run once through the engine
+ * ({@link runChecks}), as with `restprobe run`: in the seeded plan order, `http.concurrency`
+ * at a time, `exclusive` checks alone and `last` checks at the end, each once per collection
+ * it applies to. A check whose dependency failed or warned is blocked (`could not run: it
+ * depends on …`); a dependency vitest does not run (filtered out with `-t`, in another file)
+ * blocks nothing. Each test waits for its own check's verdicts and reports the worst over its
+ * collections. `exclusive` checks are alone only within their registration: vitest may run
+ * other test files against the same target at the same time.
  *
  * Every message comes from a result the engine has already scrubbed of secrets.
  *
@@ -38,22 +40,20 @@
  * registerCatalogue({ config: 'restprobe.config.json', baseUrl: process.env.STAGING_URL, skip: ['LIM'] });
  * ```
  */
-import { randomInt } from 'node:crypto';
 import { afterAll, beforeAll, describe, test, type TestContext } from 'vitest';
 import { catalogue } from '../../suites/catalogue.js';
 import { loadProfile } from '../config/load.js';
-import { blockedResult, executeCheck } from '../engine/execute.js';
-import { selectChecks } from '../engine/select.js';
-import { instancesOf } from '../engine/instances.js';
-import { runShared, type RunShared } from '../engine/context.js';
+import { runChecks } from '../engine/run.js';
+import { parseSeed } from '../engine/seed.js';
+import { selectChecks, selectionOf } from '../engine/select.js';
 import { RestprobeError } from '../errors.js';
-import { clientForProfile, type HttpClient } from '../http/client.js';
 import type { Check } from '../model/check.js';
 import type { TargetProfile } from '../model/profile.js';
 import { ranks, worstOf, type CheckResult } from '../model/result.js';
 import { reproducingCurl } from '../report/evidence-text.js';
 import { skipReason } from '../report/wording.js';
 import { scrubSecrets } from '../secrets-scrub.js';
+import { VerdictsByCheck } from './verdicts-by-check.js';
 
 export { defineCheck, CheckFailure, CheckSkipped, sections } from '../model/check.js';
 export type { Check, CheckDefinition, CheckId, Schedule, Section, Severity } from '../model/check.js';
@@ -89,13 +89,13 @@ export interface VitestAdapterOptions {
  * Registers the restprobe catalogue (or the part `only`/`skip` select) as vitest tests,
  * in one `describe` group. Call it at the top level of a vitest test file.
  *
- * The profile is loaded and the HTTP client made in the group's `beforeAll`: a config
- * problem or an unset secret fails the group there, with every problem listed. The client
- * is closed in `afterAll`. Each test has no vitest timeout of its own: the check's own
- * deadline (30 × `http.timeoutMs`) bounds it. See the module comment for the verdict
- * mapping and for what vitest, not restprobe, schedules.
+ * The profile is loaded and the run started in the group's `beforeAll`: a config problem
+ * or an unset secret fails the group there, with every problem listed. `afterAll` waits for
+ * the run to end (its cleanup included). Each test has no vitest timeout of its own: the
+ * check's own deadline (30 × `http.timeoutMs`) bounds it. See the module comment for the
+ * verdict mapping and for how the engine schedules the checks.
  *
- * @returns The checks registered, in the order their tests run.
+ * @returns The checks registered, in the order their tests are listed (the engine chooses the order they run in).
  * @throws RestprobeError (`ERR_USAGE`) when `only` or `skip` names no section or check, or `seed` is not an integer.
  *
  * @example
@@ -122,7 +122,7 @@ export function registerCatalogue(options: VitestAdapterOptions = {}): readonly 
  *
  * Everything else is as {@link registerCatalogue}.
  *
- * @returns The checks registered, in the order their tests run.
+ * @returns The checks registered, in the order their tests are listed (the engine chooses the order they run in).
  * @throws RestprobeError (`ERR_USAGE`) when two checks share an id, when `only` or `skip` names no section or check, or `seed` is not an integer.
  *
  * @example
@@ -146,65 +146,55 @@ export function registerCatalogue(options: VitestAdapterOptions = {}): readonly 
  * ```
  */
 export function registerChecks(checks: readonly Check[], options: VitestAdapterOptions = {}): readonly Check[] {
-  assertUniqueIds(checks);
-  const selection = { only: splitList(options.only), skip: splitList(options.skip) };
-  const ordered = testOrder(selectChecks(checks, selection));
-  const seed = seedOf(options.seed);
+  const selected = selectChecks(checks, selectionOf(options.only, options.skip));
+  const seed = parseSeed(options.seed, 'restprobe/vitest seed');
+  const testName = (check: Check): string => `${check.id} — ${check.title}`;
 
-  let session: Session | undefined;
-  /** Verdicts so far in this group, for checks that depend on them. */
-  const results = new Map<string, CheckResult>();
+  let profile: TargetProfile | undefined;
+  let verdicts: VerdictsByCheck | undefined;
+  let run: Promise<unknown> | undefined;
 
   describe(options.name ?? 'restprobe', { concurrent: false, shuffle: false }, () => {
-    beforeAll(async () => {
-      const profile = await loadOrExplain(options);
-      session = { profile, client: clientForProfile(profile), shared: runShared(profile) };
-    });
+    // vitest reads the first parameter as fixtures, and takes only a destructuring pattern there.
+    beforeAll(async ({}, suite) => {
+      profile = await loadOrExplain(options);
+      // The checks whose tests vitest runs: `-t` and `.only` select here too.
+      const running = new Set(suite.tasks.filter((t) => t.type === 'test' && t.mode === 'run').map((t) => t.name));
+      const toRun = selected.filter((c) => running.has(testName(c)));
+      const byCheck = new VerdictsByCheck(toRun, profile);
+      verdicts = byCheck;
+      // Started, not awaited: each test waits for its own check's verdicts.
+      run = runChecks({ profile, checks: toRun, seed, onResult: (r) => byCheck.add(r) }).then(
+        () => byCheck.end(),
+        (err: unknown) => byCheck.end(err),
+      );
+    }, 0);
 
+    // timeout 0 (here and in beforeAll): the engine's per-check deadlines bound the run.
     afterAll(async () => {
-      await session?.client.close();
-      session = undefined;
-    });
+      await run;
+    }, 0);
 
-    for (const check of ordered) {
-      // timeout 0: no vitest timer; the engine's per-check deadline bounds the check.
-      test(`${check.id} — ${check.title}`, { timeout: 0, concurrent: false }, async (context) => {
-        if (session === undefined) throw verdictError('CheckNotRun', 'could not run: the restprobe profile was not loaded (see the beforeAll error)');
-        const blocker = check.dependsOn.map((id) => results.get(id)).find(blocks);
-        const result = blocker ? blockedResult(check, blocker) : await runOnEachCollection(check, session, seed);
-        results.set(check.id, result);
-        await report(result, context, session.profile, seed);
+    for (const check of selected) {
+      test(testName(check), { timeout: 0, concurrent: false }, async (context) => {
+        if (profile === undefined || verdicts === undefined) throw verdictError('CheckNotRun', 'could not run: the restprobe profile was not loaded (see the beforeAll error)');
+        await report(worstOutcome(check, await verdicts.of(check.id)), context, profile, seed);
       });
     }
   });
-  return ordered;
-}
-
-/** What the group's checks share: the profile, one client, the ledger of what they created and the pace. */
-interface Session {
-  readonly profile: TargetProfile;
-  readonly client: HttpClient;
-  readonly shared: RunShared;
+  return selected;
 }
 
 /**
- * Runs the check once per collection it applies to (as runChecks does; vitest's tests are
- * named before the profile is loaded, so one test stands for them all): the worst verdict,
- * its message naming its collection.
+ * The one verdict a test shows for a check run once per collection (vitest's tests are
+ * named before the profile is loaded, so one test stands for them all): the worst
+ * outcome, its message naming its collection.
  */
-async function runOnEachCollection(check: Check, session: Session, seed: number): Promise<CheckResult> {
-  const results: CheckResult[] = [];
-  for (const instance of instancesOf([check], session.profile)) {
-    results.push(await executeCheck(check, { profile: instance.profile, client: session.client, seed, shared: session.shared, ...(instance.collection !== undefined && { collection: instance.collection }) }));
-  }
+function worstOutcome(check: Check, results: readonly CheckResult[]): CheckResult {
   const worst = worstOf(results, ranks.outcome);
   if (worst === undefined) throw new RestprobeError('ERR_HARNESS', `${check.id} has no instance to run`);
   return worst.collection === undefined ? worst : { ...worst, message: `[${worst.collection}] ${worst.message}` };
 }
-
-/** Whether a dependency's verdict makes its dependents meaningless (as in runChecks). */
-const blocks = (r: CheckResult | undefined): r is CheckResult =>
-  r !== undefined && (r.status === 'fail' || r.status === 'warn' || r.errorCode === 'ERR_BLOCKED');
 
 /** Turns one verdict into the test's outcome. */
 async function report(result: CheckResult, context: TestContext, profile: TargetProfile, seed: number): Promise<void> {
@@ -260,44 +250,4 @@ async function loadOrExplain(options: VitestAdapterOptions): Promise<TargetProfi
     if (!(err instanceof RestprobeError)) throw err;
     throw verdictError('RestprobeConfigError', [`restprobe could not load its profile: ${err.message} (${err.code})`, ...err.problems.map((p) => `  - ${p}`)].join('\n'));
   }
-}
-
-/** Test order: the given order, each check after the checks it depends on, `last` checks at the end. */
-function testOrder(checks: readonly Check[]): Check[] {
-  const byId = new Map(checks.map((c) => [c.id, c]));
-  const placed = new Set<string>();
-  const visiting = new Set<string>();
-  const out: Check[] = [];
-  const place = (check: Check, lastPhase: boolean): void => {
-    // A dependency cycle keeps the given order.
-    if (placed.has(check.id) || visiting.has(check.id)) return;
-    visiting.add(check.id);
-    for (const id of check.dependsOn) {
-      const dep = byId.get(id);
-      if (dep && (lastPhase || dep.schedule !== 'last')) place(dep, lastPhase);
-    }
-    visiting.delete(check.id);
-    placed.add(check.id);
-    out.push(check);
-  };
-  for (const c of checks) if (c.schedule !== 'last') place(c, false);
-  for (const c of checks) if (c.schedule === 'last') place(c, true);
-  return out;
-}
-
-function assertUniqueIds(checks: readonly Check[]): void {
-  const ids = checks.map((c) => c.id);
-  const repeated = [...new Set(ids.filter((id, i) => ids.indexOf(id) !== i))];
-  if (repeated.length > 0) throw new RestprobeError('ERR_USAGE', `restprobe/vitest: check ids must be unique; repeated: ${repeated.join(', ')}`);
-}
-
-/** Like the CLI, a selector list may also be comma-separated. */
-function splitList(values: readonly string[] | undefined): string[] {
-  return (values ?? []).flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v.length > 0);
-}
-
-function seedOf(seed: number | undefined): number {
-  if (seed === undefined) return randomInt(0, 2 ** 31 - 1);
-  if (!Number.isSafeInteger(seed)) throw new RestprobeError('ERR_USAGE', `restprobe/vitest: seed ${seed} is not an integer; pass the seed a failure message named`);
-  return seed | 0;
 }

@@ -1,13 +1,10 @@
 /**
  * The verdict of VER-compatible-within-major from two snapshots, as a pure function: the
- * check gives it the shapes it just took, and `merge-reports --baseline` the shapes shards
- * recorded without a baseline, so both judge alike.
+ * check's `run` gives it the shapes it just took, and its `judgeRecorded` the shapes a shard
+ * recorded without a baseline (`merge-reports --baseline`), so both judge alike.
  */
 import type { ShapeBaseline, ShapeSnapshot } from '../model/shape.js';
 import { compareSnapshots } from './shapes.js';
-
-/** The check's id, for `merge-reports`, which judges the shapes its results recorded. */
-export const compatibilityCheckId = 'VER-compatible-within-major';
 
 /** What {@link judgeCompatibility} decided; a skip's `needsBaseline` says whether `--baseline` would let it judge. */
 export type CompatibilityVerdict =

@@ -1,18 +1,10 @@
 /** List-valued flags as the CLI takes them: repeatable, or comma-separated, or both. */
 import { RestprobeError } from '../errors.js';
+import { splitList } from '../engine/select.js';
 import { isReportFormat, reportFormats, type ReportFormat } from '../report/write.js';
 
-/**
- * The non-empty, trimmed items of repeated and comma-separated values.
- *
- * @example
- * ```ts
- * splitList(['ERR,END', ' LIM ']); // ['ERR', 'END', 'LIM']
- * ```
- */
-export function splitList(values: readonly string[]): string[] {
-  return values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v.length > 0);
-}
+/** The CLI's list flags split as the engine splits selectors. */
+export { splitList };
 
 /**
  * `--format`'s value as formats; ERR_USAGE naming any unknown one.

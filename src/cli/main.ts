@@ -159,20 +159,19 @@ Examples:
   cli
     .command('checks')
     .description('list the check catalogue')
-    .option('--json', 'as a JSON array of {id, section, severity, title, rule, needs, uses, configKeys, schedule, dependsOn}', false)
+    .option('--json', 'as a JSON array of {id, section, severity, title, rule, needs, uses, configKeys, schedule, dependsOn, mode}', false)
     .option('--markdown', 'as the Markdown of docs/checks.md', false)
     .action(async (opts: { json: boolean; markdown: boolean }) => {
-      const { catalogue } = await import('../../suites/catalogue.js');
-      const { catalogueEntries, renderCatalogueMarkdown, renderCatalogueText } = await import('./checks-command.js');
+      const { catalogueEntries, listedChecks, renderCatalogueMarkdown, renderCatalogueText } = await import('./checks-command.js');
       const faults = async () => {
         const [{ faultIndex }, { faultCatalogue }] = await Promise.all([import('./fault-index.js'), import('../../reference-server/src/faults.js')]);
         return [faultIndex(), faultCatalogue] as const;
       };
       const text = opts.json
-        ? JSON.stringify(catalogueEntries(catalogue), null, 2)
+        ? JSON.stringify(catalogueEntries(listedChecks), null, 2)
         : opts.markdown
-          ? renderCatalogueMarkdown(catalogue, ...(await faults()))
-          : renderCatalogueText(catalogue);
+          ? renderCatalogueMarkdown(listedChecks, ...(await faults()))
+          : renderCatalogueText(listedChecks);
       process.stdout.write(`${text}\n`);
     });
 
@@ -222,7 +221,9 @@ Examples:
     .option('--processed-url <template>', 'where the receiver tells how often it processed an event ({id} replaced; a GET answering JSON with a numeric count): a repeat must then be processed once; without it, that is not judged (skip)')
     .option('--settle-ms <n>', 'how long after the repeat the processed count may take to settle (a receiver that works asynchronously counts later)', '2000')
     .option('--header <line>', "a header sent with every delivery, 'Name: value' (a gateway's key); repeatable", collect, [])
-    .option('--json', 'results as JSON', false)
+    .option('--json', 'the JSON report on stdout, instead of a line per check and the summary', false)
+    .option('--report-dir <dir>', 'also write the report files here, as run does (default formats json,junit,md,html)')
+    .option('--format <list>', 'report file formats, comma-separated: json,junit,md,html,allure,github (into --report-dir, default reports)')
     .addHelpText(
       'after',
       `

@@ -10,7 +10,8 @@ import { catalogue } from '../../suites/catalogue.js';
 import { readBaseline, withBaseline } from '../report/baseline.js';
 import { mergeReports } from '../report/merge.js';
 import { readReport } from '../report/read.js';
-import { shapeBaselineOf, withShapesJudged } from '../report/shape-baseline.js';
+import { shapeBaselineOf } from '../report/shape-baseline.js';
+import { judgeRecorded } from '../engine/rejudge.js';
 import { renderSummary } from '../report/terminal.js';
 import { prepareReportDir } from '../report/write.js';
 import { exitCodeOfReport } from './exit-code.js';
@@ -43,8 +44,9 @@ export async function mergeCommand(inputs: readonly string[], opts: MergeOptions
   const files = await Promise.all(inputs.map(reportFile));
   const shards = await Promise.all(files.map((f) => readReport(f, 'merge-reports:')));
   const previous = opts.baseline === undefined ? undefined : await readBaseline(opts.baseline);
-  // Shards run without --baseline recorded their response shapes: judged here, as a run with it would have.
-  const judged = previous === undefined ? shards : shards.map((s) => withShapesJudged(s, shapeBaselineOf(previous)));
+  // Shards run without --baseline recorded what they could not judge (response shapes): the checks' own code judges it now, as a run with it would have.
+  const given = previous === undefined ? undefined : { baseline: shapeBaselineOf(previous) };
+  const judged = given === undefined ? shards : shards.map((s) => (s.baseline !== undefined ? s : { ...s, checks: judgeRecorded(s.checks, catalogue, given, 'merge-reports --baseline') }));
   const report = withBaseline(mergeReports(judged, files), previous, new Set(catalogue.map((c) => c.id)));
   // Only now: the output directory may be one of the inputs.
   await prepareReportDir(opts.reportDir);

@@ -2,13 +2,13 @@
  * `restprobe run`: load the profile, check the target answers at all, run the suites,
  * print live lines and a summary, write the reports, and choose the exit code.
  */
-import { randomInt } from 'node:crypto';
 import { catalogue } from '../../suites/catalogue.js';
 import { loadProfile } from '../config/load.js';
 import { instancesOf } from '../engine/instances.js';
 import { runChecks } from '../engine/run.js';
 import { healthPhase, type Health } from '../engine/health.js';
-import { selectChecks, type Selection } from '../engine/select.js';
+import { selectChecks, selectionOf, splitList, type Selection } from '../engine/select.js';
+import { parseSeed } from '../engine/seed.js';
 import { parseShard, shardChecks, type Shard } from '../engine/shard.js';
 import { RestprobeError } from '../errors.js';
 import { clientForProfile, type HttpClient } from '../http/client.js';
@@ -24,7 +24,7 @@ import { LedgerFile } from '../engine/ledger-file.js';
 import { exitCodeOfReport } from './exit-code.js';
 import { cleanupCommandLine, earlierLeftovers } from './earlier-runs.js';
 import { Interrupts } from './interrupts.js';
-import { parseFormats, splitList } from './formats.js';
+import { parseFormats } from './formats.js';
 import { Progress } from './progress.js';
 import { publishReports } from './publish.js';
 import { toolVersion } from './version.js';
@@ -53,8 +53,8 @@ export interface RunOptions {
 /** Runs and returns the exit code; throws RestprobeError for usage, config and reachability problems. */
 export async function runCommand(baseUrl: string | undefined, opts: RunOptions, out: NodeJS.WriteStream = process.stdout): Promise<number> {
   const formats = parseFormats(opts.format);
-  const seed = parseSeed(opts.seed);
-  const selection = { only: splitList(opts.only), skip: splitList(opts.skip) };
+  const seed = parseSeed(opts.seed, '--seed');
+  const selection = selectionOf(opts.only, opts.skip);
   const matching = selectChecks(catalogue, selection);
   if (matching.length === 0) {
     throw new RestprobeError('ERR_USAGE', `no check selected: ${describeSelection(selection)} matches no check in the catalogue (see restprobe checks)`);
@@ -172,12 +172,4 @@ export function costLine(requests: number, waits: { readonly count: number; read
 function describeSelection(selection: Selection): string {
   const parts = [...selection.only.map((s) => `--only ${s}`), ...selection.skip.map((s) => `--skip ${s}`)];
   return parts.length > 0 ? parts.join(' ') : 'the selection';
-}
-
-function parseSeed(value: string | undefined): number {
-  if (value === undefined) return randomInt(0, 2 ** 31 - 1);
-  if (!/^-?\d+$/.test(value) || !Number.isSafeInteger(Number(value))) {
-    throw new RestprobeError('ERR_USAGE', `--seed: "${value}" is not an integer; expected the seed a report printed`);
-  }
-  return Number(value) | 0;
 }

@@ -1,13 +1,24 @@
 /**
  * `restprobe webhooks check-receiver URL --secret-env NAME [--scheme …]`: receiver mode.
- * The secret is read from the environment and never printed. Exit 0 when no check failed
- * (a warning, a SHOULD broken, does not fail), 1 on a failure, 3 when the receiver could not
- * be reached.
+ * The receiver-mode checks run through the engine with the receiver as the run's base URL,
+ * and are reported as `restprobe run`'s are: a line per check as it ends and the summary,
+ * or the JSON report on stdout (`--json`); with `--report-dir` or `--format`, the report
+ * files too. The secret is read from the environment and never printed (`$NAME` in curl
+ * commands). Exit 0 when no check failed (a warning, a SHOULD broken, does not fail), 1 on
+ * a failure, 3 when the receiver could not be reached.
  */
-import { ExitCode, RestprobeError } from '../errors.js';
-import { checkReceiver, defaultSettleMs } from '../webhooks/check-receiver.js';
+import { RestprobeError } from '../errors.js';
+import { defaultSettleMs, runReceiverChecks } from './check-receiver.js';
 import { signatureSchemes, type SignatureScheme } from '../webhooks/signing.js';
-import { scrubSecrets } from '../secrets-scrub.js';
+import { buildReport } from '../report/model.js';
+import { renderJson } from '../report/json.js';
+import { scrubReport } from '../report/scrub.js';
+import { renderCheckLine, renderSummary } from '../report/terminal.js';
+import { prepareReportDir } from '../report/write.js';
+import { exitCodeOfReport } from './exit-code.js';
+import { parseFormats } from './formats.js';
+import { publishReports } from './publish.js';
+import { toolVersion } from './version.js';
 
 export interface CheckReceiverOptions {
   readonly secretEnv: string;
@@ -19,8 +30,16 @@ export interface CheckReceiverOptions {
   readonly settleMs?: string;
   /** `Name: value` lines, sent with every delivery (repeatable). */
   readonly header?: readonly string[];
+  /** The JSON report on stdout instead of the terminal lines and summary. */
   readonly json?: boolean;
+  /** Where report files go (as `run --report-dir`); given alone, in `run`'s default formats. */
+  readonly reportDir?: string;
+  /** Report formats (as `run --format`); given alone, into `reports`. */
+  readonly format?: string;
 }
+
+/** `run`'s default report formats, for a `--report-dir` given without `--format`. */
+const defaultFormats = 'json,junit,md,html';
 
 /** `Name: value` lines as headers (lower-case names); a line that is not one is a usage error. */
 export function parseHeaderLines(lines: readonly string[]): Record<string, string> {
@@ -51,17 +70,17 @@ export async function checkReceiverCommand(url: string, opts: CheckReceiverOptio
   const settleMs = Number(opts.settleMs ?? defaultSettleMs);
   if (!Number.isSafeInteger(settleMs) || settleMs < 0) throw new RestprobeError('ERR_USAGE', `--settle-ms: "${opts.settleMs ?? ''}" is not a whole number of milliseconds`);
   const headers = parseHeaderLines(opts.header ?? []);
-  const results = await checkReceiver({ url: target.href, secret, scheme: opts.scheme as SignatureScheme, answerWithinMs: within, toleranceSeconds: tolerance, settleMs, headers, ...(opts.processedUrl !== undefined && { processedUrl: opts.processedUrl }) });
-  const scrub = (text: string) => scrubSecrets(text, [{ envName: opts.secretEnv, value: secret }]);
-  if (opts.json === true) out.write(`${scrub(JSON.stringify({ receiver: target.href, scheme: opts.scheme, checks: results }, null, 2))}\n`);
-  else {
-    for (const r of results) {
-      out.write(scrub(`${r.status.toUpperCase().padEnd(5)} ${r.id}  ${r.title}${r.message ? `\n      ${r.message}` : ''}\n`));
-      if (r.status !== 'pass') for (const line of r.evidence) out.write(scrub(`      · ${line}\n`));
-    }
-    const count = (s: string) => results.filter((r) => r.status === s).length;
-    out.write(`\n${count('pass')} passed, ${count('fail')} failed, ${count('warn')} warned, ${count('skip')} skipped, ${count('error')} could not run\n`);
-  }
-  if (results.some((r) => r.status === 'error')) return ExitCode.unreachable;
-  return results.some((r) => r.status === 'fail') ? ExitCode.failures : ExitCode.ok;
+  const files = opts.reportDir === undefined && opts.format === undefined ? undefined : { dir: opts.reportDir ?? 'reports', formats: parseFormats(opts.format ?? defaultFormats) };
+  if (files !== undefined) await prepareReportDir(files.dir);
+
+  const color = (out as NodeJS.WriteStream).isTTY === true && !process.env['NO_COLOR'];
+  const secrets = [{ envName: opts.secretEnv, value: secret }];
+  const startedAt = new Date();
+  const receiver = { url: target.href, secret, secretEnv: opts.secretEnv, scheme: opts.scheme as SignatureScheme, answerWithinMs: within, toleranceSeconds: tolerance, settleMs, headers, ...(opts.processedUrl !== undefined && { processedUrl: opts.processedUrl }) };
+  const { profile, outcome } = await runReceiverChecks(receiver, { ...(opts.json !== true && { onResult: (r) => out.write(`${renderCheckLine(r, { color, secrets })}\n`) }) });
+  const report = buildReport({ baseUrl: profile.baseUrl, startedAt, durationMs: Date.now() - startedAt.getTime(), seed: 0, strict: false, version: toolVersion(), results: outcome.results, order: outcome.order, leftovers: outcome.leftovers });
+  const paths = files === undefined ? [] : await publishReports(report, { ...files, secrets: profile.secrets }, out);
+  if (opts.json === true) out.write(renderJson(scrubReport(report, profile.secrets)));
+  else out.write(`\n${renderSummary(report, { color, secrets: profile.secrets, reportPaths: paths })}\n`);
+  return exitCodeOfReport(report);
 }

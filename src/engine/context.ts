@@ -5,7 +5,6 @@
 import { randomUUID } from 'node:crypto';
 import { CheckFailure, SetupFailure } from '../model/check.js';
 import type { PropertyEvidence } from '../model/result.js';
-import type { ShapeSnapshot } from '../model/shape.js';
 import type { CheckContext, CreatedResource, FixtureMaker, IssuedCredential, Lease } from '../model/context.js';
 import { profileDefaults, type CollectionProfile, type TargetProfile } from '../model/profile.js';
 import { clientForProfile, type HttpClient } from '../http/client.js';
@@ -49,7 +48,8 @@ export class RunContext implements CheckContext {
   readonly http: RecordingSession;
   readonly notes: string[] = [];
   propertyEvidence: PropertyEvidence | undefined;
-  shapes: ShapeSnapshot | undefined;
+  /** What the check attached to its result (`record`), by name. */
+  readonly recorded: Record<string, unknown> = {};
   /** What the check's requests got back (not cleanup's): the engine's floor under a pass. */
   readonly answers = new AnswerTally();
   private readonly dedicated: HttpClient[] = [];
@@ -192,8 +192,8 @@ export class RunContext implements CheckContext {
     this.propertyEvidence = data;
   }
 
-  recordShapes(snapshot: ShapeSnapshot): void {
-    this.shapes = snapshot;
+  record(name: string, value: unknown): void {
+    this.recorded[name] = value;
   }
 
   /**

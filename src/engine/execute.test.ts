@@ -310,3 +310,31 @@ describe('executeCheck evidence', () => {
     expect(result.evidence.notes.at(-1)).toMatch(/^cleanup: left .*\/no-headers: DELETE failed: .*no complete response/);
   });
 });
+
+describe('data a check records', () => {
+  const recording = (records: Check['records']): Check =>
+    defineCheck({
+      id: 'VER-fake-recording',
+      title: 'A fake recording check',
+      rule: 'The target MUST answer.',
+      severity: 'must',
+      needs: [],
+      records,
+      async run(ctx) {
+        await ctx.http.send({ method: 'GET', path: '/echo' });
+        ctx.record('seen', { key: apiKey, n: 1 });
+        throw new CheckFailure('found something, expected nothing');
+      },
+    });
+
+  it('is kept in the result whatever the verdict, scrubbed of secrets', async () => {
+    const result = await execute(recording({ seen: { description: 'what it saw', schema: { type: 'object' } } }));
+    expect(result.status).toBe('fail');
+    expect(result.data).toEqual({ seen: { key: '$API_KEY', n: 1 } });
+  });
+
+  it('under a name the check does not declare is a harness fault, not a verdict', async () => {
+    const result = await execute(recording({}));
+    expect(result).toMatchObject({ status: 'error', errorCode: 'ERR_HARNESS', message: 'harness fault: VER-fake-recording recorded seen, which its records do not declare' });
+  });
+});

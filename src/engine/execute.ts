@@ -24,7 +24,6 @@ import type { HttpClient } from '../http/client.js';
 import { scrubSecrets } from '../secrets-scrub.js';
 import { RunContext, runShared, type RunShared } from './context.js';
 import type { Damage } from './health.js';
-import type { ShapeSnapshot } from '../model/shape.js';
 
 export interface ExecuteOptions {
   readonly profile: TargetProfile;
@@ -45,7 +44,7 @@ export interface ExecuteOptions {
 /** Exchanges kept in a failure's evidence; property checks can send hundreds. */
 const maxFailureExchanges = 25;
 
-interface Outcome {
+export interface Outcome {
   status: Status;
   message: string;
   configKey?: ConfigKey | undefined;
@@ -101,9 +100,11 @@ export async function executeCheck(check: Check, opts: ExecuteOptions): Promise<
     notes: ctx.notes.map(scrub),
     ...(ctx.propertyEvidence && { property: ctx.propertyEvidence }),
   };
+  const undeclared = Object.keys(ctx.recorded).filter((name) => !(name in check.records));
+  if (undeclared.length > 0) outcome = { status: 'error', message: `harness fault: ${check.id} recorded ${undeclared.join(', ')}, which its records do not declare`, errorCode: 'ERR_HARNESS', rootCause: 'harness fault' };
   const judged = resultOf(check, { ...outcome, message: scrub(outcome.message), rootCause: outcome.rootCause === undefined ? undefined : scrub(outcome.rootCause) }, started, evidence);
-  // Shapes hold names and types, no values; a field name may still be a key the target minted.
-  const result = ctx.shapes === undefined ? judged : { ...judged, shapes: JSON.parse(scrub(JSON.stringify(ctx.shapes))) as ShapeSnapshot };
+  // Recorded data is the check's own (shapes hold names and types, no values), but a name may still be a key the target minted.
+  const result = Object.keys(ctx.recorded).length === 0 ? judged : { ...judged, data: JSON.parse(scrub(JSON.stringify(ctx.recorded))) as Record<string, unknown> };
   return opts.collection === undefined ? result : { ...result, collection: opts.collection };
 }
 
@@ -130,7 +131,8 @@ export function damagedResult(check: Check, damage: Damage): CheckResult {
   return resultOf(check, { status: 'error', message: `not run: ${why} (${damage.now.join('; ')}; before: ${damage.before.join('; ')})`, errorCode: 'ERR_BLOCKED', rootCause: why }, performance.now(), emptyEvidence());
 }
 
-function judge(check: Check, err: unknown, ctx: RunContext): Outcome {
+/** What a check threw, as an outcome: its verdict, a skip, or an error. Also judges what `judgeRecorded` throws (rejudge.ts). */
+export function judge(check: Check, err: unknown, ctx: Pick<RunContext, 'note'> & { readonly http?: Pick<RunContext['http'], 'exchanges'> }): Outcome {
   if (err instanceof CheckFailure) {
     return { status: check.severity === 'must' && !(err instanceof ShouldFailure) ? 'fail' : 'warn', message: err.message, expected: err.expected, found: err.found, focus: err.exchange };
   }
@@ -149,11 +151,11 @@ function rootCauseOf(err: RestprobeError): string {
   return `${what} (${err.code})`;
 }
 
-function lastExchange(ctx: RunContext): number | undefined {
-  return ctx.http.exchanges.length > 0 ? ctx.http.exchanges.length - 1 : undefined;
+function lastExchange(ctx: { readonly http?: Pick<RunContext['http'], 'exchanges'> }): number | undefined {
+  return ctx.http !== undefined && ctx.http.exchanges.length > 0 ? ctx.http.exchanges.length - 1 : undefined;
 }
 
-function resultOf(check: Check, o: Outcome, started: number, evidence: Evidence): CheckResult {
+export function resultOf(check: Check, o: Outcome, started: number, evidence: Evidence): CheckResult {
   return {
     id: check.id,
     section: check.section,

@@ -1,7 +1,7 @@
 /**
  * The engine's entry point: runs the selected checks against one target and returns every
- * verdict. The CLI and the self-tests run checks through it (the vitest adapter runs each
- * check through the same `executeCheck`, with vitest owning the order).
+ * verdict. Every way of running checks goes through it: `restprobe run`, `restprobe webhooks
+ * check-receiver`, the self-tests and the vitest adapter.
  *
  * A pool of `http.concurrency` checks in flight, started in the seeded plan order:
  * `parallel` checks side by side; an `exclusive` check only once nothing else is in

@@ -1,6 +1,7 @@
 /**
- * `--only` and `--skip`: a selector is a section prefix (`ERR`) or a check id
- * (`ERR-problem-json-content-type`). An unknown selector is a usage error, not silence.
+ * `--only` and `--skip` (and the vitest adapter's `only`/`skip`): a selector is a section
+ * prefix (`ERR`) or a check id (`ERR-problem-json-content-type`). An unknown selector is a
+ * usage error, not silence; so are two checks with one id, which no selector could tell apart.
  */
 import type { Check } from '../model/check.js';
 import { sections } from '../model/section.js';
@@ -11,6 +12,29 @@ export interface Selection {
   readonly skip: readonly string[];
 }
 
+/**
+ * The non-empty, trimmed items of repeated and comma-separated values: how every way of
+ * running checks takes its selectors (and the CLI its other list flags).
+ *
+ * @example
+ * ```ts
+ * splitList(['ERR,END', ' LIM ']); // ['ERR', 'END', 'LIM']
+ * ```
+ */
+export function splitList(values: readonly string[] | undefined): string[] {
+  return (values ?? []).flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v.length > 0);
+}
+
+/**
+ * A selection from selector lists as given (repeated, comma-separated or both).
+ *
+ * @example
+ * ```ts
+ * selectionOf(['ERR,END'], ['ERR-bad-input-no-5xx']); // { only: ['ERR', 'END'], skip: ['ERR-bad-input-no-5xx'] }
+ * ```
+ */
+export const selectionOf = (only: readonly string[] | undefined, skip: readonly string[] | undefined): Selection => ({ only: splitList(only), skip: splitList(skip) });
+
 const matches = (check: Check, selector: string): boolean => check.id === selector || check.section === selector;
 
 /**
@@ -20,8 +44,16 @@ const matches = (check: Check, selector: string): boolean => check.id === select
  * ```
  */
 export function selectChecks(checks: readonly Check[], selection: Selection): Check[] {
+  assertUniqueIds(checks);
   validateSelection(checks, selection);
   return filterChecks(checks, selection);
+}
+
+/** Fails when two checks share an id: results, dependencies and selectors go by id. */
+function assertUniqueIds(checks: readonly Check[]): void {
+  const ids = checks.map((c) => c.id);
+  const repeated = [...new Set(ids.filter((id, i) => ids.indexOf(id) !== i))];
+  if (repeated.length > 0) throw new RestprobeError('ERR_USAGE', `check ids must be unique; repeated: ${repeated.join(', ')}`);
 }
 
 /** Fails on selectors that name neither a section nor a check of `checks` (the whole catalogue). */

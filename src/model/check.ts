@@ -25,6 +25,21 @@ export { sections, type CheckId, type Section, type Severity } from './section.j
 import type { CheckContext, HttpResponse } from './context.js';
 import { RestprobeError } from '../errors.js';
 import type { NeedName, Resolved } from './needs.js';
+import type { RunInputs } from './run-inputs.js';
+
+/** Data a check attaches to its result (`ctx.record(name, value)`): kept in the report whatever the verdict. */
+export interface RecordedData {
+  /** What the data is, for the report schema's readers. */
+  readonly description: string;
+  /** The JSON Schema the value follows (the report schema describes the data under `checks[].data`). */
+  readonly schema: Readonly<Record<string, unknown>>;
+}
+
+/** What {@link CheckDefinition.judgeRecorded} gets besides the data: the result's collection, and notes for its evidence. */
+export interface RecordedContext {
+  readonly collection: string | undefined;
+  note(line: string): void;
+}
 
 /**
  * When a check runs. `parallel`: beside other checks (the default; checks touch only what
@@ -65,6 +80,20 @@ export interface CheckDefinition<N extends NeedName, U extends NeedName> {
   readonly judges?: readonly AnswerClass[];
   /** Runs the probe; returns normally on pass, throws {@link CheckFailure} on a violation. */
   run(ctx: CheckContext, needs: Resolved<N> & Partial<Resolved<U>>): Promise<void>;
+  /** The data the check attaches to its result, by name (`ctx.record`); recording a name not declared here is a harness fault. */
+  readonly records?: Readonly<Record<string, RecordedData>>;
+  /**
+   * Judges again from the data a run of the check recorded, once a run input it lacked then
+   * is given (`merge-reports --baseline` judges what shards recorded without one). It
+   * throws as `run` does ({@link CheckFailure}, {@link CheckSkipped}); returning is a pass.
+   * Only a check that declares it is judged later, and only by its own code.
+   *
+   * @example
+   * ```ts
+   * judgeRecorded(ctx, { shapes }, { baseline }) { judgeShapes(ctx, ctx.collection, shapes as ShapeSnapshot, baseline); }
+   * ```
+   */
+  judgeRecorded?(ctx: RecordedContext, recorded: Readonly<Record<string, unknown>>, inputs: RunInputs): void;
 }
 
 /** A registered check: its definition, with the section its id names and the defaults filled in. */
@@ -75,12 +104,13 @@ export interface Check<N extends NeedName = NeedName, U extends NeedName = NeedN
   readonly slow: boolean;
   readonly dependsOn: readonly CheckId[];
   readonly judges: readonly AnswerClass[];
+  readonly records: Readonly<Record<string, RecordedData>>;
 }
 
 /** Registers a check's definition; the section comes from the id. */
 export function defineCheck<const N extends NeedName = never, const U extends NeedName = never>(def: CheckDefinition<N, U>): Check<N, U> {
   if (!/^[A-Z]{3}-[a-z0-9]+(?:-[a-z0-9]+)*$/.test(def.id)) throw new Error(`check id "${def.id}" is not <PREFIX>-<kebab-slug>`);
-  return { ...def, section: sectionOf(def.id)!, uses: def.uses ?? [], schedule: def.schedule ?? 'parallel', slow: def.slow ?? false, dependsOn: def.dependsOn ?? [], judges: def.judges ?? defaultJudges };
+  return { ...def, section: sectionOf(def.id)!, uses: def.uses ?? [], schedule: def.schedule ?? 'parallel', slow: def.slow ?? false, dependsOn: def.dependsOn ?? [], judges: def.judges ?? defaultJudges, records: def.records ?? {} };
 }
 
 /** One conventions section's checks, as the catalogue lists them. */

@@ -52,6 +52,7 @@ export const configKeys = [
   'version.removed',
   'version.renames',
   '--baseline',
+  'webhooks check-receiver',
 ] as const;
 
 export type ConfigKey = (typeof configKeys)[number];

@@ -5,7 +5,6 @@
  */
 import type { CollectionProfile, TargetProfile } from './profile.js';
 import type { PropertyEvidence } from './result.js';
-import type { ShapeSnapshot } from './shape.js';
 import type { WebhookInbox } from './webhook-inbox.js';
 import type { RawRequest, RawResponse } from './raw-exchange.js';
 
@@ -140,8 +139,16 @@ export interface CheckContext {
   observed(what: string): void;
   /** Attaches property-test replay data. */
   property(data: PropertyEvidence): void;
-  /** Keeps the collection's response shapes in the result, whatever the verdict (a later run's baseline). */
-  recordShapes(snapshot: ShapeSnapshot): void;
+  /**
+   * Attaches data to the result, whatever the verdict, under a name the check declares in
+   * its `records` (with its JSON Schema): the report carries it in `checks[].data`.
+   *
+   * @example
+   * ```ts
+   * ctx.record('shapes', snapshot); // a later run's --baseline compares with it
+   * ```
+   */
+  record(name: string, value: unknown): void;
   /**
    * A session over its own single keep-alive connection, recording into this check's
    * evidence: for checks that must see what a server sends between responses.

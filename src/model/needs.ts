@@ -29,6 +29,7 @@ import type { TargetProfile } from './profile.js';
 import type { RunInputs } from './run-inputs.js';
 import type { ShapeBaseline } from './shape.js';
 import { Unmet } from './unmet.js';
+import { resolveReceiver, type ReceiverTarget } from './receiver-need.js';
 
 export { Unmet };
 export type { Need } from './need.js';
@@ -51,6 +52,8 @@ export const needs = {
   ...webhooksNeeds,
   /** The response shapes an earlier report recorded: a run input (`--baseline`), not a fact of the target. */
   baseline: need<ShapeBaseline>({ label: 'an earlier report to compare with', keys: ['--baseline'], resolve: (_p, inputs) => inputs.baseline ?? new Unmet('no earlier report to compare with', '--baseline') }),
+  /** A team's webhook receiver to send signed deliveries to: a run input of `restprobe webhooks check-receiver`. */
+  receiver: need<ReceiverTarget>({ label: 'a webhook receiver to send deliveries to', keys: ['webhooks check-receiver'], resolve: resolveReceiver }),
 } as const;
 
 export type NeedName = keyof typeof needs;

@@ -5,7 +5,6 @@
 import type { RestprobeErrorCode } from '../errors.js';
 import type { ConfigKey } from './config-keys.js';
 import type { Section, Severity } from './section.js';
-import type { ShapeSnapshot } from './shape.js';
 
 export type Status = 'pass' | 'fail' | 'warn' | 'skip' | 'error';
 
@@ -76,10 +75,11 @@ export interface CheckResult {
   readonly durationMs: number;
   readonly evidence: Evidence;
   /**
-   * The collection's response shapes as the check saw them (VER-compatible-within-major),
-   * whatever its verdict: what a later run's `--baseline` compares with.
+   * The data the check recorded (`ctx.record`), by the names its `records` declare, whatever
+   * its verdict (VER-compatible-within-major's `shapes`: what a later run's `--baseline`
+   * compares with). Scrubbed like the rest of the result.
    */
-  readonly shapes?: ShapeSnapshot;
+  readonly data?: Readonly<Record<string, unknown>>;
 }
 
 /** How reports name a result: its id, with its collection when it has one (`END-get-item-200 [books]`). */

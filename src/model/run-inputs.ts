@@ -1,4 +1,5 @@
 import type { ShapeBaseline } from './shape.js';
+import type { ReceiverTarget } from './receiver-need.js';
 
 /**
  * What a run is given besides the target's config: inputs of this run (flags, earlier
@@ -13,4 +14,6 @@ import type { ShapeBaseline } from './shape.js';
 export interface RunInputs {
   /** The response shapes an earlier report recorded (`run --baseline`). */
   readonly baseline?: ShapeBaseline;
+  /** The webhook receiver that receiver-mode checks send deliveries to (`restprobe webhooks check-receiver`). */
+  readonly receiver?: ReceiverTarget;
 }

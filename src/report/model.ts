@@ -19,10 +19,11 @@ export interface SectionSummary {
 /**
  * The report's format version. 2 added `shard` and `baseline` (both optional), 3 a
  * result's optional `shapes`, 4 `interrupted` and a leftover's `certainty` (both
- * optional), so an earlier report reads as a version-4 one
- * (fixtures/schema/restprobe.report.schema.json).
+ * optional), 5 a result's optional `data` (what its check recorded) in place of `shapes`
+ * (now `data.shapes`), so an earlier report reads as a version-5 one (read.ts;
+ * fixtures/schema/restprobe.report.schema.json).
  */
-export const reportSchemaVersion = 4;
+export const reportSchemaVersion = 5;
 
 /** A run a signal stopped: the report holds only what ran, and says what did not. */
 export interface Interruption {

@@ -10,7 +10,8 @@ import { readReport, reportValidator } from './read.js';
 import { shapeOf } from '../check-kit/shapes.js';
 
 /** A report with every optional field set. */
-const withShapes = { ...sampleResults[0]!, id: 'VER-compatible-within-major', collection: 'projects', status: 'skip' as const, shapes: { version: '2', probes: { 'missing item': { request: 'GET /v2/projects/{id} (an id no item has)', status: 404, body: shapeOf({ type: 'about:blank', status: 404, errors: [{ field: 'x' }], note: null }) } } } };
+const shapes = { version: '2', probes: { 'missing item': { request: 'GET /v2/projects/{id} (an id no item has)', status: 404, body: shapeOf({ type: 'about:blank', status: 404, errors: [{ field: 'x' }], note: null }) } } };
+const withShapes = { ...sampleResults[0]!, id: 'VER-compatible-within-major', collection: 'projects', status: 'skip' as const, data: { shapes } };
 const full: Report = {
   ...sampleReport(true, [...sampleResults, hostileResult, withShapes]),
   leftovers: [{ url: 'http://x.test/v2/projects/7', owner: 'END-get-item-200 [projects]', lastAnswer: 'DELETE answered 503' }],
@@ -45,7 +46,8 @@ describe('the report schema', () => {
     expect(problems({ ...json, checks: [{ ...json.checks[0], status: 'flaky' }] })).toContain('/checks/0/status must be equal to one of the allowed values');
     expect(problems({ ...json, extra: 1 })).toContain(' must NOT have additional properties');
     expect(problems({ ...json, startedAt: 'yesterday' })).toContain('/startedAt must match format "date-time"');
-    expect(problems({ ...json, schemaVersion: 5 })).toContain('/schemaVersion must be equal to constant');
+    expect(problems({ ...json, schemaVersion: 6 })).toContain('/schemaVersion must be equal to constant');
+    expect(problems({ ...json, checks: [{ ...json.checks[0], data: { shapes: { probes: 'none' } } }] })).toContain('/checks/0/data/shapes/probes must be object');
   });
 });
 
@@ -65,12 +67,20 @@ describe('readReport', () => {
     return err;
   };
 
-  it('reads a report, and a version-1, -2 or -3 report as version 4', async () => {
+  it('reads a report, and a version-1, -2, -3 or -4 report as version 5', async () => {
     expect(await readReport(await file('full.json', renderJson(full)), '--baseline')).toEqual(full);
-    for (const version of [1, 2, 3]) {
+    for (const version of [1, 2, 3, 4]) {
       const old = { ...JSON.parse(renderJson(sampleReport())), schemaVersion: version };
-      expect((await readReport(await file(`v${version}.json`, JSON.stringify(old)), '--baseline')).schemaVersion).toBe(4);
+      expect((await readReport(await file(`v${version}.json`, JSON.stringify(old)), '--baseline')).schemaVersion).toBe(5);
     }
+  });
+
+  it("reads a version-4 result's shapes as the data it recorded (data.shapes), so an older report still serves as --baseline", async () => {
+    const { data: _now, ...v4Result } = withShapes;
+    const v4 = { ...JSON.parse(renderJson(full)), schemaVersion: 4, checks: JSON.parse(renderJson(full)).checks.map((c: { id: string }) => (c.id === 'VER-compatible-within-major' ? { ...v4Result, shapes } : c)) };
+    const read = await readReport(await file('v4-shapes.json', JSON.stringify(v4)), '--baseline');
+    expect(read).toEqual(full);
+    expect(read.checks.find((c) => c.id === 'VER-compatible-within-major')?.data).toEqual({ shapes });
   });
 
   it('says which file and what is wrong, with exit code 2', async () => {
@@ -78,7 +88,7 @@ describe('readReport', () => {
     expect(missing).toMatchObject({ code: 'ERR_REPORT_INVALID', message: expect.stringMatching(/^--baseline .*nope\.json: cannot read it \(ENOENT\)$/) });
     expect((await failure(await file('text.json', 'not json'))).message).toMatch(/text\.json: not JSON/);
     const broken = await failure(await file('broken.json', JSON.stringify({ ...JSON.parse(renderJson(sampleReport())), summary: { pass: 'many' } })));
-    expect(broken.message).toMatch(/broken\.json: not a restprobe report of schemaVersion 4/);
+    expect(broken.message).toMatch(/broken\.json: not a restprobe report of schemaVersion 5/);
     expect(broken.problems).toContain('summary.pass: must be an integer (found string "many")');
   });
 });

@@ -52,9 +52,28 @@ export function reportValidator(): ValidateFunction<Report> {
 }
 
 /**
- * The report in a file, validated. A version-1, -2 or -3 report (before `shard` and
- * `baseline`, a result's `shapes`, or `interrupted` and a leftover's `certainty` existed)
- * is read as version 4: those versions only added optional fields. Throws
+ * An earlier version's report as the current version: versions 1 to 3 only lacked
+ * optional fields; version 4 held a result's recorded shapes as `shapes`, now `data.shapes`.
+ * Anything else is left for the validator to judge.
+ */
+function upgrade(data: unknown): unknown {
+  if (data === null || typeof data !== 'object') return data;
+  const version = (data as { schemaVersion?: unknown }).schemaVersion;
+  if (version !== 1 && version !== 2 && version !== 3 && version !== 4) return data;
+  const checks = (data as { checks?: unknown }).checks;
+  const moved = Array.isArray(checks)
+    ? checks.map((c: unknown) => {
+        if (c === null || typeof c !== 'object' || !('shapes' in c)) return c;
+        const { shapes, ...rest } = c as { shapes: unknown };
+        return { ...rest, data: { shapes } };
+      })
+    : checks;
+  return { ...data, schemaVersion: reportSchemaVersion, ...(Array.isArray(checks) && { checks: moved }) };
+}
+
+/**
+ * The report in a file, validated. A report of an earlier schema version is read as the
+ * current one (see `upgrade`: a version-4 result's `shapes` become `data.shapes`). Throws
  * ERR_REPORT_INVALID naming `what` (`--baseline`) and the file.
  *
  * @example
@@ -79,7 +98,7 @@ export async function readReport(path: string, what: string): Promise<Report> {
   } catch (err) {
     fail(`not JSON (${(err as Error).message}); give a restprobe-report.json`, [], err);
   }
-  const upgraded = data !== null && typeof data === 'object' && [1, 2, 3].includes((data as { schemaVersion?: unknown }).schemaVersion as number) ? { ...data, schemaVersion: reportSchemaVersion } : data;
+  const upgraded = upgrade(data);
   const validate = reportValidator();
   if (!validate(upgraded)) {
     const problems = problemsFromAjv(validate.errors ?? []);

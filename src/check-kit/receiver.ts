@@ -1,0 +1,79 @@
+/**
+ * What receiver-mode checks are written with: deliveries made as the scheme's real senders
+ * make them (receiver-deliveries.ts), sent through the check's session (so they are
+ * recorded, redacted and reproducible by curl), timed, and the receiver's processed count
+ * read until it settles.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { CheckFailure } from '../model/check.js';
+import type { CheckContext, HttpResponse } from '../model/context.js';
+import type { ReceiverTarget } from '../model/receiver-need.js';
+import { companionHeaders, probeEvent, signatureHeaders, type ProbeEvent } from '../webhooks/receiver-deliveries.js';
+
+// What the receiver checks build deliveries with: the scheme's companion headers and whether it carries a timestamp.
+export { companionHeaders };
+export { hasTimestamp } from '../webhooks/signing.js';
+
+/** A delivery's answer and how long it took. */
+export interface Delivered {
+  readonly res: HttpResponse;
+  readonly ms: number;
+}
+
+export const is2xx = (d: Delivered): boolean => d.res.status >= 200 && d.res.status < 300;
+export const is4xx = (d: Delivered): boolean => d.res.status >= 400 && d.res.status < 500;
+
+/** Fails with `accepted …` unless the receiver refused the delivery with a 4xx. */
+export function expectRefused(sent: Delivered, accepted: string): void {
+  if (!is4xx(sent)) throw new CheckFailure(`accepted ${accepted} (${sent.res.status})`, 'a 4xx', String(sent.res.status), sent.res.exchangeIndex);
+}
+
+/** Now, in the seconds signature timestamps count. */
+export const nowSeconds = (): number => Math.floor(Date.now() / 1000);
+
+/** A fresh event in the receiver's scheme. */
+export const newEvent = (receiver: ReceiverTarget): ProbeEvent => probeEvent(receiver.scheme, receiver.url);
+
+/**
+ * The delivery's headers as the scheme's senders make them, signed over `body` with `secret`
+ * (default: the receiver's own secret, the event's own bytes, now).
+ *
+ * @example
+ * ```ts
+ * const e = newEvent(receiver);
+ * await deliver(ctx, receiver, 'a valid delivery', signedHeaders(receiver, e), e.body);
+ * ```
+ */
+export function signedHeaders(receiver: ReceiverTarget, e: ProbeEvent, ts = nowSeconds(), secret = receiver.secret.value, body = e.body): Record<string, string> {
+  return { ...companionHeaders(receiver.scheme, e, ts), ...signatureHeaders(receiver.scheme, secret, e, ts, body) };
+}
+
+/** POSTs one delivery to the receiver (the team's `--header`s last) and notes what it was. */
+export async function deliver(ctx: CheckContext, receiver: ReceiverTarget, what: string, headers: Record<string, string>, body: Buffer): Promise<Delivered> {
+  const t0 = performance.now();
+  const res = await ctx.http.send({ method: 'POST', url: receiver.url, headers: { ...headers, ...receiver.headers }, body, auth: false });
+  const ms = Math.round(performance.now() - t0);
+  ctx.note(`${what}: POST ${receiver.url} → ${res.status} in ${ms} ms`);
+  return { res, ms };
+}
+
+/**
+ * How often the receiver says it processed event `id` (`count` in the JSON the processed
+ * URL answers), read until `settleMs` has passed (a count above one ends the wait: nothing
+ * can undo a second processing); undefined when it answers no numeric count.
+ */
+export async function settledCount(ctx: CheckContext, receiver: ReceiverTarget & { readonly processedUrl: string }, id: string): Promise<{ readonly count: number | undefined; readonly res: HttpResponse }> {
+  const url = receiver.processedUrl.replace('{id}', encodeURIComponent(id));
+  const started = performance.now();
+  for (let reads = 1; ; reads++) {
+    const res = await ctx.http.send({ method: 'GET', url, auth: false });
+    const value = (res.json as Record<string, unknown> | undefined)?.['count'];
+    const count = typeof value === 'number' ? value : undefined;
+    const waited = performance.now() - started;
+    if ((count ?? 0) > 1 || waited >= receiver.settleMs) {
+      ctx.note(`GET ${url} → ${res.status}: count ${count ?? 'not given'} (read ${reads} times over ${Math.round(waited)} ms, --settle-ms ${receiver.settleMs})`);
+      return { count, res };
+    }
+    await sleep(Math.min(100, receiver.settleMs - waited), undefined, { signal: ctx.signal });
+  }
+}

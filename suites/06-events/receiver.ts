@@ -1,0 +1,111 @@
+/**
+ * §6 Events, the team's receiver as the subject (receiver mode, `restprobe webhooks
+ * check-receiver URL`): restprobe sends signed deliveries as the scheme's real senders make
+ * them and judges the answers (conventions §6.3–6.4). They need a receiver, which only that
+ * command gives, so they are a list of their own: `restprobe run` and its reports never
+ * carry them, `restprobe checks` and docs/checks.md do.
+ */
+import { randomBytes } from 'node:crypto';
+import { defineCheck, CheckFailure, CheckSkipped, ShouldFailure, type Check } from '../../src/model/check.js';
+import { companionHeaders, deliver, expectRefused, hasTimestamp, is2xx, is4xx, newEvent, nowSeconds, settledCount, signedHeaders } from '../../src/check-kit/receiver.js';
+
+export const receiverValid2xx = defineCheck({
+  id: 'EVT-receiver-valid-2xx',
+  title: 'A valid delivery gets a 2xx quickly',
+  rule: 'A receiver MUST acknowledge a correctly signed delivery with a 2xx, quickly (within --answer-within-ms), doing the work afterwards.',
+  severity: 'must',
+  needs: ['receiver'],
+  async run(ctx, { receiver }) {
+    const e = newEvent(receiver);
+    const valid = await deliver(ctx, receiver, 'a valid delivery', signedHeaders(receiver, e), e.body);
+    const within = receiver.answerWithinMs;
+    if (!is2xx(valid)) throw new CheckFailure(`answered ${valid.res.status} to a valid delivery`, 'a 2xx', String(valid.res.status), valid.res.exchangeIndex);
+    if (valid.ms > within) throw new CheckFailure(`answered after ${valid.ms} ms, more than ${within} ms`, `a 2xx within ${within} ms`, `${valid.ms} ms`, valid.res.exchangeIndex);
+  },
+});
+
+export const receiverBadSignature4xx = defineCheck({
+  id: 'EVT-receiver-bad-signature-4xx',
+  title: 'A wrong signature gets a 4xx',
+  rule: 'A receiver MUST refuse with a 4xx a delivery whose signature was not made with the shared secret.',
+  severity: 'must',
+  needs: ['receiver'],
+  async run(ctx, { receiver }) {
+    const e = newEvent(receiver);
+    const otherSecret = receiver.scheme === 'standard' ? `whsec_${randomBytes(24).toString('base64')}` : randomBytes(24).toString('hex');
+    const sent = await deliver(ctx, receiver, 'signed with another secret', signedHeaders(receiver, e, nowSeconds(), otherSecret), e.body);
+    expectRefused(sent, 'a wrong signature');
+  },
+});
+
+export const receiverReserialised4xx = defineCheck({
+  id: 'EVT-receiver-reserialised-4xx',
+  title: 'A body re-serialised after signing gets a 4xx',
+  rule: 'A receiver MUST verify the signature over the raw bytes received, so a body whose bytes differ from those signed (the same JSON, re-serialised) gets a 4xx.',
+  severity: 'must',
+  needs: ['receiver'],
+  async run(ctx, { receiver }) {
+    const e = newEvent(receiver);
+    // Signed compact, sent pretty-printed: the same JSON, other bytes.
+    const pretty = Buffer.from(JSON.stringify(JSON.parse(e.body.toString('utf8')), null, 2));
+    const sent = await deliver(ctx, receiver, 'signed, then re-serialised', signedHeaders(receiver, e), pretty);
+    if (!is4xx(sent)) throw new CheckFailure(`accepted a body whose bytes are not the ones signed (${sent.res.status}): it verifies re-serialised JSON, not the raw bytes`, 'a 4xx', String(sent.res.status), sent.res.exchangeIndex);
+  },
+});
+
+export const receiverTimestamp4xx = defineCheck({
+  id: 'EVT-receiver-timestamp-4xx',
+  title: 'A stale timestamp gets a 4xx (and a future one should)',
+  rule: "A receiver MUST refuse with a 4xx a delivery whose signed timestamp is older than its tolerance (a replay), and SHOULD refuse one as far in the future.",
+  // The MUST part fails; the SHOULD part (a future timestamp) only warns.
+  severity: 'must',
+  needs: ['receiver'],
+  async run(ctx, { receiver }) {
+    if (!hasTimestamp(receiver.scheme)) throw new CheckSkipped(`the ${receiver.scheme} scheme carries no timestamp`);
+    const offset = 10 * receiver.toleranceSeconds;
+    const stale = newEvent(receiver);
+    const future = newEvent(receiver);
+    const old = await deliver(ctx, receiver, `timestamp ${offset} s old`, signedHeaders(receiver, stale, nowSeconds() - offset), stale.body);
+    const ahead = await deliver(ctx, receiver, `timestamp ${offset} s ahead`, signedHeaders(receiver, future, nowSeconds() + offset), future.body);
+    if (!is4xx(old)) throw new CheckFailure(`accepted a timestamp ${offset} s old (${old.res.status}): a replayed event is not refused`, 'a 4xx', String(old.res.status), old.res.exchangeIndex);
+    // Refusing replays is the rule; a timestamp from the future is no replay, and Stripe's own library takes one.
+    if (!is4xx(ahead)) throw new ShouldFailure(`accepted a timestamp ${offset} s ahead (${ahead.res.status}), though it refused one as old: a receiver should refuse a timestamp outside its tolerance either way`, 'a 4xx', String(ahead.res.status), ahead.res.exchangeIndex);
+  },
+});
+
+export const receiverUnsigned4xx = defineCheck({
+  id: 'EVT-receiver-unsigned-4xx',
+  title: 'A delivery without signature headers gets a 4xx',
+  rule: 'A receiver MUST refuse with a 4xx a delivery that carries no signature.',
+  severity: 'must',
+  needs: ['receiver'],
+  async run(ctx, { receiver }) {
+    const e = newEvent(receiver);
+    const sent = await deliver(ctx, receiver, 'without signature headers', companionHeaders(receiver.scheme, e, nowSeconds()), e.body);
+    expectRefused(sent, 'a delivery without signature headers');
+  },
+});
+
+export const receiverDuplicate2xx = defineCheck({
+  id: 'EVT-receiver-duplicate-2xx',
+  title: 'The same event delivered twice gets a 2xx both times, and is processed once',
+  rule: 'Delivery is at-least-once: a receiver MUST acknowledge a repeated event with a 2xx and MUST NOT process it again.',
+  severity: 'must',
+  needs: ['receiver'],
+  async run(ctx, { receiver }) {
+    const e = newEvent(receiver);
+    const headers = signedHeaders(receiver, e);
+    const twice = [await deliver(ctx, receiver, 'an event', headers, e.body), await deliver(ctx, receiver, 'the same event again', headers, e.body)];
+    const refused = twice.find((d) => !is2xx(d));
+    if (refused) throw new CheckFailure(`answered ${twice.map((d) => d.res.status).join(' then ')}: a repeat (delivery is at-least-once) must be acknowledged and skipped`, 'a 2xx both times', twice.map((d) => d.res.status).join(' then '), refused.res.exchangeIndex);
+    const { processedUrl } = receiver;
+    if (processedUrl === undefined) throw new CheckSkipped('both deliveries were acknowledged, but whether the repeat was processed again was not judged: give --processed-url, where the receiver tells how often it processed an event');
+    const { count, res } = await settledCount(ctx, { ...receiver, processedUrl }, e.id);
+    if (count === undefined) throw new CheckFailure('the processed URL answered no numeric count', 'JSON with a numeric count', res.text.slice(0, 80), res.exchangeIndex);
+    if (count === 0) throw new CheckFailure(`the event was not processed within ${receiver.settleMs} ms (--settle-ms) of its repeat's answer, expected once`, 'processed once', 'not processed', res.exchangeIndex);
+    if (count !== 1) throw new CheckFailure(`acknowledged a repeat but processed the event ${count} times, expected once`, 'processed once', `${count} times`, res.exchangeIndex);
+  },
+});
+
+/** The receiver-mode checks, in the order `restprobe checks` lists them. */
+export const receiverCatalogue: readonly Check[] = [receiverValid2xx, receiverBadSignature4xx, receiverReserialised4xx, receiverTimestamp4xx, receiverUnsigned4xx, receiverDuplicate2xx];
