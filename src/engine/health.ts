@@ -26,7 +26,9 @@ async function probe(profile: TargetProfile, send: Send): Promise<ProbeAnswer[]>
   const out: ProbeAnswer[] = [];
   for (const path of paths) {
     try {
-      const res = await send({ method: 'GET', url: versionedUrl(profile, resolveUrl(profile.baseUrl, path)), headers: { accept: 'application/json', ...(await freshCredentialHeaders(profile)) } });
+      // The base URL itself, as a user gave it (`/api`, not `/api/`), then the collection under it.
+      const url = path === '/' ? profile.baseUrl : resolveUrl(profile.baseUrl, path);
+      const res = await send({ method: 'GET', url: versionedUrl(profile, url), headers: { accept: 'application/json', ...(await freshCredentialHeaders(profile)) } });
       const challenge = res.headers['www-authenticate'];
       out.push({ path, status: res.status, ...(challenge !== undefined && { challenge: String(challenge) }) });
     } catch (error) {
