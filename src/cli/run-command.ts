@@ -140,6 +140,7 @@ async function runAndReport(profile: TargetProfile, client: HttpClient, health: 
       leftovers,
       cleanupBeyondCap,
       requests: { total: outcome.requests.total + beforeRun, run: outcome.requests.run + beforeRun },
+      waits: outcome.waits,
       ...(damage !== undefined && { damage }),
       ...(shard !== undefined && { shard }),
       ...(interruption !== undefined && { interruption }),

@@ -79,6 +79,8 @@ export interface Report {
   readonly requests: number;
   /** Of `requests`, those no check sent: the health phase and probes, cleanup of the run's own fixtures. */
   readonly runRequests?: number;
+  /** The retries' waits (a 429's Retry-After, a backoff): how many, and the wall-clock time the run spent in at least one. */
+  readonly waits?: { readonly count: number; readonly wallMs: number };
   readonly seed: number;
   /** Whether warnings fail the run (`--strict`). */
   readonly strict: boolean;
@@ -130,6 +132,7 @@ export interface BuildReportInput {
   readonly interruption?: Interruption;
   /** What the run sent in all, and outside any check; default: the checks' counts summed. */
   readonly requests?: RequestCounts;
+  readonly waits?: { readonly count: number; readonly wallMs: number };
 }
 
 const sectionOrder = Object.keys(sections) as Section[];
@@ -178,6 +181,7 @@ export function buildReport(input: BuildReportInput): Report {
     // Without the run's counts (a merged or rebuilt report), what the checks sent.
     requests: input.requests?.total ?? checks.reduce((n, r) => n + r.evidence.requestCount, 0),
     ...(input.requests !== undefined && { runRequests: input.requests.run }),
+    ...(input.waits !== undefined && { waits: { count: input.waits.count, wallMs: Math.round(input.waits.wallMs) } }),
     seed: input.seed,
     strict: input.strict,
     summary: count(checks),
