@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Progress } from './progress.js';
-import { costLine } from './run-command.js';
+import { waitLine } from './run-command.js';
 import type { TargetProfile } from '../model/profile.js';
 
 function capture(): { out: PassThrough; text: () => string } {
@@ -67,12 +67,12 @@ describe('Progress', () => {
   });
 });
 
-describe('costLine', () => {
+describe('waitLine', () => {
   const profile = (maxRequestsPerSecond?: number) => ({ http: { ...(maxRequestsPerSecond !== undefined && { maxRequestsPerSecond }) } }) as unknown as TargetProfile;
-  it('says what the run sent and waited, and points at pacing when waiting took most of it', () => {
-    expect(costLine(1746, { count: 0, wallMs: 0 }, 6_800, profile())).toBe('1,746 requests sent · no waits');
-    expect(costLine(509, { count: 11, wallMs: 110_000 }, 165_000, profile())).toBe('509 requests sent · waited 110 s of 165 s in 11 retries (rate limits, Retry-After, backoff); most of the run was waiting: set http.maxRequestsPerSecond under the target\'s quota to pace the run instead of meeting 429s');
-    expect(costLine(509, { count: 1, wallMs: 10_000 }, 165_000, profile())).toBe('509 requests sent · waited 10 s of 165 s in 1 retry (rate limits, Retry-After, backoff)');
-    expect(costLine(509, { count: 11, wallMs: 110_000 }, 165_000, profile(2))).not.toContain('set http.maxRequestsPerSecond');
+  it('says how long the run waited, and points at pacing when waiting took most of it', () => {
+    expect(waitLine({ count: 0, wallMs: 0 }, 6_800, profile())).toBeUndefined();
+    expect(waitLine({ count: 11, wallMs: 110_000 }, 165_000, profile())).toBe('waited 110 s of 165 s in 11 retries (rate limits, Retry-After, backoff); most of the run was waiting: set http.maxRequestsPerSecond under the target\'s quota to pace the run instead of meeting 429s');
+    expect(waitLine({ count: 1, wallMs: 10_000 }, 165_000, profile())).toBe('waited 10 s of 165 s in 1 retry (rate limits, Retry-After, backoff)');
+    expect(waitLine({ count: 11, wallMs: 110_000 }, 165_000, profile(2))).not.toContain('set http.maxRequestsPerSecond');
   });
 });

@@ -101,6 +101,8 @@ async function runAndReport(profile: TargetProfile, client: HttpClient, health: 
   // Signals are heard until the reports are written: a second or third one never loses them.
   const interrupts = Interrupts.listen({ out, onQuit: () => `what the run created and did not delete is listed in ${journal.path} (marks start ${journal.mark}); ${cleanupHint} deletes it` });
   try {
+    // The health phase's requests, sent before the run: the run's own.
+    const beforeRun = client.requestCount;
     let outcome;
     try {
       outcome = await runChecks({
@@ -137,6 +139,8 @@ async function runAndReport(profile: TargetProfile, client: HttpClient, health: 
       order,
       leftovers,
       cleanupBeyondCap,
+      requests: { total: outcome.requests.total + beforeRun, run: outcome.requests.run + beforeRun },
+      waits: outcome.waits,
       ...(damage !== undefined && { damage }),
       ...(shard !== undefined && { shard }),
       ...(interruption !== undefined && { interruption }),
@@ -144,7 +148,8 @@ async function runAndReport(profile: TargetProfile, client: HttpClient, health: 
     const report = withBaseline(built, previous, new Set(catalogue.map((c) => c.id)));
     const paths = await publishReports(report, { dir: opts.reportDir, formats, secrets: profile.secrets }, out);
     out.write(`\n${renderSummary(report, { color, secrets: profile.secrets, reportPaths: paths })}\n`);
-    out.write(`${costLine(client.requestCount, outcome.waits, report.durationMs, profile)}\n`);
+    const waited = waitLine(outcome.waits, report.durationMs, profile);
+    if (waited !== undefined) out.write(`${waited}\n`);
     if (interruption !== undefined) {
       const left = leftovers.length > 0 ? `; ${leftovers.length} left on the target (listed above): ${cleanupHint} deletes them` : '';
       throw new RestprobeError('ERR_INTERRUPTED', `interrupted by ${interruption.signal} after ${results.length} of ${results.length + notRun.length} checks; the reports say so and list the ${notRun.length} not run; the items the run created carry marks starting ${mark}${left}`);
@@ -157,13 +162,13 @@ async function runAndReport(profile: TargetProfile, client: HttpClient, health: 
 }
 
 /**
- * What the run cost the target and the clock: `1,746 requests · waited 24 s in 3 retries`,
- * and when waiting took most of the run, the setting that paces under the quota instead.
+ * The time the run spent waiting on the target (the summary line above gives the requests):
+ * `waited 24 s of 61 s in 3 retries`, and when waiting took most of the run, the setting that
+ * paces under the quota instead; undefined when nothing waited.
  */
-export function costLine(requests: number, waits: { readonly count: number; readonly wallMs: number }, durationMs: number, profile: TargetProfile): string {
-  const sent = `${requests.toLocaleString('en-US')} request${requests === 1 ? '' : 's'} sent`;
-  if (waits.count === 0) return `${sent} · no waits`;
-  const line = `${sent} · waited ${Math.round(waits.wallMs / 1000)} s of ${Math.round(durationMs / 1000)} s in ${waits.count} retr${waits.count === 1 ? 'y' : 'ies'} (rate limits, Retry-After, backoff)`;
+export function waitLine(waits: { readonly count: number; readonly wallMs: number }, durationMs: number, profile: TargetProfile): string | undefined {
+  if (waits.count === 0) return undefined;
+  const line = `waited ${Math.round(waits.wallMs / 1000)} s of ${Math.round(durationMs / 1000)} s in ${waits.count} retr${waits.count === 1 ? 'y' : 'ies'} (rate limits, Retry-After, backoff)`;
   const dominated = waits.wallMs > durationMs / 2 && profile.http.maxRequestsPerSecond === undefined;
   return dominated ? `${line}; most of the run was waiting: set http.maxRequestsPerSecond under the target's quota to pace the run instead of meeting 429s` : line;
 }

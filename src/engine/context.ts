@@ -2,6 +2,7 @@
  * The CheckContext a check runs with: a recording session behind the run's guards,
  * fixtures that create the check's own resources, and cleanup of everything it created.
  */
+import { RequestTally } from '../http/tally.js';
 import { randomUUID } from 'node:crypto';
 import { CheckFailure, SetupFailure } from '../model/check.js';
 import type { PropertyEvidence } from '../model/result.js';
@@ -35,13 +36,15 @@ export interface RunShared {
   readonly breaker: CircuitBreaker;
   /** Credentials checks obtained and could not revoke (refresh tokens), by what they are: listed with the run's leftovers. */
   readonly unrevoked: Leftover[];
+  /** Requests sent, by check instance (retries and cleanup included) and by the run itself. */
+  readonly tally: RequestTally;
 }
 
 /** A run's shared state with the profile's settings; `journal` keeps the ledger's changes on disk as they happen. */
 export function runShared(profile: TargetProfile, journal?: LedgerJournal): RunShared {
   const breaker = new CircuitBreaker(profile.http.maxConsecutiveFailures ?? profileDefaults.maxConsecutiveFailures);
   const polite = { ...politeDefaults, maxWaitMs: profile.http.maxRetryWaitMs, stopRun: (why: RestprobeError) => breaker.trip(why) };
-  return { collections: profile.collections, ledger: new Ledger(profile, journal), pacer: new Pacer(profile.http.maxRequestsPerSecond), polite, fixtures: new SharedFixtures(), breaker, unrevoked: [] };
+  return { collections: profile.collections, ledger: new Ledger(profile, journal), pacer: new Pacer(profile.http.maxRequestsPerSecond), polite, fixtures: new SharedFixtures(), breaker, unrevoked: [], tally: new RequestTally() };
 }
 
 export class RunContext implements CheckContext {
@@ -76,7 +79,7 @@ export class RunContext implements CheckContext {
     // Outermost first: refusals before anything waits; the polite client next to last, so each retry is
     // one request; then the breaker, counting each attempt the target left unanswered; last, the
     // note that a PUT has left (a PUT-create the run stopped before it left created nothing).
-    this.guards = [refuseWhenClosed(this.state), refuseWrites(profile.safety.readOnly), abortOn(signal), this.observeOwnWrites, this.answers.guard, politely(shared.pacer, shared.polite, (line) => this.note(line)), shared.breaker.guard(owner), this.observeSent];
+    this.guards = [refuseWhenClosed(this.state), refuseWrites(profile.safety.readOnly), abortOn(signal), this.observeOwnWrites, this.answers.guard, politely(shared.pacer, shared.polite, (line) => this.note(line)), shared.breaker.guard(owner), shared.tally.guard(owner), this.observeSent];
     this.http = new RecordingSession(this.guarded(client), profile);
   }
 
@@ -148,7 +151,7 @@ export class RunContext implements CheckContext {
   rawHttp(): RecordingSession {
     // Every guard of `http` but the polite one: a refusal (closed, read-only, aborted) still holds.
     this.raw ??= new RecordingSession(
-      { send: guard((req) => this.client.send(req), [refuseWhenClosed(this.state), refuseWrites(this.profile.safety.readOnly), abortOn(this.signal), this.observeOwnWrites, this.answers.guard, this.shared.breaker.guard(this.owner), this.observeSent]), protocolErrors: this.client.protocolErrors },
+      { send: guard((req) => this.client.send(req), [refuseWhenClosed(this.state), refuseWrites(this.profile.safety.readOnly), abortOn(this.signal), this.observeOwnWrites, this.answers.guard, this.shared.breaker.guard(this.owner), this.shared.tally.guard(this.owner), this.observeSent]), protocolErrors: this.client.protocolErrors },
       this.profile,
       this.http.exchanges,
       this.http.secrets,
@@ -266,6 +269,7 @@ export class RunContext implements CheckContext {
       politely(this.shared.pacer, this.shared.polite, (line) => notes.push(`cleanup: ${line}`)),
       // A target that stopped answering is not waited on item by item: what is left is listed.
       this.shared.breaker.guard(`the cleanup of ${owner}`),
+      this.shared.tally.guard(owner),
     ]);
   }
 

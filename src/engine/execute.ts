@@ -96,7 +96,8 @@ export async function executeCheck(check: Check, opts: ExecuteOptions): Promise<
     ...(outcome.found !== undefined && { found: scrub(outcome.found) }),
     // A pass keeps a summary line per exchange; a problem keeps the last exchanges whole.
     ...(keepAll ? around(ctx, outcome.focus) : { exchanges: ctx.http.records('summary') }),
-    requestCount: ctx.http.exchanges.length,
+    // Every request the check sent, as the target saw them: retries, raw and dedicated connections and its cleanup included.
+    requestCount: shared.tally.of(resultName(check.id, opts.collection)),
     notes: ctx.notes.map(scrub),
     ...(ctx.propertyEvidence && { property: ctx.propertyEvidence }),
   };

@@ -286,3 +286,30 @@ describe('one health phase', () => {
     }
   });
 });
+
+describe('exact request counts', () => {
+  let server: ItemsServer;
+  beforeEach(async () => {
+    server = await startItemsServer();
+  });
+  afterEach(async () => server.close());
+
+  it("counts what the target saw: a check's retries and cleanup are its own, the health probe the run's", fast, async () => {
+    const p = server.profile();
+    const writes = defineCheck({
+      id: 'CON-writes', title: 'writes', rule: 'The target MUST do the thing.', severity: 'must', needs: ['writable'],
+      async run(ctx, { writable }) {
+        await ctx.create(writable);
+        expect((await ctx.http.send({ method: 'GET', path: '/busy-once' })).status).toBe(200);
+      },
+    });
+    const { results, requests } = await runChecks({ profile: p, checks: [writes, check('CON-reads', async (ctx) => void (await ctx.http.send({ method: 'GET', path: '/things' }))), check('CON-damage', async () => {}, { schedule: 'last' })], seed: 1 });
+    const sent = (id: string) => results.find((r) => r.id === id)!.evidence.requestCount;
+    // POST, the 503 and its retry, and the cleanup's DELETE; its evidence kept three exchanges.
+    expect(sent('CON-writes')).toBe(4);
+    expect(sent('CON-reads')).toBe(1);
+    // The health probe before and after the last-class check.
+    expect(requests).toEqual({ total: server.requests.length, run: 4 });
+    expect(requests.total).toBe(sent('CON-writes') + sent('CON-reads') + sent('CON-damage') + requests.run);
+  });
+});

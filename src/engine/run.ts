@@ -14,7 +14,7 @@
  * Each check runs once per collection it applies to (instances.ts); the run's order,
  * dependencies and results are by instance.
  */
-import type { NotRun } from '../model/run-outcome.js';
+import type { NotRun, RequestCounts } from '../model/run-outcome.js';
 import type { Check } from '../model/check.js';
 import type { CheckResult } from '../model/result.js';
 import type { TargetProfile } from '../model/profile.js';
@@ -65,6 +65,8 @@ export interface RunOutcome {
   readonly waitedMs: number;
   /** The retries' waits: how many, and the wall-clock time the run spent waiting on at least one. */
   readonly waits: { readonly count: number; readonly wallMs: number };
+  /** Every request the run sent (`total`), and those no check sent (`run`: health probes, cleanup of the run's fixtures). */
+  readonly requests: RequestCounts;
   /** Set when the target stopped answering as before after a check that may hurt it. */
   readonly damage?: Damage;
   /** The verdicts of the checks that ran, in plan order. */
@@ -143,7 +145,7 @@ export async function runChecks(input: RunInput): Promise<RunOutcome> {
   };
 
   // A probe before anything runs, to compare with after each check that may hurt the target.
-  const healthSend = guard((req) => client.send({ ...req, signal: stop }), [politely(shared.pacer, shared.polite, () => {}), shared.breaker.guard('the health probe')]);
+  const healthSend = guard((req) => client.send({ ...req, signal: stop }), [politely(shared.pacer, shared.polite, () => {}), shared.breaker.guard('the health probe'), shared.tally.guard('the health probe')]);
   const hasLast = plan.some((i) => i.check.schedule === 'last');
   const baseline = input.health ?? (hasLast ? await probeHealth(input.profile, healthSend) : []);
   let damage: Damage | undefined;
@@ -210,6 +212,7 @@ export async function runChecks(input: RunInput): Promise<RunOutcome> {
     leftovers: [...shared.ledger.leftovers(), ...shared.unrevoked],
     waitedMs: Math.round(shared.pacer.waitedMs),
     waits: shared.pacer.waits,
+    requests: { total: shared.tally.total, run: shared.tally.total - plan.reduce((n, i) => n + shared.tally.of(i.key), 0) },
     ...(shared.breaker.tripped !== undefined && { stopped: shared.breaker.tripped.message }),
     cleanupBeyondCap: client.budget.cleanupBeyondCap,
     results: plan.map((i) => done.get(i.key)).filter((r): r is CheckResult => r !== undefined),

@@ -38,3 +38,9 @@ export interface NotRun {
   /** The collection the instance is about, when it is about one. */
   readonly collection?: string;
 }
+
+/** What a run sent: every request (`total`), and those no check sent (`run`: the health phase and probes, cleanup of the run's own fixtures). */
+export interface RequestCounts {
+  readonly total: number;
+  readonly run: number;
+}

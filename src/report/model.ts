@@ -4,7 +4,7 @@
  */
 import { sections, type Section } from '../model/section.js';
 import { resultName, type CheckResult, type Status } from '../model/result.js';
-import type { Damage, Leftover, NotRun } from '../model/run-outcome.js';
+import type { Damage, Leftover, NotRun, RequestCounts } from '../model/run-outcome.js';
 
 /** Outcomes in the order reports show them. */
 export const statuses: readonly Status[] = ['pass', 'fail', 'warn', 'skip', 'error'];
@@ -75,8 +75,12 @@ export interface Report {
   /** ISO 8601. */
   readonly startedAt: string;
   readonly durationMs: number;
-  /** Requests the checks sent, every check's `evidence.requestCount` summed (cleanup's are not counted): the run's cost behind a rate limiter. */
+  /** Every request the run sent, as the target saw them (retries, cleanup and the health phase included): the run's cost behind a rate limiter. Each check's share is its `evidence.requestCount`. */
   readonly requests: number;
+  /** Of `requests`, those no check sent: the health phase and probes, cleanup of the run's own fixtures. */
+  readonly runRequests?: number;
+  /** The retries' waits (a 429's Retry-After, a backoff): how many, and the wall-clock time the run spent in at least one. */
+  readonly waits?: { readonly count: number; readonly wallMs: number };
   readonly seed: number;
   /** Whether warnings fail the run (`--strict`). */
   readonly strict: boolean;
@@ -126,6 +130,9 @@ export interface BuildReportInput {
   readonly shard?: ShardInfo;
   /** Set when a signal interrupted the run (the report's `interrupted`). */
   readonly interruption?: Interruption;
+  /** What the run sent in all, and outside any check; default: the checks' counts summed. */
+  readonly requests?: RequestCounts;
+  readonly waits?: { readonly count: number; readonly wallMs: number };
 }
 
 const sectionOrder = Object.keys(sections) as Section[];
@@ -171,7 +178,10 @@ export function buildReport(input: BuildReportInput): Report {
     target: { baseUrl: input.baseUrl },
     startedAt: input.startedAt.toISOString(),
     durationMs: input.durationMs,
-    requests: checks.reduce((n, r) => n + r.evidence.requestCount, 0),
+    // Without the run's counts (a merged or rebuilt report), what the checks sent.
+    requests: input.requests?.total ?? checks.reduce((n, r) => n + r.evidence.requestCount, 0),
+    ...(input.requests !== undefined && { runRequests: input.requests.run }),
+    ...(input.waits !== undefined && { waits: { count: input.waits.count, wallMs: Math.round(input.waits.wallMs) } }),
     seed: input.seed,
     strict: input.strict,
     summary: count(checks),

@@ -161,15 +161,17 @@ export function judgedCount(report: Report): number {
 }
 
 /**
- * What the run's checks sent, counted.
+ * What the run sent, counted, and how long it waited on the target.
  *
  * @example
  * ```ts
- * requestsSent(report); // '1604 requests'
+ * requestsSent(report); // '1604 requests', or '509 requests, waited 110.0 s in 11 retries'
  * ```
  */
 export function requestsSent(report: Report): string {
-  return `${report.requests} ${report.requests === 1 ? 'request' : 'requests'}`;
+  const sent = `${report.requests} ${report.requests === 1 ? 'request' : 'requests'}`;
+  const waits = report.waits;
+  return waits === undefined || waits.count === 0 ? sent : `${sent}, waited ${formatDuration(waits.wallMs)} in ${waits.count} ${waits.count === 1 ? 'retry' : 'retries'}`;
 }
 
 /**

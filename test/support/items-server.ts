@@ -55,6 +55,7 @@ export async function startItemsServer(options: ItemsServerOptions = {}): Promis
     res.writeHead(status, { 'content-type': status >= 400 ? 'application/problem+json' : 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
     res.end(text);
   };
+  let busy = false;
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -70,6 +71,8 @@ export async function startItemsServer(options: ItemsServerOptions = {}): Promis
         return json(res, 201, item, { location: `/things/${item.id}` });
       }
       if (req.method === 'GET' && path === '/things') return json(res, 200, { data: [...items.values()], next_cursor: null });
+      // 503 with Retry-After: 0 to every other request: the polite client retries it once.
+      if (req.method === 'GET' && path === '/busy-once') return (busy = !busy) ? json(res, 503, { status: 503 }, { 'retry-after': '0' }) : json(res, 200, {});
       if (req.method === 'GET' && path === '/slow') {
         const t = setTimeout(() => json(res, 200, {}), options.slowMs ?? 2000);
         timers.add(t);
