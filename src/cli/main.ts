@@ -35,14 +35,16 @@ Examples:
   $ restprobe cleanup reports -c restprobe.config.json   delete what a killed or interrupted run left
   $ restprobe webhooks check-receiver URL --secret-env WEBHOOK_SECRET   test a webhook receiver
 
-Exit codes: 0 no failures · 1 failures (with --baseline: new failures or lost coverage) · 2 usage or config error (incl. credentials the target wants, a run that judged nothing, a report that is not restprobe's) · 3 target or proxy unreachable (incl. an untrusted TLS certificate: give --ca), a check that could not run, or a harness error · 130 run interrupted by a signal (Ctrl-C, SIGTERM)`,
+Exit codes: 0 no failures · 1 failures (with --baseline: new failures or lost coverage) · 2 usage or config error (incl. credentials the target wants, a run that judged nothing, a report that is not restprobe's) · 3 target or proxy unreachable (incl. an untrusted TLS certificate: give --ca), a check that could not run, or a harness error · 130 run interrupted by a signal (Ctrl-C, SIGTERM)
+
+Docs (in the package too, under node_modules/restprobe/docs/): docs/cli.md every command, flag and report · docs/config.md the config reference · docs/checks.md the check catalogue · docs/ci.md CI workflows`,
     );
 
   cli
     .command('run')
     .description('probe a target and write compliance reports')
     .argument('[base-url]', 'the API\'s base URL (overrides baseUrl in the config)')
-    .option('-c, --config <file>', 'target config, JSON or YAML (see fixtures/schema/restprobe.config.schema.json)')
+    .option('-c, --config <file>', 'target config, JSON or YAML (see docs/config.md; schema fixtures/schema/restprobe.config.schema.json)')
     .option('--only <selector>', 'run only this section prefix (ERR) or check id; repeatable, or comma-separated', collect, [])
     .option('--skip <selector>', 'skip this section prefix or check id; repeatable, or comma-separated', collect, [])
     .option('--report-dir <dir>', 'where reports are written', 'reports')
