@@ -19,7 +19,7 @@ export function exitCodeOfReport(report: Report): number {
   if (reportFailed(report)) return ExitCode.failures;
   if (judgedCount(report) === 0 && report.summary.error === 0) {
     // A run that judged nothing is not green: say what would let it judge.
-    throw new RestprobeError('ERR_USAGE', `no check judged the target: all ${report.summary.skip} selected checks were skipped; give a config that enables them (see the README's Config)`, skipGroupLines(report));
+    throw new RestprobeError('ERR_USAGE', `no check judged the target: all ${report.summary.skip} selected checks were skipped; give a config that enables them (see docs/config.md)`, skipGroupLines(report));
   }
   return report.summary.error > 0 ? ExitCode.notJudged : ExitCode.ok;
 }
