@@ -8,17 +8,29 @@ import { publishReports } from '../cli/publish.js';
 import { renderGithubAnnotations } from './github.js';
 
 describe('renderGithubAnnotations', () => {
-  it('an error per failure and per check that could not run, a warning per warning; a pass says nothing', () => {
+  it('an error per failure, then one per root cause of the checks that could not run, naming them, then a warning per warning; a pass says nothing', () => {
     const lines = renderGithubAnnotations(sampleReport()).trimEnd().split('\n');
     expect(lines.map((l) => /^::(\w+) title=([^:]*)::/.exec(l)?.slice(1, 3))).toEqual([
-      ['error', 'restprobe AUT-missing-credentials-401'],
       ['error', 'restprobe ERR-unknown-path-404'],
+      ['error', 'restprobe%3A 1 check could not run'],
       ['warning', 'restprobe VER-deprecation-header'],
     ]);
-    expect(lines[0]).toContain('::could not run: target unreachable%3A ECONNREFUSED'.replace('%3A', ':'));
-    expect(lines[1]).toBe(
+    expect(lines[1]).toContain('%0AChecks: AUT-missing-credentials-401');
+    expect(lines[0]).toBe(
       "::error title=restprobe ERR-unknown-path-404::found status 200 | text/html, expected 404 with application/problem+json%0ARule: The target MUST do the thing.%0AReproduce: curl -sS -i -X GET 'http://127.0.0.1:8080/restprobe-no-such-path' -H 'accept: application/json'",
     );
+  });
+
+  it('ten annotations of a level at most, as GitHub shows: the largest cause first, the last naming how many more the job summary lists', () => {
+    const failures = Array.from({ length: 12 }, (_, i) => sampleResult({ id: `ERR-f${String(i).padStart(2, '0')}`, section: 'ERR', status: 'fail', message: `found ${i}` }));
+    const blocked = Array.from({ length: 5 }, (_, i) => sampleResult({ id: `END-b${i}`, section: 'END', status: 'error', errorCode: 'ERR_BLOCKED', message: 'not run: it depends on END-get-collection-200 failed', rootCause: 'END-get-collection-200 failed' }));
+    const lines = renderGithubAnnotations(sampleReport(false, [...blocked, ...failures])).trimEnd().split('\n');
+    const titles = lines.map((l) => /^::error title=([^:]*)::/.exec(l)?.[1]);
+    expect(titles).toHaveLength(10);
+    expect(titles.slice(0, 9)).toEqual(Array.from({ length: 9 }, (_, i) => `restprobe ERR-f0${i}`));
+    // Three failures and the one cause of the five blocked checks are past the limit.
+    expect(titles[9]).toBe('restprobe%3A 4 more');
+    expect(lines[9]).toContain('4 more findings (ERR-f09; ERR-f10; ERR-f11; 5 checks could not run) are in the job summary and the reports');
   });
 
   it('escapes what would end a command or a property: a target cannot start a command of its own', () => {

@@ -26,11 +26,11 @@ function detail(result: CheckResult, lead = ''): string {
 }
 
 /** Annotations for a run compared with a baseline: regressions are errors, known failures warnings. */
-function againstBaseline(report: Report): string[] {
+function againstBaseline(report: Report): Annotation[] {
   const byName = new Map(report.checks.map((r) => [resultName(r.id, r.collection), r]));
-  const about = (c: BaselineChange, level: Level, lead: string): string => {
+  const about = (c: BaselineChange, level: Level, lead: string): Annotation => {
     const result = byName.get(c.name);
-    return command(level, `restprobe ${c.name}`, result ? detail(result, lead) : `${lead}judged ${c.was ?? '?'} in the baseline, not run now`);
+    return { level, title: `restprobe ${c.name}`, message: result ? detail(result, lead) : `${lead}judged ${c.was ?? '?'} in the baseline, not run now` };
   };
   const { newFailures, vanished, nowSkipped, stillFailing } = report.baseline!;
   return [
@@ -40,9 +40,37 @@ function againstBaseline(report: Report): string[] {
   ];
 }
 
+/** GitHub shows ten annotations of each level per step: past them, one line says where the rest are. */
+export const annotationsShown = 10;
+
+interface Annotation {
+  readonly level: Level;
+  readonly title: string;
+  readonly message: string;
+}
+
+/** The checks that could not run, one annotation per root cause (largest first), naming the checks. */
+function causes(report: Report): Annotation[] {
+  return report.rootCauses.map((c) => ({
+    level: 'error' as const,
+    title: `restprobe: ${c.checks.length} ${c.checks.length === 1 ? 'check' : 'checks'} could not run`,
+    message: `${capped(c.cause)}\nChecks: ${capped(c.checks.join(', '))}`,
+  }));
+}
+
+/** Ten of a level at most: the first nine, then one saying how many more the job summary and the reports list. */
+function withinLimit(annotations: readonly Annotation[], level: Level): Annotation[] {
+  const of = annotations.filter((a) => a.level === level);
+  if (of.length <= annotationsShown) return of;
+  const more = of.length - (annotationsShown - 1);
+  return [...of.slice(0, annotationsShown - 1), { level, title: `restprobe: ${more} more`, message: `${more} more ${level === 'error' ? 'findings' : 'warnings'} (${capped(of.slice(annotationsShown - 1).map((a) => a.title.replace(/^restprobe:? /, '')).join('; '))}) are in the job summary and the reports` }];
+}
+
 /**
- * One workflow command per result a reader must look at (failures, errors, warnings), each
- * on its own line.
+ * The workflow commands a reader must look at, the largest cause first: failures (with a
+ * baseline, new failures and lost coverage first), then one per root cause of the checks
+ * that could not run, then warnings; ten of each level at most (GitHub shows no more), the
+ * last saying how many more the job summary lists.
  *
  * @example
  * ```ts
@@ -52,14 +80,16 @@ function againstBaseline(report: Report): string[] {
  */
 export function renderGithubAnnotations(report: Report): string {
   const interrupted = interruptionLine(report);
-  const lines = [
-    ...(interrupted ? [command('error', 'restprobe interrupted', `${interrupted}: the run is incomplete`)] : []),
+  const at = (level: Level, result: CheckResult, lead = ''): Annotation => ({ level, title: `restprobe ${resultName(result.id, result.collection)}`, message: detail(result, lead) });
+  const findings: Annotation[] = [
+    ...(interrupted ? [{ level: 'error' as const, title: 'restprobe interrupted', message: `${interrupted}: the run is incomplete` }] : []),
     ...(report.baseline !== undefined
       ? againstBaseline(report)
       : [
-          ...needsAttention(report).map((r) => command('error', `restprobe ${resultName(r.id, r.collection)}`, detail(r, r.status === 'error' ? 'could not run: ' : ''))),
-          ...nonFailingWarnings(report).map((r) => command('warning', `restprobe ${resultName(r.id, r.collection)}`, detail(r))),
+          ...needsAttention(report).filter((r) => r.status !== 'error').map((r) => at('error', r)),
+          ...causes(report),
+          ...nonFailingWarnings(report).map((r) => at('warning', r)),
         ]),
   ];
-  return lines.map((l) => `${l}\n`).join('');
+  return [...withinLimit(findings, 'error'), ...withinLimit(findings, 'warning')].map((a) => `${command(a.level, a.title, a.message)}\n`).join('');
 }
