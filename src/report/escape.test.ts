@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { mdCell, mdCode, mdCodeBlock, mdText } from './markdown-escape.js';
 import { xmlAttr, xmlText } from './xml-escape.js';
+import { htmlWithCode } from './html-escape.js';
 
 describe('xml escaping', () => {
   it('escapes markup and drops characters XML 1.0 cannot hold', () => {
@@ -28,5 +29,12 @@ describe('markdown escaping', () => {
 
   it('escapes table cells', () => {
     expect(mdCell('a|b\nc')).toBe('a\\|b c');
+  });
+});
+
+describe('html with code spans', () => {
+  it("shows a rule's code spans as code and escapes everything, inside them too", () => {
+    expect(htmlWithCode('GET MUST carry an `ETag` (strong `"x"` or weak `W/"x"`)')).toBe('GET MUST carry an <code>ETag</code> (strong <code>&quot;x&quot;</code> or weak <code>W/&quot;x&quot;</code>)');
+    expect(htmlWithCode('a <b> and `<script>` and a lone ` tick')).toBe('a &lt;b&gt; and <code>&lt;script&gt;</code> and a lone ` tick');
   });
 });

@@ -36,3 +36,19 @@ export function anchorId(name: string, taken: Set<string>): string {
   taken.add(id);
   return id;
 }
+
+/**
+ * Escaped text whose `code spans` (as rule texts write header names and values) show as code,
+ * not as literal backticks.
+ *
+ * @example
+ * ```ts
+ * htmlWithCode('MUST carry an `ETag`'); // 'MUST carry an <code>ETag</code>'
+ * ```
+ */
+export function htmlWithCode(text: string): string {
+  return text
+    .split(/(`[^`]+`)/)
+    .map((part) => (part.length > 2 && part.startsWith('`') && part.endsWith('`') ? `<code>${html(part.slice(1, -1))}</code>` : html(part)))
+    .join('');
+}

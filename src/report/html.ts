@@ -12,7 +12,7 @@
 import { createHash } from 'node:crypto';
 import { resultName, type CheckResult, type ExchangeRecord, type Status } from '../model/result.js';
 import { capped, exchangeSummary } from './evidence-text.js';
-import { anchorId, html } from './html-escape.js';
+import { anchorId, html, htmlWithCode } from './html-escape.js';
 import { htmlScript } from './html-script.js';
 import { htmlStyle } from './html-style.js';
 import { statuses, type Report, type SectionSummary } from './model.js';
@@ -154,7 +154,7 @@ function facts(result: CheckResult): string {
   const { evidence } = result;
   const row = (term: string, value: string): string => `<dt>${term}</dt><dd>${value}</dd>`;
   const rows = [
-    row('Rule', html(result.rule)),
+    row('Rule', htmlWithCode(result.rule)),
     row('Severity', result.severity),
     row('Verdict', `<span class="badge ${result.status}">${result.status}</span>`),
     row('Message', `<pre>${text(result.status === 'skip' ? skipReason(result) : result.message)}</pre>`),

@@ -47,7 +47,9 @@ function failureEntry(result: CheckResult): string[] {
 }
 
 function failuresSection(report: Report): string[] {
-  const failures = needsAttention(report);
+  // Failures before the checks that could not run: a finding first, then what kept a check from judging.
+  const attention = needsAttention(report);
+  const failures = [...attention.filter((r) => r.status !== 'error'), ...attention.filter((r) => r.status === 'error')];
   if (failures.length === 0) return [];
   const more = failures.length - maxDetailed;
   return [
@@ -133,12 +135,13 @@ export function renderMarkdown(report: Report): string {
     '',
     ...(interruptionLine(report) ? [`> **${mdText(interruptionLine(report)!)}**`, ''] : []),
     ...(damageLine(report) ? [`> **${mdText(damageLine(report)!)}**`, ''] : []),
+    // What was left on the target is the reader's to act on first; then findings, the largest first.
+    ...leftoverSection(report),
     ...baselineSection(report),
-    ...rootCauseSection(report),
     ...failuresSection(report),
+    ...rootCauseSection(report),
     ...warningsSection(report),
     ...skippedSection(report),
     ...notRunSection(report),
-    ...leftoverSection(report),
   ].join('\n');
 }

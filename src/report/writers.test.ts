@@ -225,3 +225,15 @@ describe('the run\'s cost in every report', () => {
     expect(renderSummary(report, { color: false, secrets: [] })).toContain('509 requests, waited 110.0 s in 11 retries');
   });
 });
+
+describe('the Markdown report reads in order of what matters', () => {
+  it('what was left on the target first, then failures before the checks that could not run, failures before errors in the list', () => {
+    const report = { ...sampleReport(), leftovers: [{ url: 'http://127.0.0.1:8080/v2/projects/7', owner: 'END-x', lastAnswer: 'DELETE answered 500', certainty: 'certain' as const }] };
+    const md = renderMarkdown(report);
+    const at = (heading: string) => md.indexOf(heading);
+    expect(at('## Left on the target (1)')).toBeGreaterThan(-1);
+    expect(at('## Left on the target')).toBeLessThan(at('## Failures'));
+    expect(at('## Failures')).toBeLessThan(at('## Could not run, by root cause'));
+    expect(md.indexOf('### FAIL')).toBeLessThan(md.indexOf('### ERROR'));
+  });
+});
