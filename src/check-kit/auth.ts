@@ -36,9 +36,9 @@ export async function currentKey(ctx: CheckContext, credentials: ApiKeyAuth): Pr
   return value;
 }
 
-/** What a request adds to send `key` in `header` in place of the configured credentials. */
-export function withKey(header: string, key: string): Pick<RequestSpec, 'auth' | 'headers'> {
-  return { auth: false, headers: keyHeaders(header, key) };
+/** What a request adds to send `key` as `credential` is sent (its header and scheme) in place of the configured credentials. */
+export function withKey(credential: Pick<ApiKeyAuth, 'header' | 'scheme'>, key: string): Pick<RequestSpec, 'auth' | 'headers'> {
+  return { auth: false, headers: keyHeaders(credential.header, key, credential.scheme) };
 }
 
 /** A session cookie as the login set it: `name=value`, and its attributes by lower-case name. */

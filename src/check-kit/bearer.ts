@@ -18,7 +18,7 @@ import { setupError } from './setup.js';
 
 /** What a request adds to send `token` as a Bearer token in place of the configured credentials. */
 export function withBearer(token: string): Pick<RequestSpec, 'auth' | 'headers'> {
-  return withKey('authorization', token);
+  return withKey({ header: 'authorization', scheme: 'Bearer' }, token);
 }
 
 /** An access token a check got, and whose it is, for messages: the client's (client credentials) or a user's (the code flow). */

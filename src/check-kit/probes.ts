@@ -118,7 +118,7 @@ export async function provokeErrors(ctx: CheckContext, needs: ErrorProbeNeeds): 
     responses.push(await post({ json: invalidBody(writable) }));
     responses.push(await post({ body: JSON.stringify(writable.createBody), headers: { 'content-type': unsupportedContentType } }));
     // A valid credential without the write scope: the 403 (AUT-scope-403 judges its status).
-    if (needs.limitedCredential) responses.push(await post({ json: writable.createBody, ...withKey(needs.limitedCredential.header, needs.limitedCredential.value.value) }));
+    if (needs.limitedCredential) responses.push(await post({ json: writable.createBody, ...withKey(needs.limitedCredential, needs.limitedCredential.value.value) }));
   }
   return responses.filter((r) => r.status >= 400);
 }

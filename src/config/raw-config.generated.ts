@@ -24,13 +24,17 @@ export interface RawConfig {
   readonly auth?: {
     /** The credential every check sends, in a request header: an API key (value), or an access token restprobe gets from auth.oauth with client credentials and renews before it expires (fromOAuth). */
     readonly apiKey?: {
-      /** Header that carries the key: `X-API-Key`, or `Authorization` (sent as `Bearer <key>`). Default: X-API-Key for a value, Authorization for fromOAuth. */
+      /** Header that carries the key: `X-API-Key`, or `Authorization` (sent as `<scheme> <key>`, `Bearer` unless `scheme` says otherwise). Default: X-API-Key for a value, Authorization for fromOAuth. */
       readonly header?: string;
+      /** The auth scheme before the key when the header is Authorization: `Bearer` (the default), `Token` (Django REST Framework's TokenAuthentication), `ApiKey`…; an empty string sends the key alone. Default for any other header: the key alone. */
+      readonly scheme?: string;
       /** The key, read from an environment variable: { "env": "NAME" }. */
       readonly value: RawSecret;
     } | {
-      /** Header that carries the key: `X-API-Key`, or `Authorization` (sent as `Bearer <key>`). Default: X-API-Key for a value, Authorization for fromOAuth. */
+      /** Header that carries the key: `X-API-Key`, or `Authorization` (sent as `<scheme> <key>`, `Bearer` unless `scheme` says otherwise). Default: X-API-Key for a value, Authorization for fromOAuth. */
       readonly header?: string;
+      /** The auth scheme before the key when the header is Authorization: `Bearer` (the default), `Token` (Django REST Framework's TokenAuthentication), `ApiKey`…; an empty string sends the key alone. Default for any other header: the key alone. */
+      readonly scheme?: string;
       /** Get the credential from auth.oauth: an access token requested with client credentials (auth.oauth needs a clientSecret) before the first request, renewed before it expires, sent as Authorization: Bearer. For an API whose keys are short-lived tokens, so a run longer than a token's life works. */
       readonly fromOAuth: true;
     };
@@ -38,6 +42,8 @@ export interface RawConfig {
     readonly limited?: {
       /** Header that carries the key: `X-API-Key`, or `Authorization` (sent as `Bearer <key>`). */
       readonly header?: string;
+      /** The auth scheme before the key when the header is Authorization: `Bearer` (the default), `Token` (Django REST Framework's TokenAuthentication), `ApiKey`…; an empty string sends the key alone. Default for any other header: the key alone. */
+      readonly scheme?: string;
       /** The key, read from an environment variable: { "env": "NAME" }. */
       readonly value: RawSecret;
       /** The scopes it carries (`read:projects`), for messages. */

@@ -241,7 +241,7 @@ export function unversionedUrl(profile: TargetProfile, url: string): string {
 /** The headers that carry the configured credentials (none when none are configured, or an issued one is not issued yet). */
 export function credentialHeaders(profile: TargetProfile): Record<string, string> {
   const key = profile.auth.apiKey;
-  return key && key.value.value !== '' ? keyHeaders(key.header, key.value.value) : {};
+  return key && key.value.value !== '' ? keyHeaders(key.header, key.value.value, key.scheme) : {};
 }
 
 /**
@@ -260,10 +260,19 @@ export async function freshCredentialHeaders(profile: TargetProfile): Promise<Re
   return credentialHeaders(profile);
 }
 
-/** The header that carries `key` as `header` says: `Authorization: Bearer <key>`, or the key itself. */
-export function keyHeaders(header: string, key: string): Record<string, string> {
+/**
+ * The header that carries `key` as `header` and `scheme` say: `Authorization: Bearer <key>`
+ * (or `Token <key>`, Django REST Framework's), or the key itself in any other header.
+ *
+ * @example
+ * ```ts
+ * keyHeaders('Authorization', 'k3y', 'Token'); // { authorization: 'Token k3y' }
+ * ```
+ */
+export function keyHeaders(header: string, key: string, scheme?: string): Record<string, string> {
   const name = header.toLowerCase();
-  return { [name]: name === 'authorization' ? `Bearer ${key}` : key };
+  const prefix = scheme ?? (name === 'authorization' ? 'Bearer' : '');
+  return { [name]: prefix === '' ? key : `${prefix} ${key}` };
 }
 
 /** Joins a base URL and a path or path+query; an absolute URL is returned as it is. */

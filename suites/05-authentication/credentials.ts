@@ -68,13 +68,12 @@ export const invalidCredentials401 = defineCheck({
   // A target that gets the plain missing-credentials 401 wrong gets these wrong for the same reason.
   dependsOn: ['AUT-missing-credentials-401'],
   async run(ctx, { collection, credentials, mayWrite }) {
-    const header = credentials.header;
     const unknown = garbageKey();
-    expectChallenges(await everyMethod(ctx, collection, mayWrite === true, withKey(header, unknown)), 'with an unknown key');
+    expectChallenges(await everyMethod(ctx, collection, mayWrite === true, withKey(credentials, unknown)), 'with an unknown key');
     const key = await currentKey(ctx, credentials);
     const malformed = [
       // The real key, one character short: a near miss must not pass a prefix comparison.
-      await ctx.http.send({ method: 'GET', path: collection.path, ...withKey(header, key.slice(0, -1)) }),
+      await ctx.http.send({ method: 'GET', path: collection.path, ...withKey(credentials, key.slice(0, -1)) }),
       await ctx.http.send({ method: 'GET', path: collection.path, auth: false, headers: { authorization: `Restprobe ${unknown}` } }),
       await ctx.http.send({ method: 'GET', path: collection.path, auth: false, headers: { authorization: 'Bearer' } }),
     ];
@@ -108,11 +107,11 @@ export const revokedKey401 = defineCheck({
   async run(ctx, { mint, credentials }) {
     const { key, url } = await mintKey(ctx, mint);
     const probe = ctx.collections[0]?.path ?? url;
-    const before = await ctx.http.send({ method: 'GET', path: probe, ...withKey(credentials.header, key) });
+    const before = await ctx.http.send({ method: 'GET', path: probe, ...withKey(credentials, key) });
     if (before.status === 401 || before.status === 403) throw setupError(before, `${describe(before)} with the key just minted, so its revocation cannot be shown`);
     const deleted = await ctx.http.send({ method: 'DELETE', url });
     if (deleted.status < 200 || deleted.status > 299) throw setupError(deleted, `deleting the minted key failed: DELETE answered ${deleted.status}`);
-    expectChallenges([await ctx.http.send({ method: 'GET', path: probe, ...withKey(credentials.header, key) })], 'with the deleted key');
+    expectChallenges([await ctx.http.send({ method: 'GET', path: probe, ...withKey(credentials, key) })], 'with the deleted key');
   },
 });
 

@@ -62,7 +62,7 @@ export const scope403 = defineCheck({
   needs: ['writable', 'limitedCredential'],
   async run(ctx, { writable: c, limitedCredential: limited }) {
     const item = await ctx.create(c);
-    const as = withKey(limited.header, limited.value.value);
+    const as = withKey(limited, limited.value.value);
     const read = await ctx.http.send({ method: 'GET', url: item.url, ...as });
     if (read.status === 401) throw setupError(read, `${describe(read)} with auth.limited: the credential is not accepted at all, so a missing scope cannot be shown`);
     const first = await readWithFullKey(ctx, item.url);

@@ -37,15 +37,15 @@ function oauthApiKey(raw: NonNullable<RawConfig['auth']>, oauth: OAuthProfile | 
 
 /** The credentials the config gives, secrets resolved (a login body's `{ "env": NAME }` members too). */
 export function authProfile(raw: NonNullable<RawConfig['auth']>, secrets: SecretResolver, configPath: string | undefined, profile: () => TargetProfile): AuthProfile {
-  const key = (where: string, k: { readonly header?: string; readonly value: SecretRef }): ApiKeyAuth => ({ header: k.header ?? authDefaults.apiKeyHeader, value: secrets.resolve(where, k.value) });
+  const key = (where: string, k: { readonly header?: string; readonly scheme?: string; readonly value: SecretRef }): ApiKeyAuth => ({ header: k.header ?? authDefaults.apiKeyHeader, ...(k.scheme !== undefined && { scheme: k.scheme }), value: secrets.resolve(where, k.value) });
   const { apiKey, limited, session, mint } = raw;
   const oauth = raw.oauth && oauthProfile(raw.oauth, secrets, configPath);
   // Tokens from an authorization server are judged with the defaults when auth.jwt is absent.
   const jwt = (raw.jwt ?? raw.oauth) && jwtProfile(raw.jwt ?? {}, secrets);
   return {
-    ...(apiKey && { apiKey: 'fromOAuth' in apiKey ? oauthApiKey(raw, oauth, jwt, apiKey.header, secrets, profile) : key('auth.apiKey.value', apiKey) }),
+    ...(apiKey && { apiKey: 'fromOAuth' in apiKey ? { ...oauthApiKey(raw, oauth, jwt, apiKey.header, secrets, profile), ...(apiKey.scheme !== undefined && { scheme: apiKey.scheme }) } : key('auth.apiKey.value', apiKey) }),
     // Optional: unset, the scope check skips naming it, and the rest of the run goes on.
-    ...(limited && { limited: { header: limited.header ?? authDefaults.apiKeyHeader, value: secrets.resolveOptional(limited.value), scopes: limited.scopes ?? [] } }),
+    ...(limited && { limited: { header: limited.header ?? authDefaults.apiKeyHeader, ...(limited.scheme !== undefined && { scheme: limited.scheme }), value: secrets.resolveOptional(limited.value), scopes: limited.scopes ?? [] } }),
     ...(session && {
       session: {
         loginPath: session.login.path,

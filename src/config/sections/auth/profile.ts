@@ -3,8 +3,10 @@ import type { Secret } from '../../../model/secret.js';
 import type { JwtProfile, OAuthProfile } from '../oauth/profile.js';
 
 export interface ApiKeyAuth {
-  /** Header that carries the key: `X-API-Key` or `Authorization` (sent as `Bearer <key>`). */
+  /** Header that carries the key: `X-API-Key` or `Authorization` (sent as `<scheme> <key>`). */
   readonly header: string;
+  /** The auth scheme before the key (`Bearer`, `Token`); absent: `Bearer` in Authorization, none elsewhere; '' none. */
+  readonly scheme?: string;
   /** The key; for an issued credential, the value last issued ('' before the first). */
   readonly value: Secret;
   /** Set when restprobe gets the credential itself and renews it (`auth.apiKey.fromOAuth`: an access token). */
