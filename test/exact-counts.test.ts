@@ -24,10 +24,11 @@ beforeAll(async () => {
   // 30 requests a second for the run's key: a run's pace meets it, so 429s are waited out and retried.
   server = await startReferenceServer({ port: 0, rateLimit: { limit: 30, windowMs: 1_000 }, probeRateLimit: testProbeRateLimit, webhookSchedule: 'short' });
   proxy = await startRecordingProxy(server.url);
-  // The CLI reads the config's secrets from the environment (this file runs in a process of its own).
+  // The CLI reads the config's secrets from the environment; they are taken back afterwards (a fork runs other files next).
   Object.assign(process.env, server.secrets);
 });
 afterAll(async () => {
+  for (const name of Object.keys(server.secrets)) delete process.env[name];
   await proxy.close();
   await server.close();
 });
