@@ -4,7 +4,8 @@
  * each check's share is what it sent, the rest is the run's, and the waits are counted.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startReferenceServer, type ReferenceServer } from '../reference-server/src/index.js';
 import { startRecordingProxy, type RecordingProxy } from './support/recording-proxy.js';
@@ -44,5 +45,20 @@ describe('restprobe run counts exactly', () => {
     expect(report.runRequests).toBeGreaterThanOrEqual(2);
     expect(report.waits?.count).toBeGreaterThan(0);
     expect(ran.out).toMatch(new RegExp(`${report.requests} requests, waited [\\d.]+ (ms|s) in ${report.waits!.count} retr`));
+  });
+
+  it("goes under the quota from the start when rateLimit declares the run key's: no 429 met, and it said so at the start", { timeout: 120_000 }, async () => {
+    // The reference config, with the quota declared for the run's own key (no burst key of its own).
+    const config = JSON.parse(await readFile(referenceConfig, 'utf8')) as { rateLimit?: Record<string, unknown> };
+    const dir = await mkdtemp(join(tmpdir(), 'restprobe-paced-'));
+    const path = join(dir, 'restprobe.config.json');
+    await writeFile(path, JSON.stringify({ ...config, rateLimit: { limit: 30, window: '1s' } }));
+    const before = proxy.requests.length;
+    const ran = await runInProcess(proxy.url, { config: path, only: ['ERR'], seed: '1', format: 'json' });
+    expect(ran.error?.message).toBeUndefined();
+    const report = JSON.parse(await readFile(join(ran.dir, 'restprobe-report.json'), 'utf8')) as CountedReport;
+    expect(ran.out).toMatch(/^restprobe: paced at 27 requests\/s \(9\/10 of rateLimit's quota for the run's key/m);
+    expect(report.waits?.count ?? 0).toBe(0);
+    expect(report.requests).toBe(proxy.requests.length - before);
   });
 });

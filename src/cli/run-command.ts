@@ -7,6 +7,7 @@ import { loadProfile } from '../config/load.js';
 import { instancesOf } from '../engine/instances.js';
 import { runChecks } from '../engine/run.js';
 import { healthPhase, type Health } from '../engine/health.js';
+import { paceLine, runPace } from '../engine/pace.js';
 import { selectChecks, selectionOf, splitList, type Selection } from '../engine/select.js';
 import { parseSeed } from '../engine/seed.js';
 import { parseShard, shardChecks, type Shard } from '../engine/shard.js';
@@ -94,6 +95,8 @@ interface Context {
 async function runAndReport(profile: TargetProfile, client: HttpClient, health: Health, selected: readonly Check[], seed: number, formats: readonly ReportFormat[], opts: RunOptions, out: NodeJS.WriteStream, { previous, shard, cleanupHint, freshLedger }: Context): Promise<number> {
   const color = out.isTTY === true && !process.env['NO_COLOR'];
   out.write(`restprobe ${toolVersion()} → ${profile.baseUrl} · ${selected.length} checks${shard ? ` (shard ${shard.index}/${shard.total})` : ''} · seed ${seed}\n`);
+  const pace = runPace(profile);
+  if (pace !== undefined) out.write(`restprobe: ${paceLine(pace, instancesOf(selected, profile).length)}\n`);
   const startedAt = new Date();
   const progress = new Progress({ out, live: out.isTTY === true && process.env['TERM'] !== 'dumb', total: instancesOf(selected, profile).length, requests: () => client.requestCount });
   // Every item the run creates is on disk the moment it exists, whatever ends the run.

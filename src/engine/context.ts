@@ -2,6 +2,7 @@
  * The CheckContext a check runs with: a recording session behind the run's guards,
  * fixtures that create the check's own resources, and cleanup of everything it created.
  */
+import { runPace } from './pace.js';
 import { RequestTally } from '../http/tally.js';
 import { randomUUID } from 'node:crypto';
 import { CheckFailure, SetupFailure } from '../model/check.js';
@@ -44,7 +45,7 @@ export interface RunShared {
 export function runShared(profile: TargetProfile, journal?: LedgerJournal): RunShared {
   const breaker = new CircuitBreaker(profile.http.maxConsecutiveFailures ?? profileDefaults.maxConsecutiveFailures);
   const polite = { ...politeDefaults, maxWaitMs: profile.http.maxRetryWaitMs, stopRun: (why: RestprobeError) => breaker.trip(why) };
-  return { collections: profile.collections, ledger: new Ledger(profile, journal), pacer: new Pacer(profile.http.maxRequestsPerSecond), polite, fixtures: new SharedFixtures(), breaker, unrevoked: [], tally: new RequestTally() };
+  return { collections: profile.collections, ledger: new Ledger(profile, journal), pacer: new Pacer(runPace(profile)?.perSecond), polite, fixtures: new SharedFixtures(), breaker, unrevoked: [], tally: new RequestTally() };
 }
 
 export class RunContext implements CheckContext {
