@@ -193,7 +193,7 @@ export function renderAllure(report: Report): ReportFile[] {
   const runtime = new ReporterRuntime({
     writer,
     categories,
-    environmentInfo: { target: report.target.baseUrl, seed: String(report.seed), strict: String(report.strict), restprobe: report.tool.version, ...(report.shard && { shard: `${report.shard.index}/${report.shard.total}` }), ...(report.interrupted && { interrupted: report.interrupted.signal }) },
+    environmentInfo: { target: report.target.baseUrl, seed: String(report.seed), strict: String(report.strict), requests: String(report.requests), ...(report.waits !== undefined && report.waits.count > 0 && { waited: `${report.waits.wallMs} ms in ${report.waits.count} retries` }), restprobe: report.tool.version, ...(report.shard && { shard: `${report.shard.index}/${report.shard.total}` }), ...(report.interrupted && { interrupted: report.interrupted.signal }) },
   });
   const start = Date.parse(report.startedAt);
   // The checks an interrupted run never started are skipped tests saying so.

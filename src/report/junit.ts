@@ -73,6 +73,8 @@ function testsuite(report: Report, section: Section, results: readonly CheckResu
     `      <property ${attrs({ name: 'target', value: report.target.baseUrl })}/>`,
     `      <property ${attrs({ name: 'seed', value: report.seed })}/>`,
     `      <property ${attrs({ name: 'strict', value: String(report.strict) })}/>`,
+    `      <property ${attrs({ name: 'requests', value: report.requests })}/>`,
+    ...(report.waits !== undefined && report.waits.count > 0 ? [`      <property ${attrs({ name: 'waitedMs', value: report.waits.wallMs })}/>`] : []),
     ...(report.interrupted ? [`      <property ${attrs({ name: 'interrupted', value: report.interrupted.signal })}/>`] : []),
     '    </properties>',
   ];
