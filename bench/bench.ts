@@ -14,7 +14,7 @@ import { runChecks } from '../src/engine/run.js';
 import { HttpClient } from '../src/http/client.js';
 import type { TargetProfile } from '../src/model/profile.js';
 import { faultCatalogue, startReferenceServer, type Fault } from '../reference-server/src/index.js';
-import { catalogue } from '../suites/catalogue.js';
+import { catalogue, receiverCatalogue } from '../suites/catalogue.js';
 import { compatibleWithinMajor } from '../suites/09-versioning/compatibility.js';
 import { shapeBaselineOf } from '../src/report/shape-baseline.js';
 import { resultName, worstFinding } from '../src/model/result.js';
@@ -145,7 +145,9 @@ async function checksCommand(): Promise<{ checksCommandMs: number; nodeStartMs: 
     const { ms, code, stdout } = await timeCli(['checks', '--json']);
     if (code !== 0) throw new Error(`restprobe checks --json exited ${code}`);
     const entries = JSON.parse(stdout) as unknown[];
-    if (entries.length !== catalogue.length) throw new Error(`restprobe checks --json listed ${entries.length} checks, the catalogue has ${catalogue.length}`);
+    // The catalogue and the receiver-mode checks: `restprobe checks` lists both.
+    const checks = catalogue.length + receiverCatalogue.length;
+    if (entries.length !== checks) throw new Error(`restprobe checks --json listed ${entries.length} checks, the catalogues have ${checks}`);
     listed.push(ms);
     const started = performance.now();
     await new Promise((resolve) => spawn(process.execPath, ['-e', '0'], { stdio: 'ignore' }).once('exit', resolve));
