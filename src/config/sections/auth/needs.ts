@@ -3,6 +3,12 @@ import { need } from '../../../model/need.js';
 import { Unmet } from '../../../model/unmet.js';
 import type { ApiKeyAuth, LimitedAuth, MintAuth, SessionAuth } from './profile.js';
 
+/** A configured part of `auth` that a check can use only by writing: unmet when absent (`missing`), or on a read-only run. */
+function configuredForWrites<T>(p: { readonly safety: { readonly readOnly: boolean } }, value: T | undefined, missing: Unmet, writes: string): T | Unmet {
+  if (value === undefined) return missing;
+  return p.safety.readOnly ? new Unmet(`read-only run: ${writes}`, 'safety.readOnly') : value;
+}
+
 /** The needs the configured credentials meet. */
 export const authNeeds = {
   /** Configured credentials. */
@@ -25,18 +31,12 @@ export const authNeeds = {
   session: need<SessionAuth>({
     label: 'a session login',
     keys: ['auth.session', 'safety.readOnly'],
-    resolve: (p) => {
-      if (p.auth.session === undefined) return new Unmet('no session login configured', 'auth.session');
-      return p.safety.readOnly ? new Unmet('read-only run: logging in and out writes', 'safety.readOnly') : p.auth.session;
-    },
+    resolve: (p) => configuredForWrites(p, p.auth.session, new Unmet('no session login configured', 'auth.session'), 'logging in and out writes'),
   }),
   /** Where an API key can be minted, on a run that may write. */
   mint: need<MintAuth>({
     label: 'a way to mint an API key',
     keys: ['auth.mint', 'safety.readOnly'],
-    resolve: (p) => {
-      if (p.auth.mint === undefined) return new Unmet('no way to mint an API key configured', 'auth.mint');
-      return p.safety.readOnly ? new Unmet('read-only run: minting a key writes', 'safety.readOnly') : p.auth.mint;
-    },
+    resolve: (p) => configuredForWrites(p, p.auth.mint, new Unmet('no way to mint an API key configured', 'auth.mint'), 'minting a key writes'),
   }),
 } as const;
