@@ -4,9 +4,9 @@
  */
 import { CheckFailure } from '../model/check.js';
 import type { HttpResponse } from '../model/context.js';
-import { describe, summarise } from '../model/describe-response.js';
+import { brief, describe, summarise } from '../model/describe-response.js';
 
-export { describe, summarise };
+export { brief, describe, summarise };
 
 /**
  * @example
@@ -70,8 +70,3 @@ export function expectEvery(responses: readonly HttpResponse[], problemOf: (res:
   throw new CheckFailure(message(bad.length, responses.length, found), expected, found, bad[0]!.r.exchangeIndex);
 }
 
-/** Compact JSON for messages, cut at `max` characters. */
-export function brief(value: unknown, max = 120): string {
-  const s = JSON.stringify(value) ?? String(value);
-  return s.length > max ? `${s.slice(0, max)}…` : s;
-}

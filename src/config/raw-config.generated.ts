@@ -319,6 +319,15 @@ export interface RawCollection {
     readonly orderParam?: string;
     /** The declared maximum page size. Absent: none declared; LIM-limit-capped then looks for an unbounded list (a huge limit must be refused or clamped), and LIM-default-page-bounded skips. */
     readonly maxLimit?: number;
+    /** Where the API's pages keep their items and next cursor, when they are not the conventions' `data` and `next_cursor` (Django REST framework's `results` and `next`, Spring's `content`). END-get-collection-200 still judges the page by the conventions; every other check reads the items and the next page through this envelope. */
+    readonly envelope?: {
+      /** JSON Pointer (RFC 6901) to the page's array of items (`/results`, `/content`); `""` when the body itself is the array. */
+      readonly items?: string;
+      /** JSON Pointer to the next page's cursor, or its URL with `nextIs: url` (cursor style); null there on the last page. */
+      readonly next?: string;
+      /** What `next` holds: `cursor` (sent back in `param`) or `url` (the next page's URL, absolute or relative: restprobe takes the cursor from its `param` query parameter, so it must be on the API's origin and carry that parameter). */
+      readonly nextIs?: "cursor" | "url";
+    };
   };
   /** Fields the collection filters on (`?status=open`). Filter checks use the values of the items restprobe creates. */
   readonly filters?: readonly string[];

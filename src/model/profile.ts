@@ -17,7 +17,7 @@ import type { Secret } from './secret.js';
 
 export type { Secret } from './secret.js';
 export type { ApiKeyAuth, AuthProfile, IssuedCredential, LimitedAuth, MintAuth, SessionAuth } from '../config/sections/auth/profile.js';
-export type { ChildProfile, CollectionMethod, CollectionProfile, PaginationProfile } from '../config/sections/collections/profile.js';
+export type { ChildProfile, CollectionMethod, CollectionProfile, PageEnvelope, PaginationProfile } from '../config/sections/collections/profile.js';
 export type { JwtProfile, OAuthLogin, OAuthProfile } from '../config/sections/oauth/profile.js';
 export type { RateLimitProfile } from '../config/sections/rate-limit/profile.js';
 export type { HttpSettings, PropertySettings, SafetySettings } from '../config/sections/run/profile.js';

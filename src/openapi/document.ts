@@ -7,7 +7,7 @@
  * compiles `<document>#<pointer>`) and messages can say where in the document a thing is.
  */
 import { isObject } from '../model/json.js';
-import { below, pointerOf, tokensOf, valueAt } from './pointer.js';
+import { below, pointerOf, tokensOf, valueAt } from '../model/json-pointer.js';
 
 export type OpenApiVersion = '3.0' | '3.1';
 

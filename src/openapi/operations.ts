@@ -8,7 +8,7 @@
  */
 import { isObject } from '../model/json.js';
 import type { Located, OpenApiDocument } from './document.js';
-import { below, pointerOf } from './pointer.js';
+import { below, pointerOf } from '../model/json-pointer.js';
 
 /** The methods a path item may describe, in the order restprobe lists them. */
 export const operationMethods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS', 'TRACE'] as const;

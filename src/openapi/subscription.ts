@@ -9,7 +9,7 @@ import { isObject } from '../model/json.js';
 import type { BodyInference } from './bodies.js';
 import type { OpenApiDocument } from './document.js';
 import { jsonMedia, successResponse, type Operation } from './operations.js';
-import { tokensOf } from './pointer.js';
+import { tokensOf } from '../model/json-pointer.js';
 import { flatten } from './schema.js';
 
 export interface SubscriptionInference {

@@ -1,6 +1,7 @@
 /** The `collections` section as {@link CollectionProfile}s: every default applied, names unique. */
 import type { RawCollection, RawConfig } from '../../raw-config.js';
-import type { CollectionMethod, CollectionProfile } from './profile.js';
+import { conventionalEnvelope } from '../../../model/page-envelope.js';
+import type { CollectionMethod, CollectionProfile, PaginationProfile } from './profile.js';
 
 /** What a collection (and a sub-collection) holds where the config says nothing. */
 export const collectionDefaults = {
@@ -10,6 +11,8 @@ export const collectionDefaults = {
   methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as readonly CollectionMethod[],
   volatileFields: [] as readonly string[],
   pagination: { style: 'cursor', param: 'cursor', limitParam: 'limit', offsetParam: 'offset', pageParam: 'page', firstPage: 1, sortParam: 'sort' },
+  /** The keys of `pagination.envelope` the config leaves out: the conventions' page. */
+  pageEnvelope: conventionalEnvelope,
   filters: [] as readonly string[],
   sorts: [] as readonly string[],
   children: [] as readonly never[],
@@ -28,6 +31,14 @@ export function duplicateNames(config: RawConfig): string[] {
   return problems;
 }
 
+/** The pagination, defaults applied; an envelope only when the config names one (absent, readers take the conventions'). */
+function paginationProfile(raw: RawCollection['pagination']): PaginationProfile {
+  const { envelope, ...rest } = raw ?? {};
+  const { items, next, nextIs } = collectionDefaults.pageEnvelope;
+  const filled = envelope && { items: envelope.items ?? items, next: envelope.next ?? next, nextIs: envelope.nextIs ?? nextIs };
+  return { ...collectionDefaults.pagination, ...rest, ...(filled && { envelope: filled }) };
+}
+
 export function collectionProfile(raw: RawCollection): CollectionProfile {
   return {
     name: raw.name,
@@ -42,7 +53,7 @@ export function collectionProfile(raw: RawCollection): CollectionProfile {
     newId: raw.newId ?? collectionDefaults.newId,
     idType: raw.idType ?? collectionDefaults.idType,
     methods: raw.methods ?? collectionDefaults.methods,
-    pagination: { ...collectionDefaults.pagination, ...raw.pagination },
+    pagination: paginationProfile(raw.pagination),
     filters: raw.filters ?? collectionDefaults.filters,
     sorts: raw.sorts ?? collectionDefaults.sorts,
     ...(raw.mark && { markField: raw.mark.field }),

@@ -82,4 +82,20 @@ export interface PaginationProfile {
   readonly orderParam?: string;
   /** The declared maximum page size; absent: none declared. */
   readonly maxLimit?: number;
+  /** Where pages keep their items and next cursor, when the config says; absent: the conventions' `data` and `next_cursor`. */
+  readonly envelope?: PageEnvelope;
+}
+
+/**
+ * Where an API's pages keep their items and next cursor (`pagination.envelope`), every
+ * default applied: Django REST framework's cursor pages are
+ * `{ items: '/results', next: '/next', nextIs: 'url' }`.
+ */
+export interface PageEnvelope {
+  /** JSON Pointer to the items array; `''` is the body itself. */
+  readonly items: string;
+  /** JSON Pointer to the next cursor, or the next page's URL (cursor style). */
+  readonly next: string;
+  /** `cursor`: `next` is the cursor; `url`: the next page's URL, whose `param` query parameter is the cursor. */
+  readonly nextIs: 'cursor' | 'url';
 }

@@ -1,6 +1,7 @@
 /**
- * JSON Pointers (RFC 6901) into a parsed OpenAPI document: where a node lives, so a later
- * step (a validator, a message) can name it exactly.
+ * JSON Pointers (RFC 6901): where a node of an OpenAPI document lives, so a later step (a
+ * validator, a message) can name it exactly, and where a page's items and next cursor are
+ * (`collections[].pagination.envelope`).
  */
 
 /** `~` and `/` escaped as RFC 6901 §3 says. */
@@ -62,4 +63,19 @@ export function valueAt(root: unknown, tokens: readonly string[]): unknown {
     }
   }
   return node;
+}
+
+/**
+ * The value `pointer` names in `root`; `undefined` when a step is missing or the pointer is
+ * malformed. `""` is the whole document.
+ *
+ * @example
+ * ```ts
+ * resolvePointer({ results: [{ id: 1 }], next: null }, '/results'); // [{ id: 1 }]
+ * resolvePointer({ 'a/b': 1 }, '/a~1b');                             // 1
+ * ```
+ */
+export function resolvePointer(root: unknown, pointer: string): unknown {
+  const tokens = pointer.startsWith('#') ? undefined : tokensOf(pointer);
+  return tokens === undefined ? undefined : valueAt(root, tokens);
 }

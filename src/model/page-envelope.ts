@@ -1,0 +1,85 @@
+/**
+ * Reading a page through its envelope: the configured one (`collections[].pagination.envelope`)
+ * or the conventions' `{ "data": [...], "next_cursor": … }` (§4). One reader serves the
+ * checks' pages, the page-shape judgement and the engine's search for marked items.
+ */
+import type { HttpResponse } from './context.js';
+import { brief, summarise } from './describe-response.js';
+import { isObject } from './json.js';
+import { resolvePointer, tokensOf } from './json-pointer.js';
+import type { PageEnvelope, PaginationProfile } from './profile.js';
+
+/** The conventions' page (§4): the items in `data`, the next cursor in `next_cursor`; the defaults of `pagination.envelope`'s keys. */
+export const conventionalEnvelope: PageEnvelope = { items: '/data', next: '/next_cursor', nextIs: 'cursor' };
+
+/** A page's items and, cursor style, its next cursor (null at the end; undefined in offset and page style). */
+export interface PageContent {
+  readonly items: readonly Record<string, unknown>[];
+  readonly nextCursor: string | null | undefined;
+}
+
+/** Why a body is not a page of the envelope: what was found, then what was expected. */
+export interface PageMismatch {
+  readonly found: string;
+  readonly expected: string;
+}
+
+/** A body as a page needs it: the parsed JSON, its text (for messages) and the URL it came from (a relative next URL resolves against it). */
+export type PageBody = Pick<HttpResponse, 'json' | 'text' | 'url'>;
+
+/** How a message names the member a pointer points at: `"data"` for one member, the pointer for a deeper one. */
+function memberName(pointer: string): string {
+  const tokens = tokensOf(pointer) ?? [];
+  return tokens.length === 1 ? JSON.stringify(tokens[0]) : pointer;
+}
+
+/**
+ * The items and next cursor of a page, read through `envelope` (default: the configured
+ * one, else the conventions'), or what makes the body no such page.
+ *
+ * @example
+ * ```ts
+ * const drf = { ...pagination, envelope: { items: '/results', next: '/next', nextIs: 'url' as const } };
+ * readEnvelope({ json: { results: [{ id: 1 }], next: '/items?cursor=cD0y' }, text: '…', url: 'http://h/items' }, drf);
+ * // { items: [{ id: 1 }], nextCursor: 'cD0y' }
+ * ```
+ */
+export function readEnvelope(page: PageBody, pagination: PaginationProfile, envelope: PageEnvelope = pagination.envelope ?? conventionalEnvelope): PageContent | PageMismatch {
+  const items = resolvePointer(page.json, envelope.items);
+  const name = memberName(envelope.items);
+  if (!Array.isArray(items)) {
+    if (envelope.items === '') return { found: `the body is ${summarise(page)}`, expected: "a JSON array of the page's items" };
+    if (!isObject(page.json)) return { found: `the body is ${summarise(page)}`, expected: `a JSON object with a ${name} array` };
+    return { found: `${name} is ${items === undefined ? 'missing' : brief(items, 40)}`, expected: `a ${name} array of the page's items` };
+  }
+  if (!items.every(isObject)) return { found: `${name} holds non-objects`, expected: `item representations in ${name}` };
+  if (pagination.style !== 'cursor') return { items, nextCursor: undefined };
+  const next = resolvePointer(page.json, envelope.next);
+  const nextName = memberName(envelope.next);
+  if (next === null) return { items, nextCursor: null };
+  if (typeof next !== 'string') {
+    const what = envelope.nextIs === 'url' ? "the next page's URL" : 'a string';
+    return { found: `${nextName} is ${next === undefined ? 'missing' : brief(next, 40)}`, expected: `${nextName} ${what} or null` };
+  }
+  if (envelope.nextIs === 'cursor') return { items, nextCursor: next };
+  const cursor = cursorInUrl(next, page.url, pagination.param);
+  return typeof cursor === 'string' ? { items, nextCursor: cursor } : { found: `${nextName} is ${JSON.stringify(next)}, ${cursor.found}`, expected: cursor.expected };
+}
+
+/** The cursor a next-page URL carries in `param`; the URL must be on the page's own origin, as every page restprobe builds is. */
+function cursorInUrl(next: string, pageUrl: string, param: string): string | PageMismatch {
+  const origin = new URL(pageUrl).origin;
+  let url: URL;
+  try {
+    url = new URL(next, pageUrl);
+  } catch {
+    return { found: 'which is no URL', expected: "the next page's URL" };
+  }
+  if (url.origin !== origin) return { found: `a URL on another origin (${url.origin})`, expected: `the next page's URL on ${origin}` };
+  const cursor = url.searchParams.get(param);
+  if (cursor === null) return { found: `a URL without a "${param}" query parameter`, expected: `the next page's URL with its cursor in "${param}" (pagination.param)` };
+  return cursor;
+}
+
+/** Whether a read is a mismatch rather than a page. */
+export const isMismatch = (read: PageContent | PageMismatch): read is PageMismatch => 'found' in read;
