@@ -6,7 +6,9 @@ import { CheckFailure } from '../model/check.js';
 import type { CheckContext, CreatedResource, FixtureMaker, HttpResponse } from '../model/context.js';
 import type { CollectionProfile } from '../model/profile.js';
 import type { WalkableCollection } from '../model/needs.js';
-import { brief, describe, ensure, expectStatus, summarise } from './expect.js';
+import { brief, describe, ensure, expectStatus } from './expect.js';
+import { isObject } from '../model/json.js';
+import { conventionalEnvelope, isMismatch, readEnvelope, type PageContent, type PageMismatch } from '../model/page-envelope.js';
 import { setupError } from './setup.js';
 
 export interface PageQuery {
@@ -20,11 +22,9 @@ export interface PageQuery {
   readonly filters?: Readonly<Record<string, string>>;
 }
 
-export interface Page {
+/** A page's items and next cursor (`next_cursor`, or what the envelope names; undefined in offset and page style), with the response. */
+export interface Page extends PageContent {
   readonly res: HttpResponse;
-  readonly items: readonly Record<string, unknown>[];
-  /** `next_cursor` (cursor style); undefined in offset and page style. */
-  readonly nextCursor: string | null | undefined;
 }
 
 /** `/v2/projects?label=x&sort=-name&limit=2&cursor=…`, in the collection's own parameter names and syntax. */
@@ -70,7 +70,7 @@ export interface ShapeOptions {
   readonly judgeShape?: boolean;
 }
 
-/** GETs one page; fails unless it is 200 with a `data` array (and, cursor style, a `next_cursor` string or null). */
+/** GETs one page; fails unless it is 200 with its items (a `data` array, or where the envelope says) and, cursor style, its next cursor or null. */
 export async function fetchPage(ctx: CheckContext, c: CollectionProfile, q: PageQuery, options: ShapeOptions = {}): Promise<Page> {
   const res = await ctx.http.send({ method: 'GET', path: pagePath(c, q) });
   expectStatus(res, 200, 'a page of results');
@@ -87,34 +87,35 @@ export async function fetchMarkedPage(ctx: CheckContext, c: CollectionProfile, q
   return page;
 }
 
-/** A 200 response as a page of the collection's style; not one is a failure only for the checks that judge the shape. */
+/**
+ * A 200 response as a page of the collection's style, read through the configured envelope
+ * (`pagination.envelope`) or, without one, the conventions' `data` and `next_cursor`. Only
+ * the checks that judge the shape fail a page the conventions do not describe; to the
+ * others a body neither describes is a fixture they cannot use (ERR_SETUP).
+ */
 export function readPage(res: HttpResponse, c: CollectionProfile, options: ShapeOptions = {}): Page {
+  const configured = c.pagination.envelope;
   const problem = pageShapeProblem(res, c);
-  if (problem !== undefined) {
-    if (options.judgeShape) throw new CheckFailure(`${describe(res)}: ${problem.found}, expected ${problem.expected}`, problem.expected, problem.found, res.exchangeIndex);
+  if (problem !== undefined && options.judgeShape) {
+    const read = configured === undefined ? '' : '; the configured envelope (collections[].pagination.envelope) is what the other page checks read';
+    throw new CheckFailure(`${describe(res)}: ${problem.found}, expected ${problem.expected}${read}`, problem.expected, problem.found, res.exchangeIndex);
+  }
+  if (problem !== undefined && configured === undefined) {
     // A bare array is no page (END-get-collection-200 says so, once), but its items are still the list's: other checks judge them.
-    if (Array.isArray(res.json) && res.json.every(isItem)) return { res, items: res.json, nextCursor: positional(c) ? undefined : null };
+    if (Array.isArray(res.json) && res.json.every(isObject)) return { res, items: res.json, nextCursor: positional(c) ? undefined : null };
     throw setupError(res, `${describe(res)} is not a page of results (${problem.found}), so this check cannot read it (see END-get-collection-200)`, `GET ${c.path} answers no page of results`);
   }
-  const body = res.json as Record<string, unknown>;
-  const items = body['data'] as Record<string, unknown>[];
-  if (positional(c)) return { res, items, nextCursor: undefined };
-  return { res, items, nextCursor: body['next_cursor'] as string | null };
+  const read = readEnvelope(res, c.pagination);
+  if (isMismatch(read)) {
+    throw setupError(res, `${describe(res)} does not match the configured page envelope (${read.found}, expected ${read.expected}), so this check cannot read it (see collections[].pagination.envelope)`, `GET ${c.path} answers pages its pagination.envelope does not describe`);
+  }
+  return { res, ...read };
 }
 
-const isItem = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
-
-/** What makes a 200 not a page of the collection's style, or undefined when it is one. */
-export function pageShapeProblem(res: HttpResponse, c: CollectionProfile): { found: string; expected: string } | undefined {
-  if (typeof res.json !== 'object' || res.json === null || Array.isArray(res.json)) return { found: `the body is ${summarise(res)}`, expected: 'a JSON object with a "data" array' };
-  const body = res.json as Record<string, unknown>;
-  const data = body['data'];
-  if (!Array.isArray(data)) return { found: `"data" is ${data === undefined ? 'missing' : brief(data, 40)}`, expected: 'a "data" array of the page\'s items' };
-  if (!data.every(isItem)) return { found: '"data" holds non-objects', expected: 'item representations in "data"' };
-  if (positional(c)) return undefined;
-  const next = body['next_cursor'];
-  if (next !== null && typeof next !== 'string') return { found: `"next_cursor" is ${next === undefined ? 'missing' : JSON.stringify(next)}`, expected: '"next_cursor" a string or null' };
-  return undefined;
+/** What makes a 200 not a page of the collection's style as the conventions (§4) shape it, or undefined when it is one. */
+export function pageShapeProblem(res: HttpResponse, c: CollectionProfile): PageMismatch | undefined {
+  const read = readEnvelope(res, c.pagination, conventionalEnvelope);
+  return isMismatch(read) ? read : undefined;
 }
 
 /**

@@ -7,7 +7,7 @@
 import type { CollectionProfile, TargetProfile } from '../model/profile.js';
 import type { Send } from '../http/guards.js';
 import { freshCredentialHeaders, parseJson, resolveUrl, unversionedUrl, versionedUrl } from '../http/session.js';
-import { isObject } from '../model/json.js';
+import { envelopeOf, isMismatch, readItems } from '../model/page-envelope.js';
 import type { Mark } from './ledger.js';
 
 /** What a search by mark found: the items' URLs, proof that there is none, or why it cannot tell. */
@@ -36,9 +36,10 @@ export async function findMarked(profile: TargetProfile, send: Send, collectionU
   const url = new URL(collectionUrl);
   url.searchParams.set(mark.field, mark.value);
   const res = await send({ method: 'GET', url: versionedUrl(profile, url.toString()), headers: { accept: 'application/json', ...(await freshCredentialHeaders(profile)) } });
-  const body = parseJson(res.body.toString('utf8'));
-  const items = isObject(body) && Array.isArray(body['data']) ? body['data'].filter(isObject) : undefined;
-  if (res.status !== 200 || items === undefined) return { unknown: `GET ${url.pathname}?${mark.field}=… answered ${res.status}${items === undefined ? ' without a "data" list' : ''}; ${lookFor}` };
+  const text = res.body.toString('utf8');
+  const listed = readItems({ json: parseJson(text), text, url: url.toString() }, envelopeOf(collection.pagination));
+  const items = isMismatch(listed) ? undefined : listed;
+  if (res.status !== 200 || items === undefined) return { unknown: `GET ${url.pathname}?${mark.field}=… answered ${res.status}${isMismatch(listed) ? ` without a list of items (${listed.found})` : ''}; ${lookFor}` };
   const marked = items.filter((item) => item[mark.field] === mark.value);
   // A listing that ignored the filter may hold the item on a later page: it proves nothing absent.
   if (marked.length < items.length) return { unknown: `GET ${url.pathname}?${mark.field}=… listed items without the mark (the filter was not applied); ${lookFor}` };

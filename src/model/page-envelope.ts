@@ -12,6 +12,9 @@ import type { PageEnvelope, PaginationProfile } from './profile.js';
 /** The conventions' page (§4): the items in `data`, the next cursor in `next_cursor`; the defaults of `pagination.envelope`'s keys. */
 export const conventionalEnvelope: PageEnvelope = { items: '/data', next: '/next_cursor', nextIs: 'cursor' };
 
+/** The envelope a collection's pages are read through: the configured one, else the conventions'. */
+export const envelopeOf = (pagination: PaginationProfile): PageEnvelope => pagination.envelope ?? conventionalEnvelope;
+
 /** A page's items and, cursor style, its next cursor (null at the end; undefined in offset and page style). */
 export interface PageContent {
   readonly items: readonly Record<string, unknown>[];
@@ -44,15 +47,9 @@ function memberName(pointer: string): string {
  * // { items: [{ id: 1 }], nextCursor: 'cD0y' }
  * ```
  */
-export function readEnvelope(page: PageBody, pagination: PaginationProfile, envelope: PageEnvelope = pagination.envelope ?? conventionalEnvelope): PageContent | PageMismatch {
-  const items = resolvePointer(page.json, envelope.items);
-  const name = memberName(envelope.items);
-  if (!Array.isArray(items)) {
-    if (envelope.items === '') return { found: `the body is ${summarise(page)}`, expected: "a JSON array of the page's items" };
-    if (!isObject(page.json)) return { found: `the body is ${summarise(page)}`, expected: `a JSON object with a ${name} array` };
-    return { found: `${name} is ${items === undefined ? 'missing' : brief(items, 40)}`, expected: `a ${name} array of the page's items` };
-  }
-  if (!items.every(isObject)) return { found: `${name} holds non-objects`, expected: `item representations in ${name}` };
+export function readEnvelope(page: PageBody, pagination: PaginationProfile, envelope: PageEnvelope = envelopeOf(pagination)): PageContent | PageMismatch {
+  const items = readItems(page, envelope);
+  if (isMismatch(items)) return items;
   if (pagination.style !== 'cursor') return { items, nextCursor: undefined };
   const next = resolvePointer(page.json, envelope.next);
   const nextName = memberName(envelope.next);
@@ -64,6 +61,22 @@ export function readEnvelope(page: PageBody, pagination: PaginationProfile, enve
   if (envelope.nextIs === 'cursor') return { items, nextCursor: next };
   const cursor = cursorInUrl(next, page.url, pagination.param);
   return typeof cursor === 'string' ? { items, nextCursor: cursor } : { found: `${nextName} is ${JSON.stringify(next)}, ${cursor.found}`, expected: cursor.expected };
+}
+
+/**
+ * The items of a page, where `envelope.items` points, or what makes the body hold none: for
+ * a reader that needs no next cursor (a search by mark).
+ */
+export function readItems(page: PageBody, envelope: PageEnvelope): readonly Record<string, unknown>[] | PageMismatch {
+  const items = resolvePointer(page.json, envelope.items);
+  const name = memberName(envelope.items);
+  if (!Array.isArray(items)) {
+    if (envelope.items === '') return { found: `the body is ${summarise(page)}`, expected: "a JSON array of the page's items" };
+    if (!isObject(page.json)) return { found: `the body is ${summarise(page)}`, expected: `a JSON object with a ${name} array` };
+    return { found: `${name} is ${items === undefined ? 'missing' : brief(items, 40)}`, expected: `a ${name} array of the page's items` };
+  }
+  if (!items.every(isObject)) return { found: `${name} holds non-objects`, expected: `item representations in ${name}` };
+  return items;
 }
 
 /** The cursor a next-page URL carries in `param`; the URL must be on the page's own origin, as every page restprobe builds is. */
@@ -82,4 +95,4 @@ function cursorInUrl(next: string, pageUrl: string, param: string): string | Pag
 }
 
 /** Whether a read is a mismatch rather than a page. */
-export const isMismatch = (read: PageContent | PageMismatch): read is PageMismatch => 'found' in read;
+export const isMismatch = <T extends object>(read: T | PageMismatch): read is PageMismatch => 'found' in read && 'expected' in read;

@@ -8,9 +8,10 @@ import { CheckFailure, defineCheck } from '../../src/model/check.js';
 import type { CheckContext, HttpResponse } from '../../src/model/context.js';
 import type { CollectionProfile } from '../../src/model/profile.js';
 import type { WalkableCollection } from '../../src/model/needs.js';
+import { isMismatch, readEnvelope } from '../../src/model/page-envelope.js';
 import { brief, describe, ensure, expectStatus } from '../../src/check-kit/expect.js';
 import { checkProperty } from '../../src/check-kit/property.js';
-import { createMarked, fetchMarkedPage, pagePath, pageShapeProblem, walk, walkDefects, walkIds, type PageQuery } from '../../src/check-kit/pagination.js';
+import { createMarked, fetchMarkedPage, pagePath, walk, walkDefects, walkIds, type PageQuery } from '../../src/check-kit/pagination.js';
 import { setupError } from '../../src/check-kit/setup.js';
 import { sendTracked } from '../../src/check-kit/probes.js';
 import { createdItemUrl } from '../../src/check-kit/created-url.js';
@@ -336,11 +337,10 @@ function wrongCursorAnswer(p: CursorProbe): string | undefined {
   if (res.status >= 400 && res.status < 500) return undefined;
   if (p.undecodable) return `${p.how}: ${describe(res)}, where only a 4xx can answer a cursor that decodes to no position`;
   if (res.status !== 200) return `${p.how}: ${describe(res)}`;
-  const shape = pageShapeProblem(res, p.collection);
-  if (shape !== undefined) return `${p.how}: ${describe(res)}, which is no page (${shape.found})`;
+  const page = readEnvelope(res, p.collection.pagination);
+  if (isMismatch(page)) return `${p.how}: ${describe(res)}, which is no page (${page.found})`;
   if (p.allowed === undefined) return undefined;
-  const items = (res.json as { data: Record<string, unknown>[] }).data;
-  const stray = items.map((i) => String(i[p.collection.idField])).filter((id) => !p.allowed!.has(id));
+  const stray = page.items.map((i) => String(i[p.collection.idField])).filter((id) => !p.allowed!.has(id));
   return stray.length === 0 ? undefined : `${p.how}: ${describe(res)} with item(s) ${brief(stray)} the query does not list`;
 }
 

@@ -9,6 +9,7 @@ import { deepEqual, diffRepresentations } from '../../src/check-kit/compare.js';
 import { itemPath, sendTracked } from '../../src/check-kit/probes.js';
 import { pagePath } from '../../src/check-kit/pagination.js';
 import { setupError } from '../../src/check-kit/setup.js';
+import { envelopeOf, isMismatch, readItems } from '../../src/model/page-envelope.js';
 
 /** The item as the full credential reads it: its representation, or what happened to it. */
 async function readWithFullKey(ctx: CheckContext, url: string): Promise<{ res: HttpResponse; body?: Record<string, unknown> }> {
@@ -43,7 +44,8 @@ async function createdAnyway(ctx: CheckContext, c: WritableCollection, mark: str
     return undefined;
   }
   const res = await ctx.http.send({ method: 'GET', path: pagePath(c, { filters: { [c.markField!]: mark } }) });
-  const data = isObject(res.json) && Array.isArray(res.json['data']) ? res.json['data'] : Array.isArray(res.json) ? res.json : undefined;
+  const listed = readItems(res, envelopeOf(c.pagination));
+  const data = !isMismatch(listed) ? listed : Array.isArray(res.json) ? res.json : undefined;
   if (res.status !== 200 || data === undefined) {
     ctx.note(`after a refused POST, ${describe(res)} listing by its mark: whether it created an item is not known`);
     return undefined;
