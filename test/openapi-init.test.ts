@@ -104,13 +104,14 @@ describe('init on a multi-file OpenAPI 3.1 document', () => {
 
   it('reads the page parameters, filters on item fields, sorts from the enum, and a free-text field to mark with', () => {
     const [c] = written.config['collections'];
-    expect(c.pagination).toEqual({ style: 'cursor', param: 'after', limitParam: 'limit', sortParam: 'sort', maxLimit: 50 });
+    expect(c.pagination).toEqual({ style: 'cursor', param: 'after', limitParam: 'limit', sortParam: 'sort', maxLimit: 50, envelope: { items: '/items', next: '/next' } });
     expect(c.filters).toEqual(['status', 'tag']);
     expect(c.sorts).toEqual(['created_at', 'title']);
     expect(c.mark).toEqual({ field: 'tag' });
     expect(written.text).toContain('# query parameters that name no field of the items, not judged as filters: created_after');
-    // The config cannot hold another envelope: a comment says what the document's pages are.
-    expect(written.text).toContain('# pages come as { "items", "next" }; restprobe reads "data" and "next_cursor"');
+    // Another envelope goes in pagination.envelope; whether "next" is a cursor or a URL the document does not say.
+    expect(written.text).toContain('# pages come as { "items", "next" }, not the conventions\' { "data", "next_cursor" } (§4): END-get-collection-200 will say so, and the other page checks read them through pagination.envelope');
+    expect(written.text).toMatch(/# pagination\.envelope\.nextIs: … {2}# fill in: cursor or url, what "next" holds \(the document does not say\)/);
   });
 
   it('passes over an example that breaks its own schema, says so, and generates bodies its schemas accept', async () => {

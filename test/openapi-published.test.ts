@@ -112,14 +112,15 @@ describe.each(published)('init on $name', ({ name, file }) => {
 });
 
 describe('what init reads in the published documents', () => {
-  it('ShipEngine: the API-Key header, URL versioning at v1, the id fields named for their paths, page-numbered envelopes it cannot hold', async () => {
+  it('ShipEngine: the API-Key header, URL versioning at v1, the id fields named for their paths, page-numbered envelopes in pagination.envelope', async () => {
     const { text, config } = await init(documentOf('shipengine-openapi', 'openapi.yaml'));
     expect(config['auth']).toEqual({ apiKey: { header: 'API-Key', value: { env: 'API_KEY' } } });
     expect(config['version']).toEqual({ scheme: 'url', current: 'v1' });
     const warehouses = (config['collections'] as Json[]).find((c) => c['name'] === 'warehouses');
     expect(warehouses).toMatchObject({ path: '/v1/warehouses', idField: 'warehouse_id', methods: ['GET', 'POST', 'PUT', 'DELETE'] });
     expect(warehouses!['create']['body']).toHaveProperty('origin_address');
-    expect(text).toContain('# pages come as { "batches", "total", "page", "pages", "links" }; restprobe reads "data" (§4)');
+    expect(text).toContain('# pages come as { "batches", "total", "page", "pages", "links" }, not the conventions\' { "data" } (§4): END-get-collection-200 will say so, and the other page checks read them through pagination.envelope');
+    expect((config['collections'] as Json[]).find((c) => c['name'] === 'batches')?.['pagination']).toMatchObject({ style: 'page', envelope: { items: '/batches' } });
   });
 
   it('Figma: the X-Figma-Token header, the OAuth server, and webhooks as a subscription (the callback URL its body names)', async () => {

@@ -8,6 +8,7 @@
 import type { RawCollection } from '../config/raw-config.js';
 import type { Located, OpenApiDocument } from './document.js';
 import { jsonMedia, successResponse, type Operation, type Parameter } from './operations.js';
+import { pointerOf } from '../model/json-pointer.js';
 import { flatten, listShape, soleType, type FlatSchema } from './schema.js';
 
 export interface ListingInference {
@@ -69,6 +70,41 @@ function markable(doc: OpenApiDocument, create: FlatSchema | undefined, field: s
   return soleType(f) === 'string' && f.enum === undefined && !f.hasConst && f.format === undefined && f.pattern === undefined && !f.readOnly && fitsMark;
 }
 
+type RawEnvelope = NonNullable<NonNullable<RawCollection['pagination']>['envelope']>;
+
+/** What a next member holds, by its format or name (`next_url`, `next_token`); undefined when neither tells. */
+function nextKind(doc: OpenApiDocument, page: Located, member: string): 'cursor' | 'url' | undefined {
+  const node = flatten(doc, page).properties.get(member);
+  const format = node === undefined ? undefined : flatten(doc, node).format;
+  if ((format !== undefined && /^(uri|url|uri-reference|iri)$/.test(format)) || /url|link|href/i.test(member)) return 'url';
+  return /cursor|token/i.test(member) ? 'cursor' : undefined;
+}
+
+/**
+ * The `pagination.envelope` of pages that are not the conventions' `{ "data", "next_cursor" }`
+ * (§4), with a note saying so and fill-ins for what the document does not tell (whether
+ * `next` is a cursor or a URL); undefined for the conventions' own pages.
+ */
+function envelopeOf(doc: OpenApiDocument, page: Located, shape: NonNullable<ListingInference['envelope']>, style: string | undefined): { config?: RawEnvelope; note: string; fillIns: string[] } | undefined {
+  const { arrayField, fields } = shape;
+  const next = style === 'cursor' ? fields.find((f) => /next/i.test(f)) : undefined;
+  if (arrayField === 'data' && (style !== 'cursor' || next === 'next_cursor')) return undefined;
+  const members = `{ ${fields.map((f) => `"${f}"`).join(', ')} }`;
+  const conventions = `the conventions' { "data"${style === 'cursor' ? ', "next_cursor"' : ''} } (§4)`;
+  // Without a page style restprobe reads no page parameter, and the config holds no envelope.
+  if (style === undefined) return { note: `pages come as ${members}, not ${conventions}, so the page checks will say where this differs`, fillIns: [] };
+  const fillIns: string[] = [];
+  const kind = next === undefined ? undefined : nextKind(doc, page, next);
+  if (style === 'cursor' && next === undefined) fillIns.push(`pagination.envelope.next: a JSON Pointer to the next page's cursor or URL (no member of ${members} is named for it)`);
+  if (next !== undefined && next !== 'next_cursor' && kind === undefined) fillIns.push(`pagination.envelope.nextIs: cursor or url, what "${next}" holds (the document does not say)`);
+  const config: RawEnvelope = {
+    ...(arrayField !== 'data' && { items: pointerOf([arrayField]) }),
+    ...(next !== undefined && next !== 'next_cursor' && { next: pointerOf([next]) }),
+    ...(kind === 'url' && { nextIs: 'url' as const }),
+  };
+  return { ...(Object.keys(config).length > 0 && { config }), note: `pages come as ${members}, not ${conventions}: END-get-collection-200 will say so, and the other page checks read them through pagination.envelope`, fillIns };
+}
+
 /**
  * What the GET of a collection says about listing it.
  *
@@ -128,15 +164,13 @@ export function inferListing(doc: OpenApiDocument, list: Operation, create: Flat
 
   if (shape === undefined && response?.schema !== undefined) notes.push(`the list response of GET ${path} holds no array the document names`);
   if (shape !== undefined && shape.envelope === undefined) notes.push('pages are a bare JSON array: the conventions (§4) wrap them in an object, { "data": [...] } with next_cursor, so the page checks will say so');
-  if (shape?.envelope !== undefined) {
-    const { arrayField, fields } = shape.envelope;
-    const next = fields.find((f) => /next/i.test(f));
-    const envelope = `{ ${fields.map((f) => `"${f}"`).join(', ')} }`;
-    const expected = style === 'cursor' ? arrayField === 'data' && next === 'next_cursor' : arrayField === 'data';
-    if (!expected) notes.push(`pages come as ${envelope}; restprobe reads "data"${style === 'cursor' ? ' and "next_cursor"' : ''} (§4), so the page checks will say where this differs`);
+  const envelope = shape?.envelope === undefined || response?.schema === undefined ? undefined : envelopeOf(doc, response.schema, shape.envelope, style);
+  if (envelope !== undefined) {
+    notes.push(envelope.note);
+    fillIns.push(...envelope.fillIns);
   }
   return {
-    ...(pagination !== undefined && { pagination }),
+    ...(pagination !== undefined && { pagination: { ...pagination, ...(envelope?.config !== undefined && { envelope: envelope.config }) } }),
     sorts,
     filters,
     ...(mark !== undefined && { mark }),
