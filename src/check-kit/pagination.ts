@@ -8,7 +8,7 @@ import type { CollectionProfile } from '../model/profile.js';
 import type { WalkableCollection } from '../model/needs.js';
 import { brief, describe, ensure, expectStatus } from './expect.js';
 import { isObject } from '../model/json.js';
-import { conventionalEnvelope, isMismatch, readEnvelope, type PageContent, type PageMismatch } from '../model/page-envelope.js';
+import { conventionalEnvelope, isMismatch, nextMemberName, readEnvelope, type PageContent, type PageMismatch } from '../model/page-envelope.js';
 import { setupError } from './setup.js';
 
 export interface PageQuery {
@@ -160,7 +160,7 @@ export async function* walk(
   let pageSize = q.limit;
   const endless = (why: string) => {
     const pages = `${progress + barren} pages, ${barren} of them bringing no unseen item`;
-    return new CheckFailure(`the walk did not end: ${why} (${pages}), expected next_cursor to become null after the last item`, `the end within ${maxPages} pages that bring items`, why);
+    return new CheckFailure(`the walk did not end: ${why} (${pages}), expected ${nextMemberName(c.pagination)} to become null after the last item`, `the end within ${maxPages} pages that bring items`, why);
   };
   for (let n = 1; ; n++) {
     if (n > maxRequests) throw endless(`still going after ${maxRequests} requests`);
@@ -183,7 +183,7 @@ export async function* walk(
       continue;
     }
     if (page.nextCursor === null || page.nextCursor === undefined) {
-      if (barren > 0) ctx.note(`${barren} of the walk's ${n} pages brought no unseen item before next_cursor became null (empty or repeated pages: a filtered scan, or sparse items)`);
+      if (barren > 0) ctx.note(`${barren} of the walk's ${n} pages brought no unseen item before ${nextMemberName(c.pagination)} became null (empty or repeated pages: a filtered scan, or sparse items)`);
       return;
     }
     if (followed.has(page.nextCursor)) throw endless(`${describe(page.res)} gave a next_cursor the walk had already followed, a loop`);

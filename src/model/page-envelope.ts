@@ -15,6 +15,12 @@ export const conventionalEnvelope: PageEnvelope = { items: '/data', next: '/next
 /** The envelope a collection's pages are read through: the configured one, else the conventions'. */
 export const envelopeOf = (pagination: PaginationProfile): PageEnvelope => pagination.envelope ?? conventionalEnvelope;
 
+/** How a walk's messages name where pages give the next page: `next_cursor`, or the envelope's member (`next`, `/links/next`). */
+export function nextMemberName(pagination: PaginationProfile): string {
+  const { next } = envelopeOf(pagination);
+  return soleMember(next) ?? next;
+}
+
 /** A page's items and, cursor style, its next cursor (null at the end; undefined in offset and page style). */
 export interface PageContent {
   readonly items: readonly Record<string, unknown>[];
@@ -30,10 +36,16 @@ export interface PageMismatch {
 /** A body as a page needs it: the parsed JSON, its text (for messages) and the URL it came from (a relative next URL resolves against it). */
 export type PageBody = Pick<HttpResponse, 'json' | 'text' | 'url'>;
 
-/** How a message names the member a pointer points at: `"data"` for one member, the pointer for a deeper one. */
-function memberName(pointer: string): string {
+/** The member a one-member pointer names (`/data` → `data`); undefined for `""` or a deeper pointer. */
+function soleMember(pointer: string): string | undefined {
   const tokens = tokensOf(pointer) ?? [];
-  return tokens.length === 1 ? JSON.stringify(tokens[0]) : pointer;
+  return tokens.length === 1 ? tokens[0] : undefined;
+}
+
+/** How a message names what a pointer points at: `"data"` for one member, the pointer for a deeper one. */
+function memberName(pointer: string): string {
+  const member = soleMember(pointer);
+  return member === undefined ? pointer : JSON.stringify(member);
 }
 
 /**
