@@ -8,7 +8,7 @@ import type { CollectionProfile } from '../model/profile.js';
 import type { WalkableCollection } from '../model/needs.js';
 import { brief, describe, ensure, expectStatus } from './expect.js';
 import { isObject } from '../model/json.js';
-import { conventionalEnvelope, isMismatch, nextMemberName, readEnvelope, type PageContent, type PageMismatch } from '../model/page-envelope.js';
+import { conventionalEnvelope, envelopeOf, isMismatch, nextMemberName, readEnvelope, readItems, type PageContent, type PageMismatch } from '../model/page-envelope.js';
 import { setupError } from './setup.js';
 
 export interface PageQuery {
@@ -101,8 +101,8 @@ export function readPage(res: HttpResponse, c: CollectionProfile, options: Shape
     throw new CheckFailure(`${describe(res)}: ${problem.found}, expected ${problem.expected}${read}`, problem.expected, problem.found, res.exchangeIndex);
   }
   if (problem !== undefined && configured === undefined) {
-    // A bare array is no page (END-get-collection-200 says so, once), but its items are still the list's: other checks judge them.
-    if (Array.isArray(res.json) && res.json.every(isObject)) return { res, items: res.json, nextCursor: positional(c) ? undefined : null };
+    const bare = listedItems(res, c);
+    if (bare !== undefined) return { res, items: bare, nextCursor: positional(c) ? undefined : null };
     throw setupError(res, `${describe(res)} is not a page of results (${problem.found}), so this check cannot read it (see END-get-collection-200)`, `GET ${c.path} answers no page of results`);
   }
   const read = readEnvelope(res, c.pagination);
@@ -110,6 +110,17 @@ export function readPage(res: HttpResponse, c: CollectionProfile, options: Shape
     throw setupError(res, `${describe(res)} does not match the configured page envelope (${read.found}, expected ${read.expected}), so this check cannot read it (see collections[].pagination.envelope)`, `GET ${c.path} answers pages its pagination.envelope does not describe`);
   }
   return { res, ...read };
+}
+
+/**
+ * The items a listing holds, for a check that needs only them: through the configured
+ * envelope, else the conventions' `data`, else a bare array of items (no page, which
+ * END-get-collection-200 says once, but its items are still the list's); undefined when none.
+ */
+export function listedItems(res: HttpResponse, c: CollectionProfile): readonly Record<string, unknown>[] | undefined {
+  const items = readItems(res, envelopeOf(c.pagination));
+  if (!isMismatch(items)) return items;
+  return c.pagination.envelope === undefined && Array.isArray(res.json) && res.json.every(isObject) ? res.json : undefined;
 }
 
 /** What makes a 200 not a page of the collection's style as the conventions (§4) shape it, or undefined when it is one. */

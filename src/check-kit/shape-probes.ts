@@ -9,6 +9,7 @@ import type { CheckContext, HttpResponse } from '../model/context.js';
 import type { CollectionProfile, TargetProfile } from '../model/profile.js';
 import type { WritableCollection } from '../model/needs.js';
 import type { ProbeShape, ShapeSnapshot } from '../model/shape.js';
+import { listedItems } from './pagination.js';
 import { invalidBody, itemPath, sendTracked, unknownItemPath } from './probes.js';
 import { setupError } from './setup.js';
 import { shapeOf } from './shapes.js';
@@ -30,9 +31,7 @@ export function majorVersion(profile: TargetProfile, c: CollectionProfile): stri
 
 /** The id of the listing's first item, to read an item on a run that may not create one. */
 function firstListedId(res: HttpResponse, c: CollectionProfile): string | undefined {
-  const json = res.json as { data?: unknown } | unknown[] | undefined;
-  const items = Array.isArray(json) ? json : Array.isArray(json?.data) ? json.data : [];
-  const id = (items[0] as Record<string, unknown> | undefined)?.[c.idField];
+  const id = listedItems(res, c)?.[0]?.[c.idField];
   return typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
 }
 

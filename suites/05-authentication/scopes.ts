@@ -7,9 +7,8 @@ import { withKey } from '../../src/check-kit/auth.js';
 import { describe, expectEvery } from '../../src/check-kit/expect.js';
 import { deepEqual, diffRepresentations } from '../../src/check-kit/compare.js';
 import { itemPath, sendTracked } from '../../src/check-kit/probes.js';
-import { pagePath } from '../../src/check-kit/pagination.js';
+import { listedItems, pagePath } from '../../src/check-kit/pagination.js';
 import { setupError } from '../../src/check-kit/setup.js';
-import { envelopeOf, isMismatch, readItems } from '../../src/model/page-envelope.js';
 
 /** The item as the full credential reads it: its representation, or what happened to it. */
 async function readWithFullKey(ctx: CheckContext, url: string): Promise<{ res: HttpResponse; body?: Record<string, unknown> }> {
@@ -44,14 +43,13 @@ async function createdAnyway(ctx: CheckContext, c: WritableCollection, mark: str
     return undefined;
   }
   const res = await ctx.http.send({ method: 'GET', path: pagePath(c, { filters: { [c.markField!]: mark } }) });
-  const listed = readItems(res, envelopeOf(c.pagination));
-  const data = !isMismatch(listed) ? listed : Array.isArray(res.json) ? res.json : undefined;
+  const data = listedItems(res, c);
   if (res.status !== 200 || data === undefined) {
     ctx.note(`after a refused POST, ${describe(res)} listing by its mark: whether it created an item is not known`);
     return undefined;
   }
   // Only items that carry the mark: a listing that ignores the filter shows others too.
-  const made = data.filter((x): x is Record<string, unknown> => isObject(x) && x[c.markField!] === mark);
+  const made = data.filter((x) => x[c.markField!] === mark);
   for (const x of made) if (x[c.idField] !== undefined) ctx.track(ctx.http.url(itemPath(c, String(x[c.idField]))));
   return made.length === 0 ? undefined : `it created ${made.length === 1 ? 'an item' : `${made.length} items`} all the same (found by its ${c.markField} in ${describe(res)})`;
 }
