@@ -101,7 +101,7 @@ export function readPage(res: HttpResponse, c: CollectionProfile, options: Shape
     throw new CheckFailure(`${describe(res)}: ${problem.found}, expected ${problem.expected}${read}`, problem.expected, problem.found, res.exchangeIndex);
   }
   if (problem !== undefined && configured === undefined) {
-    const bare = listedItems(res, c);
+    const bare = bareItems(res);
     if (bare !== undefined) return { res, items: bare, nextCursor: positional(c) ? undefined : null };
     throw setupError(res, `${describe(res)} is not a page of results (${problem.found}), so this check cannot read it (see END-get-collection-200)`, `GET ${c.path} answers no page of results`);
   }
@@ -112,15 +112,17 @@ export function readPage(res: HttpResponse, c: CollectionProfile, options: Shape
   return { res, ...read };
 }
 
+/** A bare array of items: no page (END-get-collection-200 says so, once), but its items are still the list's, for the checks that judge them. */
+const bareItems = (res: HttpResponse): readonly Record<string, unknown>[] | undefined => (Array.isArray(res.json) && res.json.every(isObject) ? res.json : undefined);
+
 /**
  * The items a listing holds, for a check that needs only them: through the configured
- * envelope, else the conventions' `data`, else a bare array of items (no page, which
- * END-get-collection-200 says once, but its items are still the list's); undefined when none.
+ * envelope, else the conventions' `data` or a bare array of items; undefined when none.
  */
 export function listedItems(res: HttpResponse, c: CollectionProfile): readonly Record<string, unknown>[] | undefined {
   const items = readItems(res, envelopeOf(c.pagination));
   if (!isMismatch(items)) return items;
-  return c.pagination.envelope === undefined && Array.isArray(res.json) && res.json.every(isObject) ? res.json : undefined;
+  return c.pagination.envelope === undefined ? bareItems(res) : undefined;
 }
 
 /** What makes a 200 not a page of the collection's style as the conventions (§4) shape it, or undefined when it is one. */
