@@ -18,6 +18,8 @@
 import type { FieldShape, JsonType, Shape, ShapeSnapshot } from '../model/shape.js';
 
 export type { FieldShape, JsonType, ProbeShape, Shape, ShapeBaseline, ShapeSnapshot } from '../model/shape.js';
+import { jsonType } from '../model/json.js';
+export { jsonType };
 
 /** What changed between two shapes, worded for a report (`$.id: was string, is now number`). */
 export interface ShapeChanges {
@@ -42,13 +44,6 @@ export function parentPath(path: string): string | undefined {
   return m === null ? undefined : path.slice(0, m.index);
 }
 
-/** The JSON type of a parsed value (`jsonType([])` is `'array'`, `jsonType(null)` is `'null'`). */
-export function jsonType(value: unknown): JsonType {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'array';
-  const t = typeof value;
-  return t === 'string' || t === 'number' || t === 'boolean' ? t : 'object';
-}
 
 interface Seen {
   readonly types: Set<JsonType>;

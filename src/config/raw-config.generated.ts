@@ -203,7 +203,7 @@ export interface RawConfig {
     readonly credential?: RawSecret;
     /** A second client's credential, read from an environment variable: while the first is limited, this one must be served. */
     readonly otherCredential?: RawSecret;
-    /** Header that carries the two credentials: `X-API-Key`, or `Authorization` (sent as `Bearer <key>`). Default: auth.apiKey.header, else X-API-Key. */
+    /** Header that carries the two credentials: `X-API-Key`, or `Authorization` (sent as `Bearer <key>`, or in auth.apiKey.scheme when this is auth.apiKey's header). Default: auth.apiKey.header, else X-API-Key. */
     readonly keyHeader?: string;
     /** The limit the team expects, in requests per window. A burst that meets no 429 is a failure only when it exceeded this (or the target's own RateLimit-Policy). */
     readonly limit?: number;

@@ -2,6 +2,9 @@
  * One check's view of HTTP: resolves paths, adds credentials, sends through the shared
  * client, and records every exchange; evidence is redacted when a report asks for it.
  */
+import { keyHeaders } from '../model/key-headers.js';
+
+export { keyHeaders };
 import type { ExchangeRecord } from '../model/result.js';
 import type { HttpResponse, HttpSession, RequestSpec } from '../model/context.js';
 import type { IssuedCredential, Secret, TargetProfile } from '../model/profile.js';
@@ -258,21 +261,6 @@ export function credentialHeaders(profile: TargetProfile): Record<string, string
 export async function freshCredentialHeaders(profile: TargetProfile): Promise<Record<string, string>> {
   await profile.auth.apiKey?.issued?.fresh();
   return credentialHeaders(profile);
-}
-
-/**
- * The header that carries `key` as `header` and `scheme` say: `Authorization: Bearer <key>`
- * (or `Token <key>`, Django REST Framework's), or the key itself in any other header.
- *
- * @example
- * ```ts
- * keyHeaders('Authorization', 'k3y', 'Token'); // { authorization: 'Token k3y' }
- * ```
- */
-export function keyHeaders(header: string, key: string, scheme?: string): Record<string, string> {
-  const name = header.toLowerCase();
-  const prefix = scheme ?? (name === 'authorization' ? 'Bearer' : '');
-  return { [name]: prefix === '' ? key : `${prefix} ${key}` };
 }
 
 /** Joins a base URL and a path or path+query; an absolute URL is returned as it is. */

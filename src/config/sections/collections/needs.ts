@@ -102,7 +102,8 @@ function walkableSortedBy(p: TargetProfile, style: WalkStyle | 'any', fits: (c: 
   const c = style === 'any' ? anyWalkable(p) : walkable(p, style);
   if (c instanceof Unmet) return c;
   const sortField = c.sorts.find((f) => fits(c, f));
-  return sortField === undefined ? new Unmet(missing(c), 'collections[].sorts') : { ...c, sortField };
+  if (sortField !== undefined) return { ...c, sortField };
+  return new Unmet(c.sorts.length === 0 ? `no sort field is configured for ${c.name}` : missing(c), 'collections[].sorts');
 }
 
 /** A walkable collection of either style, cursor first; unmet, the style that got further. */

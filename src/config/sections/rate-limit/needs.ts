@@ -6,6 +6,7 @@ import { need } from '../../../model/need.js';
 import type { TargetProfile } from '../../../model/profile.js';
 import type { Secret } from '../../../model/secret.js';
 import { Unmet } from '../../../model/unmet.js';
+import { keyHeaders } from '../../../model/key-headers.js';
 import type { RateLimitProfile } from './profile.js';
 
 /** Who a burst's requests come from. */
@@ -30,10 +31,14 @@ export interface RateLimitProbe {
   readonly windowMs?: number;
 }
 
-/** A client presented by `secret` in the configured key header. */
-function keyClient(rl: RateLimitProfile, secret: Secret): ProbeClient {
-  const name = rl.keyHeader.toLowerCase();
-  return { label: `$${secret.envName}`, auth: false, headers: { [name]: name === 'authorization' ? `Bearer ${secret.value}` : secret.value } };
+/**
+ * A client presented by `secret` in the configured key header, with auth.apiKey's scheme
+ * when it is that key's header (`Authorization: Token <key>` for Django REST framework).
+ */
+function keyClient(p: TargetProfile, rl: RateLimitProfile, secret: Secret): ProbeClient {
+  const apiKey = p.auth.apiKey;
+  const scheme = apiKey !== undefined && apiKey.header.toLowerCase() === rl.keyHeader.toLowerCase() ? apiKey.scheme : undefined;
+  return { label: `$${secret.envName}`, auth: false, headers: keyHeaders(rl.keyHeader, secret.value, scheme) };
 }
 
 const notConfigured = (): Unmet => new Unmet('rate-limit probing is not configured: restprobe sends bursts only where the config has a rateLimit section', 'rateLimit');
@@ -43,7 +48,7 @@ export function resolveRateLimit(p: TargetProfile): RateLimitProbe | Unmet {
   if (rl === undefined) return notConfigured();
   if (rl.credential?.value === '') return new Unmet(`environment variable ${rl.credential.envName} (rateLimit.credential) is not set`, 'rateLimit.credential');
   let client: ProbeClient;
-  if (rl.credential !== undefined) client = keyClient(rl, rl.credential);
+  if (rl.credential !== undefined) client = keyClient(p, rl, rl.credential);
   else if (p.auth.apiKey !== undefined) client = { label: `the run's own key ($${p.auth.apiKey.value.envName})`, auth: true, headers: {} };
   else if (rl.keyedBy === 'ip') client = { label: 'this address, without credentials', auth: true, headers: {} };
   else return new Unmet('the limit is keyed by API key, and no credential is configured to burst with', 'rateLimit.credential');
@@ -59,7 +64,7 @@ export function resolveOtherClient(p: TargetProfile): ProbeClient | Unmet {
   if (rl.keyedBy === 'ip') return new Unmet('the limit is keyed by client address, and restprobe sends from one address: there is no second client', 'rateLimit.keyedBy');
   if (rl.otherCredential === undefined) return new Unmet('no second credential to tell clients apart', 'rateLimit.otherCredential');
   if (rl.otherCredential.value === '') return new Unmet(`environment variable ${rl.otherCredential.envName} (rateLimit.otherCredential) is not set`, 'rateLimit.otherCredential');
-  return keyClient(rl, rl.otherCredential);
+  return keyClient(p, rl, rl.otherCredential);
 }
 
 /** The needs the rateLimit section meets. */

@@ -1,0 +1,16 @@
+/** How a key travels in a header: the one rule for the run's key, the limited key and the rate-limit probe keys. */
+
+/**
+ * The header that carries `key` as `header` and `scheme` say: `Authorization: Bearer <key>`
+ * (or `Token <key>`, Django REST Framework's), or the key itself in any other header.
+ *
+ * @example
+ * ```ts
+ * keyHeaders('Authorization', 'k3y', 'Token'); // { authorization: 'Token k3y' }
+ * ```
+ */
+export function keyHeaders(header: string, key: string, scheme?: string): Record<string, string> {
+  const name = header.toLowerCase();
+  const prefix = scheme ?? (name === 'authorization' ? 'Bearer' : '');
+  return { [name]: prefix === '' ? key : `${prefix} ${key}` };
+}
