@@ -28,6 +28,24 @@ export function challengeProblem(res: HttpResponse): string | undefined {
   return (res.headers['www-authenticate'] ?? '').trim() === '' ? `${describe(res)}: no WWW-Authenticate challenge` : undefined;
 }
 
+/**
+ * What the improper refusals `bad` share, when they share it: the same fix mends every
+ * check of refusals that meets it (see CheckFailure's `rootCause`).
+ *
+ * @example
+ * ```ts
+ * challengeCause([res401WithoutChallenge]); // '401 answers carry no WWW-Authenticate challenge'
+ * ```
+ */
+export function challengeCause(bad: readonly HttpResponse[]): string | undefined {
+  if (bad.every((r) => r.status === 401)) return '401 answers carry no WWW-Authenticate challenge';
+  if (bad.every((r) => r.status === 403)) return 'requests without valid credentials get 403, not 401';
+  return undefined;
+}
+
+/** The cause every check of scopes shares that meets a missing scope answered 401, as if the credential were not valid. */
+export const scopeAs401 = 'a valid credential that lacks a scope gets 401, not 403';
+
 /** The configured credential's value now: an issued one (auth.apiKey.fromOAuth) renewed first when it is about to expire, and scrubbed from the check's evidence. */
 export async function currentKey(ctx: CheckContext, credentials: ApiKeyAuth): Promise<string> {
   if (credentials.issued === undefined) return credentials.value.value;

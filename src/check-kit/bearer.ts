@@ -9,7 +9,7 @@ import type { CheckContext, HttpResponse, RequestSpec } from '../model/context.j
 import type { CollectionProfile } from '../model/profile.js';
 import { supports } from '../model/needs.js';
 import { isConfidential, type CodeFlowClient, type JwtAccess, type OAuthClient } from '../model/needs.js';
-import { challengeProblem, withKey } from './auth.js';
+import { challengeCause, challengeProblem, withKey } from './auth.js';
 import { describe, expectEvery } from './expect.js';
 import { decodeUnverified, looksLikeJwt, type DecodedJwt } from './jwt.js';
 import { clientCredentialsGrant, renewAt, requireTokens, tokenRequest } from './oauth-token.js';
@@ -154,5 +154,5 @@ export async function expectRefused(ctx: CheckContext, collection: CollectionPro
   if (general !== undefined) {
     throw new RestprobeError('ERR_BLOCKED', `not judged: every forgery was refused, but not with 401 and a challenge, and neither is a request without credentials (${general}): that is the API's refusal everywhere, which AUT-missing-credentials-401 judges`, [], { exchange: bare.exchangeIndex, rootCause: 'AUT-missing-credentials-401 failed' });
   }
-  expectEvery(responses, challengeProblem, message('were refused, but not with 401 and a challenge'), '401 + WWW-Authenticate');
+  expectEvery(responses, challengeProblem, message('were refused, but not with 401 and a challenge'), '401 + WWW-Authenticate', challengeCause);
 }

@@ -98,12 +98,13 @@ export function readPage(res: HttpResponse, c: CollectionProfile, options: Shape
   const problem = pageShapeProblem(res, c);
   if (problem !== undefined && options.judgeShape) {
     const read = configured === undefined ? '' : '; the configured envelope (collections[].pagination.envelope) is what the other page checks read';
-    throw new CheckFailure(`${describe(res)}: ${problem.found}, expected ${problem.expected}${read}`, problem.expected, problem.found, res.exchangeIndex);
+    throw new CheckFailure(`${describe(res)}: ${problem.found}, expected ${problem.expected}${read}`, problem.expected, problem.found, res.exchangeIndex, noPage(c));
   }
   if (problem !== undefined && configured === undefined) {
+    // A bare array is still the list's items; with no cursor member, a cursor walk may follow it only to its end (see walk).
     const bare = bareItems(res);
-    if (bare !== undefined) return { res, items: bare, nextCursor: positional(c) ? undefined : null };
-    throw setupError(res, `${describe(res)} is not a page of results (${problem.found}), so this check cannot read it (see END-get-collection-200)`, `GET ${c.path} answers no page of results`);
+    if (bare !== undefined) return { res, items: bare, nextCursor: undefined };
+    throw setupError(res, `${describe(res)} is not a page of results (${problem.found}), so this check cannot read it (see END-get-collection-200)`, noPage(c));
   }
   const read = readEnvelope(res, c.pagination);
   if (isMismatch(read)) {
@@ -124,6 +125,9 @@ export function listedItems(res: HttpResponse, c: CollectionProfile): readonly R
   if (!isMismatch(items)) return items;
   return c.pagination.envelope === undefined ? bareItems(res) : undefined;
 }
+
+/** The cause every check shares that meets a listing answering no page of the conventions' shape. */
+const noPage = (c: CollectionProfile): string => `GET ${c.path} answers no page of results`;
 
 /** What makes a 200 not a page of the collection's style as the conventions (§4) shape it, or undefined when it is one. */
 export function pageShapeProblem(res: HttpResponse, c: CollectionProfile): PageMismatch | undefined {
@@ -173,7 +177,8 @@ export async function* walk(
   let pageSize = q.limit;
   const endless = (why: string) => {
     const pages = `${progress + barren} pages, ${barren} of them bringing no unseen item`;
-    return new CheckFailure(`the walk did not end: ${why} (${pages}), expected ${nextMemberName(c.pagination)} to become null after the last item`, `the end within ${maxPages} pages that bring items`, why);
+    // Every check that walks meets it: one cause, one fix.
+    return new CheckFailure(`the walk did not end: ${why} (${pages}), expected ${nextMemberName(c.pagination)} to become null after the last item`, `the end within ${maxPages} pages that bring items`, why, undefined, `walks over ${c.path} do not end`);
   };
   for (let n = 1; ; n++) {
     if (n > maxRequests) throw endless(`still going after ${maxRequests} requests`);
@@ -194,6 +199,10 @@ export async function* walk(
       if (page.items.length === 0 || page.items.length < pageSize) return;
       offset += page.items.length;
       continue;
+    }
+    if (page.nextCursor === undefined && q.limit !== undefined && page.items.length >= q.limit) {
+      // A full page with no cursor member (a bare array): whether more items follow cannot be told.
+      throw setupError(page.res, `${describe(page.res)} is a full page with no ${nextMemberName(c.pagination)}, so the walk cannot tell whether more items follow (see END-get-collection-200)`, noPage(c));
     }
     if (page.nextCursor === null || page.nextCursor === undefined) {
       if (barren > 0) ctx.note(`${barren} of the walk's ${n} pages brought no unseen item before ${nextMemberName(c.pagination)} became null (empty or repeated pages: a filtered scan, or sparse items)`);

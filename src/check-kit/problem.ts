@@ -6,6 +6,10 @@
 import type { HttpResponse } from '../model/context.js';
 import { CheckSkipped } from '../model/check.js';
 import { describe, expectEvery } from './expect.js';
+import { jsonType } from '../model/json.js';
+
+/** `an array`, `a number`, `null`. */
+const an = (type: string): string => (type === 'null' ? 'null' : `${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type}`);
 
 export const problemMediaType = 'application/problem+json';
 
@@ -30,7 +34,7 @@ export function problemViolations(res: HttpResponse, aspect: ProblemAspect): str
       const out: string[] = [];
       for (const m of ['type', 'title', 'detail'] as const) {
         if (!(m in o)) out.push(`member "${m}" is missing`);
-        else if (typeof o[m] !== 'string') out.push(`member "${m}" is ${typeof o[m]}, not a string`);
+        else if (typeof o[m] !== 'string') out.push(`member "${m}" is ${an(jsonType(o[m]))}, not a string`);
       }
       if (!('status' in o)) out.push('member "status" is missing');
       else if (!Number.isInteger(o['status'])) out.push(`member "status" is ${JSON.stringify(o['status'])}, not an integer`);
@@ -43,7 +47,13 @@ export function problemViolations(res: HttpResponse, aspect: ProblemAspect): str
   }
 }
 
-/** Fails when any response breaks the aspect, listing each offending exchange. */
+/**
+ * Fails when any response breaks the aspect, listing each offending exchange. When none of
+ * the offending responses is even labelled problem+json, that is the failure's root cause,
+ * shared by every check of error bodies that meets it (one fix, an error handler, mends
+ * them all; a rate limiter's plain 429 beside problem+json errors elsewhere is the 429
+ * check's own finding, as the error checks then pass).
+ */
 export function expectProblems(responses: readonly HttpResponse[], aspect: ProblemAspect, expected: string): void {
   if (responses.length === 0) {
     // Every probe succeeded: the checks that own those statuses fail; this one has nothing to judge.
@@ -53,8 +63,21 @@ export function expectProblems(responses: readonly HttpResponse[], aspect: Probl
     const violations = problemViolations(r, aspect);
     return violations.length === 0 ? undefined : `${describe(r)}: ${violations.join(', ')}`;
   };
-  expectEvery(responses, problemOf, (bad, all, found) => `${bad} of ${all} error response${all === 1 ? '' : 's'} break${bad === 1 ? 's' : ''} the rule — ${found}; expected ${expected}`, expected);
+  expectEvery(responses, problemOf, (bad, all, found) => `${bad} of ${all} error response${all === 1 ? '' : 's'} break${bad === 1 ? 's' : ''} the rule — ${found}; expected ${expected}`, expected, (bad) => problemCause(bad, aspect));
 }
+
+/** What the error responses that break an aspect share, when they share it (see {@link expectProblems}). */
+function problemCause(bad: readonly HttpResponse[], aspect: ProblemAspect): string | undefined {
+  if (bad.every((r) => r.mediaType !== problemMediaType)) return `error responses are not labelled ${problemMediaType}`;
+  if (aspect === 'status' && bad.every((r) => problemViolations(r, 'members').length === 0)) return 'the problem "status" member is not the HTTP status';
+  return undefined;
+}
+
+/** The cause every check shares that meets an error answered with a success status (see CheckFailure's `rootCause`). */
+export const errorAs2xx = 'errors are answered with a 2xx status';
+
+/** Whether a 2xx answer carries an error body (see {@link errorBodyMarkers}). */
+export const isErrorAs2xx = (res: HttpResponse): boolean => res.status >= 200 && res.status < 300 && errorBodyMarkers(res.json).length > 0;
 
 /** Members whose false value reports a failure (`{"success": false}`). */
 const failureFlags = ['success', 'ok', 'succeeded', 'successful'];

@@ -52,7 +52,7 @@ function needsLine(c: Check): string {
   const parts = [c.needs.length > 0 ? `needs ${describe(c.needs)}` : 'needs no config'];
   if (c.uses.length > 0) parts.push(`uses, when configured, ${describe(c.uses)}`);
   if (c.schedule !== 'parallel') parts.push(`runs ${c.schedule === 'last' ? 'last, after every other check' : 'alone'}`);
-  if (c.dependsOn.length > 0) parts.push(`blocked when ${c.dependsOn.map((d) => `\`${d}\``).join(' or ')} fails`);
+  if (c.dependsOn.length > 0) parts.push(`blocked when ${c.dependsOn.map((d) => `\`${d}\``).join(' or ')} fails and this check would only repeat it`);
   if (modeOf(c) === 'receiver') parts.push('receiver mode: run by `restprobe webhooks check-receiver`, not `restprobe run`');
   return parts.join(' · ');
 }

@@ -109,10 +109,17 @@ export async function executeCheck(check: Check, opts: ExecuteOptions): Promise<
   return opts.collection === undefined ? result : { ...result, collection: opts.collection };
 }
 
-/** A check that did not run because a check it depends on did not pass. */
-export function blockedResult(check: Check, dependency: CheckResult): CheckResult {
+/**
+ * A check not judged because a check it depends on did not pass, and what it found itself
+ * could only repeat that: it could not make its fixture, it failed on the same finding
+ * (`same`), or its method takes that check's rule for granted. Its own evidence is kept, and
+ * its own result noted, so a reader sees what it tried.
+ */
+export function blockedResult(own: CheckResult, dependency: CheckResult, same?: string): CheckResult {
   const why = `${dependency.id} ${dependency.status === 'fail' ? 'failed' : dependency.status === 'warn' ? 'warned' : 'could not run'}`;
-  return resultOf(check, { status: 'error', message: `not run: it depends on ${why}`, errorCode: 'ERR_BLOCKED', rootCause: why }, performance.now(), emptyEvidence());
+  const { configKey: _k, errorCode: _c, rootCause: _r, ...kept } = own;
+  const evidence = { ...own.evidence, notes: [...own.evidence.notes, `its own result, not reported: ${own.status}: ${own.message}`] };
+  return { ...kept, status: 'error', message: `not judged: it depends on ${why}${same === undefined ? '' : `, and found the same: ${same}`}`, errorCode: 'ERR_BLOCKED', rootCause: why, evidence };
 }
 
 /** A check whose run failed inside restprobe itself (past executeCheck's own handling): an error, never a verdict. */
@@ -135,7 +142,7 @@ export function damagedResult(check: Check, damage: Damage): CheckResult {
 /** What a check threw, as an outcome: its verdict, a skip, or an error. Also judges what `judgeRecorded` throws (rejudge.ts). */
 export function judge(check: Check, err: unknown, ctx: Pick<RunContext, 'note'> & { readonly http?: Pick<RunContext['http'], 'exchanges'> }): Outcome {
   if (err instanceof CheckFailure) {
-    return { status: check.severity === 'must' && !(err instanceof ShouldFailure) ? 'fail' : 'warn', message: err.message, expected: err.expected, found: err.found, focus: err.exchange };
+    return { status: check.severity === 'must' && !(err instanceof ShouldFailure) ? 'fail' : 'warn', message: err.message, expected: err.expected, found: err.found, focus: err.exchange, rootCause: err.rootCause };
   }
   if (err instanceof CheckSkipped) return { status: 'skip', message: err.message, configKey: err.configKey };
   if (err instanceof RestprobeError) {
@@ -167,7 +174,7 @@ export function resultOf(check: Check, o: Outcome, started: number, evidence: Ev
     message: o.message,
     ...(o.configKey !== undefined && { configKey: o.configKey }),
     ...(o.status === 'error' && o.errorCode !== undefined && { errorCode: o.errorCode }),
-    ...(o.status === 'error' && o.rootCause !== undefined && { rootCause: o.rootCause }),
+    ...(o.status !== 'pass' && o.status !== 'skip' && o.rootCause !== undefined && { rootCause: o.rootCause }),
     durationMs: Math.round(performance.now() - started),
     evidence,
   };

@@ -22,6 +22,8 @@ export interface CheckInstance {
   readonly profile: TargetProfile;
   /** Keys of the instances whose verdicts this one's waits for. */
   readonly dependsOn: readonly string[];
+  /** Of those, the keys of the checks its method takes for granted ({@link Check.assumes}). */
+  readonly assumes: readonly string[];
 }
 
 const perCollection = (names: readonly NeedName[]): boolean => names.some((n) => needs[n].perCollection === true);
@@ -37,21 +39,22 @@ export function instancesOf(checks: readonly Check[], profile: TargetProfile, in
   const runs = checks.map((check) => ({ check, on: collectionsFor(check, profile, inputs) }));
   const keys = new Set(runs.flatMap(({ check, on }) => (on.length === 0 ? [check.id] : on.map((c) => resultName(check.id, c)))));
   // A dependency on the same collection where there is one, else on the check as a whole.
-  const depKeys = (check: Check, collection: string | undefined): string[] =>
-    check.dependsOn.flatMap((dep) => {
+  const depKeys = (ids: readonly string[], collection: string | undefined): string[] =>
+    ids.flatMap((dep) => {
       const same = resultName(dep, collection);
       if (keys.has(same)) return [same];
       if (keys.has(dep)) return [dep];
       return collection === undefined ? [...keys].filter((k) => k.startsWith(`${dep} [`)) : [];
     });
   return runs.flatMap(({ check, on }): CheckInstance[] => {
-    if (on.length === 0) return [{ check, key: check.id, profile, dependsOn: depKeys(check, undefined) }];
+    if (on.length === 0) return [{ check, key: check.id, profile, dependsOn: depKeys(check.dependsOn, undefined), assumes: depKeys(check.assumes, undefined) }];
     return on.map((name) => ({
       check,
       key: resultName(check.id, name),
       collection: name,
       profile: { ...profile, collections: profile.collections.filter((c) => c.name === name) },
-      dependsOn: depKeys(check, name),
+      dependsOn: depKeys(check.dependsOn, name),
+      assumes: depKeys(check.assumes, name),
     }));
   });
 }

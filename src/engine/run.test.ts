@@ -1,6 +1,6 @@
 /**
  * The engine's scheduler and a check's lifecycle: a seeded order that nothing else moves,
- * scheduling classes that hold, dependencies that block instead of failing, fixtures
+ * scheduling classes that hold, dependencies that block only what would repeat their finding, fixtures
  * that fail as setup errors, read-only enforced in the transport, and a deadline after
  * which nothing is sent and nothing is left behind.
  */
@@ -12,6 +12,9 @@ import { clientForProfile, type HttpClient } from '../http/client.js';
 import { startItemsServer, type ItemsServer } from '../../test/support/items-server.js';
 import { testProfile } from '../../test/support/profile.js';
 import { executeCheck } from './execute.js';
+import { RestprobeError } from '../errors.js';
+import { randomUUID } from 'node:crypto';
+import { expectStatus } from '../check-kit/expect.js';
 import { runChecks } from './run.js';
 import { healthPhase } from './health.js';
 import { planOrder } from './schedule.js';
@@ -22,7 +25,7 @@ import { rootCauses } from '../report/model.js';
 const fast = { timeout: 10_000 };
 
 /** A fake check; one that returns says it judged its (made-up) subject, as a pass must rest on something. */
-function check(id: `CON-${string}`, run: (ctx: CheckContext) => Promise<void> = async () => {}, extra: { schedule?: Schedule; dependsOn?: Check['dependsOn'] } = {}): Check {
+function check(id: `CON-${string}`, run: (ctx: CheckContext) => Promise<void> = async () => {}, extra: { schedule?: Schedule; dependsOn?: Check['dependsOn']; assumes?: Check['assumes'] } = {}): Check {
   const judged = async (ctx: CheckContext): Promise<void> => {
     await run(ctx);
     ctx.observed(`${id}'s made-up subject`);
@@ -95,17 +98,54 @@ describe('runChecks scheduling', () => {
     expect(results.map((r) => r.id)).toEqual(order);
   });
 
-  it('blocks a check whose dependency failed, and whatever depends on that, whatever they found themselves', fast, async () => {
+  it('blocks a dependent that could not make its fixture beside a failed dependency, and whatever depends on that', fast, async () => {
     const t = tracker();
-    const checks = [t.make('CON-base', 10, {}, 'fail'), t.make('CON-mid', 10, { dependsOn: ['CON-base'] }), t.make('CON-top', 10, { dependsOn: ['CON-mid'] }), t.make('CON-free', 10)];
+    const noFixture = (id: `CON-${string}`, on: Check['dependsOn']) =>
+      check(id, async () => {
+        await t.make(id, 10).run({} as CheckContext, {} as never).catch(() => {});
+        throw new RestprobeError('ERR_SETUP', `setup: ${id} could not make its item`, [], { rootCause: 'no item' });
+      }, { dependsOn: on });
+    const checks = [t.make('CON-base', 10, {}, 'fail'), noFixture('CON-mid', ['CON-base']), noFixture('CON-top', ['CON-mid']), t.make('CON-free', 10)];
     const { results } = await runChecks({ profile, checks, seed: 3 });
     const byId = Object.fromEntries(results.map((r) => [r.id, r]));
     expect(byId['CON-base']!.status).toBe('fail');
-    expect(byId['CON-mid']).toMatchObject({ status: 'error', errorCode: 'ERR_BLOCKED', rootCause: 'CON-base failed', message: 'not run: it depends on CON-base failed' });
+    expect(byId['CON-mid']).toMatchObject({ status: 'error', errorCode: 'ERR_BLOCKED', rootCause: 'CON-base failed', message: 'not judged: it depends on CON-base failed' });
     expect(byId['CON-top']).toMatchObject({ status: 'error', errorCode: 'ERR_BLOCKED', rootCause: 'CON-mid could not run' });
     expect(byId['CON-free']!.status).toBe('pass');
     // They ran beside the failing check (a chain costs no more time than its slowest link).
     expect(t.events.indexOf('start CON-mid')).toBeLessThan(t.events.indexOf('end CON-base'));
+  });
+
+  it('a dependent that judged its own subject keeps its verdict beside a failed dependency; one failing for the same cause is blocked', fast, async () => {
+    const cause = 'GET /things answers no page of results';
+    const base = check('CON-base', async () => {
+      throw new CheckFailure('the page is a bare array, expected {"data": [...]}', undefined, undefined, undefined, cause);
+    });
+    const passes = check('CON-passes', async () => {}, { dependsOn: ['CON-base'] });
+    const ownFinding = check('CON-own', async () => {
+      throw new CheckFailure('found 3 items for limit=2, expected at most 2', undefined, undefined, undefined, 'GET /things ignores limit');
+    }, { dependsOn: ['CON-base'] });
+    const sameCause = check('CON-same', async () => {
+      throw new CheckFailure('the second page is a bare array too', undefined, undefined, undefined, cause);
+    }, { dependsOn: ['CON-base'] });
+    const { results } = await runChecks({ profile, checks: [base, passes, ownFinding, sameCause], seed: 1 });
+    const byId = Object.fromEntries(results.map((r) => [r.id, r]));
+    expect(byId['CON-base']).toMatchObject({ status: 'fail', rootCause: cause });
+    expect(byId['CON-passes']!.status).toBe('pass');
+    expect(byId['CON-own']).toMatchObject({ status: 'fail', rootCause: 'GET /things ignores limit' });
+    expect(byId['CON-same']).toMatchObject({ status: 'error', errorCode: 'ERR_BLOCKED', rootCause: 'CON-base failed', message: `not judged: it depends on CON-base failed, and found the same: ${cause}` });
+  });
+
+  it('a check that assumes a dependency\'s rule is blocked whatever it found when that one fails', fast, async () => {
+    const base = check('CON-base', async () => {
+      throw new CheckFailure('a GET changed the item, expected it unchanged');
+    });
+    const assuming = check('CON-compares', async () => {
+      throw new CheckFailure('the item changed between two reads, expected it the same');
+    }, { assumes: ['CON-base'] as never });
+    const { results } = await runChecks({ profile, checks: [base, assuming], seed: 1 });
+    expect(results.map((r) => [r.id, r.status, r.errorCode])).toEqual([['CON-base', 'fail', undefined], ['CON-compares', 'error', 'ERR_BLOCKED']]);
+    expect(assuming.dependsOn).toEqual(['CON-base']);
   });
 
   it('a dependent that skips stays a skip, whatever its dependency found (the key that enables it is still worth saying)', fast, async () => {
@@ -188,6 +228,22 @@ describe('a check against a stand-in target', () => {
     const { results } = await runChecks({ profile: p, checks: [needsItem('END-one'), needsItem('END-two'), needsItem('END-three')], seed: 1, client });
     expect(results.map((r) => r.status)).toEqual(['error', 'error', 'error']);
     expect(rootCauses(results)).toEqual([{ cause: 'POST /things answered 307', checks: results.map((r) => resultName(r.id, r.collection)) }]);
+  });
+
+  it('a dependent failing on the answer its dependency failed on (GET …/{} → 404, expected 200) is blocked; one failing on another keeps its failure', fast, async () => {
+    const p = await start();
+    // Each GETs an item that is not there and expects 200: the same finding, on any item.
+    const getsMissing = (id: `END-${string}`, extra: { dependsOn?: Check['dependsOn'] } = {}) =>
+      check(id as `CON-${string}`, async (ctx) => expectStatus(await ctx.http.send({ method: 'GET', path: `/things/${randomUUID()}` }), 200, 'GET of an item'), extra);
+    const other = check('CON-own-finding', async (ctx) => expectStatus(await ctx.http.send({ method: 'GET', path: '/things' }), 404, 'GET of the listing'), { dependsOn: ['END-base'] as never });
+    const { results } = await runChecks({ profile: p, checks: [getsMissing('END-base'), getsMissing('END-same', { dependsOn: ['END-base'] as never }), other], seed: 1, client });
+    const byId = Object.fromEntries(results.map((r) => [r.id, r]));
+    expect(byId['END-base']!.status).toBe('fail');
+    expect(byId['END-same']).toMatchObject({ status: 'error', errorCode: 'ERR_BLOCKED', message: 'not judged: it depends on END-base failed, and found the same: GET …/{} → 404 · expected 200' });
+    // Its own evidence is kept, with the verdict it would have given.
+    expect(byId['END-same']!.evidence.exchanges.length).toBeGreaterThan(0);
+    expect(byId['END-same']!.evidence.notes.at(-1)).toMatch(/^its own result, not reported: fail: GET of an item: found GET \/things\//);
+    expect(byId['CON-own-finding']!.status).toBe('fail');
   });
 
   it('a write reaching the transport on a read-only run is a harness error, and is never sent', fast, async () => {

@@ -7,9 +7,11 @@
  * `parallel` checks side by side; an `exclusive` check only once nothing else is in
  * flight, with nothing beside it; `last` checks after all others, one at a time. A check
  * runs beside the checks it depends on, and its verdict waits for theirs: when one of them
- * failed (or warned, or was itself blocked) it is blocked (error ERR_BLOCKED) whatever it
- * found. A dependency that could not run (ERR_SETUP, a transport error) blocks nothing:
- * the dependent judges for itself.
+ * failed (or warned, or was itself blocked), the dependent is blocked (error ERR_BLOCKED)
+ * only when its own result would repeat that (it could not make its fixture, or failed for
+ * the same cause); otherwise its own verdict stands, so one finding never silences a check
+ * that could judge its own subject. A dependency that could not run (ERR_SETUP, a transport
+ * error) blocks nothing: the dependent judges for itself.
  *
  * Each check runs once per collection it applies to (instances.ts); the run's order,
  * dependencies and results are by instance.
@@ -27,6 +29,7 @@ import { probeHealth, worse, type Damage, type Health } from './health.js';
 import { planOrder } from './schedule.js';
 import type { Leftover, LedgerJournal } from './ledger.js';
 import { runShared } from './context.js';
+import { findingsOf, repeats } from './findings.js';
 import { instancesOf, type CheckInstance } from './instances.js';
 
 export type { NotRun };
@@ -86,7 +89,7 @@ export interface RunOutcome {
 /** The result named for the collection its instance ran on. */
 const named = (r: CheckResult, instance: CheckInstance): CheckResult => (instance.collection === undefined || r.collection !== undefined ? r : { ...r, collection: instance.collection });
 
-/** Whether a dependency's verdict makes its dependents meaningless. */
+/** Whether a dependency's verdict may block its dependents: it found something, or was itself blocked. */
 const blocks = (r: CheckResult | undefined): r is CheckResult =>
   r !== undefined && (r.status === 'fail' || r.status === 'warn' || r.errorCode === 'ERR_BLOCKED');
 
@@ -105,6 +108,8 @@ export async function runChecks(input: RunInput): Promise<RunOutcome> {
   if (input.onWait) shared.pacer.onWait(input.onWait);
   /** Final verdicts. */
   const done = new Map<string, CheckResult>();
+  /** What each final result found, with what its blockers found: what a dependent's failure may repeat. */
+  const found = new Map<string, ReadonlySet<string>>();
   // When the breaker trips, running checks end at once (they clean up, as far as the target lets them) and no other starts.
   const halt = new AbortController();
   shared.breaker.onTrip((why) => halt.abort(why));
@@ -133,11 +138,12 @@ export async function runChecks(input: RunInput): Promise<RunOutcome> {
       progress = false;
       for (const [key, { instance, result }] of held) {
         if (instance.dependsOn.some((dep) => planned.has(dep) && !done.has(dep))) continue;
-        const blocker = instance.dependsOn.map((dep) => done.get(dep)).find(blocks);
+        const blockers = instance.dependsOn.filter((dep) => blocks(done.get(dep)) && (instance.assumes.includes(dep) || repeats(result, found.get(dep)!)));
         held.delete(key);
-        // A skip stays a skip: what would enable the check is still worth saying.
-        const final = blocker && result.status !== 'skip' ? named(blockedResult(instance.check, blocker), instance) : result;
+        const same = findingsOf(result).find((f) => blockers.some((dep) => found.get(dep)!.has(f)));
+        const final = blockers.length > 0 ? named(blockedResult(result, done.get(blockers[0]!)!, same), instance) : result;
         done.set(key, final);
+        found.set(key, new Set([...findingsOf(result), ...blockers.flatMap((dep) => [...found.get(dep)!])]));
         input.onResult?.(final);
         progress = true;
       }

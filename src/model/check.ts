@@ -69,8 +69,19 @@ export interface CheckDefinition<N extends NeedName, U extends NeedName> {
   readonly schedule?: Schedule;
   /** Sends many requests (a property over writes): started before the others of its class, so a run never waits on it alone at the end. */
   readonly slow?: boolean;
-  /** Checks whose failure makes this one meaningless: it is then blocked, not failed. */
+  /**
+   * Checks this one waits for. When one of them fails (or warns, or is blocked), this check
+   * keeps its own verdict unless it would only repeat that finding (it could not make its
+   * fixture, or failed on the same answer or root cause): then it is blocked, not failed.
+   */
   readonly dependsOn?: readonly CheckId[];
+  /**
+   * Checks whose rule this one's method takes for granted (a conditional GET relies on a
+   * stable ETag; a comparison after a GET, on a GET that changes nothing): when one of them
+   * fails, whatever this check found cannot be told from that finding, so it is blocked.
+   * Each is a dependency too.
+   */
+  readonly assumes?: readonly CheckId[];
   /**
    * The answers a pass may rest on (default `['2xx', '4xx']`). A check that returns having
    * got none of them (every request answered 5xx, a redirect, or nothing) judged nothing:
@@ -103,6 +114,7 @@ export interface Check<N extends NeedName = NeedName, U extends NeedName = NeedN
   readonly schedule: Schedule;
   readonly slow: boolean;
   readonly dependsOn: readonly CheckId[];
+  readonly assumes: readonly CheckId[];
   readonly judges: readonly AnswerClass[];
   readonly records: Readonly<Record<string, RecordedData>>;
 }
@@ -110,7 +122,9 @@ export interface Check<N extends NeedName = NeedName, U extends NeedName = NeedN
 /** Registers a check's definition; the section comes from the id. */
 export function defineCheck<const N extends NeedName = never, const U extends NeedName = never>(def: CheckDefinition<N, U>): Check<N, U> {
   if (!/^[A-Z]{3}-[a-z0-9]+(?:-[a-z0-9]+)*$/.test(def.id)) throw new Error(`check id "${def.id}" is not <PREFIX>-<kebab-slug>`);
-  return { ...def, section: sectionOf(def.id)!, uses: def.uses ?? [], schedule: def.schedule ?? 'parallel', slow: def.slow ?? false, dependsOn: def.dependsOn ?? [], judges: def.judges ?? defaultJudges, records: def.records ?? {} };
+  const assumes = def.assumes ?? [];
+  const dependsOn = [...new Set([...(def.dependsOn ?? []), ...assumes])];
+  return { ...def, section: sectionOf(def.id)!, uses: def.uses ?? [], schedule: def.schedule ?? 'parallel', slow: def.slow ?? false, dependsOn, assumes, judges: def.judges ?? defaultJudges, records: def.records ?? {} };
 }
 
 /** One conventions section's checks, as the catalogue lists them. */
@@ -144,6 +158,13 @@ export class CheckFailure extends Error {
     readonly found?: string,
     /** The exchange that broke the rule (HttpResponse.exchangeIndex), when one did. */
     readonly exchange?: number,
+    /**
+     * What is wrong at the target, in one line shared by every check that fails for the same
+     * reason ("error responses are not labelled application/problem+json"): reports group
+     * such failures as one fix, and a check that depends on one failing for this cause is
+     * blocked rather than failed a second time. Set only by the one helper that detects it.
+     */
+    readonly rootCause?: string,
   ) {
     super(message);
   }

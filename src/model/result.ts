@@ -69,7 +69,9 @@ export interface CheckResult {
   readonly errorCode?: RestprobeErrorCode;
   /**
    * For errors: one line shared by every check that could not run for the same reason
-   * ("POST /v2/projects answered 500"), so reports group them.
+   * ("POST /v2/projects answered 500"), so reports group them. For a fail or warn, when the
+   * check names one: what is wrong at the target, shared by every check failing for the same
+   * reason ("error responses are not labelled application/problem+json"): one fix, grouped.
    */
   readonly rootCause?: string;
   readonly durationMs: number;

@@ -6,6 +6,9 @@ import { describe, expect, it } from 'vitest';
 import { sampleReport, sampleResult, sampleResults, sampleSecret } from '../../test/support/report-samples.js';
 import { publishReports } from '../cli/publish.js';
 import { renderGithubAnnotations } from './github.js';
+import { renderHtml } from './html.js';
+import { renderMarkdown } from './markdown.js';
+import { renderSummary } from './terminal.js';
 
 describe('renderGithubAnnotations', () => {
   it('an error per failure, then one per root cause of the checks that could not run, naming them, then a warning per warning; a pass says nothing', () => {
@@ -31,6 +34,32 @@ describe('renderGithubAnnotations', () => {
     // Three failures and the one cause of the five blocked checks are past the limit.
     expect(titles[9]).toBe('restprobe%3A 4 more');
     expect(lines[9]).toContain('4 more findings (ERR-f09; ERR-f10; ERR-f11; 5 checks could not run) are in the job summary and the reports');
+  });
+
+  it('failures with one cause are one annotation naming its checks, the largest cause first, in every report (one fix, five findings)', () => {
+    const cause = 'error responses are not labelled application/problem+json';
+    const html404 = ['ERR-unknown-path-404', 'ERR-unknown-id-404', 'ERR-problem-json-content-type', 'ERR-problem-body-members', 'ERR-problem-status-matches'] as const;
+    const results = [
+      sampleResult({ id: 'END-post-201-location', section: 'END', status: 'fail', message: 'found 200, expected 201' }),
+      ...html404.map((id) => sampleResult({ id, section: 'ERR', status: 'fail', message: `${id}: found text/html`, rootCause: cause })),
+      sampleResult({ id: 'VER-deprecation-header', section: 'VER', severity: 'should', status: 'warn', message: 'found text/html too', rootCause: cause }),
+    ];
+    const report = sampleReport(false, results);
+    expect(report.failureCauses).toEqual([{ cause, checks: expect.arrayContaining([...html404, 'VER-deprecation-header']) }]);
+    expect(report.failureCauses[0]!.checks).toHaveLength(6);
+    const lines = renderGithubAnnotations(report).trimEnd().split('\n');
+    // One annotation for the cause (the warning it shares included), then the other failure; no warning line of its own.
+    expect(lines.map((l) => /^::(\w+) title=([^:]*)::/.exec(l)?.slice(1, 3))).toEqual([
+      ['error', 'restprobe%3A one cause%2C 6 findings'],
+      ['error', 'restprobe END-post-201-location'],
+    ]);
+    expect(lines[0]).toContain(`${cause}%0AChecks: ERR-`);
+    const line = `${cause}: one fix, 6 findings (`;
+    expect(renderSummary(report, { color: false })).toContain(`Findings, by root cause\n  ${line}`);
+    expect(renderMarkdown(report)).toContain(`## Findings, by root cause\n\n- ${line}`);
+    expect(renderHtml(report)).toMatch(/<section id="failure-causes" class="causes"><h2>Findings, by root cause<\/h2><ul>\n<li><strong>error responses are not labelled application\/problem\+json<\/strong>: one fix, 6 findings \(<a href="#/);
+    // A single failure with a cause is no group.
+    expect(sampleReport(false, results.slice(0, 2)).failureCauses).toEqual([]);
   });
 
   it('escapes what would end a command or a property: a target cannot start a command of its own', () => {

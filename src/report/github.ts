@@ -49,6 +49,27 @@ interface Annotation {
   readonly message: string;
 }
 
+/**
+ * Failures (and warnings) that share a cause at the target: one annotation for each cause,
+ * the largest first, naming its checks and showing the first one's finding; then each
+ * other finding on its own.
+ */
+function findingsByCause(report: Report, results: readonly CheckResult[], level: Level): Annotation[] {
+  const byName = new Map(results.map((r) => [resultName(r.id, r.collection), r]));
+  const causes = report.failureCauses.filter((c) => c.checks.some((name) => byName.has(name)));
+  const grouped = new Set(causes.flatMap((c) => c.checks));
+  return [
+    ...causes.map((c) => ({ level, title: `restprobe: one cause, ${c.checks.length} findings`, message: `${capped(c.cause)}\nChecks: ${capped(c.checks.join(', '))}\nFirst: ${detail(byName.get(c.checks.find((name) => byName.has(name))!)!)}` })),
+    ...[...byName].filter(([name]) => !grouped.has(name)).map(([name, r]) => ({ level, title: `restprobe ${name}`, message: detail(r) })),
+  ];
+}
+
+/** Whether a result is in a cause group with one of `others`. */
+function sharesCauseWith(report: Report, result: CheckResult, others: readonly CheckResult[]): boolean {
+  const names = new Set(others.map((r) => resultName(r.id, r.collection)));
+  return report.failureCauses.some((c) => c.checks.includes(resultName(result.id, result.collection)) && c.checks.some((name) => names.has(name)));
+}
+
 /** The checks that could not run, one annotation per root cause (largest first), naming the checks. */
 function causes(report: Report): Annotation[] {
   return report.rootCauses.map((c) => ({
@@ -80,15 +101,16 @@ function withinLimit(annotations: readonly Annotation[], level: Level): Annotati
  */
 export function renderGithubAnnotations(report: Report): string {
   const interrupted = interruptionLine(report);
-  const at = (level: Level, result: CheckResult, lead = ''): Annotation => ({ level, title: `restprobe ${resultName(result.id, result.collection)}`, message: detail(result, lead) });
+  const failing = needsAttention(report).filter((r) => r.status !== 'error');
   const findings: Annotation[] = [
     ...(interrupted ? [{ level: 'error' as const, title: 'restprobe interrupted', message: `${interrupted}: the run is incomplete` }] : []),
     ...(report.baseline !== undefined
       ? againstBaseline(report)
       : [
-          ...needsAttention(report).filter((r) => r.status !== 'error').map((r) => at('error', r)),
+          ...findingsByCause(report, failing, 'error'),
           ...causes(report),
-          ...nonFailingWarnings(report).map((r) => at('warning', r)),
+          // A warning whose cause a failure shares is in that failure's annotation already.
+          ...findingsByCause(report, nonFailingWarnings(report).filter((r) => !sharesCauseWith(report, r, failing)), 'warning'),
         ]),
   ];
   return [...withinLimit(findings, 'error'), ...withinLimit(findings, 'warning')].map((a) => `${command(a.level, a.title, a.message)}\n`).join('');

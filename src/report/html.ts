@@ -15,7 +15,7 @@ import { capped, exchangeSummary } from './evidence-text.js';
 import { anchorId, html, htmlWithCode } from './html-escape.js';
 import { htmlScript } from './html-script.js';
 import { htmlStyle } from './html-style.js';
-import { statuses, type Report, type SectionSummary } from './model.js';
+import { statuses, type Report, type RootCause, type SectionSummary } from './model.js';
 import { baselineGroups, baselineLine, baselineVerdict, cleanupNote, damageLine, formatDuration, interruptionLine, leftoverLines, notRunResults, requestsSent, skipReason, totalsLine, verdict } from './wording.js';
 
 /** Bodies, curl commands and notes longer than this are cut in the page (the JSON report keeps them). */
@@ -107,14 +107,21 @@ function baselineSection(report: Report): string {
   return ['<section id="baseline" class="baseline"><h2>Compared with the baseline</h2>', `<p>${html(baselineLine(report.baseline))}</p>`, ...groups, '</section>'].join('\n');
 }
 
-function rootCauseSection(report: Report, anchors: Map<string, string>): string {
-  if (report.rootCauses.length === 0) return '';
-  const item = ({ cause, checks }: Report['rootCauses'][number]): string => {
+/** A list of causes, each with links to its checks; `what` words a group's size. */
+function causeSection(id: string, title: string, causes: readonly RootCause[], what: (n: number) => string, anchors: Map<string, string>): string {
+  if (causes.length === 0) return '';
+  const item = ({ cause, checks }: RootCause): string => {
     const links = checks.map((name) => `<a href="#${anchors.get(name) ?? ''}">${html(name)}</a>`).join(', ');
-    return `<li><strong>${html(cause)}</strong>: ${checks.length} ${checks.length === 1 ? 'check' : 'checks'} could not run (${links})</li>`;
+    return `<li><strong>${html(cause)}</strong>: ${what(checks.length)} (${links})</li>`;
   };
-  return ['<section id="root-causes" class="causes"><h2>Could not run, by root cause</h2><ul>', ...report.rootCauses.map(item), '</ul></section>'].join('\n');
+  return [`<section id="${id}" class="causes"><h2>${title}</h2><ul>`, ...causes.map(item), '</ul></section>'].join('\n');
 }
+
+const rootCauseSection = (report: Report, anchors: Map<string, string>): string =>
+  causeSection('root-causes', 'Could not run, by root cause', report.rootCauses, (n) => `${n} ${n === 1 ? 'check' : 'checks'} could not run`, anchors);
+
+const failureCauseSection = (report: Report, anchors: Map<string, string>): string =>
+  causeSection('failure-causes', 'Findings, by root cause', report.failureCauses, (n) => `one fix, ${n} findings`, anchors);
 
 const headerLines = (headers: Record<string, string | string[]>): string =>
   Object.entries(headers)
@@ -260,6 +267,7 @@ export function renderHtml(report: Report): string {
     banners(report),
     chart(report),
     baselineSection(report),
+    failureCauseSection(report, anchors),
     rootCauseSection(report, anchors),
     checksSection(report, anchors),
     notRunSection(report),

@@ -6,7 +6,7 @@ import { resultName, type CheckResult, type Status } from '../model/result.js';
 import { capped, reproducingCurl } from './evidence-text.js';
 import { mdCell, mdCode, mdCodeBlock, mdText } from './markdown-escape.js';
 import { statuses, type Report } from './model.js';
-import { baselineGroups, baselineLine, baselineVerdict, cleanupNote, damageLine, formatDuration, interruptionLine, leftoverLines, notRunResults, skipGroupLines, needsAttention, nonFailingWarnings, requestsSent, rootCauseLines, totalsLine, verdict } from './wording.js';
+import { baselineGroups, baselineLine, baselineVerdict, cleanupNote, damageLine, formatDuration, interruptionLine, leftoverLines, notRunResults, skipGroupLines, needsAttention, nonFailingWarnings, requestsSent, rootCauseLines, failureCauseLines, totalsLine, verdict } from './wording.js';
 
 /** Failures shown in full; the rest are counted (a GitHub comment holds 65,536 characters). */
 const maxDetailed = 50;
@@ -89,6 +89,11 @@ function leftoverSection(report: Report): string[] {
   ];
 }
 
+function failureCauseSection(report: Report): string[] {
+  if (report.failureCauses.length === 0) return [];
+  return ['## Findings, by root cause', '', ...failureCauseLines(report).map((l) => `- ${mdText(l)}`), ''];
+}
+
 function rootCauseSection(report: Report): string[] {
   if (report.rootCauses.length === 0) return [];
   return ['## Could not run, by root cause', '', ...rootCauseLines(report).map((l) => `- ${mdText(l)}`), ''];
@@ -138,6 +143,7 @@ export function renderMarkdown(report: Report): string {
     // What was left on the target is the reader's to act on first; then findings, the largest first.
     ...leftoverSection(report),
     ...baselineSection(report),
+    ...failureCauseSection(report),
     ...failuresSection(report),
     ...rootCauseSection(report),
     ...warningsSection(report),

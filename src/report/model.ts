@@ -20,10 +20,11 @@ export interface SectionSummary {
  * The report's format version. 2 added `shard` and `baseline` (both optional), 3 a
  * result's optional `shapes`, 4 `interrupted` and a leftover's `certainty` (both
  * optional), 5 a result's optional `data` (what its check recorded) in place of `shapes`
- * (now `data.shapes`), so an earlier report reads as a version-5 one (read.ts;
+ * (now `data.shapes`), 6 `failureCauses` and a failing result's optional `rootCause`, so
+ * an earlier report reads as a version-6 one (read.ts;
  * fixtures/schema/restprobe.report.schema.json).
  */
-export const reportSchemaVersion = 5;
+export const reportSchemaVersion = 6;
 
 /** A run a signal stopped: the report holds only what ran, and says what did not. */
 export interface Interruption {
@@ -93,6 +94,8 @@ export interface Report {
   readonly runOrder: readonly string[];
   /** Checks that could not run, grouped by what stopped them, largest group first. */
   readonly rootCauses: readonly RootCause[];
+  /** Failures and warnings that share one cause at the target (one fix mends them all), two or more a group, largest first. */
+  readonly failureCauses: readonly RootCause[];
   /** What the run created on the target and could not remove. */
   readonly leftovers: readonly Leftover[];
   /** Set when a check that may hurt the target left it answering worse than before. */
@@ -189,6 +192,7 @@ export function buildReport(input: BuildReportInput): Report {
     checks,
     runOrder: input.order ?? input.results.map((r) => resultName(r.id, r.collection)),
     rootCauses: rootCauses(checks),
+    failureCauses: failureCauses(checks),
     ...(input.damage !== undefined && { damage: input.damage }),
     leftovers: input.leftovers ?? [],
     cleanupBeyondCap: input.cleanupBeyondCap ?? 0,
@@ -202,12 +206,28 @@ export function buildReport(input: BuildReportInput): Report {
  * stable): "POST /books answered 500: 25 checks could not run".
  */
 export function rootCauses(results: readonly CheckResult[]): RootCause[] {
+  return byCause(results.filter((r) => r.status === 'error').map((r) => [r.rootCause ?? r.message, r]));
+}
+
+/**
+ * Failures and warnings grouped by the cause they share at the target, when two or more
+ * do: "error responses are not labelled application/problem+json" fails five ERR checks,
+ * and one fix mends them all. A failure with no stated cause stands alone.
+ *
+ * @example
+ * ```ts
+ * failureCauses(report.checks); // [{ cause: 'error responses are not labelled application/problem+json', checks: ['ERR-unknown-path-404', …] }]
+ * ```
+ */
+export function failureCauses(results: readonly CheckResult[]): RootCause[] {
+  const findings = results.filter((r): r is CheckResult & { rootCause: string } => (r.status === 'fail' || r.status === 'warn') && r.rootCause !== undefined);
+  return byCause(findings.map((r) => [r.rootCause, r])).filter((g) => g.checks.length > 1);
+}
+
+/** Results grouped by cause, largest group first (then by cause, so the order is stable). */
+function byCause(entries: readonly (readonly [string, CheckResult])[]): RootCause[] {
   const groups = new Map<string, string[]>();
-  for (const r of results) {
-    if (r.status !== 'error') continue;
-    const cause = r.rootCause ?? r.message;
-    groups.set(cause, [...(groups.get(cause) ?? []), resultName(r.id, r.collection)]);
-  }
+  for (const [cause, r] of entries) groups.set(cause, [...(groups.get(cause) ?? []), resultName(r.id, r.collection)]);
   return [...groups].map(([cause, checks]) => ({ cause, checks })).sort((a, b) => b.checks.length - a.checks.length || (a.cause < b.cause ? -1 : a.cause > b.cause ? 1 : 0));
 }
 

@@ -53,13 +53,14 @@ export function reportValidator(): ValidateFunction<Report> {
 
 /**
  * An earlier version's report as the current version: versions 1 to 3 only lacked
- * optional fields; version 4 held a result's recorded shapes as `shapes`, now `data.shapes`.
+ * optional fields; version 4 held a result's recorded shapes as `shapes`, now `data.shapes`;
+ * versions before 6 had no `failureCauses` (no failure named its cause).
  * Anything else is left for the validator to judge.
  */
 function upgrade(data: unknown): unknown {
   if (data === null || typeof data !== 'object') return data;
   const version = (data as { schemaVersion?: unknown }).schemaVersion;
-  if (version !== 1 && version !== 2 && version !== 3 && version !== 4) return data;
+  if (version !== 1 && version !== 2 && version !== 3 && version !== 4 && version !== 5) return data;
   const checks = (data as { checks?: unknown }).checks;
   const moved = Array.isArray(checks)
     ? checks.map((c: unknown) => {
@@ -68,7 +69,8 @@ function upgrade(data: unknown): unknown {
         return { ...rest, data: { shapes } };
       })
     : checks;
-  return { ...data, schemaVersion: reportSchemaVersion, ...(Array.isArray(checks) && { checks: moved }) };
+  // Before version 6 no failure named its cause, so none shared one.
+  return { failureCauses: [], ...data, schemaVersion: reportSchemaVersion, ...(Array.isArray(checks) && { checks: moved }) };
 }
 
 /**

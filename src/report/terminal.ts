@@ -9,7 +9,7 @@ import { paint, type Style } from './ansi.js';
 import { capped, reproducingCurl } from './evidence-text.js';
 import { statuses, type Report } from './model.js';
 import { scrubReport, scrubResult } from './scrub.js';
-import { baselineGroups, baselineLine, baselineVerdict, cleanupNote, damageLine, formatDuration, interruptionLine, leftoverLines, notRunResults, skipGroupLines, needsAttention, nonFailingWarnings, oneLine, requestsSent, rootCauseLines, skipReason, totalsLine, verdict } from './wording.js';
+import { baselineGroups, baselineLine, baselineVerdict, cleanupNote, damageLine, formatDuration, interruptionLine, leftoverLines, notRunResults, skipGroupLines, needsAttention, nonFailingWarnings, oneLine, requestsSent, rootCauseLines, failureCauseLines, skipReason, totalsLine, verdict } from './wording.js';
 
 export interface TerminalOptions {
   /** Emit ANSI colour codes (a TTY without NO_COLOR). */
@@ -135,6 +135,7 @@ export function renderSummary(unscrubbed: Report, options: SummaryOptions): stri
   const outcome = verdict(report);
   const lines = [
     ...sectionTable(report, color),
+    ...(report.failureCauses.length > 0 ? ['', paint('Findings, by root cause', 'bold', color), ...failureCauseLines(report).map((l) => `  ${l}`)] : []),
     ...attentionList(report, color),
     ...warningList(report, color),
     ...baselineBlock(report, color),

@@ -51,11 +51,23 @@ export function nonFailingWarnings(report: Report): CheckResult[] {
  * ```
  */
 export function rootCauseLines(report: Report, listAtMost = 5): string[] {
-  return report.rootCauses.map(({ cause, checks }) => {
-    const shown = checks.slice(0, listAtMost).join(', ') + (checks.length > listAtMost ? `, … ${checks.length - listAtMost} more` : '');
-    return `${oneLine(cause)}: ${checks.length} ${checks.length === 1 ? 'check' : 'checks'} could not run (${shown})`;
-  });
+  return report.rootCauses.map(({ cause, checks }) => `${oneLine(cause)}: ${checks.length} ${checks.length === 1 ? 'check' : 'checks'} could not run (${namesShown(checks, listAtMost)})`);
 }
+
+/**
+ * One line per cause that several failures (or warnings) share, largest group first.
+ *
+ * @example
+ * ```ts
+ * failureCauseLines(report); // ['error responses are not labelled application/problem+json: one fix, 5 findings (ERR-unknown-path-404, …)']
+ * ```
+ */
+export function failureCauseLines(report: Report, listAtMost = 5): string[] {
+  return report.failureCauses.map(({ cause, checks }) => `${oneLine(cause)}: one fix, ${checks.length} findings (${namesShown(checks, listAtMost)})`);
+}
+
+/** The first names of a group, and how many more. */
+const namesShown = (names: readonly string[], listAtMost: number): string => names.slice(0, listAtMost).join(', ') + (names.length > listAtMost ? `, … ${names.length - listAtMost} more` : '');
 
 /**
  * One line per item the run left on the target: whether it is certainly there or possibly

@@ -9,7 +9,7 @@ export const etagSameAcrossNodes = defineCheck({
   rule: 'The ETag of a representation MUST be the same on every server behind the load balancer.',
   severity: 'must',
   needs: ['nodes', 'writable'],
-  dependsOn: ['END-etag-stable'],
+  assumes: ['END-etag-stable'],
   async run(ctx, { nodes, writable }) {
     const item = await ctx.create(writable);
     // The item's path below the base URL: a node is the base URL's peer, path prefix and all.

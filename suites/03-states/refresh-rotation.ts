@@ -46,7 +46,7 @@ export const refreshOldRefused = defineCheck({
   rule: 'Once a refresh token has been used, presenting it again MUST get 400 `invalid_grant` (conventions §3 refresh-token table; RFC 9700 §4.14.2).',
   severity: 'must',
   needs: ['oauthCodeFlow'],
-  dependsOn: ['STA-refresh-rotates'],
+  assumes: ['STA-refresh-rotates'],
   async run(ctx, { oauthCodeFlow: client }) {
     const old = await ownRefreshToken(ctx, client);
     await rotated(ctx, client, old);

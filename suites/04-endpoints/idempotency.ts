@@ -12,6 +12,7 @@ import { itemPath, sendTracked } from '../../src/check-kit/probes.js';
 import { fetchMarkedPage, pagePath } from '../../src/check-kit/pagination.js';
 import { setupError } from '../../src/check-kit/setup.js';
 import { isObject } from '../../src/model/json.js';
+import { errorAs2xx, isErrorAs2xx } from '../../src/check-kit/problem.js';
 
 /** A fresh key, as the draft sends it: an sf-string (a quoted UUID). */
 const freshKey = (): string => `"restprobe-${randomUUID()}"`;
@@ -38,13 +39,16 @@ async function firstCreate(ctx: CheckContext, c: WritableCollection, body: Recor
 }
 
 /** Fails unless the items listed under `mark` are one: the retry `again` created no second resource. */
+/** The cause a retry that creates again shares with a reused key that creates again: the key names no operation. */
+const keyNotHeld = (c: WritableCollection): string => `POST ${c.path} does not hold an Idempotency-Key to its first request`;
+
 async function expectOneMarked(ctx: CheckContext, c: WalkableCollection, mark: string, again: HttpResponse): Promise<void> {
   const filters = { [c.markField]: mark };
   const listed = (await fetchMarkedPage(ctx, c, { filters })).items.map((i) => String(i[c.idField]));
   // Items under the check's own mark are restprobe's: cleaned up with the rest.
   for (const id of listed) ctx.track(ctx.http.url(itemPath(c, id)));
   if (listed.length > 1) {
-    throw new CheckFailure(`the retry with the same Idempotency-Key (${describe(again)}) made a second resource: ${pagePath(c, { filters })} lists ${listed.length} (${brief(listed)}), expected the one the first POST created`, '1 item', String(listed.length), again.exchangeIndex);
+    throw new CheckFailure(`the retry with the same Idempotency-Key (${describe(again)}) made a second resource: ${pagePath(c, { filters })} lists ${listed.length} (${brief(listed)}), expected the one the first POST created`, '1 item', String(listed.length), again.exchangeIndex, keyNotHeld(c));
   }
 }
 
@@ -68,10 +72,10 @@ export const idempotencyKeyReplay = defineCheck({
     ensure(again.status === first.status, `the retry with the same Idempotency-Key: ${describe(again)}, expected the stored ${first.status}`, String(first.status), String(again.status));
     const location = first.headers['location'];
     if (location !== undefined && again.headers['location'] !== location) {
-      throw new CheckFailure(`the retry with the same Idempotency-Key: ${describe(again)} names ${again.headers['location'] ?? 'no Location'}, expected the stored ${location}: a second resource`, location, again.headers['location'] ?? 'none', again.exchangeIndex);
+      throw new CheckFailure(`the retry with the same Idempotency-Key: ${describe(again)} names ${again.headers['location'] ?? 'no Location'}, expected the stored ${location}: a second resource`, location, again.headers['location'] ?? 'none', again.exchangeIndex, keyNotHeld(c));
     }
     if (id !== undefined && String(againId) !== String(id)) {
-      throw new CheckFailure(`the retry with the same Idempotency-Key: ${describe(again)} returned "${c.idField}" ${brief(againId)}, expected the stored ${brief(id)}: a second resource`, String(id), brief(againId), again.exchangeIndex);
+      throw new CheckFailure(`the retry with the same Idempotency-Key: ${describe(again)} returned "${c.idField}" ${brief(againId)}, expected the stored ${brief(id)}: a second resource`, String(id), brief(againId), again.exchangeIndex, keyNotHeld(c));
     }
     if (isObject(first.json)) {
       const diff = diffRepresentations(first.json, (again.json ?? {}) as Record<string, unknown>, c.volatileFields);
@@ -100,8 +104,11 @@ export const idempotencyKeyMismatch = defineCheck({
       return;
     }
     const [id, otherId] = [idOf(first, c), idOf(other, c)];
-    const what = ok(other) && (otherId === undefined || String(otherId) !== String(id)) ? 'a new resource was created' : ok(other) ? 'the first result came back for another request' : 'not a client error';
-    throw new CheckFailure(`the same Idempotency-Key with another body: ${describe(other)} (${what}), expected a 4xx (422 or 409)`, '422 or 409', String(other.status), other.exchangeIndex);
+    // A refusal answered with a 2xx is ERR-no-error-body-on-2xx's finding, met here again.
+    const created = ok(other) && !isErrorAs2xx(other) && (otherId === undefined || String(otherId) !== String(id));
+    const what = isErrorAs2xx(other) ? 'an error answered with a 2xx' : created ? 'a new resource was created' : ok(other) ? 'the first result came back for another request' : 'not a client error';
+    const cause = isErrorAs2xx(other) ? errorAs2xx : created ? keyNotHeld(c) : undefined;
+    throw new CheckFailure(`the same Idempotency-Key with another body: ${describe(other)} (${what}), expected a 4xx (422 or 409)`, '422 or 409', String(other.status), other.exchangeIndex, cause);
   },
 });
 

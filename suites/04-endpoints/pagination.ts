@@ -88,7 +88,7 @@ export const paginationStableUnderWrites = defineCheck({
   // A property over writes: hundreds of requests.
   slow: true,
   needs: ['cursorWalk'],
-  dependsOn: ['END-filter-matches'],
+  assumes: ['END-filter-matches'],
   async run(ctx, { cursorWalk: c }) {
     // With a sort field the harness can set, the walk is sorted by it and items can move.
     const sortField = c.sorts.find((f) => typeof c.createBody[f] === 'string');
@@ -173,7 +173,7 @@ export const sortHonoured = defineCheck({
   rule: '`sort=<field>` MUST order items ascending and `sort=-<field>` descending, across pages; an unknown sort field is bad input and MUST get 400 or 422.',
   severity: 'must',
   needs: ['sortableWalk'],
-  dependsOn: ['END-filter-matches', 'END-offset-pages-disjoint'],
+  assumes: ['END-filter-matches', 'END-offset-pages-disjoint'],
   async run(ctx, { sortableWalk: c }) {
     const field = c.sortField;
     // Created out of order, so creation order never passes for sorted order.
@@ -198,7 +198,7 @@ export const sortTiesDeterministic = defineCheck({
   rule: 'When the sort field is not unique the server MUST break ties (by id), so walks return every tied item exactly once, in the same order every time.',
   severity: 'must',
   needs: ['sortableWalk'],
-  dependsOn: ['END-filter-matches', 'END-offset-pages-disjoint'],
+  assumes: ['END-filter-matches', 'END-offset-pages-disjoint'],
   async run(ctx, { sortableWalk: c }) {
     const field = c.sortField;
     const created = await createMarked(ctx, c, 6, (_i, marker) => ({ [field]: `${marker}-tie` }));
@@ -249,7 +249,7 @@ export const filterMatches = defineCheck({
   severity: 'must',
   needs: ['anyWalk'],
   // A walk that drops or repeats items (cursor or offset) would look like a filter problem.
-  dependsOn: ['END-pagination-complete-walk', 'END-offset-pages-disjoint'],
+  assumes: ['END-pagination-complete-walk', 'END-offset-pages-disjoint'],
   async run(ctx, { anyWalk: c }) {
     const matching = await createMarked(ctx, c, 3);
     await createMarked(ctx, c, 2);
@@ -363,7 +363,7 @@ export const cursorTamperEvident = defineCheck({
   rule: 'A cursor that was altered, or issued for another filter, sort or collection, SHOULD be refused with a 4xx (the conventions ask only for an opaque encoded value; refusing it is what the JSON:API cursor profile asks).',
   severity: 'should',
   needs: ['cursorWalk'],
-  dependsOn: ['END-cursor-tamper-400'],
+  assumes: ['END-cursor-tamper-400'],
   async run(ctx, { cursorWalk: c }) {
     const accepted = (await cursorProbes(ctx, c)).filter((p) => p.res.status < 400 || p.res.status >= 500).map((p) => `${p.how}: ${describe(p.res)}`);
     ensure(accepted.length === 0, `${accepted.join('; ')}; expected each refused with a 4xx`, 'a 4xx', accepted.join('; '));
@@ -398,7 +398,7 @@ export const offsetShiftUnderInserts = defineCheck({
   rule: 'Offset pages are unstable while items are inserted (the conventions say so): a page that shifts is reported as an informational warning that never fails a run, not even under --strict.',
   severity: 'info',
   needs: ['newestFirstWalk'],
-  dependsOn: ['END-offset-pages-disjoint'],
+  assumes: ['END-offset-pages-disjoint'],
   async run(ctx, { newestFirstWalk: c }) {
     const newestFirst = c.sortField;
     const { marker, filters } = await createMarked(ctx, c, 4);

@@ -2,7 +2,7 @@
 import { CheckSkipped, defineCheck } from '../../src/model/check.js';
 import type { CheckContext, HttpResponse, RequestSpec } from '../../src/model/context.js';
 import type { CollectionProfile, MintAuth } from '../../src/model/profile.js';
-import { challengeProblem, commonKeyParams, currentKey, garbageKey, withKey } from '../../src/check-kit/auth.js';
+import { challengeCause, challengeProblem, commonKeyParams, currentKey, garbageKey, withKey } from '../../src/check-kit/auth.js';
 import { describe, ensure, expectEvery, expectJsonObject } from '../../src/check-kit/expect.js';
 import { sendTracked, unknownItemPath } from '../../src/check-kit/probes.js';
 import { setupError } from '../../src/check-kit/setup.js';
@@ -12,7 +12,7 @@ import { withQueryParam } from '../../src/check-kit/versions.js';
 
 /** Fails listing every response that is no proper 401. */
 function expectChallenges(responses: readonly HttpResponse[], what: string): void {
-  expectEvery(responses, challengeProblem, (bad, all, found) => `${bad} of ${all} requests ${what} were not refused properly — ${found}; expected 401 with a WWW-Authenticate challenge`, '401 + WWW-Authenticate');
+  expectEvery(responses, challengeProblem, (bad, all, found) => `${bad} of ${all} requests ${what} were not refused properly — ${found}; expected 401 with a WWW-Authenticate challenge`, '401 + WWW-Authenticate', challengeCause);
 }
 
 /**

@@ -12,6 +12,7 @@ import { forgeAlgNone, forgeKeyConfusion, tamperPayload, tamperSignature, type D
 import { freshClaims, noScope, signWithTestKey, withoutScope } from '../../src/check-kit/jwt-sign.js';
 import { keyFor, publishedKeys } from '../../src/check-kit/jwks.js';
 import { expectStatus } from '../../src/check-kit/expect.js';
+import { scopeAs401 } from '../../src/check-kit/auth.js';
 
 /** The genuine token, shown accepted on the collection first. */
 async function acceptedGenuine(ctx: CheckContext, client: OAuthClient, collection: CollectionProfile): Promise<{ token: string; jwt: DecodedJwt }> {
@@ -129,7 +130,7 @@ export const scope403 = defineCheck({
   async run(ctx, { jwtAccess, jwtSigningKey, firstCollection: collection }) {
     const { forged } = await signedWith(ctx, jwtAccess, jwtSigningKey, collection, withoutScope);
     const res = await presentToken(ctx, collection, forged);
-    expectStatus(res, 403, `a valid token whose scopes, roles and permissions are only ${noScope}`);
+    expectStatus(res, 403, `a valid token whose scopes, roles and permissions are only ${noScope}`, res.status === 401 ? scopeAs401 : undefined);
   },
 });
 

@@ -3,7 +3,7 @@ import { defineCheck } from '../../src/model/check.js';
 import type { CheckContext, HttpResponse } from '../../src/model/context.js';
 import type { WritableCollection } from '../../src/model/needs.js';
 import { isObject } from '../../src/model/json.js';
-import { withKey } from '../../src/check-kit/auth.js';
+import { scopeAs401, withKey } from '../../src/check-kit/auth.js';
 import { describe, expectEvery } from '../../src/check-kit/expect.js';
 import { deepEqual, diffRepresentations } from '../../src/check-kit/compare.js';
 import { itemPath, sendTracked } from '../../src/check-kit/probes.js';
@@ -102,7 +102,7 @@ export const scope403 = defineCheck({
       const change = applied.get(res);
       return change === undefined ? undefined : `${describe(res)}, but ${change}`;
     };
-    expectEvery(writes, problemOf, (bad, all, found) => `${bad} of ${all} writes with a credential without write scope${scopes} were not refused with 403 and no effect — ${found}; expected 403, and nothing changed`, '403, nothing changed');
+    expectEvery(writes, problemOf, (bad, all, found) => `${bad} of ${all} writes with a credential without write scope${scopes} were not refused with 403 and no effect — ${found}; expected 403, and nothing changed`, '403, nothing changed', (bad) => (bad.every((r) => r.status === 401) ? scopeAs401 : undefined));
   },
 });
 

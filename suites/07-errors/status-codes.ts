@@ -1,7 +1,7 @@
 /** §7 errors: the status code carries the result. */
 import { CheckFailure, defineCheck } from '../../src/model/check.js';
-import { expectStatus } from '../../src/check-kit/expect.js';
-import { expectProblems } from '../../src/check-kit/problem.js';
+import { describe, expectStatus } from '../../src/check-kit/expect.js';
+import { errorAs2xx, expectProblems, isErrorAs2xx } from '../../src/check-kit/problem.js';
 import { invalidBody, malformedJson, sendTracked, unknownItemPath, unknownPath, unsupportedAccept, unconsumedTypes } from '../../src/check-kit/probes.js';
 
 export const unknownId404 = defineCheck({
@@ -50,6 +50,7 @@ export const validation422 = defineCheck({
   needs: ['writable'],
   async run(ctx, { writable: collection }) {
     const res = await sendTracked(ctx, collection, { method: 'POST', path: collection.path, json: invalidBody(collection) });
+    if (isErrorAs2xx(res)) throw new CheckFailure(`POST with a body that fails validation: found ${describe(res)} with an error body, expected 422`, '422', String(res.status), res.exchangeIndex, errorAs2xx);
     expectStatus(res, 422, 'POST with a body that fails validation');
   },
 });

@@ -23,7 +23,8 @@ export const defaultPageBounded = defineCheck({
   severity: 'must',
   needs: ['cappedWalk'],
   // A walk that skips or never ends at a given page size is those checks' finding.
-  dependsOn: ['END-get-collection-200', 'END-pagination-complete-walk', 'END-offset-pages-disjoint'],
+  dependsOn: ['END-get-collection-200'],
+  assumes: ['END-pagination-complete-walk', 'END-offset-pages-disjoint'],
   async run(ctx, { cappedWalk: c }) {
     const { max, filters, ids } = await filledPastMax(ctx, c);
     const seen: string[] = [];

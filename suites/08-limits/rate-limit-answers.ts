@@ -120,7 +120,7 @@ export const overloadRetryAfter = defineCheck({
       // In one wave: a limiter counts a client's refusals per window, and waves spread over windows on a slow machine.
       const past = await burstUntil(ctx, probe, { until: (a) => a === 'shed', budget, concurrency: budget });
       shed = past.stop;
-      if (shed === undefined) throw new CheckSkipped(`no 503 in ${past.sent.length} requests as ${probe.client.label} past the first 429 (three times the limit of ${quota}): the target does not shed a client that keeps sending, so there is no overload answer to judge`);
+      if (shed === undefined) throw new CheckSkipped(`no 503 in ${past.sent.length} requests as ${probe.client.label} past the first 429 (${budget === 3 * quota ? `three times the limit of ${quota}` : `what was left of rateLimit.budget, ${probe.budget}`}): the target does not shed a client that keeps sending, so there is no overload answer to judge`);
     }
     const value = shed.res.headers['retry-after'];
     if (value === undefined) throw new CheckSkipped(`${describe(shed.res)} carries no Retry-After, which a 503 may omit: nothing to judge`);
