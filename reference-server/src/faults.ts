@@ -196,7 +196,8 @@ const definitions = [
   {
     name: 'errors-as-plain-json',
     description: 'Error bodies are labelled application/json instead of application/problem+json.',
-    detects: ['ERR-problem-json-content-type', 'ERR-unknown-path-404', 'ERR-unknown-id-404'],
+    // The 429 too: a rate limiter's answer is often another library's, so its own finding.
+    detects: ['ERR-problem-json-content-type', 'ERR-unknown-path-404', 'ERR-unknown-id-404', 'LIM-429-problem-details'],
   },
   {
     name: 'problem-without-detail',
@@ -206,7 +207,7 @@ const definitions = [
   {
     name: 'problem-status-always-400',
     description: "The problem body's status member is always 400, whatever the HTTP status.",
-    detects: ['ERR-problem-status-matches'],
+    detects: ['ERR-problem-status-matches', 'LIM-429-problem-details'],
   },
   {
     name: 'validation-errors-without-field',

@@ -46,10 +46,14 @@ export function storedAsSent(sent: unknown, stored: unknown): boolean {
 
 /**
  * Fields of `sent` whose value `stored` does not hold ({@link storedAsSent}), as
- * `field: sent → stored`. A field stored trimmed is noted through `note`, not listed.
+ * `field: sent → stored`. A field stored trimmed is noted through `note`, not listed; so is a
+ * write-only field (`collections[].writeOnlyFields`) the answer leaves out.
  */
-export function valuesNotStored(sent: Record<string, unknown>, stored: Record<string, unknown>, note: (line: string) => void): string[] {
-  const trimmed = Object.keys(sent).filter((k) => !deepEqual(sent[k], stored[k]) && storedAsSent(sent[k], stored[k]));
+export function valuesNotStored(sent: Record<string, unknown>, stored: Record<string, unknown>, note: (line: string) => void, writeOnly: readonly string[] = []): string[] {
+  const hidden = Object.keys(sent).filter((k) => writeOnly.includes(k) && !(k in stored));
+  if (hidden.length > 0) note(`write-only, not expected back (collections[].writeOnlyFields): ${hidden.join(', ')}`);
+  const shown = Object.keys(sent).filter((k) => !hidden.includes(k));
+  const trimmed = shown.filter((k) => !deepEqual(sent[k], stored[k]) && storedAsSent(sent[k], stored[k]));
   if (trimmed.length > 0) note(`stored without leading or trailing whitespace, judged as sent: ${trimmed.map((k) => `${k} ${brief(sent[k], 40)} → ${brief(stored[k], 40)}`).join('; ')}`);
-  return Object.keys(sent).filter((k) => !storedAsSent(sent[k], stored[k])).map((k) => `${k}: ${brief(sent[k], 40)} → ${brief(stored[k], 40)}`);
+  return shown.filter((k) => !storedAsSent(sent[k], stored[k])).map((k) => `${k}: ${brief(sent[k], 40)} → ${brief(stored[k], 40)}`);
 }

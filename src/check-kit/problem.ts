@@ -51,10 +51,10 @@ export function problemViolations(res: HttpResponse, aspect: ProblemAspect): str
  * Fails when any response breaks the aspect, listing each offending exchange. When none of
  * the offending responses is even labelled problem+json, that is the failure's root cause,
  * shared by every check of error bodies that meets it (one fix, an error handler, mends
- * them all; a rate limiter's plain 429 beside problem+json errors elsewhere is the 429
- * check's own finding, as the error checks then pass).
+ * them all). `what` names the responses: a rate limiter's 429 (`429 responses`) is a fix of
+ * its own, often another library's, so it is a finding of its own too.
  */
-export function expectProblems(responses: readonly HttpResponse[], aspect: ProblemAspect, expected: string): void {
+export function expectProblems(responses: readonly HttpResponse[], aspect: ProblemAspect, expected: string, what = 'error responses'): void {
   if (responses.length === 0) {
     // Every probe succeeded: the checks that own those statuses fail; this one has nothing to judge.
     throw new CheckSkipped('no probe got an error status, so no error body to judge (see ERR-unknown-path-404 and ERR-unknown-id-404)');
@@ -63,13 +63,13 @@ export function expectProblems(responses: readonly HttpResponse[], aspect: Probl
     const violations = problemViolations(r, aspect);
     return violations.length === 0 ? undefined : `${describe(r)}: ${violations.join(', ')}`;
   };
-  expectEvery(responses, problemOf, (bad, all, found) => `${bad} of ${all} error response${all === 1 ? '' : 's'} break${bad === 1 ? 's' : ''} the rule — ${found}; expected ${expected}`, expected, (bad) => problemCause(bad, aspect));
+  expectEvery(responses, problemOf, (bad, all, found) => `${bad} of ${all} error response${all === 1 ? '' : 's'} break${bad === 1 ? 's' : ''} the rule — ${found}; expected ${expected}`, expected, (bad) => problemCause(bad, aspect, what));
 }
 
 /** What the error responses that break an aspect share, when they share it (see {@link expectProblems}). */
-function problemCause(bad: readonly HttpResponse[], aspect: ProblemAspect): string | undefined {
-  if (bad.every((r) => r.mediaType !== problemMediaType)) return `error responses are not labelled ${problemMediaType}`;
-  if (aspect === 'status' && bad.every((r) => problemViolations(r, 'members').length === 0)) return 'the problem "status" member is not the HTTP status';
+function problemCause(bad: readonly HttpResponse[], aspect: ProblemAspect, what: string): string | undefined {
+  if (bad.every((r) => r.mediaType !== problemMediaType)) return `${what} are not labelled ${problemMediaType}`;
+  if (aspect === 'status' && bad.every((r) => problemViolations(r, 'members').length === 0)) return `the problem "status" member of ${what} is not the HTTP status`;
   return undefined;
 }
 

@@ -295,6 +295,8 @@ export interface RawCollection {
   readonly invalid?: RawBody;
   /** Fields the server may change on its own (timestamps, revisions); ignored when representations are compared. */
   readonly volatileFields?: readonly string[];
+  /** Fields the API takes in a create or update but never shows in an answer (a password; the FastAPI tutorial's `secret_name`, left out of its response model; OpenAPI's `writeOnly`): not expected back when an answer is compared with what was sent. */
+  readonly writeOnlyFields?: readonly string[];
   /** How a fresh id for PUT-creates-missing is made: `uuid`, or `none` to skip those checks. */
   readonly newId?: "uuid" | "none";
   /** The methods the collection's paths support. restprobe sends no write the collection does not support, and creates nothing where it cannot DELETE it again (those checks skip, naming this key). Default: all five. */

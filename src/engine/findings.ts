@@ -17,7 +17,9 @@ const itemSegment = /^(?:\d+|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-
 function routeOf(url: string): string {
   const path = URL.canParse(url) ? new URL(url).pathname : url.split('?')[0]!;
   const segments = path.split('/').map((s) => (itemSegment.test(safeDecode(s)) ? '{}' : s));
-  return segments.at(-1) === '{}' ? '…/{}' : segments.join('/');
+  // A trailing slash (Django's routes) names the same item.
+  const last = segments.at(-1) === '' ? segments.at(-2) : segments.at(-1);
+  return last === '{}' ? '…/{}' : segments.join('/');
 }
 
 const safeDecode = (s: string): string => {

@@ -178,6 +178,9 @@ export function collectionConfig(ctx: CollectionContext, shape: CollectionShape,
 
   const volatile = item === undefined ? [] : [...item.properties.keys()].filter((k) => volatileName.test(k.replace(/([a-z])([A-Z])/g, '$1_$2')));
   if (volatile.length > 0) config['volatileFields'] = volatile;
+  // Taken but never shown: `writeOnly`, or a create field the item's schema leaves out (FastAPI's separate response model).
+  const writeOnly = createSchema === undefined ? [] : [...createSchema.properties].filter(([k, p]) => flatten(doc, p).writeOnly || (item !== undefined && item.properties.size > 0 && !item.properties.has(k))).map(([k]) => k);
+  if (writeOnly.length > 0) config['writeOnlyFields'] = writeOnly;
   if (listing.pagination !== undefined) config['pagination'] = listing.pagination;
   if (listing.filters.length > 0) config['filters'] = listing.filters;
   if (listing.sorts.length > 0) config['sorts'] = listing.sorts;

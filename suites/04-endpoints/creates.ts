@@ -103,7 +103,7 @@ export const createReturnsResource = defineCheck({
     const item = await ctx.create(collection, mark);
     const body = expectJsonObject(item.response, 'the create response');
     ensure(body[collection.idField] !== undefined, `${describe(item.response)}: no "${collection.idField}" in the body, expected the created resource`, collection.idField, brief(body));
-    const missing = valuesNotStored(sent, body, (line) => ctx.note(line));
+    const missing = valuesNotStored(sent, body, (line) => ctx.note(line), collection.writeOnlyFields);
     ensure(missing.length === 0, `${describe(item.response)}: the body does not hold what was sent (${missing.join('; ')}), expected the created resource`, brief(sent), brief(body));
   },
 });

@@ -44,8 +44,8 @@ export const limitedProblemDetails = defineCheck({
   dependsOn: [enforcedId, 'ERR-problem-json-content-type', 'ERR-problem-status-matches'],
   async run(ctx, { rateLimit: probe }) {
     await judgeRefusal(ctx, probe, (limited) => {
-      expectProblems([limited.res], 'content-type', 'application/problem+json');
-      expectProblems([limited.res], 'status', 'status 429, as the HTTP status');
+      expectProblems([limited.res], 'content-type', 'application/problem+json', '429 responses');
+      expectProblems([limited.res], 'status', 'status 429, as the HTTP status', '429 responses');
     });
   },
 });

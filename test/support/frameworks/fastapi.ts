@@ -188,6 +188,8 @@ export async function startFastApi(): Promise<FrameworkStandIn> {
           idType: 'integer',
           methods: ['GET', 'POST', 'PATCH', 'DELETE'],
           create: { body: { name: 'restprobe hero', secret_name: 'restprobe secret', age: 30 } },
+          // HeroPublic leaves it out: taken, never shown (what init --openapi infers from the two models).
+          writeOnlyFields: ['secret_name'],
           patch: { body: { name: 'restprobe hero (patched)' } },
           invalid: { body: { name: 42, age: 'nope' } },
           pagination: { style: 'offset', limitParam: 'limit', offsetParam: 'offset', maxLimit: 100 },

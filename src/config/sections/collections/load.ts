@@ -50,6 +50,7 @@ export function collectionProfile(raw: RawCollection): CollectionProfile {
     patchBody: raw.patch?.body,
     invalidBody: raw.invalid?.body,
     volatileFields: raw.volatileFields ?? collectionDefaults.volatileFields,
+    ...(raw.writeOnlyFields !== undefined && raw.writeOnlyFields.length > 0 && { writeOnlyFields: raw.writeOnlyFields }),
     newId: raw.newId ?? collectionDefaults.newId,
     idType: raw.idType ?? collectionDefaults.idType,
     methods: raw.methods ?? collectionDefaults.methods,

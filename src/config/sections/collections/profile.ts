@@ -22,6 +22,8 @@ export interface CollectionProfile {
   readonly invalidBody?: Record<string, unknown>;
   /** Fields the server may change on its own (timestamps, revisions); ignored in comparisons. */
   readonly volatileFields: readonly string[];
+  /** Fields the API takes but never shows (a password): not expected back in an answer. Absent: none. */
+  readonly writeOnlyFields?: readonly string[];
   /** How a fresh id for PUT-creates-missing is made: `uuid` (default) or `none` to skip. */
   readonly newId: 'uuid' | 'none';
   /** What ids look like; absent: strings. */
