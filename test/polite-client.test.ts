@@ -36,6 +36,46 @@ describe('the run\'s pace', () => {
   });
 });
 
+describe('a quota the target says is spent', () => {
+  it('holds the run until the stated reset instead of meeting a 429: one wait, counted and told', async () => {
+    // 3 requests a window of 1 s; draft-8 fields on every answer; a request past the quota gets 429.
+    const quota = 3;
+    let windowStart = Date.now();
+    let used = 0;
+    let refused = 0;
+    const limiter = createServer((_req, res) => {
+      if (Date.now() - windowStart >= 1000) [windowStart, used] = [Date.now(), 0];
+      const reset = Math.max(1, Math.ceil((windowStart + 1000 - Date.now()) / 1000));
+      if (used >= quota) {
+        refused++;
+        res.writeHead(429, { 'retry-after': String(reset) }).end();
+        return;
+      }
+      used++;
+      res.writeHead(200, { ratelimit: `"default";r=${quota - used};t=${reset}` }).end();
+    });
+    await new Promise<void>((resolve) => limiter.listen(0, '127.0.0.1', resolve));
+    const at = `http://127.0.0.1:${(limiter.address() as { port: number }).port}/x`;
+    const client = new HttpClient({ timeoutMs: 5_000, maxBodyBytes: 1 << 20, connections: 1, maxRequests: 100 });
+    try {
+      const pacer = new Pacer();
+      const heard: string[] = [];
+      pacer.onWait((w) => heard.push(w.why));
+      const notes: string[] = [];
+      const send = guard((r) => client.send(r), [politely(pacer, politeDefaults, (l) => notes.push(l))]);
+      // Into the second window: the third answer says none is left.
+      for (let i = 0; i < quota + 2; i++) expect((await send({ method: 'GET', url: at, headers: {} })).status).toBe(200);
+      expect(refused).toBe(0);
+      expect(pacer.waits.count).toBe(1);
+      expect(heard).toEqual(['GET /x answered 200 with RateLimit: "default";r=0;t=1: the quota is spent']);
+      expect(notes).toEqual([expect.stringMatching(/^GET \/x answered 200 with RateLimit: "default";r=0;t=1: the run holds its requests \d+ ms, until the reset$/)]);
+    } finally {
+      await client.close();
+      await new Promise<void>((resolve) => limiter.close(() => resolve()));
+    }
+  });
+});
+
 describe('the polite guard', () => {
   let server: Server;
   let url: string;

@@ -165,15 +165,12 @@ async function runAndReport(profile: TargetProfile, client: HttpClient, health: 
 }
 
 /**
- * The time the run spent waiting on the target (the summary line above gives the requests):
- * `waited 24 s of 61 s in 3 retries`, and when waiting took most of the run, the setting that
- * paces under the quota instead; undefined when nothing waited.
+ * When waiting on the target took most of the run (the summary line above says how long it
+ * waited), the setting that paces under the quota instead; undefined otherwise.
  */
 export function waitLine(waits: { readonly count: number; readonly wallMs: number }, durationMs: number, profile: TargetProfile): string | undefined {
-  if (waits.count === 0) return undefined;
-  const line = `waited ${Math.round(waits.wallMs / 1000)} s of ${Math.round(durationMs / 1000)} s in ${waits.count} retr${waits.count === 1 ? 'y' : 'ies'} (rate limits, Retry-After, backoff)`;
-  const dominated = waits.wallMs > durationMs / 2 && profile.http.maxRequestsPerSecond === undefined;
-  return dominated ? `${line}; most of the run was waiting: set http.maxRequestsPerSecond under the target's quota to pace the run instead of meeting 429s` : line;
+  if (waits.count === 0 || waits.wallMs <= durationMs / 2 || profile.http.maxRequestsPerSecond !== undefined) return undefined;
+  return `most of the run (${Math.round(waits.wallMs / 1000)} s of ${Math.round(durationMs / 1000)} s) was waiting on the target's rate limit: set http.maxRequestsPerSecond under its quota to pace the run instead`;
 }
 
 /** `--only ERR --skip ERR-x`, for messages. */

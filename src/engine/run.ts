@@ -66,7 +66,7 @@ export interface RunOutcome {
   readonly cleanupBeyondCap: number;
   /** Time requests spent held by the run's pace or a 429's pause. */
   readonly waitedMs: number;
-  /** The retries' waits: how many, and the wall-clock time the run spent waiting on at least one. */
+  /** The waits (a retry's, or a hold until a spent quota's reset): how many, and the wall-clock time the run spent waiting on at least one. */
   readonly waits: { readonly count: number; readonly wallMs: number };
   /** Every request the run sent (`total`), and those no check sent (`run`: health probes, cleanup of the run's fixtures). */
   readonly requests: RequestCounts;

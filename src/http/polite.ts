@@ -15,6 +15,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { RestprobeError } from '../errors.js';
 import type { RawRequest, RawResponse } from './client.js';
 import type { Guard, Send } from './guards.js';
+import { quotaSpent } from './quota-spent.js';
 
 export interface PoliteOptions {
   /** The run's pace; undefined: as fast as the pool goes. */
@@ -79,7 +80,7 @@ export class Pacer {
     return this.waitedTotal;
   }
 
-  /** The retries' waits so far: how many, and the wall-clock time the run spent in at least one. */
+  /** The waits so far (a retry's, or a spent quota's hold): how many, and the wall-clock time the run spent in at least one. */
   get waits(): { readonly count: number; readonly wallMs: number } {
     return { count: this.waitCount, wallMs: this.waitingTotal };
   }
@@ -92,6 +93,23 @@ export class Pacer {
   /** Counts a retry's wait in the run's waited time; `why` says what was answered. */
   waited(ms: number, why = 'a retry'): void {
     this.waitedTotal += ms;
+    this.counted(ms, why);
+  }
+
+  /**
+   * A served answer said the quota is spent until its reset, `ms` from now: every request of
+   * the run waits until then (counted as a wait, once however many answers say so), rather
+   * than meet a 429 and wait out its Retry-After.
+   */
+  hold(ms: number, why: string): void {
+    const until = Date.now() + ms;
+    // Answers in flight together report one spent window: a second of slack tells them apart from the next.
+    const counted = until > this.pausedUntil + 1000;
+    this.pause(until);
+    if (counted) this.counted(ms, why);
+  }
+
+  private counted(ms: number, why: string): void {
     this.waitCount++;
     const now = Date.now();
     this.waitingTotal += Math.max(0, now + ms - Math.max(now, this.waitingUntil));
@@ -120,7 +138,7 @@ export class Pacer {
   }
 }
 
-/** A retry's wait as it starts: what the target answered, how long, and the how-many-th wait of the run it is. */
+/** A wait as it starts (a retry's, or a hold until a spent quota's reset): what the target answered, how long, and the how-many-th wait of the run it is. */
 export interface Wait {
   readonly why: string;
   readonly ms: number;
@@ -177,6 +195,12 @@ async function sendPolitely(next: Send, req: RawRequest, pacer: Pacer, options: 
         waitMs = backoff(options, attempt);
         reason = `answered ${res.status}`;
       } else {
+        // A served answer that says the quota is spent: the run holds until the reset (past http.maxRetryWaitMs, the 429 decides).
+        const spent = res.status < 400 ? quotaSpent(res.headers) : undefined;
+        if (spent !== undefined && spent.ms > 0 && spent.ms <= options.maxWaitMs) {
+          pacer.hold(spent.ms, `${what()} answered ${res.status} with ${spent.shown}: the quota is spent`);
+          note(`${what()} answered ${res.status} with ${spent.shown}: the run holds its requests ${Math.round(spent.ms)} ms, until the reset`);
+        }
         return res;
       }
     } catch (err) {

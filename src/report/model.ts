@@ -80,7 +80,7 @@ export interface Report {
   readonly requests: number;
   /** Of `requests`, those no check sent: the health phase and probes, cleanup of the run's own fixtures. */
   readonly runRequests?: number;
-  /** The retries' waits (a 429's Retry-After, a backoff): how many, and the wall-clock time the run spent in at least one. */
+  /** The waits (a 429's Retry-After, a backoff, a hold until a spent quota's reset): how many, and the wall-clock time the run spent in at least one. */
   readonly waits?: { readonly count: number; readonly wallMs: number };
   readonly seed: number;
   /** Whether warnings fail the run (`--strict`). */

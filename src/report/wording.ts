@@ -177,13 +177,13 @@ export function judgedCount(report: Report): number {
  *
  * @example
  * ```ts
- * requestsSent(report); // '1604 requests', or '509 requests, waited 110.0 s in 11 retries'
+ * requestsSent(report); // '1604 requests', or '509 requests, waited 110.0 s (11 waits)'
  * ```
  */
 export function requestsSent(report: Report): string {
   const sent = `${report.requests} ${report.requests === 1 ? 'request' : 'requests'}`;
   const waits = report.waits;
-  return waits === undefined || waits.count === 0 ? sent : `${sent}, waited ${formatDuration(waits.wallMs)} in ${waits.count} ${waits.count === 1 ? 'retry' : 'retries'}`;
+  return waits === undefined || waits.count === 0 ? sent : `${sent}, waited ${formatDuration(waits.wallMs)} (${waits.count} ${waits.count === 1 ? 'wait' : 'waits'})`;
 }
 
 /**

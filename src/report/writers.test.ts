@@ -221,8 +221,8 @@ describe('the run\'s cost in every report', () => {
   it('says the requests and, when the run waited, how long and how often', () => {
     const report = buildReport({ baseUrl: 'http://127.0.0.1:9', startedAt: new Date(0), durationMs: 165_000, seed: 1, strict: false, version: '0.0.0', results: sampleResults, requests: { total: 509, run: 3 }, waits: { count: 11, wallMs: 110_000 } });
     expect(report).toMatchObject({ requests: 509, runRequests: 3, waits: { count: 11, wallMs: 110_000 } });
-    expect(renderMarkdown(report)).toContain('**Sent:** 509 requests, waited 110.0 s in 11 retries');
-    expect(renderSummary(report, { color: false, secrets: [] })).toContain('509 requests, waited 110.0 s in 11 retries');
+    expect(renderMarkdown(report)).toContain('**Sent:** 509 requests, waited 110.0 s (11 waits)');
+    expect(renderSummary(report, { color: false, secrets: [] })).toContain('509 requests, waited 110.0 s (11 waits)');
     expect(renderJunit(report)).toContain('<property name="requests" value="509"/>');
     expect(renderJunit(report)).toContain('<property name="waitedMs" value="110000"/>');
   });
