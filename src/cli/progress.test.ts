@@ -52,7 +52,7 @@ describe('Progress', () => {
     expect(text()).toBe('');
     progress.waiting({ why: 'GET /v2/projects answered 429 (Retry-After: 10)', ms: 10_000, count: 3 });
     vi.advanceTimersByTime(1_500);
-    expect(text()).toMatch(/^⏳ 0\/8 · LIM-rate-limit-enforced · waiting 10 s: GET \/v2\/projects answered 429 \(Retry-After: 10\), wait 3 · 40 requests · 1\d\.\d s\n$/);
+    expect(text()).toMatch(/^⏳ 0\/8 · LIM-rate-limit-enforced · waiting 10\.0 s: GET \/v2\/projects answered 429 \(Retry-After: 10\), wait 3 · 40 requests · 1\d\.\d s\n$/);
     // A result line resets the silence; the next status line comes a whole period later, once the wait is over.
     progress.finished('LIM-rate-limit-enforced', '✔ pass  LIM-rate-limit-enforced');
     vi.advanceTimersByTime(14_000);

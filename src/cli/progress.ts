@@ -7,6 +7,7 @@
  * rate limit never looks hung.
  */
 import type { Wait } from '../http/polite.js';
+import { formatDuration } from '../report/wording.js';
 
 export interface ProgressOptions {
   readonly out: NodeJS.WritableStream;
@@ -77,14 +78,14 @@ export class Progress {
 
   /**
    * The status line: `⏳ 12/62 · END-get-item-200 [projects] (+3 more) · 340 requests · 4.1 s`,
-   * with what the run waits for while a retry waits: `· waiting 10 s: GET /v2/projects
+   * with what the run waits for while a retry waits: `· waiting 10.0 s: GET /v2/projects
    * answered 429 (Retry-After: 10), wait 3`.
    */
   statusLine(): string {
     const [first] = this.running;
     const current = first === undefined ? 'waiting' : `${first}${this.running.size > 1 ? ` (+${this.running.size - 1} more)` : ''}`;
     const seconds = ((Date.now() - this.startedAt) / 1000).toFixed(1);
-    const wait = this.lastWait !== undefined && Date.now() < this.lastWait.at + this.lastWait.ms ? ` · waiting ${formatSeconds(this.lastWait.ms)}: ${this.lastWait.why}, wait ${this.lastWait.count}` : '';
+    const wait = this.lastWait !== undefined && Date.now() < this.lastWait.at + this.lastWait.ms ? ` · waiting ${formatDuration(this.lastWait.ms)}: ${this.lastWait.why}, wait ${this.lastWait.count}` : '';
     return `⏳ ${this.done}/${this.options.total} · ${current}${wait} · ${this.options.requests()} requests · ${seconds} s`;
   }
 
@@ -114,9 +115,4 @@ export class Progress {
     const width = (this.options.out as NodeJS.WriteStream).columns || 80;
     this.options.out.write(`${clearLine}${this.statusLine().slice(0, Math.max(10, width - 1))}`);
   }
-}
-
-/** `10 s`, `1.5 s`, `250 ms`. */
-function formatSeconds(ms: number): string {
-  return ms < 1000 ? `${Math.round(ms)} ms` : `${Number((ms / 1000).toFixed(1))} s`;
 }
