@@ -220,7 +220,7 @@ describe('restprobe checks and serve', () => {
     const ran = await restprobe(['checks', '--json']);
     const entries = JSON.parse(ran.stdout);
     expect(entries.length).toBeGreaterThanOrEqual(15);
-    for (const e of entries) expect(Object.keys(e).sort()).toEqual(['configKeys', 'dependsOn', 'id', 'mode', 'needs', 'rule', 'schedule', 'section', 'severity', 'title', 'uses']);
+    for (const e of entries) expect(Object.keys(e).sort()).toEqual(['assumes', 'configKeys', 'dependsOn', 'id', 'mode', 'needs', 'rule', 'schedule', 'section', 'severity', 'title', 'uses']);
     // Each check lists the real keys that enable it, not a vague "needs write".
     const byId = Object.fromEntries(entries.map((e: { id: string }) => [e.id, e]));
     expect(byId['CON-etag-same-across-nodes'].configKeys).toEqual(expect.arrayContaining(['nodes', 'collections[].create.body']));

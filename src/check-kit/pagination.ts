@@ -208,7 +208,7 @@ export async function* walk(
       if (barren > 0) ctx.note(`${barren} of the walk's ${n} pages brought no unseen item before ${nextMemberName(c.pagination)} became null (empty or repeated pages: a filtered scan, or sparse items)`);
       return;
     }
-    if (followed.has(page.nextCursor)) throw endless(`${describe(page.res)} gave a next_cursor the walk had already followed, a loop`);
+    if (followed.has(page.nextCursor)) throw endless(`${describe(page.res)} gave a ${nextMemberName(c.pagination)} the walk had already followed, a loop`);
     followed.add(page.nextCursor);
     cursor = page.nextCursor;
   }

@@ -63,7 +63,8 @@ export function expectProblems(responses: readonly HttpResponse[], aspect: Probl
     const violations = problemViolations(r, aspect);
     return violations.length === 0 ? undefined : `${describe(r)}: ${violations.join(', ')}`;
   };
-  expectEvery(responses, problemOf, (bad, all, found) => `${bad} of ${all} error response${all === 1 ? '' : 's'} break${bad === 1 ? 's' : ''} the rule — ${found}; expected ${expected}`, expected, (bad) => problemCause(bad, aspect, what));
+  const noun = (n: number): string => (n === 1 ? what.replace(/s$/, '') : what);
+  expectEvery(responses, problemOf, (bad, all, found) => `${bad} of ${all} ${noun(all)} break${bad === 1 ? 's' : ''} the rule — ${found}; expected ${expected}`, expected, (bad) => problemCause(bad, aspect, what));
 }
 
 /** What the error responses that break an aspect share, when they share it (see {@link expectProblems}). */

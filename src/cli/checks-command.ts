@@ -22,6 +22,8 @@ export interface CatalogueEntry {
   readonly configKeys: readonly ConfigKey[];
   readonly schedule: Schedule;
   readonly dependsOn: readonly string[];
+  /** Of those, the checks whose rule this one's method takes for granted. */
+  readonly assumes: readonly string[];
   /** How the check is run: `run` (restprobe run) or `receiver` (restprobe webhooks check-receiver: its subject is a team's webhook receiver). */
   readonly mode: CheckMode;
 }
@@ -41,8 +43,8 @@ function keysOf(names: readonly NeedName[]): ConfigKey[] {
 
 export function catalogueEntries(checks: readonly Check[]): CatalogueEntry[] {
   return checks.map((check) => {
-    const { id, section, severity, title, rule, needs, uses, schedule, dependsOn } = check;
-    return { id, section, severity, title, rule, needs, uses, configKeys: keysOf([...needs, ...uses]), schedule, dependsOn, mode: modeOf(check) };
+    const { id, section, severity, title, rule, needs, uses, schedule, dependsOn, assumes } = check;
+    return { id, section, severity, title, rule, needs, uses, configKeys: keysOf([...needs, ...uses]), schedule, dependsOn, assumes, mode: modeOf(check) };
   });
 }
 
@@ -52,7 +54,10 @@ function needsLine(c: Check): string {
   const parts = [c.needs.length > 0 ? `needs ${describe(c.needs)}` : 'needs no config'];
   if (c.uses.length > 0) parts.push(`uses, when configured, ${describe(c.uses)}`);
   if (c.schedule !== 'parallel') parts.push(`runs ${c.schedule === 'last' ? 'last, after every other check' : 'alone'}`);
-  if (c.dependsOn.length > 0) parts.push(`blocked when ${c.dependsOn.map((d) => `\`${d}\``).join(' or ')} fails and this check would only repeat it`);
+  const ids = (list: readonly string[]) => list.map((d) => `\`${d}\``).join(' or ');
+  const soft = c.dependsOn.filter((d) => !c.assumes.includes(d));
+  if (soft.length > 0) parts.push(`blocked when ${ids(soft)} fails and this check would only repeat it`);
+  if (c.assumes.length > 0) parts.push(`blocked when ${ids(c.assumes)} fails, whose rule it takes for granted`);
   if (modeOf(c) === 'receiver') parts.push('receiver mode: run by `restprobe webhooks check-receiver`, not `restprobe run`');
   return parts.join(' · ');
 }

@@ -161,7 +161,7 @@ Examples:
   cli
     .command('checks')
     .description('list the check catalogue')
-    .option('--json', 'as a JSON array of {id, section, severity, title, rule, needs, uses, configKeys, schedule, dependsOn, mode}', false)
+    .option('--json', 'as a JSON array of {id, section, severity, title, rule, needs, uses, configKeys, schedule, dependsOn, assumes, mode}', false)
     .option('--markdown', 'as the Markdown of docs/checks.md', false)
     .action(async (opts: { json: boolean; markdown: boolean }) => {
       const { catalogueEntries, listedChecks, renderCatalogueMarkdown, renderCatalogueText } = await import('./checks-command.js');

@@ -6,8 +6,8 @@
  */
 import type { CheckResult } from '../model/result.js';
 
-/** A segment that names one item rather than a route: a number, a UUID, a long token, or a run's mark. */
-const itemSegment = /^(?:\d+|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[A-Za-z0-9_.~-]{20,}|restprobe-.*)$/i;
+/** A segment that names one item rather than a route: a number, a UUID, a long token with a digit (not `notification-preferences`), or a run's mark. */
+const itemSegment = /^(?:\d+|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|(?=[^/]*\d)[A-Za-z0-9_.~-]{20,}|restprobe-.*)$/i;
 
 /**
  * `/v2/projects/7f3c…/tasks?cursor=…` → `/v2/projects/{}/tasks`: the route, whatever item

@@ -148,6 +148,41 @@ describe('runChecks scheduling', () => {
     expect(assuming.dependsOn).toEqual(['CON-base']);
   });
 
+  it('under assumes too, a skip stays a skip; and a failure is never hidden behind a warning', fast, async () => {
+    const warns = defineCheck({ id: 'CON-warns', title: 'w', rule: 'The target SHOULD do the thing.', severity: 'should', needs: [], async run(ctx) {
+      ctx.observed('a made-up subject');
+      throw new CheckFailure('found it half done, expected it whole', undefined, undefined, undefined, 'one cause');
+    } });
+    const base = check('CON-base', async () => {
+      throw new CheckFailure('a GET changed the item, expected it unchanged');
+    });
+    const skips = check('CON-skips', async () => {
+      throw new CheckSkipped('no sort field is configured', 'collections[].sorts');
+    }, { assumes: ['CON-base'] as never });
+    const failsSame = check('CON-fails-same', async () => {
+      throw new CheckFailure('found it broken, expected it whole', undefined, undefined, undefined, 'one cause');
+    }, { dependsOn: ['CON-warns'] as never });
+    const { results } = await runChecks({ profile, checks: [warns, base, skips, failsSame], seed: 1 });
+    const byId = Object.fromEntries(results.map((r) => [r.id, r]));
+    expect(byId['CON-skips']).toMatchObject({ status: 'skip', configKey: 'collections[].sorts' });
+    expect(byId['CON-fails-same']).toMatchObject({ status: 'fail', rootCause: 'one cause' });
+  });
+
+  it('a finding is passed down a chain: a check repeating it two links down is blocked, though the link between failed for its own reason', fast, async () => {
+    const cause = 'GET /things answers no page of results';
+    const a = check('CON-a', async () => {
+      throw new CheckFailure('the page is a bare array', undefined, undefined, undefined, cause);
+    });
+    const b = check('CON-b', async () => {
+      throw new CheckFailure('found 3 items for limit=2, expected at most 2', undefined, undefined, undefined, 'limit ignored');
+    }, { dependsOn: ['CON-a'] as never });
+    const c = check('CON-c', async () => {
+      throw new CheckFailure('the second page is a bare array too', undefined, undefined, undefined, cause);
+    }, { dependsOn: ['CON-b'] as never });
+    const { results } = await runChecks({ profile, checks: [a, b, c], seed: 1 });
+    expect(results.map((r) => [r.id, r.status, r.errorCode])).toEqual([['CON-a', 'fail', undefined], ['CON-b', 'fail', undefined], ['CON-c', 'error', 'ERR_BLOCKED']]);
+  });
+
   it('a dependent that skips stays a skip, whatever its dependency found (the key that enables it is still worth saying)', fast, async () => {
     const failing = check('CON-fails', async () => {
       throw new CheckFailure('found it broken, expected it whole');

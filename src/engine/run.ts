@@ -131,19 +131,27 @@ export async function runChecks(input: RunInput): Promise<RunOutcome> {
 
   /**
    * Makes held verdicts final whose dependencies are final: blocked when one of them
-   * failed, warned or was blocked, the check's own verdict otherwise.
+   * failed, warned or was blocked and the check's own result would repeat that (or its
+   * method assumes that check's rule); the check's own verdict otherwise. A skip stays a
+   * skip (the key that enables the check is still worth saying), and a failure is never
+   * hidden behind a warning.
    */
   const decide = (): void => {
     for (let progress = true; progress; ) {
       progress = false;
       for (const [key, { instance, result }] of held) {
         if (instance.dependsOn.some((dep) => planned.has(dep) && !done.has(dep))) continue;
-        const blockers = instance.dependsOn.filter((dep) => blocks(done.get(dep)) && (instance.assumes.includes(dep) || repeats(result, found.get(dep)!)));
+        const unpassed = instance.dependsOn.filter((dep) => blocks(done.get(dep)));
+        const blockers =
+          result.status === 'skip'
+            ? []
+            : unpassed.filter((dep) => !(result.status === 'fail' && done.get(dep)!.status === 'warn') && (instance.assumes.includes(dep) || repeats(result, found.get(dep)!)));
         held.delete(key);
         const same = findingsOf(result).find((f) => blockers.some((dep) => found.get(dep)!.has(f)));
         const final = blockers.length > 0 ? named(blockedResult(result, done.get(blockers[0]!)!, same), instance) : result;
         done.set(key, final);
-        found.set(key, new Set([...findingsOf(result), ...blockers.flatMap((dep) => [...found.get(dep)!])]));
+        // What a dependency that did not pass found is passed on, so a check further down the chain repeating it is blocked too.
+        found.set(key, new Set([...findingsOf(result), ...unpassed.flatMap((dep) => [...found.get(dep)!])]));
         input.onResult?.(final);
         progress = true;
       }

@@ -38,10 +38,10 @@ async function firstCreate(ctx: CheckContext, c: WritableCollection, body: Recor
   return res;
 }
 
-/** Fails unless the items listed under `mark` are one: the retry `again` created no second resource. */
 /** The cause a retry that creates again shares with a reused key that creates again: the key names no operation. */
 const keyNotHeld = (c: WritableCollection): string => `POST ${c.path} does not hold an Idempotency-Key to its first request`;
 
+/** Fails unless the items listed under `mark` are one: the retry `again` created no second resource. */
 async function expectOneMarked(ctx: CheckContext, c: WalkableCollection, mark: string, again: HttpResponse): Promise<void> {
   const filters = { [c.markField]: mark };
   const listed = (await fetchMarkedPage(ctx, c, { filters })).items.map((i) => String(i[c.idField]));
