@@ -91,16 +91,18 @@ export function readItems(page: PageBody, envelope: PageEnvelope): readonly Reco
   return items;
 }
 
-/** The cursor a next-page URL carries in `param`; the URL must be on the page's own origin, as every page restprobe builds is. */
+/**
+ * The cursor a next-page URL carries in `param`. Only the cursor is taken: restprobe builds
+ * the next page's URL on the base URL itself, so a next URL naming another origin (a backend
+ * behind a TLS proxy answers `http://backend:8000/…`) is read, never followed.
+ */
 function cursorInUrl(next: string, pageUrl: string, param: string): string | PageMismatch {
-  const origin = new URL(pageUrl).origin;
   let url: URL;
   try {
     url = new URL(next, pageUrl);
   } catch {
     return { found: 'which is no URL', expected: "the next page's URL" };
   }
-  if (url.origin !== origin) return { found: `a URL on another origin (${url.origin})`, expected: `the next page's URL on ${origin}` };
   const cursor = url.searchParams.get(param);
   if (cursor === null) return { found: `a URL without a "${param}" query parameter`, expected: `the next page's URL with its cursor in "${param}" (pagination.param)` };
   return cursor;
