@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { faultCatalogue, faultNames, type FaultName, type ReferenceServerOptions } from '../src/index.js';
 import { rawExchange, startHarness, type Harness } from './client.js';
-import { pause, probe, probeUntil, shortProbeQuota, slowProbeQuota } from './rate-limit-client.js';
+import { burstUntil, pause, probe, probeUntil, shortProbeQuota, slowProbeQuota } from './rate-limit-client.js';
 import { startCapture, subscribe, type Capture } from './webhook-capture.js';
 import { standardSignature } from '../src/webhook-signature.js';
 import { oauthDemonstrations } from './oauth-fault-demos.js';
@@ -853,14 +853,14 @@ const demonstrations: Record<FaultName, (h: Harness) => Promise<void>> = {
     expect(limited?.headers['ratelimit']).toMatch(/^"probe";r=0;t=2$/);
   },
   async 'retry-after-too-short'(h) {
-    const limited = await probeUntil(h, 429);
+    const limited = await burstUntil(h, 429);
     expect(limited?.headers['retry-after']).toBe('0');
     expect(limited?.headers['retry-after-ms']).toBe('0');
     await pause(400);
     expect((await probe(h)).status).toBe(429);
   },
   async 'retry-after-too-long'(h) {
-    const limited = await probeUntil(h, 429);
+    const limited = await burstUntil(h, 429);
     expect(limited?.headers['retry-after']).toBe('4');
     expect(Number(limited?.headers['retry-after-ms'])).toBeLessThanOrEqual(shortProbeQuota.windowMs);
     await pause(Number(limited?.headers['retry-after-ms']));
@@ -884,7 +884,7 @@ const demonstrations: Record<FaultName, (h: Harness) => Promise<void>> = {
     expect(limited?.headers['retry-after']).toBe('2');
   },
   async 'rate-limit-never-recovers'(h) {
-    const limited = await probeUntil(h, 429);
+    const limited = await burstUntil(h, 429);
     await pause(Number(limited?.headers['retry-after-ms']) + 3 * shortProbeQuota.windowMs);
     const later = await probe(h);
     expect(later.status).toBe(429);

@@ -28,4 +28,18 @@ export async function probeUntil(h: Harness, status: number, options: ProbeOptio
   return undefined;
 }
 
+/**
+ * Probes in waves of `wave` at once until one answers `status` (at most `max` requests): the
+ * first such answer in send order, or undefined. A short quota refills a token every few
+ * milliseconds, faster than one request at a time goes on a loaded machine; a wave empties it.
+ */
+export async function burstUntil(h: Harness, status: number, options: ProbeOptions = {}, wave = 10, max = 50): Promise<Exchange | undefined> {
+  for (let sent = 0; sent < max; sent += wave) {
+    const answers = await Promise.all(Array.from({ length: Math.min(wave, max - sent) }, () => probe(h, options)));
+    const hit = answers.find((res) => res.status === status);
+    if (hit !== undefined) return hit;
+  }
+  return undefined;
+}
+
 export const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
