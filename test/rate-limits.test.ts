@@ -255,8 +255,9 @@ describe('every rate-limit check leaves the quota as it found it, whatever its v
     const result = (await run(standIn(server, { limit: 5, budget: 50 }), one('LIM-503-retry-after')))['LIM-503-retry-after']!;
     expect(result).toMatchObject({ status: 'skip', message: expect.stringMatching(/^no 503 in 15 requests as \$LIMIT_KEY past the first 429 \(three times the limit of 5\)/) });
     // The burst to the first 429 (the limit twice at most, across a window's end), fifteen
-    // more, and the request that sees the quota back; before, the whole budget of 50 and that one.
-    expect(result.evidence.requestCount).toBeGreaterThanOrEqual(6 + 15 + 1);
+    // more, and the request that sees the quota back (none when a loaded machine took a whole
+    // window over the fifteen); before, the whole budget of 50 and that one.
+    expect(result.evidence.requestCount).toBeGreaterThanOrEqual(6 + 15);
     expect(result.evidence.requestCount).toBeLessThanOrEqual(11 + 15 + 1);
   });
 });
