@@ -50,11 +50,12 @@ export function findingsOf(result: CheckResult): string[] {
 }
 
 /**
- * Whether a dependent's own result, beside a dependency whose findings (with those of what
- * blocked it) are `found`, would only say that again: it could not make what it needed
- * (ERR_SETUP), it was blocked itself, or it failed on the same finding. A pass, a skip, an
+ * Whether a dependent's own result (with `ownFindings`, its {@link findingsOf}), beside a
+ * dependency whose findings (with those of what did not pass before it) are `found`, would
+ * only say that again: it could not make what it needed (ERR_SETUP), it was blocked itself,
+ * or it failed on the same finding. A pass, a skip, an
  * error of another kind or a failure of its own stands.
  */
-export function repeats(own: CheckResult, found: ReadonlySet<string>): boolean {
-  return own.errorCode === 'ERR_SETUP' || own.errorCode === 'ERR_BLOCKED' || findingsOf(own).some((f) => found.has(f));
+export function repeats(own: CheckResult, ownFindings: readonly string[], found: ReadonlySet<string>): boolean {
+  return own.errorCode === 'ERR_SETUP' || own.errorCode === 'ERR_BLOCKED' || ownFindings.some((f) => found.has(f));
 }

@@ -142,16 +142,17 @@ export async function runChecks(input: RunInput): Promise<RunOutcome> {
       for (const [key, { instance, result }] of held) {
         if (instance.dependsOn.some((dep) => planned.has(dep) && !done.has(dep))) continue;
         const unpassed = instance.dependsOn.filter((dep) => blocks(done.get(dep)));
+        const mine = findingsOf(result);
         const blockers =
           result.status === 'skip'
             ? []
-            : unpassed.filter((dep) => !(result.status === 'fail' && done.get(dep)!.status === 'warn') && (instance.assumes.includes(dep) || repeats(result, found.get(dep)!)));
+            : unpassed.filter((dep) => !(result.status === 'fail' && done.get(dep)!.status === 'warn') && (instance.assumes.includes(dep) || repeats(result, mine, found.get(dep)!)));
         held.delete(key);
-        const same = findingsOf(result).find((f) => blockers.some((dep) => found.get(dep)!.has(f)));
+        const same = mine.find((f) => blockers.some((dep) => found.get(dep)!.has(f)));
         const final = blockers.length > 0 ? named(blockedResult(result, done.get(blockers[0]!)!, same), instance) : result;
         done.set(key, final);
         // What a dependency that did not pass found is passed on, so a check further down the chain repeating it is blocked too.
-        found.set(key, new Set([...findingsOf(result), ...unpassed.flatMap((dep) => [...found.get(dep)!])]));
+        found.set(key, new Set([...mine, ...unpassed.flatMap((dep) => [...found.get(dep)!])]));
         input.onResult?.(final);
         progress = true;
       }

@@ -36,4 +36,4 @@ export function sendJson(req: IncomingMessage, res: ServerResponse, status: numb
   res.end(req.method === 'HEAD' ? undefined : text);
 }
 
-export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+export { isObject } from '../../../src/model/json.js';
