@@ -309,3 +309,7 @@ describe('Django REST framework ModelViewSet (TokenAuthentication, CursorPaginat
     });
   });
 });
+
+it('leaves nothing on any stand-in: every item a run created was deleted, and its absence confirmed', () => {
+  expect(registered.map((r) => r.run!.leftovers)).toEqual(registered.map(() => []));
+});

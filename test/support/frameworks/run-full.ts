@@ -16,6 +16,8 @@ export interface FullRun {
   readonly results: readonly CheckResult[];
   readonly requests: number;
   readonly ms: number;
+  /** What the run created and could not remove (its own cleanup's account, each DELETE confirmed). */
+  readonly leftovers: readonly unknown[];
   /** The status of `id` (on `collection` when given): the worst over its instances. */
   status(id: string, collection?: string): string | undefined;
   /** One line per result that is not a pass or skip: `ID [collection]: status message`. */
@@ -44,6 +46,7 @@ export async function runFull(standIn: FrameworkStandIn, o: FullRunOptions = {})
     return {
       results,
       requests: outcome.requests.total,
+      leftovers: outcome.leftovers,
       ms: Date.now() - started,
       status(id, collection) {
         const mine = results.filter((r) => r.id === id && (collection === undefined || r.collection === collection));
