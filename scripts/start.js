@@ -41,6 +41,9 @@ const run = spawn(
     ...(env.RESTPROBE_NODE_URLS ?? '').split(',').slice(1).flatMap((url) => ['--node', url]),
     ...(env.RESTPROBE_CA_FILE ? ['--ca', env.RESTPROBE_CA_FILE] : []),
     ...(env.RESTPROBE_PLAIN_HTTP_URL ? ['--plain-http-url', env.RESTPROBE_PLAIN_HTTP_URL] : []),
+    // The server's own OpenAPI document: every answer of the run is held to it (the DOC checks).
+    '--openapi',
+    `${env.RESTPROBE_BASE_URL.replace(/\/+$/, '')}/openapi.json`,
     ...extraArgs,
   ],
   { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } },

@@ -13,8 +13,9 @@ import events from './06-events/index.js';
 import errors from './07-errors/index.js';
 import limits from './08-limits/index.js';
 import versioning from './09-versioning/index.js';
+import document from './10-document/index.js';
 
-export const catalogueSections: readonly SectionChecks[] = [constraints, resources, states, endpoints, authentication, events, errors, limits, versioning];
+export const catalogueSections: readonly SectionChecks[] = [constraints, resources, states, endpoints, authentication, events, errors, limits, versioning, document];
 
 export const catalogue: readonly Check[] = catalogueSections.flatMap((s) => s.checks);
 

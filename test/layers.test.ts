@@ -15,7 +15,8 @@ const layers: readonly (readonly string[])[] = [
   ['src/errors'],
   ['src/model', 'src/package-root'],
   ['src/secrets-scrub'],
-  ['src/http', 'src/webhooks'],
+  // Reading an OpenAPI document: what `init` infers from and the DOC section judges by.
+  ['src/http', 'src/webhooks', 'src/document'],
   // The OAuth client: the run's own token (auth.apiKey.fromOAuth) and the checks' token requests.
   ['src/oauth'],
   // The engine runs checks; the kit is what checks are written with: neither needs the other.

@@ -17,8 +17,8 @@ import { initCommand, type InitOptions } from '../src/cli/init-command.js';
 import { loadProfile } from '../src/config/load.js';
 import { loadConfigValidator } from '../src/config/schema.js';
 import { exitCodeFor, isRestprobeError } from '../src/errors.js';
-import { SchemaValidator } from '../src/openapi/json-schema.js';
-import { loadOpenApi } from '../src/openapi/load.js';
+import { SchemaValidator } from '../src/document/json-schema.js';
+import { loadOpenApi } from '../src/document/load.js';
 import { repoRoot } from './support/target.js';
 
 const fixtures = join(repoRoot, 'test', 'fixtures', 'openapi');

@@ -21,11 +21,11 @@ import { describe, expect, it } from 'vitest';
 import { initCommand } from '../src/cli/init-command.js';
 import { loadProfile } from '../src/config/load.js';
 import { loadConfigValidator } from '../src/config/schema.js';
-import type { OpenApiDocument } from '../src/openapi/document.js';
-import { SchemaValidator } from '../src/openapi/json-schema.js';
-import { loadOpenApi } from '../src/openapi/load.js';
-import { jsonMedia, pathItems, type Operation } from '../src/openapi/operations.js';
-import { targetOf } from '../src/openapi/servers.js';
+import type { OpenApiDocument } from '../src/model/openapi-document.js';
+import { SchemaValidator } from '../src/document/json-schema.js';
+import { loadOpenApi } from '../src/document/load.js';
+import { jsonMedia, pathItems, type Operation } from '../src/document/operations.js';
+import { targetOf } from '../src/document/servers.js';
 import { repoRoot } from './support/target.js';
 
 type Json = Record<string, any>;

@@ -124,7 +124,8 @@ function security(method: string, path: string, open = false): Json[] {
 
 /** The problem answers every credentialed operation may give, by the stage of the pipeline (app.ts) that sends them. */
 function problems(method: string, hasBody: boolean, item: boolean): Json {
-  const answers: Json = { '401': ref('responses', 'Unauthorized'), '403': ref('responses', 'Forbidden'), '406': ref('responses', 'NotAcceptable'), '429': ref('responses', 'TooManyRequests') };
+  // 503: a client that keeps sending while rate limited is shed (rate-limit.ts).
+  const answers: Json = { '401': ref('responses', 'Unauthorized'), '403': ref('responses', 'Forbidden'), '406': ref('responses', 'NotAcceptable'), '429': ref('responses', 'TooManyRequests'), '503': ref('responses', 'Overloaded') };
   if (item) answers['404'] = ref('responses', 'NotFound');
   if (hasBody) Object.assign(answers, { '400': ref('responses', 'BadRequest'), '413': ref('responses', 'ContentTooLarge'), '415': ref('responses', 'UnsupportedMediaType'), '422': ref('responses', 'ValidationFailed') });
   if (item && method !== 'GET') answers['412'] = ref('responses', 'PreconditionFailed');
@@ -181,7 +182,7 @@ function collectionPaths(path: string, noun: string, schema: string, options: { 
   if (methods.includes('DELETE')) item['delete'] = operation('DELETE', itemPath, { summary: `Delete a ${noun}`, parameters: [ifMatch], responses: { '204': noContent('Deleted; a repeat answers 404.') } });
   return {
     [rel(path)]: {
-      get: operation('GET', path, { summary: `List ${noun}s`, parameters: options.list, responses: { '200': { description: 'One page.', headers: { 'Cache-Control': ref('headers', 'CacheControlRead'), Vary: ref('headers', 'Vary') }, content: json(ref('schemas', options.page)) } } }),
+      get: operation('GET', path, { summary: `List ${noun}s`, parameters: options.list, responses: { '400': ref('responses', 'BadRequest'), '200': { description: 'One page.', headers: { 'Cache-Control': ref('headers', 'CacheControlRead'), Vary: ref('headers', 'Vary') }, content: json(ref('schemas', options.page)) } } }),
       post: operation('POST', path, { summary: `Create a ${noun} (the server chooses its id)`, parameters: [idempotencyKey], body: json(ref('schemas', `${schema}Write`), options.create), responses: { '201': created(schema, `The new ${noun}; Location names it.`) } }),
     },
     [rel(itemPath)]: item,
@@ -268,6 +269,7 @@ function components(): Json {
       UnsupportedMediaType: problem('The body is not in a media type the method takes (Accept-Post, Accept-Patch say which).'),
       ValidationFailed: problem('The body is JSON but not a valid item: errors names each field.'),
       TooManyRequests: problem('Rate limited.', { 'Retry-After': ref('headers', 'RetryAfter'), RateLimit: ref('headers', 'RateLimit'), 'RateLimit-Policy': ref('headers', 'RateLimitPolicy') }),
+      Overloaded: problem('Shed: this client kept sending while rate limited, until the window ends.', { 'Retry-After': ref('headers', 'RetryAfter') }),
     },
     schemas: {
       Problem: problemSchema,
@@ -327,7 +329,7 @@ function paths(): Json {
     ...actionPaths(projectItem, 'restoration', { type: 'object', properties: { project_id: { type: 'string' }, restored_at: { type: 'string', format: 'date-time' } } }, 'The project is not archived: there is nothing to restore.'),
     [rel(tasksOf)]: {
       parameters: [{ ...idParameter, description: 'The project\'s id.' }],
-      get: operation('GET', tasksOf, { summary: 'List a project\'s tasks', parameters: listParameters(taskListing(''), 'cursor'), responses: { '200': { description: 'One page.', content: json(ref('schemas', 'TaskPage')) }, '404': ref('responses', 'NotFound') } }),
+      get: operation('GET', tasksOf, { summary: 'List a project\'s tasks', parameters: listParameters(taskListing(''), 'cursor'), responses: { '200': { description: 'One page.', content: json(ref('schemas', 'TaskPage')) }, '400': ref('responses', 'BadRequest'), '404': ref('responses', 'NotFound') } }),
       post: operation('POST', tasksOf, { summary: 'Create a task in a project; it is then addressed at /tasks/{id}', parameters: [idempotencyKey], body: json(ref('schemas', 'TaskWrite'), { title: 'Write the report' }), responses: { '201': created('Task', 'The new task; Location names it at the top level.') } }),
     },
     [rel(taskItem)]: (collectionPaths('/v2/tasks', 'task', 'Task', { list: [], page: 'TaskPage', create: undefined, replace: { title: 'Write the final report' }, patch: { done: true } }) as Record<string, Json>)[rel(taskItem)],
@@ -359,8 +361,8 @@ function paths(): Json {
       }),
     },
     [rel(currentSessionPath)]: {
-      get: operation('GET', currentSessionPath, { summary: 'The session of this request', responses: { '200': { description: 'Its scopes.', content: json({ type: 'object', properties: { scopes: { type: 'array', items: { type: 'string' } }, created_at: { type: ['string', 'null'] } } }) } } }),
-      delete: operation('DELETE', currentSessionPath, { summary: 'Log out: the cookie stops working at once', responses: { '204': noContent('Logged out.') } }),
+      get: operation('GET', currentSessionPath, { summary: 'The session of this request', responses: { '200': { description: 'Its scopes.', content: json({ type: 'object', properties: { scopes: { type: 'array', items: { type: 'string' } }, created_at: { type: ['string', 'null'] } } }) }, '404': ref('responses', 'NotFound') } }),
+      delete: operation('DELETE', currentSessionPath, { summary: 'Log out: the cookie stops working at once', responses: { '204': noContent('Logged out.'), '404': ref('responses', 'NotFound') } }),
     },
     [rel(webhookSubscriptionsPath)]: {
       get: operation('GET', webhookSubscriptionsPath, { summary: 'List webhook subscriptions', responses: { '200': { description: 'Every subscription.', content: json({ type: 'object', properties: { data: { type: 'array', items: ref('schemas', 'WebhookSubscription') }, next_cursor: { type: 'null' } }, required: ['data', 'next_cursor'] }) } } }),

@@ -44,6 +44,8 @@ import { afterAll, beforeAll, describe, test, type TestContext } from 'vitest';
 import { catalogue } from '../../suites/catalogue.js';
 import { loadProfile } from '../config/load.js';
 import { runChecks } from '../engine/run.js';
+import { documentFor } from '../engine/openapi-input.js';
+import { clientForProfile } from '../http/client.js';
 import { parseSeed } from '../engine/seed.js';
 import { selectChecks, selectionOf } from '../engine/select.js';
 import { RestprobeError } from '../errors.js';
@@ -164,7 +166,9 @@ export function registerChecks(checks: readonly Check[], options: VitestAdapterO
       const byCheck = new VerdictsByCheck(toRun, profile);
       verdicts = byCheck;
       // Started, not awaited: each test waits for its own check's verdicts.
-      run = runChecks({ profile, checks: toRun, seed, onResult: (r) => byCheck.add(r) }).then(
+      const client = clientForProfile(profile);
+      const openapi = await documentFor(profile, toRun, client).finally(() => client.close());
+      run = runChecks({ profile, checks: toRun, seed, ...(openapi !== undefined && { inputs: { openapi } }), onResult: (r) => byCheck.add(r) }).then(
         () => byCheck.end(),
         (err: unknown) => byCheck.end(err),
       );

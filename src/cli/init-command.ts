@@ -13,7 +13,7 @@ import { problemsFromAjv } from '../config/problems.js';
 import { configSchemaPath, loadConfigValidator } from '../config/schema.js';
 import { ExitCode, RestprobeError } from '../errors.js';
 import { inferConfig, type Inference } from '../openapi/infer.js';
-import { loadOpenApi } from '../openapi/load.js';
+import { loadOpenApi } from '../document/load.js';
 import { probeCollections, type ProbeFinding } from '../openapi/probe.js';
 import { renderDraft } from '../openapi/render.js';
 import { toolVersion } from './version.js';

@@ -56,6 +56,7 @@ Docs (in the package too, under node_modules/restprobe/docs/): docs/cli.md every
     .option('--node <url>', 'another base URL of the same deployment, for cross-node checks (adds to config nodes); repeatable', collect, [])
     .option('--ca <file>', 'a PEM file of CA certificates to trust for an https target (adds to Node\'s own; verification is never off)')
     .option('--no-destructive', 'send no probe that can hurt the target (oversized and deeply nested bodies)')
+    .option('--openapi <file-or-url>', "the API's OpenAPI 3.0 or 3.1 document (config openapi): every answer of the run is held to it (the DOC checks)")
     .option('--plain-http-url <url>', "the target's plain-HTTP URL, which must redirect to HTTPS and serve nothing (config plainHttpUrl); no credential is sent to it")
     .option('--baseline <file>', 'an earlier restprobe-report.json: fail only on new failures and lost coverage (checks that vanished or now skip); list fixed and known failures; judge breaking changes of the response shapes it recorded (VER-compatible-within-major)')
     .option('--shard <i/n>', 'run only part i of n of the selected checks (needs --seed, the same in every shard); merge the parts with merge-reports')

@@ -19,6 +19,8 @@ import { resultName } from '../model/result.js';
 import { readBaseline, withBaseline } from '../report/baseline.js';
 import { buildReport, type Report } from '../report/model.js';
 import { shapeBaselineOf } from '../report/shape-baseline.js';
+import { documentFor } from '../engine/openapi-input.js';
+import type { OpenApiDocument } from '../model/openapi-document.js';
 import { renderCheckLine, renderSummary } from '../report/terminal.js';
 import { prepareReportDir, type ReportFormat } from '../report/write.js';
 import { LedgerFile } from '../engine/ledger-file.js';
@@ -45,6 +47,8 @@ export interface RunOptions {
   /** commander's `--no-destructive`: false when given. */
   readonly destructive?: boolean;
   readonly plainHttpUrl?: string;
+  /** `--openapi`: the API's OpenAPI document. */
+  readonly openapi?: string;
   /** An earlier restprobe-report.json to compare with (`--baseline`). */
   readonly baseline?: string;
   /** `i/n`: run only this shard of the selected checks (`--shard`). */
@@ -65,7 +69,7 @@ export async function runCommand(baseUrl: string | undefined, opts: RunOptions, 
     throw new RestprobeError('ERR_USAGE', `--shard ${opts.shard} needs --seed n, the same in every shard, so the shards' reports merge into one run's (restprobe merge-reports)`);
   }
   const selected = shard === undefined ? matching : shardChecks(matching, shard);
-  const profile = await loadProfile({ configPath: opts.config, baseUrl, readOnly: opts.readOnly, ...(opts.proxy !== undefined && { proxy: opts.proxy }), nodes: splitList(opts.node), ...(opts.ca !== undefined && { ca: opts.ca }), ...(opts.destructive === false && { destructive: false }), ...(opts.plainHttpUrl !== undefined && { plainHttpUrl: opts.plainHttpUrl }) });
+  const profile = await loadProfile({ configPath: opts.config, baseUrl, readOnly: opts.readOnly, ...(opts.proxy !== undefined && { proxy: opts.proxy }), nodes: splitList(opts.node), ...(opts.ca !== undefined && { ca: opts.ca }), ...(opts.destructive === false && { destructive: false }), ...(opts.plainHttpUrl !== undefined && { plainHttpUrl: opts.plainHttpUrl }), ...(opts.openapi !== undefined && { openapi: opts.openapi }) });
   // Harness-side problems end the run here, with one line, before any check runs.
   await prepareReportDir(opts.reportDir);
   const previous = opts.baseline === undefined ? undefined : await readBaseline(opts.baseline);
@@ -76,7 +80,8 @@ export async function runCommand(baseUrl: string | undefined, opts: RunOptions, 
   try {
     // One health phase: harness-side problems end the run here; its answers are the damage check's baseline.
     const health = await healthPhase(profile, (req) => client.send(req));
-    return await runAndReport(profile, client, health, selected, seed, formats, opts, out, { previous, shard, cleanupHint, freshLedger: earlier.fresh });
+    const openapi = await documentFor(profile, selected, client);
+    return await runAndReport(profile, client, health, selected, seed, formats, opts, out, { previous, openapi, shard, cleanupHint, freshLedger: earlier.fresh });
   } finally {
     await client.close();
   }
@@ -85,6 +90,8 @@ export async function runCommand(baseUrl: string | undefined, opts: RunOptions, 
 /** What the report is set against: an earlier report (`--baseline`), and the shard this run is; how to clean up after it. */
 interface Context {
   readonly previous: Report | undefined;
+  /** The API's OpenAPI document, when a selected check holds answers to it. */
+  readonly openapi: OpenApiDocument | undefined;
   readonly shard: Shard | undefined;
   /** The command that deletes what the run leaves (`restprobe cleanup reports -c restprobe.config.json`). */
   readonly cleanupHint: string;
@@ -92,7 +99,7 @@ interface Context {
   readonly freshLedger: boolean;
 }
 
-async function runAndReport(profile: TargetProfile, client: HttpClient, health: Health, selected: readonly Check[], seed: number, formats: readonly ReportFormat[], opts: RunOptions, out: NodeJS.WriteStream, { previous, shard, cleanupHint, freshLedger }: Context): Promise<number> {
+async function runAndReport(profile: TargetProfile, client: HttpClient, health: Health, selected: readonly Check[], seed: number, formats: readonly ReportFormat[], opts: RunOptions, out: NodeJS.WriteStream, { previous, openapi, shard, cleanupHint, freshLedger }: Context): Promise<number> {
   const color = out.isTTY === true && !process.env['NO_COLOR'];
   out.write(`restprobe ${toolVersion()} → ${profile.baseUrl} · ${selected.length} checks${shard ? ` (shard ${shard.index}/${shard.total})` : ''} · seed ${seed}\n`);
   const pace = runPace(profile);
@@ -112,8 +119,8 @@ async function runAndReport(profile: TargetProfile, client: HttpClient, health: 
         profile,
         checks: selected,
         seed,
-        // The earlier run's response shapes, for VER-compatible-within-major to compare with.
-        ...(previous !== undefined && { inputs: { baseline: shapeBaselineOf(previous) } }),
+        // The earlier run's response shapes, for VER-compatible-within-major to compare with; the document the DOC checks hold answers to.
+        inputs: { ...(previous !== undefined && { baseline: shapeBaselineOf(previous) }), ...(openapi !== undefined && { openapi }) },
         client,
         health,
         signal: interrupts.interrupt,

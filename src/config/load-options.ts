@@ -18,4 +18,6 @@ export interface LoadProfileOptions {
   readonly destructive?: boolean;
   /** `--plain-http-url` from the command line; wins over `plainHttpUrl`. */
   readonly plainHttpUrl?: string;
+  /** `--openapi` from the command line: the API's OpenAPI document; wins over `openapi`. */
+  readonly openapi?: string;
 }

@@ -9,6 +9,8 @@ export interface RawConfig {
   readonly baseUrl?: string;
   /** The target's plain-HTTP URL (`http://…`): it must answer 301 or 308 to HTTPS and serve no data. No credential is sent to it. */
   readonly plainHttpUrl?: string;
+  /** The API's OpenAPI 3.0 or 3.1 document: a file (JSON or YAML; a relative path is read from this config file's folder) or an http(s) URL. Every answer the run receives is held to it (the DOC section). `--openapi` wins over it. */
+  readonly openapi?: string;
   /** Other base URLs of the same deployment (the backends behind a load balancer), for cross-node checks. */
   readonly nodes?: readonly string[];
   /** Requests whose responses hold a secret (a minted key, a token), which no cache may store. Items they create are deleted through their Location. */

@@ -117,6 +117,7 @@ describe('config schema', () => {
         jwt: { issuer: 'https://auth.example.com', audience: 'https://api.example.com', jwksUrl: 'https://auth.example.com/jwks', algorithms: ['RS256', 'ES256'], testSigningKey: { env: 'JWT_KEY' }, personalDataPatterns: { claims: ['email'], values: ['@'] } },
       },
       plainHttpUrl: 'http://api.example.com',
+      openapi: 'openapi.yaml',
       collections: [
         {
           name: 'projects',

@@ -7,7 +7,7 @@ import { RequestTally } from '../http/tally.js';
 import { randomUUID } from 'node:crypto';
 import { CheckFailure, SetupFailure } from '../model/check.js';
 import type { PropertyEvidence } from '../model/result.js';
-import type { CheckContext, CreatedResource, FixtureMaker, IssuedCredential, Lease } from '../model/context.js';
+import type { CheckContext, CreatedResource, FixtureMaker, IssuedCredential, Lease, ReceivedExchange } from '../model/context.js';
 import { profileDefaults, type CollectionProfile, type TargetProfile } from '../model/profile.js';
 import { clientForProfile, type HttpClient } from '../http/client.js';
 import { abortOn, guard, refuseWhenClosed, refuseWrites, type Guard, type Send } from '../http/guards.js';
@@ -23,6 +23,7 @@ import type { WebhookListener } from '../webhooks/listener.js';
 import { isObject } from '../model/json.js';
 import { AnswerTally } from './answers.js';
 import { CircuitBreaker } from '../http/breaker.js';
+import { ReceivedLog } from './received.js';
 
 /** What every check of a run shares: the record of created items, and the run's pace. */
 export interface RunShared {
@@ -39,13 +40,18 @@ export interface RunShared {
   readonly unrevoked: Leftover[];
   /** Requests sent, by check instance (retries and cleanup included) and by the run itself. */
   readonly tally: RequestTally;
+  /** Every answer the checks' requests got, kept when a `review` check will judge them. */
+  readonly received?: ReceivedLog;
 }
 
-/** A run's shared state with the profile's settings; `journal` keeps the ledger's changes on disk as they happen. */
-export function runShared(profile: TargetProfile, journal?: LedgerJournal): RunShared {
+/**
+ * A run's shared state with the profile's settings; `journal` keeps the ledger's changes on
+ * disk as they happen; `review` keeps every answer for the checks that judge them at the end.
+ */
+export function runShared(profile: TargetProfile, journal?: LedgerJournal, review = false): RunShared {
   const breaker = new CircuitBreaker(profile.http.maxConsecutiveFailures ?? profileDefaults.maxConsecutiveFailures);
   const polite = { ...politeDefaults, maxWaitMs: profile.http.maxRetryWaitMs, stopRun: (why: RestprobeError) => breaker.trip(why) };
-  return { collections: profile.collections, ledger: new Ledger(profile, journal), pacer: new Pacer(runPace(profile)?.perSecond), polite, fixtures: new SharedFixtures(), breaker, unrevoked: [], tally: new RequestTally() };
+  return { collections: profile.collections, ledger: new Ledger(profile, journal), pacer: new Pacer(runPace(profile)?.perSecond), polite, fixtures: new SharedFixtures(), breaker, unrevoked: [], tally: new RequestTally(), ...(review && { received: new ReceivedLog() }) };
 }
 
 export class RunContext implements CheckContext {
@@ -80,7 +86,7 @@ export class RunContext implements CheckContext {
     // Outermost first: refusals before anything waits; the polite client next to last, so each retry is
     // one request; then the breaker, counting each attempt the target left unanswered; last, the
     // note that a PUT has left (a PUT-create the run stopped before it left created nothing).
-    this.guards = [refuseWhenClosed(this.state), refuseWrites(profile.safety.readOnly), abortOn(signal), this.observeOwnWrites, this.answers.guard, politely(shared.pacer, shared.polite, (line) => this.note(line)), shared.breaker.guard(owner), shared.tally.guard(owner), this.observeSent];
+    this.guards = [refuseWhenClosed(this.state), refuseWrites(profile.safety.readOnly), abortOn(signal), this.observeOwnWrites, this.answers.guard, politely(shared.pacer, shared.polite, (line) => this.note(line)), shared.breaker.guard(owner), shared.tally.guard(owner), this.observeSent, ...this.keepReceived];
     this.http = new RecordingSession(this.guarded(client), profile);
   }
 
@@ -152,7 +158,7 @@ export class RunContext implements CheckContext {
   rawHttp(): RecordingSession {
     // Every guard of `http` but the polite one: a refusal (closed, read-only, aborted) still holds.
     this.raw ??= new RecordingSession(
-      { send: guard((req) => this.client.send(req), [refuseWhenClosed(this.state), refuseWrites(this.profile.safety.readOnly), abortOn(this.signal), this.observeOwnWrites, this.answers.guard, this.shared.breaker.guard(this.owner), this.shared.tally.guard(this.owner), this.observeSent]), protocolErrors: this.client.protocolErrors },
+      { send: guard((req) => this.client.send(req), [refuseWhenClosed(this.state), refuseWrites(this.profile.safety.readOnly), abortOn(this.signal), this.observeOwnWrites, this.answers.guard, this.shared.breaker.guard(this.owner), this.shared.tally.guard(this.owner), this.observeSent, ...this.keepReceived]), protocolErrors: this.client.protocolErrors },
       this.profile,
       this.http.exchanges,
       this.http.secrets,
@@ -198,6 +204,20 @@ export class RunContext implements CheckContext {
 
   record(name: string, value: unknown): void {
     this.recorded[name] = value;
+  }
+
+  received(): readonly ReceivedExchange[] {
+    return this.shared.received?.exchanges ?? [];
+  }
+
+  cite(exchange: ReceivedExchange): number {
+    this.http.exchanges.push(exchange);
+    return this.http.exchanges.length - 1;
+  }
+
+  /** The guard that keeps this check's answers for the run's review checks, when there are any. */
+  private get keepReceived(): Guard[] {
+    return this.shared.received ? [this.shared.received.guard(this.owner)] : [];
   }
 
   /**

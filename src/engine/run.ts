@@ -5,7 +5,8 @@
  *
  * A pool of `http.concurrency` checks in flight, started in the seeded plan order:
  * `parallel` checks side by side; an `exclusive` check only once nothing else is in
- * flight, with nothing beside it; `last` checks after all others, one at a time. A check
+ * flight, with nothing beside it; `last` checks after all others, one at a time; `review`
+ * checks at the end, judging the answers the others received. A check
  * runs beside the checks it depends on, and its verdict waits for theirs: when one of them
  * failed (or warned, or was itself blocked), the dependent is blocked (error ERR_BLOCKED)
  * only when its own result would repeat that (it could not make its fixture, or failed for
@@ -104,7 +105,7 @@ export async function runChecks(input: RunInput): Promise<RunOutcome> {
   const planned = new Set(plan.map((i) => i.key));
   const client = input.client ?? clientForProfile(input.profile);
   const limit = Math.max(1, input.profile.http.concurrency);
-  const shared = runShared(input.profile, input.journal);
+  const shared = runShared(input.profile, input.journal, plan.some((i) => i.check.schedule === 'review'));
   if (input.onWait) shared.pacer.onWait(input.onWait);
   /** Final verdicts. */
   const done = new Map<string, CheckResult>();
@@ -124,8 +125,8 @@ export async function runChecks(input: RunInput): Promise<RunOutcome> {
   const nextToStart = (): number => {
     if (exclusive || running.size >= limit || waiting.length === 0) return -1;
     const next = waiting[0]!;
-    // A last check waits for every other to end; an exclusive or last one for an empty pool.
-    if (next.check.schedule === 'last' && running.size > 0) return -1;
+    // A last or review check waits for every other to end; an exclusive one for an empty pool.
+    if ((next.check.schedule === 'last' || next.check.schedule === 'review') && running.size > 0) return -1;
     return next.check.schedule !== 'parallel' && running.size > 0 ? -1 : 0;
   };
 

@@ -44,9 +44,10 @@ export interface RecordedContext {
 /**
  * When a check runs. `parallel`: beside other checks (the default; checks touch only what
  * they create). `exclusive`: with nothing else in flight (a rate-limit burst). `last`:
- * after every other check, one at a time (probes that may damage the target).
+ * after every other check, one at a time (probes that may damage the target). `review`: at
+ * the very end, alone, judging the answers the other checks received (`ctx.received()`).
  */
-export type Schedule = 'parallel' | 'exclusive' | 'last';
+export type Schedule = 'parallel' | 'exclusive' | 'last' | 'review';
 
 /** A class of final HTTP status, for the answers a check's pass may rest on ({@link CheckDefinition.judges}). */
 export type AnswerClass = '2xx' | '3xx' | '4xx' | '5xx';

@@ -51,6 +51,7 @@ export const configKeys = [
   'version.deprecated',
   'version.removed',
   'version.renames',
+  'openapi',
   '--baseline',
   'webhooks check-receiver',
 ] as const;

@@ -56,6 +56,22 @@ export interface HttpSession {
   keepRecording(from: number, to: number): void;
 }
 
+/**
+ * An answer the target gave during the run, to whichever check sent the request: what a
+ * `review` check judges. The request's headers are as sent (credentials included); they
+ * leave the run only through a check's evidence, redacted ({@link CheckContext.cite}).
+ */
+export interface ReceivedExchange {
+  readonly method: string;
+  readonly url: string;
+  readonly requestHeaders: Readonly<Record<string, string>>;
+  readonly requestBody: string | undefined;
+  readonly response: { readonly status: number; readonly rawHeaders: Record<string, string | string[]>; readonly text: string };
+  readonly durationMs: number;
+  /** The check instance that sent it (`END-get-item-200 [projects]`). */
+  readonly sentBy: string;
+}
+
 /** A resource the check created; deleted when the check ends. */
 export interface CreatedResource {
   readonly collection: CollectionProfile;
@@ -137,6 +153,22 @@ export interface CheckContext {
    * ```
    */
   observed(what: string): void;
+  /**
+   * Every answer the target gave the run's other checks so far, in the order they came.
+   * Kept only for a run with a `review` check selected (the others end before it starts);
+   * empty otherwise.
+   */
+  received(): readonly ReceivedExchange[];
+  /**
+   * Puts an answer another check received into this check's evidence (redacted, with a curl
+   * command), and returns its index there, for a {@link CheckFailure}.
+   *
+   * @example
+   * ```ts
+   * throw new CheckFailure(message, expected, found, ctx.cite(exchange));
+   * ```
+   */
+  cite(exchange: ReceivedExchange): number;
   /** Attaches property-test replay data. */
   property(data: PropertyEvidence): void;
   /**

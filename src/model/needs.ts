@@ -28,6 +28,7 @@ import { need } from './need.js';
 import type { TargetProfile } from './profile.js';
 import type { RunInputs } from './run-inputs.js';
 import type { ShapeBaseline } from './shape.js';
+import type { OpenApiDocument } from './openapi-document.js';
 import { Unmet } from './unmet.js';
 import { resolveReceiver, type ReceiverTarget } from './receiver-need.js';
 
@@ -52,6 +53,8 @@ export const needs = {
   ...webhooksNeeds,
   /** The response shapes an earlier report recorded: a run input (`--baseline`), not a fact of the target. */
   baseline: need<ShapeBaseline>({ label: 'an earlier report to compare with', keys: ['--baseline'], resolve: (_p, inputs) => inputs.baseline ?? new Unmet('no earlier report to compare with', '--baseline') }),
+  /** The API's OpenAPI document (`openapi`), read before the run: every answer of the run is held to it. */
+  openapi: need<OpenApiDocument>({ label: "the API's OpenAPI document", keys: ['openapi'], resolve: (_p, inputs) => inputs.openapi ?? new Unmet('no OpenAPI document given to hold the answers to', 'openapi') }),
   /** A team's webhook receiver to send signed deliveries to: a run input of `restprobe webhooks check-receiver`. */
   receiver: need<ReceiverTarget>({ label: 'a webhook receiver to send deliveries to', keys: ['webhooks check-receiver'], resolve: resolveReceiver }),
 } as const;

@@ -31,6 +31,8 @@ export interface TargetProfile {
   readonly auth: AuthProfile;
   /** The target's plain-HTTP URL, which must redirect to HTTPS and serve no data. */
   readonly plainHttpUrl?: string;
+  /** The API's OpenAPI document (an absolute file path or an http(s) URL): the DOC section holds every answer to it. */
+  readonly openapi?: string;
   readonly collections: readonly CollectionProfile[];
   /** Other base URLs of the same deployment, for cross-node checks. */
   readonly nodes: readonly string[];

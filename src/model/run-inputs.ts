@@ -1,5 +1,6 @@
 import type { ShapeBaseline } from './shape.js';
 import type { ReceiverTarget } from './receiver-need.js';
+import type { OpenApiDocument } from './openapi-document.js';
 
 /**
  * What a run is given besides the target's config: inputs of this run (flags, earlier
@@ -16,4 +17,6 @@ export interface RunInputs {
   readonly baseline?: ShapeBaseline;
   /** The webhook receiver that receiver-mode checks send deliveries to (`restprobe webhooks check-receiver`). */
   readonly receiver?: ReceiverTarget;
+  /** The API's OpenAPI document, read from `openapi` (or `--openapi`) before the run. */
+  readonly openapi?: OpenApiDocument;
 }

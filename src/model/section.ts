@@ -14,6 +14,7 @@ export const sections = {
   ERR: '7 Errors',
   LIM: '8 Limits',
   VER: '9 Versioning',
+  DOC: '10 OpenAPI document',
 } as const;
 
 export type Section = keyof typeof sections;

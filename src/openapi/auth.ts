@@ -8,8 +8,8 @@
  */
 import type { RawConfig } from '../config/raw-config.js';
 import { isObject } from '../model/json.js';
-import type { OpenApiDocument } from './document.js';
-import type { Operation } from './operations.js';
+import type { OpenApiDocument } from '../model/openapi-document.js';
+import type { Operation } from '../document/operations.js';
 
 type RawAuth = NonNullable<RawConfig['auth']>;
 

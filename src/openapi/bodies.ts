@@ -5,10 +5,10 @@
  * given a value its schema refuses (a wrong type, else a value outside its enum).
  */
 import { isObject } from '../model/json.js';
-import type { OpenApiDocument } from './document.js';
+import type { OpenApiDocument } from '../model/openapi-document.js';
 import { isObjectSchema, ValueGenerator, type BodyPurpose } from './generate.js';
-import type { SchemaValidator } from './json-schema.js';
-import type { MediaType } from './operations.js';
+import type { SchemaValidator } from '../document/json-schema.js';
+import type { MediaType } from '../document/operations.js';
 import { admits, flatten } from './schema.js';
 
 export type Body = Record<string, unknown>;

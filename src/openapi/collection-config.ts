@@ -8,10 +8,10 @@ import type { RawChild, RawCollection } from '../config/raw-config.js';
 import type { CollectionMethod } from '../model/profile.js';
 import type { BodyInference, BodyResult } from './bodies.js';
 import type { ChildShape, CollectionShape } from './collections.js';
-import type { Located, OpenApiDocument } from './document.js';
+import type { Located, OpenApiDocument } from '../model/openapi-document.js';
 import { fillInLine, type ConfigPath, type Draft } from './draft.js';
 import { inferListing, type ListingInference } from './listing.js';
-import { jsonMedia, successResponse, type Operation, type OperationMethod } from './operations.js';
+import { jsonMedia, successResponse, type Operation, type OperationMethod } from '../document/operations.js';
 import { flatten, soleType, type FlatSchema } from './schema.js';
 
 export interface CollectionContext {

@@ -7,8 +7,8 @@
  * Only the shape of the paths and the list responses are read here; what the collections
  * take (bodies, pages, filters) is inferred from the operations found.
  */
-import type { OpenApiDocument } from './document.js';
-import { jsonMedia, successResponse, type Operation, type OperationMethod, type PathItem } from './operations.js';
+import type { OpenApiDocument } from '../model/openapi-document.js';
+import { jsonMedia, successResponse, type Operation, type OperationMethod, type PathItem } from '../document/operations.js';
 import { listShape } from './schema.js';
 
 export interface ActionShape {

@@ -9,8 +9,8 @@
  * A `variant` makes a second or third value that differs from the first where the schema
  * allows it (`(replaced)`, another enum member), for replace and patch bodies.
  */
-import type { Located, OpenApiDocument } from './document.js';
-import type { SchemaValidator } from './json-schema.js';
+import type { Located, OpenApiDocument } from '../model/openapi-document.js';
+import type { SchemaValidator } from '../document/json-schema.js';
 import { admits, flatten, soleType, type FlatSchema, type SchemaType } from './schema.js';
 
 /** What a generated body is for: a create writes every property, a replace the required ones. */

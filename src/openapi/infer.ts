@@ -10,11 +10,11 @@ import { inferAuth, type AuthInference } from './auth.js';
 import { BodyInference } from './bodies.js';
 import { collectionConfig, type ProbeTarget } from './collection-config.js';
 import { collectionShapes } from './collections.js';
-import type { OpenApiDocument } from './document.js';
+import type { OpenApiDocument } from '../model/openapi-document.js';
 import { Draft, fillInLine } from './draft.js';
-import { SchemaValidator } from './json-schema.js';
-import { pathItems, successResponse, type Operation, type PathItem } from './operations.js';
-import { targetOf } from './servers.js';
+import { SchemaValidator } from '../document/json-schema.js';
+import { pathItems, successResponse, type Operation, type PathItem } from '../document/operations.js';
+import { targetOf } from '../document/servers.js';
 import { inferSubscription } from './subscription.js';
 import { inferVersion } from './version.js';
 

@@ -6,8 +6,8 @@
  * its items with (a free-text filterable field).
  */
 import type { RawCollection } from '../config/raw-config.js';
-import type { Located, OpenApiDocument } from './document.js';
-import { jsonMedia, successResponse, type Operation, type Parameter } from './operations.js';
+import type { Located, OpenApiDocument } from '../model/openapi-document.js';
+import { jsonMedia, successResponse, type Operation, type Parameter } from '../document/operations.js';
 import { pointerOf } from '../model/json-pointer.js';
 import { flatten, listShape, soleType, type FlatSchema } from './schema.js';
 

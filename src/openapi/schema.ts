@@ -5,7 +5,7 @@
  * schemas through this, never the raw nodes.
  */
 import { isObject } from '../model/json.js';
-import type { Located, OpenApiDocument } from './document.js';
+import type { Located, OpenApiDocument } from '../model/openapi-document.js';
 
 export type SchemaType = 'string' | 'number' | 'integer' | 'boolean' | 'array' | 'object' | 'null';
 

@@ -7,8 +7,8 @@
 import type { RawWebhooks } from '../config/raw-config.js';
 import { isObject } from '../model/json.js';
 import type { BodyInference } from './bodies.js';
-import type { OpenApiDocument } from './document.js';
-import { jsonMedia, successResponse, type Operation } from './operations.js';
+import type { OpenApiDocument } from '../model/openapi-document.js';
+import { jsonMedia, successResponse, type Operation } from '../document/operations.js';
 import { tokensOf } from '../model/json-pointer.js';
 import { flatten } from './schema.js';
 

@@ -4,10 +4,10 @@
  * a version header or query parameter on the list operations.
  */
 import type { RawConfig } from '../config/raw-config.js';
-import type { OpenApiDocument } from './document.js';
-import type { Operation } from './operations.js';
+import type { OpenApiDocument } from '../model/openapi-document.js';
+import type { Operation } from '../document/operations.js';
 import { flatten } from './schema.js';
-import type { ApiTarget } from './servers.js';
+import type { ApiTarget } from '../document/servers.js';
 
 export interface VersionInference {
   readonly version?: NonNullable<RawConfig['version']>;

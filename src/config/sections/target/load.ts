@@ -1,7 +1,8 @@
 /**
  * The target's own places: the base URL (the command line's, else the file's), its plain-HTTP
- * URL, its other nodes (the config's, then `--node`'s) and the requests that return a secret.
+ * URL, its OpenAPI document, its other nodes (the config's, then `--node`'s) and the requests that return a secret.
  */
+import { dirname, resolve } from 'node:path';
 import { RestprobeError } from '../../../errors.js';
 import { normaliseBaseUrl } from '../../base-url.js';
 import type { LoadProfileOptions } from '../../load-options.js';
@@ -48,11 +49,20 @@ function plainUrl(raw: string, where: string): string {
   throw new RestprobeError(where.startsWith('--') ? 'ERR_USAGE' : 'ERR_CONFIG_INVALID', `${where}: must be an http:// URL, not "${raw}"`, [`${where}: must be an http:// URL`]);
 }
 
+/** Where the OpenAPI document is: a URL as it is, a file path absolute (the config's relative to its folder, the flag's to the working directory). */
+function documentSource(config: RawConfig, opts: LoadProfileOptions): string | undefined {
+  const source = opts.openapi ?? config.openapi;
+  if (source === undefined || /^https?:\/\//i.test(source)) return source;
+  return opts.openapi !== undefined || opts.configPath === undefined ? resolve(source) : resolve(dirname(opts.configPath), source);
+}
+
 /** The target's places besides its base URL. */
-export function targetPlaces(config: RawConfig, opts: LoadProfileOptions): { readonly plainHttpUrl?: string; readonly nodes: readonly string[]; readonly secretEndpoints: readonly SecretEndpoint[] } {
+export function targetPlaces(config: RawConfig, opts: LoadProfileOptions): { readonly plainHttpUrl?: string; readonly openapi?: string; readonly nodes: readonly string[]; readonly secretEndpoints: readonly SecretEndpoint[] } {
   const plainHttpUrl = opts.plainHttpUrl ?? config.plainHttpUrl;
+  const openapi = documentSource(config, opts);
   return {
     ...(plainHttpUrl !== undefined && { plainHttpUrl: plainUrl(plainHttpUrl, opts.plainHttpUrl !== undefined ? '--plain-http-url' : 'plainHttpUrl') }),
+    ...(openapi !== undefined && { openapi }),
     secretEndpoints: config.secretEndpoints ?? targetDefaults.secretEndpoints,
     nodes: [...new Set([...(config.nodes ?? targetDefaults.nodes).map((n, i) => configNodeUrl(n, i)), ...(opts.nodes ?? []).map((n) => nodeUrl(n))])],
   };

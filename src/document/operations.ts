@@ -7,7 +7,7 @@
  * conformance later) can be checked against the very node it came from.
  */
 import { isObject } from '../model/json.js';
-import type { Located, OpenApiDocument } from './document.js';
+import type { Located, OpenApiDocument } from '../model/openapi-document.js';
 import { below, pointerOf } from '../model/json-pointer.js';
 
 /** The methods a path item may describe, in the order restprobe lists them. */

@@ -13,7 +13,7 @@ import { resolve as resolvePath } from 'node:path';
 import $RefParser from '@apidevtools/json-schema-ref-parser';
 import { RestprobeError } from '../errors.js';
 import { isObject } from '../model/json.js';
-import { OpenApiDocument, type OpenApiVersion } from './document.js';
+import { OpenApiDocument, type OpenApiVersion } from '../model/openapi-document.js';
 
 /** How long one file of the document may take to download. */
 const downloadTimeoutMs = 30_000;
@@ -59,7 +59,8 @@ function versionOf(root: unknown): OpenApiVersion | { problem: string } {
 }
 
 /**
- * The document at `source` (a file path or an http(s) URL), bundled.
+ * The document at `source` (a file path or an http(s) URL), bundled; `download`, when given,
+ * reads each http(s) file of it (else the resolver's own HTTP client does).
  *
  * @throws RestprobeError `ERR_OPENAPI_INVALID` when it cannot be read or parsed, is not
  *   OpenAPI 3.0 or 3.1, or holds a `$ref` that does not resolve.
@@ -72,7 +73,7 @@ function versionOf(root: unknown): OpenApiVersion | { problem: string } {
  * // throws: OpenAPI document swagger.json: is Swagger 2.0, expected OpenAPI 3.0 or 3.1 (…)
  * ```
  */
-export async function loadOpenApi(source: string): Promise<OpenApiDocument> {
+export async function loadOpenApi(source: string, download?: (url: string) => Promise<string>): Promise<OpenApiDocument> {
   const location = isUrl(source) ? source : resolvePath(source);
   if (!isUrl(source)) {
     try {
@@ -84,7 +85,9 @@ export async function loadOpenApi(source: string): Promise<OpenApiDocument> {
   let root: unknown;
   try {
     // The user names the URL (often a staging host on a private network): no SSRF guard here.
-    root = await $RefParser.bundle(location, { resolve: { http: { safeUrlResolver: false, timeout: downloadTimeoutMs } } });
+    // `download` (a run's own client: its CA, proxy, timeout and body cap) reads http(s) files when given.
+    const http = { safeUrlResolver: false, timeout: downloadTimeoutMs, ...(download !== undefined && { read: (file: { url: string }) => download(file.url) }) };
+    root = await $RefParser.bundle(location, { resolve: { http } });
   } catch (err) {
     throw invalid(source, resolverProblem(err), err);
   }

@@ -14,7 +14,7 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { isObject } from '../model/json.js';
-import type { Located, OpenApiDocument } from './document.js';
+import type { Located, OpenApiDocument } from '../model/openapi-document.js';
 import { tokensOf, valueAt } from '../model/json-pointer.js';
 
 // ajv-formats is CommonJS with a `default` export; under NodeNext the plugin is that default.

@@ -6,7 +6,7 @@
  * belongs to the paths, so that the URL versioning checks can name another version.
  */
 import { isObject } from '../model/json.js';
-import type { OpenApiDocument } from './document.js';
+import type { OpenApiDocument } from '../model/openapi-document.js';
 
 export interface ApiServer {
   /** As the document writes it, variables filled. */

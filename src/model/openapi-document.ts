@@ -6,8 +6,8 @@
  * what is inferred from a schema can later be validated against that very schema (ajv
  * compiles `<document>#<pointer>`) and messages can say where in the document a thing is.
  */
-import { isObject } from '../model/json.js';
-import { below, pointerOf, tokensOf, valueAt } from '../model/json-pointer.js';
+import { isObject } from './json.js';
+import { below, pointerOf, tokensOf, valueAt } from './json-pointer.js';
 
 export type OpenApiVersion = '3.0' | '3.1';
 

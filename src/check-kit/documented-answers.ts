@@ -1,0 +1,282 @@
+/**
+ * Answers held to the API's OpenAPI document: each answer the run received is matched to
+ * the operation it answered (its server, path template and method), and judged against the
+ * response the document describes for its status (the code, its `4XX` range, or `default`).
+ *
+ * What is judged, one rule per check of the DOC section: the status is documented; a body's
+ * media type is one the document lists for it; a JSON body validates against its schema
+ * (response direction: `writeOnly` properties are not required); the headers the document
+ * marks `required` are present and valid. Answers to paths or methods the document does not
+ * describe (a probe of an unknown path, a 405 probe, another version) are not judged: the
+ * document makes no promise about them. Findings are one per operation and problem, with
+ * how many answers showed it and the first of them as evidence.
+ */
+import type { CheckContext, ReceivedExchange } from '../model/context.js';
+import type { OpenApiDocument } from '../model/openapi-document.js';
+import type { TargetProfile } from '../model/profile.js';
+import { CheckFailure, CheckSkipped } from '../model/check.js';
+import { isObject } from '../model/json.js';
+import { pathItems, type Operation, type Response } from '../document/operations.js';
+import { serversOf } from '../document/servers.js';
+import { SchemaValidator } from '../document/json-schema.js';
+
+/** An answer matched to the operation it answered. */
+export interface DocumentedAnswer {
+  readonly exchange: ReceivedExchange;
+  readonly operation: Operation;
+  /** The response the document describes for the answer's status, when it describes one. */
+  readonly response: Response | undefined;
+  /** `HEAD` answered under the document's `GET`: judged without a body. */
+  readonly bodiless: boolean;
+}
+
+/** What a rule makes of one answer: a problem (short, the same for the same fault), or nothing. */
+export type AnswerRule = (answer: DocumentedAnswer, judge: DocumentJudge) => string | undefined;
+
+interface Template {
+  readonly path: string;
+  readonly operations: readonly Operation[];
+  readonly pattern: RegExp;
+  /** How many segments are parameters: a concrete path wins over a templated one (OpenAPI 3.x §4.8.8). */
+  readonly params: number;
+}
+
+const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+function templateOf(path: string, operations: readonly Operation[]): Template {
+  const parts = path.split(/(\{[^}]+\})/);
+  const source = parts.map((p) => (/^\{[^}]+\}$/.test(p) ? '[^/]+' : escape(p))).join('');
+  return { path, operations, pattern: new RegExp(`^${source}$`), params: parts.filter((p) => /^\{[^}]+\}$/.test(p)).length };
+}
+
+/** The media type's essence: lower case, without parameters. */
+export const essenceOf = (contentType: string): string => (contentType.split(';')[0] ?? '').trim().toLowerCase();
+
+/** Whether a documented media range (`application/json`, `application/*`, `*\/*`) covers `essence`. */
+function covers(range: string, essence: string): boolean {
+  const r = essenceOf(range);
+  if (r === '*/*' || r === essence) return true;
+  return r.endsWith('/*') && essence.startsWith(r.slice(0, -1));
+}
+
+const isJson = (essence: string): boolean => essence === 'application/json' || /^[a-z]+\/[^/]+\+json$/.test(essence);
+
+/** A header's first value, as undici gives it. */
+function headerOf(exchange: ReceivedExchange, name: string): string | undefined {
+  const value = exchange.response.rawHeaders[name.toLowerCase()];
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+/**
+ * The document, ready to judge answers: its operations by path template, the paths its
+ * servers put before them on the wire, and a response-direction validator.
+ *
+ * @example
+ * ```ts
+ * const judge = new DocumentJudge(openapi, ctx.profile);
+ * const answers = judge.answers(ctx.received()); // those the document describes
+ * ```
+ */
+export class DocumentJudge {
+  private readonly templates: Template[];
+  private readonly prefixes: string[];
+  private readonly origins: Set<string>;
+  private validator: SchemaValidator | undefined;
+
+  constructor(
+    readonly doc: OpenApiDocument,
+    profile: TargetProfile,
+  ) {
+    this.templates = pathItems(doc)
+      .filter((p) => p.operations.length > 0)
+      .map((p) => templateOf(p.path, p.operations))
+      .sort((a, b) => a.params - b.params);
+    const base = new URL(profile.baseUrl);
+    const basePath = base.pathname.replace(/\/+$/, '');
+    const servers = serversOf(doc);
+    const serverPaths = servers.map((s) => (s.absolute !== undefined ? new URL(s.absolute).pathname : s.url.replace(/^[a-z]+:\/\/[^/]*/i, '')).replace(/\/+$/, ''));
+    // A server's path as written, and below the base URL's path (a relative server of a document read from a file).
+    this.prefixes = [...new Set(serverPaths.flatMap((p) => [p, `${basePath}${p}`]))].sort((a, b) => b.length - a.length);
+    this.origins = new Set([base.origin, ...profile.nodes.map((n) => new URL(n).origin), ...servers.flatMap((s) => (s.absolute !== undefined ? [new URL(s.absolute).origin] : []))]);
+  }
+
+  /** The operation an answer answered, when the document describes it. */
+  operationOf(method: string, url: string): { operation: Operation; bodiless: boolean } | undefined {
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      return undefined;
+    }
+    if (!this.origins.has(parsed.origin)) return undefined;
+    const upper = method.toUpperCase();
+    for (const prefix of this.prefixes) {
+      if (!parsed.pathname.startsWith(prefix)) continue;
+      const rest = parsed.pathname.slice(prefix.length) || '/';
+      if (!rest.startsWith('/')) continue;
+      const template = this.templates.find((t) => t.pattern.test(rest));
+      if (template === undefined) continue;
+      const own = template.operations.find((o) => o.method === upper);
+      if (own !== undefined) return { operation: own, bodiless: upper === 'HEAD' };
+      // A HEAD the document does not list answers as its GET would, without the body (RFC 9110 §9.3.2).
+      const get = upper === 'HEAD' ? template.operations.find((o) => o.method === 'GET') : undefined;
+      return get === undefined ? undefined : { operation: get, bodiless: true };
+    }
+    return undefined;
+  }
+
+  /** The received answers the document describes, each with its operation and documented response. */
+  answers(received: readonly ReceivedExchange[]): DocumentedAnswer[] {
+    return received.flatMap((exchange) => {
+      const found = this.operationOf(exchange.method, exchange.url);
+      return found === undefined ? [] : [{ exchange, ...found, response: responseFor(found.operation, exchange.response.status) }];
+    });
+  }
+
+  /** Whether `value` is valid against the schema at `schema`, as a response. */
+  validate(schema: Parameters<SchemaValidator['validate']>[0], value: unknown): ReturnType<SchemaValidator['validate']> {
+    this.validator ??= new SchemaValidator(this.doc, 'response');
+    return this.validator.validate(schema, value);
+  }
+
+  /**
+   * Paths a check may GET to get answers of its own when the run received none the
+   * document describes (`--only DOC`): each documented GET without path parameters, below
+   * the first server's path, relative to the base URL.
+   */
+  probePaths(profile: TargetProfile): string[] {
+    const basePath = new URL(profile.baseUrl).pathname.replace(/\/+$/, '');
+    const server = serverPathOf(this.doc);
+    const below = server.startsWith(`${basePath}/`) ? server.slice(basePath.length) : server;
+    return this.templates.filter((t) => t.params === 0 && t.operations.some((o) => o.method === 'GET')).map((t) => (t.path === '/' && below !== '' ? below : `${below}${t.path}`));
+  }
+}
+
+function serverPathOf(doc: OpenApiDocument): string {
+  const first = serversOf(doc)[0];
+  if (first === undefined) return '';
+  return (first.absolute !== undefined ? new URL(first.absolute).pathname : first.url.replace(/^[a-z]+:\/\/[^/]*/i, '')).replace(/\/+$/, '');
+}
+
+/** The response the document describes for `status`: its own code, else its range (`4XX`), else `default`. */
+export function responseFor(operation: Operation, status: number): Response | undefined {
+  const code = String(status);
+  return (
+    operation.responses.find((r) => r.status === code) ??
+    operation.responses.find((r) => r.status.toUpperCase() === `${code[0]}XX`) ??
+    operation.responses.find((r) => r.status === 'default')
+  );
+}
+
+/** The body of an answer, when it has one (a HEAD's, a 204's, a 304's has none). */
+function bodyOf(answer: DocumentedAnswer): string | undefined {
+  if (answer.bodiless || answer.exchange.method.toUpperCase() === 'HEAD') return undefined;
+  const text = answer.exchange.response.text;
+  return text.length === 0 ? undefined : text;
+}
+
+/** The documented status codes of an operation, for messages. */
+const documented = (operation: Operation): string => operation.responses.map((r) => r.status).join(', ') || 'none';
+
+/** DOC-status-documented: the answer's status is described for its operation. */
+export const statusRule: AnswerRule = ({ operation, response, exchange }) =>
+  response === undefined ? `answered ${exchange.response.status}, which is not documented (documented: ${documented(operation)})` : undefined;
+
+/** DOC-media-type-documented: a body comes with a media type the document lists for its status. */
+export const mediaTypeRule: AnswerRule = (answer) => {
+  const { response, exchange } = answer;
+  if (response === undefined || bodyOf(answer) === undefined) return undefined;
+  const type = headerOf(exchange, 'content-type');
+  const listed = response.content.map((m) => m.type);
+  if (type === undefined) return `answered ${exchange.response.status} with a body and no Content-Type (documented: ${listed.join(', ') || 'no body'})`;
+  const essence = essenceOf(type);
+  if (listed.length === 0) return `answered ${exchange.response.status} with a ${essence} body where the document describes no body`;
+  return listed.some((range) => covers(range, essence)) ? undefined : `answered ${exchange.response.status} with Content-Type ${essence}, which is not documented (documented: ${listed.join(', ')})`;
+};
+
+/** DOC-body-matches-schema: a JSON body validates against the schema of its documented media type. */
+export const schemaRule: AnswerRule = (answer, judge) => {
+  const { response, exchange } = answer;
+  const body = bodyOf(answer);
+  const type = headerOf(exchange, 'content-type');
+  if (response === undefined || body === undefined || type === undefined) return undefined;
+  const essence = essenceOf(type);
+  const media = response.content.find((m) => covers(m.type, essence));
+  if (media?.schema === undefined || !isJson(essence)) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(body);
+  } catch {
+    return `answered ${exchange.response.status} with a ${essence} body that is not JSON`;
+  }
+  const validity = judge.validate(media.schema, value);
+  return validity.ok ? undefined : `answered ${exchange.response.status} with a body where ${validity.problem} (schema ${media.schema.pointer})`;
+};
+
+/** A header value as the schema's type reads it (headers are text on the wire: `simple` style, OpenAPI §4.8.12.4). */
+function headerValue(text: string, schema: unknown): unknown {
+  const type = isObject(schema) ? schema['type'] : undefined;
+  const types = Array.isArray(type) ? type : [type];
+  if ((types.includes('integer') || types.includes('number')) && /^-?\d+(\.\d+)?$/.test(text.trim())) return Number(text.trim());
+  if (types.includes('boolean') && /^(true|false)$/.test(text.trim())) return text.trim() === 'true';
+  if (types.includes('array')) return text.split(',').map((s) => s.trim());
+  return text;
+}
+
+/** DOC-required-headers: each header the documented response marks required is present and valid. */
+export const headersRule: AnswerRule = ({ response, exchange }, judge) => {
+  if (response === undefined) return undefined;
+  const problems = response.headers.flatMap(([name, header]) => {
+    // Content-Type is described by `content`, never by `headers` (OpenAPI §4.8.21.1).
+    if (name.toLowerCase() === 'content-type' || !isObject(header.value)) return [];
+    const value = headerOf(exchange, name);
+    if (value === undefined) return header.value['required'] === true ? [`${name} is missing`] : [];
+    const schema = judge.doc.child(header, 'schema');
+    if (schema === undefined) return [];
+    const validity = judge.validate(schema, headerValue(value, schema.value));
+    return validity.ok ? [] : [`${name} ${validity.problem.replace(/^\(the value\) /, '')}`];
+  });
+  return problems.length === 0 ? undefined : `answered ${exchange.response.status} where ${problems.join(', ')}`;
+};
+
+/**
+ * Holds every answer the run received that the document describes to `rule`. Passes when at
+ * least one was judged and none broke it; fails with one finding per operation and problem,
+ * each with how many answers showed it, the first of them cited as evidence. With no answer
+ * to judge yet (the DOC checks run alone), GETs the document's parameterless paths first.
+ *
+ * @example
+ * ```ts
+ * async run(ctx, { openapi }) { await holdAnswers(ctx, openapi, statusRule, 'status'); }
+ * ```
+ */
+export async function holdAnswers(ctx: CheckContext, openapi: OpenApiDocument, rule: AnswerRule, subject: string): Promise<void> {
+  const judge = new DocumentJudge(openapi, ctx.profile);
+  let answers = judge.answers(ctx.received());
+  if (answers.length === 0) {
+    for (const path of judge.probePaths(ctx.profile)) await ctx.http.send({ method: 'GET', path });
+    answers = judge.answers(ctx.received());
+  }
+  if (answers.length === 0) throw new CheckSkipped('no answer of the run was to an operation the OpenAPI document describes (its servers and paths did not match the requests)');
+  const findings = new Map<string, { first: DocumentedAnswer; count: number }>();
+  for (const answer of answers) {
+    const problem = rule(answer, judge);
+    if (problem === undefined) continue;
+    const key = `${answer.operation.method} ${answer.operation.path} ${problem}`;
+    const seen = findings.get(key);
+    if (seen === undefined) findings.set(key, { first: answer, count: 1 });
+    else seen.count++;
+  }
+  const operations = new Set(answers.map((a) => `${a.operation.method} ${a.operation.path}`));
+  ctx.observed(`the ${subject} of ${answers.length} answers to ${operations.size} documented operations`);
+  if (findings.size === 0) return;
+  const lines = [...findings.values()].map(({ first, count }) => {
+    const { operation } = first;
+    const times = count === 1 ? '' : ` (${count} answers)`;
+    return `${operation.method} ${operation.path} ${rule(first, judge)!}${times}, first to ${first.exchange.sentBy}`;
+  });
+  // The first answer of each finding goes into the evidence; the message names them all.
+  const cited = [...findings.values()].slice(0, 8).map(({ first }) => ctx.cite(first.exchange));
+  const found = lines.join('; ');
+  throw new CheckFailure(`${findings.size === 1 ? 'one operation answers' : `${findings.size} findings: operations answer`} unlike the document: ${found}`, `every answer's ${subject} as the OpenAPI document describes it`, found, cited[0]);
+}

@@ -1,0 +1,56 @@
+/**
+ * The API's OpenAPI document, held to: every answer the run's other checks received, to an
+ * operation the document describes, must be an answer the document describes. The rules
+ * are the document's own promises (OpenAPI 3.0 §4.7.16–17, 3.1 §4.8.16–17: a Responses
+ * Object lists the statuses, media types, schemas and headers of an operation's answers),
+ * not the conventions'; a field the schema does not forbid may be added (the conventions
+ * make added fields compatible).
+ */
+import { defineCheck, type CheckId } from '../../src/model/check.js';
+import { headersRule, holdAnswers, mediaTypeRule, schemaRule, statusRule, type AnswerRule } from '../../src/check-kit/documented-answers.js';
+
+/** A check that holds every answer of the run to one of the document's promises (`subject`, for its messages). */
+const answersCheck = (id: CheckId, title: string, rule: string, judge: AnswerRule, subject: string) =>
+  defineCheck({
+    id,
+    title,
+    rule,
+    severity: 'must',
+    needs: ['openapi'],
+    schedule: 'review',
+    async run(ctx, { openapi }) {
+      await holdAnswers(ctx, openapi, judge, subject);
+    },
+  });
+
+export const statusDocumented = answersCheck(
+  'DOC-status-documented',
+  "Every answer's status is documented for its operation",
+  'Each answer to an operation the OpenAPI document describes MUST have a status its responses list: the code, its range (4XX) or default.',
+  statusRule,
+  'status',
+);
+
+export const mediaTypeDocumented = answersCheck(
+  'DOC-media-type-documented',
+  "Every answer's media type is documented",
+  'An answer with a body MUST carry a Content-Type whose media type the document lists for that operation and status.',
+  mediaTypeRule,
+  'media type',
+);
+
+export const bodyMatchesSchema = answersCheck(
+  'DOC-body-matches-schema',
+  'Every JSON body validates against its documented schema',
+  'A JSON body MUST validate against the schema the document gives for its operation, status and media type (read as a response: writeOnly properties are not required).',
+  schemaRule,
+  'body',
+);
+
+export const requiredHeaders = answersCheck(
+  'DOC-required-headers',
+  'Documented headers are sent, and valid',
+  'An answer MUST carry every header its documented response marks required, and each documented header it carries MUST match its schema.',
+  headersRule,
+  'headers',
+);
