@@ -31,7 +31,7 @@ const definitions = [
   {
     name: 'success-as-text-plain',
     description: 'Successful responses carry their JSON labelled Content-Type: text/plain.',
-    detects: ['RES-json-content-type'],
+    detects: ['RES-json-content-type', 'DOC-media-type-documented'],
   },
   {
     name: 'nested-listing-unscoped',
@@ -46,12 +46,12 @@ const definitions = [
   {
     name: 'collection-unwrapped',
     description: 'GET on a collection answers a bare JSON array instead of a {data, next_cursor} page.',
-    detects: ['END-get-collection-200', 'VER-compatible-within-major'],
+    detects: ['END-get-collection-200', 'VER-compatible-within-major', 'DOC-body-matches-schema'],
   },
   {
     name: 'item-get-204',
     description: 'GET on an existing item answers 204 No Content instead of 200 with its representation.',
-    detects: ['END-get-item-200', 'VER-compatible-within-major'],
+    detects: ['END-get-item-200', 'VER-compatible-within-major', 'DOC-status-documented'],
   },
   {
     name: 'head-drops-headers',
@@ -76,7 +76,7 @@ const definitions = [
   {
     name: 'post-200-no-location',
     description: 'POST to a collection answers 200 instead of 201 and sends no Location.',
-    detects: ['END-post-201-location', 'VER-compatible-within-major'],
+    detects: ['END-post-201-location', 'VER-compatible-within-major', 'DOC-status-documented'],
   },
   {
     name: 'location-points-to-collection',
@@ -91,12 +91,12 @@ const definitions = [
   {
     name: 'client-id-conflict-500',
     description: 'POST with the id of an existing item in its body crashes with 500 (a duplicate key).',
-    detects: ['END-post-server-chooses-id'],
+    detects: ['END-post-server-chooses-id', 'DOC-status-documented'],
   },
   {
     name: 'create-returns-id-only',
     description: 'POST answers 201 with only {id} instead of the created resource.',
-    detects: ['END-create-returns-resource', 'VER-compatible-within-major'],
+    detects: ['END-create-returns-resource', 'VER-compatible-within-major', 'DOC-body-matches-schema'],
   },
   {
     name: 'update-returns-previous',
@@ -106,7 +106,7 @@ const definitions = [
   {
     name: 'update-echoes-input',
     description: 'PUT and PATCH apply the write but answer with the request body echoed back (no id, no other fields).',
-    detects: ['END-update-returns-resource'],
+    detects: ['END-update-returns-resource', 'DOC-body-matches-schema'],
   },
   {
     name: 'idempotency-key-ignored',
@@ -151,7 +151,7 @@ const definitions = [
   {
     name: 'delete-200-empty',
     description: 'DELETE answers 200 with an empty body instead of 204.',
-    detects: ['END-delete-204'],
+    detects: ['END-delete-204', 'DOC-status-documented'],
   },
   {
     name: 'delete-204-with-body',
@@ -166,7 +166,7 @@ const definitions = [
   {
     name: 'delete-repeat-500',
     description: 'A second DELETE of the same id answers 500 instead of 404.',
-    detects: ['END-delete-idempotent'],
+    detects: ['END-delete-idempotent', 'DOC-status-documented'],
   },
   {
     name: 'unsupported-method-404',
@@ -197,12 +197,12 @@ const definitions = [
     name: 'errors-as-plain-json',
     description: 'Error bodies are labelled application/json instead of application/problem+json.',
     // The 429 too: a rate limiter's answer is often another library's, so its own finding.
-    detects: ['ERR-problem-json-content-type', 'ERR-unknown-path-404', 'ERR-unknown-id-404', 'LIM-429-problem-details'],
+    detects: ['ERR-problem-json-content-type', 'ERR-unknown-path-404', 'ERR-unknown-id-404', 'LIM-429-problem-details', 'DOC-media-type-documented'],
   },
   {
     name: 'problem-without-detail',
     description: 'Error bodies lack the title and detail members.',
-    detects: ['ERR-problem-members', 'VER-compatible-within-major'],
+    detects: ['ERR-problem-members', 'VER-compatible-within-major', 'DOC-body-matches-schema'],
   },
   {
     name: 'problem-status-always-400',
@@ -212,17 +212,17 @@ const definitions = [
   {
     name: 'validation-errors-without-field',
     description: 'The errors[] entries of a 422 carry a message but no field.',
-    detects: ['ERR-validation-errors-field', 'VER-compatible-within-major'],
+    detects: ['ERR-validation-errors-field', 'VER-compatible-within-major', 'DOC-body-matches-schema'],
   },
   {
     name: 'validation-error-as-200',
     description: 'A body that fails validation answers 200 with the problem body instead of 422.',
-    detects: ['ERR-no-error-body-on-2xx', 'ERR-validation-422', 'ERR-bad-input-no-5xx', 'VER-compatible-within-major'],
+    detects: ['ERR-no-error-body-on-2xx', 'ERR-validation-422', 'ERR-bad-input-no-5xx', 'VER-compatible-within-major', 'DOC-media-type-documented', 'DOC-status-documented'],
   },
   {
     name: 'unknown-id-200-null',
     description: 'GET of an unknown id answers 200 with a null body instead of 404.',
-    detects: ['ERR-unknown-id-404', 'END-delete-then-404', 'VER-compatible-within-major'],
+    detects: ['ERR-unknown-id-404', 'END-delete-then-404', 'VER-compatible-within-major', 'DOC-body-matches-schema'],
   },
   {
     name: 'unknown-path-html',
@@ -232,7 +232,7 @@ const definitions = [
   {
     name: 'wrong-type-500',
     description: 'A project name that is not a string reaches the handler unchecked, which crashes with 500.',
-    detects: ['ERR-bad-input-no-5xx', 'ERR-validation-422', 'ERR-validation-errors-field', 'VER-compatible-within-major'],
+    detects: ['ERR-bad-input-no-5xx', 'ERR-validation-422', 'ERR-validation-errors-field', 'VER-compatible-within-major', 'DOC-status-documented'],
   },
   {
     name: 'error-leaks-stack',
@@ -242,12 +242,12 @@ const definitions = [
   {
     name: 'malformed-json-500',
     description: 'A malformed JSON body answers 500 instead of 400.',
-    detects: ['ERR-malformed-json-400', 'ERR-bad-input-no-5xx'],
+    detects: ['ERR-malformed-json-400', 'ERR-bad-input-no-5xx', 'DOC-status-documented'],
   },
   {
     name: 'bad-limit-500',
     description: 'A non-numeric limit query parameter answers 500 instead of 400.',
-    detects: ['ERR-bad-input-no-5xx', 'LIM-limit-invalid-400'],
+    detects: ['ERR-bad-input-no-5xx', 'LIM-limit-invalid-400', 'DOC-status-documented'],
   },
   {
     name: 'accept-ignored',
@@ -312,7 +312,7 @@ const definitions = [
   {
     name: 'tampered-cursor-500',
     description: 'A tampered or garbage cursor crashes the listing with 500.',
-    detects: ['END-cursor-tamper-400', 'ERR-bad-input-no-5xx'],
+    detects: ['END-cursor-tamper-400', 'ERR-bad-input-no-5xx', 'DOC-status-documented'],
   },
   {
     name: 'cursor-not-bound',
@@ -402,12 +402,12 @@ const definitions = [
   {
     name: 'cache-control-malformed',
     description: 'Cache-Control quotes its max-age (`private, max-age="60"`).',
-    detects: ['LIM-cache-control-well-formed'],
+    detects: ['LIM-cache-control-well-formed', 'DOC-required-headers'],
   },
   {
     name: 'cache-control-public',
     description: 'Credentialed GET responses are marked `public, max-age=60`.',
-    detects: ['LIM-credentialed-not-public'],
+    detects: ['LIM-credentialed-not-public', 'DOC-required-headers'],
   },
   {
     name: 'vary-missing',
@@ -417,7 +417,7 @@ const definitions = [
   {
     name: 'secret-cacheable',
     description: 'The response that shows a newly minted API key is cacheable (private, max-age=300) instead of no-store.',
-    detects: ['LIM-no-store-secrets', 'EVT-secret-shown-once'],
+    detects: ['LIM-no-store-secrets', 'EVT-secret-shown-once', 'DOC-required-headers'],
   },
   {
     name: 'api-key-in-query',
@@ -654,7 +654,7 @@ const definitions = [
   {
     name: 'rate-limited-plain-text',
     description: 'A 429 answers text/plain "Too Many Requests" instead of a problem+json body.',
-    detects: ['LIM-429-problem-details'],
+    detects: ['LIM-429-problem-details', 'DOC-media-type-documented'],
   },
   {
     name: 'rate-limit-never-recovers',
@@ -754,7 +754,7 @@ const definitions = [
   {
     name: 'deprecated-version-gone',
     description: 'The deprecated /v1 answers 410 before its Sunset date, as if it were removed already.',
-    detects: ['VER-deprecation-headers'],
+    detects: ['VER-deprecation-headers', 'DOC-status-documented'],
   },
   {
     name: 'version-query-accepted',
@@ -795,7 +795,7 @@ const definitions = [
   {
     name: 'action-on-get',
     description: 'GET on an action takes it: a task\'s completion completes it, a project\'s restoration restores it.',
-    detects: ['STA-links-open-actions'],
+    detects: ['STA-links-open-actions', 'DOC-status-documented'],
   },
   {
     name: 'verb-in-path',
@@ -806,12 +806,35 @@ const definitions = [
     name: 'field-retyped',
     description: 'Every representation sends updated_at as epoch milliseconds (a number), no longer an RFC 3339 string.',
     // A breaking change within v2, seen against the clean server's shapes (test/support/clean-shapes.ts).
-    detects: ['VER-compatible-within-major'],
+    detects: ['VER-compatible-within-major', 'DOC-body-matches-schema'],
   },
   {
     name: 'field-removed',
     description: 'Every representation leaves out created_at, a field v2 has always sent.',
-    detects: ['VER-compatible-within-major'],
+    detects: ['VER-compatible-within-major', 'DOC-body-matches-schema'],
+  },
+  // The server's own OpenAPI document: answers it does not describe. Each breaks no
+  // convention (410 for a deleted item, HAL for an action record, a time as a number where
+  // no convention reads it), only the document's promise: the DOC checks alone see them.
+  {
+    name: 'deleted-item-410',
+    description: 'A GET of a deleted item answers 410 Gone, which the document does not list (it promises 404).',
+    detects: ['DOC-status-documented'],
+  },
+  {
+    name: 'action-record-as-hal',
+    description: 'An action record is answered as application/hal+json, a media type the document does not list for it.',
+    detects: ['DOC-media-type-documented'],
+  },
+  {
+    name: 'action-time-as-number',
+    description: "An action record's time (completed_at) is epoch milliseconds, where the document types it a date-time.",
+    detects: ['DOC-body-matches-schema'],
+  },
+  {
+    name: 'action-location-dropped',
+    description: 'Taking an action answers 201 without the Location header the document marks required.',
+    detects: ['DOC-required-headers'],
   },
 ] as const satisfies readonly FaultDefinition[];
 

@@ -35,14 +35,25 @@ function itemOf<D extends Fields>(action: NounAction<D>, id: string): Entry<D> {
 export function takeAction<D extends Fields>(action: NounAction<D>, id: string): Reply {
   const entry = itemOf(action, id);
   const existing = action.taken.get(id);
-  if (existing !== undefined) return jsonReply(200, action.body(id, existing));
+  if (existing !== undefined) return recordReply(200, action.body(id, existing), existing);
   const closed = action.closed?.(entry);
   if (closed !== undefined) throw new ProblemError(genericProblem(409, closed));
   const updated = action.kind.store.update(id, action.apply(entry.data));
   action.kind.afterWrite?.(updated);
   if (!action.taken.has(id)) action.taken.set(id, updated.updatedAt);
   const takenAt = action.taken.get(id)!;
-  return jsonReply(201, action.body(id, takenAt), { Location: action.path(id) });
+  return recordReply(201, action.body(id, takenAt), takenAt, faultActive('action-location-dropped') ? {} : { Location: action.path(id) });
+}
+
+/**
+ * An action record as answered. Faults `action-record-as-hal` (labelled application/hal+json)
+ * and `action-time-as-number` (its time as epoch milliseconds) break only the server's
+ * OpenAPI document, which says application/json and a date-time string.
+ */
+function recordReply(status: number, record: Record<string, unknown>, takenAt: string, headers: Readonly<Record<string, string>> = {}): Reply {
+  const value = faultActive('action-time-as-number') ? Object.fromEntries(Object.entries(record).map(([k, v]) => [k, v === takenAt ? Date.parse(takenAt) : v])) : record;
+  const reply = jsonReply(status, value, headers);
+  return faultActive('action-record-as-hal') ? { ...reply, content: { type: 'application/hal+json', value } } : reply;
 }
 
 /** GET: the record once taken, 404 before. */
@@ -52,7 +63,7 @@ export function readAction<D extends Fields>(action: NounAction<D>, id: string):
   if (faultActive('action-on-get') && !action.taken.has(id) && action.closed?.(entry) === undefined) return takeAction(action, id);
   const takenAt = action.taken.get(id);
   if (takenAt === undefined) throw notFound(action.notTaken);
-  return jsonReply(200, action.body(id, takenAt));
+  return recordReply(200, action.body(id, takenAt), takenAt);
 }
 
 /** Whether `_links` names an action, open or not (faults `link-open-action-missing`, `link-closed-action-shown`). */

@@ -199,7 +199,8 @@ function actionPaths(itemPath: string, noun: string, record: Json, closed?: stri
       get: operation('GET', path, { summary: `Read the ${noun} record (404 until it is taken)`, responses: { '200': answer(`The ${noun}.`) } }),
       post: operation('POST', path, {
         summary: `Take the ${noun} (no body needed; an empty JSON object is accepted)`,
-        responses: { '201': { ...answer(`Taken; Location names the record.`), headers: { Location: ref('headers', 'Location') } }, '200': answer('Taken before: the same record.'), ...(closed === undefined ? {} : { '409': { ...ref('responses', 'Conflict'), description: closed } }) },
+        // Required: the one header of the document a client is promised beyond the conventions' own.
+        responses: { '201': { ...answer(`Taken; Location names the record.`), headers: { Location: { description: 'The path of the record.', required: true, schema: { type: 'string', format: 'uri-reference' } } } }, '200': answer('Taken before: the same record.'), ...(closed === undefined ? {} : { '409': { ...ref('responses', 'Conflict'), description: closed } }) },
         extra: { requestBody: { required: false, content: json({ type: 'object' }) } },
       }),
     },

@@ -10,7 +10,7 @@ import type { JsonObject } from './body.js';
 import { param, requiredBody, type Operation, type RequestContext } from './context.js';
 import { cursorPage, offsetPage, queryWithCarriedFilters, readCursor, readView, type ListingSpec } from './listing.js';
 import { offsetPageBody, pageBody, readLimit, readOffset, readPageNumber, withOrder } from './pagination.js';
-import { invalidQuery, notFound, type FieldError } from './problem.js';
+import { genericProblem, invalidQuery, notFound, ProblemError, type FieldError } from './problem.js';
 import { emptyReply, jsonReply, type Reply } from './respond.js';
 import type { RouteLink } from './links.js';
 import type { Route } from './router.js';
@@ -165,6 +165,7 @@ export function getItem<D extends Fields>(kind: ResourceKind<D>, id: string): Re
   let entry = kind.store.get(id);
   if (entry === undefined) {
     if (faultActive('unknown-id-200-null')) return jsonReply(200, null);
+    if (faultActive('deleted-item-410') && kind.store.wasDeleted(id)) throw new ProblemError(genericProblem(410, `This ${kind.noun} was deleted.`));
     throw missing(kind.noun);
   }
   if (faultActive('get-counts-views')) entry = kind.store.touch(id, { views: entry.views + 1 });

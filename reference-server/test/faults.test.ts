@@ -990,6 +990,36 @@ const demonstrations: Record<FaultName, (h: Harness) => Promise<void>> = {
     expect(shed?.headers['retry-after']).toMatch(/^\d+\.\d\d$/);
     expect(shed?.json()).toMatchObject({ status: 503, title: 'Service Unavailable' });
   },
+  async 'deleted-item-410'(h) {
+    const project = await h.createProject();
+    expect((await h.call('DELETE', `/v2/projects/${project.id}`)).status).toBe(204);
+    const gone = await h.call('GET', `/v2/projects/${project.id}`);
+    expect([gone.status, gone.headers['content-type'], gone.json().status]).toEqual([410, 'application/problem+json', 410]);
+    // An id that never was still answers 404.
+    expect((await h.call('GET', '/v2/projects/unknown')).status).toBe(404);
+  },
+  async 'action-record-as-hal'(h) {
+    const project = await h.createProject();
+    const task = (await h.call('POST', `/v2/projects/${project.id}/tasks`, { json: { title: 't' } })).json();
+    const taken = await h.call('POST', task._links.completion);
+    expect([taken.status, taken.headers['content-type']]).toEqual([201, 'application/hal+json']);
+    const record = await h.call('GET', `/v2/tasks/${task.id}/completion`);
+    expect([record.status, record.headers['content-type']]).toEqual([200, 'application/hal+json']);
+    expect(record.json()).toMatchObject({ completed_at: expect.any(String) });
+  },
+  async 'action-time-as-number'(h) {
+    const project = await h.createProject();
+    const task = (await h.call('POST', `/v2/projects/${project.id}/tasks`, { json: { title: 't' } })).json();
+    const taken = await h.call('POST', task._links.completion);
+    expect([taken.status, typeof taken.json().completed_at]).toEqual([201, 'number']);
+    expect((await h.call('GET', `/v2/tasks/${task.id}/completion`)).json().completed_at).toBe(taken.json().completed_at);
+  },
+  async 'action-location-dropped'(h) {
+    const project = await h.createProject();
+    const task = (await h.call('POST', `/v2/projects/${project.id}/tasks`, { json: { title: 't' } })).json();
+    const taken = await h.call('POST', task._links.completion);
+    expect([taken.status, taken.headers['location']]).toEqual([201, undefined]);
+  },
   ...oauthDemonstrations,
 };
 
@@ -1020,7 +1050,7 @@ describe('fault catalogue', () => {
     expect(fault.name).toMatch(/^[a-z0-9]+(?:-[a-z0-9]+)*$/);
     expect(fault.description).toMatch(/^[A-Z"'].{10,120}\.$/);
     expect(fault.description).not.toContain('\n');
-    for (const id of fault.detects) expect(id).toMatch(/^(CON|RES|STA|END|AUT|EVT|ERR|LIM|VER)-[a-z0-9]+(?:-[a-z0-9]+)*$/);
+    for (const id of fault.detects) expect(id).toMatch(/^(CON|RES|STA|END|AUT|EVT|ERR|LIM|VER|DOC)-[a-z0-9]+(?:-[a-z0-9]+)*$/);
   });
 
   it('has a demonstration for every fault, and none for unknown ones', () => {

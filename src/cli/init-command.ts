@@ -92,6 +92,8 @@ export async function initCommand(opts: InitOptions, out: NodeJS.WritableStream 
     schemaRef: schemaRef(output),
     fileName: basename(output),
     toolVersion: toolVersion(),
+    // A URL as given; a file from the config's folder, as the config reads it.
+    openapi: /^https?:\/\//i.test(opts.openapi) ? opts.openapi : relative(dirname(resolve(output)), resolve(opts.openapi)) || '.',
   });
   if (probeUrl !== undefined) {
     const findings = await probeCollections(probeUrl, inference.probes, inference.credential, env);

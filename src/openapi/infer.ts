@@ -29,6 +29,8 @@ export interface InferOptions {
   readonly fileName?: string;
   /** restprobe's version, for the header. */
   readonly toolVersion?: string;
+  /** The document as the config names it (`openapi`: a URL, or a path from the config's folder): a run holds every answer to it. */
+  readonly openapi?: string;
 }
 
 export interface Inference {
@@ -106,6 +108,7 @@ export function inferConfig(doc: OpenApiDocument, options: InferOptions = {}): I
 
   if (options.schemaRef !== undefined) config['$schema'] = options.schemaRef;
   if (options.baseUrl !== undefined) config['baseUrl'] = options.baseUrl;
+  if (options.openapi !== undefined) config['openapi'] = options.openapi;
   if (auth.auth !== undefined) config['auth'] = auth.auth;
   if (version.version !== undefined) config['version'] = version.version;
   if (collections.length > 0) config['collections'] = collections;
@@ -116,6 +119,7 @@ export function inferConfig(doc: OpenApiDocument, options: InferOptions = {}): I
   const servers = target.servers.map((s) => `${s.absolute ?? s.url}${s.description === undefined ? '' : ` (${s.description})`}`);
   const where = options.baseUrl !== undefined ? [] : [`baseUrl: ${target.baseUrl ?? '…'}  # the document's servers: ${servers.join(', ')}; give a staging deployment's URL here or on the command line (restprobe writes to what it probes)`];
   if (first !== undefined) draft.before([first], ...where);
+  if (options.openapi !== undefined) draft.trailing(['openapi'], 'every answer of a run is held to it (the DOC checks)');
   if (config['auth'] !== undefined) {
     draft.before(['auth'], ...auth.notes);
     draft.end(['auth'], ...auth.fillIns.map((f) => fillInLine(f.replace(/^auth\./, ''))));

@@ -9,6 +9,7 @@ import { catalogue } from '../../suites/catalogue.js';
 import { faultCatalogue } from '../../reference-server/src/index.js';
 import { cleanServerExceptions, startTarget, tlsFaults } from './target.js';
 import { cleanShapes } from './clean-shapes.js';
+import { cleanDocument } from './clean-document.js';
 
 /** What a check may honestly answer on a fault that does not name it. */
 function bystander(r: { id: string; status: string; errorCode?: string }): string {
@@ -32,7 +33,7 @@ export function faultMatrix(share: number, of: number): void {
         // Compared with the clean server's response shapes, as a release is compared with the last
         // good one (--baseline): a fault that changes a probed status or field is a breaking change.
         const shapeBaseline = await cleanShapes();
-        const { results } = await runChecks({ profile: { ...target.profile, properties: { numRuns: 5 } }, inputs: { baseline: shapeBaseline }, checks: catalogue, seed: 1, client: target.client });
+        const { results } = await runChecks({ profile: { ...target.profile, properties: { numRuns: 5 } }, inputs: { baseline: shapeBaseline, openapi: await cleanDocument() }, checks: catalogue, seed: 1, client: target.client });
         const detected: Record<string, string> = {};
         for (const id of fault.detects) {
           // A check runs once per collection: a fault may break the rule on one collection only.

@@ -1,0 +1,164 @@
+/**
+ * The DOC section on documents and servers that are not the reference server's: a 3.0
+ * document with `nullable`, `4XX` and `default` responses, media ranges, an absolute server
+ * URL under a path prefix, a HEAD the document leaves to its GET, integer ids; and the ways a
+ * real API breaks its document without breaking the conventions (an Express HTML 404 where
+ * problem+json is promised, a field retyped, a required header dropped, a status left out).
+ *
+ * The stand-in is a plain node:http server built as a small Express app would answer; each
+ * run holds its answers to the document through the engine, as `restprobe run --openapi` does.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runChecks } from '../src/engine/run.js';
+import { OpenApiDocument } from '../src/model/openapi-document.js';
+import type { CheckResult } from '../src/model/result.js';
+import type { ReceivedExchange } from '../src/model/context.js';
+import { DocumentJudge, headersRule, mediaTypeRule, schemaRule, statusRule } from '../src/check-kit/documented-answers.js';
+import { catalogue } from '../suites/catalogue.js';
+import { defineCheck } from '../src/model/check.js';
+import { testProfile } from './support/profile.js';
+
+type Json = Record<string, unknown>;
+
+const problem = { 'application/problem+json': { schema: { type: 'object', required: ['status', 'title'], properties: { status: { type: 'integer' }, title: { type: 'string' } } } } };
+
+/** A 3.0 document as a framework's generator writes one: servers with a prefix, integer ids, nullable, ranges, default. */
+function document(serverUrl: string): OpenApiDocument {
+  const book = { type: 'object', required: ['id', 'title'], properties: { id: { type: 'integer' }, title: { type: 'string' }, subtitle: { type: 'string', nullable: true } } };
+  const root: Json = {
+    openapi: '3.0.3',
+    info: { title: 'books', version: '1' },
+    servers: [{ url: serverUrl }],
+    paths: {
+      '/books': {
+        get: { responses: { '200': { description: 'page', content: { 'application/json': { schema: { type: 'array', items: book } } } }, '4XX': { description: 'error', content: problem } } },
+      },
+      '/books/{id}': {
+        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer' } }],
+        get: { responses: { '200': { description: 'a book', headers: { ETag: { required: true, schema: { type: 'string' } } }, content: { 'application/*': { schema: book } } }, default: { description: 'error', content: problem } } },
+      },
+      '/books/latest': {
+        get: { responses: { '200': { description: 'the newest', content: { 'application/json': { schema: book } } } } },
+      },
+    },
+  };
+  return new OpenApiDocument(root, '3.0', 'books.json');
+}
+
+const received = (method: string, url: string, status: number, headers: Record<string, string>, text = ''): ReceivedExchange => ({
+  method,
+  url,
+  requestHeaders: {},
+  requestBody: undefined,
+  response: { status, rawHeaders: headers, text },
+  durationMs: 1,
+  sentBy: 'a test',
+});
+
+describe('DocumentJudge: which operation an answer answered', () => {
+  const base = 'https://staging.example.com/api';
+  const judge = new DocumentJudge(document('https://api.example.com/api/v1'), testProfile(base));
+
+  it('matches through the server path, a concrete path before a templated one, and HEAD as its GET', () => {
+    const at = (method: string, url: string) => {
+      const found = judge.operationOf(method, url);
+      return found === undefined ? undefined : `${found.operation.method} ${found.operation.path}${found.bodiless ? ' (no body)' : ''}`;
+    };
+    expect(at('GET', 'https://staging.example.com/api/v1/books/7')).toBe('GET /books/{id}');
+    expect(at('GET', 'https://staging.example.com/api/v1/books/latest')).toBe('GET /books/latest');
+    expect(at('HEAD', 'https://staging.example.com/api/v1/books/7')).toBe('GET /books/{id} (no body)');
+    // Not described: another method, another version, an unknown path, another origin.
+    expect([at('DELETE', 'https://staging.example.com/api/v1/books/7'), at('GET', 'https://staging.example.com/api/v2/books'), at('GET', 'https://staging.example.com/api/v1/nowhere'), at('GET', 'https://evil.example.net/api/v1/books')]).toEqual([undefined, undefined, undefined, undefined]);
+  });
+
+  const judged = (rule: typeof statusRule, exchange: ReceivedExchange) => judge.answers([exchange]).map((a) => rule(a, judge));
+
+  it('takes a status from its code, its range or default', () => {
+    expect(judged(statusRule, received('GET', `${base}/v1/books`, 422, {}))).toEqual([undefined]);
+    expect(judged(statusRule, received('GET', `${base}/v1/books/7`, 503, {}))).toEqual([undefined]);
+    expect(judged(statusRule, received('GET', `${base}/v1/books`, 500, {}))).toEqual(['answered 500, which is not documented (documented: 200, 4XX)']);
+  });
+
+  it('takes a media range, and finds an HTML error page where problem+json is promised', () => {
+    const ok = received('GET', `${base}/v1/books/7`, 200, { 'content-type': 'application/hal+json', etag: '"1"' }, '{"id":7,"title":"t"}');
+    expect(judged(mediaTypeRule, ok)).toEqual([undefined]);
+    const html = received('GET', `${base}/v1/books/7`, 404, { 'content-type': 'text/html; charset=utf-8' }, '<h1>Not Found</h1>');
+    expect(judged(mediaTypeRule, html)).toEqual(['answered 404 with Content-Type text/html, which is not documented (documented: application/problem+json)']);
+    // A HEAD has no body to judge.
+    expect(judged(mediaTypeRule, received('HEAD', `${base}/v1/books/7`, 200, { 'content-type': 'text/plain' }))).toEqual([undefined]);
+  });
+
+  it('reads 3.0 nullable, and finds a field retyped', () => {
+    const at = (text: string) => judged(schemaRule, received('GET', `${base}/v1/books/7`, 200, { 'content-type': 'application/json', etag: '"1"' }, text));
+    expect(at('{"id":7,"title":"t","subtitle":null,"added":"fields are compatible"}')).toEqual([undefined]);
+    expect(at('{"id":"7","title":"t"}')[0]).toMatch(/^answered 200 with a body where \/id must be integer \(schema \/paths\//);
+    expect(at('{"id":7,')[0]).toBe('answered 200 with a application/json body that is not JSON');
+  });
+
+  it('finds a required header missing, and takes it present', () => {
+    expect(judged(headersRule, received('GET', `${base}/v1/books/7`, 200, { 'content-type': 'application/json' }, '{}'))).toEqual(['answered 200 where ETag is missing']);
+    expect(judged(headersRule, received('GET', `${base}/v1/books/7`, 200, { etag: '"1"' }, '{}'))).toEqual([undefined]);
+  });
+});
+
+/** A small books API: `broken` names what it gets wrong, as frameworks' defaults do. */
+function booksApi(broken: { htmlNotFound?: boolean; idAsText?: boolean; noEtag?: boolean } = {}) {
+  const books = [{ id: 1, title: 'Dune', subtitle: null }, { id: 2, title: 'Emma', subtitle: 'a novel' }];
+  return createServer((req: IncomingMessage, res: ServerResponse) => {
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    const send = (status: number, type: string, body: string, headers: Record<string, string> = {}) => res.writeHead(status, { 'content-type': type, ...headers }).end(req.method === 'HEAD' ? undefined : body);
+    const m = /^\/api\/v1\/books\/(\d+)$/.exec(path);
+    if (path === '/api/v1/books' && req.method === 'GET') return send(200, 'application/json; charset=utf-8', JSON.stringify(books));
+    const found = m === null ? undefined : books.find((b) => b.id === Number(m[1]));
+    if (found !== undefined && (req.method === 'GET' || req.method === 'HEAD')) {
+      return send(200, 'application/json', JSON.stringify(broken.idAsText === true ? { ...found, id: String(found.id) } : found), broken.noEtag === true ? {} : { etag: `"${found.id}"` });
+    }
+    if (broken.htmlNotFound === true) return send(404, 'text/html; charset=utf-8', `<pre>Cannot ${req.method} ${path}</pre>`);
+    return send(404, 'application/problem+json', JSON.stringify({ status: 404, title: 'Not Found' }));
+  });
+}
+
+const servers: ReturnType<typeof createServer>[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => new Promise((resolve) => s.close(resolve))));
+});
+
+/** Stands for the rest of a run: reads the listing, an item (and its HEAD), an unknown item. */
+const reads = defineCheck({
+  id: 'CON-test-reads',
+  title: 'reads',
+  rule: 'Test traffic.',
+  severity: 'must',
+  needs: [],
+  async run(ctx) {
+    for (const [method, path] of [['GET', '/api/v1/books'], ['GET', '/api/v1/books/1'], ['HEAD', '/api/v1/books/2'], ['GET', '/api/v1/books/999']] as const) await ctx.http.send({ method, path });
+  },
+});
+
+/** The DOC checks over the stand-in, after the reads. */
+async function runOn(broken: Parameters<typeof booksApi>[0]): Promise<Record<string, string>> {
+  const server = booksApi(broken);
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const plain = testProfile(base, { keyHeader: null });
+  const checks = [reads, ...catalogue.filter((c) => c.section === 'DOC')];
+  const { results } = await runChecks({ profile: { ...plain, http: { ...plain.http, timeoutMs: 5_000 } }, checks, seed: 1, inputs: { openapi: document('/api/v1') } });
+  return Object.fromEntries(results.filter((r: CheckResult) => r.section === 'DOC').map((r) => [r.id, r.status === 'fail' ? `fail: ${r.message}` : r.status]));
+}
+
+describe('the DOC checks over a stand-in API', () => {
+  it('pass where the API answers as its 3.0 document says, integer ids and all', async () => {
+    expect(await runOn({})).toEqual({ 'DOC-status-documented': 'pass', 'DOC-media-type-documented': 'pass', 'DOC-body-matches-schema': 'pass', 'DOC-required-headers': 'pass' });
+  });
+
+  it("fail on Express's HTML 404, a retyped id and a dropped ETag, each in its own check", async () => {
+    const verdicts = await runOn({ htmlNotFound: true, idAsText: true, noEtag: true });
+    expect(verdicts['DOC-status-documented']).toBe('pass');
+    expect(verdicts['DOC-media-type-documented']).toMatch(/^fail: .*GET \/books\/\{id\} answered 404 with Content-Type text\/html, which is not documented/);
+    expect(verdicts['DOC-body-matches-schema']).toMatch(/^fail: .*GET \/books\/\{id\} answered 200 with a body where \/id must be integer/);
+    expect(verdicts['DOC-required-headers']).toMatch(/^fail: .*GET \/books\/\{id\} answered 200 where ETag is missing/);
+  });
+});
