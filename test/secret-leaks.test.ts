@@ -130,7 +130,8 @@ describe('no secret in any output', () => {
     const proxy = await echoingProxy(server.url, collected);
     closers.push(() => proxy.close());
 
-    const { run, summaryFile } = await runWith(proxy.url, { ...server.secrets }, { config: referenceConfig });
+    // With the server's document, the DOC checks cite other checks' answers (a minted key's among them) in their evidence.
+    const { run, summaryFile } = await runWith(proxy.url, { ...server.secrets }, { config: referenceConfig, openapi: `${server.url}/openapi.json` });
     expect(run.code, `${run.out}\n${run.error?.message ?? ""} ${run.error?.problems.join("; ") ?? ""}`).toBe(1);
     const outputs = await outputsOf(run, summaryFile);
     const json = [...outputs].find(([where]) => where.endsWith('restprobe-report.json'))![1];
@@ -138,6 +139,7 @@ describe('no secret in any output', () => {
     expect(failing.length, 'failing checks keep their exchanges whole').toBeGreaterThanOrEqual(10);
     const ids = new Set<string>(catalogue.map((c) => c.id));
     for (const c of failing) expect(ids.has(c.id), c.id).toBe(true);
+    expect(failing.filter((c) => c.id.startsWith('DOC-')).map((c) => c.id).sort(), 'DOC checks citing the answers of others').toEqual(['DOC-media-type-documented', 'DOC-required-headers']);
     // The secrets handed out during the run were seen and are in the evidence's place, scrubbed.
     expect(collected.size, 'minted keys, session cookies, webhook secrets, tokens and codes').toBeGreaterThanOrEqual(5);
     const configured = Object.entries(server.secrets).filter(([name]) => name !== 'RESTPROBE_OAUTH_CLIENT_ID' && name !== 'RESTPROBE_OAUTH_USERNAME').map(([, v]) => v);

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { CheckFailure, SetupFailure } from '../model/check.js';
 import type { PropertyEvidence } from '../model/result.js';
 import type { CheckContext, CreatedResource, FixtureMaker, IssuedCredential, Lease, ReceivedExchange } from '../model/context.js';
-import { profileDefaults, type CollectionProfile, type TargetProfile } from '../model/profile.js';
+import { profileDefaults, type CollectionProfile, type Secret, type TargetProfile } from '../model/profile.js';
 import { clientForProfile, type HttpClient } from '../http/client.js';
 import { abortOn, guard, refuseWhenClosed, refuseWrites, type Guard, type Send } from '../http/guards.js';
 import { RecordingSession, parseJson, unversionedUrl, type Transport } from '../http/session.js';
@@ -42,6 +42,8 @@ export interface RunShared {
   readonly tally: RequestTally;
   /** Every answer the checks' requests got, kept when a `review` check will judge them. */
   readonly received?: ReceivedLog;
+  /** Secrets checks found (a minted key, a PKCE verifier): scrubbed from a review check's evidence, which cites other checks' answers. */
+  readonly found: Secret[];
 }
 
 /**
@@ -51,7 +53,7 @@ export interface RunShared {
 export function runShared(profile: TargetProfile, journal?: LedgerJournal, review = false): RunShared {
   const breaker = new CircuitBreaker(profile.http.maxConsecutiveFailures ?? profileDefaults.maxConsecutiveFailures);
   const polite = { ...politeDefaults, maxWaitMs: profile.http.maxRetryWaitMs, stopRun: (why: RestprobeError) => breaker.trip(why) };
-  return { collections: profile.collections, ledger: new Ledger(profile, journal), pacer: new Pacer(runPace(profile)?.perSecond), polite, fixtures: new SharedFixtures(), breaker, unrevoked: [], tally: new RequestTally(), ...(review && { received: new ReceivedLog() }) };
+  return { collections: profile.collections, ledger: new Ledger(profile, journal), pacer: new Pacer(runPace(profile)?.perSecond), polite, fixtures: new SharedFixtures(), breaker, unrevoked: [], tally: new RequestTally(), found: [], ...(review && { received: new ReceivedLog() }) };
 }
 
 export class RunContext implements CheckContext {
@@ -186,7 +188,9 @@ export class RunContext implements CheckContext {
   }
 
   treatAsSecret(value: string, label = 'MINTED_SECRET'): void {
-    if (value.length > 0 && !this.http.secrets.some((s) => s.value === value)) this.http.secrets.push({ envName: label, value });
+    if (value.length === 0 || this.http.secrets.some((s) => s.value === value)) return;
+    this.http.secrets.push({ envName: label, value });
+    if (this.shared.received) this.shared.found.push({ envName: label, value });
   }
 
   note(line: string): void {
@@ -211,6 +215,8 @@ export class RunContext implements CheckContext {
   }
 
   cite(exchange: ReceivedExchange): number {
+    // Another check's answer may hold what that check found secret: scrubbed here too.
+    for (const secret of this.shared.found) if (!this.http.secrets.some((s) => s.value === secret.value)) this.http.secrets.push(secret);
     this.http.exchanges.push(exchange);
     return this.http.exchanges.length - 1;
   }
