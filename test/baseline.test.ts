@@ -115,7 +115,7 @@ describe('--baseline', () => {
     await writeFile(bad, JSON.stringify({ checks: 'none' }));
     const ran = await run(clean, { baseline: bad });
     expect(ran.code).toBe(2);
-    expect(ran.error?.message).toMatch(/^--baseline .*not-a-report\.json: not a restprobe report of schemaVersion 6/);
+    expect(ran.error?.message).toMatch(/^--baseline .*not-a-report\.json: not a restprobe report of schemaVersion 7/);
     expect(ran.out).toBe('');
   });
 });

@@ -43,7 +43,7 @@ describe('restprobe run', () => {
     expect(ran.stderr).toBe('');
     expect(ran.code).toBe(0);
     const report = JSON.parse(await readFile(join(dir, 'restprobe-report.json'), 'utf8'));
-    expect(report).toMatchObject({ schemaVersion: 6, tool: { name: 'restprobe' }, target: { baseUrl: clean.url } });
+    expect(report).toMatchObject({ schemaVersion: 7, tool: { name: 'restprobe' }, target: { baseUrl: clean.url } });
     // The documented report schema holds a whole run's report.
     const validate = reportValidator();
     expect(validate(report), JSON.stringify(validate.errors?.slice(0, 3))).toBe(true);

@@ -24,7 +24,7 @@ export interface SectionSummary {
  * an earlier report reads as a version-6 one (read.ts;
  * fixtures/schema/restprobe.report.schema.json).
  */
-export const reportSchemaVersion = 6;
+export const reportSchemaVersion = 7;
 
 /** A run a signal stopped: the report holds only what ran, and says what did not. */
 export interface Interruption {

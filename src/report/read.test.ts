@@ -46,7 +46,7 @@ describe('the report schema', () => {
     expect(problems({ ...json, checks: [{ ...json.checks[0], status: 'flaky' }] })).toContain('/checks/0/status must be equal to one of the allowed values');
     expect(problems({ ...json, extra: 1 })).toContain(' must NOT have additional properties');
     expect(problems({ ...json, startedAt: 'yesterday' })).toContain('/startedAt must match format "date-time"');
-    expect(problems({ ...json, schemaVersion: 7 })).toContain('/schemaVersion must be equal to constant');
+    expect(problems({ ...json, schemaVersion: 8 })).toContain('/schemaVersion must be equal to constant');
     expect(problems({ ...json, checks: [{ ...json.checks[0], data: { shapes: { probes: 'none' } } }] })).toContain('/checks/0/data/shapes/probes must be object');
   });
 });
@@ -67,12 +67,14 @@ describe('readReport', () => {
     return err;
   };
 
-  it('reads a report, and a version-1 to -5 report (no failureCauses) as version 6', async () => {
+  it('reads a report, a version-6 one as version 7, and a version-1 to -5 one (no failureCauses) too', async () => {
     expect(await readReport(await file('full.json', renderJson(full)), '--baseline')).toEqual(full);
+    const v6 = await readReport(await file('v6.json', JSON.stringify({ ...JSON.parse(renderJson(full)), schemaVersion: 6 })), '--baseline');
+    expect(v6).toEqual(full);
     for (const version of [1, 2, 3, 4, 5]) {
       const { failureCauses: _none, ...old } = { ...JSON.parse(renderJson(sampleReport())), schemaVersion: version };
       const read = await readReport(await file(`v${version}.json`, JSON.stringify(old)), '--baseline');
-      expect([read.schemaVersion, read.failureCauses]).toEqual([6, []]);
+      expect([read.schemaVersion, read.failureCauses]).toEqual([7, []]);
     }
   });
 
@@ -89,7 +91,7 @@ describe('readReport', () => {
     expect(missing).toMatchObject({ code: 'ERR_REPORT_INVALID', message: expect.stringMatching(/^--baseline .*nope\.json: cannot read it \(ENOENT\)$/) });
     expect((await failure(await file('text.json', 'not json'))).message).toMatch(/text\.json: not JSON/);
     const broken = await failure(await file('broken.json', JSON.stringify({ ...JSON.parse(renderJson(sampleReport())), summary: { pass: 'many' } })));
-    expect(broken.message).toMatch(/broken\.json: not a restprobe report of schemaVersion 6/);
+    expect(broken.message).toMatch(/broken\.json: not a restprobe report of schemaVersion 7/);
     expect(broken.problems).toContain('summary.pass: must be an integer (found string "many")');
   });
 });

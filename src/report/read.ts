@@ -54,12 +54,14 @@ export function reportValidator(): ValidateFunction<Report> {
 /**
  * An earlier version's report as the current version: versions 1 to 3 only lacked
  * optional fields; version 4 held a result's recorded shapes as `shapes`, now `data.shapes`;
- * versions before 6 had no `failureCauses` (no failure named its cause).
+ * versions before 6 had no `failureCauses` (no failure named its cause); version 7 added the
+ * section `DOC`, so a version-6 report is one as it is.
  * Anything else is left for the validator to judge.
  */
 function upgrade(data: unknown): unknown {
   if (data === null || typeof data !== 'object') return data;
   const version = (data as { schemaVersion?: unknown }).schemaVersion;
+  if (version === 6) return { ...data, schemaVersion: reportSchemaVersion };
   if (version !== 1 && version !== 2 && version !== 3 && version !== 4 && version !== 5) return data;
   const checks = (data as { checks?: unknown }).checks;
   const moved = Array.isArray(checks)

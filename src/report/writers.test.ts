@@ -54,7 +54,7 @@ describe('renderJson', () => {
     const report = build();
     const text = renderJson(report);
     expect(JSON.parse(text)).toEqual(report);
-    expect(text).toContain('\n  "schemaVersion": 6,');
+    expect(text).toContain('\n  "schemaVersion": 7,');
     // The run's cost: every check's requests summed.
     expect(report.requests).toBe(report.checks.reduce((n, c) => n + c.evidence.requestCount, 0));
     expect(text).toContain(`\n  "requests": ${report.requests},`);
