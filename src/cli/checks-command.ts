@@ -53,7 +53,7 @@ function needsLine(c: Check): string {
   const describe = (names: readonly NeedName[]) => names.map((n) => `${needVocabulary[n].label} (${needVocabulary[n].keys.map((k) => `\`${k}\``).join(', ')})`).join('; ');
   const parts = [c.needs.length > 0 ? `needs ${describe(c.needs)}` : 'needs no config'];
   if (c.uses.length > 0) parts.push(`uses, when configured, ${describe(c.uses)}`);
-  if (c.schedule !== 'parallel') parts.push(`runs ${c.schedule === 'last' ? 'last, after every other check' : c.schedule === 'review' ? 'at the end, judging the answers every other check received' : c.lane === 'rate-limit' ? 'alone, or beside other checks (one rate-limit check at a time) when its bursts use rateLimit.credential and the limit is keyed by key' : 'alone'}`);
+  if (c.schedule !== 'parallel') parts.push(`runs ${c.schedule === 'last' ? 'last, after every other check' : c.schedule === 'review' ? 'at the end, judging the answers every other check received' : 'alone'}`);
   const ids = (list: readonly string[]) => list.map((d) => `\`${d}\``).join(' or ');
   const soft = c.dependsOn.filter((d) => !c.assumes.includes(d));
   if (soft.length > 0) parts.push(`blocked when ${ids(soft)} fails and this check would only repeat it`);

@@ -5,7 +5,7 @@
  * runs once. When no collection meets a check's needs, it runs once against the whole
  * profile, so its skip names what the config lacks.
  */
-import type { Check, Lane } from '../model/check.js';
+import type { Check } from '../model/check.js';
 import { needs, resolveNeeds, Unmet, type NeedName } from '../model/needs.js';
 import type { TargetProfile } from '../model/profile.js';
 import type { RunInputs } from '../model/run-inputs.js';
@@ -24,16 +24,6 @@ export interface CheckInstance {
   readonly dependsOn: readonly string[];
   /** Of those, the keys of the checks its method takes for granted ({@link Check.assumes}). */
   readonly assumes: readonly string[];
-  /** The lane it runs in beside other checks, when its check has one and the profile keeps the lane apart; else it runs as its schedule says. */
-  readonly lane?: Lane;
-}
-
-/** Whether the profile keeps a lane's work apart from every other check's (see {@link Lane}). */
-export function laneOpen(lane: Lane, profile: TargetProfile): boolean {
-  switch (lane) {
-    case 'rate-limit':
-      return profile.rateLimit?.credential !== undefined && profile.rateLimit.keyedBy !== 'ip';
-  }
 }
 
 const perCollection = (names: readonly NeedName[]): boolean => names.some((n) => needs[n].perCollection === true);
@@ -57,11 +47,9 @@ export function instancesOf(checks: readonly Check[], profile: TargetProfile, in
       return collection === undefined ? [...keys].filter((k) => k.startsWith(`${dep} [`)) : [];
     });
   return runs.flatMap(({ check, on }): CheckInstance[] => {
-    const lane = check.schedule === 'exclusive' && check.lane !== undefined && laneOpen(check.lane, profile) ? { lane: check.lane } : {};
-    if (on.length === 0) return [{ check, key: check.id, profile, dependsOn: depKeys(check.dependsOn, undefined), assumes: depKeys(check.assumes, undefined), ...lane }];
+    if (on.length === 0) return [{ check, key: check.id, profile, dependsOn: depKeys(check.dependsOn, undefined), assumes: depKeys(check.assumes, undefined) }];
     return on.map((name) => ({
       check,
-      ...lane,
       key: resultName(check.id, name),
       collection: name,
       profile: { ...profile, collections: profile.collections.filter((c) => c.name === name) },

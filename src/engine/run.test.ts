@@ -6,7 +6,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { CheckFailure, CheckSkipped, defineCheck, type Check, type Lane, type Schedule } from '../model/check.js';
+import { CheckFailure, CheckSkipped, defineCheck, type Check, type Schedule } from '../model/check.js';
 import type { CheckContext } from '../model/context.js';
 import { clientForProfile, type HttpClient } from '../http/client.js';
 import { startItemsServer, type ItemsServer } from '../../test/support/items-server.js';
@@ -25,7 +25,7 @@ import { rootCauses } from '../report/model.js';
 const fast = { timeout: 10_000 };
 
 /** A fake check; one that returns says it judged its (made-up) subject, as a pass must rest on something. */
-function check(id: `CON-${string}`, run: (ctx: CheckContext) => Promise<void> = async () => {}, extra: { schedule?: Schedule; dependsOn?: Check['dependsOn']; assumes?: Check['assumes']; lane?: Lane } = {}): Check {
+function check(id: `CON-${string}`, run: (ctx: CheckContext) => Promise<void> = async () => {}, extra: { schedule?: Schedule; dependsOn?: Check['dependsOn']; assumes?: Check['assumes'] } = {}): Check {
   const judged = async (ctx: CheckContext): Promise<void> => {
     await run(ctx);
     ctx.observed(`${id}'s made-up subject`);
@@ -39,7 +39,7 @@ function tracker() {
   const running = new Set<string>();
   const events: string[] = [];
   const widest: Record<string, number> = {};
-  const make = (id: `CON-${string}`, ms: number, extra: { schedule?: Schedule; dependsOn?: Check['dependsOn']; lane?: Lane } = {}, outcome: 'pass' | 'fail' = 'pass') =>
+  const make = (id: `CON-${string}`, ms: number, extra: { schedule?: Schedule; dependsOn?: Check['dependsOn'] } = {}, outcome: 'pass' | 'fail' = 'pass') =>
     check(id, async () => {
       inFlight++;
       running.add(id);
@@ -96,24 +96,6 @@ describe('runChecks scheduling', () => {
     const firstLast = t.events.indexOf(`start ${order.find((id) => id.startsWith('CON-damage'))}`);
     expect(t.events.slice(firstLast).filter((e) => e.startsWith('start') && !e.includes('damage'))).toEqual([]);
     expect(results.map((r) => r.id)).toEqual(order);
-  });
-
-  it('runs the checks of an open lane one at a time, beside the parallel ones; alone when the profile keeps the lane shut', fast, async () => {
-    const bursts = (t: ReturnType<typeof tracker>) => [t.make('CON-burst-a', 40, { schedule: 'exclusive', lane: 'rate-limit' }), t.make('CON-burst-b', 40, { schedule: 'exclusive', lane: 'rate-limit' })];
-    // Bursts with a key of their own, to a limiter keyed by key: they spend no quota another check needs.
-    const rateLimit = { keyedBy: 'apiKey' as const, keyHeader: 'X-API-Key', credential: { envName: 'LIMIT_KEY', value: 'lk-1' }, budget: 50, path: '/' };
-    const open = tracker();
-    await runChecks({ profile: { ...profile, rateLimit }, checks: [...bursts(open), ...ids(6).map((id) => open.make(id, 30))], seed: 5 });
-    expect(open.widest['CON-burst-a']).toBeGreaterThan(1);
-    // Never both bursts at once.
-    const inLane = open.events.filter((e) => e.includes('burst'));
-    expect([inLane.indexOf('end CON-burst-a') < inLane.indexOf('start CON-burst-b') || inLane.indexOf('end CON-burst-b') < inLane.indexOf('start CON-burst-a')]).toEqual([true]);
-    // Keyed by address, a burst with any key spends everyone's quota: alone again.
-    for (const shut of [{ ...rateLimit, keyedBy: 'ip' as const }, { keyedBy: 'apiKey' as const, keyHeader: 'X-API-Key', budget: 50, path: '/' }]) {
-      const t = tracker();
-      await runChecks({ profile: { ...profile, rateLimit: shut }, checks: [...bursts(t), ...ids(6).map((id) => t.make(id, 30))], seed: 5 });
-      expect([t.widest['CON-burst-a'], t.widest['CON-burst-b']]).toEqual([1, 1]);
-    }
   });
 
   it('blocks a dependent that could not make its fixture beside a failed dependency, and whatever depends on that', fast, async () => {

@@ -5,8 +5,7 @@
  *
  * A pool of `http.concurrency` checks in flight, started in the seeded plan order:
  * `parallel` checks side by side; an `exclusive` check only once nothing else is in
- * flight, with nothing beside it, unless the profile opens its lane (the rate-limit checks
- * bursting with a credential of their own): then one at a time with its lane, beside the rest; `last` checks after all others, one at a time; `review`
+ * flight, with nothing beside it; `last` checks after all others, one at a time; `review`
  * checks at the end, judging the answers the others received. A check
  * runs beside the checks it depends on, and its verdict waits for theirs: when one of them
  * failed (or warned, or was itself blocked), the dependent is blocked (error ERR_BLOCKED)
@@ -122,26 +121,13 @@ export async function runChecks(input: RunInput): Promise<RunOutcome> {
   let exclusive = false;
   const waiting = [...plan];
 
-  /** Lanes with a check running: the next of a lane waits for it, the checks behind it do not. */
-  const lanesBusy = new Set<string>();
-
-  /**
-   * The next check to start now, if any: the first in plan order that its class lets start.
-   * A check waiting for its lane is passed over; an exclusive, last or review check is not:
-   * it waits for the pool to empty, and the checks behind it wait with it.
-   */
+  /** The next check to start now, if any: the first in plan order, when its class lets it start. */
   const nextToStart = (): number => {
-    if (exclusive || running.size >= limit) return -1;
-    for (let i = 0; i < waiting.length; i++) {
-      const next = waiting[i]!;
-      if (next.lane !== undefined) {
-        if (lanesBusy.has(next.lane)) continue;
-        return i;
-      }
-      if (next.check.schedule === 'parallel') return i;
-      return i === 0 && running.size === 0 ? 0 : -1;
-    }
-    return -1;
+    if (exclusive || running.size >= limit || waiting.length === 0) return -1;
+    const next = waiting[0]!;
+    // A last or review check waits for every other to end; an exclusive one for an empty pool.
+    if ((next.check.schedule === 'last' || next.check.schedule === 'review') && running.size > 0) return -1;
+    return next.check.schedule !== 'parallel' && running.size > 0 ? -1 : 0;
   };
 
   /**
@@ -193,8 +179,7 @@ export async function runChecks(input: RunInput): Promise<RunOutcome> {
         }
       } finally {
         running.delete(key);
-        if (instance.lane !== undefined) lanesBusy.delete(instance.lane);
-        else exclusive = false;
+        exclusive = false;
         held.set(key, { instance, result: named(result, instance) });
         decide();
       }
@@ -228,8 +213,7 @@ export async function runChecks(input: RunInput): Promise<RunOutcome> {
         continue;
       }
       const instance = waiting.splice(i, 1)[0]!;
-      if (instance.lane !== undefined) lanesBusy.add(instance.lane);
-      else if (instance.check.schedule !== 'parallel') exclusive = true;
+      if (instance.check.schedule !== 'parallel') exclusive = true;
       start(instance);
     }
     await Promise.all(running.values());

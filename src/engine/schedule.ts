@@ -1,13 +1,11 @@
 /**
  * The run's order: derived from the seed alone (same checks + seed → same order; nothing
- * is read from earlier runs). Exclusive checks come first, while the pool is empty anyway,
- * then those that run in a lane beside the others (see {@link Lane});
+ * is read from earlier runs). Exclusive checks come first, while the pool is empty anyway;
  * then slow checks (so the run does not end waiting on one of them alone); checks of the
  * `last` class come after all others, and `review` checks after them; and a check comes after the checks it depends on.
  * It orders check instances (one per collection a check runs on, see instances.ts).
  */
 import type { CheckInstance } from './instances.js';
-import type { Lane } from '../model/check.js';
 
 /** A small fast PRNG (mulberry32): the same seed gives the same sequence on every machine. */
 function random(seed: number): () => number {
@@ -40,12 +38,9 @@ export function planOrder(instances: readonly CheckInstance[], seed: number): Ch
   const next = random(seed);
   const of = (schedule: string) => instances.filter((i) => i.check.schedule === schedule);
   const parallel = of('parallel');
-  const alone = of('exclusive');
   const mixed = [
     // Alone while the pool is still empty: an exclusive check later would drain it.
-    ...shuffled(alone.filter((i) => i.lane === undefined), next),
-    // Then the lanes, which run beside everything else: started first, they end with the rest.
-    ...shuffled(alone.filter((i) => i.lane !== undefined), next),
+    ...shuffled(of('exclusive'), next),
     ...shuffled(parallel.filter((i) => i.check.slow), next),
     ...shuffled(parallel.filter((i) => !i.check.slow), next),
     ...shuffled(of('last'), next),

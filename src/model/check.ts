@@ -49,14 +49,6 @@ export interface RecordedContext {
  */
 export type Schedule = 'parallel' | 'exclusive' | 'last' | 'review';
 
-/**
- * A lane an `exclusive` check may run in instead of alone, when the profile keeps its work
- * apart from every other check's: `rate-limit`, when bursts present a credential of their
- * own (`rateLimit.credential`) to a limiter keyed by credential, so they spend no quota
- * another check needs. Checks of one lane run one at a time, beside the parallel ones.
- */
-export type Lane = 'rate-limit';
-
 /** A class of final HTTP status, for the answers a check's pass may rest on ({@link CheckDefinition.judges}). */
 export type AnswerClass = '2xx' | '3xx' | '4xx' | '5xx';
 
@@ -76,8 +68,6 @@ export interface CheckDefinition<N extends NeedName, U extends NeedName> {
   /** Optional needs: handed to `run` when met, absent otherwise. */
   readonly uses?: readonly U[];
   readonly schedule?: Schedule;
-  /** For an `exclusive` check: the lane it runs in, beside other checks, when the profile keeps its lane's work apart ({@link Lane}). */
-  readonly lane?: Lane;
   /** Sends many requests (a property over writes): started before the others of its class, so a run never waits on it alone at the end. */
   readonly slow?: boolean;
   /**

@@ -27,7 +27,6 @@ export const retryAfterValid = defineCheck({
   severity: 'must',
   needs: ['rateLimit'],
   schedule: 'exclusive',
-  lane: 'rate-limit',
   dependsOn: [enforcedId],
   async run(ctx, { rateLimit: probe }) {
     await judgeRefusal(ctx, probe, (limited) => expectValidRetryAfter(limited, expectHeader(limited.res, 'Retry-After', 'the answer past the limit')));
@@ -41,7 +40,6 @@ export const limitedProblemDetails = defineCheck({
   severity: 'must',
   needs: ['rateLimit'],
   schedule: 'exclusive',
-  lane: 'rate-limit',
   // Error bodies in general are those checks' finding: here only the 429's own.
   dependsOn: [enforcedId, 'ERR-problem-json-content-type', 'ERR-problem-status-matches'],
   async run(ctx, { rateLimit: probe }) {
@@ -59,7 +57,6 @@ export const rateLimitFieldsAgree = defineCheck({
   severity: 'should',
   needs: ['rateLimit'],
   schedule: 'exclusive',
-  lane: 'rate-limit',
   dependsOn: [enforcedId],
   run: (ctx, { rateLimit: probe }) => leavingQuotaAsFound(ctx, probe, async () => {
     // One request at a time, so what remains can be read in the order the limiter counted.
@@ -107,7 +104,6 @@ export const overloadRetryAfter = defineCheck({
   severity: 'must',
   needs: ['rateLimit'],
   schedule: 'exclusive',
-  lane: 'rate-limit',
   dependsOn: [enforcedId],
   run: (ctx, { rateLimit: probe }) => leavingQuotaAsFound(ctx, probe, async () => {
     const burst = await burstToLimit(ctx, probe);

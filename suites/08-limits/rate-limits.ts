@@ -35,7 +35,6 @@ export const rateLimitEnforced = defineCheck({
   severity: 'must',
   needs: ['rateLimit'],
   schedule: 'exclusive',
-  lane: 'rate-limit',
   run: (ctx, { rateLimit: probe }) => leavingQuotaAsFound(ctx, probe, async () => {
     const burst = await burstToLimit(ctx, probe);
     ctx.note(characterise(burst, probe));
@@ -67,7 +66,6 @@ export const retryAfterTruthful = defineCheck({
   severity: 'must',
   needs: ['rateLimit'],
   schedule: 'exclusive',
-  lane: 'rate-limit',
   dependsOn: [enforcedId],
   run: (ctx, { rateLimit: probe }) => leavingQuotaAsFound(ctx, probe, async () => {
     const limited = await lastRefusal(ctx, probe, await burstToLimit(ctx, probe));
@@ -106,7 +104,6 @@ export const rateLimitPerClient = defineCheck({
   severity: 'must',
   needs: ['rateLimit', 'otherClient'],
   schedule: 'exclusive',
-  lane: 'rate-limit',
   dependsOn: [enforcedId],
   run: (ctx, { rateLimit: probe, otherClient: other }) => leavingQuotaAsFound(ctx, probe, async () => {
     let before = requireLimited(await burstToLimit(ctx, probe), probe);
@@ -141,7 +138,6 @@ export const rateLimitSharedAcrossNodes = defineCheck({
   severity: 'must',
   needs: ['rateLimit', 'nodes'],
   schedule: 'exclusive',
-  lane: 'rate-limit',
   dependsOn: [enforcedId],
   run: (ctx, { rateLimit: probe, nodes }) => leavingQuotaAsFound(ctx, probe, async () => {
     // The quota is spent at one node alone: a burst through a load balancer spreads over
