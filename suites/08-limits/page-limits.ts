@@ -4,7 +4,7 @@ import type { CollectionProfile } from '../../src/model/profile.js';
 import type { CheckContext } from '../../src/model/context.js';
 import { brief, describe, ensure, expectStatus } from '../../src/check-kit/expect.js';
 import { maxCapToFill, type CappedWalk } from '../../src/model/needs.js';
-import { createMarked, fetchPage, pagePath, positional, readPage, walk, walkDefects } from '../../src/check-kit/pagination.js';
+import { createMarked, fetchPage, pagePath, positional, readPage, sharedWalkSet, walk, walkDefects } from '../../src/check-kit/pagination.js';
 
 /**
  * A capped collection filled with maxLimit + 1 marked items: one fixture for the run, made by
@@ -86,9 +86,10 @@ export const limitInvalid400 = defineCheck({
   dependsOn: ['END-get-collection-200'],
   async run(ctx, { collection, anyWalk }) {
     const c = anyWalk ?? collection;
-    // Two items of its own tell a page clamped to one item from an ignored limit.
-    const filters = anyWalk ? (await createMarked(ctx, anyWalk, 2)).filters : {};
-    const available = anyWalk ? 2 : (await fetchPage(ctx, c, {})).items.length;
+    // Marked items (more than one) tell a page clamped to one item from an ignored limit.
+    const set = anyWalk ? await sharedWalkSet(ctx, anyWalk) : undefined;
+    const filters = set?.filters ?? {};
+    const available = set ? set.ids.length : (await fetchPage(ctx, c, {})).items.length;
     const send = (limit: string) => ctx.http.send({ method: 'GET', path: `${pagePath(c, { filters })}${Object.keys(filters).length > 0 ? '&' : '?'}${new URLSearchParams({ [c.pagination.limitParam]: limit })}` });
     for (const limit of ['abc', '1.5']) expectStatus(await send(limit), [400, 422], `limit=${limit}`);
     for (const limit of ['0', '-1']) {
