@@ -7,7 +7,7 @@ import type { CheckContext, CreatedResource, RequestSpec } from '../../src/model
 import { brief, describe, ensure, expectJsonObject, expectStatus } from '../../src/check-kit/expect.js';
 import { diffRepresentations } from '../../src/check-kit/compare.js';
 import { isEntityTag, isWeakTag, varyFields } from '../../src/check-kit/http-grammar.js';
-import { unsupportedAccept } from '../../src/check-kit/probes.js';
+import { sharedItem, unsupportedAccept } from '../../src/check-kit/probes.js';
 import { RestprobeError } from '../../src/errors.js';
 import { expectNoContent, sendExpectingNoContent } from '../../src/check-kit/connection.js';
 import { tagged } from '../../src/check-kit/tagged.js';
@@ -23,7 +23,7 @@ export const etagPresent = defineCheck({
   needs: ['writable'],
   dependsOn: ['END-get-item-200'],
   async run(ctx, { writable: collection }) {
-    const item = await ctx.create(collection);
+    const item = await sharedItem(ctx, collection);
     await tagged(ctx, item.url, 'GET of an item');
     const page = await ctx.http.send({ method: 'GET', path: collection.path });
     const etag = page.headers['etag'];
@@ -40,7 +40,7 @@ export const etagStable = defineCheck({
   dependsOn: ['END-etag-present'],
   assumes: ['END-safe-methods-no-change'],
   async run(ctx, { writable }) {
-    const item = await ctx.create(writable);
+    const item = await sharedItem(ctx, writable);
     const first = await tagged(ctx, item.url, 'first GET');
     const second = await tagged(ctx, item.url, 'second GET');
     ensure(first.etag === second.etag, `two GETs of an unchanged item carried ETags ${first.etag} and ${second.etag}, expected the same validator`, first.etag, second.etag);
@@ -94,7 +94,7 @@ export const ifNoneMatch304 = defineCheck({
   needs: ['writable'],
   assumes: ['END-etag-stable'],
   async run(ctx, { writable }) {
-    const item = await ctx.create(writable);
+    const item = await sharedItem(ctx, writable);
     const { res: ok, etag } = await tagged(ctx, item.url, 'GET');
     const weakForm = isWeakTag(etag) ? etag.slice(2) : `W/${etag}`;
     for (const tag of [etag, weakForm, `${staleTag}, ${etag}`]) {
@@ -120,7 +120,7 @@ export const notModifiedNoBody = defineCheck({
   // Without a 304 there is nothing to observe: its own check judges that.
   dependsOn: ['END-if-none-match-304'],
   async run(ctx, { writable }) {
-    const item = await ctx.create(writable);
+    const item = await sharedItem(ctx, writable);
     const { etag } = await tagged(ctx, item.url, 'GET');
     const notModified = await sendExpectingNoContent(ctx, { method: 'GET', url: item.url, headers: { 'if-none-match': etag } }, { method: 'GET', url: item.url });
     if (notModified.res.status !== 304) throw new CheckSkipped(`no 304 to observe: If-None-Match got ${notModified.res.status} (see END-if-none-match-304)`);

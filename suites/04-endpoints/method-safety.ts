@@ -7,7 +7,7 @@ import { brief, describe, ensure, expectHeader, expectJsonObject, expectStatus }
 import { createMarked, fetchMarkedPage, fetchPage, pagePath } from '../../src/check-kit/pagination.js';
 import { diffRepresentations } from '../../src/check-kit/compare.js';
 import { checkProperty } from '../../src/check-kit/property.js';
-import { itemPath, parseAllow, unknownItemPath, unsupportedMethod, unsupportedMethodProbe } from '../../src/check-kit/probes.js';
+import { itemPath, parseAllow, sharedItem, unknownItemPath, unsupportedMethod, unsupportedMethodProbe } from '../../src/check-kit/probes.js';
 
 /** A path the 405 probe goes to, and the methods restprobe saw succeed there, which its Allow must list. */
 interface Served {
@@ -27,7 +27,7 @@ export const methodNotAllowed405 = defineCheck({
     const listing = ctx.http.url(collection.path);
     const paths: Served[] = [];
     if (writable) {
-      const item = await ctx.create(writable);
+      const item = await sharedItem(ctx, writable);
       paths.push({ url: listing, methods: [...(await succeeded(listing)), 'POST'] }, { url: item.url, methods: await succeeded(item.url) });
     } else paths.push({ url: listing, methods: await succeeded(listing) });
     for (const { url, methods } of paths) {
