@@ -134,7 +134,7 @@ export const notModifiedNoBody = defineCheck({
  * that accepts any tag it ever issued loses updates). Returns them with the item's
  * representation after that write.
  */
-async function staleTags(ctx: CheckContext, item: CreatedResource): Promise<{ current: Record<string, unknown>; tags: readonly (readonly [string, string])[] }> {
+async function staleTags(ctx: CheckContext, item: CreatedResource): Promise<StaleTags> {
   const { etag: previous } = await tagged(ctx, item.url, 'GET before a write');
   const [write] = writes(item);
   expectStatus(await ctx.http.send(write), [200, 204], `${write.method} that makes the ETag stale`);
@@ -144,9 +144,17 @@ async function staleTags(ctx: CheckContext, item: CreatedResource): Promise<{ cu
   return { current: expectJsonObject(res), tags: etag === previous ? tags.slice(0, 1) : tags };
 }
 
-/** Sends `spec` with each stale If-Match: 412 every time, and the item as it was. */
-async function expectRefusedWhenStale(ctx: CheckContext, item: CreatedResource, spec: RequestSpec): Promise<void> {
-  const { current, tags } = await staleTags(ctx, item);
+/** The item's representation after the write that made its tags stale, and those tags by what they are. */
+interface StaleTags {
+  readonly current: Record<string, unknown>;
+  readonly tags: readonly (readonly [string, string])[];
+}
+
+/**
+ * Sends `spec` with each stale If-Match: 412 every time, and the item as it was. The tags stay
+ * stale while every write is refused, so one write to make them serves each write sent after it.
+ */
+async function expectRefusedWhenStale(ctx: CheckContext, item: CreatedResource, spec: RequestSpec, { current, tags }: StaleTags): Promise<void> {
   for (const [which, tag] of tags) {
     const res = await ctx.http.send({ ...spec, headers: { 'if-match': tag } });
     expectStatus(res, 412, `${spec.method} with If-Match naming ${which}`);
@@ -167,7 +175,8 @@ export const ifMatch412 = defineCheck({
   assumes: ['END-safe-methods-no-change'],
   async run(ctx, { updatable }) {
     const item = await ctx.create(updatable);
-    for (const spec of writes(item)) await expectRefusedWhenStale(ctx, item, spec);
+    const stale = await staleTags(ctx, item);
+    for (const spec of writes(item)) await expectRefusedWhenStale(ctx, item, spec, stale);
   },
 });
 
@@ -181,7 +190,7 @@ export const ifMatchDelete412 = defineCheck({
   assumes: ['END-safe-methods-no-change'],
   async run(ctx, { updatable }) {
     const item = await ctx.create(updatable);
-    await expectRefusedWhenStale(ctx, item, { method: 'DELETE', url: item.url });
+    await expectRefusedWhenStale(ctx, item, { method: 'DELETE', url: item.url }, await staleTags(ctx, item));
   },
 });
 
@@ -194,17 +203,17 @@ export const ifMatchApplies = defineCheck({
   assumes: ['END-etag-stable'],
   async run(ctx, { updatable }) {
     const item = await ctx.create(updatable);
-    if (isWeakTag((await tagged(ctx, item.url, 'GET')).etag)) {
-      // If-Match compares strongly (RFC 9110 §13.1.1): a weak tag never matches, rightly.
-      throw new CheckSkipped('the item has a weak ETag, which If-Match can never match');
-    }
-    for (const spec of writes(item)) {
-      const { etag } = await tagged(ctx, item.url, `GET before ${spec.method}`);
+    let { etag } = await tagged(ctx, item.url, 'GET');
+    // If-Match compares strongly (RFC 9110 §13.1.1): a weak tag never matches, rightly.
+    if (isWeakTag(etag)) throw new CheckSkipped('the item has a weak ETag, which If-Match can never match');
+    for (const [i, spec] of writes(item).entries()) {
+      // The first write takes the tag just read; each later one the tag the write before it made.
+      if (i > 0) ({ etag } = await tagged(ctx, item.url, `GET before ${spec.method}`));
       expectStatus(await ctx.http.send({ ...spec, headers: { 'if-match': etag } }), [200, 204], `${spec.method} with If-Match: ${etag}`);
     }
     const [star] = writes(item);
     expectStatus(await ctx.http.send({ ...star, headers: { 'if-match': '*' } }), [200, 204], `${star.method} with If-Match: *`);
-    const { etag } = await tagged(ctx, item.url, 'GET before DELETE');
+    ({ etag } = await tagged(ctx, item.url, 'GET before DELETE'));
     expectStatus(await ctx.http.send({ method: 'DELETE', url: item.url, headers: { 'if-match': etag } }), [200, 204], `DELETE with If-Match: ${etag}`);
   },
 });
