@@ -5,7 +5,7 @@
 import { CheckFailure } from '../model/check.js';
 import type { CheckContext, CreatedResource, FixtureMaker, HttpResponse } from '../model/context.js';
 import type { CollectionProfile } from '../model/profile.js';
-import type { WalkableCollection } from '../model/needs.js';
+import type { WalkableCollection, WritableCollection } from '../model/needs.js';
 import { brief, describe, ensure, expectStatus } from './expect.js';
 import { isObject } from '../model/json.js';
 import { conventionalEnvelope, envelopeOf, isMismatch, nextMemberName, readEnvelope, readItems, type PageContent, type PageMismatch } from '../model/page-envelope.js';
@@ -252,6 +252,33 @@ export async function createMarked(
   const items: CreatedResource[] = [];
   for (let i = 0; i < count; i++) items.push(await ctx.create(c, { ...body(i, marker), [c.markField]: marker }));
   return { marker, items, ids: items.map((x) => x.id), filters: { [c.markField]: marker } };
+}
+
+/** The sort field the harness can set on the items it creates: a string field of the create body. */
+export const settableSortField = (c: WritableCollection): string | undefined => c.sorts.find((f) => typeof c.createBody[f] === 'string');
+
+/** A shared walk set and, where the collection sorts on a field the harness sets, each item's value of it. */
+export interface WalkSet extends MarkedSet {
+  readonly sort?: { readonly field: string; readonly values: ReadonlyMap<string, string> };
+}
+
+/** Created out of order, so creation order never passes for sorted order; 7 items cross page boundaries at 1, 2 and 3 a page. */
+const walkSetLetters = ['c', 'a', 'd', 'b', 'g', 'e', 'f'];
+
+/**
+ * Marked items that checks only read (walk, page through, take a cursor from), one set per
+ * collection for the run, made by the first check that asks: each such check would otherwise
+ * create and delete a set of its own. With a sort field the harness sets, the items hold
+ * values out of creation order, so a sort check reads the set too. A check that writes under
+ * the mark (inserts, deletes, moves) or needs other values makes its own set.
+ */
+export async function sharedWalkSet(ctx: CheckContext, c: WalkableCollection): Promise<WalkSet> {
+  const field = settableSortField(c);
+  return ctx.runFixture(`${c.name}: ${walkSetLetters.length} marked items to walk`, async (maker) => {
+    const set = await createMarked(maker, c, walkSetLetters.length, (i, marker) => (field ? { [field]: `${marker}-${walkSetLetters[i]}` } : {}));
+    if (!field) return set;
+    return { ...set, sort: { field, values: new Map(set.ids.map((id, i) => [id, `${set.marker}-${walkSetLetters[i]}`])) } };
+  });
 }
 
 /** Expected ids missing from a walk, and ids it returned more than once, as message parts. */

@@ -1,11 +1,12 @@
 /**
  * Probes several checks share: requests that provoke known errors, the choice of a
- * method a path does not allow, and POSTs whose accidental creations get cleaned up.
+ * method a path does not allow, POSTs whose accidental creations get cleaned up, and an
+ * item the reading checks share.
  */
 import { randomInt, randomUUID } from 'node:crypto';
-import type { CheckContext, HttpResponse, RequestSpec } from '../model/context.js';
+import type { CheckContext, CreatedResource, HttpResponse, RequestSpec } from '../model/context.js';
 import type { CollectionProfile } from '../model/profile.js';
-import type { Resolved } from '../model/needs.js';
+import type { Resolved, WritableCollection } from '../model/needs.js';
 import { createdItemUrl } from './created-url.js';
 import { splitList } from './http-grammar.js';
 import { withKey } from './auth.js';
@@ -27,6 +28,16 @@ export function unknownId(): string {
 export function unknownItemPath(collection: CollectionProfile): string {
   const id = collection.idType === 'integer' ? String(2_000_000_000 + randomInt(100_000_000)) : unknownId();
   return itemPath(collection, id);
+}
+
+/**
+ * An item that checks only read (GET, HEAD, OPTIONS, conditional GETs), one per collection
+ * for the run, made by the first check that asks: a safe method changes nothing, so one item
+ * serves them all (END-safe-methods-no-change judges that). A check that writes to its item,
+ * deletes it, or judges its create makes its own.
+ */
+export function sharedItem(ctx: CheckContext, c: WritableCollection): Promise<CreatedResource> {
+  return ctx.runFixture(`${c.name}: an item to read`, (maker) => maker.create(c));
 }
 
 /** An Accept value no JSON API produces. */

@@ -7,7 +7,7 @@ import type { CheckContext, CreatedResource, RequestSpec } from '../../src/model
 import { brief, describe, ensure, expectJsonObject, expectStatus } from '../../src/check-kit/expect.js';
 import { diffRepresentations } from '../../src/check-kit/compare.js';
 import { isEntityTag, isWeakTag, varyFields } from '../../src/check-kit/http-grammar.js';
-import { unsupportedAccept } from '../../src/check-kit/probes.js';
+import { sharedItem, unsupportedAccept } from '../../src/check-kit/probes.js';
 import { RestprobeError } from '../../src/errors.js';
 import { expectNoContent, sendExpectingNoContent } from '../../src/check-kit/connection.js';
 import { tagged } from '../../src/check-kit/tagged.js';
@@ -23,7 +23,7 @@ export const etagPresent = defineCheck({
   needs: ['writable'],
   dependsOn: ['END-get-item-200'],
   async run(ctx, { writable: collection }) {
-    const item = await ctx.create(collection);
+    const item = await sharedItem(ctx, collection);
     await tagged(ctx, item.url, 'GET of an item');
     const page = await ctx.http.send({ method: 'GET', path: collection.path });
     const etag = page.headers['etag'];
@@ -40,7 +40,7 @@ export const etagStable = defineCheck({
   dependsOn: ['END-etag-present'],
   assumes: ['END-safe-methods-no-change'],
   async run(ctx, { writable }) {
-    const item = await ctx.create(writable);
+    const item = await sharedItem(ctx, writable);
     const first = await tagged(ctx, item.url, 'first GET');
     const second = await tagged(ctx, item.url, 'second GET');
     ensure(first.etag === second.etag, `two GETs of an unchanged item carried ETags ${first.etag} and ${second.etag}, expected the same validator`, first.etag, second.etag);
@@ -94,7 +94,7 @@ export const ifNoneMatch304 = defineCheck({
   needs: ['writable'],
   assumes: ['END-etag-stable'],
   async run(ctx, { writable }) {
-    const item = await ctx.create(writable);
+    const item = await sharedItem(ctx, writable);
     const { res: ok, etag } = await tagged(ctx, item.url, 'GET');
     const weakForm = isWeakTag(etag) ? etag.slice(2) : `W/${etag}`;
     for (const tag of [etag, weakForm, `${staleTag}, ${etag}`]) {
@@ -120,7 +120,7 @@ export const notModifiedNoBody = defineCheck({
   // Without a 304 there is nothing to observe: its own check judges that.
   dependsOn: ['END-if-none-match-304'],
   async run(ctx, { writable }) {
-    const item = await ctx.create(writable);
+    const item = await sharedItem(ctx, writable);
     const { etag } = await tagged(ctx, item.url, 'GET');
     const notModified = await sendExpectingNoContent(ctx, { method: 'GET', url: item.url, headers: { 'if-none-match': etag } }, { method: 'GET', url: item.url });
     if (notModified.res.status !== 304) throw new CheckSkipped(`no 304 to observe: If-None-Match got ${notModified.res.status} (see END-if-none-match-304)`);
@@ -134,7 +134,7 @@ export const notModifiedNoBody = defineCheck({
  * that accepts any tag it ever issued loses updates). Returns them with the item's
  * representation after that write.
  */
-async function staleTags(ctx: CheckContext, item: CreatedResource): Promise<{ current: Record<string, unknown>; tags: readonly (readonly [string, string])[] }> {
+async function staleTags(ctx: CheckContext, item: CreatedResource): Promise<StaleTags> {
   const { etag: previous } = await tagged(ctx, item.url, 'GET before a write');
   const [write] = writes(item);
   expectStatus(await ctx.http.send(write), [200, 204], `${write.method} that makes the ETag stale`);
@@ -144,9 +144,17 @@ async function staleTags(ctx: CheckContext, item: CreatedResource): Promise<{ cu
   return { current: expectJsonObject(res), tags: etag === previous ? tags.slice(0, 1) : tags };
 }
 
-/** Sends `spec` with each stale If-Match: 412 every time, and the item as it was. */
-async function expectRefusedWhenStale(ctx: CheckContext, item: CreatedResource, spec: RequestSpec): Promise<void> {
-  const { current, tags } = await staleTags(ctx, item);
+/** The item's representation after the write that made its tags stale, and those tags by what they are. */
+interface StaleTags {
+  readonly current: Record<string, unknown>;
+  readonly tags: readonly (readonly [string, string])[];
+}
+
+/**
+ * Sends `spec` with each stale If-Match: 412 every time, and the item as it was. The tags stay
+ * stale while every write is refused, so one write to make them serves each write sent after it.
+ */
+async function expectRefusedWhenStale(ctx: CheckContext, item: CreatedResource, spec: RequestSpec, { current, tags }: StaleTags): Promise<void> {
   for (const [which, tag] of tags) {
     const res = await ctx.http.send({ ...spec, headers: { 'if-match': tag } });
     expectStatus(res, 412, `${spec.method} with If-Match naming ${which}`);
@@ -167,7 +175,8 @@ export const ifMatch412 = defineCheck({
   assumes: ['END-safe-methods-no-change'],
   async run(ctx, { updatable }) {
     const item = await ctx.create(updatable);
-    for (const spec of writes(item)) await expectRefusedWhenStale(ctx, item, spec);
+    const stale = await staleTags(ctx, item);
+    for (const spec of writes(item)) await expectRefusedWhenStale(ctx, item, spec, stale);
   },
 });
 
@@ -181,7 +190,7 @@ export const ifMatchDelete412 = defineCheck({
   assumes: ['END-safe-methods-no-change'],
   async run(ctx, { updatable }) {
     const item = await ctx.create(updatable);
-    await expectRefusedWhenStale(ctx, item, { method: 'DELETE', url: item.url });
+    await expectRefusedWhenStale(ctx, item, { method: 'DELETE', url: item.url }, await staleTags(ctx, item));
   },
 });
 
@@ -194,17 +203,17 @@ export const ifMatchApplies = defineCheck({
   assumes: ['END-etag-stable'],
   async run(ctx, { updatable }) {
     const item = await ctx.create(updatable);
-    if (isWeakTag((await tagged(ctx, item.url, 'GET')).etag)) {
-      // If-Match compares strongly (RFC 9110 §13.1.1): a weak tag never matches, rightly.
-      throw new CheckSkipped('the item has a weak ETag, which If-Match can never match');
-    }
-    for (const spec of writes(item)) {
-      const { etag } = await tagged(ctx, item.url, `GET before ${spec.method}`);
+    let { etag } = await tagged(ctx, item.url, 'GET');
+    // If-Match compares strongly (RFC 9110 §13.1.1): a weak tag never matches, rightly.
+    if (isWeakTag(etag)) throw new CheckSkipped('the item has a weak ETag, which If-Match can never match');
+    for (const [i, spec] of writes(item).entries()) {
+      // The first write takes the tag just read; each later one the tag the write before it made.
+      if (i > 0) ({ etag } = await tagged(ctx, item.url, `GET before ${spec.method}`));
       expectStatus(await ctx.http.send({ ...spec, headers: { 'if-match': etag } }), [200, 204], `${spec.method} with If-Match: ${etag}`);
     }
     const [star] = writes(item);
     expectStatus(await ctx.http.send({ ...star, headers: { 'if-match': '*' } }), [200, 204], `${star.method} with If-Match: *`);
-    const { etag } = await tagged(ctx, item.url, 'GET before DELETE');
+    ({ etag } = await tagged(ctx, item.url, 'GET before DELETE'));
     expectStatus(await ctx.http.send({ method: 'DELETE', url: item.url, headers: { 'if-match': etag } }), [200, 204], `DELETE with If-Match: ${etag}`);
   },
 });

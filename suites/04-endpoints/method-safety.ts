@@ -7,7 +7,7 @@ import { brief, describe, ensure, expectHeader, expectJsonObject, expectStatus }
 import { createMarked, fetchMarkedPage, fetchPage, pagePath } from '../../src/check-kit/pagination.js';
 import { diffRepresentations } from '../../src/check-kit/compare.js';
 import { checkProperty } from '../../src/check-kit/property.js';
-import { itemPath, parseAllow, unknownItemPath, unsupportedMethod, unsupportedMethodProbe } from '../../src/check-kit/probes.js';
+import { itemPath, parseAllow, sharedItem, unknownItemPath, unsupportedMethod, unsupportedMethodProbe } from '../../src/check-kit/probes.js';
 
 /** A path the 405 probe goes to, and the methods restprobe saw succeed there, which its Allow must list. */
 interface Served {
@@ -27,7 +27,7 @@ export const methodNotAllowed405 = defineCheck({
     const listing = ctx.http.url(collection.path);
     const paths: Served[] = [];
     if (writable) {
-      const item = await ctx.create(writable);
+      const item = await sharedItem(ctx, writable);
       paths.push({ url: listing, methods: [...(await succeeded(listing)), 'POST'] }, { url: item.url, methods: await succeeded(item.url) });
     } else paths.push({ url: listing, methods: await succeeded(listing) });
     for (const { url, methods } of paths) {
@@ -52,12 +52,16 @@ const safeCall: fc.Arbitrary<SafeCall> = fc.record({
   index: fc.nat({ max: 1 }),
 });
 
-/** Tried first, so each method meets the items and the listings whatever the seed. */
-const everyMethodOnce: SafeCall[][] = [
-  [{ method: 'GET', target: 'marked', index: 0 }, { method: 'GET', target: 'item', index: 0 }],
-  [{ method: 'HEAD', target: 'marked', index: 0 }, { method: 'HEAD', target: 'item', index: 1 }],
-  [{ method: 'OPTIONS', target: 'collection', index: 0 }, { method: 'OPTIONS', target: 'item', index: 0 }],
-];
+/** Tried first, so each method meets every target (both items between them) whatever the seed. */
+const everyMethodOnce: SafeCall[][] = (['GET', 'HEAD', 'OPTIONS'] as const).map((method, i) =>
+  (['marked', 'item', 'collection', 'unknown'] as const).map((target) => ({ method, target, index: i % 2 })),
+);
+
+/**
+ * Random sequences tried after those, at most: the targeted ones already send each method to
+ * each target, and a sequence costs a snapshot (an item GET each, a listing) on top of its calls.
+ */
+const randomSequences = 3;
 
 const showCall = (c: SafeCall): string => `${c.method} ${c.target}${c.target === 'item' ? `#${c.index}` : ''}`;
 
@@ -81,10 +85,11 @@ const rounds = 3;
  * items, the same readings around a pause as long are the control. A call is blamed only
  * when it gains about one item a call more than its control (one item short at most) in each
  * of {@link rounds} rounds: another writer's items come with time, not with the calls.
- * Every call is first sent once between two readings: when the page gained nothing, no
- * call adds items and none is watched alone.
+ * `sendingEach`, which sends every call at least once (the property's targeted cases do),
+ * runs first between two readings: when the page gained nothing, no call adds items and
+ * none is watched alone.
  */
-async function watchOutsideTheMark(ctx: CheckContext, collection: CollectionProfile, own: ReadonlySet<string>, calls: readonly { readonly name: string; readonly spec: RequestSpec }[]): Promise<void> {
+async function watchOutsideTheMark(ctx: CheckContext, collection: CollectionProfile, own: ReadonlySet<string>, calls: readonly { readonly name: string; readonly spec: RequestSpec }[], sendingEach: () => Promise<void>): Promise<void> {
   const createdSort = collection.sorts.find((f) => /^created_?at$/i.test(f));
   const limit = Math.min(collection.pagination.maxLimit ?? 50, 50);
   const query = { limit, ...(createdSort !== undefined && { sort: `-${createdSort}` }) };
@@ -105,11 +110,9 @@ async function watchOutsideTheMark(ctx: CheckContext, collection: CollectionProf
     const firstKnown = after.findIndex((id) => before.has(id));
     return { ids: createdSort !== undefined && firstKnown >= 0 ? after.slice(0, firstKnown) : after.filter((id) => !before.has(id)), ms };
   };
-  // Every call once between two readings first: a call that adds items adds one here too,
-  // and only then is each call watched alone, against its control.
-  const atAll = await gained(async () => {
-    for (const { spec } of calls) await ctx.http.send(spec);
-  });
+  // Every call between two readings first: a call that adds items adds one here too, and
+  // only then is each call watched alone, against its control.
+  const atAll = await gained(sendingEach);
   if (atAll.ids.length === 0) return;
   let busy = false;
   for (const { name, spec } of calls) {
@@ -194,38 +197,40 @@ export const safeMethodsNoChange = defineCheck({
     let latest = await snapshot();
     const again = changes(first, latest);
     ensure(again.length === 0, `the GETs of a snapshot changed ${again.join(', ')}, expected two snapshots in a row to agree`, 'no change', again.join(', '));
-    await checkProperty(ctx, {
-      arbitrary: fc.array(safeCall, { minLength: 1, maxLength: 4 }),
-      examples: everyMethodOnce,
-      numRuns: Math.min(ctx.profile.properties.numRuns, 10),
-      show: (calls) => calls.map(showCall).join(', '),
-      predicate: async (calls) => {
-        // The check runs alone: the state is as the last snapshot left it, so a sequence needs
-        // only the snapshot after it, unless it changed something.
-        const before = latest;
-        let last = await sendSafely(calls);
-        latest = await snapshot();
-        const changed = changes(before, latest);
-        if (changed.length === 0) return;
-        // Which call: the sequence again, a snapshot after each call, and the first that changes something is named.
-        if (calls.length > 1) {
-          for (const c of calls) {
-            const from = latest;
-            last = await sendSafely([c]);
-            latest = await snapshot();
-            const one = changes(from, latest);
-            if (one.length > 0) throw changedBy(last, [c], one);
-          }
-        }
-        throw changedBy(last, calls, changed);
-      },
-    });
     const ownIds = new Set(items.map((x) => x.id));
     const collectionCalls = (['GET', 'HEAD', 'OPTIONS'] as const).flatMap((method) => [
       { name: `${method} ${collection.path}`, spec: { method, path: collection.path } },
       ...(mark ? [{ name: `${method} ${markedPath}`, spec: { method, path: markedPath } }] : []),
     ]);
-    await watchOutsideTheMark(ctx, collection, ownIds, collectionCalls);
+    const property = () =>
+      checkProperty(ctx, {
+        arbitrary: fc.array(safeCall, { minLength: 1, maxLength: 4 }),
+        examples: everyMethodOnce,
+        numRuns: Math.min(ctx.profile.properties.numRuns, randomSequences),
+        show: (calls) => calls.map(showCall).join(', '),
+        predicate: async (calls) => {
+          // The check runs alone: the state is as the last snapshot left it, so a sequence needs
+          // only the snapshot after it, unless it changed something.
+          const before = latest;
+          let last = await sendSafely(calls);
+          latest = await snapshot();
+          const changed = changes(before, latest);
+          if (changed.length === 0) return;
+          // Which call: the sequence again, a snapshot after each call, and the first that changes something is named.
+          if (calls.length > 1) {
+            for (const c of calls) {
+              const from = latest;
+              last = await sendSafely([c]);
+              latest = await snapshot();
+              const one = changes(from, latest);
+              if (one.length > 0) throw changedBy(last, [c], one);
+            }
+          }
+          throw changedBy(last, calls, changed);
+        },
+      });
+    // The property's targeted cases send every collection call: they are the first watch's calls too.
+    await watchOutsideTheMark(ctx, collection, ownIds, collectionCalls, property);
   },
 });
 

@@ -2,7 +2,7 @@
 import { CheckSkipped, defineCheck } from '../../src/model/check.js';
 import { splitList } from '../../src/check-kit/http-grammar.js';
 import { describe, ensure, expectHeader, expectJsonObject, expectStatus } from '../../src/check-kit/expect.js';
-import { parseAllow } from '../../src/check-kit/probes.js';
+import { parseAllow, sharedItem } from '../../src/check-kit/probes.js';
 import type { HttpResponse } from '../../src/model/context.js';
 import { fetchPage } from '../../src/check-kit/pagination.js';
 import { expectNoContent, sendExpectingNoContent } from '../../src/check-kit/connection.js';
@@ -42,7 +42,7 @@ export const headMatchesGet = defineCheck({
   severity: 'must',
   needs: ['writable'],
   async run(ctx, { writable }) {
-    const item = await ctx.create(writable);
+    const item = await sharedItem(ctx, writable);
     const get = await ctx.http.send({ method: 'GET', url: item.url });
     const head = await sendExpectingNoContent(ctx, { method: 'HEAD', url: item.url }, { method: 'GET', url: item.url });
     ensure(head.res.status === get.status, `HEAD answered ${head.res.status} where GET answered ${get.status}, expected the same status`, String(get.status), String(head.res.status));
@@ -65,7 +65,7 @@ export const headHeadersMatch = defineCheck({
   dependsOn: ['END-head-matches-get'],
   assumes: ['END-etag-stable'],
   async run(ctx, { writable }) {
-    const item = await ctx.create(writable);
+    const item = await sharedItem(ctx, writable);
     const get = await ctx.http.send({ method: 'GET', url: item.url });
     const head = await ctx.http.send({ method: 'HEAD', url: item.url });
     const differ = headHeaders
@@ -108,7 +108,7 @@ export const optionsAcceptPatch = defineCheck({
   severity: 'should',
   needs: ['writable'],
   async run(ctx, { writable }) {
-    const item = await ctx.create(writable);
+    const item = await sharedItem(ctx, writable);
     const res = await ctx.http.send({ method: 'OPTIONS', url: item.url });
     expectOptionsServed(res);
     expectStatus(res, [200, 204], 'OPTIONS on an item');

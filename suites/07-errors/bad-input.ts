@@ -142,6 +142,12 @@ function canonical(collection: CollectionProfile, { writable, destructive, updat
   return all.filter((input) => destructive || !hurts(input));
 }
 
+/**
+ * Random inputs tried after the canonical ones, at most: those already send every kind, and
+ * the inputs known to give 500s in common stacks, once each.
+ */
+const randomInputs = 8;
+
 /** Whether an input is sent to an item (PUT, PATCH), which the check makes once. */
 const toItem = (input: BadInput): boolean => 'method' in input && input.method !== 'POST';
 
@@ -209,6 +215,7 @@ export const badInputNo5xx = defineCheck({
     await checkProperty(ctx, {
       arbitrary: arbitraries(collection, allowed),
       examples: canonical(collection, allowed),
+      numRuns: Math.min(ctx.profile.properties.numRuns, randomInputs),
       show,
       predicate: async (input) => {
         const itemUrl = toItem(input) ? (await (item ??= ctx.create(collection))).url : undefined;

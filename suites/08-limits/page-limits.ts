@@ -4,12 +4,13 @@ import type { CollectionProfile } from '../../src/model/profile.js';
 import type { CheckContext } from '../../src/model/context.js';
 import { brief, describe, ensure, expectStatus } from '../../src/check-kit/expect.js';
 import { maxCapToFill, type CappedWalk } from '../../src/model/needs.js';
-import { createMarked, fetchPage, pagePath, positional, readPage, walk, walkDefects } from '../../src/check-kit/pagination.js';
+import { createMarked, fetchPage, pagePath, positional, readPage, sharedWalkSet, walk, walkDefects, type Page } from '../../src/check-kit/pagination.js';
 
 /**
  * A capped collection filled with maxLimit + 1 marked items: one fixture for the run, made by
  * the first cap check that asks and read by the others (they only read it), so a run fills
- * each collection past its cap once.
+ * each collection past its cap once. LIM-limit-capped asks only when the collection does not
+ * already show its cap.
  */
 async function filledPastMax(ctx: CheckContext, c: CappedWalk): Promise<{ max: number; filters: Readonly<Record<string, string>>; ids: readonly string[] }> {
   const { filters, ids } = await ctx.runFixture(`${c.name} filled past its cap of ${c.maxLimit}`, (maker) => createMarked(maker, c, c.maxLimit + 1));
@@ -47,14 +48,37 @@ export const limitCapped = defineCheck({
   uses: ['cappedWalk'],
   dependsOn: ['END-get-collection-200'],
   async run(ctx, { collection, cappedWalk: c }) {
+    const max = c?.maxLimit ?? collection.pagination.maxLimit;
+    if (max === undefined) return unboundedProbe(ctx, collection);
+    // The collection as it is first: a refusal, or a capped page with more items after it, shows
+    // the cap without filling the collection (and on a read-only run too).
+    const listed = await pageAboveCap(ctx, collection, max, {});
+    if (listed === undefined) return;
+    if (await moreFollow(ctx, collection, listed)) return ctx.note(`${collection.name} already lists more than ${max} items: limit=${max + 1} answered ${listed.items.length}`);
     if (c === undefined) return unboundedProbe(ctx, collection);
-    const { max, filters } = await filledPastMax(ctx, c);
-    const res = await ctx.http.send({ method: 'GET', path: pagePath(c, { limit: max + 1, filters }) });
-    if (res.status === 400 || res.status === 422) return ctx.note(`limit=${max + 1} refused with ${res.status}`);
-    const page = await fetchPage(ctx, c, { limit: max + 1, filters });
-    ensure(page.items.length <= max, `${describe(page.res)}: ${page.items.length} items for limit=${max + 1}, expected at most the maximum ${max} (or 400/422)`, `≤ ${max}`, String(page.items.length));
+    const { filters } = await filledPastMax(ctx, c);
+    await pageAboveCap(ctx, c, max, filters);
   },
 });
+
+/** GETs limit=max+1: undefined when refused with 400 or 422, else a page of at most `max` items, or the check fails. */
+async function pageAboveCap(ctx: CheckContext, c: CollectionProfile, max: number, filters: Readonly<Record<string, string>>): Promise<Page | undefined> {
+  const res = await ctx.http.send({ method: 'GET', path: pagePath(c, { limit: max + 1, filters }) });
+  if (res.status === 400 || res.status === 422) {
+    ctx.note(`limit=${max + 1} refused with ${res.status}`);
+    return undefined;
+  }
+  expectStatus(res, 200, `a page, or 400/422 for limit=${max + 1}`);
+  const page = readPage(res, c);
+  ensure(page.items.length <= max, `${describe(res)}: ${page.items.length} items for limit=${max + 1}, expected at most the maximum ${max} (or 400/422)`, `≤ ${max}`, String(page.items.length));
+  return page;
+}
+
+/** Whether items follow a non-empty page: a next cursor, or (offset and page styles) items at the next offset. */
+async function moreFollow(ctx: CheckContext, c: CollectionProfile, page: Page): Promise<boolean> {
+  const n = page.items.length;
+  return typeof page.nextCursor === 'string' || (positional(c) && n > 0 && (await fetchPage(ctx, c, { limit: n, offset: n })).items.length > 0);
+}
 
 /** A limit no cap allows: a list that answers it in full is unbounded. */
 const hugeLimit = 1_000_000;
@@ -71,8 +95,7 @@ async function unboundedProbe(ctx: CheckContext, c: CollectionProfile): Promise<
   const page = readPage(res, c);
   const n = page.items.length;
   ensure(n <= maxCapToFill, `${describe(res)}: ${n} items for limit=${hugeLimit}, an unbounded list, expected a maximum page size (a clamped page, or 400/422)`, `≤ a maximum page size`, `${n} items`);
-  const more = typeof page.nextCursor === 'string' || (positional(c) && n > 0 && (await fetchPage(ctx, c, { limit: n, offset: n })).items.length > 0);
-  if (more) return ctx.note(`no maximum page size declared; limit=${hugeLimit} was clamped to ${n} items a page (the observed maximum)`);
+  if (await moreFollow(ctx, c, page)) return ctx.note(`no maximum page size declared; limit=${hugeLimit} was clamped to ${n} items a page (the observed maximum)`);
   throw new CheckSkipped(`no maximum page size declared, and ${c.name} lists only ${n} items: a cap above that cannot be told from none`, 'collections[].pagination.maxLimit');
 }
 
@@ -86,9 +109,10 @@ export const limitInvalid400 = defineCheck({
   dependsOn: ['END-get-collection-200'],
   async run(ctx, { collection, anyWalk }) {
     const c = anyWalk ?? collection;
-    // Two items of its own tell a page clamped to one item from an ignored limit.
-    const filters = anyWalk ? (await createMarked(ctx, anyWalk, 2)).filters : {};
-    const available = anyWalk ? 2 : (await fetchPage(ctx, c, {})).items.length;
+    // Marked items (more than one) tell a page clamped to one item from an ignored limit.
+    const set = anyWalk ? await sharedWalkSet(ctx, anyWalk) : undefined;
+    const filters = set?.filters ?? {};
+    const available = set ? set.ids.length : (await fetchPage(ctx, c, {})).items.length;
     const send = (limit: string) => ctx.http.send({ method: 'GET', path: `${pagePath(c, { filters })}${Object.keys(filters).length > 0 ? '&' : '?'}${new URLSearchParams({ [c.pagination.limitParam]: limit })}` });
     for (const limit of ['abc', '1.5']) expectStatus(await send(limit), [400, 422], `limit=${limit}`);
     for (const limit of ['0', '-1']) {
