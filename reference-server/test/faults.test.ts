@@ -990,6 +990,18 @@ const demonstrations: Record<FaultName, (h: Harness) => Promise<void>> = {
     expect(shed?.headers['retry-after']).toMatch(/^\d+\.\d\d$/);
     expect(shed?.json()).toMatchObject({ status: 503, title: 'Service Unavailable' });
   },
+  async 'text-max-length-unchecked'(h) {
+    // The document says a project's name is at most 200 characters.
+    const res = await h.call('POST', '/v2/projects', { json: { name: 'n'.repeat(201) } });
+    expect(res.status).toBe(201);
+    expect(res.json().name).toHaveLength(201);
+  },
+  async 'enum-member-refused'(h) {
+    const res = await h.call('POST', '/v2/members', { json: { name: 'n', role: 'owner' } });
+    expect(res.status).toBe(422);
+    expect(res.json().errors).toEqual([{ field: 'role', message: 'must be one of "owner", "editor", "viewer"' }]);
+    expect((await h.call('POST', '/v2/members', { json: { name: 'n', role: 'editor' } })).status).toBe(201);
+  },
   ...oauthDemonstrations,
 };
 
@@ -1020,7 +1032,7 @@ describe('fault catalogue', () => {
     expect(fault.name).toMatch(/^[a-z0-9]+(?:-[a-z0-9]+)*$/);
     expect(fault.description).toMatch(/^[A-Z"'].{10,120}\.$/);
     expect(fault.description).not.toContain('\n');
-    for (const id of fault.detects) expect(id).toMatch(/^(CON|RES|STA|END|AUT|EVT|ERR|LIM|VER)-[a-z0-9]+(?:-[a-z0-9]+)*$/);
+    for (const id of fault.detects) expect(id).toMatch(/^(CON|RES|STA|END|AUT|EVT|ERR|LIM|VER|DOC)-[a-z0-9]+(?:-[a-z0-9]+)*$/);
   });
 
   it('has a demonstration for every fault, and none for unknown ones', () => {

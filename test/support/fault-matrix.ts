@@ -9,6 +9,7 @@ import { catalogue } from '../../suites/catalogue.js';
 import { faultCatalogue } from '../../reference-server/src/index.js';
 import { cleanServerExceptions, startTarget, tlsFaults } from './target.js';
 import { cleanShapes } from './clean-shapes.js';
+import { loadOpenApi } from '../../src/document/load.js';
 
 /** What a check may honestly answer on a fault that does not name it. */
 function bystander(r: { id: string; status: string; errorCode?: string }): string {
@@ -19,6 +20,9 @@ function bystander(r: { id: string; status: string; errorCode?: string }): strin
 }
 
 const honest = new Set(['as on the clean server', 'pass or skip', 'could not run']);
+
+/** The checks that judge by the API's OpenAPI document. */
+const needsDocument: ReadonlySet<string> = new Set(catalogue.filter((c) => (c.needs as readonly string[]).includes('openapi')).map((c) => c.id));
 
 /** Runs the matrix for every `of`-th fault, starting at `share` (0-based). */
 export function faultMatrix(share: number, of: number): void {
@@ -32,7 +36,10 @@ export function faultMatrix(share: number, of: number): void {
         // Compared with the clean server's response shapes, as a release is compared with the last
         // good one (--baseline): a fault that changes a probed status or field is a breaking change.
         const shapeBaseline = await cleanShapes();
-        const { results } = await runChecks({ profile: { ...target.profile, properties: { numRuns: 5 } }, inputs: { baseline: shapeBaseline }, checks: catalogue, seed: 1, client: target.client });
+        // The server's own OpenAPI document, for a fault a DOC check must find (npm start holds every run to it).
+        const openapi = fault.detects.some((id) => needsDocument.has(id)) ? await loadOpenApi(`${target.server.url}/openapi.json`) : undefined;
+        const inputs = { baseline: shapeBaseline, ...(openapi !== undefined && { openapi }) };
+        const { results } = await runChecks({ profile: { ...target.profile, properties: { numRuns: 5 } }, inputs, checks: catalogue, seed: 1, client: target.client });
         const detected: Record<string, string> = {};
         for (const id of fault.detects) {
           // A check runs once per collection: a fault may break the rule on one collection only.
