@@ -46,7 +46,7 @@ export interface BrokenBody {
 
 /** Random strings take these characters: no blank a server may trim to nothing, nothing a pattern-less field would balk at. */
 const alphanumeric = fc.constantFrom(...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789');
-/** Random strings are at most this much longer than their minimum: bounds have their own cases. */
+/** Random strings without a maxLength are at most this much longer than their minimum. */
 const randomLength = 24;
 /** Integers without bounds are drawn from ±this. */
 const unboundedInt = 10_000;
@@ -126,7 +126,12 @@ export class BodyInputs {
     for (const [name, node, f] of this.properties) model[name] = this.valueOf(name, node, f);
     const requiredKeys = this.properties.map(([name]) => name).filter((n) => this.flat.required.has(n));
     const fixed = Object.fromEntries(Object.entries(this.base).filter(([name]) => !(name in model)));
-    return fc.record(model, { requiredKeys }).map((drawn) => ({ ...fixed, ...drawn }) as Body).filter((b) => this.accepts(b));
+    // The unmapper lets fast-check shrink a targeted body too (an example it did not draw).
+    const drawnPart = (value: unknown): Partial<Record<string, unknown>> => {
+      if (!isObject(value) || Object.entries(fixed).some(([k, v]) => value[k] !== v)) throw new Error('not a body this arbitrary makes');
+      return Object.fromEntries(Object.entries(value).filter(([k]) => k in model));
+    };
+    return fc.record(model, { requiredKeys }).map((drawn) => ({ ...fixed, ...drawn }) as Body, drawnPart).filter((b) => this.accepts(b));
   }
 
   /**
@@ -166,7 +171,7 @@ export class BodyInputs {
     return fc.record({ broken: fc.constantFrom(...all), base: this.valid() }).filter((c) => !this.accepts(broken(c)));
   }
 
-  /** A value arbitrary within the property's constraints; what is not drawn (objects, patterns, formats) takes generated values. */
+  /** A value arbitrary within the property's constraints; what is not drawn (objects, arrays, formats) takes generated values. */
   private valueOf(name: string, node: Located, f: FlatSchema): fc.Arbitrary<unknown> {
     const nullable = f.types.has('null') ? [fc.constant(null)] : [];
     const type = soleType(f);
@@ -176,9 +181,11 @@ export class BodyInputs {
       if (type === 'boolean') return fc.boolean();
       if (type === 'string' && f.pattern === undefined && f.format === undefined) {
         const min = f.minLength ?? 0;
-        return fc.string({ unit: alphanumeric, minLength: min, maxLength: Math.min(f.maxLength ?? Infinity, min + randomLength) });
+        // Drawn short (fast-check's default size), but any length the schema allows can be shrunk from.
+        return fc.string({ unit: alphanumeric, minLength: min, maxLength: f.maxLength ?? min + randomLength });
       }
       if (type === 'integer') return fc.integer({ min: Math.ceil(lowOf(f) ?? -unboundedInt), max: Math.floor(highOf(f) ?? unboundedInt) });
+      if (type === 'string' && f.pattern !== undefined && f.format === undefined) return matching(f.pattern)?.filter((v) => this.accepts({ ...this.base, [name]: v }));
       return undefined;
     };
     const own = drawn() ?? fc.constantFrom(...this.generated(name, node));
@@ -235,6 +242,15 @@ export class BodyInputs {
 const lowOf = (f: FlatSchema): number | undefined => f.minimum ?? (f.exclusiveMinimum !== undefined ? f.exclusiveMinimum + 1 : undefined);
 /** The largest value the schema allows (an exclusive bound moved in by one). */
 const highOf = (f: FlatSchema): number | undefined => f.maximum ?? (f.exclusiveMaximum !== undefined ? f.exclusiveMaximum - 1 : undefined);
+
+/** Strings that match `pattern`; undefined for a pattern fast-check cannot draw from (lookarounds, back references). */
+function matching(pattern: string): fc.Arbitrary<string> | undefined {
+  try {
+    return fc.stringMatching(new RegExp(pattern));
+  } catch {
+    return undefined;
+  }
+}
 
 /** Whether `pattern` matches `s`; a pattern JavaScript cannot compile matches nothing. */
 function safeTest(pattern: string, s: string): boolean {

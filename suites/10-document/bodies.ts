@@ -17,6 +17,8 @@ import { broken, createInputs, documentsStatus, showBroken, type Body } from '..
 
 /** Random cases after the targeted ones, at most (`properties.numRuns` may ask for fewer). */
 const randomCases = 6;
+/** Smaller bodies tried when one fails, at most: each is a POST. */
+const maxShrinks = 40;
 
 interface Cases<T> {
   readonly arbitrary: fc.Arbitrary<T>;
@@ -36,6 +38,7 @@ async function postEach<T>(ctx: CheckContext, collection: WritableCollection, ca
     arbitrary,
     examples,
     numRuns: Math.min(ctx.profile.properties.numRuns, randomCases),
+    maxShrinks,
     show,
     predicate: async (input) => {
       const sent = body(input);
