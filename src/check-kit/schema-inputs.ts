@@ -222,8 +222,10 @@ export class BodyInputs {
       const outside = typeof member === 'number' ? Math.max(...f.enum.filter((v): v is number => typeof v === 'number')) + 1 : 'restprobe-not-a-member';
       out.push({ property: name, kind: 'enum', constraint: `enum ${JSON.stringify(f.enum)}`, value: outside });
     }
-    if (f.maxLength !== undefined) out.push({ property: name, kind: 'bounds', constraint: `maxLength ${f.maxLength}`, value: 'z'.repeat(f.maxLength + 1) });
-    if (f.minLength !== undefined && f.minLength > 0) out.push({ property: name, kind: 'bounds', constraint: `minLength ${f.minLength}`, value: 'a'.repeat(f.minLength - 1) });
+    // A string of z's or a's breaks a pattern, a format or an enum too: lengths are broken alone only where nothing else constrains the text.
+    const plainText = f.pattern === undefined && f.format === undefined && f.enum === undefined;
+    if (plainText && f.maxLength !== undefined) out.push({ property: name, kind: 'bounds', constraint: `maxLength ${f.maxLength}`, value: 'z'.repeat(f.maxLength + 1) });
+    if (plainText && f.minLength !== undefined && f.minLength > 0) out.push({ property: name, kind: 'bounds', constraint: `minLength ${f.minLength}`, value: 'a'.repeat(f.minLength - 1) });
     const high = highOf(f);
     const low = lowOf(f);
     if (high !== undefined) out.push({ property: name, kind: 'bounds', constraint: `maximum ${high}`, value: high + 1 });
