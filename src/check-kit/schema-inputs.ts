@@ -123,7 +123,10 @@ export class BodyInputs {
   /** Bodies the schema accepts: each required property, the optional ones or not, each value drawn within its constraints. */
   valid(): fc.Arbitrary<Body> {
     const model: Record<string, fc.Arbitrary<unknown>> = {};
-    for (const [name, node, f] of this.properties) model[name] = this.valueOf(name, node, f);
+    for (const [name, node, f] of this.properties) {
+      const value = this.valueOf(name, node, f);
+      if (value !== undefined) model[name] = value;
+    }
     const requiredKeys = this.properties.map(([name]) => name).filter((n) => this.flat.required.has(n));
     const fixed = Object.fromEntries(Object.entries(this.base).filter(([name]) => !(name in model)));
     // The unmapper lets fast-check shrink a targeted body too (an example it did not draw).
@@ -131,7 +134,11 @@ export class BodyInputs {
       if (!isObject(value) || Object.entries(fixed).some(([k, v]) => value[k] !== v)) throw new Error('not a body this arbitrary makes');
       return Object.fromEntries(Object.entries(value).filter(([k]) => k in model));
     };
-    return fc.record(model, { requiredKeys }).map((drawn) => ({ ...fixed, ...drawn }) as Body, drawnPart).filter((b) => this.accepts(b));
+    // A body the schema refuses as a whole (a rule across properties) gives way to the generated one: never a filter, which could spin.
+    return fc
+      .record(model, { requiredKeys: requiredKeys.filter((n) => n in model) })
+      .map((drawn) => ({ ...fixed, ...drawn }) as Body, drawnPart)
+      .map((b) => (this.accepts(b) ? b : this.base), asIs(isObject));
   }
 
   /**
@@ -168,28 +175,38 @@ export class BodyInputs {
   invalid(): fc.Arbitrary<BrokenBody> {
     const all = this.breaks();
     if (all.length === 0) throw new CheckSkipped(`the create body's schema (${this.schema.pointer}) states no constraint one property can break`);
-    return fc.record({ broken: fc.constantFrom(...all), base: this.valid() }).filter((c) => !this.accepts(broken(c)));
+    // A break a base happens to make valid again (a rule across properties) falls back to the generated base.
+    return fc.record({ broken: fc.constantFrom(...all), base: this.valid() }).map((c) => (this.accepts(broken(c)) ? { broken: c.broken, base: this.base } : c), asIs((v): v is BrokenBody => isObject(v) && isObject(v['base'])));
   }
 
-  /** A value arbitrary within the property's constraints; what is not drawn (objects, arrays, formats) takes generated values. */
-  private valueOf(name: string, node: Located, f: FlatSchema): fc.Arbitrary<unknown> {
-    const nullable = f.types.has('null') ? [fc.constant(null)] : [];
+  /**
+   * A value arbitrary within the property's constraints; what is not drawn (objects, arrays,
+   * formats) takes generated values. Undefined when no value could be made: the property is
+   * then sent as the generated body has it, or left out.
+   */
+  private valueOf(name: string, node: Located, f: FlatSchema): fc.Arbitrary<unknown> | undefined {
     const type = soleType(f);
+    const generated = this.generated(name, node);
+    const members = f.enum?.filter((v) => v !== null) ?? [];
+    const min = f.minLength ?? 0;
+    const max = f.maxLength ?? min + randomLength;
+    const low = Math.ceil(lowOf(f) ?? -unboundedInt);
+    const high = Math.floor(highOf(f) ?? unboundedInt);
     const drawn = (): fc.Arbitrary<unknown> | undefined => {
       if (f.hasConst) return fc.constant(f.const);
-      if (f.enum !== undefined) return fc.constantFrom(...f.enum.filter((v) => v !== null));
+      if (members.length > 0) return fc.constantFrom(...members);
       if (type === 'boolean') return fc.boolean();
-      if (type === 'string' && f.pattern === undefined && f.format === undefined) {
-        const min = f.minLength ?? 0;
-        // Drawn short (fast-check's default size), but any length the schema allows can be shrunk from.
-        return fc.string({ unit: alphanumeric, minLength: min, maxLength: f.maxLength ?? min + randomLength });
-      }
-      if (type === 'integer') return fc.integer({ min: Math.ceil(lowOf(f) ?? -unboundedInt), max: Math.floor(highOf(f) ?? unboundedInt) });
-      if (type === 'string' && f.pattern !== undefined && f.format === undefined) return matching(f.pattern)?.filter((v) => this.accepts({ ...this.base, [name]: v }));
+      // Drawn short (fast-check's default size), but any length the schema allows can be shrunk from.
+      if (type === 'string' && f.pattern === undefined && f.format === undefined && min <= max) return fc.string({ unit: alphanumeric, minLength: min, maxLength: max });
+      if (type === 'integer' && low <= high) return fc.integer({ min: low, max: high });
+      // A drawn match the other constraints refuse (its length) gives way to a generated value.
+      const fallback = generated[0];
+      if (type === 'string' && f.pattern !== undefined && f.format === undefined && fallback !== undefined) return matching(f.pattern)?.map((v) => (this.accepts({ ...this.base, [name]: v }) ? v : fallback), asIs((v): v is string => typeof v === 'string'));
       return undefined;
     };
-    const own = drawn() ?? fc.constantFrom(...this.generated(name, node));
-    return nullable.length > 0 ? fc.oneof(own, ...nullable) : own;
+    const own = drawn() ?? (generated.length > 0 ? fc.constantFrom(...generated) : undefined);
+    if (own === undefined) return undefined;
+    return f.types.has('null') ? fc.oneof(own, fc.constant(null)) : own;
   }
 
   /** The generator's values for a property (one per purpose, distinct), the body's own first. */
@@ -244,6 +261,14 @@ export class BodyInputs {
 const lowOf = (f: FlatSchema): number | undefined => f.minimum ?? (f.exclusiveMinimum !== undefined ? f.exclusiveMinimum + 1 : undefined);
 /** The largest value the schema allows (an exclusive bound moved in by one). */
 const highOf = (f: FlatSchema): number | undefined => f.maximum ?? (f.exclusiveMaximum !== undefined ? f.exclusiveMaximum - 1 : undefined);
+
+/** An unmapper that hands back a value of the arbitrary's kind as it is, so fast-check can shrink a value it did not draw (a targeted case). */
+function asIs<T>(is: (v: unknown) => v is T): (v: unknown) => T {
+  return (v) => {
+    if (!is(v)) throw new Error('not a value this arbitrary makes');
+    return v;
+  };
+}
 
 /** Strings that match `pattern`; undefined for a pattern fast-check cannot draw from (lookarounds, back references). */
 function matching(pattern: string): fc.Arbitrary<string> | undefined {
