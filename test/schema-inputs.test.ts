@@ -222,6 +222,8 @@ describe.concurrent('on stand-ins held to their own document', () => {
     expect(explain).toMatch(/POST \/widgets → 422 application\/problem\+json \(errors name \["name"\]\) to a body the documented schema accepts, expected 2xx.*replay with --seed 3/);
     // Shrunk from the 50-character edge to the shortest name refused: one past the stand-in's limit.
     expect(explain).toMatch(/counterexample after [1-9]\d* shrinks: \{"name":"[a-z]{21}"/);
+    // The same seed finds the same counterexample again.
+    expect((await onWidgets({ refusal: 422, namesFields: true, maxName: 20 })).explain).toBe(explain);
     expect(left).toBe(0);
   });
 });
