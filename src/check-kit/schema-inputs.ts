@@ -105,6 +105,12 @@ export class BodyInputs {
    * The inputs of a request body schema, or why there are none: it is no object with
    * properties, or no body valid against it could be made. `leaveOut` names properties the
    * caller sets itself (the mark field).
+   *
+   * @example
+   * ```ts
+   * BodyInputs.of(doc, postMedia.schema, { leaveOut: ['label'] }); // a BodyInputs
+   * BodyInputs.of(doc, arrayBody.schema, { leaveOut: [] });       // 'the create body's schema (…) is not an object with properties of its own, …'
+   * ```
    */
   static of(doc: OpenApiDocument, schema: Located, options: { readonly leaveOut: readonly string[] }): BodyInputs | string {
     const validator = new SchemaValidator(doc, 'request');
@@ -155,7 +161,15 @@ export class BodyInputs {
     return bodies.filter((b) => this.accepts(b));
   }
 
-  /** Every constraint the schema states that one property's value (or absence) can break alone. */
+  /**
+   * Every constraint the schema states that one property's value (or absence) can break alone.
+   *
+   * @example
+   * ```ts
+   * inputs.breaks().map((b) => `${b.property}: ${b.constraint}`);
+   * // ['name: type string', 'name: required', 'name: maxLength 200', 'name: minLength 1', 'status: type string', 'status: enum ["active","archived"]', …]
+   * ```
+   */
   breaks(): Break[] {
     return this.properties.flatMap(([name, , f]) => this.breaksOf(name, f)).filter((b) => !this.accepts(broken({ broken: b, base: this.base })));
   }
