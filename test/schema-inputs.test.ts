@@ -5,24 +5,18 @@
  * (400 where the reference answers 422, integer ids, a documented 409) both pass; on stand-ins
  * that break the rules another way than the faults (a refusal that names no field, a length
  * limit below the documented one) the check about that rule fails. What a run created is gone
- * after it, whatever the verdict. On three published documents, every body drawn from a POST's
- * schema validates against it, and every broken one fails it by its one broken constraint.
+ * after it, whatever the verdict. (test/schema-inputs-published.test.ts draws from published documents.)
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
-import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { runChecks } from '../src/engine/run.js';
 import { HttpClient } from '../src/http/client.js';
 import { OpenApiDocument } from '../src/model/openapi-document.js';
 import { resultName, type CheckResult } from '../src/model/result.js';
 import { loadOpenApi } from '../src/document/load.js';
-import { SchemaValidator } from '../src/document/json-schema.js';
-import { jsonMedia, pathItems } from '../src/document/operations.js';
-import { BodyInputs, broken, constraintKinds } from '../src/check-kit/schema-inputs.js';
 import { invalidBodiesRefused, validBodiesAccepted } from '../suites/10-document/bodies.js';
-import { repoRoot, startTarget } from './support/target.js';
+import { startTarget } from './support/target.js';
 import { testProfile } from './support/profile.js';
 import { thingsCollection } from './support/items-server.js';
 
@@ -184,10 +178,12 @@ async function startWidgets(options: WidgetsOptions): Promise<{ url: string; ite
 /** The two checks on a widgets stand-in, held to its document; what the run left is `left`. */
 async function onWidgets(options: WidgetsOptions): Promise<{ verdicts: Verdicts; explain: string; left: number; creates: readonly Create[] }> {
   const widgets = await startWidgets(options);
-  const client = new HttpClient({ timeoutMs: 2_000, maxBodyBytes: 1 << 20, connections: 2, maxRequests: 1_000 });
+  // Generous timeouts: on a loaded machine (the test files run side by side) this process may wait seconds for a core.
+  const client = new HttpClient({ timeoutMs: 10_000, maxBodyBytes: 1 << 20, connections: 2, maxRequests: 1_000 });
   try {
     const collection = { ...thingsCollection(), name: 'widgets', path: '/widgets', itemPath: '/widgets/{id}', idType: 'integer' as const, createBody: { name: 'w', kind: 'gear' }, markField: 'label' };
-    const profile = { ...testProfile(widgets.url, { keyHeader: null }), collections: [collection] };
+    const base = testProfile(widgets.url, { keyHeader: null });
+    const profile = { ...base, http: { ...base.http, timeoutMs: 10_000 }, collections: [collection] };
     const { results } = await runChecks({ profile, checks, seed: 3, client, inputs: { openapi: widgetsDocument() } });
     return { ...verdicts(results), left: widgets.items.size, creates: widgets.creates };
   } finally {
@@ -239,36 +235,5 @@ describe.concurrent("on the reference server's faults", () => {
     const { verdicts: v, explain } = await onReference(['enum-member-refused']);
     expect(v['DOC-valid-bodies-accepted [members]'], explain).toBe('fail');
     expect(explain).toMatch(/errors name \["role"\]/);
-  });
-});
-
-/** Published documents in npm packages (dev dependencies, pinned; all MIT), as test/openapi-published.test.ts reads them. */
-const published = [
-  { name: '@figma/rest-api-spec', file: 'openapi/openapi.yaml', kinds: ['type', 'required', 'enum', 'bounds'] },
-  { name: 'shipengine-openapi', file: 'openapi.yaml', kinds: constraintKinds },
-  { name: '@scalar/galaxy', file: 'dist/latest.yaml', kinds: ['type', 'required', 'format'] },
-] as const;
-
-describe.concurrent('on published documents, every POST with a JSON object body', () => {
-  it.each(published.map((p) => [p.name, p] as const))('%s: valid bodies validate, each broken body breaks only its constraint', async (_name, { name, file, kinds: broke }) => {
-    const doc = await loadOpenApi(join(repoRoot, 'node_modules', ...name.split('/'), file));
-    const requests = new SchemaValidator(doc, 'request');
-    const kinds = new Set<string>();
-    let operations = 0;
-    for (const op of pathItems(doc).flatMap((p) => p.operations).filter((o) => o.method === 'POST')) {
-      const schema = jsonMedia(op.requestBody?.content)?.schema;
-      const inputs = schema === undefined ? undefined : BodyInputs.of(doc, schema, { leaveOut: [] });
-      if (schema === undefined || inputs === undefined || typeof inputs === 'string' || inputs.breaks().length === 0) continue;
-      operations++;
-      const where = `POST ${op.path}`;
-      for (const body of [...inputs.edgeBodies(), ...fc.sample(inputs.valid(), { seed: 1, numRuns: 10 })]) expect(requests.validate(schema, body), `${where} ${JSON.stringify(body)}`).toEqual({ ok: true });
-      for (const c of [...inputs.targetedBreaks(), ...fc.sample(inputs.invalid(), { seed: 1, numRuns: 10 })]) {
-        kinds.add(c.broken.kind);
-        expect(requests.validate(schema, c.base).ok, `${where} base`).toBe(true);
-        expect(requests.validate(schema, broken(c)).ok, `${where} ${c.broken.property} ${c.broken.constraint}`).toBe(false);
-      }
-    }
-    expect(operations).toBeGreaterThan(0);
-    expect(new Set(kinds)).toEqual(new Set(broke));
   });
 });
