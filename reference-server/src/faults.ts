@@ -836,6 +836,17 @@ const definitions = [
     description: 'Taking an action answers 201 without the Location header the document marks required.',
     detects: ['DOC-required-headers'],
   },
+  {
+    name: 'text-max-length-unchecked',
+    description: 'Text longer than its documented maxLength is stored: a project named with 201 characters is created, not refused.',
+    // What it stores it answers: the 201 and any listing of the item break the response schema too.
+    detects: ['DOC-invalid-bodies-refused', 'DOC-body-matches-schema'],
+  },
+  {
+    name: 'enum-member-refused',
+    description: 'The first member of a documented enum is refused with 422: a project\'s status "active", a member\'s role "owner".',
+    detects: ['DOC-valid-bodies-accepted'],
+  },
 ] as const satisfies readonly FaultDefinition[];
 
 /**

@@ -7,6 +7,7 @@
  */
 import type { JsonObject } from './body.js';
 import { validationFailed, type FieldError } from './problem.js';
+import { faultActive } from './request-faults.js';
 
 /** The rule for one field of a resource. */
 export type FieldRule =
@@ -52,11 +53,13 @@ function check(rule: FieldRule, value: unknown): { ok: FieldValue } | { error: s
       if (typeof value !== 'string') return { error: 'must be a string' };
       const length = characters(rule.required ? value.trim() : value);
       if (rule.required && length === 0) return { error: 'must not be blank' };
-      if (length > rule.max) return { error: `must be at most ${rule.max} characters` };
+      // Fault: the length limit the document states is not enforced.
+      if (length > rule.max && !faultActive('text-max-length-unchecked')) return { error: `must be at most ${rule.max} characters` };
       return { ok: value };
     }
     case 'enum':
-      return typeof value === 'string' && rule.values.includes(value)
+      // Fault: the first member the document lists is refused, as if it were not one.
+      return typeof value === 'string' && rule.values.includes(value) && !(faultActive('enum-member-refused') && value === rule.values[0])
         ? { ok: value }
         : { error: `must be one of ${rule.values.map((v) => JSON.stringify(v)).join(', ')}` };
     case 'boolean':

@@ -1020,6 +1020,18 @@ const demonstrations: Record<FaultName, (h: Harness) => Promise<void>> = {
     const taken = await h.call('POST', task._links.completion);
     expect([taken.status, taken.headers['location']]).toEqual([201, undefined]);
   },
+  async 'text-max-length-unchecked'(h) {
+    // The document says a project's name is at most 200 characters.
+    const res = await h.call('POST', '/v2/projects', { json: { name: 'n'.repeat(201) } });
+    expect(res.status).toBe(201);
+    expect(res.json().name).toHaveLength(201);
+  },
+  async 'enum-member-refused'(h) {
+    const res = await h.call('POST', '/v2/members', { json: { name: 'n', role: 'owner' } });
+    expect(res.status).toBe(422);
+    expect(res.json().errors).toEqual([{ field: 'role', message: 'must be one of "owner", "editor", "viewer"' }]);
+    expect((await h.call('POST', '/v2/members', { json: { name: 'n', role: 'editor' } })).status).toBe(201);
+  },
   ...oauthDemonstrations,
 };
 

@@ -5,7 +5,7 @@
  */
 import type { HttpResponse } from '../model/context.js';
 import { CheckSkipped } from '../model/check.js';
-import { describe, expectEvery } from './expect.js';
+import { brief, describe, ensure, expectEvery, expectJsonObject } from './expect.js';
 import { jsonType } from '../model/json.js';
 
 /** `an array`, `a number`, `null`. */
@@ -72,6 +72,27 @@ function problemCause(bad: readonly HttpResponse[], aspect: ProblemAspect, what:
   if (bad.every((r) => r.mediaType !== problemMediaType)) return `${what} are not labelled ${problemMediaType}`;
   if (aspect === 'status' && bad.every((r) => problemViolations(r, 'members').length === 0)) return `the problem "status" member of ${what} is not the HTTP status`;
   return undefined;
+}
+
+/**
+ * Fails unless a validation error's body carries `errors`, a non-empty array of objects each
+ * with a `field` string, and one of them names a field of `offending` (as it is, or as the
+ * last step of a path: `item.name`, `/item/name`). Returns the names the errors give.
+ *
+ * @example
+ * ```ts
+ * expectFieldErrors(res, ['name'], 'the answer to an invalid body'); // ['name']
+ * ```
+ */
+export function expectFieldErrors(res: HttpResponse, offending: readonly string[], what: string): string[] {
+  const body = expectJsonObject(res, what);
+  const errors = body['errors'];
+  ensure(Array.isArray(errors) && errors.length > 0, `${describe(res)}: "errors" is ${brief(errors)}, expected a non-empty array`, 'errors: [{ field }]', brief(errors));
+  const withoutField = errors.filter((e) => typeof (e as Record<string, unknown> | null)?.['field'] !== 'string');
+  ensure(withoutField.length === 0, `${describe(res)}: ${withoutField.length} of ${errors.length} errors have no "field" string (${brief(withoutField[0])}), expected each to name its field`, 'field: string', brief(withoutField[0]));
+  const named = errors.map((e) => String((e as Record<string, unknown>)['field']));
+  ensure(named.some((f) => offending.some((o) => f === o || f.endsWith(`.${o}`) || f.endsWith(`/${o}`))), `${describe(res)}: errors name ${brief(named)}, expected ${offending.length === 1 ? `the invalid field ${brief(offending[0])}` : `at least one of the invalid fields ${brief(offending)}`}`, brief(offending), brief(named));
+  return named;
 }
 
 /** The cause every check shares that meets an error answered with a success status (see CheckFailure's `rootCause`). */

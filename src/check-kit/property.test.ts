@@ -19,6 +19,16 @@ beforeAll(async () => {
 });
 afterAll(async () => new Promise<void>((resolve) => server.close(() => resolve())));
 
+/** Runs `check` against the test server. */
+async function execute(check: Parameters<typeof executeCheck>[0]): ReturnType<typeof executeCheck> {
+  const client = new HttpClient({ timeoutMs: 2_000, maxBodyBytes: 1 << 20, connections: 1, maxRequests: 1_000 });
+  try {
+    return await executeCheck(check, { profile: testProfile(url), client, seed: 7 });
+  } finally {
+    await client.close();
+  }
+}
+
 it('a failure that passes when replayed: the evidence is the failing exchange, and the message says so', async () => {
   const flaky = defineCheck({
     id: 'ERR-flaky',
@@ -37,14 +47,38 @@ it('a failure that passes when replayed: the evidence is the failing exchange, a
       });
     },
   });
-  const client = new HttpClient({ timeoutMs: 2_000, maxBodyBytes: 1 << 20, connections: 1, maxRequests: 1_000 });
-  try {
-    const result = await executeCheck(flaky, { profile: testProfile(url), client, seed: 7 });
-    expect(result.status).toBe('fail');
-    expect(result.message).toMatch(/answered 500, expected 200 — but the same case passed when replayed: the target is not deterministic/);
-    expect(result.evidence.exchanges).toHaveLength(1);
-    expect(result.evidence.exchanges[result.evidence.focus!]!.response?.status).toBe(500);
-  } finally {
-    await client.close();
-  }
+  const result = await execute(flaky);
+  expect(result.status).toBe('fail');
+  expect(result.message).toMatch(/answered 500, expected 200 — but the same case passed when replayed: the target is not deterministic/);
+  expect(result.evidence.exchanges).toHaveLength(1);
+  expect(result.evidence.exchanges[result.evidence.focus!]!.response?.status).toBe(500);
+});
+
+it('maxShrinks bounds what shrinking sends: the smallest failing input found by then is the counterexample, and a note says so', async () => {
+  let sent = 0;
+  const bounded = defineCheck({
+    id: 'ERR-bounded',
+    title: 'bounded',
+    rule: 'Every n MUST be below 10.',
+    severity: 'must',
+    needs: [],
+    async run(ctx) {
+      await checkProperty(ctx, {
+        arbitrary: fc.nat({ max: 1_000_000 }),
+        examples: [987_654],
+        numRuns: 1,
+        maxShrinks: 3,
+        predicate: async (n) => {
+          sent++;
+          ctx.observed(`n = ${n}`);
+          if (n >= 10) throw new CheckFailure(`n is ${n}, expected below 10`, 'below 10', String(n));
+        },
+      });
+    },
+  });
+  const result = await execute(bounded);
+  expect(result.status).toBe('fail');
+  // The example, at most three shrinks, and the replay of the counterexample.
+  expect(sent).toBeLessThanOrEqual(1 + 3 + 1);
+  expect(result.evidence.notes).toContain('shrinking stopped after 3 tries: a smaller counterexample may exist');
 });

@@ -17,6 +17,11 @@ export interface PropertyOptions<T> {
   readonly show?: (input: T) => string;
   /** Inputs tried before the random ones, so known-bad cases never depend on luck. */
   readonly examples?: readonly T[];
+  /**
+   * How many smaller inputs shrinking may try, at most (each costs the predicate's requests);
+   * unbounded when absent. The smallest failing input found by then is the counterexample.
+   */
+  readonly maxShrinks?: number;
 }
 
 /**
@@ -35,9 +40,12 @@ export async function checkProperty<T>(ctx: CheckContext, opts: PropertyOptions<
   let fatal: unknown;
   // The exchanges of the last failing case (the most shrunk), in case a replay does not fail.
   let lastFailing: { from: number; to: number; failure: CheckFailure } | undefined;
+  // Every input tried after the first failure is a shrink.
+  let shrinksTried = 0;
   const details = await fc.check(
     fc.asyncProperty(opts.arbitrary, async (input) => {
       if (fatal !== undefined) return true;
+      if (lastFailing !== undefined && ++shrinksTried > (opts.maxShrinks ?? Infinity)) return true;
       const from = ctx.http.recordingMark();
       try {
         await opts.predicate(input);
@@ -60,6 +68,7 @@ export async function checkProperty<T>(ctx: CheckContext, opts: PropertyOptions<
     return;
   }
   const [input] = details.counterexample;
+  if (shrinksTried > (opts.maxShrinks ?? Infinity)) ctx.note(`shrinking stopped after ${opts.maxShrinks} tries: a smaller counterexample may exist`);
   const shown = opts.show ? opts.show(input) : fc.stringify(input);
   ctx.property({
     seed: details.seed,

@@ -6,10 +6,10 @@
  */
 import { isObject } from '../model/json.js';
 import type { OpenApiDocument } from '../model/openapi-document.js';
-import { isObjectSchema, ValueGenerator, type BodyPurpose } from './generate.js';
+import { isObjectSchema, ValueGenerator, type BodyPurpose } from '../document/generate.js';
 import type { SchemaValidator } from '../document/json-schema.js';
 import type { MediaType } from '../document/operations.js';
-import { admits, flatten } from './schema.js';
+import { admits, flatten } from '../document/schema.js';
 
 export type Body = Record<string, unknown>;
 

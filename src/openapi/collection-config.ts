@@ -12,7 +12,7 @@ import type { Located, OpenApiDocument } from '../model/openapi-document.js';
 import { fillInLine, type ConfigPath, type Draft } from './draft.js';
 import { inferListing, type ListingInference } from './listing.js';
 import { jsonMedia, successResponse, type Operation, type OperationMethod } from '../document/operations.js';
-import { flatten, soleType, type FlatSchema } from './schema.js';
+import { flatten, soleType, type FlatSchema } from '../document/schema.js';
 
 export interface CollectionContext {
   readonly doc: OpenApiDocument;

@@ -9,7 +9,7 @@
  */
 import type { OpenApiDocument } from '../model/openapi-document.js';
 import { jsonMedia, successResponse, type Operation, type OperationMethod, type PathItem } from '../document/operations.js';
-import { listShape } from './schema.js';
+import { listShape } from '../document/schema.js';
 
 export interface ActionShape {
   /** The last segment: the `_links` member that names it. */

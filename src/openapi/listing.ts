@@ -9,7 +9,7 @@ import type { RawCollection } from '../config/raw-config.js';
 import type { Located, OpenApiDocument } from '../model/openapi-document.js';
 import { jsonMedia, successResponse, type Operation, type Parameter } from '../document/operations.js';
 import { pointerOf } from '../model/json-pointer.js';
-import { flatten, listShape, soleType, type FlatSchema } from './schema.js';
+import { flatten, listShape, soleType, type FlatSchema } from '../document/schema.js';
 
 export interface ListingInference {
   readonly pagination?: NonNullable<RawCollection['pagination']>;

@@ -10,7 +10,7 @@ import type { BodyInference } from './bodies.js';
 import type { OpenApiDocument } from '../model/openapi-document.js';
 import { jsonMedia, successResponse, type Operation } from '../document/operations.js';
 import { tokensOf } from '../model/json-pointer.js';
-import { flatten } from './schema.js';
+import { flatten } from '../document/schema.js';
 
 export interface SubscriptionInference {
   readonly operation: Operation;

@@ -6,7 +6,7 @@
 import type { RawConfig } from '../config/raw-config.js';
 import type { OpenApiDocument } from '../model/openapi-document.js';
 import type { Operation } from '../document/operations.js';
-import { flatten } from './schema.js';
+import { flatten } from '../document/schema.js';
 import type { ApiTarget } from '../document/servers.js';
 
 export interface VersionInference {

@@ -1,7 +1,7 @@
 /** §7 errors: every error body is problem+json of one shape (RFC 9457). */
 import { defineCheck } from '../../src/model/check.js';
-import { describe, ensure, expectJsonObject, brief } from '../../src/check-kit/expect.js';
-import { errorAs2xx, errorBodyMarkers, expectProblems, leakedInternals } from '../../src/check-kit/problem.js';
+import { describe, ensure, brief } from '../../src/check-kit/expect.js';
+import { errorAs2xx, errorBodyMarkers, expectFieldErrors, expectProblems, leakedInternals } from '../../src/check-kit/problem.js';
 import { errorProbeUses, invalidBody, malformedJson, provokeErrors, sendTracked, unknownItemPath } from '../../src/check-kit/probes.js';
 
 export const problemJsonContentType = defineCheck({
@@ -49,14 +49,7 @@ export const validationErrorsField = defineCheck({
   async run(ctx, { writable: collection }) {
     const sent = invalidBody(collection);
     const res = await sendTracked(ctx, collection, { method: 'POST', path: collection.path, json: sent });
-    const body = expectJsonObject(res, 'the answer to an invalid body');
-    const errors = body['errors'];
-    ensure(Array.isArray(errors) && errors.length > 0, `${describe(res)}: "errors" is ${brief(errors)}, expected a non-empty array`, 'errors: [{ field }]', brief(errors));
-    const withoutField = errors.filter((e) => typeof (e as Record<string, unknown> | null)?.['field'] !== 'string');
-    ensure(withoutField.length === 0, `${describe(res)}: ${withoutField.length} of ${errors.length} errors have no "field" string (${brief(withoutField[0])}), expected each to name its field`, 'field: string', brief(withoutField[0]));
-    const named = errors.map((e) => String((e as Record<string, unknown>)['field']));
-    const offending = Object.keys(sent);
-    ensure(named.some((f) => offending.some((o) => f === o || f.endsWith(`.${o}`) || f.endsWith(`/${o}`))), `${describe(res)}: errors name ${brief(named)}, expected at least one of the invalid fields ${brief(offending)}`, brief(offending), brief(named));
+    expectFieldErrors(res, Object.keys(sent), 'the answer to an invalid body');
   },
 });
 

@@ -10,7 +10,7 @@
  * allows it (`(replaced)`, another enum member), for replace and patch bodies.
  */
 import type { Located, OpenApiDocument } from '../model/openapi-document.js';
-import type { SchemaValidator } from '../document/json-schema.js';
+import type { SchemaValidator } from './json-schema.js';
 import { admits, flatten, soleType, type FlatSchema, type SchemaType } from './schema.js';
 
 /** What a generated body is for: a create writes every property, a replace the required ones. */

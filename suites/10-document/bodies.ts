@@ -1,0 +1,105 @@
+/**
+ * The create operation's request schema, held to both ways: a body it accepts is accepted,
+ * and a body that breaks exactly one constraint it states is refused naming the field. The
+ * bodies are fast-check arbitraries drawn from the schema (src/check-kit/schema-inputs.ts):
+ * targeted cases first, then a few random ones, the failing one shrunk and replayable with
+ * `--seed`. Each case is one POST, so the random ones are few.
+ */
+import type fc from 'fast-check';
+import { CheckFailure, defineCheck } from '../../src/model/check.js';
+import type { CheckContext, HttpResponse } from '../../src/model/context.js';
+import type { WritableCollection } from '../../src/model/needs.js';
+import { brief, describe, expectStatus } from '../../src/check-kit/expect.js';
+import { expectFieldErrors } from '../../src/check-kit/problem.js';
+import { sendTracked } from '../../src/check-kit/probes.js';
+import { checkProperty } from '../../src/check-kit/property.js';
+import { broken, createInputs, documentsStatus, showBroken, type Body } from '../../src/check-kit/schema-inputs.js';
+
+/** Random cases after the targeted ones, at most (`properties.numRuns` may ask for fewer). */
+const randomCases = 6;
+/** Smaller bodies tried when one fails, at most: each is a POST. */
+const maxShrinks = 40;
+
+interface Cases<T> {
+  readonly arbitrary: fc.Arbitrary<T>;
+  /** The targeted cases, tried first. */
+  readonly examples: readonly T[];
+  readonly show: (input: T) => string;
+  readonly body: (input: T) => Body;
+}
+
+/**
+ * POSTs each case's body with a fresh mark (when the collection has a mark field) and judges
+ * the answer; what a 2xx created is tracked, and deleted before the next case is sent.
+ */
+async function postEach<T>(ctx: CheckContext, collection: WritableCollection, cases: Cases<T>, judge: (res: HttpResponse, input: T) => void): Promise<void> {
+  const { arbitrary, examples, show, body } = cases;
+  await checkProperty(ctx, {
+    arbitrary,
+    examples,
+    numRuns: Math.min(ctx.profile.properties.numRuns, randomCases),
+    maxShrinks,
+    show,
+    predicate: async (input) => {
+      const sent = body(input);
+      const json = collection.markField === undefined ? sent : { ...sent, [collection.markField]: ctx.newMark() };
+      try {
+        judge(await sendTracked(ctx, collection, { method: 'POST', path: collection.path, json }), input);
+      } finally {
+        await ctx.cleanup();
+      }
+    },
+  });
+}
+
+/** The fields a refusal's `errors` names, for a message: ` (errors name ["role"])`. */
+function namedFields(res: HttpResponse): string {
+  const errors = (res.json as Record<string, unknown> | undefined)?.['errors'];
+  const fields = Array.isArray(errors) ? errors.map((e) => (e as Record<string, unknown> | null)?.['field']).filter((f) => typeof f === 'string') : [];
+  return fields.length === 0 ? '' : ` (errors name ${brief(fields)})`;
+}
+
+const isSuccess = (res: HttpResponse): boolean => res.status >= 200 && res.status < 300;
+
+export const validBodiesAccepted = defineCheck({
+  id: 'DOC-valid-bodies-accepted',
+  title: 'Bodies the create schema accepts are accepted',
+  rule: "A create whose body the operation's documented request schema accepts MUST be answered 2xx, or with a 4xx the operation documents other than 400 and 422 (a 409 for a conflict).",
+  severity: 'must',
+  needs: ['openapi', 'writable'],
+  async run(ctx, { openapi, writable }) {
+    const { operation, inputs } = createInputs(ctx, openapi, writable);
+    const cases = { arbitrary: inputs.valid(), examples: inputs.edgeBodies(), show: (body: Body) => brief(body, 300), body: (body: Body) => body };
+    const answered = { created: 0, refused: 0 };
+    await postEach(ctx, writable, cases, (res) => {
+      // A documented refusal (409 for a duplicate, 403) is the operation's to give; a 400 or 422 says the body is invalid.
+      const documentedRefusal = res.status >= 400 && res.status < 500 && res.status !== 400 && res.status !== 422 && documentsStatus(operation, res.status);
+      if (isSuccess(res) || documentedRefusal) {
+        answered[documentedRefusal ? 'refused' : 'created']++;
+        return;
+      }
+      const expected = '2xx, or a 4xx the operation documents other than 400 and 422';
+      throw new CheckFailure(`${describe(res)}${namedFields(res)} to a body the documented schema accepts, expected ${expected}`, expected, String(res.status), res.exchangeIndex);
+    });
+    ctx.note(`${answered.created} valid bodies created, ${answered.refused} refused with a status the operation documents`);
+  },
+});
+
+export const invalidBodiesRefused = defineCheck({
+  id: 'DOC-invalid-bodies-refused',
+  title: 'Bodies that break one documented constraint are refused, naming the field',
+  rule: "A create whose body breaks exactly one constraint the operation's documented request schema states (a type, a required property, an enum, a bound, a pattern, a format) MUST be refused with 400 or 422, its `errors[].field` naming the property.",
+  severity: 'must',
+  needs: ['openapi', 'writable'],
+  async run(ctx, { openapi, writable }) {
+    const { inputs } = createInputs(ctx, openapi, writable);
+    const targeted = inputs.targetedBreaks();
+    ctx.note(`targeted: ${targeted.map((c) => `${c.broken.property} (${c.broken.constraint})`).join(', ')}; then random breaks of ${inputs.breaks().length} constraints`);
+    await postEach(ctx, writable, { arbitrary: inputs.invalid(), examples: targeted, show: showBroken, body: broken }, (res, input) => {
+      const what = `a body where ${input.broken.property} breaks ${input.broken.constraint}`;
+      if (isSuccess(res)) throw new CheckFailure(`${describe(res)} to ${what}: it was accepted, expected 400 or 422 naming ${input.broken.property}`, '400 or 422', String(res.status), res.exchangeIndex);
+      expectStatus(res, [400, 422], what);
+      expectFieldErrors(res, [input.broken.property], what);
+    });
+  },
+});
