@@ -212,12 +212,12 @@ const definitions = [
   {
     name: 'validation-errors-without-field',
     description: 'The errors[] entries of a 422 carry a message but no field.',
-    detects: ['ERR-validation-errors-field', 'VER-compatible-within-major', 'DOC-body-matches-schema'],
+    detects: ['ERR-validation-errors-field', 'VER-compatible-within-major', 'DOC-body-matches-schema', 'DOC-invalid-bodies-refused'],
   },
   {
     name: 'validation-error-as-200',
     description: 'A body that fails validation answers 200 with the problem body instead of 422.',
-    detects: ['ERR-no-error-body-on-2xx', 'ERR-validation-422', 'ERR-bad-input-no-5xx', 'VER-compatible-within-major', 'DOC-media-type-documented', 'DOC-status-documented'],
+    detects: ['ERR-no-error-body-on-2xx', 'ERR-validation-422', 'ERR-bad-input-no-5xx', 'VER-compatible-within-major', 'DOC-media-type-documented', 'DOC-status-documented', 'DOC-invalid-bodies-refused'],
   },
   {
     name: 'unknown-id-200-null',
@@ -232,7 +232,7 @@ const definitions = [
   {
     name: 'wrong-type-500',
     description: 'A project name that is not a string reaches the handler unchecked, which crashes with 500.',
-    detects: ['ERR-bad-input-no-5xx', 'ERR-validation-422', 'ERR-validation-errors-field', 'VER-compatible-within-major', 'DOC-status-documented'],
+    detects: ['ERR-bad-input-no-5xx', 'ERR-validation-422', 'ERR-validation-errors-field', 'VER-compatible-within-major', 'DOC-status-documented', 'DOC-invalid-bodies-refused'],
   },
   {
     name: 'error-leaks-stack',
