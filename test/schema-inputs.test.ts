@@ -54,7 +54,7 @@ describe.concurrent('on the reference server, held to its own document', () => {
     });
     for (const r of results) expect(r.evidence.property?.numRuns, r.id).toBeGreaterThan(6);
     const notes = results.flatMap((r) => r.evidence.notes).join('\n');
-    expect(notes).toMatch(/^10 valid bodies created, 0 refused with a status the operation documents$/m);
+    expect(notes).toMatch(/^10 valid bodies created, 0 refused with a conflict the operation documents$/m);
     expect(notes).toMatch(/^targeted: name \(type string\), name \(required\), status \(enum \["active","archived"\]\), name \(maxLength 200\); then random breaks of \d+ constraints$/m);
   });
 });
@@ -73,6 +73,8 @@ interface WidgetsOptions {
   readonly namesFields: boolean;
   /** The longest name it takes, whatever the document says (50). */
   readonly maxName: number;
+  /** Answers every valid create 403, a status its document lists: nothing is ever created. */
+  readonly forbidsAll?: boolean;
 }
 
 /**
@@ -110,7 +112,7 @@ const widgetsDocument = (): OpenApiDocument => {
                 },
               },
             },
-            responses: { '201': { description: 'Created.', content: { 'application/json': { schema: widget } } }, '400': problem, '409': problem },
+            responses: { '201': { description: 'Created.', content: { 'application/json': { schema: widget } } }, '400': problem, '403': problem, '409': problem },
           },
         },
         '/widgets/{id}': { get: { responses: { '200': { description: 'The widget.' } } }, delete: { responses: { '204': { description: 'Deleted.' } } } },
@@ -155,6 +157,7 @@ async function startWidgets(options: WidgetsOptions): Promise<{ url: string; ite
           const detail = `Invalid fields: ${bad.join(', ')}.`;
           return send(res, options.refusal, { type: 'about:blank', title: 'Invalid body', status: options.refusal, detail, ...(options.namesFields && { errors: bad.map((field) => ({ field, message: 'is invalid' })) }) });
         }
+        if (options.forbidsAll === true) return send(res, 403, { type: 'about:blank', title: 'Forbidden', status: 403, detail: 'Widgets are read-only here.' });
         if (body['code'] === 'ABC') return send(res, 409, { type: 'about:blank', title: 'Conflict', status: 409, detail: 'The code ABC is taken.' });
         const item = { ...body, id: next++ };
         items.set(item.id, item);
@@ -210,6 +213,12 @@ describe.concurrent('on stand-ins held to their own document', () => {
     const { verdicts: v, explain } = await onWidgets({ refusal: 422, namesFields: false, maxName: 50 });
     expect(v, explain).toEqual({ 'DOC-valid-bodies-accepted [widgets]': 'pass', 'DOC-invalid-bodies-refused [widgets]': 'fail' });
     expect(explain).toMatch(/"errors" is undefined, expected a non-empty array/);
+  });
+
+  it('a 403 to every valid body fails DOC-valid-bodies-accepted, though the document lists 403: a refusal is no acceptance', async () => {
+    const { verdicts: v, explain } = await onWidgets({ refusal: 422, namesFields: true, maxName: 50, forbidsAll: true });
+    expect(v['DOC-valid-bodies-accepted [widgets]'], explain).toBe('fail');
+    expect(explain).toMatch(/POST \/widgets → 403 .*to a body the documented schema accepts, expected 2xx, or a 409 the operation documents/);
   });
 
   it('a name limit below the documented one fails DOC-valid-bodies-accepted with the refused body, shrunk and replayable', async () => {

@@ -85,7 +85,7 @@ export class DocumentJudge {
 
   constructor(
     readonly doc: OpenApiDocument,
-    profile: TargetProfile,
+    private readonly profile: TargetProfile,
   ) {
     this.templates = pathItems(doc)
       .filter((p) => p.operations.length > 0)
@@ -125,9 +125,29 @@ export class DocumentJudge {
     return undefined;
   }
 
+  /**
+   * The version a request asked for in a header or the query, when it is not the current one
+   * (a VER check's probe of a deprecated or removed version): the document describes the
+   * current version only. Under the URL scheme another version has another path, which the
+   * servers' paths tell apart.
+   */
+  private otherVersion(exchange: ReceivedExchange): string | undefined {
+    const v = this.profile.version;
+    if (v === undefined || v.scheme === 'url') return undefined;
+    let asked: string | undefined;
+    if (v.scheme === 'query') asked = new URL(exchange.url).searchParams.get(v.queryParam) ?? undefined;
+    else {
+      const name = v.header.toLowerCase();
+      const value = Object.entries(exchange.requestHeaders).find(([k]) => k.toLowerCase() === name)?.[1];
+      asked = name === 'accept' ? /;\s*version=([^;,\s]+)/i.exec(value ?? '')?.[1] : value;
+    }
+    return asked !== undefined && asked.replace(/^v/i, '') !== v.current ? asked : undefined;
+  }
+
   /** The received answers the document describes, each with its operation and documented response. */
   answers(received: readonly ReceivedExchange[]): DocumentedAnswer[] {
     return received.flatMap((exchange) => {
+      if (this.otherVersion(exchange) !== undefined) return [];
       const found = this.operationOf(exchange.method, exchange.url);
       return found === undefined ? [] : [{ exchange, ...found, response: responseFor(found.operation, exchange.response.status) }];
     });
@@ -174,6 +194,9 @@ function bodyOf(answer: DocumentedAnswer): string | undefined {
   const text = answer.exchange.response.text;
   return text.length === 0 ? undefined : text;
 }
+
+/** Findings a message lists; the rest are counted. */
+const maxFindingsShown = 10;
 
 /** The documented status codes of an operation, for messages. */
 const documented = (operation: Operation): string => operation.responses.map((r) => r.status).join(', ') || 'none';
@@ -262,7 +285,8 @@ export async function holdAnswers(ctx: CheckContext, openapi: OpenApiDocument, r
   for (const answer of answers) {
     const problem = rule(answer, judge);
     if (problem === undefined) continue;
-    const key = `${answer.operation.method} ${answer.operation.path} ${problem}`;
+    // One finding for every item of a listing that breaks the schema alike (`/data/3/name`, `/data/7/name`).
+    const key = `${answer.operation.method} ${answer.operation.path} ${problem.replace(/\/\d+(?=\/|\s)/g, '/*')}`;
     const seen = findings.get(key);
     if (seen === undefined) findings.set(key, { first: answer, count: 1 });
     else seen.count++;
@@ -277,6 +301,7 @@ export async function holdAnswers(ctx: CheckContext, openapi: OpenApiDocument, r
   });
   // The first answer of each finding goes into the evidence; the message names them all.
   const cited = [...findings.values()].slice(0, 8).map(({ first }) => ctx.cite(first.exchange));
-  const found = lines.join('; ');
+  const shown = lines.slice(0, maxFindingsShown);
+  const found = `${shown.join('; ')}${lines.length > shown.length ? `; and ${lines.length - shown.length} more findings of the same kind` : ''}`;
   throw new CheckFailure(`${findings.size === 1 ? 'one operation answers' : `${findings.size} findings: operations answer`} unlike the document: ${found}`, `every answer's ${subject} as the OpenAPI document describes it`, found, cited[0]);
 }

@@ -85,6 +85,15 @@ const unpatterned = ['restprobe does not match!', '!', ' ', '~~~~~~~~', '0', 'a'
  * await checkProperty(ctx, { arbitrary: inputs.valid(), examples: inputs.edgeBodies(), predicate });
  * ```
  */
+/**
+ * The longest text a case sends: generated documents often say `maxLength: 2147483647`,
+ * which no body can hold; a bound past this is not tried at its edge.
+ */
+const longestText = 64 * 1024;
+
+/** `char` repeated `length` times, when that is short enough to send; else nothing. */
+const sendable = (char: string, length: number): string[] => (length <= longestText ? [char.repeat(length)] : []);
+
 export class BodyInputs {
   private readonly flat: FlatSchema;
   /** The writable properties, in document order, without those left out. */
@@ -245,7 +254,7 @@ export class BodyInputs {
     const values: unknown[] = [];
     if (f.enum !== undefined) values.push(...f.enum.filter((v) => v !== null));
     else if (type === 'boolean') values.push(true, false);
-    else if (type === 'string' && f.pattern === undefined && f.format === undefined) values.push('a'.repeat(Math.max(f.minLength ?? 0, 1)), ...(f.maxLength !== undefined ? ['z'.repeat(f.maxLength)] : []));
+    else if (type === 'string' && f.pattern === undefined && f.format === undefined) values.push(...sendable('a', Math.max(f.minLength ?? 0, 1)), ...(f.maxLength !== undefined ? sendable('z', f.maxLength) : []));
     else if (type === 'integer' || type === 'number') values.push(...[lowOf(f), highOf(f)].filter((n) => n !== undefined));
     else if (type === 'string') values.push(...this.generated(name, node));
     if (f.types.has('null')) values.push(null);
@@ -265,8 +274,8 @@ export class BodyInputs {
     }
     // A string of z's or a's breaks a pattern, a format or an enum too: lengths are broken alone only where nothing else constrains the text.
     const plainText = f.pattern === undefined && f.format === undefined && f.enum === undefined;
-    if (plainText && f.maxLength !== undefined) out.push({ property: name, kind: 'bounds', constraint: `maxLength ${f.maxLength}`, value: 'z'.repeat(f.maxLength + 1) });
-    if (plainText && f.minLength !== undefined && f.minLength > 0) out.push({ property: name, kind: 'bounds', constraint: `minLength ${f.minLength}`, value: 'a'.repeat(f.minLength - 1) });
+    if (plainText && f.maxLength !== undefined) out.push(...sendable('z', f.maxLength + 1).map((value) => ({ property: name, kind: 'bounds' as const, constraint: `maxLength ${f.maxLength}`, value })));
+    if (plainText && f.minLength !== undefined && f.minLength > 0) out.push(...sendable('a', f.minLength - 1).map((value) => ({ property: name, kind: 'bounds' as const, constraint: `minLength ${f.minLength}`, value })));
     const high = highOf(f);
     const low = lowOf(f);
     if (high !== undefined) out.push({ property: name, kind: 'bounds', constraint: `maximum ${high}`, value: high + 1 });

@@ -87,7 +87,8 @@ export async function loadOpenApi(source: string, download?: (url: string) => Pr
     // The user names the URL (often a staging host on a private network): no SSRF guard here.
     // `download` (a run's own client: its CA, proxy, timeout and body cap) reads http(s) files when given.
     const http = { safeUrlResolver: false, timeout: downloadTimeoutMs, ...(download !== undefined && { read: (file: { url: string }) => download(file.url) }) };
-    root = await $RefParser.bundle(location, { resolve: { http } });
+    // A document fetched from a URL may not pull files of this machine into the bundle.
+    root = await $RefParser.bundle(location, { resolve: { http, ...(isUrl(source) && { file: false }) } });
   } catch (err) {
     throw invalid(source, resolverProblem(err), err);
   }

@@ -85,10 +85,11 @@ export class RunContext implements CheckContext {
   ) {
     this.ledger = shared.ledger;
     this.collections = shared.collections;
-    // Outermost first: refusals before anything waits; the polite client next to last, so each retry is
+    // Outermost first: refusals before anything waits; the answers kept for review checks outside
+    // the polite client, so a 429 or 503 it retried is not taken for the API's answer; the polite client next to last, so each retry is
     // one request; then the breaker, counting each attempt the target left unanswered; last, the
     // note that a PUT has left (a PUT-create the run stopped before it left created nothing).
-    this.guards = [refuseWhenClosed(this.state), refuseWrites(profile.safety.readOnly), abortOn(signal), this.observeOwnWrites, this.answers.guard, politely(shared.pacer, shared.polite, (line) => this.note(line)), shared.breaker.guard(owner), shared.tally.guard(owner), this.observeSent, ...this.keepReceived];
+    this.guards = [refuseWhenClosed(this.state), refuseWrites(profile.safety.readOnly), abortOn(signal), this.observeOwnWrites, this.answers.guard, ...this.keepReceived, politely(shared.pacer, shared.polite, (line) => this.note(line)), shared.breaker.guard(owner), shared.tally.guard(owner), this.observeSent];
     this.http = new RecordingSession(this.guarded(client), profile);
   }
 

@@ -11,7 +11,12 @@ import { testProfile } from '../../test/support/profile.js';
 import { runChecks } from './run.js';
 
 /** Answers every request with its own path and a value only this test knows, in a member no name marks secret. */
-const server = createServer((req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ path: req.url, note: 'minted-7Qx2vT9kLm4pZr8w' })));
+let flaky = 0;
+const server = createServer((req, res) => {
+  // The first request to /CON-flaky meets an overloaded server; the polite client retries it.
+  if (req.url === '/CON-flaky' && flaky++ === 0) return res.writeHead(503, { 'retry-after': '0', 'content-type': 'text/html' }).end('<h1>busy</h1>');
+  res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ path: req.url, note: 'minted-7Qx2vT9kLm4pZr8w' }));
+});
 let profile: ReturnType<typeof testProfile>;
 beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -56,6 +61,13 @@ describe('review checks', () => {
     const review = results.find((r) => r.id === 'CON-review')!;
     expect(review.evidence.exchanges).toHaveLength(1);
     expect(JSON.stringify(review)).not.toContain('minted-7Qx2vT9kLm4pZr8w');
+  });
+
+  it('see the answer a check got, not an attempt the polite client retried', async () => {
+    const { results } = await runChecks({ profile, checks: [sender('CON-flaky', 'parallel'), reviewer], seed: 1 });
+    const review = results.find((r) => r.id === 'CON-review')!;
+    expect(flaky).toBe(2);
+    expect(review.evidence.exchanges.map((x) => x.response?.status)).toEqual([200]);
   });
 
   it('keep nothing when no review check is selected', async () => {

@@ -6,15 +6,18 @@
 import type { Guard } from '../http/guards.js';
 import type { ReceivedExchange } from '../model/context.js';
 
-/** Request bodies longer than this are cut in what is kept (the check that sent it had all of it). */
-const requestBodyLimit = 4096;
+/**
+ * Request bodies longer than this are not kept (the check that sent it had all of it): a cut
+ * body would escape the redaction of its secret-named members, which reads the whole JSON.
+ */
+const requestBodyLimit = 256 * 1024;
 
 export class ReceivedLog {
   readonly exchanges: ReceivedExchange[] = [];
 
   /**
-   * Keeps each answer `owner`'s requests get. Innermost among the guards, so a retried 429
-   * is kept too: the target sent it.
+   * Keeps each answer `owner`'s requests get, as the check got it: outside the polite
+   * client, so an attempt it retried (a 429, a 503) is not taken for the API's answer.
    *
    * @example
    * ```ts
@@ -32,7 +35,7 @@ export class ReceivedLog {
           method: req.method,
           url: req.url,
           requestHeaders: req.headers,
-          requestBody: requestBody !== undefined && requestBody.length > requestBodyLimit ? `${requestBody.slice(0, requestBodyLimit)}… (cut)` : requestBody,
+          requestBody: requestBody !== undefined && requestBody.length > requestBodyLimit ? `(a body of ${requestBody.length} characters, not kept)` : requestBody,
           // Decoded only when a review check reads it.
           response: {
             status: res.status,
