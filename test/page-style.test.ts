@@ -158,4 +158,13 @@ describe('a collection paged by number, sorted with a separate order parameter',
     const many = await startNotes({ uncapped: true, preexisting: 1_200 });
     expect(await verdicts(many.profile, ['LIM-limit-capped'])).toEqual({ 'LIM-limit-capped': 'fail' });
   });
+
+  it('a declared cap, a read-only run and too few items to show it: a skip naming safety.readOnly, not a claim that no cap was declared', async () => {
+    // It serves any per_page, so limit=11 shows 3 items: the declared cap of 10 cannot be seen.
+    const few = await startNotes({ uncapped: true, preexisting: 3 });
+    const profile = { ...few.profile, safety: { ...few.profile.safety, readOnly: true }, collections: few.profile.collections.map((c) => ({ ...c, pagination: { ...c.pagination, maxLimit: cap } })) };
+    const { results } = await runChecks({ profile, checks: catalogue.filter((c) => c.id === 'LIM-limit-capped'), seed: 3 });
+    expect(results.map((r) => [r.status, r.configKey])).toEqual([['skip', 'safety.readOnly']]);
+    expect(results[0]!.message).toMatch(/lists 3 items, no more than its declared maximum of \d+, and restprobe may not fill it/);
+  });
 });

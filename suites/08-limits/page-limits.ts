@@ -55,7 +55,10 @@ export const limitCapped = defineCheck({
     const listed = await pageAboveCap(ctx, collection, max, {});
     if (listed === undefined) return;
     if (await moreFollow(ctx, collection, listed)) return ctx.note(`${collection.name} already lists more than ${max} items: limit=${max + 1} answered ${listed.items.length}`);
-    if (c === undefined) return unboundedProbe(ctx, collection);
+    if (c === undefined) {
+      const key = ctx.profile.safety.readOnly ? 'safety.readOnly' : 'collections[].create.body';
+      throw new CheckSkipped(`${collection.name} lists ${listed.items.length} items, no more than its declared maximum of ${max}, and restprobe may not fill it (${key}): a cap shows only on a fuller collection`, key);
+    }
     const { filters } = await filledPastMax(ctx, c);
     await pageAboveCap(ctx, c, max, filters);
   },
