@@ -1042,8 +1042,9 @@ const serverOptions: Partial<Record<FaultName, Omit<ReferenceServerOptions, 'fau
   'plain-http-serves-data': { tls: true },
   'rate-limit-absent': { probeRateLimit: slowProbeQuota },
   'retry-after-missing': { probeRateLimit: slowProbeQuota },
-  'retry-after-too-short': { probeRateLimit: shortProbeQuota },
-  'retry-after-too-long': { probeRateLimit: shortProbeQuota },
+  // Not shed: a wave's requests that land after its 429 would have the client shed (503) past the stated wait, which these demonstrate.
+  'retry-after-too-short': { probeRateLimit: shortProbeQuota, overload: false },
+  'retry-after-too-long': { probeRateLimit: shortProbeQuota, overload: false },
   'rate-limit-per-node': { nodes: 2, probeRateLimit: slowProbeQuota },
   'rate-limit-global-counter': { probeRateLimit: slowProbeQuota },
   'rate-limited-plain-text': { probeRateLimit: slowProbeQuota },
