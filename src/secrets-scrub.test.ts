@@ -98,3 +98,15 @@ describe('scrubSecrets leaves ordinary words alone', () => {
     expect(scrubSecrets('ppppppsk_live_echoes', [key])).toBe('ppppppsk_live_echoes');
   });
 });
+
+describe('a JSON secret (a JWK)', () => {
+  it("scrubs its members' pieces, never its structure: a member starting x- leaves a curl line's \"x- alone", () => {
+    const jwk = JSON.stringify({ kty: 'EC', crv: 'P-256', x: 'x-Q3bT9mVw2LkPz8RfYh1NcD5sJuEa0GiKoXl4Wq7Zp', y: 'Hc8Jd2Ls9QwE4rTy6UiO0pA1sD3fG5hJ7kL9zX2cV4b', d: 'Mn5Bv7Cx9Za1Sd3Fg5Hj7Kl9Qw2Er4Ty6Ui8Op0As1D' });
+    const secrets = [{ envName: 'JWT_KEY', value: jwk }];
+    const html = '-H &quot;x-api-key: $API_KEY&quot;';
+    expect(scrubSecrets(html, secrets)).toBe(html);
+    // A member's piece, cut, is still scrubbed; so is the whole key.
+    expect(scrubSecrets('d=Mn5Bv7Cx9Za1Sd3F…', secrets)).toBe('d=$JWT_KEY…');
+    expect(scrubSecrets(`key ${jwk}`, secrets)).toBe('key $JWT_KEY');
+  });
+});

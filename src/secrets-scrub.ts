@@ -49,10 +49,28 @@ function encodingsOf(value: string): string[] {
   return [...new Set([...texts, ...texts.flatMap(base64Cores)])];
 }
 
-/** A secret's forms and the hashes of their fragments: what scrubbing needs of it. */
+/** A secret's forms, the forms whose pieces are scrubbed too, and the hashes of those pieces: what scrubbing needs of it. */
 interface Prepared {
   readonly forms: readonly string[];
+  readonly pieces: readonly string[];
   readonly grams: ReadonlySet<number>;
+}
+
+/**
+ * The parts of a secret whose pieces are secret: the whole value, or for a JSON object (a
+ * JWK) its string members. Its structure is not: `{"kty":"EC","x":"` is in every JWK, and its
+ * HTML form's `&quot;x-` (a member starting `x-`) once scrubbed the `"x-` of a curl line.
+ */
+function secretParts(value: string): string[] {
+  let parsed: unknown;
+  try {
+    parsed = value.trimStart().startsWith('{') ? JSON.parse(value) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  if (parsed === null || typeof parsed !== 'object') return [value];
+  const strings = (v: unknown): string[] => (typeof v === 'string' ? [v] : v !== null && typeof v === 'object' ? Object.values(v).flatMap(strings) : []);
+  return strings(parsed).filter((v) => v.length >= fragmentLength);
 }
 
 /**
@@ -67,10 +85,11 @@ function prepare(value: string): Prepared {
   let p = prepared.get(value);
   if (p === undefined) {
     const forms = encodingsOf(value);
+    const pieces = [...new Set(secretParts(value).flatMap(encodingsOf))];
     const grams = new Set<number>();
-    for (const form of forms) for (let i = 0; i + fragmentLength <= form.length; i++) grams.add(hashOf(form, i));
+    for (const piece of pieces) for (let i = 0; i + fragmentLength <= piece.length; i++) grams.add(hashOf(piece, i));
     if (prepared.size >= maxPrepared) prepared.clear();
-    prepared.set(value, (p = { forms, grams }));
+    prepared.set(value, (p = { forms, pieces, grams }));
   }
   return p;
 }
@@ -140,7 +159,7 @@ function plausiblySecret(text: string, start: number, end: number, forms: readon
  * of `forms`, when it is {@link plausiblySecret}. A rolling hash finds candidate windows in one pass, so a multi-megabyte
  * report costs milliseconds; each candidate is confirmed against the forms themselves.
  */
-function scrubFragments(text: string, { forms, grams }: Prepared, replacement: string): string {
+function scrubFragments(text: string, { pieces: forms, grams }: Prepared, replacement: string): string {
   if (text.length < fragmentLength) return text;
   const spans: [number, number][] = [];
   let h = hashOf(text, 0);
