@@ -57,20 +57,22 @@ interface Prepared {
 }
 
 /**
- * The parts of a secret whose pieces are secret: the whole value, or for a JSON object (a
- * JWK) its string members. Its structure is not: `{"kty":"EC","x":"` is in every JWK, and its
+ * The forms of a secret whose pieces are secret: all of its forms, or for a JSON object (a
+ * JWK) its string members' and its base64 forms. Its structure as text is not: `{"kty":"EC","x":"` is in every JWK, and its
  * HTML form's `&quot;x-` (a member starting `x-`) once scrubbed the `"x-` of a curl line.
  */
-function secretParts(value: string): string[] {
+function pieceForms(value: string): string[] {
   let parsed: unknown;
   try {
     parsed = value.trimStart().startsWith('{') ? JSON.parse(value) : undefined;
   } catch {
     parsed = undefined;
   }
-  if (parsed === null || typeof parsed !== 'object') return [value];
+  if (parsed === null || typeof parsed !== 'object') return encodingsOf(value);
   const strings = (v: unknown): string[] => (typeof v === 'string' ? [v] : v !== null && typeof v === 'object' ? Object.values(v).flatMap(strings) : []);
-  return strings(parsed).filter((v) => v.length >= fragmentLength);
+  const members = strings(parsed).filter((v) => v.length >= fragmentLength);
+  // Its base64 forms stay whole: an echo may encode the JSON, structure and all, and cut it anywhere.
+  return [...new Set([...members.flatMap(encodingsOf), ...textForms(value).flatMap(base64Cores)])];
 }
 
 /**
@@ -85,7 +87,7 @@ function prepare(value: string): Prepared {
   let p = prepared.get(value);
   if (p === undefined) {
     const forms = encodingsOf(value);
-    const pieces = [...new Set(secretParts(value).flatMap(encodingsOf))];
+    const pieces = pieceForms(value);
     const grams = new Set<number>();
     for (const piece of pieces) for (let i = 0; i + fragmentLength <= piece.length; i++) grams.add(hashOf(piece, i));
     if (prepared.size >= maxPrepared) prepared.clear();
