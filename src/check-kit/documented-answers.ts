@@ -17,7 +17,7 @@ import type { TargetProfile } from '../model/profile.js';
 import { CheckFailure, CheckSkipped } from '../model/check.js';
 import { isObject } from '../model/json.js';
 import { pathItems, type Operation, type Response } from '../document/operations.js';
-import { serversOf } from '../document/servers.js';
+import { serverPath, serversOf } from '../document/servers.js';
 import { SchemaValidator } from '../document/json-schema.js';
 
 /** An answer matched to the operation it answered. */
@@ -94,7 +94,7 @@ export class DocumentJudge {
     const base = new URL(profile.baseUrl);
     const basePath = base.pathname.replace(/\/+$/, '');
     const servers = serversOf(doc);
-    const serverPaths = servers.map((s) => (s.absolute !== undefined ? new URL(s.absolute).pathname : s.url.replace(/^[a-z]+:\/\/[^/]*/i, '')).replace(/\/+$/, ''));
+    const serverPaths = servers.map(serverPath);
     // A server's path as written, and below the base URL's path (a relative server of a document read from a file).
     this.prefixes = [...new Set(serverPaths.flatMap((p) => [p, `${basePath}${p}`]))].sort((a, b) => b.length - a.length);
     this.origins = new Set([base.origin, ...profile.nodes.map((n) => new URL(n).origin), ...servers.flatMap((s) => (s.absolute !== undefined ? [new URL(s.absolute).origin] : []))]);
@@ -166,16 +166,30 @@ export class DocumentJudge {
    */
   probePaths(profile: TargetProfile): string[] {
     const basePath = new URL(profile.baseUrl).pathname.replace(/\/+$/, '');
-    const server = serverPathOf(this.doc);
+    const first = serversOf(this.doc)[0];
+    const server = first === undefined ? '' : serverPath(first);
     const below = server.startsWith(`${basePath}/`) ? server.slice(basePath.length) : server;
     return this.templates.filter((t) => t.params === 0 && t.operations.some((o) => o.method === 'GET')).map((t) => (t.path === '/' && below !== '' ? below : `${below}${t.path}`));
   }
 }
 
-function serverPathOf(doc: OpenApiDocument): string {
-  const first = serversOf(doc)[0];
-  if (first === undefined) return '';
-  return (first.absolute !== undefined ? new URL(first.absolute).pathname : first.url.replace(/^[a-z]+:\/\/[^/]*/i, '')).replace(/\/+$/, '');
+/** Judges by document and profile: the run's DOC checks share one (its templates, and the validator it compiles). */
+const judges = new WeakMap<OpenApiDocument, WeakMap<TargetProfile, DocumentJudge>>();
+
+/**
+ * The judge of `doc` for `profile`, made once.
+ *
+ * @example
+ * ```ts
+ * judgeFor(openapi, ctx.profile).operationOf('POST', ctx.http.url(collection.path));
+ * ```
+ */
+export function judgeFor(doc: OpenApiDocument, profile: TargetProfile): DocumentJudge {
+  let byProfile = judges.get(doc);
+  if (byProfile === undefined) judges.set(doc, (byProfile = new WeakMap()));
+  let judge = byProfile.get(profile);
+  if (judge === undefined) byProfile.set(profile, (judge = new DocumentJudge(doc, profile)));
+  return judge;
 }
 
 /** The response the document describes for `status`: its own code, else its range (`4XX`), else `default`. */
@@ -274,30 +288,30 @@ export const headersRule: AnswerRule = ({ response, exchange }, judge) => {
  * ```
  */
 export async function holdAnswers(ctx: CheckContext, openapi: OpenApiDocument, rule: AnswerRule, subject: string): Promise<void> {
-  const judge = new DocumentJudge(openapi, ctx.profile);
+  const judge = judgeFor(openapi, ctx.profile);
   let answers = judge.answers(ctx.received());
   if (answers.length === 0) {
     for (const path of judge.probePaths(ctx.profile)) await ctx.http.send({ method: 'GET', path });
     answers = judge.answers(ctx.received());
   }
   if (answers.length === 0) throw new CheckSkipped('no answer of the run was to an operation the OpenAPI document describes (its servers and paths did not match the requests)');
-  const findings = new Map<string, { first: DocumentedAnswer; count: number }>();
+  const findings = new Map<string, { first: DocumentedAnswer; problem: string; count: number }>();
   for (const answer of answers) {
     const problem = rule(answer, judge);
     if (problem === undefined) continue;
     // One finding for every item of a listing that breaks the schema alike (`/data/3/name`, `/data/7/name`).
     const key = `${answer.operation.method} ${answer.operation.path} ${problem.replace(/\/\d+(?=\/|\s)/g, '/*')}`;
     const seen = findings.get(key);
-    if (seen === undefined) findings.set(key, { first: answer, count: 1 });
+    if (seen === undefined) findings.set(key, { first: answer, problem, count: 1 });
     else seen.count++;
   }
   const operations = new Set(answers.map((a) => `${a.operation.method} ${a.operation.path}`));
   ctx.observed(`the ${subject} of ${answers.length} answers to ${operations.size} documented operations`);
   if (findings.size === 0) return;
-  const lines = [...findings.values()].map(({ first, count }) => {
+  const lines = [...findings.values()].map(({ first, problem, count }) => {
     const { operation } = first;
     const times = count === 1 ? '' : ` (${count} answers)`;
-    return `${operation.method} ${operation.path} ${rule(first, judge)!}${times}, first to ${first.exchange.sentBy}`;
+    return `${operation.method} ${operation.path} ${problem}${times}, first to ${first.exchange.sentBy}`;
   });
   // The first answer of each finding goes into the evidence; the message names them all.
   const cited = [...findings.values()].slice(0, 8).map(({ first }) => ctx.cite(first.exchange));

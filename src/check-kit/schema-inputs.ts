@@ -20,7 +20,7 @@ import { SchemaValidator } from '../document/json-schema.js';
 import { ValueGenerator } from '../document/generate.js';
 import { admits, flatten, soleType, type FlatSchema } from '../document/schema.js';
 import { jsonMedia, type Operation } from '../document/operations.js';
-import { DocumentJudge, responseFor } from './documented-answers.js';
+import { judgeFor, responseFor } from './documented-answers.js';
 
 export type Body = Record<string, unknown>;
 
@@ -364,7 +364,7 @@ export function showBroken(c: BrokenBody): string {
  * ```
  */
 export function createInputs(ctx: CheckContext, openapi: OpenApiDocument, collection: CollectionProfile): { readonly operation: Operation; readonly inputs: BodyInputs } {
-  const found = new DocumentJudge(openapi, ctx.profile).operationOf('POST', ctx.http.url(collection.path));
+  const found = judgeFor(openapi, ctx.profile).operationOf('POST', ctx.http.url(collection.path));
   if (found === undefined) throw new CheckSkipped(`the OpenAPI document describes no POST at ${collection.path}`);
   const schema = jsonMedia(found.operation.requestBody?.content)?.schema;
   if (schema === undefined) throw new CheckSkipped(`the OpenAPI document gives no JSON request body schema for POST ${found.operation.path}`);

@@ -58,6 +58,11 @@ export function serversOf(doc: OpenApiDocument): ApiServer[] {
   });
 }
 
+/** The path a server puts before every path of the document, without a trailing slash (`/v2`, or ``). */
+export function serverPath(server: ApiServer): string {
+  return (server.absolute !== undefined ? new URL(server.absolute).pathname : server.url.replace(/^[a-z]+:\/\/[^/]*/i, '')).replace(/\/+$/, '');
+}
+
 /**
  * The base URL and path prefix of the document's first server.
  *
@@ -72,8 +77,7 @@ export function serversOf(doc: OpenApiDocument): ApiServer[] {
 export function targetOf(doc: OpenApiDocument): ApiTarget {
   const servers = serversOf(doc);
   const first = servers[0];
-  const rawPath = first === undefined ? '' : first.absolute !== undefined ? new URL(first.absolute).pathname : first.url.replace(/^[a-z]+:\/\/[^/]*/i, '');
-  const path = rawPath.replace(/\/+$/, '');
+  const path = first === undefined ? '' : serverPath(first);
   const version = /\/v\d+$/.exec(path);
   const prefix = version === null ? '' : version[0];
   const basePath = version === null ? path : path.slice(0, version.index);
