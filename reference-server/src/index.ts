@@ -44,7 +44,7 @@ export { faultCatalogue, faultNames, isFaultName, type Fault, type FaultDefiniti
 /**
  * Rate limits (see rate-limit.ts): `rateLimit` for every client but the probe keys
  * (`serve --rate-limit 20/10s`; none by default), `probeRateLimit` for the probe keys
- * (default 10 per second), the algorithm, the Retry-After format, and overload shedding.
+ * (default 10 per 250 ms), the algorithm, the Retry-After format, and overload shedding.
  */
 export interface ReferenceServerOptions extends RateLimitOptions {
   /** TCP port on 127.0.0.1; 0 (the default) picks a free one. */

@@ -60,8 +60,12 @@ export interface RateLimitOptions {
   readonly limitKeys?: readonly [string, string];
 }
 
-/** The probe keys' quota unless the server is told otherwise. */
-export const defaultProbeRateLimit: RateLimit = { limit: 10, windowMs: 1_000 };
+/**
+ * The probe keys' quota unless the server is told otherwise: ten requests in a quarter of a
+ * second (a token every 25 ms), so the rate-limit checks, which run one after another and wait
+ * out each window, take milliseconds each rather than a second.
+ */
+export const defaultProbeRateLimit: RateLimit = { limit: 10, windowMs: 250 };
 
 /** `20/10s`, `600/1m`, `50/500ms` → a {@link RateLimit}; undefined when the text is not one. */
 export function parseRateLimit(text: string): RateLimit | undefined {

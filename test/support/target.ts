@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { loadProfile } from '../../src/config/load.js';
 import { HttpClient } from '../../src/http/client.js';
 import type { TargetProfile } from '../../src/model/profile.js';
-import { faultCatalogue, startReferenceServer, type ReferenceServer, type ReferenceServerOptions } from '../../reference-server/src/index.js';
+import { defaultProbeRateLimit, faultCatalogue, startReferenceServer, type ReferenceServer, type ReferenceServerOptions } from '../../reference-server/src/index.js';
 import { startRewritingProxy, type Rewrites, type RewritingProxy } from './rewriting-proxy.js';
 
 export const repoRoot = join(import.meta.dirname, '..', '..');
@@ -20,11 +20,11 @@ export interface Target {
 }
 
 /**
- * The probe keys' quota in tests: the reference config's limit of 10, in a quarter of a
- * second, so the rate-limit checks wait milliseconds (a token every 25 ms), not seconds,
- * and a burst on a loaded CI machine (4 test workers on 2 cores) still outruns the refill.
+ * The probe keys' quota in tests: `serve`'s default and the reference config's (10 in a
+ * quarter of a second), so the rate-limit checks wait milliseconds (a token every 25 ms), not
+ * seconds, and a burst on a loaded CI machine (4 test workers on 2 cores) still outruns the refill.
  */
-export const testProbeRateLimit = { limit: 10, windowMs: 250 } as const;
+export const testProbeRateLimit = defaultProbeRateLimit;
 
 /**
  * The projects listing's page-size cap on {@link startTarget}'s servers, declared in their
@@ -73,7 +73,7 @@ export async function startVariant(rewrites: Rewrites, faults: readonly string[]
 export async function targetAt(server: ReferenceServer, baseUrl: string, nodes: readonly string[], projectsMaxLimit?: number): Promise<Target> {
   const config = await loadProfile({ configPath: referenceConfig, baseUrl, env: { ...server.secrets }, ...(server.caPath !== undefined && { ca: server.caPath }) });
   const loaded = projectsMaxLimit === undefined ? config : { ...config, collections: config.collections.map((c) => (c.name === 'projects' ? { ...c, pagination: { ...c.pagination, maxLimit: projectsMaxLimit } } : c)) };
-  // The config declares `serve`'s quota for the probe keys; the tests' servers run theirs.
+  // The config declares `serve`'s quota for the probe keys, which the tests' servers run too (kept explicit: a test may start its own).
   const profile = { ...loaded, nodes, ...(loaded.rateLimit && { rateLimit: { ...loaded.rateLimit, ...testProbeRateLimit } }), ...(server.plainUrl !== undefined && { plainHttpUrl: server.plainUrl }) };
   const client = new HttpClient({ timeoutMs: 5_000, maxBodyBytes: profile.http.maxBodyBytes, connections: 4, maxRequests: 50_000, ...(profile.http.ca !== undefined && { ca: profile.http.ca }) });
   return {
