@@ -112,9 +112,15 @@ export type ErrorProbeNeeds = Partial<Resolved<(typeof errorProbeUses)[number]>>
  * collection: the method is TRACE, safe even on a read-only run); malformed JSON,
  * validation failure and unsupported Content-Type (with a writable collection); missing
  * credentials (with credentials); a write without the scope (with a limited credential).
- * Only error answers are returned.
+ * Only error answers are returned. The checks that judge these answers by their own rules
+ * (content type, members, status, no internals) share one set for the run, per collection.
  */
-export async function provokeErrors(ctx: CheckContext, needs: ErrorProbeNeeds): Promise<HttpResponse[]> {
+export function provokeErrors(ctx: CheckContext, needs: ErrorProbeNeeds): Promise<HttpResponse[]> {
+  const given = [needs.collection?.name, needs.writable && `${needs.writable.name} writable`, needs.credentials && 'credentials', needs.limitedCredential && 'a limited credential'].filter(Boolean);
+  return ctx.sharedAnswers(`error probes (${given.join(', ')})`, (sender) => sendErrorProbes(sender, needs), (sent, take) => sent.map(take));
+}
+
+async function sendErrorProbes(ctx: CheckContext, needs: ErrorProbeNeeds): Promise<HttpResponse[]> {
   const responses: HttpResponse[] = [await ctx.http.send({ method: 'GET', path: unknownPath() })];
   const { collection, writable } = needs;
   if (collection) {

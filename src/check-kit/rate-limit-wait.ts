@@ -76,6 +76,20 @@ export async function burstToLimit(ctx: CheckContext, probe: RateLimitProbe, opt
   return burstUntil(ctx, probe, options);
 }
 
+/**
+ * {@link burstToLimit} with the default options, sent once for the run: the checks that judge
+ * only the burst and its first refusal (that it came, its Retry-After, its body) share it,
+ * each with the answers in its own evidence. The first to ask sends it (and gives the quota
+ * back, as every rate-limit check does); the others send nothing, so they wait for nothing.
+ */
+export function sharedBurstToLimit(ctx: CheckContext, probe: RateLimitProbe): Promise<Burst> {
+  return ctx.sharedAnswers(`a burst to the first refusal as ${probe.client.label}`, (sender) => burstToLimit(sender, probe), (burst, take) => {
+    const sent = burst.sent.map((s) => ({ ...s, res: take(s.res) }));
+    const stop = burst.stop && sent[burst.sent.indexOf(burst.stop)];
+    return { ...burst, sent, ...(stop && { stop }) };
+  });
+}
+
 /** How long after `since` a later answer came, in whole milliseconds. */
 export const elapsed = (since: Sent, later: Sent): number => Math.round(later.at - since.at);
 
@@ -157,7 +171,7 @@ export async function leavingQuotaAsFound(ctx: CheckContext, probe: RateLimitPro
   if (verdict !== undefined) throw verdict.thrown;
 }
 
-/** Bursts to the first 429 and hands it to `judge`, which throws on a violation; the quota is left as found. */
+/** Hands the shared burst's first 429 to `judge`, which throws on a violation; the quota is left as found. */
 export async function judgeRefusal(ctx: CheckContext, probe: RateLimitProbe, judge: (limited: Sent) => void): Promise<void> {
-  await leavingQuotaAsFound(ctx, probe, async () => judge(requireLimited(await burstToLimit(ctx, probe), probe)));
+  await leavingQuotaAsFound(ctx, probe, async () => judge(requireLimited(await sharedBurstToLimit(ctx, probe), probe)));
 }

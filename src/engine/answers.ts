@@ -48,10 +48,7 @@ export class AnswerTally {
   readonly guard: Guard = (next) => (req) =>
     next(req).then(
       (res) => {
-        const location = res.headers['location'];
-        const loops = res.status >= 300 && res.status < 400 && typeof location === 'string' && URL.canParse(location, req.url) && new URL(location, req.url).href === new URL(req.url).href;
-        this.count(this.statuses, loops ? `${res.status} (a redirect to itself: a loop)` : String(res.status));
-        this.classes.add(classOf(res.status));
+        this.answered(req.url, res);
         return res;
       },
       (err: unknown) => {
@@ -59,6 +56,14 @@ export class AnswerTally {
         throw err;
       },
     );
+
+  /** Counts an answer the check was handed: by its own request, or shared by the check that sent it. */
+  answered(url: string, res: { readonly status: number; readonly headers: Readonly<Record<string, string | string[] | undefined>> }): void {
+    const location = res.headers['location'];
+    const loops = res.status >= 300 && res.status < 400 && typeof location === 'string' && URL.canParse(location, url) && new URL(location, url).href === new URL(url).href;
+    this.count(this.statuses, loops ? `${res.status} (a redirect to itself: a loop)` : String(res.status));
+    this.classes.add(classOf(res.status));
+  }
 
   /**
    * Undefined when a pass stands: the check got at least one answer of a class it judges,

@@ -7,7 +7,7 @@ import { RequestTally } from '../http/tally.js';
 import { randomUUID } from 'node:crypto';
 import { CheckFailure, SetupFailure } from '../model/check.js';
 import type { PropertyEvidence } from '../model/result.js';
-import type { CheckContext, CreatedResource, FixtureMaker, IssuedCredential, Lease, ReceivedExchange } from '../model/context.js';
+import type { CheckContext, CreatedResource, FixtureMaker, HttpResponse, IssuedCredential, Lease, ReceivedExchange } from '../model/context.js';
 import { profileDefaults, type CollectionProfile, type Secret, type TargetProfile } from '../model/profile.js';
 import { clientForProfile, type HttpClient } from '../http/client.js';
 import { abortOn, guard, refuseWhenClosed, refuseWrites, type Guard, type Send } from '../http/guards.js';
@@ -186,6 +186,16 @@ export class RunContext implements CheckContext {
       await cleanUp(this.ledger.toCleanUp(owner), { profile: this.profile, send: this.cleanupSend({ closed: false }, notes, owner), ledger: this.ledger, note: (line) => notes.push(line), scrub: (text) => scrubSecrets(text, this.http.secrets) });
     };
     return this.shared.fixtures.fixture(key, () => make(maker), release);
+  }
+
+  async sharedAnswers<T>(key: string, send: (sender: CheckContext) => Promise<T>, adopt: (sent: T, take: (res: HttpResponse) => HttpResponse) => T): Promise<T> {
+    const sent = await this.shared.fixtures.fixture(`answers: ${key}`, () => send(this), async () => undefined);
+    return adopt(sent, (res) => {
+      const own = this.http.adopt(res);
+      // Handed to this check as if it had sent the request: the floor under its pass counts it.
+      if (own !== res) this.answers.answered(res.url, res);
+      return own;
+    });
   }
 
   treatAsSecret(value: string, label = 'MINTED_SECRET'): void {

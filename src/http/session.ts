@@ -111,6 +111,19 @@ export class RecordingSession implements HttpSession {
   }
 
   /**
+   * Takes an answer another check's session received into this session's evidence (an
+   * answer shared by several checks, {@link CheckContext.sharedAnswers}) and returns it indexed
+   * here, so a verdict on it cites this evidence. An answer of this session is returned as it is.
+   */
+  adopt(res: HttpResponse): HttpResponse {
+    if ((this.exchanges[res.exchangeIndex] as unknown) === res) return res;
+    if (!(res instanceof RecordedExchange)) throw new TypeError('only an answer a recording session received can be shared');
+    const copy = res.at(this.exchanges.length);
+    this.exchanges.push(copy);
+    return copy;
+  }
+
+  /**
    * The recorded exchanges as evidence: `full` (redacted headers and bodies, bodies cut at
    * 4 KiB, a curl command) for the last `last` of them, or a `summary` line each.
    */
@@ -306,6 +319,11 @@ class RecordedExchange implements HttpResponse, RawExchange {
     this.status = raw.status;
     this.rawHeaders = raw.headers;
     this.#body = raw.body;
+  }
+
+  /** The same exchange at another place in another check's evidence (the body is not copied). */
+  at(exchangeIndex: number): RecordedExchange {
+    return new RecordedExchange(this.method, this.url, this.#requestHeaders, this.#requestBody, { status: this.status, headers: this.rawHeaders, body: this.#body }, this.durationMs, exchangeIndex);
   }
 
   get requestHeaders(): Readonly<Record<string, string>> {

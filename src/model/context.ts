@@ -213,6 +213,21 @@ export interface CheckContext {
    * ```
    */
   runFixture<T>(key: string, make: (maker: FixtureMaker) => Promise<T>): Promise<T>;
+  /**
+   * Answers several checks judge by different rules (the error probes, a burst's first 429):
+   * sent once for the run, by the first check that asks (`send` gets that check's context),
+   * and handed to each asking check in its own evidence, indexed there, so a verdict on one
+   * cites it with a curl command as if the check had sent it. `send` may return answers in a
+   * structure of its own (a burst with its timings): `adopt` rebuilds it for each check from
+   * the answers `take` gives it. A failed `send` is not kept: the next check sends for itself.
+   * Only answers `send` received through its context's sessions can be shared.
+   *
+   * @example
+   * ```ts
+   * const answers = await ctx.sharedAnswers(`error probes [${c.name}]`, (sender) => provoke(sender, c), (sent, take) => sent.map(take));
+   * ```
+   */
+  sharedAnswers<T>(key: string, send: (sender: CheckContext) => Promise<T>, adopt: (sent: T, take: (res: HttpResponse) => HttpResponse) => T): Promise<T>;
 }
 
 /** What a run fixture is made with: creates whose items belong to the run, and marks. */

@@ -8,7 +8,7 @@
 import { CheckFailure, CheckSkipped, defineCheck } from '../../src/model/check.js';
 import { describe, expectStatus } from '../../src/check-kit/expect.js';
 import { advertised, answerOf, lastRefusal, quotaOf, requireLimited, sendAs, type Burst, type Sent } from '../../src/check-kit/rate-limit-burst.js';
-import { burstToLimit, elapsed, leavingQuotaAsFound, probeAfter, retryAfterWait, slackMs, statedWait } from '../../src/check-kit/rate-limit-wait.js';
+import { burstToLimit, elapsed, leavingQuotaAsFound, probeAfter, retryAfterWait, sharedBurstToLimit, slackMs, statedWait } from '../../src/check-kit/rate-limit-wait.js';
 import type { RateLimitProbe } from '../../src/model/needs.js';
 
 export const enforcedId = 'LIM-rate-limit-enforced';
@@ -36,7 +36,7 @@ export const rateLimitEnforced = defineCheck({
   needs: ['rateLimit'],
   schedule: 'exclusive',
   run: (ctx, { rateLimit: probe }) => leavingQuotaAsFound(ctx, probe, async () => {
-    const burst = await burstToLimit(ctx, probe);
+    const burst = await sharedBurstToLimit(ctx, probe);
     ctx.note(characterise(burst, probe));
     if (burst.stop !== undefined) return expectStatus(burst.stop.res, 429, `after ${burst.served} served requests, the answer of the limiter`);
     const policy = advertised(burst);

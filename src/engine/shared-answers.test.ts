@@ -1,0 +1,74 @@
+/**
+ * Shared answers (`ctx.sharedAnswers`): requests several checks judge by different rules are
+ * sent once for the run, and each check gets them in its own evidence, indexed there.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CheckFailure, defineCheck } from '../model/check.js';
+import type { HttpResponse } from '../model/context.js';
+import { testProfile } from '../../test/support/profile.js';
+import { runChecks } from './run.js';
+
+const hits = new Map<string, number>();
+/** When set, the first check to send the shared request fails before it has an answer. */
+let failFirst = false;
+const server = createServer((req, res) => {
+  hits.set(req.url!, (hits.get(req.url!) ?? 0) + 1);
+  res.writeHead(404, { 'content-type': 'application/problem+json' }).end(JSON.stringify({ status: 404, path: req.url }));
+});
+let profile: ReturnType<typeof testProfile>;
+beforeAll(async () => {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  profile = { ...testProfile(`http://127.0.0.1:${(server.address() as AddressInfo).port}`), http: { ...testProfile('http://127.0.0.1').http, maxConsecutiveFailures: 100 } };
+});
+afterAll(() => new Promise((resolve) => server.close(resolve)));
+
+/** Sends its own request first (so the shared one lands at another index), then judges the shared answer: fails when `fails`. */
+const judge = (id: `CON-${string}`, fails: boolean) =>
+  defineCheck({
+    id,
+    title: id,
+    rule: 'Judges the shared answer.',
+    severity: 'must',
+    needs: [],
+    judges: ['4xx'],
+    async run(ctx) {
+      if (fails) await ctx.http.send({ method: 'GET', path: `/own-${id}` });
+      const [res] = await ctx.sharedAnswers<HttpResponse[]>('the probe', async (sender) => {
+        const answers = await Promise.all([sender.http.send({ method: 'GET', path: '/shared' })]);
+        if (failFirst && hits.get('/shared') === 1) throw new Error('the sender broke off');
+        return answers;
+      }, (sent, take) => sent.map(take));
+      if (fails) throw new CheckFailure(`${res!.status} at index ${res!.exchangeIndex}`, 'something else', String(res!.status), res!.exchangeIndex);
+    },
+  });
+
+describe('shared answers', () => {
+  it('are sent once, and each check cites them in its own evidence (a pass counts them, a failure points at them)', async () => {
+    hits.clear();
+    const { results } = await runChecks({ profile, checks: [judge('CON-a', false), judge('CON-b', true), judge('CON-c', false)], seed: 1 });
+    expect(hits.get('/shared')).toBe(1);
+    const byId = Object.fromEntries(results.map((r) => [r.id, r]));
+    // Checks that sent nothing themselves still pass on the answer they were handed.
+    expect(results.filter((r) => r.id !== 'CON-b').map((r) => r.status)).toEqual(['pass', 'pass']);
+    const b = byId['CON-b']!;
+    expect(b.status).toBe('fail');
+    // Its own request is exchange 0; the shared answer comes after it, whoever sent it.
+    expect(b.message).toBe('404 at index 1');
+    expect(b.evidence.exchanges.map((x) => new URL(x.request.url).pathname)).toEqual(['/own-CON-b', '/shared']);
+    expect(b.evidence.exchanges[1]!.curl).toMatch(/^curl .*\/shared/);
+  });
+
+  it('are not kept when the sending check got no answer: the next check sends for itself', async () => {
+    hits.clear();
+    failFirst = true;
+    try {
+      const { results } = await runChecks({ profile, checks: [judge('CON-a', false), judge('CON-c', false)], seed: 1 });
+      expect(hits.get('/shared')).toBe(2);
+      expect(results.map((r) => r.status).sort()).toEqual(['error', 'pass']);
+    } finally {
+      failFirst = false;
+    }
+  });
+});
