@@ -250,6 +250,19 @@ describe('every rate-limit check leaves the quota as it found it, whatever its v
     expect(await statusesNow(server, 5)).toEqual([200, 200, 200, 200, 200]);
   });
 
+  it('a probe key refused before anything was served (401: a wrong rateLimit.credential) is not backed off from: the limiter was never met, only the window is waited', async () => {
+    const server = await limiter({ limit: 5, windowMs: 250, msHint: true });
+    const profile = standIn(server, { limit: 5, windowMs: 250 });
+    const wrong = { envName: 'LIMIT_KEY', value: 'not-a-key-the-server-knows' };
+    const results = await run({ ...profile, secrets: [...profile.secrets, wrong], rateLimit: { ...profile.rateLimit!, credential: wrong } }, one('LIM-rate-limit-enforced'));
+    const result = results['LIM-rate-limit-enforced']!;
+    expect(result.status, result.message).toBe('error');
+    expect(result.message).toMatch(/answered 401 before any was served/);
+    // Before, the 401 was backed off from five times (200 ms doubling: about 6 s a check).
+    expect(result.evidence.requestCount).toBe(1);
+    expect(result.evidence.notes).toEqual(['waited a whole window (250 ms) after the last request, so the next check finds the whole quota']);
+  });
+
   it('LIM-503-retry-after sends at most three times the limit past the first 429 to a target that never sheds, not the whole budget', async () => {
     const server = await limiter({ limit: 5, windowMs: 250, msHint: true });
     const result = (await run(standIn(server, { limit: 5, budget: 50 }), one('LIM-503-retry-after')))['LIM-503-retry-after']!;

@@ -115,9 +115,11 @@ export type ErrorProbeNeeds = Partial<Resolved<(typeof errorProbeUses)[number]>>
  * Only error answers are returned. The checks that judge these answers by their own rules
  * (content type, members, status, no internals) share one set for the run, per collection.
  */
-export function provokeErrors(ctx: CheckContext, needs: ErrorProbeNeeds): Promise<HttpResponse[]> {
+export async function provokeErrors(ctx: CheckContext, needs: ErrorProbeNeeds): Promise<HttpResponse[]> {
   const given = [needs.collection?.name, needs.writable && `${needs.writable.name} writable`, needs.credentials && 'credentials', needs.limitedCredential && 'a limited credential'].filter(Boolean);
-  return ctx.sharedAnswers(`error probes (${given.join(', ')})`, (sender) => sendErrorProbes(sender, needs), (sent, take) => sent.map(take));
+  // Every answer is handed over, errors or not: what a check was handed is what its pass rests on.
+  const answers = await ctx.sharedAnswers(`error probes (${given.join(', ')})`, (sender) => sendErrorProbes(sender, needs), (sent, take) => sent.map(take));
+  return answers.filter((r) => r.status >= 400);
 }
 
 async function sendErrorProbes(ctx: CheckContext, needs: ErrorProbeNeeds): Promise<HttpResponse[]> {
@@ -137,5 +139,5 @@ async function sendErrorProbes(ctx: CheckContext, needs: ErrorProbeNeeds): Promi
     // A valid credential without the write scope: the 403 (AUT-scope-403 judges its status).
     if (needs.limitedCredential) responses.push(await post({ json: writable.createBody, ...withKey(needs.limitedCredential, needs.limitedCredential.value.value) }));
   }
-  return responses.filter((r) => r.status >= 400);
+  return responses;
 }

@@ -42,6 +42,8 @@ export interface LastSent {
   readonly client: ProbeClient;
   /** Another node's base URL; undefined for the run's base URL. */
   readonly baseUrl?: string;
+  /** Whether any request the check sent as this client there was served: else the limiter was never met. */
+  readonly servedAny: boolean;
 }
 
 /**
@@ -65,7 +67,9 @@ export async function sendAs(ctx: CheckContext, probe: RateLimitProbe, client: P
   const sent = { res, left, at: performance.now(), wall: Date.now() };
   const last = lastSentBy.get(ctx) ?? new Map<string, LastSent>();
   lastSentBy.set(ctx, last);
-  last.set(`${client.label} at ${baseUrl ?? ''}`, { sent, client, ...(baseUrl !== undefined && { baseUrl }) });
+  const key = `${client.label} at ${baseUrl ?? ''}`;
+  const servedAny = res.status < 400 || last.get(key)?.servedAny === true;
+  last.set(key, { sent, client, servedAny, ...(baseUrl !== undefined && { baseUrl }) });
   return sent;
 }
 

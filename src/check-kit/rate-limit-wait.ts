@@ -132,11 +132,12 @@ function quotaWindowMs(probe: RateLimitProbe, answers: readonly Sent[]): number 
 
 /**
  * Gives back what a check spent: every refusal it left a client with at any node waited
- * out (the stated wait, then one request served), then a whole window after its last
+ * out (the stated wait, then one request served) where that client was served before, then a whole window after its last
  * request at each, so a token bucket is full and a fixed window new again.
  */
 async function giveQuotaBack(ctx: CheckContext, probe: RateLimitProbe): Promise<void> {
-  for (const { sent, client, baseUrl } of lastSentPerClient(ctx)) if (sent.res.status >= 400) await waitOut(ctx, probe, sent, client, baseUrl);
+  // A client refused before anything was served (a 401, a 500 to every request) met no limiter: nothing to wait out but the window.
+  for (const { sent, client, baseUrl, servedAny } of lastSentPerClient(ctx)) if (sent.res.status >= 400 && servedAny) await waitOut(ctx, probe, sent, client, baseUrl);
   const spent = lastSentPerClient(ctx).map((l) => l.sent);
   if (spent.length === 0) return;
   const windowMs = quotaWindowMs(probe, spent);
