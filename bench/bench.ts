@@ -14,7 +14,7 @@ import { loadOpenApi } from '../src/document/load.js';
 import { runChecks } from '../src/engine/run.js';
 import { HttpClient } from '../src/http/client.js';
 import type { TargetProfile } from '../src/model/profile.js';
-import { faultCatalogue, startReferenceServer, type Fault } from '../reference-server/src/index.js';
+import { defaultProbeRateLimit, faultCatalogue, startReferenceServer, type Fault } from '../reference-server/src/index.js';
 import { catalogue, receiverCatalogue } from '../suites/catalogue.js';
 import { compatibleWithinMajor } from '../suites/09-versioning/compatibility.js';
 import { shapeBaselineOf } from '../src/report/shape-baseline.js';
@@ -159,8 +159,8 @@ async function checksCommand(): Promise<{ checksCommandMs: number; nodeStartMs: 
   return { checksCommandMs: median(listed), nodeStartMs: median(bare) };
 }
 
-/** As test/support/target.ts's (not in the build): 10 requests per 100 ms. */
-const testProbeRateLimit = { limit: 10, windowMs: 100 } as const;
+/** As test/support/target.ts's (not in the build): the projects listing's cap, declared in the profile, so the cap checks fill 21 items, not 101. */
+const testProjectsMaxLimit = 20;
 
 /**
  * A fresh two-node reference server with `faults` (over HTTPS when one only shows there),
@@ -168,10 +168,11 @@ const testProbeRateLimit = { limit: 10, windowMs: 100 } as const;
  */
 async function referenceTarget(faults: readonly Fault[]): Promise<{ profile: TargetProfile; client: HttpClient; close(): Promise<void> }> {
   const tls = faults.some((f) => f.overTls === true);
-  // The probe keys' quota of test/support/target.ts: the rate-limit checks wait milliseconds.
-  const server = await startReferenceServer({ port: 0, faults: faults.map((f) => f.name), nodes: 2, probeRateLimit: testProbeRateLimit, webhookSchedule: 'short', tls });
+  // The probe keys' quota is serve's default, as in the tests and the reference config.
+  const server = await startReferenceServer({ port: 0, faults: faults.map((f) => f.name), nodes: 2, probeRateLimit: defaultProbeRateLimit, webhookSchedule: 'short', projectsMaxLimit: testProjectsMaxLimit, tls });
   const loaded = await loadProfile({ configPath: referenceConfig, baseUrl: server.url, env: { ...server.secrets }, ...(server.caPath !== undefined && { ca: server.caPath }) });
-  const profile: TargetProfile = { ...loaded, nodes: server.urls.slice(1), ...(loaded.rateLimit && { rateLimit: { ...loaded.rateLimit, ...testProbeRateLimit } }), ...(server.plainUrl !== undefined && { plainHttpUrl: server.plainUrl }) };
+  const collections = loaded.collections.map((c) => (c.name === 'projects' ? { ...c, pagination: { ...c.pagination, maxLimit: testProjectsMaxLimit } } : c));
+  const profile: TargetProfile = { ...loaded, collections, nodes: server.urls.slice(1), ...(server.plainUrl !== undefined && { plainHttpUrl: server.plainUrl }) };
   const client = new HttpClient({ timeoutMs: 5_000, maxBodyBytes: profile.http.maxBodyBytes, connections: 4, maxRequests: 50_000, ...(profile.http.ca !== undefined && { ca: profile.http.ca }) });
   return { profile, client, close: async () => (await client.close(), await server.close()) };
 }
