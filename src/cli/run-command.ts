@@ -103,9 +103,13 @@ async function runAndReport(profile: TargetProfile, client: HttpClient, health: 
   const color = out.isTTY === true && !process.env['NO_COLOR'];
   out.write(`restprobe ${toolVersion()} → ${profile.baseUrl} · ${selected.length} checks${shard ? ` (shard ${shard.index}/${shard.total})` : ''} · seed ${seed}\n`);
   const pace = runPace(profile);
-  if (pace !== undefined) out.write(`restprobe: ${paceLine(pace, instancesOf(selected, profile).length)}\n`);
+  // The earlier run's response shapes, for VER-compatible-within-major to compare with; the document the DOC checks hold answers to.
+  const inputs = { ...(previous !== undefined && { baseline: shapeBaselineOf(previous) }), ...(openapi !== undefined && { openapi }) };
+  // Counted with the inputs: a check may run once per collection the document describes.
+  const instances = instancesOf(selected, profile, inputs).length;
+  if (pace !== undefined) out.write(`restprobe: ${paceLine(pace, instances)}\n`);
   const startedAt = new Date();
-  const progress = new Progress({ out, live: out.isTTY === true && process.env['TERM'] !== 'dumb', total: instancesOf(selected, profile).length, requests: () => client.requestCount });
+  const progress = new Progress({ out, live: out.isTTY === true && process.env['TERM'] !== 'dumb', total: instances, requests: () => client.requestCount });
   // Every item the run creates is on disk the moment it exists, whatever ends the run.
   const journal = LedgerFile.open(opts.reportDir, { baseUrl: profile.baseUrl, version: toolVersion(), secrets: profile.secrets, fresh: freshLedger });
   // Signals are heard until the reports are written: a second or third one never loses them.
@@ -119,8 +123,7 @@ async function runAndReport(profile: TargetProfile, client: HttpClient, health: 
         profile,
         checks: selected,
         seed,
-        // The earlier run's response shapes, for VER-compatible-within-major to compare with; the document the DOC checks hold answers to.
-        inputs: { ...(previous !== undefined && { baseline: shapeBaselineOf(previous) }), ...(openapi !== undefined && { openapi }) },
+        inputs,
         client,
         health,
         signal: interrupts.interrupt,

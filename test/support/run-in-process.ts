@@ -25,8 +25,9 @@ export interface InProcessRun {
  * ran.code; // 0
  * ```
  */
-export async function runInProcess(baseUrl: string | undefined, opts: Partial<RunOptions> = {}): Promise<InProcessRun> {
-  const stream = new PassThrough();
+export async function runInProcess(baseUrl: string | undefined, opts: Partial<RunOptions> = {}, { tty = false } = {}): Promise<InProcessRun> {
+  // As a terminal, with `tty`: the progress line is drawn and each result numbered `[done/total]`.
+  const stream = Object.assign(new PassThrough(), { isTTY: tty });
   let out = '';
   stream.on('data', (c) => (out += c));
   const dir = opts.reportDir ?? (await mkdtemp(join(tmpdir(), 'restprobe-run-')));
