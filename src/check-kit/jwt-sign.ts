@@ -3,7 +3,8 @@
  * HMAC key as an `oct` JWK) or a PKCS#8 PEM, so a check can send a validly signed token
  * with one claim wrong.
  */
-import { importJWK, importPKCS8, SignJWT, type JWK } from 'jose';
+import type { JWK } from 'jose';
+import { jose } from './jose-lib.js';
 import { RestprobeError } from '../errors.js';
 import type { SigningKey } from '../model/needs.js';
 import type { DecodedJwt } from './jwt.js';
@@ -14,7 +15,7 @@ const keyError = (why: string): RestprobeError => new RestprobeError('ERR_CONFIG
 /** Signs `claims` with the test key, the header as the genuine token's (alg, typ, kid) where the key says nothing else. */
 export async function signWithTestKey(signing: SigningKey, claims: Record<string, unknown>, genuine: DecodedJwt): Promise<string> {
   const text = signing.key.value.trim();
-  let key: Awaited<ReturnType<typeof importJWK>>;
+  let key: Awaited<ReturnType<ReturnType<typeof jose>["importJWK"]>>;
   let alg: string;
   let kid: unknown = genuine.header.kid;
   try {
@@ -22,10 +23,10 @@ export async function signWithTestKey(signing: SigningKey, claims: Record<string
       const jwk = JSON.parse(text) as JWK;
       alg = jwk.alg ?? (typeof genuine.header.alg === 'string' && signing.jwt.algorithms.includes(genuine.header.alg) ? genuine.header.alg : signing.jwt.algorithms[0]!);
       if (jwk.kid !== undefined) kid = jwk.kid;
-      key = await importJWK(jwk, alg);
+      key = await jose().importJWK(jwk, alg);
     } else if (text.includes('-----BEGIN PRIVATE KEY-----')) {
       alg = typeof genuine.header.alg === 'string' && signing.jwt.algorithms.includes(genuine.header.alg) ? genuine.header.alg : signing.jwt.algorithms[0]!;
-      key = await importPKCS8(text, alg);
+      key = await jose().importPKCS8(text, alg);
     } else {
       throw keyError('neither a JWK (JSON) nor a PKCS#8 PEM (-----BEGIN PRIVATE KEY-----)');
     }
@@ -35,7 +36,7 @@ export async function signWithTestKey(signing: SigningKey, claims: Record<string
     throw keyError(`cannot be used to sign (${(err as Error).name}: ${(err as Error).message.slice(0, 120)})`);
   }
   const header = { ...genuine.header, alg, ...(kid !== undefined && { kid }) };
-  return new SignJWT(claims).setProtectedHeader(header as { alg: string }).sign(key);
+  return new (jose().SignJWT)(claims).setProtectedHeader(header as { alg: string }).sign(key);
 }
 
 /** The genuine claims made fresh (issued a minute ago, valid five minutes), so only what a check changes is wrong. */

@@ -5,7 +5,7 @@
  * jose refuses to), and a tampered signature.
  */
 import { createHmac, createPublicKey, type JsonWebKey } from 'node:crypto';
-import { decodeJwt, decodeProtectedHeader } from 'jose';
+import { jose } from './jose-lib.js';
 
 /** A JWT's parts, decoded but not verified. */
 export interface DecodedJwt {
@@ -30,7 +30,7 @@ export function decodeUnverified(token: string): DecodedJwt | string {
   const bad = segments.findIndex((s) => !base64urlSegment.test(s));
   if (bad !== -1) return `part ${bad + 1} is not base64url (it holds characters outside A–Z a–z 0–9 - _)`;
   try {
-    return { header: decodeProtectedHeader(token) as Record<string, unknown>, claims: decodeJwt(token) as Record<string, unknown>, segments: segments as [string, string, string] };
+    return { header: jose().decodeProtectedHeader(token) as Record<string, unknown>, claims: jose().decodeJwt(token) as Record<string, unknown>, segments: segments as [string, string, string] };
   } catch (err) {
     return `it does not decode: ${(err as Error).message}`;
   }
