@@ -88,7 +88,8 @@ describe('LIM-rate-limit-shared-across-nodes behind a load balancer (serve --bal
   it('passes with one counter store', async () => {
     const result = (await run(await balanced([]), shared))['LIM-rate-limit-shared-across-nodes']!;
     expect(result.status, result.message).toBe('pass');
-    expect(result.evidence.notes[0]).toMatch(/^observed: http:\/\/127\.0\.0\.1:\d+ served \d+ requests, then 429; then every other node refused too/);
+    expect(result.evidence.notes[0]).toBe('waited a whole window (250 ms) first, so every node\'s quota is whole');
+    expect(result.evidence.notes[1]).toMatch(/^observed: http:\/\/127\.0\.0\.1:\d+ served \d+ requests, then 429; then every other node refused too/);
   });
 
   it('fails per-node counters (fault rate-limit-per-node), which a burst through the balancer hides: it empties both nodes before its first 429', async () => {
@@ -225,32 +226,44 @@ describe('stand-in limiters that break rules no reference fault breaks', () => {
 
 describe('every rate-limit check leaves the quota as it found it, whatever its verdict', () => {
   const one = (id: string) => rateLimitChecks.filter((c) => c.id === id);
-  /** The statuses of `n` requests in a row with the key the checks burst with. */
-  const statusesNow = async (server: LimiterServer, n: number): Promise<number[]> => {
+  /** The statuses of `n` requests in a row with `key`. */
+  const statusesNow = async (server: LimiterServer, n: number, key: string): Promise<number[]> => {
     const got: number[] = [];
     for (let i = 0; i < n; i++) {
-      const res = await fetch(`${server.url}/things`, { headers: { 'x-api-key': server.keys.LIMIT_KEY } });
+      const res = await fetch(`${server.url}/things`, { headers: { 'x-api-key': key } });
       await res.arrayBuffer();
       got.push(res.status);
     }
     return got;
   };
-
-  it.each([
+  const verdicts = [
     ['a skip: LIM-503-retry-after on a limiter that never sheds', 'LIM-503-retry-after', {}, 'skip'],
     ['a failure: LIM-429-problem-details on a 429 with a plain JSON body', 'LIM-429-problem-details', { body: 'json' }, 'fail'],
     ['a failure: LIM-rate-limit-enforced on a limiter that answers 403', 'LIM-rate-limit-enforced', { limitedStatus: 403 }, 'fail'],
-  ] as const)('%s gives back the quota before it ends: the whole limit is served right after', async (_what, id, options, status) => {
+  ] as const;
+
+  it.each(verdicts)("%s, bursting with the run's own key, gives the whole quota back before it ends: the whole limit is served right after", async (_what, id, options, status) => {
     // A window of a second: a check that left without waiting would leave the key refused.
+    const server = await limiter({ limit: 5, windowMs: 1_000, msHint: true, ...options });
+    const { credential: _, otherCredential: __, ...rateLimit } = standIn(server, { limit: 5, windowMs: 1_000 }).rateLimit!;
+    const result = (await run({ ...standIn(server), rateLimit }, one(id)))[id]!;
+    expect(result.status, result.message).toBe(status);
+    expect(result.evidence.notes).toContainEqual(expect.stringMatching(/^served again \d+ ms after the (429|403) to the run's own key \(\$API_KEY\) \(retry-after-ms: \d+\)$/));
+    expect(result.evidence.notes.at(-1)).toBe('waited a whole window (1000 ms) after the last request, so the next check finds the whole quota');
+    expect(await statusesNow(server, 5, server.keys.API_KEY)).toEqual([200, 200, 200, 200, 200]);
+  });
+
+  it.each(verdicts)('%s, bursting with a key of its own (rateLimit.credential), leaves it no longer limited, without waiting for the whole quota', async (_what, id, options, status) => {
     const server = await limiter({ limit: 5, windowMs: 1_000, msHint: true, ...options });
     const result = (await run(standIn(server, { limit: 5, windowMs: 1_000 }), one(id)))[id]!;
     expect(result.status, result.message).toBe(status);
     expect(result.evidence.notes).toContainEqual(expect.stringMatching(/^served again \d+ ms after the (429|403) to \$LIMIT_KEY \(retry-after-ms: \d+\)$/));
-    expect(result.evidence.notes.at(-1)).toBe('waited a whole window (1000 ms) after the last request, so the next check finds the whole quota');
-    expect(await statusesNow(server, 5)).toEqual([200, 200, 200, 200, 200]);
+    expect(result.evidence.notes.at(-1)).toBe('$LIMIT_KEY: a quota of its own, which no other check spends: no longer limited, and not waited on until whole');
+    // Served at once (a check that left it limited would see a refusal here); the rest comes back with time.
+    expect(await statusesNow(server, 1, server.keys.LIMIT_KEY)).toEqual([200]);
   });
 
-  it('a probe key refused before anything was served (401: a wrong rateLimit.credential) is not backed off from: the limiter was never met, only the window is waited', async () => {
+  it('a probe key refused before anything was served (401: a wrong rateLimit.credential) is not backed off from: the limiter was never met', async () => {
     const server = await limiter({ limit: 5, windowMs: 250, msHint: true });
     const profile = standIn(server, { limit: 5, windowMs: 250 });
     const wrong = { envName: 'LIMIT_KEY', value: 'not-a-key-the-server-knows' };
@@ -260,7 +273,7 @@ describe('every rate-limit check leaves the quota as it found it, whatever its v
     expect(result.message).toMatch(/answered 401 before any was served/);
     // Before, the 401 was backed off from five times (200 ms doubling: about 6 s a check).
     expect(result.evidence.requestCount).toBe(1);
-    expect(result.evidence.notes).toEqual(['waited a whole window (250 ms) after the last request, so the next check finds the whole quota']);
+    expect(result.evidence.notes).toEqual(['$LIMIT_KEY: a quota of its own, which no other check spends: no longer limited, and not waited on until whole']);
   });
 
   it('LIM-503-retry-after sends at most three times the limit past the first 429 to a target that never sheds, not the whole budget', async () => {

@@ -132,20 +132,40 @@ function quotaWindowMs(probe: RateLimitProbe, answers: readonly Sent[]): number 
 
 /**
  * Gives back what a check spent: every refusal it left a client with at any node waited
- * out (the stated wait, then one request served) where that client was served before, then a whole window after its last
- * request at each, so a token bucket is full and a fixed window new again.
+ * out (the stated wait, then one request served) where that client was served before, then,
+ * unless every client it sent as has a quota of its own, a whole window after its last
+ * request at each, so a token bucket is full and a fixed window new again. A quota of its
+ * own need not be whole again: the next rate-limit check bursts to the limit from wherever
+ * it stands, and no other check spends it.
  */
 async function giveQuotaBack(ctx: CheckContext, probe: RateLimitProbe): Promise<void> {
   // A client refused before anything was served (a 401, a 500 to every request) met no limiter: nothing to wait out but the window.
   for (const { sent, client, baseUrl, servedAny } of lastSentPerClient(ctx)) if (sent.res.status >= 400 && servedAny) await waitOut(ctx, probe, sent, client, baseUrl);
-  const spent = lastSentPerClient(ctx).map((l) => l.sent);
-  if (spent.length === 0) return;
+  const last = lastSentPerClient(ctx);
+  if (last.length === 0) return;
+  if (last.every((l) => l.client.ownQuota)) return ctx.note(`${[...new Set(last.map((l) => l.client.label))].join(' and ')}: a quota of its own, which no other check spends: no longer limited, and not waited on until whole`);
+  const spent = last.map((l) => l.sent);
   const windowMs = quotaWindowMs(probe, spent);
   const most = ctx.profile.http.maxRetryWaitMs;
   if (windowMs === undefined) return ctx.note('no window is declared (rateLimit.window) or advertised (RateLimit-Policy w): only the stated waits were waited out, so the next check may find less than the whole quota');
   if (windowMs > most) return ctx.note(`the window of ${windowMs} ms is longer than http.maxRetryWaitMs (${most} ms): not waited, so the next check may find less than the whole quota`);
   for (const sent of spent) await sleepAfter(ctx, sent, windowMs);
   ctx.note(`waited a whole window (${windowMs} ms) after the last request${spent.length > 1 ? ' at each node' : ''}, so the next check finds the whole quota`);
+}
+
+/**
+ * Waits a whole window (declared, `rateLimit.window`) before a check that needs every quota
+ * whole: one that tells a fresh quota at another node from a shared one. The checks before it
+ * leave a quota of its own only no longer limited (giveQuotaBack), so a node's counter of its
+ * own could start short and pass for a shared one. Nothing to wait for when every earlier
+ * check gave its quota back whole (a quota it shares with the run).
+ */
+export async function wholeQuotaFirst(ctx: CheckContext, probe: RateLimitProbe): Promise<void> {
+  if (!probe.client.ownQuota) return;
+  if (probe.windowMs === undefined) return ctx.note('no window is declared (rateLimit.window): the check starts without waiting for every quota to be whole, and an earlier check may have left some short');
+  if (probe.windowMs > ctx.profile.http.maxRetryWaitMs) return ctx.note(`the window of ${probe.windowMs} ms is longer than http.maxRetryWaitMs (${ctx.profile.http.maxRetryWaitMs} ms): not waited for every quota to be whole`);
+  await pauseFor(probe.windowMs + clockGrainMs, ctx.signal);
+  ctx.note(`waited a whole window (${probe.windowMs} ms) first, so every node's quota is whole`);
 }
 
 /**

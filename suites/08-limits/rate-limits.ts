@@ -3,12 +3,12 @@
  * client on its own, and shares its counters across nodes. Each check runs alone
  * (`exclusive`), sends its own burst through the raw session (no retry policy), and, whatever
  * its verdict, waits out what the target said before it ends (leavingQuotaAsFound), so the
- * next finds the quota back.
+ * next finds the client no longer limited (and the quota whole, where the run shares it).
  */
 import { CheckFailure, CheckSkipped, defineCheck } from '../../src/model/check.js';
 import { describe, expectStatus } from '../../src/check-kit/expect.js';
 import { advertised, answerOf, lastRefusal, quotaOf, requireLimited, sendAs, type Burst, type Sent } from '../../src/check-kit/rate-limit-burst.js';
-import { burstToLimit, elapsed, leavingQuotaAsFound, probeAfter, retryAfterWait, sharedBurstToLimit, slackMs, statedWait } from '../../src/check-kit/rate-limit-wait.js';
+import { burstToLimit, elapsed, leavingQuotaAsFound, probeAfter, retryAfterWait, sharedBurstToLimit, slackMs, statedWait, wholeQuotaFirst } from '../../src/check-kit/rate-limit-wait.js';
 import type { RateLimitProbe } from '../../src/model/needs.js';
 
 export const enforcedId = 'LIM-rate-limit-enforced';
@@ -143,6 +143,8 @@ export const rateLimitSharedAcrossNodes = defineCheck({
     // The quota is spent at one node alone: a burst through a load balancer spreads over
     // every node and empties each before the first 429, which hides counters of their own.
     const [spentAt, ...rest] = nodes as [string, ...string[]];
+    // A node's own counter left short by an earlier check would refuse like a shared one.
+    await wholeQuotaFirst(ctx, probe);
     const burst = await burstToLimit(ctx, probe, { baseUrl: spentAt });
     requireLimited(burst, probe);
     const quota = quotaOf(burst, probe);

@@ -17,6 +17,11 @@ export interface ProbeClient {
   readonly auth: boolean;
   /** Headers that present this client instead. */
   readonly headers: Readonly<Record<string, string>>;
+  /**
+   * Whether its quota is its own: a credential of its own, counted by key, which no other
+   * request of the run spends. What a burst leaves spent of it hinders no other check.
+   */
+  readonly ownQuota: boolean;
 }
 
 /** A rate limiter restprobe may probe, and how. */
@@ -38,7 +43,7 @@ export interface RateLimitProbe {
 function keyClient(p: TargetProfile, rl: RateLimitProfile, secret: Secret): ProbeClient {
   const apiKey = p.auth.apiKey;
   const scheme = apiKey !== undefined && apiKey.header.toLowerCase() === rl.keyHeader.toLowerCase() ? apiKey.scheme : undefined;
-  return { label: `$${secret.envName}`, auth: false, headers: keyHeaders(rl.keyHeader, secret.value, scheme) };
+  return { label: `$${secret.envName}`, auth: false, headers: keyHeaders(rl.keyHeader, secret.value, scheme), ownQuota: rl.keyedBy !== 'ip' };
 }
 
 const notConfigured = (): Unmet => new Unmet('rate-limit probing is not configured: restprobe sends bursts only where the config has a rateLimit section', 'rateLimit');
@@ -49,8 +54,8 @@ export function resolveRateLimit(p: TargetProfile): RateLimitProbe | Unmet {
   if (rl.credential?.value === '') return new Unmet(`environment variable ${rl.credential.envName} (rateLimit.credential) is not set`, 'rateLimit.credential');
   let client: ProbeClient;
   if (rl.credential !== undefined) client = keyClient(p, rl, rl.credential);
-  else if (p.auth.apiKey !== undefined) client = { label: `the run's own key ($${p.auth.apiKey.value.envName})`, auth: true, headers: {} };
-  else if (rl.keyedBy === 'ip') client = { label: 'this address, without credentials', auth: true, headers: {} };
+  else if (p.auth.apiKey !== undefined) client = { label: `the run's own key ($${p.auth.apiKey.value.envName})`, auth: true, headers: {}, ownQuota: false };
+  else if (rl.keyedBy === 'ip') client = { label: 'this address, without credentials', auth: true, headers: {}, ownQuota: false };
   else return new Unmet('the limit is keyed by API key, and no credential is configured to burst with', 'rateLimit.credential');
   if (rl.limit !== undefined && rl.budget <= rl.limit) {
     return new Unmet(`a burst of rateLimit.budget = ${rl.budget} requests cannot exceed the declared limit of ${rl.limit}`, 'rateLimit.budget');
