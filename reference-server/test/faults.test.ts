@@ -860,7 +860,10 @@ const demonstrations: Record<FaultName, (h: Harness) => Promise<void>> = {
     expect((await probe(h)).status).toBe(429);
   },
   async 'retry-after-too-long'(h) {
-    const limited = await burstUntil(h, 429);
+    await burstUntil(h, 429);
+    // A request of the burst's wave that came after its 429 may have taken the token that 429's
+    // wait promised (once seen on a loaded machine): the wait judged is a refusal's with nothing after it.
+    const limited = await probeUntil(h, 429);
     expect(limited?.headers['retry-after']).toBe('4');
     expect(Number(limited?.headers['retry-after-ms'])).toBeLessThanOrEqual(shortProbeQuota.windowMs);
     await pause(Number(limited?.headers['retry-after-ms']));
