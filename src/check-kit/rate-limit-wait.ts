@@ -145,10 +145,12 @@ async function giveQuotaBack(ctx: CheckContext, probe: RateLimitProbe): Promise<
   if (last.length === 0) return;
   if (last.every((l) => l.client.ownQuota)) return ctx.note(`${[...new Set(last.map((l) => l.client.label))].join(' and ')}: a quota of its own, which no other check spends: no longer limited, and not waited on until whole`);
   const spent = last.map((l) => l.sent);
-  const windowMs = quotaWindowMs(probe, spent);
-  const most = ctx.profile.http.maxRetryWaitMs;
-  if (windowMs === undefined) return ctx.note('no window is declared (rateLimit.window) or advertised (RateLimit-Policy w): only the stated waits were waited out, so the next check may find less than the whole quota');
-  if (windowMs > most) return ctx.note(`the window of ${windowMs} ms is longer than http.maxRetryWaitMs (${most} ms): not waited, so the next check may find less than the whole quota`);
+  const windowMs = windowToWait(ctx, quotaWindowMs(probe, spent), {
+    unknown: 'no window is declared (rateLimit.window) or advertised (RateLimit-Policy w): only the stated waits were waited out',
+    tooLong: 'not waited',
+    then: 'so the next check may find less than the whole quota',
+  });
+  if (windowMs === undefined) return;
   for (const sent of spent) await sleepAfter(ctx, sent, windowMs);
   ctx.note(`waited a whole window (${windowMs} ms) after the last request${spent.length > 1 ? ' at each node' : ''}, so the next check finds the whole quota`);
 }
@@ -162,10 +164,26 @@ async function giveQuotaBack(ctx: CheckContext, probe: RateLimitProbe): Promise<
  */
 export async function wholeQuotaFirst(ctx: CheckContext, probe: RateLimitProbe): Promise<void> {
   if (!probe.client.ownQuota) return;
-  if (probe.windowMs === undefined) return ctx.note('no window is declared (rateLimit.window): the check starts without waiting for every quota to be whole, and an earlier check may have left some short');
-  if (probe.windowMs > ctx.profile.http.maxRetryWaitMs) return ctx.note(`the window of ${probe.windowMs} ms is longer than http.maxRetryWaitMs (${ctx.profile.http.maxRetryWaitMs} ms): not waited for every quota to be whole`);
-  await pauseFor(probe.windowMs + clockGrainMs, ctx.signal);
-  ctx.note(`waited a whole window (${probe.windowMs} ms) first, so every node's quota is whole`);
+  const windowMs = windowToWait(ctx, probe.windowMs, {
+    unknown: 'no window is declared (rateLimit.window): the check starts without waiting for every quota to be whole',
+    tooLong: 'not waited for every quota to be whole',
+    then: 'and an earlier check may have left some short',
+  });
+  if (windowMs === undefined) return;
+  await pauseFor(windowMs + clockGrainMs, ctx.signal);
+  ctx.note(`waited a whole window (${windowMs} ms) first, so every node's quota is whole`);
+}
+
+/**
+ * The window to wait, when it is known and within `http.maxRetryWaitMs`; otherwise undefined,
+ * with a note saying why nothing is waited (`unknown` or `tooLong`) and what follows (`then`).
+ */
+function windowToWait(ctx: CheckContext, windowMs: number | undefined, why: { readonly unknown: string; readonly tooLong: string; readonly then: string }): number | undefined {
+  const most = ctx.profile.http.maxRetryWaitMs;
+  if (windowMs === undefined) ctx.note(`${why.unknown}, ${why.then}`);
+  else if (windowMs > most) ctx.note(`the window of ${windowMs} ms is longer than http.maxRetryWaitMs (${most} ms): ${why.tooLong}, ${why.then}`);
+  else return windowMs;
+  return undefined;
 }
 
 /**
