@@ -3,7 +3,7 @@
  * HMAC key as an `oct` JWK) or a PKCS#8 PEM, so a check can send a validly signed token
  * with one claim wrong.
  */
-import type { JWK } from 'jose';
+import type { JWK, importJWK } from 'jose';
 import { jose } from './jose-lib.js';
 import { RestprobeError } from '../errors.js';
 import type { SigningKey } from '../model/needs.js';
@@ -15,7 +15,7 @@ const keyError = (why: string): RestprobeError => new RestprobeError('ERR_CONFIG
 /** Signs `claims` with the test key, the header as the genuine token's (alg, typ, kid) where the key says nothing else. */
 export async function signWithTestKey(signing: SigningKey, claims: Record<string, unknown>, genuine: DecodedJwt): Promise<string> {
   const text = signing.key.value.trim();
-  let key: Awaited<ReturnType<ReturnType<typeof jose>["importJWK"]>>;
+  let key: Awaited<ReturnType<typeof importJWK>>;
   let alg: string;
   let kid: unknown = genuine.header.kid;
   try {
