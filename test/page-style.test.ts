@@ -22,6 +22,10 @@ interface NotesOptions {
   readonly uncapped?: boolean;
   /** Items there before the run (not restprobe's). */
   readonly preexisting?: number;
+  /** The maximum `per_page` (declared in the profile unless uncapped); default {@link cap}. */
+  readonly cap?: number;
+  /** The page size without `per_page`; default 5. Infinity: every item. */
+  readonly defaultPerPage?: number;
 }
 
 const cap = 10;
@@ -34,7 +38,8 @@ afterEach(async () => {
 });
 
 /** A page-numbered notes API: `GET /notes?page=2&per_page=5&label=x&sort=created_at&order=desc`. */
-async function startNotes(options: NotesOptions = {}): Promise<{ profile: TargetProfile; count: () => number }> {
+async function startNotes(options: NotesOptions = {}): Promise<{ profile: TargetProfile; count: () => number; created: () => number }> {
+  const max = options.cap ?? cap;
   type Note = { id: number; label: string | null; name: string; created_at: string };
   const notes: Note[] = [];
   let next = 1;
@@ -62,9 +67,9 @@ async function startNotes(options: NotesOptions = {}): Promise<{ profile: Target
       }
       if (url.pathname === '/notes' && req.method === 'GET') {
         const q = url.searchParams;
-        const perPage = q.has('per_page') ? Number(q.get('per_page')) : 5;
+        const perPage = q.has('per_page') ? Number(q.get('per_page')) : (options.defaultPerPage ?? 5);
         const page = q.has('page') ? Number(q.get('page')) : 1;
-        if (!Number.isInteger(perPage) || perPage < 1 || (!options.uncapped && perPage > cap)) return bad(`per_page must be an integer from 1 to ${cap}`);
+        if (!(Number.isInteger(perPage) || perPage === Infinity) || perPage < 1 || (!options.uncapped && perPage > max && q.has('per_page'))) return bad(`per_page must be an integer from 1 to ${max}`);
         if (!Number.isInteger(page) || page < 1) return bad('page must be an integer of 1 or more');
         const order = q.get('order') ?? 'asc';
         if (order !== 'asc' && order !== 'desc') return bad('order must be asc or desc');
@@ -74,7 +79,7 @@ async function startNotes(options: NotesOptions = {}): Promise<{ profile: Target
         // Ties on name go by id, so the order is total.
         const matching = notes.filter((n) => label === null || n.label === label).sort((a, b) => (sort === 'name' ? a.name.localeCompare(b.name) : 0) || a.id - b.id);
         const sorted = order === 'desc' && !options.ignoreOrder ? [...matching].reverse() : matching;
-        const from = options.ignorePage ? 0 : (page - 1) * perPage;
+        const from = options.ignorePage || page === 1 ? 0 : (page - 1) * perPage;
         return send(200, { data: sorted.slice(from, from + perPage), page, per_page: perPage, total: matching.length });
       }
       const note = notes.find((n) => String(n.id) === id);
@@ -99,13 +104,13 @@ async function startNotes(options: NotesOptions = {}): Promise<{ profile: Target
     createBody: { name: 'restprobe note' },
     volatileFields: [],
     newId: 'none',
-    pagination: { style: 'page', param: 'cursor', limitParam: 'per_page', offsetParam: 'offset', pageParam: 'page', firstPage: 1, sortParam: 'sort', orderParam: 'order', ...(!options.uncapped && { maxLimit: cap }) },
+    pagination: { style: 'page', param: 'cursor', limitParam: 'per_page', offsetParam: 'offset', pageParam: 'page', firstPage: 1, sortParam: 'sort', orderParam: 'order', ...(!options.uncapped && { maxLimit: max }) },
     filters: ['label'],
     sorts: ['created_at', 'name'],
     markField: 'label',
     children: [],
   };
-  return { profile: { ...testProfile(url, { keyHeader: null }), collections: [notesCollection] }, count: () => notes.length };
+  return { profile: { ...testProfile(url, { keyHeader: null }), collections: [notesCollection] }, count: () => notes.length, created: () => next - 1 - (options.preexisting ?? 0) };
 }
 
 const ids = ['END-get-collection-200', 'END-offset-pages-disjoint', 'END-offset-shift-under-inserts', 'END-sort-honoured', 'END-sort-ties-deterministic', 'LIM-limit-capped', 'LIM-default-page-bounded', 'LIM-limit-invalid-400'];
@@ -142,6 +147,24 @@ describe('a collection paged by number, sorted with a separate order parameter',
   it('an order parameter the API ignores fails the sort check', async () => {
     const notes = await startNotes({ ignoreOrder: true });
     expect(await verdicts(notes.profile, ['END-sort-honoured'])).toEqual({ 'END-sort-honoured': 'fail' });
+  });
+
+  it('a default page smaller than a high cap shows the bound: the cap checks fill past the default page, not past the cap', async () => {
+    const notes = await startNotes({ cap: 60, defaultPerPage: 10 });
+    expect(await verdicts(notes.profile, ['LIM-limit-capped', 'LIM-default-page-bounded'])).toEqual({ 'LIM-limit-capped': 'pass', 'LIM-default-page-bounded': 'pass' });
+    // Eleven items split the default page of 10; the refused per_page=61 needs none.
+    expect(notes.created()).toBe(11);
+    expect(notes.count()).toBe(0);
+  });
+
+  it('a default page as large as the cap is filled past the cap and passes; a default page of every item fails there', async () => {
+    const atCap = await startNotes({ cap: 30, defaultPerPage: 30 });
+    expect(await verdicts(atCap.profile, ['LIM-default-page-bounded'])).toEqual({ 'LIM-default-page-bounded': 'pass' });
+    expect(atCap.created()).toBe(31);
+    await new Promise<void>((resolve) => server!.close(() => resolve()));
+    const unbounded = await startNotes({ cap: 30, defaultPerPage: Infinity });
+    expect(await verdicts(unbounded.profile, ['LIM-default-page-bounded'])).toEqual({ 'LIM-default-page-bounded': 'fail' });
+    expect(unbounded.created()).toBe(31);
   });
 
   it('no cap declared: a huge per_page that is refused passes; one answered in full, past any cap, fails', async () => {

@@ -241,14 +241,17 @@ export interface MarkedSet {
   readonly filters: Readonly<Record<string, string>>;
 }
 
-/** Creates `count` items under a fresh marker, in order; `body(i, marker)` adds fields to each. `ctx` may be a check's context or a run fixture's maker. */
+/**
+ * Creates `count` items under a fresh marker (or `marker`, to add to a set), in order;
+ * `body(i, marker)` adds fields to each. `ctx` may be a check's context or a run fixture's maker.
+ */
 export async function createMarked(
   ctx: FixtureMaker,
   c: WalkableCollection,
   count: number,
   body: (i: number, marker: string) => Record<string, unknown> = () => ({}),
+  marker = ctx.newMark(),
 ): Promise<MarkedSet> {
-  const marker = ctx.newMark();
   const items: CreatedResource[] = [];
   for (let i = 0; i < count; i++) items.push(await ctx.create(c, { ...body(i, marker), [c.markField]: marker }));
   return { marker, items, ids: items.map((x) => x.id), filters: { [c.markField]: marker } };

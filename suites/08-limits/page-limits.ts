@@ -4,17 +4,32 @@ import type { CollectionProfile } from '../../src/model/profile.js';
 import type { CheckContext } from '../../src/model/context.js';
 import { brief, describe, ensure, expectStatus } from '../../src/check-kit/expect.js';
 import { maxCapToFill, type CappedWalk } from '../../src/model/needs.js';
-import { createMarked, fetchPage, pagePath, positional, readPage, sharedWalkSet, walk, walkDefects, type Page } from '../../src/check-kit/pagination.js';
+import { createMarked, fetchPage, pagePath, positional, readPage, sharedWalkSet, walk, walkDefects, type MarkedSet, type Page } from '../../src/check-kit/pagination.js';
 
 /**
- * A capped collection filled with maxLimit + 1 marked items: one fixture for the run, made by
- * the first cap check that asks and read by the others (they only read it), so a run fills
- * each collection past its cap once. LIM-limit-capped asks only when the collection does not
- * already show its cap.
+ * The sizes the cap checks fill a collection to, smallest first: just past the common
+ * default page sizes (10, 25, 50), then past the cap. A default page that splits a smaller
+ * set already shows its bound, so a run fills a collection to its cap only when it must.
  */
-async function filledPastMax(ctx: CheckContext, c: CappedWalk): Promise<{ max: number; filters: Readonly<Record<string, string>>; ids: readonly string[] }> {
-  const { filters, ids } = await ctx.runFixture(`${c.name} filled past its cap of ${c.maxLimit}`, (maker) => createMarked(maker, c, c.maxLimit + 1));
-  return { max: c.maxLimit, filters, ids };
+function fillSteps(max: number): number[] {
+  return [...[11, 26, 51].filter((n) => n <= max), max + 1];
+}
+
+/**
+ * A capped collection holding `n` marked items (a {@link fillSteps} size): one fixture per
+ * size for the run, each made by adding to the one below it under the same mark, by the first
+ * cap check that asks; the checks only read them. So a run creates at most maxLimit + 1 items
+ * for its cap checks however many steps they climb.
+ */
+async function filledTo(ctx: CheckContext, c: CappedWalk, n: number): Promise<MarkedSet> {
+  const steps = fillSteps(c.maxLimit);
+  const below = steps.filter((m) => m < n).at(-1);
+  const base = below === undefined ? undefined : await filledTo(ctx, c, below);
+  return ctx.runFixture(`${c.name}: ${n} marked items (its cap is ${c.maxLimit})`, async (maker) => {
+    if (base === undefined) return createMarked(maker, c, n);
+    const more = await createMarked(maker, c, n - base.ids.length, undefined, base.marker);
+    return { ...base, items: [...base.items, ...more.items], ids: [...base.ids, ...more.ids] };
+  });
 }
 
 export const defaultPageBounded = defineCheck({
@@ -27,15 +42,22 @@ export const defaultPageBounded = defineCheck({
   dependsOn: ['END-get-collection-200'],
   assumes: ['END-pagination-complete-walk', 'END-offset-pages-disjoint'],
   async run(ctx, { cappedWalk: c }) {
-    const { max, filters, ids } = await filledPastMax(ctx, c);
-    const seen: string[] = [];
-    // The default page size is the server's: as small as one item a page.
-    for await (const page of walk(ctx, c, { filters }, ids.length + 2)) {
-      ensure(page.items.length <= max, `${describe(page.res)}: ${page.items.length} items without a limit, expected at most the maximum ${max}`, `≤ ${max}`, String(page.items.length));
-      seen.push(...page.items.map((i) => String(i[c.idField])));
+    const max = c.maxLimit;
+    for (const n of fillSteps(max)) {
+      const { filters, ids } = await filledTo(ctx, c, n);
+      const pages: number[] = [];
+      const seen: string[] = [];
+      // The default page size is the server's: as small as one item a page.
+      for await (const page of walk(ctx, c, { filters }, ids.length + 2)) {
+        ensure(page.items.length <= max, `${describe(page.res)}: ${page.items.length} items without a limit, expected at most the maximum ${max}`, `≤ ${max}`, String(page.items.length));
+        pages.push(page.items.length);
+        seen.push(...page.items.map((i) => String(i[c.idField])));
+      }
+      const defects = walkDefects(ids, seen);
+      ensure(defects.length === 0, `walking ${ids.length} items at the default page size ${defects.join('; ')}, expected each once: a default page must not drop items`, `the ${ids.length} items once each`, brief(seen));
+      // A first page smaller than the set is a bound the server keeps (at most the maximum, as checked).
+      if (pages[0]! < ids.length) return ctx.note(`without a limit, ${ids.length} items came in pages of ${pages[0]} (the maximum is ${max})`);
     }
-    const defects = walkDefects(ids, seen);
-    ensure(defects.length === 0, `walking ${ids.length} items at the default page size ${defects.join('; ')}, expected each once: a default page must not drop items`, `the ${ids.length} items once each`, brief(seen));
   },
 });
 
@@ -59,7 +81,7 @@ export const limitCapped = defineCheck({
       const key = ctx.profile.safety.readOnly ? 'safety.readOnly' : 'collections[].create.body';
       throw new CheckSkipped(`${collection.name} lists ${listed.items.length} items, no more than its declared maximum of ${max}, and restprobe may not fill it (${key}): a cap shows only on a fuller collection`, key);
     }
-    const { filters } = await filledPastMax(ctx, c);
+    const { filters } = await filledTo(ctx, c, max + 1);
     await pageAboveCap(ctx, c, max, filters);
   },
 });
