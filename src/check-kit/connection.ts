@@ -5,11 +5,12 @@
  * (or the idle connection). Only a connection of its own shows them.
  */
 import { connect as connectTcp, isIP, type Socket } from 'node:net';
-import { connect as connectTls, rootCertificates } from 'node:tls';
+import { connect as connectTls } from 'node:tls';
 import { CheckFailure } from '../model/check.js';
 import type { CheckContext, HttpResponse, RequestSpec } from '../model/context.js';
 import { isRestprobeError } from '../errors.js';
 import { credentialHeaders, targetOrigins } from '../http/session.js';
+import { trusting } from '../http/trust.js';
 import { describe } from './expect.js';
 
 /** A response that must have no content, and what followed it on its connection. */
@@ -125,7 +126,7 @@ function rawRoundTrip(target: URL, request: string, timeoutMs: number, signal: A
     const port = Number(target.port || (https ? 443 : 80));
     const host = target.hostname.replace(/^\[|\]$/g, '');
     // The same trust as the client's: Node's CAs, plus `--ca` / `http.ca`.
-    const socket: Socket = https ? connectTls({ host, port, ...(isIP(host) === 0 && { servername: host }), ...(ca !== undefined && { ca: [...rootCertificates, ca] }) }) : connectTcp({ host, port });
+    const socket: Socket = https ? connectTls({ host, port, ...(isIP(host) === 0 && { servername: host }), ...(ca !== undefined && { secureContext: trusting(ca) }) }) : connectTcp({ host, port });
     const chunks: Buffer[] = [];
     let size = 0;
     let idle: NodeJS.Timeout | undefined;

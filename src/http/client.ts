@@ -3,7 +3,7 @@
  * pool per origin), with a per-request deadline, a response-body cap and a run-wide
  * request budget. Transport failures become typed {@link RestprobeError}s.
  */
-import tls from 'node:tls';
+import { trusting } from './trust.js';
 import type { Dispatcher } from 'undici';
 import { Agent, ProxyAgent } from './undici-dispatchers.js';
 import { RestprobeError } from '../errors.js';
@@ -36,24 +36,6 @@ export type { RawRequest, RawResponse };
  * await client.close();
  * ```
  */
-/** TLS contexts that trust the system's roots and one CA more, by that CA's PEM. */
-const contexts = new Map<string, tls.SecureContext>();
-
-/**
- * A TLS context trusting the system's roots and `ca`, made once per CA: given `ca` alone,
- * every new connection parsed the ~140 root certificates again (0.8 s of CPU in a run over
- * HTTPS, a quarter of it).
- */
-function trusting(ca: string): tls.SecureContext {
-  let context = contexts.get(ca);
-  if (context === undefined) {
-    context = tls.createSecureContext({ ca: [...tls.rootCertificates, ca] });
-    // A few at most: a process that meets many CAs (a test suite) keeps the latest.
-    if (contexts.size >= 8) contexts.delete(contexts.keys().next().value!);
-    contexts.set(ca, context);
-  }
-  return context;
-}
 
 export class HttpClient {
   private readonly dispatcher: Dispatcher;
