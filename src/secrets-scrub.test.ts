@@ -22,6 +22,15 @@ describe('scrubSecrets', () => {
     expect(scrubSecrets('abcdefgh abcd', secrets)).toBe('$LONG $SHORT');
   });
 
+  it('finds each of many secrets, whichever one a text holds and in whatever form', () => {
+    const secrets = Array.from({ length: 12 }, (_v, i) => ({ envName: `S${i}`, value: `sk_${i}_Zq8Wm3Rt7Yp2Xc5Vb9Nl` }));
+    const basic = Buffer.from(`id:${secrets[7]!.value}`).toString('base64');
+    expect(scrubSecrets(`Authorization: Basic ${basic}`, secrets)).not.toContain(basic.slice(8, 24));
+    expect(scrubSecrets(`a ${secrets[11]!.value} b ${encodeURIComponent(secrets[3]!.value)} c`, secrets)).toBe('a $S11 b $S3 c');
+    // A short secret (under 8 characters) is found too, beside long ones.
+    expect(scrubSecrets('pin 4711x', [...secrets, { envName: 'PIN', value: '4711x' }])).toBe('pin $PIN');
+  });
+
   it('leaves values shorter than 4 characters alone', () => {
     expect(scrubSecrets('the abc', [{ envName: 'TINY', value: 'abc' }])).toBe('the abc');
   });

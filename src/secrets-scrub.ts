@@ -82,6 +82,8 @@ function pieceForms(value: string): string[] {
  */
 const prepared = new Map<string, Prepared>();
 const maxPrepared = 2_000;
+/** Every prepared secret's windows of fragmentLength characters (of its forms and pieces), by hash: which secrets a window may come from. */
+const screen = new Map<number, string[]>();
 
 function prepare(value: string): Prepared {
   let p = prepared.get(value);
@@ -90,8 +92,20 @@ function prepare(value: string): Prepared {
     const pieces = pieceForms(value);
     const grams = new Set<number>();
     for (const piece of pieces) for (let i = 0; i + fragmentLength <= piece.length; i++) grams.add(hashOf(piece, i));
-    if (prepared.size >= maxPrepared) prepared.clear();
+    if (prepared.size >= maxPrepared) {
+      prepared.clear();
+      screen.clear();
+    }
     prepared.set(value, (p = { forms, pieces, grams }));
+    // A JSON secret's pieces leave out its structure, which its whole forms hold: screen those too.
+    const windows = new Set(grams);
+    const sameAsPieces = forms.length === pieces.length && forms.every((f, i) => f === pieces[i]);
+    if (!sameAsPieces) for (const f of forms) for (let i = 0; i + fragmentLength <= f.length; i++) windows.add(hashOf(f, i));
+    for (const h of windows) {
+      const from = screen.get(h);
+      if (from === undefined) screen.set(h, [value]);
+      else from.push(value);
+    }
   }
   return p;
 }
@@ -109,7 +123,7 @@ function prepare(value: string): Prepared {
  */
 export function scrubSecrets(text: string, secrets: readonly Secret[]): string {
   // Longest first, so a secret that contains another is replaced whole.
-  const ordered = secrets.filter((s) => s.value.length >= minSecretLength).sort((a, b) => b.value.length - a.value.length);
+  const ordered = candidates(text, secrets.filter((s) => s.value.length >= minSecretLength)).sort((a, b) => b.value.length - a.value.length);
   let out = text;
   for (const secret of ordered) {
     for (const form of prepare(secret.value).forms) out = out.split(form).join(`$${secret.envName}`);
@@ -119,6 +133,29 @@ export function scrubSecrets(text: string, secrets: readonly Secret[]): string {
     out = scrubFragments(out, prepare(secret.value), `$${secret.envName}`);
   }
   return out;
+}
+
+/**
+ * The secrets whose forms or pieces `text` may hold: one rolling-hash pass over the text for
+ * all of them, so the many texts that hold none (most records and report lines) cost one
+ * pass instead of a search per form and a pass per secret. Every form and piece is at least
+ * fragmentLength long for a secret that long, so any occurrence has a window in
+ * {@link screen}; shorter secrets are always searched.
+ */
+function candidates(text: string, secrets: readonly Secret[]): Secret[] {
+  const short = secrets.filter((s) => s.value.length < fragmentLength);
+  const long = secrets.filter((s) => s.value.length >= fragmentLength);
+  if (long.length === 0 || text.length < fragmentLength) return short;
+  for (const secret of long) prepare(secret.value);
+  const found = new Set<string>();
+  let h = hashOf(text, 0);
+  for (let at = 0; ; at++) {
+    const from = screen.get(h);
+    if (from !== undefined) for (const value of from) found.add(value);
+    if (at + fragmentLength >= text.length) break;
+    h = (Math.imul(h - Math.imul(text.charCodeAt(at), dropFactor), 31) + text.charCodeAt(at + fragmentLength)) | 0;
+  }
+  return [...short, ...long.filter((s) => found.has(s.value))];
 }
 
 /** A hash of `length` characters of `s` from `at`, the same as the rolling one below. */

@@ -18,7 +18,7 @@ import { CheckFailure, CheckSkipped } from '../model/check.js';
 import { isObject } from '../model/json.js';
 import { pathItems, type Operation, type Response } from '../document/operations.js';
 import { serverPath, serversOf } from '../document/servers.js';
-import { SchemaValidator } from '../document/json-schema.js';
+import { validatorOf, type SchemaValidator } from '../document/json-schema.js';
 
 /** An answer matched to the operation it answered. */
 export interface DocumentedAnswer {
@@ -81,7 +81,6 @@ export class DocumentJudge {
   private readonly templates: Template[];
   private readonly prefixes: string[];
   private readonly origins: Set<string>;
-  private validator: SchemaValidator | undefined;
 
   constructor(
     readonly doc: OpenApiDocument,
@@ -155,8 +154,7 @@ export class DocumentJudge {
 
   /** Whether `value` is valid against the schema at `schema`, as a response. */
   validate(schema: Parameters<SchemaValidator['validate']>[0], value: unknown): ReturnType<SchemaValidator['validate']> {
-    this.validator ??= new SchemaValidator(this.doc, 'response');
-    return this.validator.validate(schema, value);
+    return validatorOf(this.doc, 'response').validate(schema, value);
   }
 
   /**

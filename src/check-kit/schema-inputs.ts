@@ -16,7 +16,7 @@ import type { CollectionProfile } from '../model/profile.js';
 import { isObject } from '../model/json.js';
 import { brief } from '../model/describe-response.js';
 import type { Located, OpenApiDocument } from '../model/openapi-document.js';
-import { SchemaValidator } from '../document/json-schema.js';
+import { validatorOf, type SchemaValidator } from '../document/json-schema.js';
 import { ValueGenerator } from '../document/generate.js';
 import { admits, flatten, soleType, type FlatSchema } from '../document/schema.js';
 import { jsonMedia, type Operation } from '../document/operations.js';
@@ -43,16 +43,6 @@ export interface BrokenBody {
   readonly broken: Break;
   readonly base: Body;
 }
-
-/** One request validator a document, shared by the checks of a run (each would otherwise convert and compile the document again). */
-const requestValidators = new WeakMap<OpenApiDocument, SchemaValidator>();
-const requestValidator = (doc: OpenApiDocument): SchemaValidator => {
-  const known = requestValidators.get(doc);
-  if (known !== undefined) return known;
-  const made = new SchemaValidator(doc, 'request');
-  requestValidators.set(doc, made);
-  return made;
-};
 
 /** Random strings take these characters: no blank a server may trim to nothing, nothing a pattern-less field would balk at. */
 const alphanumeric = fc.constantFrom(...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789');
@@ -132,7 +122,7 @@ export class BodyInputs {
    * ```
    */
   static of(doc: OpenApiDocument, schema: Located, options: { readonly leaveOut: readonly string[] }): BodyInputs | string {
-    const validator = requestValidator(doc);
+    const validator = validatorOf(doc, 'request');
     const flat = flatten(doc, schema);
     if (soleType(flat) !== 'object' || flat.properties.size === 0 || flat.alternatives.length > 0) return `the create body's schema (${schema.pointer}) is not an object with properties of its own, which restprobe varies one at a time`;
     const made = new ValueGenerator(doc, validator).value(schema, 'create');

@@ -150,3 +150,20 @@ export class SchemaValidator {
     return found;
   }
 }
+
+/** One validator per document and direction, shared by every run of the process that holds the document (each would otherwise convert and compile it again). */
+const validators = new WeakMap<OpenApiDocument, Partial<Record<Direction, SchemaValidator>>>();
+
+/**
+ * The shared {@link SchemaValidator} of a document for one direction.
+ *
+ * @example
+ * ```ts
+ * validatorOf(doc, 'response').validate(media.schema!, body);
+ * ```
+ */
+export function validatorOf(doc: OpenApiDocument, direction: Direction): SchemaValidator {
+  let byDirection = validators.get(doc);
+  if (byDirection === undefined) validators.set(doc, (byDirection = {}));
+  return (byDirection[direction] ??= new SchemaValidator(doc, direction));
+}
