@@ -54,6 +54,8 @@ interface Prepared {
   readonly forms: readonly string[];
   readonly pieces: readonly string[];
   readonly grams: ReadonlySet<number>;
+  /** The hashes of each form's first fragmentLength characters. */
+  readonly heads: ReadonlySet<number>;
 }
 
 /**
@@ -82,8 +84,6 @@ function pieceForms(value: string): string[] {
  */
 const prepared = new Map<string, Prepared>();
 const maxPrepared = 2_000;
-/** Every prepared secret's windows of fragmentLength characters (of its forms and pieces), by hash: which secrets a window may come from. */
-const screen = new Map<number, string[]>();
 
 function prepare(value: string): Prepared {
   let p = prepared.get(value);
@@ -92,20 +92,10 @@ function prepare(value: string): Prepared {
     const pieces = pieceForms(value);
     const grams = new Set<number>();
     for (const piece of pieces) for (let i = 0; i + fragmentLength <= piece.length; i++) grams.add(hashOf(piece, i));
-    if (prepared.size >= maxPrepared) {
-      prepared.clear();
-      screen.clear();
-    }
-    prepared.set(value, (p = { forms, pieces, grams }));
-    // A JSON secret's pieces leave out its structure, which its whole forms hold: screen those too.
-    const windows = new Set(grams);
-    const sameAsPieces = forms.length === pieces.length && forms.every((f, i) => f === pieces[i]);
-    if (!sameAsPieces) for (const f of forms) for (let i = 0; i + fragmentLength <= f.length; i++) windows.add(hashOf(f, i));
-    for (const h of windows) {
-      const from = screen.get(h);
-      if (from === undefined) screen.set(h, [value]);
-      else from.push(value);
-    }
+    // A whole form shows in its first window (a JSON secret's forms hold the structure its pieces leave out).
+    const heads = new Set(forms.filter((f) => f.length >= fragmentLength).map((f) => hashOf(f, 0)));
+    if (prepared.size >= maxPrepared) prepared.clear();
+    prepared.set(value, (p = { forms, pieces, grams, heads }));
   }
   return p;
 }
@@ -135,27 +125,42 @@ export function scrubSecrets(text: string, secrets: readonly Secret[]): string {
   return out;
 }
 
+/** Every window hash of the secrets screened since it was last emptied (see {@link screenedIn}), to skip texts that hold none at one lookup a window. */
+let screen = new Set<number>();
+/** Bumped when the screen is emptied, so each secret in use is put back once. */
+let epoch = 0;
+/** The screen's epoch each prepared secret was put in. */
+const screenedIn = new WeakMap<Prepared, number>();
+/** Emptied past this many hashes: a long-lived process (the fault matrix) meets new secrets all the time. */
+const maxScreen = 500_000;
+
 /**
- * The secrets whose forms or pieces `text` may hold: one rolling-hash pass over the text for
- * all of them, so the many texts that hold none (most records and report lines) cost one
- * pass instead of a search per form and a pass per secret. Every form and piece is at least
- * fragmentLength long for a secret that long, so any occurrence has a window in
- * {@link screen}; shorter secrets are always searched.
+ * The secrets whose forms or pieces `text` may hold: one rolling-hash pass over the text
+ * against the screen of every secret's windows (a piece shows in any of its windows, a whole
+ * form in its first), so the many texts that hold no secret (most records and report lines)
+ * cost that pass instead of a search per form and a pass per secret. Only the windows that
+ * hit are then looked for secret by secret. Shorter secrets are always searched.
  */
 function candidates(text: string, secrets: readonly Secret[]): Secret[] {
   const short = secrets.filter((s) => s.value.length < fragmentLength);
-  const long = secrets.filter((s) => s.value.length >= fragmentLength);
+  const long = secrets.filter((s) => s.value.length >= fragmentLength).map((s) => ({ secret: s, p: prepare(s.value) }));
   if (long.length === 0 || text.length < fragmentLength) return short;
-  for (const secret of long) prepare(secret.value);
-  const found = new Set<string>();
+  if (screen.size > maxScreen) [screen, epoch] = [new Set(), epoch + 1];
+  for (const { p } of long) {
+    if (screenedIn.get(p) === epoch) continue;
+    for (const h of p.grams) screen.add(h);
+    for (const h of p.heads) screen.add(h);
+    screenedIn.set(p, epoch);
+  }
+  const hits: number[] = [];
   let h = hashOf(text, 0);
   for (let at = 0; ; at++) {
-    const from = screen.get(h);
-    if (from !== undefined) for (const value of from) found.add(value);
+    if (screen.has(h)) hits.push(h);
     if (at + fragmentLength >= text.length) break;
     h = (Math.imul(h - Math.imul(text.charCodeAt(at), dropFactor), 31) + text.charCodeAt(at + fragmentLength)) | 0;
   }
-  return [...short, ...long.filter((s) => found.has(s.value))];
+  if (hits.length === 0) return short;
+  return [...short, ...long.filter(({ p }) => hits.some((x) => p.grams.has(x) || p.heads.has(x))).map(({ secret }) => secret)];
 }
 
 /** A hash of `length` characters of `s` from `at`, the same as the rolling one below. */
