@@ -8,7 +8,7 @@
  */
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createReadStream } from 'node:fs';
-import { mkdtemp, readFile, readdir, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -239,4 +239,23 @@ describe('an unwritable report directory', () => {
       await gateway.close();
     }
   });
+});
+
+describe('a reader that goes away', () => {
+  it('`restprobe run … | head`: the run goes on without its output, cleans up and writes every report, no stack trace', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'restprobe-epipe-'));
+    const reports = join(dir, 'reports');
+    const run = spawnRestprobe(['run', server.url, '-c', referenceConfig, '--report-dir', reports, '--only', 'END,ERR']);
+    // The reader closes after the first line, as head does.
+    await until(() => run.out().includes('\n'));
+    run.child.stdout!.destroy();
+    const code = await run.exit;
+    expect(run.err()).not.toMatch(/EPIPE|at .*\.js:\d+/);
+    expect(code).toBe(0);
+    const report = JSON.parse(await readFile(join(reports, 'restprobe-report.json'), 'utf8')) as { summary: { pass: number }; leftovers: unknown[] };
+    expect(report.summary.pass).toBeGreaterThan(10);
+    expect(report.leftovers).toEqual([]);
+    expect(await itemsOnServer()).toBe(0);
+    await rm(dir, { recursive: true, force: true });
+  }, 120_000);
 });

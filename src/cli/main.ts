@@ -246,7 +246,21 @@ Exit codes: 0 no check failed (a warning does not fail) · 1 a check failed · 2
   return cli;
 }
 
+/**
+ * A reader that went away (`restprobe run … | head`) ends nothing but the output: the run
+ * goes on, cleans up and writes its reports, instead of dying on EPIPE with what it created
+ * still on the target.
+ */
+function outlastClosedReaders(): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EPIPE' && err.code !== 'ERR_STREAM_DESTROYED') throw err;
+    });
+  }
+}
+
 async function main(argv: string[]): Promise<void> {
+  outlastClosedReaders();
   try {
     await program().parseAsync(argv);
   } catch (err) {
