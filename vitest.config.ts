@@ -16,6 +16,8 @@ export default defineConfig({
     // Many files mostly wait (timeouts, child processes): more workers than the 2 cores.
     maxWorkers: 4,
     testTimeout: 60_000,
+    // Temporary files under one directory, removed at the end (test/support/temp-root.ts).
+    globalSetup: ['test/support/temp-root.ts'],
     // Tests run on GitHub Actions too: their runs must not append to the job's summary.
     env: { GITHUB_STEP_SUMMARY: '' },
   },
