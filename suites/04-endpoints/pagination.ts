@@ -58,13 +58,14 @@ export const paginationCompleteWalk = defineCheck({
   },
 });
 
-type WalkOp = { kind: 'next' } | { kind: 'insert' } | { kind: 'delete'; pick: number } | { kind: 'move'; pick: number; to: number };
+/** `to`: the sort position an insert or a move lands at (0 before the first item, 9 after the last), with a sort field the harness sets. */
+type WalkOp = { kind: 'next' } | { kind: 'insert'; to: number } | { kind: 'delete'; pick: number } | { kind: 'move'; pick: number; to: number };
 
 /** Interleavings of page fetches with inserts, deletes and (with a settable sort field) moves. */
 function walkOps(canMove: boolean): fc.Arbitrary<WalkOp[]> {
   const ops: fc.WeightedArbitrary<WalkOp>[] = [
     { arbitrary: fc.constant({ kind: 'next' as const }), weight: 3 },
-    { arbitrary: fc.constant({ kind: 'insert' as const }), weight: 1 },
+    { arbitrary: fc.nat({ max: 9 }).map((to) => ({ kind: 'insert' as const, to })), weight: 1 },
     { arbitrary: fc.nat({ max: 5 }).map((pick) => ({ kind: 'delete' as const, pick })), weight: 1 },
   ];
   if (canMove) ops.push({ arbitrary: fc.record({ kind: fc.constant('move' as const), pick: fc.nat({ max: 5 }), to: fc.nat({ max: 9 }) }), weight: 1 });
@@ -78,7 +79,7 @@ interface WalkCase {
 }
 
 const showCase = ({ limit, ops }: WalkCase): string =>
-  `limit=${limit}: ${ops.map((o) => (o.kind === 'delete' ? `delete #${o.pick}` : o.kind === 'move' ? `move #${o.pick} to position ${o.to}` : o.kind)).join(', ')}`;
+  `limit=${limit}: ${ops.map((o) => (o.kind === 'delete' ? `delete #${o.pick}` : o.kind === 'move' ? `move #${o.pick} to position ${o.to}` : o.kind === 'insert' ? `insert at position ${o.to}` : o.kind)).join(', ')}`;
 
 export const paginationStableUnderWrites = defineCheck({
   id: 'END-pagination-stable-under-writes',
@@ -99,8 +100,8 @@ export const paginationStableUnderWrites = defineCheck({
       arbitrary: fc.record({ limit: fc.integer({ min: 1, max: maxLimit }), ops: walkOps(sortField !== undefined) }),
       examples: [
         { limit: small, ops: [{ kind: 'next' }, { kind: 'delete', pick: 0 }, { kind: 'next' }] },
-        { limit: small, ops: [{ kind: 'next' }, { kind: 'insert' }, { kind: 'next' }] },
-        { limit: Math.min(3, maxLimit), ops: [{ kind: 'next' }, { kind: 'insert' }, { kind: 'next' }] },
+        // Inserted behind the walk's position (with a sort field; else at the end): an offset in disguise repeats an item.
+        { limit: Math.min(3, maxLimit), ops: [{ kind: 'next' }, { kind: 'insert', to: 0 }, { kind: 'next' }] },
         // An item moved behind the walk's position, another ahead of it.
         ...(sortField ? [{ limit: small, ops: [{ kind: 'next' as const }, { kind: 'move' as const, pick: 0, to: 9 }, { kind: 'move' as const, pick: 4, to: 0 }, { kind: 'next' as const }] }] : []),
       ],
@@ -154,7 +155,7 @@ async function walkWithWrites(ctx: CheckContext, c: WalkableCollection, sortFiel
   };
   for (const [k, op] of ops.entries()) {
     if (op.kind === 'next' && !done) await next();
-    else if (op.kind === 'insert') await ctx.create(c, { [c.markField]: marker, ...(sortField && { [sortField]: `${position(marker, k)}-new` }) });
+    else if (op.kind === 'insert') await ctx.create(c, { [c.markField]: marker, ...(sortField && { [sortField]: `${position(marker, op.to)}-new-${k}` }) });
     else if (op.kind === 'delete' || op.kind === 'move') {
       const victim = pick(op.pick);
       if (!victim) continue;
