@@ -226,6 +226,8 @@ export const retryAfterTimeout = defineCheck({
   title: 'A delivery answered too slowly is retried, with the same id and body',
   rule: 'A webhook delivery that gets no answer within the sender\'s timeout MUST be retried, with the same event id and the identical body.',
   severity: 'must',
+  // Mostly waiting (an answer held, then the retry): started among the first, the wait overlaps the run.
+  slow: true,
   needs: ['webhooks'],
   async run(ctx, { webhooks }) {
     const slow = webhooks.config.slowAnswerMs;
@@ -238,6 +240,8 @@ export const unsubscribeStops = defineCheck({
   title: 'Unsubscribing stops deliveries',
   rule: 'Once a webhook subscription is deleted, the target MUST deliver no new event to its URL.',
   severity: 'must',
+  // Mostly waiting (webhooks.quietMs with no delivery): started among the first, the wait overlaps the run.
+  slow: true,
   needs: ['webhooks'],
   async run(ctx, { webhooks }) {
     await withSubscription(ctx, webhooks, async ({ channel, url }) => {
