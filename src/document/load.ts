@@ -4,15 +4,16 @@
  * tree whose references are all local (`#/…`).
  *
  * Multi-file resolution is @apidevtools/json-schema-ref-parser's: relative references from
- * nested files, YAML and JSON, circular schemas kept as references. Anything that goes
+ * nested files, YAML and JSON, circular schemas kept as references. A JSON document whose
+ * references all point into itself (what frameworks generate) needs none, and is read as it is. Anything that goes
  * wrong is one `ERR_OPENAPI_INVALID` line naming the document: unreadable, not parsable,
  * not OpenAPI 3.x, or a `$ref` that points nowhere.
  */
-import { access } from 'node:fs/promises';
+import { access, readFile } from 'node:fs/promises';
 import { resolve as resolvePath } from 'node:path';
-import $RefParser from '@apidevtools/json-schema-ref-parser';
 import { RestprobeError } from '../errors.js';
 import { isObject } from '../model/json.js';
+import { tokensOf, valueAt } from '../model/json-pointer.js';
 import { OpenApiDocument, type OpenApiVersion } from '../model/openapi-document.js';
 
 /** How long one file of the document may take to download. */
@@ -41,6 +42,42 @@ function resolverProblem(err: unknown): string {
   if (e.name === 'ParserError') return `cannot be parsed: ${message.replace(/^Error parsing \S+: /, '')}`;
   if (e.name === 'ResolverError') return `cannot be read: ${message}`;
   return message;
+}
+
+/**
+ * The document, when it is JSON and every `$ref` in it is a fragment of itself that resolves:
+ * the resolver would return it unchanged, after walking every node (0.1 s of CPU for the
+ * reference server's document, and its library loaded). Anything else (YAML, a reference to
+ * another file, one that points nowhere, text that does not parse, a file that cannot be read)
+ * is left to the resolver, and its messages.
+ */
+async function selfContained(location: string, source: string, download?: (url: string) => Promise<string>): Promise<unknown> {
+  let text: string;
+  try {
+    if (!isUrl(source)) text = await readFile(location, 'utf8');
+    else if (download !== undefined) text = await download(location);
+    else return undefined;
+  } catch {
+    return undefined;
+  }
+  if (!text.trimStart().startsWith('{')) return undefined;
+  let root: unknown;
+  try {
+    root = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const resolves = (node: unknown): boolean => {
+    if (Array.isArray(node)) return node.every(resolves);
+    if (!isObject(node)) return true;
+    const ref = node['$ref'];
+    if (typeof ref === 'string') {
+      const tokens = ref.startsWith('#') ? tokensOf(ref) : undefined;
+      if (tokens === undefined || valueAt(root, tokens) === undefined) return false;
+    }
+    return Object.values(node).every(resolves);
+  };
+  return resolves(root) ? root : undefined;
 }
 
 /** `3.0` or `3.1` from the root's `openapi` field, or the reason the root is no OpenAPI 3.x document. */
@@ -82,15 +119,18 @@ export async function loadOpenApi(source: string, download?: (url: string) => Pr
       throw invalid(source, `cannot be read (${(err as NodeJS.ErrnoException).code ?? 'unreadable'})`, err);
     }
   }
-  let root: unknown;
-  try {
-    // The user names the URL (often a staging host on a private network): no SSRF guard here.
-    // `download` (a run's own client: its CA, proxy, timeout and body cap) reads http(s) files when given.
-    const http = { safeUrlResolver: false, timeout: downloadTimeoutMs, ...(download !== undefined && { read: (file: { url: string }) => download(file.url) }) };
-    // A document fetched from a URL may not pull files of this machine into the bundle.
-    root = await $RefParser.bundle(location, { resolve: { http, ...(isUrl(source) && { file: false }) } });
-  } catch (err) {
-    throw invalid(source, resolverProblem(err), err);
+  let root = await selfContained(location, source, download);
+  if (root === undefined) {
+    try {
+      const { default: $RefParser } = await import('@apidevtools/json-schema-ref-parser');
+      // The user names the URL (often a staging host on a private network): no SSRF guard here.
+      // `download` (a run's own client: its CA, proxy, timeout and body cap) reads http(s) files when given.
+      const http = { safeUrlResolver: false, timeout: downloadTimeoutMs, ...(download !== undefined && { read: (file: { url: string }) => download(file.url) }) };
+      // A document fetched from a URL may not pull files of this machine into the bundle.
+      root = await $RefParser.bundle(location, { resolve: { http, ...(isUrl(source) && { file: false }) } });
+    } catch (err) {
+      throw invalid(source, resolverProblem(err), err);
+    }
   }
   const version = versionOf(root);
   if (typeof version !== 'string') throw invalid(source, version.problem);
