@@ -145,7 +145,9 @@ function candidates(text: string, secrets: readonly Secret[]): Secret[] {
   const short = secrets.filter((s) => s.value.length < fragmentLength);
   const long = secrets.filter((s) => s.value.length >= fragmentLength).map((s) => ({ secret: s, p: prepare(s.value) }));
   if (long.length === 0 || text.length < fragmentLength) return short;
-  if (screen.size > maxScreen) [screen, epoch] = [new Set(), epoch + 1];
+  // Emptied only past what this list needs on its own, so a list that large is not screened afresh every time.
+  const needed = long.reduce((n, { p }) => n + p.grams.size + p.heads.size, 0);
+  if (screen.size > maxScreen + needed) [screen, epoch] = [new Set(), epoch + 1];
   for (const { p } of long) {
     if (screenedIn.get(p) === epoch) continue;
     for (const h of p.grams) screen.add(h);

@@ -31,6 +31,14 @@ describe('a self-contained JSON document', () => {
     }
   });
 
+  it('with a schema that has an $id (3.1 resolves its references against it): read by the resolver, as before', async () => {
+    const thing = { $id: 'https://example.test/thing.json', type: 'object', properties: { o: { $ref: '#/components/schemas/Other' } } };
+    const path = await written({ openapi: '3.1.0', info: { title: 't', version: '1' }, paths: {}, components: { schemas: { Thing: thing, Other: { type: 'string' } } } });
+    const resolver = await $RefParser.bundle(path).then((root) => ({ root }), (err: Error) => ({ failed: err.name }));
+    const ours = await loadOpenApi(path).then((doc) => ({ root: doc.root }), (err: Error) => ({ failed: (err.cause as Error | undefined)?.name }));
+    expect(ours).toEqual(resolver);
+  });
+
   it('with a reference that points nowhere in it: the resolver says which', async () => {
     const path = await written({ openapi: '3.1.0', info: { title: 't', version: '1' }, paths: { '/x': { get: { responses: { '200': { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/Gone' } } } } } } } } });
     await expect(loadOpenApi(path)).rejects.toThrow(/a \$ref points nowhere: .* has no #\/components\/schemas\/Gone/);

@@ -26,6 +26,8 @@ interface NotesOptions {
   readonly cap?: number;
   /** The page size without `per_page`; default 5. Infinity: every item. */
   readonly defaultPerPage?: number;
+  /** A `per_page` above the cap is served as the cap (clamped), not refused. */
+  readonly clamp?: boolean;
 }
 
 const cap = 10;
@@ -67,7 +69,8 @@ async function startNotes(options: NotesOptions = {}): Promise<{ profile: Target
       }
       if (url.pathname === '/notes' && req.method === 'GET') {
         const q = url.searchParams;
-        const perPage = q.has('per_page') ? Number(q.get('per_page')) : (options.defaultPerPage ?? 5);
+        const asked = q.has('per_page') ? Number(q.get('per_page')) : (options.defaultPerPage ?? 5);
+        const perPage = options.clamp && asked > max ? max : asked;
         const page = q.has('page') ? Number(q.get('page')) : 1;
         if (!(Number.isInteger(perPage) || perPage === Infinity) || perPage < 1 || (!options.uncapped && perPage > max && q.has('per_page'))) return bad(`per_page must be an integer from 1 to ${max}`);
         if (!Number.isInteger(page) || page < 1) return bad('page must be an integer of 1 or more');
@@ -165,6 +168,25 @@ describe('a collection paged by number, sorted with a separate order parameter',
     const unbounded = await startNotes({ cap: 30, defaultPerPage: Infinity });
     expect(await verdicts(unbounded.profile, ['LIM-default-page-bounded'])).toEqual({ 'LIM-default-page-bounded': 'fail' });
     expect(unbounded.created()).toBe(31);
+  });
+
+  it('a clamped per_page fills the collection past its cap; the default-page check beside it walks the same fill, whichever starts first', async () => {
+    const orders = new Set<string>();
+    for (const seed of [1, 2, 3, 4, 5, 6, 7, 8]) {
+      const notes = await startNotes({ cap: 30, defaultPerPage: 2, clamp: true });
+      // One check at a time, in the seed's order: some seeds put LIM-limit-capped's fill first.
+      const profile = { ...notes.profile, http: { ...notes.profile.http, concurrency: 1 } };
+      const { results, leftovers, order } = await runChecks({ profile, checks: catalogue.filter((c) => c.id === 'LIM-limit-capped' || c.id === 'LIM-default-page-bounded'), seed });
+      orders.add(order[0]!);
+      expect(leftovers).toEqual([]);
+      expect(Object.fromEntries(results.map((r) => [r.id, r.status])), `seed ${seed}: ${results.map((r) => r.message).join(' | ')}`).toEqual({ 'LIM-limit-capped': 'pass', 'LIM-default-page-bounded': 'pass' });
+      // One fill, grown to the cap + 1 for the clamp, shared by both.
+      expect(notes.created()).toBe(31);
+      await new Promise<void>((resolve) => server!.close(() => resolve()));
+      server = undefined;
+    }
+    // Both orders were tried.
+    expect(orders.size).toBe(2);
   });
 
   it('no cap declared: a huge per_page that is refused passes; one answered in full, past any cap, fails', async () => {

@@ -45,11 +45,13 @@ function resolverProblem(err: unknown): string {
 }
 
 /**
- * The document, when it is JSON and every `$ref` in it is a fragment of itself that resolves:
- * the resolver would return it unchanged, after walking every node (0.1 s of CPU for the
- * reference server's document, and its library loaded). Anything else (YAML, a reference to
- * another file, one that points nowhere, text that does not parse, a file that cannot be read)
- * is left to the resolver, and its messages.
+ * The document, when it is JSON and every `$ref` in it is a fragment of the document itself
+ * that resolves: the resolver would return the same tree (with each reference written as the
+ * same place, or one it leads to), after walking every node (0.1 s of CPU for the reference
+ * server's document, and its library loaded). Anything else is left to the resolver, and its
+ * messages: YAML, a reference to another file, one that points nowhere, a schema with an `$id`
+ * (a 3.1 schema resolves `#…` against its own `$id`), text that does not parse, a file that
+ * cannot be read.
  */
 async function selfContained(location: string, source: string, download?: (url: string) => Promise<string>): Promise<unknown> {
   let text: string;
@@ -70,6 +72,7 @@ async function selfContained(location: string, source: string, download?: (url: 
   const resolves = (node: unknown): boolean => {
     if (Array.isArray(node)) return node.every(resolves);
     if (!isObject(node)) return true;
+    if (typeof node['$id'] === 'string') return false;
     const ref = node['$ref'];
     if (typeof ref === 'string') {
       const tokens = ref.startsWith('#') ? tokensOf(ref) : undefined;
@@ -78,6 +81,16 @@ async function selfContained(location: string, source: string, download?: (url: 
     return Object.values(node).every(resolves);
   };
   return resolves(root) ? root : undefined;
+}
+
+/** `download`, each URL fetched once (a failure too): the fast path and the resolver share its answers. */
+function once(download: (url: string) => Promise<string>): (url: string) => Promise<string> {
+  const fetched = new Map<string, Promise<string>>();
+  return (url) => {
+    let text = fetched.get(url);
+    if (text === undefined) fetched.set(url, (text = download(url)));
+    return text;
+  };
 }
 
 /** `3.0` or `3.1` from the root's `openapi` field, or the reason the root is no OpenAPI 3.x document. */
@@ -119,13 +132,15 @@ export async function loadOpenApi(source: string, download?: (url: string) => Pr
       throw invalid(source, `cannot be read (${(err as NodeJS.ErrnoException).code ?? 'unreadable'})`, err);
     }
   }
-  let root = await selfContained(location, source, download);
+  // Each file read once: the resolver reads the root again only when it is not self-contained.
+  const read = download === undefined ? undefined : once(download);
+  let root = await selfContained(location, source, read);
   if (root === undefined) {
     try {
       const { default: $RefParser } = await import('@apidevtools/json-schema-ref-parser');
       // The user names the URL (often a staging host on a private network): no SSRF guard here.
       // `download` (a run's own client: its CA, proxy, timeout and body cap) reads http(s) files when given.
-      const http = { safeUrlResolver: false, timeout: downloadTimeoutMs, ...(download !== undefined && { read: (file: { url: string }) => download(file.url) }) };
+      const http = { safeUrlResolver: false, timeout: downloadTimeoutMs, ...(read !== undefined && { read: (file: { url: string }) => read(file.url) }) };
       // A document fetched from a URL may not pull files of this machine into the bundle.
       root = await $RefParser.bundle(location, { resolve: { http, ...(isUrl(source) && { file: false }) } });
     } catch (err) {

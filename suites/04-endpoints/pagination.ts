@@ -58,7 +58,7 @@ export const paginationCompleteWalk = defineCheck({
   },
 });
 
-/** `to`: the sort position an insert or a move lands at (0 before the first item, 9 after the last), with a sort field the harness sets. */
+/** `to`: where an insert or a move lands in the sort order, with a sort field the harness sets: just after the item at position `to` (0–5 hold the walk's items; 6–9 are past the last). */
 type WalkOp = { kind: 'next' } | { kind: 'insert'; to: number } | { kind: 'delete'; pick: number } | { kind: 'move'; pick: number; to: number };
 
 /** Interleavings of page fetches with inserts, deletes and (with a settable sort field) moves. */

@@ -16,20 +16,48 @@ function fillSteps(max: number): number[] {
 }
 
 /**
- * A capped collection holding `n` marked items (a {@link fillSteps} size): one fixture per
- * size for the run, each made by adding to the one below it under the same mark, by the first
- * cap check that asks; the checks only read them. So a run creates at most maxLimit + 1 items
- * for its cap checks however many steps they climb.
+ * The cap checks' fill of one collection, for the run: marked items added a step at a time
+ * ({@link fillSteps}), all under one mark, so a walk filtered by it lists every step made so
+ * far. `alone` keeps steps from being added while a check walks the fill (a walk would meet
+ * items it did not expect, or pages shifted under it).
  */
-async function filledTo(ctx: CheckContext, c: CappedWalk, n: number): Promise<MarkedSet> {
-  const steps = fillSteps(c.maxLimit);
-  const below = steps.filter((m) => m < n).at(-1);
-  const base = below === undefined ? undefined : await filledTo(ctx, c, below);
-  return ctx.runFixture(`${c.name}: ${n} marked items (its cap is ${c.maxLimit})`, async (maker) => {
+interface Fill {
+  /** Runs `f` with the fill to itself: no other check adds a step meanwhile. */
+  readonly alone: <T>(f: () => Promise<T>) => Promise<T>;
+  /** The largest step made so far: every item made under the fill's mark. */
+  largest: MarkedSet | undefined;
+}
+
+function fillOf(ctx: CheckContext, c: CappedWalk): Promise<Fill> {
+  return ctx.runFixture(`${c.name}: the cap checks' fill`, async () => {
+    let tail: Promise<unknown> = Promise.resolve();
+    return {
+      largest: undefined,
+      alone: <T>(f: () => Promise<T>): Promise<T> => {
+        const run = tail.then(f);
+        tail = run.catch(() => undefined);
+        return run;
+      },
+    };
+  });
+}
+
+/**
+ * Within `fill.alone`: the fill with at least `n` items (a {@link fillSteps} size). Each step
+ * is a run fixture made by adding to the step below it, by the first cap check that needs it;
+ * the checks only read them. So a run creates at most maxLimit + 1 items for its cap checks
+ * however many steps they climb.
+ */
+async function filledTo(ctx: CheckContext, c: CappedWalk, fill: Fill, n: number): Promise<MarkedSet> {
+  if (fill.largest !== undefined && fill.largest.ids.length >= n) return fill.largest;
+  const below = fillSteps(c.maxLimit).filter((m) => m < n).at(-1);
+  const base = below === undefined ? undefined : await filledTo(ctx, c, fill, below);
+  fill.largest = await ctx.runFixture(`${c.name}: ${n} marked items (its cap is ${c.maxLimit})`, async (maker) => {
     if (base === undefined) return createMarked(maker, c, n);
     const more = await createMarked(maker, c, n - base.ids.length, undefined, base.marker);
     return { ...base, items: [...base.items, ...more.items], ids: [...base.ids, ...more.ids] };
   });
+  return fill.largest;
 }
 
 export const defaultPageBounded = defineCheck({
@@ -43,21 +71,30 @@ export const defaultPageBounded = defineCheck({
   assumes: ['END-pagination-complete-walk', 'END-offset-pages-disjoint'],
   async run(ctx, { cappedWalk: c }) {
     const max = c.maxLimit;
-    for (const n of fillSteps(max)) {
-      const { filters, ids } = await filledTo(ctx, c, n);
-      const pages: number[] = [];
-      const seen: string[] = [];
-      // The default page size is the server's: as small as one item a page.
-      for await (const page of walk(ctx, c, { filters }, ids.length + 2)) {
-        ensure(page.items.length <= max, `${describe(page.res)}: ${page.items.length} items without a limit, expected at most the maximum ${max}`, `≤ ${max}`, String(page.items.length));
-        pages.push(page.items.length);
-        seen.push(...page.items.map((i) => String(i[c.idField])));
+    const fill = await fillOf(ctx, c);
+    await fill.alone(async () => {
+      let walked = 0;
+      for (const n of fillSteps(max)) {
+        const { filters, ids } = await filledTo(ctx, c, fill, n);
+        // A larger step already made (by LIM-limit-capped) is walked once.
+        if (ids.length === walked) continue;
+        walked = ids.length;
+        const pages: number[] = [];
+        const seen: string[] = [];
+        // The default page size is the server's: as small as one item a page. Items a failed
+        // attempt at a step left under the mark are walked too.
+        for await (const page of walk(ctx, c, { filters }, 2 * ids.length + 2)) {
+          ensure(page.items.length <= max, `${describe(page.res)}: ${page.items.length} items without a limit, expected at most the maximum ${max}`, `≤ ${max}`, String(page.items.length));
+          pages.push(page.items.length);
+          seen.push(...page.items.map((i) => String(i[c.idField])));
+        }
+        const defects = walkDefects(ids, seen);
+        ensure(defects.length === 0, `walking ${ids.length} items at the default page size ${defects.join('; ')}, expected each once: a default page must not drop items`, `the ${ids.length} items once each`, brief(seen));
+        // A first page smaller than what the walk listed is a bound the server keeps (at most the maximum, as checked).
+        const listed = new Set(seen).size;
+        if (pages[0]! < listed) return ctx.note(`without a limit, ${listed} items came in pages of ${pages[0]} (the maximum is ${max})`);
       }
-      const defects = walkDefects(ids, seen);
-      ensure(defects.length === 0, `walking ${ids.length} items at the default page size ${defects.join('; ')}, expected each once: a default page must not drop items`, `the ${ids.length} items once each`, brief(seen));
-      // A first page smaller than the set is a bound the server keeps (at most the maximum, as checked).
-      if (pages[0]! < ids.length) return ctx.note(`without a limit, ${ids.length} items came in pages of ${pages[0]} (the maximum is ${max})`);
-    }
+    });
   },
 });
 
@@ -81,7 +118,8 @@ export const limitCapped = defineCheck({
       const key = ctx.profile.safety.readOnly ? 'safety.readOnly' : 'collections[].create.body';
       throw new CheckSkipped(`${collection.name} lists ${listed.items.length} items, no more than its declared maximum of ${max}, and restprobe may not fill it (${key}): a cap shows only on a fuller collection`, key);
     }
-    const { filters } = await filledTo(ctx, c, max + 1);
+    const fill = await fillOf(ctx, c);
+    const { filters } = await fill.alone(() => filledTo(ctx, c, fill, max + 1));
     await pageAboveCap(ctx, c, max, filters);
   },
 });
