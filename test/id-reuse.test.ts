@@ -8,8 +8,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runChecks } from '../src/engine/run.js';
 import { CheckFailure, defineCheck } from '../src/model/check.js';
-import type { CollectionProfile, TargetProfile } from '../src/model/profile.js';
-import { testProfile } from './support/profile.js';
+import type { TargetProfile } from '../src/model/profile.js';
+import { testProfile, thingsCollection } from './support/profile.js';
 import { catalogue } from '../suites/catalogue.js';
 
 interface Reusing {
@@ -54,10 +54,7 @@ async function startReusing(): Promise<Reusing> {
   };
 }
 
-const things: CollectionProfile = {
-  name: 'things', path: '/things', itemPath: '/things/{id}', idField: 'id', createBody: { name: 'thing' }, volatileFields: [], newId: 'none',
-  pagination: { style: 'cursor', param: 'cursor', limitParam: 'limit', offsetParam: 'offset', pageParam: 'page', firstPage: 1, sortParam: 'sort' }, filters: ['label'], sorts: [], markField: 'label',
-};
+const things = thingsCollection;
 
 let target: Reusing;
 let profile: TargetProfile;

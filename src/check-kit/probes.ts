@@ -1,13 +1,11 @@
 /**
  * Probes several checks share: requests that provoke known errors, the choice of a
- * method a path does not allow, POSTs whose accidental creations get cleaned up, and an
- * item the reading checks share.
+ * method a path does not allow, and an item the reading checks share.
  */
 import { randomInt, randomUUID } from 'node:crypto';
 import type { CheckContext, CreatedResource, HttpResponse, RequestSpec } from '../model/context.js';
 import type { CollectionProfile } from '../model/profile.js';
 import type { Resolved, WritableCollection } from '../model/needs.js';
-import { createdItemUrl } from './created-url.js';
 import { splitList } from './http-grammar.js';
 import { withKey } from './auth.js';
 
@@ -56,20 +54,6 @@ export function unconsumedTypes(collection: CollectionProfile): string[] {
 
 /** A body that is not valid JSON. */
 export const malformedJson = '{"restprobe": "malformed",';
-
-/**
- * Sends a request that might create something by mistake (a POST the server should
- * refuse) and registers any created item for cleanup, so a faulty target is left clean.
- */
-export async function sendTracked(ctx: CheckContext, collection: CollectionProfile, spec: RequestSpec): Promise<HttpResponse> {
-  const res = await ctx.http.send(spec);
-  if (res.status >= 200 && res.status < 300 && spec.method === 'POST') {
-    const { url, reason } = createdItemUrl(ctx.profile, res, collection);
-    if (url) ctx.track(url);
-    else ctx.note(`${spec.method} ${spec.path ?? spec.url} answered ${res.status} and may have created something restprobe cannot clean up: ${reason}`);
-  }
-  return res;
-}
 
 export function itemPath(collection: CollectionProfile, id: string): string {
   return collection.itemPath.replace('{id}', encodeURIComponent(id));
@@ -132,7 +116,7 @@ async function sendErrorProbes(ctx: CheckContext, needs: ErrorProbeNeeds): Promi
     if (needs.credentials) responses.push(await ctx.http.send({ method: 'GET', path: collection.path, auth: false }));
   }
   if (writable) {
-    const post = (spec: Omit<RequestSpec, 'method' | 'path'>) => sendTracked(ctx, writable, { method: 'POST', path: writable.path, ...spec });
+    const post = (spec: Omit<RequestSpec, 'method' | 'path'>) => ctx.sendCreating(writable, { method: 'POST', path: writable.path, ...spec });
     responses.push(await post({ body: malformedJson, headers: { 'content-type': 'application/json' } }));
     responses.push(await post({ json: invalidBody(writable) }));
     responses.push(await post({ body: JSON.stringify(writable.createBody), headers: { 'content-type': unsupportedContentType } }));

@@ -10,7 +10,7 @@ import type { CollectionProfile, TargetProfile } from '../model/profile.js';
 import type { WritableCollection } from '../model/needs.js';
 import type { ProbeShape, ShapeSnapshot } from '../model/shape.js';
 import { listedItems } from './pagination.js';
-import { invalidBody, itemPath, sendTracked, unknownItemPath } from './probes.js';
+import { invalidBody, itemPath, unknownItemPath } from './probes.js';
 import { setupError } from './setup.js';
 import { shapeOf } from './shapes.js';
 
@@ -56,7 +56,7 @@ export async function snapshotCollection(ctx: CheckContext, c: CollectionProfile
   }
   probes['missing item'] = probeShape(`${item} (an id no item has)`, await ctx.http.send({ method: 'GET', path: unknownItemPath(c) }));
   if (writable !== undefined && Object.keys(invalidBody(writable)).length > 0) {
-    probes['invalid create'] = probeShape(`POST ${c.path} (a body that fails validation)`, await sendTracked(ctx, writable, { method: 'POST', path: c.path, json: invalidBody(writable) }));
+    probes['invalid create'] = probeShape(`POST ${c.path} (a body that fails validation)`, await ctx.sendCreating(writable, { method: 'POST', path: c.path, json: invalidBody(writable) }));
   }
   const version = majorVersion(ctx.profile, c);
   return { ...(version !== undefined && { version }), probes };

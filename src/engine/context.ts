@@ -7,7 +7,7 @@ import { RequestTally } from '../http/tally.js';
 import { randomUUID } from 'node:crypto';
 import { CheckFailure, SetupFailure } from '../model/check.js';
 import type { PropertyEvidence } from '../model/result.js';
-import type { CheckContext, CreatedResource, FixtureMaker, HttpResponse, IssuedCredential, Lease, ReceivedExchange } from '../model/context.js';
+import type { CheckContext, CreatedResource, FixtureMaker, HttpResponse, IssuedCredential, Lease, ReceivedExchange, RequestSpec } from '../model/context.js';
 import { profileDefaults, type CollectionProfile, type Secret, type TargetProfile } from '../model/profile.js';
 import { clientForProfile, type HttpClient } from '../http/client.js';
 import { abortOn, guard, refuseWhenClosed, refuseWrites, type Guard, type Send } from '../http/guards.js';
@@ -16,7 +16,7 @@ import { createdItemUrl } from '../http/created-url.js';
 import { scrubSecrets } from '../secrets-scrub.js';
 import { RestprobeError, isRestprobeError } from '../errors.js';
 import { Pacer, politely, politeDefaults, type PoliteOptions } from '../http/polite.js';
-import { Ledger, type LedgerJournal, type Leftover } from './ledger.js';
+import { Ledger, type LedgerJournal, type Leftover, type Mark } from './ledger.js';
 import { cleanUp } from './cleanup.js';
 import { SharedFixtures } from './fixtures.js';
 import type { WebhookListener } from '../webhooks/listener.js';
@@ -106,16 +106,7 @@ export class RunContext implements CheckContext {
     const sent = { ...collection.createBody, ...own, ...overrides };
     const marked = mark !== undefined && typeof sent[mark] === 'string' ? { field: mark, value: sent[mark] } : undefined;
     const where = this.ledgerUrl(this.http.url(collection.path));
-    // Written ahead: a run killed before the answer still leaves the mark to find the item by.
-    const intent = this.ledger.creating(where, owner, marked);
-    const res = await this.http.send({ method: 'POST', path: collection.path, json: sent }).catch((err: unknown) => {
-      // No answer came: the item may exist all the same. It is listed, with its mark to find it by.
-      if (err instanceof RestprobeError && ['ERR_TIMEOUT', 'ERR_PROTOCOL', 'ERR_INTERRUPTED'].includes(err.code)) {
-        const lookFor = marked ? `; look for ${marked.field} = ${marked.value}` : '';
-        this.ledger.unlocated(intent, where, owner, `POST got no answer (${err.code}): an item may have been created${lookFor}`, 'possible', marked);
-      } else this.ledger.notCreated(intent);
-      throw err;
-    });
+    const { res, intent } = await this.sendAhead({ method: 'POST', path: collection.path, json: sent }, where, owner, marked);
     if (res.status < 200 || res.status > 299) {
       this.ledger.notCreated(intent);
       throw new SetupFailure(res, `creating an item in ${collection.name} for this check failed: POST ${collection.path} answered ${res.status}`);
@@ -133,6 +124,54 @@ export class RunContext implements CheckContext {
     const proof = marked && body[marked.field] === marked.value ? marked : undefined;
     this.ledger.record(this.ledgerUrl(url), owner, { of: intent, ...(proof && { proof }) });
     return { collection, id: id === undefined ? '' : String(id), url, body, response: res };
+  }
+
+  /**
+   * Sends a create with its intent written ahead to the ledger (with its mark, when it has
+   * one): a run killed before the answer still leaves the mark to find the item by. No answer
+   * lists it as possibly made; any other error, as not made.
+   */
+  private async sendAhead(spec: RequestSpec, where: string, owner: string, marked: Mark | undefined): Promise<{ res: HttpResponse; intent: number }> {
+    const intent = this.ledger.creating(where, owner, marked);
+    const res = await this.http.send(spec).catch((err: unknown) => {
+      // No answer came: the item may exist all the same. It is listed, with its mark to find it by.
+      if (err instanceof RestprobeError && ['ERR_TIMEOUT', 'ERR_PROTOCOL', 'ERR_INTERRUPTED'].includes(err.code)) {
+        const lookFor = marked ? `; look for ${marked.field} = ${marked.value}` : '';
+        this.ledger.unlocated(intent, where, owner, `POST got no answer (${err.code}): an item may have been created${lookFor}`, 'possible', marked);
+      } else this.ledger.notCreated(intent);
+      throw err;
+    });
+    return { res, intent };
+  }
+
+  async sendCreating(collection: CollectionProfile, spec: RequestSpec): Promise<HttpResponse> {
+    const field = collection.markField;
+    const value = spec.method === 'POST' && field !== undefined && isObject(spec.json) ? spec.json[field] : undefined;
+    if (typeof value !== 'string') {
+      const res = await this.http.send(spec);
+      if (spec.method === 'POST') this.trackCreated(collection, spec, res, undefined);
+      return res;
+    }
+    const marked = { field: field!, value };
+    const { res, intent } = await this.sendAhead(spec, this.ledgerUrl(this.http.url(collection.path)), this.owner, marked);
+    this.trackCreated(collection, spec, res, { intent, marked });
+    return res;
+  }
+
+  /** Registers what a 2xx to a POST created (settling its intent, when one was written); notes one it cannot name. */
+  private trackCreated(collection: CollectionProfile, spec: RequestSpec, res: HttpResponse, ahead: { intent: number; marked: Mark } | undefined): void {
+    if (res.status < 200 || res.status > 299) {
+      if (ahead) this.ledger.notCreated(ahead.intent);
+      return;
+    }
+    const { url, reason } = createdItemUrl(this.profile, res, collection);
+    if (url !== undefined) {
+      this.ledger.record(this.ledgerUrl(url), this.owner, ahead ? { of: ahead.intent } : {});
+      return;
+    }
+    const why = `${spec.method} ${spec.path ?? spec.url} answered ${res.status} and may have created something restprobe cannot clean up: ${reason}`;
+    if (ahead) this.ledger.unlocated(ahead.intent, this.ledgerUrl(this.http.url(collection.path)), this.owner, `${why}; look for ${ahead.marked.field} = ${ahead.marked.value}`, 'certain', ahead.marked);
+    else this.note(why);
   }
 
   track(url: string, options: { beforeCreate?: boolean } = {}): void {

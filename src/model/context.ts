@@ -98,7 +98,7 @@ export interface CheckContext {
    * A fixture: POSTs `collection.createBody` (merged with `overrides`) and registers the
    * item for cleanup. A create that fails is not the rule's verdict: the check ends as
    * `error` (ERR_SETUP) naming the exchange. A check whose rule is the create itself sends
-   * the POST and judges it (see `sendTracked`).
+   * the POST and judges it (see `sendCreating`).
    */
   create(collection: CollectionProfile, overrides?: Record<string, unknown>): Promise<CreatedResource>;
   /**
@@ -114,6 +114,19 @@ export interface CheckContext {
    * ```
    */
   track(url: string, options?: { readonly beforeCreate?: boolean }): void;
+  /**
+   * Sends a request that may create an item in `collection` by mistake or by design (a POST
+   * the target should refuse, a body of the check's own) and registers what a 2xx created for
+   * cleanup. A POST whose JSON body carries the collection's mark has its intent written to the
+   * ledger first, as `create` does, so a run killed before the answer leaves the mark to find
+   * the item by.
+   *
+   * @example
+   * ```ts
+   * const res = await ctx.sendCreating(c, { method: 'POST', path: c.path, json: { ...c.createBody, [c.markField!]: ctx.newMark(), extra: 1 } });
+   * ```
+   */
+  sendCreating(collection: CollectionProfile, spec: RequestSpec): Promise<HttpResponse>;
   /**
    * A fresh value for a collection's mark field: it starts with the run's mark
    * (`restprobe-<run id>-`), so every item a run marked can be found by it.

@@ -4,7 +4,6 @@ import { CheckFailure, defineCheck } from '../../src/model/check.js';
 import type { HttpResponse } from '../../src/model/context.js';
 import { describe, ensure, expectHeader, expectJsonObject, expectStatus, brief } from '../../src/check-kit/expect.js';
 import { diffRepresentations, pickFields, valuesNotStored } from '../../src/check-kit/compare.js';
-import { sendTracked } from '../../src/check-kit/probes.js';
 import { targetOrigins } from '../../src/check-kit/created-url.js';
 import { setupError } from '../../src/check-kit/setup.js';
 
@@ -66,7 +65,7 @@ export const postServerChoosesId = defineCheck({
   async run(ctx, { writable: collection }) {
     const idField = collection.idField;
     const fresh = `restprobe-client-${randomUUID()}`;
-    const sent = await sendTracked(ctx, collection, { method: 'POST', path: collection.path, json: { ...collection.createBody, [idField]: fresh } });
+    const sent = await ctx.sendCreating(collection, { method: 'POST', path: collection.path, json: { ...collection.createBody, [idField]: fresh } });
     const freshWrong = adoptedOrCrashed(sent, idField, fresh);
     if (freshWrong) throw new CheckFailure(freshWrong, 'an id the server chose, or a 4xx', String(sent.status), sent.exchangeIndex);
     if (sent.status >= 400) ctx.note(`the server refused a client-sent "${idField}" with ${sent.status}`);
@@ -76,7 +75,7 @@ export const postServerChoosesId = defineCheck({
     expectStatus(read, 200, 'GET of the item whose id the POST sends');
     const before = expectJsonObject(read, 'the item whose id the POST sends');
     const field = Object.keys(collection.createBody).find((k) => typeof collection.createBody[k] === 'string' && k !== idField);
-    const clash = await sendTracked(ctx, collection, {
+    const clash = await ctx.sendCreating(collection, {
       method: 'POST',
       path: collection.path,
       json: { ...collection.createBody, ...(field !== undefined && { [field]: `${String(collection.createBody[field])} (restprobe clash)` }), [idField]: existing.id },

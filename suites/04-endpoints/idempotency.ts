@@ -8,7 +8,7 @@ import type { CheckContext, HttpResponse } from '../../src/model/context.js';
 import type { WalkableCollection, WritableCollection } from '../../src/model/needs.js';
 import { brief, describe, ensure } from '../../src/check-kit/expect.js';
 import { diffRepresentations } from '../../src/check-kit/compare.js';
-import { itemPath, sendTracked } from '../../src/check-kit/probes.js';
+import { itemPath } from '../../src/check-kit/probes.js';
 import { fetchMarkedPage, pagePath } from '../../src/check-kit/pagination.js';
 import { setupError } from '../../src/check-kit/setup.js';
 import { isObject } from '../../src/model/json.js';
@@ -26,7 +26,7 @@ const ok = (res: HttpResponse): boolean => res.status >= 200 && res.status < 300
 
 /** POST `body` to the collection with `key` (none: no header); anything it creates is cleaned up. */
 function post(ctx: CheckContext, c: WritableCollection, body: Record<string, unknown>, key?: string): Promise<HttpResponse> {
-  return sendTracked(ctx, c, { method: 'POST', path: c.path, json: body, ...(key !== undefined && { headers: { 'Idempotency-Key': key } }) });
+  return ctx.sendCreating(c, { method: 'POST', path: c.path, json: body, ...(key !== undefined && { headers: { 'Idempotency-Key': key } }) });
 }
 
 const idOf = (res: HttpResponse, c: WritableCollection): unknown => (res.json as Record<string, unknown> | null | undefined)?.[c.idField];

@@ -13,7 +13,6 @@ import { brief, describe, ensure, expectStatus } from '../../src/check-kit/expec
 import { checkProperty } from '../../src/check-kit/property.js';
 import { createMarked, fetchMarkedPage, pagePath, settableSortField, sharedWalkSet, walk, walkDefects, walkIds, type PageQuery } from '../../src/check-kit/pagination.js';
 import { setupError } from '../../src/check-kit/setup.js';
-import { sendTracked } from '../../src/check-kit/probes.js';
 import { createdItemUrl } from '../../src/check-kit/created-url.js';
 
 /** Page size for walks over small marked sets: several pages, every boundary crossed. */
@@ -235,7 +234,7 @@ async function differingMembers(ctx: CheckContext, c: WalkableCollection, marker
   const attempts = [withoutField, ...(typeof value === 'string' ? [{ ...c.createBody, [field]: `${value}-restprobe-other` }] : [])];
   const made: Member[] = [];
   for (const body of attempts) {
-    const res = await sendTracked(ctx, c, { method: 'POST', path: c.path, json: { ...body, [c.markField]: marker } });
+    const res = await ctx.sendCreating(c, { method: 'POST', path: c.path, json: { ...body, [c.markField]: marker } });
     const { url } = createdItemUrl(ctx.profile, res, c);
     if (res.status < 200 || res.status > 299 || url === undefined) continue;
     const got = await ctx.http.send({ method: 'GET', url });

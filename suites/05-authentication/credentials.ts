@@ -4,7 +4,7 @@ import type { CheckContext, HttpResponse, RequestSpec } from '../../src/model/co
 import type { CollectionProfile, MintAuth } from '../../src/model/profile.js';
 import { challengeCause, challengeProblem, commonKeyParams, currentKey, garbageKey, withKey } from '../../src/check-kit/auth.js';
 import { describe, ensure, expectEvery, expectJsonObject } from '../../src/check-kit/expect.js';
-import { sendTracked, unknownItemPath } from '../../src/check-kit/probes.js';
+import { unknownItemPath } from '../../src/check-kit/probes.js';
 import { setupError } from '../../src/check-kit/setup.js';
 import { createdItemUrl } from '../../src/check-kit/created-url.js';
 import { supports } from '../../src/model/needs.js';
@@ -26,7 +26,7 @@ async function everyMethod(ctx: CheckContext, c: CollectionProfile, mayWrite: bo
   const out = [await ctx.http.send({ method: 'GET', path: c.path, ...how }), await ctx.http.send({ method: 'GET', path: item, ...how })];
   if (!mayWrite) return out;
   // A POST only where restprobe could delete what a lenient target made of it.
-  if (supports(c, 'POST') && supports(c, 'DELETE')) out.push(await sendTracked(ctx, c, { method: 'POST', path: c.path, json: {}, ...how }));
+  if (supports(c, 'POST') && supports(c, 'DELETE')) out.push(await ctx.sendCreating(c, { method: 'POST', path: c.path, json: {}, ...how }));
   for (const method of ['PUT', 'PATCH', 'DELETE'] as const) {
     if (!supports(c, method)) continue;
     const res = await ctx.http.send({ method, path: item, ...(method !== 'DELETE' && { json: {} }), ...how });

@@ -6,7 +6,7 @@ import { isObject } from '../../src/model/json.js';
 import { scopeAs401, withKey } from '../../src/check-kit/auth.js';
 import { describe, expectEvery } from '../../src/check-kit/expect.js';
 import { deepEqual, diffRepresentations } from '../../src/check-kit/compare.js';
-import { itemPath, sendTracked } from '../../src/check-kit/probes.js';
+import { itemPath } from '../../src/check-kit/probes.js';
 import { listedItems, pagePath } from '../../src/check-kit/pagination.js';
 import { setupError } from '../../src/check-kit/setup.js';
 
@@ -78,7 +78,7 @@ export const scope403 = defineCheck({
     const refused = (res: HttpResponse): boolean => res.status < 200 || res.status > 299;
     // Bodies the target would accept from a credential with the scope; a POST that goes through is cleaned up.
     const mark = c.markField === undefined ? undefined : ctx.newMark();
-    const post = await sendTracked(ctx, c, { method: 'POST', path: c.path, json: { ...c.createBody, ...(mark !== undefined && { [c.markField!]: mark }) }, ...as });
+    const post = await ctx.sendCreating(c, { method: 'POST', path: c.path, json: { ...c.createBody, ...(mark !== undefined && { [c.markField!]: mark }) }, ...as });
     const writes = [post];
     if (refused(post)) {
       const made = await createdAnyway(ctx, c, mark);

@@ -7,7 +7,6 @@ import type { CollectionProfile } from '../../src/model/profile.js';
 import { describe } from '../../src/check-kit/expect.js';
 import { isRestprobeError } from '../../src/errors.js';
 import { checkProperty } from '../../src/check-kit/property.js';
-import { sendTracked } from '../../src/check-kit/probes.js';
 
 /** A write a body probe is sent with: POST to the collection, PUT and PATCH to an item the check made. */
 type WriteMethod = 'POST' | 'PUT' | 'PATCH';
@@ -221,7 +220,7 @@ export const badInputNo5xx = defineCheck({
         const itemUrl = toItem(input) ? (await (item ??= ctx.create(collection))).url : undefined;
         let res;
         try {
-          res = await sendTracked(ctx, collection, toRequest(input, collection, itemUrl));
+          res = await ctx.sendCreating(collection, toRequest(input, collection, itemUrl));
         } catch (err) {
           // A server may refuse an oversized upload by closing the connection (RFC 9110 §15.5.14).
           if (isRestprobeError(err, 'ERR_PROTOCOL')) {

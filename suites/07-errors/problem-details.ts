@@ -2,7 +2,7 @@
 import { defineCheck } from '../../src/model/check.js';
 import { describe, ensure, brief } from '../../src/check-kit/expect.js';
 import { errorAs2xx, errorBodyMarkers, expectFieldErrors, expectProblems, leakedInternals } from '../../src/check-kit/problem.js';
-import { errorProbeUses, invalidBody, malformedJson, provokeErrors, sendTracked, unknownItemPath } from '../../src/check-kit/probes.js';
+import { errorProbeUses, invalidBody, malformedJson, provokeErrors, unknownItemPath } from '../../src/check-kit/probes.js';
 
 export const problemJsonContentType = defineCheck({
   id: 'ERR-problem-json-content-type',
@@ -48,7 +48,7 @@ export const validationErrorsField = defineCheck({
   needs: ['writable'],
   async run(ctx, { writable: collection }) {
     const sent = invalidBody(collection);
-    const res = await sendTracked(ctx, collection, { method: 'POST', path: collection.path, json: sent });
+    const res = await ctx.sendCreating(collection, { method: 'POST', path: collection.path, json: sent });
     expectFieldErrors(res, Object.keys(sent), 'the answer to an invalid body');
   },
 });
@@ -63,8 +63,8 @@ export const noErrorBodyOn2xx = defineCheck({
   async run(ctx, { collection, writable }) {
     const responses = [await ctx.http.send({ method: 'GET', path: unknownItemPath(collection) })];
     if (writable) {
-      responses.push(await sendTracked(ctx, writable, { method: 'POST', path: writable.path, json: invalidBody(writable) }));
-      responses.push(await sendTracked(ctx, writable, { method: 'POST', path: writable.path, body: malformedJson, headers: { 'content-type': 'application/json' } }));
+      responses.push(await ctx.sendCreating(writable, { method: 'POST', path: writable.path, json: invalidBody(writable) }));
+      responses.push(await ctx.sendCreating(writable, { method: 'POST', path: writable.path, body: malformedJson, headers: { 'content-type': 'application/json' } }));
     }
     // A body that names an item is a representation, whatever its fields are called.
     const isRepresentation = (json: unknown) => typeof json === 'object' && json !== null && (json as Record<string, unknown>)[collection.idField] !== undefined;

@@ -2,7 +2,7 @@
 import { CheckFailure, defineCheck } from '../../src/model/check.js';
 import { describe, expectStatus } from '../../src/check-kit/expect.js';
 import { errorAs2xx, expectProblems, isErrorAs2xx } from '../../src/check-kit/problem.js';
-import { invalidBody, malformedJson, sendTracked, unknownItemPath, unknownPath, unsupportedAccept, unconsumedTypes } from '../../src/check-kit/probes.js';
+import { invalidBody, malformedJson, unknownItemPath, unknownPath, unsupportedAccept, unconsumedTypes } from '../../src/check-kit/probes.js';
 
 export const unknownId404 = defineCheck({
   id: 'ERR-unknown-id-404',
@@ -37,7 +37,7 @@ export const malformedJson400 = defineCheck({
   severity: 'must',
   needs: ['writable'],
   async run(ctx, { writable: collection }) {
-    const res = await sendTracked(ctx, collection, { method: 'POST', path: collection.path, body: malformedJson, headers: { 'content-type': 'application/json' } });
+    const res = await ctx.sendCreating(collection, { method: 'POST', path: collection.path, body: malformedJson, headers: { 'content-type': 'application/json' } });
     expectStatus(res, 400, 'POST with malformed JSON');
   },
 });
@@ -49,7 +49,7 @@ export const validation422 = defineCheck({
   severity: 'must',
   needs: ['writable'],
   async run(ctx, { writable: collection }) {
-    const res = await sendTracked(ctx, collection, { method: 'POST', path: collection.path, json: invalidBody(collection) });
+    const res = await ctx.sendCreating(collection, { method: 'POST', path: collection.path, json: invalidBody(collection) });
     if (isErrorAs2xx(res)) throw new CheckFailure(`POST with a body that fails validation: found ${describe(res)} with an error body, expected 422`, '422', String(res.status), res.exchangeIndex, errorAs2xx);
     expectStatus(res, 422, 'POST with a body that fails validation');
   },
@@ -84,7 +84,7 @@ export const unsupportedContentType415 = defineCheck({
     let focus: number | undefined;
     for (const { method, path, body } of targets) {
       for (const type of unconsumedTypes(collection)) {
-        const res = await sendTracked(ctx, collection, { method, path, body: JSON.stringify(body), headers: { 'content-type': type } });
+        const res = await ctx.sendCreating(collection, { method, path, body: JSON.stringify(body), headers: { 'content-type': type } });
         if (res.status === 415) continue;
         wrong.push(`${method} with Content-Type: ${type} → ${res.status}`);
         focus ??= res.exchangeIndex;

@@ -11,7 +11,6 @@ import type { CheckContext, HttpResponse } from '../../src/model/context.js';
 import type { WritableCollection } from '../../src/model/needs.js';
 import { brief, describe, expectStatus } from '../../src/check-kit/expect.js';
 import { expectFieldErrors } from '../../src/check-kit/problem.js';
-import { sendTracked } from '../../src/check-kit/probes.js';
 import { checkProperty } from '../../src/check-kit/property.js';
 import { broken, createInputs, documentsStatus, showBroken, type Body } from '../../src/check-kit/schema-inputs.js';
 
@@ -44,7 +43,7 @@ async function postEach<T>(ctx: CheckContext, collection: WritableCollection, ca
       const sent = body(input);
       const json = collection.markField === undefined ? sent : { ...sent, [collection.markField]: ctx.newMark() };
       try {
-        judge(await sendTracked(ctx, collection, { method: 'POST', path: collection.path, json }), input);
+        judge(await ctx.sendCreating(collection, { method: 'POST', path: collection.path, json }), input);
       } finally {
         await ctx.cleanup();
       }

@@ -1,5 +1,5 @@
 /** A hand-made TargetProfile for unit tests: short timeouts, optional API key. */
-import { profileDefaults, type TargetProfile } from '../../src/model/profile.js';
+import { profileDefaults, type CollectionProfile, type TargetProfile } from '../../src/model/profile.js';
 
 export interface TestProfileOptions {
   /** Header that carries the key, or null for no credentials. Default `X-API-Key`. */
@@ -23,3 +23,9 @@ export function testProfile(baseUrl: string, options: TestProfileOptions = {}): 
     secrets: header === null ? [] : [secret],
   };
 }
+
+/** A cursor-paged collection at `/things`, marked by `label`: what the tests' small stand-in servers serve. */
+export const thingsCollection: CollectionProfile = {
+  name: 'things', path: '/things', itemPath: '/things/{id}', idField: 'id', createBody: { name: 'thing' }, volatileFields: [], newId: 'none',
+  pagination: { style: 'cursor', param: 'cursor', limitParam: 'limit', offsetParam: 'offset', pageParam: 'page', firstPage: 1, sortParam: 'sort' }, filters: ['label'], sorts: [], markField: 'label',
+};
