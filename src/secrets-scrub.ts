@@ -155,12 +155,9 @@ function candidates(text: string, secrets: readonly Secret[]): Secret[] {
     screenedIn.set(p, epoch);
   }
   const hits: number[] = [];
-  let h = hashOf(text, 0);
-  for (let at = 0; ; at++) {
+  eachWindow(text, (h) => {
     if (screen.has(h)) hits.push(h);
-    if (at + fragmentLength >= text.length) break;
-    h = (Math.imul(h - Math.imul(text.charCodeAt(at), dropFactor), 31) + text.charCodeAt(at + fragmentLength)) | 0;
-  }
+  });
   if (hits.length === 0) return short;
   return [...short, ...long.filter(({ p }) => hits.some((x) => p.grams.has(x) || p.heads.has(x))).map(({ secret }) => secret)];
 }
@@ -174,6 +171,17 @@ function hashOf(s: string, at: number): number {
 
 /** 31^(fragmentLength − 1), to drop the oldest character from a rolling hash. */
 const dropFactor = Array.from({ length: fragmentLength - 1 }).reduce<number>((p) => Math.imul(p, 31), 1);
+
+/** Calls `visit` with the hash ({@link hashOf}) of each window of fragmentLength characters of `text` and where it starts, rolling it along in one pass. */
+function eachWindow(text: string, visit: (hash: number, at: number) => void): void {
+  if (text.length < fragmentLength) return;
+  let h = hashOf(text, 0);
+  for (let at = 0; ; at++) {
+    visit(h, at);
+    if (at + fragmentLength >= text.length) return;
+    h = (Math.imul(h - Math.imul(text.charCodeAt(at), dropFactor), 31) + text.charCodeAt(at + fragmentLength)) | 0;
+  }
+}
 
 /** Lower-case or capitalised words and the separators between them: how ordinary text (and a check id) reads. */
 const wordLike = /^[-_. /]*[A-Za-z][a-z]*(?:[-_. /]+[A-Za-z][a-z]*)*[-_. /]*$/;
@@ -208,20 +216,15 @@ function plausiblySecret(text: string, start: number, end: number, forms: readon
 function scrubFragments(text: string, { pieces: forms, grams }: Prepared, replacement: string): string {
   if (text.length < fragmentLength) return text;
   const spans: [number, number][] = [];
-  let h = hashOf(text, 0);
-  for (let at = 0; ; at++) {
-    if (grams.has(h)) {
-      const window = text.slice(at, at + fragmentLength);
-      if (forms.some((f) => f.includes(window))) {
-        const end = at + fragmentLength;
-        const last = spans.at(-1);
-        if (last && at <= last[1]) last[1] = end;
-        else spans.push([at, end]);
-      }
-    }
-    if (at + fragmentLength >= text.length) break;
-    h = (Math.imul(h - Math.imul(text.charCodeAt(at), dropFactor), 31) + text.charCodeAt(at + fragmentLength)) | 0;
-  }
+  eachWindow(text, (h, at) => {
+    if (!grams.has(h)) return;
+    const window = text.slice(at, at + fragmentLength);
+    if (!forms.some((f) => f.includes(window))) return;
+    const end = at + fragmentLength;
+    const last = spans.at(-1);
+    if (last && at <= last[1]) last[1] = end;
+    else spans.push([at, end]);
+  });
   const plausible = spans.filter(([start, end]) => plausiblySecret(text, start, end, forms));
   if (plausible.length === 0) return text;
   let out = '';

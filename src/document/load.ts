@@ -5,9 +5,9 @@
  *
  * Multi-file resolution is @apidevtools/json-schema-ref-parser's: relative references from
  * nested files, YAML and JSON, circular schemas kept as references. A JSON document whose
- * references all point into itself (what frameworks generate) needs none, and is read as it is. Anything that goes
- * wrong is one `ERR_OPENAPI_INVALID` line naming the document: unreadable, not parsable,
- * not OpenAPI 3.x, or a `$ref` that points nowhere.
+ * references all point into itself (what frameworks generate) needs none, and is read as it
+ * is. Anything that goes wrong is one `ERR_OPENAPI_INVALID` line naming the document:
+ * unreadable, not parsable, not OpenAPI 3.x, or a `$ref` that points nowhere.
  */
 import { access, readFile } from 'node:fs/promises';
 import { resolve as resolvePath } from 'node:path';

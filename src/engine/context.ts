@@ -117,7 +117,7 @@ export class RunContext implements CheckContext {
     if (reason) this.note(`POST ${collection.path}: ${reason}${url ? `; using ${url}` : ''}`);
     if (url === undefined) {
       // The item exists but cannot be found: a finding about the create, not a setup problem.
-      this.ledger.unlocated(intent, where, owner, `POST answered ${res.status} but named no item to delete${marked ? `; look for ${marked.field} = ${marked.value}` : ''}`, 'certain', marked);
+      this.ledger.unlocated(intent, where, owner, `POST answered ${res.status} but named no item to delete${lookingFor(marked)}`, 'certain', marked);
       throw new CheckFailure(`POST ${collection.path} answered ${res.status} with neither a usable Location nor "${collection.idField}": the item cannot be found or cleaned up`, 'a Location header or an id field', reason ?? 'neither', res.exchangeIndex);
     }
     // A mark is proof only where the target shows it back.
@@ -136,8 +136,7 @@ export class RunContext implements CheckContext {
     const res = await this.http.send(spec).catch((err: unknown) => {
       // No answer came: the item may exist all the same. It is listed, with its mark to find it by.
       if (err instanceof RestprobeError && ['ERR_TIMEOUT', 'ERR_PROTOCOL', 'ERR_INTERRUPTED'].includes(err.code)) {
-        const lookFor = marked ? `; look for ${marked.field} = ${marked.value}` : '';
-        this.ledger.unlocated(intent, where, owner, `POST got no answer (${err.code}): an item may have been created${lookFor}`, 'possible', marked);
+        this.ledger.unlocated(intent, where, owner, `POST got no answer (${err.code}): an item may have been created${lookingFor(marked)}`, 'possible', marked);
       } else this.ledger.notCreated(intent);
       throw err;
     });
@@ -153,13 +152,14 @@ export class RunContext implements CheckContext {
       return res;
     }
     const marked = { field: field!, value };
-    const { res, intent } = await this.sendAhead(spec, this.ledgerUrl(this.http.url(collection.path)), this.owner, marked);
-    this.trackCreated(collection, spec, res, { intent, marked });
+    const where = this.ledgerUrl(this.http.url(collection.path));
+    const { res, intent } = await this.sendAhead(spec, where, this.owner, marked);
+    this.trackCreated(collection, spec, res, { intent, marked, where });
     return res;
   }
 
-  /** Registers what a 2xx to a POST created (settling its intent, when one was written); notes one it cannot name. */
-  private trackCreated(collection: CollectionProfile, spec: RequestSpec, res: HttpResponse, ahead: { intent: number; marked: Mark } | undefined): void {
+  /** Registers what a 2xx to a POST created (settling its intent, written ahead at `where`, when there was one); notes one it cannot name. */
+  private trackCreated(collection: CollectionProfile, spec: RequestSpec, res: HttpResponse, ahead: { intent: number; marked: Mark; where: string } | undefined): void {
     if (res.status < 200 || res.status > 299) {
       if (ahead) this.ledger.notCreated(ahead.intent);
       return;
@@ -170,7 +170,7 @@ export class RunContext implements CheckContext {
       return;
     }
     const why = `${spec.method} ${spec.path ?? spec.url} answered ${res.status} and may have created something restprobe cannot clean up: ${reason}`;
-    if (ahead) this.ledger.unlocated(ahead.intent, this.ledgerUrl(this.http.url(collection.path)), this.owner, `${why}; look for ${ahead.marked.field} = ${ahead.marked.value}`, 'certain', ahead.marked);
+    if (ahead) this.ledger.unlocated(ahead.intent, ahead.where, this.owner, `${why}${lookingFor(ahead.marked)}`, 'certain', ahead.marked);
     else this.note(why);
   }
 
@@ -368,3 +368,6 @@ export class RunContext implements CheckContext {
     return { send: guard((req) => client.send(req), this.guards), protocolErrors: client.protocolErrors };
   }
 }
+
+/** How a leftover's reason names the mark to find it by: `; look for label = restprobe-…`, or nothing. */
+const lookingFor = (marked: Mark | undefined): string => (marked ? `; look for ${marked.field} = ${marked.value}` : '');

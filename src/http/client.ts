@@ -36,7 +36,6 @@ export type { RawRequest, RawResponse };
  * await client.close();
  * ```
  */
-
 export class HttpClient {
   private readonly dispatcher: Dispatcher;
   private sent = 0;
