@@ -3,12 +3,13 @@
  * once more so the evidence holds exactly the exchanges of the failing case, with the
  * seed and path that reproduce it.
  */
-import fc from 'fast-check';
+import type { Arbitrary } from 'fast-check';
+import { fastCheck } from './fast-check-lib.js';
 import { CheckFailure } from '../model/check.js';
 import type { CheckContext } from '../model/context.js';
 
 export interface PropertyOptions<T> {
-  readonly arbitrary: fc.Arbitrary<T>;
+  readonly arbitrary: Arbitrary<T>;
   /** Throws CheckFailure when the target breaks the rule for this input. */
   readonly predicate: (input: T) => Promise<void>;
   /** Overrides `properties.numRuns`. */
@@ -34,6 +35,7 @@ export interface PropertyOptions<T> {
  * ```
  */
 export async function checkProperty<T>(ctx: CheckContext, opts: PropertyOptions<T>): Promise<void> {
+  const fc = fastCheck();
   const examples = opts.examples ?? [];
   const numRuns = (opts.numRuns ?? ctx.profile.properties.numRuns) + examples.length;
   // Only CheckFailure is a counterexample; a transport or harness error stops the search as it is.

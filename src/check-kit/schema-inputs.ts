@@ -9,7 +9,8 @@
  * is left out of both: the check gives each body a fresh mark, so whatever a target creates
  * can be proven restprobe's and deleted.
  */
-import fc from 'fast-check';
+import type { Arbitrary } from 'fast-check';
+import { fastCheck } from './fast-check-lib.js';
 import { CheckSkipped } from '../model/check.js';
 import type { CheckContext } from '../model/context.js';
 import type { CollectionProfile } from '../model/profile.js';
@@ -45,7 +46,7 @@ export interface BrokenBody {
 }
 
 /** Random strings take these characters: no blank a server may trim to nothing, nothing a pattern-less field would balk at. */
-const alphanumeric = fc.constantFrom(...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789');
+const alphanumeric = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 /** Random strings without a maxLength are at most this much longer than their minimum. */
 const randomLength = 24;
 /** Integers without bounds are drawn from ±this. */
@@ -136,8 +137,9 @@ export class BodyInputs {
   }
 
   /** Bodies the schema accepts: each required property, the optional ones or not, each value drawn within its constraints. */
-  valid(): fc.Arbitrary<Body> {
-    const model: Record<string, fc.Arbitrary<unknown>> = {};
+  valid(): Arbitrary<Body> {
+    const fc = fastCheck();
+    const model: Record<string, Arbitrary<unknown>> = {};
     for (const [name, node, f] of this.properties) {
       const value = this.valueOf(name, node, f);
       if (value !== undefined) model[name] = value;
@@ -195,7 +197,8 @@ export class BodyInputs {
    *
    * @throws CheckSkipped when the schema states no constraint one property can break.
    */
-  invalid(): fc.Arbitrary<BrokenBody> {
+  invalid(): Arbitrary<BrokenBody> {
+    const fc = fastCheck();
     const all = this.breaks();
     if (all.length === 0) throw new CheckSkipped(`the create body's schema (${this.schema.pointer}) states no constraint one property can break`);
     // A break a base happens to make valid again (a rule across properties) falls back to the generated base.
@@ -207,7 +210,8 @@ export class BodyInputs {
    * formats) takes generated values. Undefined when no value could be made: the property is
    * then sent as the generated body has it, or left out.
    */
-  private valueOf(name: string, node: Located, f: FlatSchema): fc.Arbitrary<unknown> | undefined {
+  private valueOf(name: string, node: Located, f: FlatSchema): Arbitrary<unknown> | undefined {
+    const fc = fastCheck();
     const type = soleType(f);
     const generated = this.generated(name, node);
     const members = f.enum?.filter((v) => v !== null) ?? [];
@@ -215,12 +219,12 @@ export class BodyInputs {
     const max = f.maxLength ?? min + randomLength;
     const low = Math.ceil(lowOf(f) ?? -unboundedInt);
     const high = Math.floor(highOf(f) ?? unboundedInt);
-    const drawn = (): fc.Arbitrary<unknown> | undefined => {
+    const drawn = (): Arbitrary<unknown> | undefined => {
       if (f.hasConst) return fc.constant(f.const);
       if (members.length > 0) return fc.constantFrom(...members);
       if (type === 'boolean') return fc.boolean();
       // Drawn short (fast-check's default size), but any length the schema allows can be shrunk from.
-      if (type === 'string' && f.pattern === undefined && f.format === undefined && min <= max) return fc.string({ unit: alphanumeric, minLength: min, maxLength: max });
+      if (type === 'string' && f.pattern === undefined && f.format === undefined && min <= max) return fc.string({ unit: fc.constantFrom(...alphanumeric), minLength: min, maxLength: max });
       if (type === 'integer' && low <= high) return fc.integer({ min: low, max: high });
       // A drawn match the other constraints refuse (its length) gives way to a generated value.
       const fallback = generated[0];
@@ -294,9 +298,9 @@ function asIs<T>(is: (v: unknown) => v is T): (v: unknown) => T {
 }
 
 /** Strings that match `pattern`; undefined for a pattern fast-check cannot draw from (lookarounds, back references). */
-function matching(pattern: string): fc.Arbitrary<string> | undefined {
+function matching(pattern: string): Arbitrary<string> | undefined {
   try {
-    return fc.stringMatching(new RegExp(pattern));
+    return fastCheck().stringMatching(new RegExp(pattern));
   } catch {
     return undefined;
   }

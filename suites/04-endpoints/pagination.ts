@@ -3,7 +3,8 @@
  * Every walk runs over items the check created and marked, so it holds on a shared
  * staging database as well as on an empty one.
  */
-import fc from 'fast-check';
+import type { Arbitrary, WeightedArbitrary } from 'fast-check';
+import { fastCheck } from '../../src/check-kit/fast-check-lib.js';
 import { CheckFailure, defineCheck } from '../../src/model/check.js';
 import type { CheckContext, HttpResponse } from '../../src/model/context.js';
 import type { CollectionProfile } from '../../src/model/profile.js';
@@ -61,8 +62,9 @@ export const paginationCompleteWalk = defineCheck({
 type WalkOp = { kind: 'next' } | { kind: 'insert'; to: number } | { kind: 'delete'; pick: number } | { kind: 'move'; pick: number; to: number };
 
 /** Interleavings of page fetches with inserts, deletes and (with a settable sort field) moves. */
-function walkOps(canMove: boolean): fc.Arbitrary<WalkOp[]> {
-  const ops: fc.WeightedArbitrary<WalkOp>[] = [
+function walkOps(canMove: boolean): Arbitrary<WalkOp[]> {
+  const fc = fastCheck();
+  const ops: WeightedArbitrary<WalkOp>[] = [
     { arbitrary: fc.constant({ kind: 'next' as const }), weight: 3 },
     { arbitrary: fc.nat({ max: 9 }).map((to) => ({ kind: 'insert' as const, to })), weight: 1 },
     { arbitrary: fc.nat({ max: 5 }).map((pick) => ({ kind: 'delete' as const, pick })), weight: 1 },
@@ -95,6 +97,7 @@ export const paginationStableUnderWrites = defineCheck({
     if (!sortField) ctx.note('no sortable string field in the create body: moves are not interleaved (collections[].sorts)');
     // The page size is part of the input: 1, 2, 3 … up to the cap, or one past the items.
     const maxLimit = Math.min(c.pagination.maxLimit ?? initialItems + 2, initialItems + 2);
+    const fc = fastCheck();
     await checkProperty(ctx, {
       arbitrary: fc.record({ limit: fc.integer({ min: 1, max: maxLimit }), ops: walkOps(sortField !== undefined) }),
       examples: [

@@ -1,5 +1,6 @@
 /** §7 errors: bad client input never gets a 5xx (a property over generated bad inputs). */
-import fc from 'fast-check';
+import type { Arbitrary } from 'fast-check';
+import { fastCheck } from '../../src/check-kit/fast-check-lib.js';
 import { defineCheck } from '../../src/model/check.js';
 import { CheckFailure } from '../../src/model/check.js';
 import type { CheckContext, CreatedResource, RequestSpec } from '../../src/model/context.js';
@@ -42,8 +43,9 @@ function jsonType(v: unknown): string {
 }
 
 /** Values of another JSON type than `v`, never null (which may clear an optional field). */
-function wrongValuesFor(v: unknown): fc.Arbitrary<unknown> {
-  const all: [string, fc.Arbitrary<unknown>][] = [
+function wrongValuesFor(v: unknown): Arbitrary<unknown> {
+  const fc = fastCheck();
+  const all: [string, Arbitrary<unknown>][] = [
     ['number', fc.oneof(fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }))],
     ['boolean', fc.boolean()],
     ['string', fc.string({ maxLength: 8 })],
@@ -62,7 +64,7 @@ const queryKeys = ['limit', 'cursor', 'after', 'offset', 'sort', 'v', 'status'];
 /** Header values that are no entity-tag list (RFC 9110 §13.1.1) and no sf-string (the idempotency-key draft). */
 const oddHeaderValues = ['restprobe', '"unterminated', 'W/', '"a" "b"', '*, *', 'W/"x", garbage', '""""', '?1', '"%00"', 'x'.repeat(4096)];
 /** Header text undici sends as it is: visible ASCII and spaces inside. */
-const headerText = fc.stringMatching(/^[\x21-\x7e]([\x20-\x7e]{0,30}[\x21-\x7e])?$/);
+const headerText = /^[\x21-\x7e]([\x20-\x7e]{0,30}[\x21-\x7e])?$/;
 
 /** What a run lets the probe send: writes at all, which, and bodies that can hurt a target. */
 interface Allowed {
@@ -81,20 +83,21 @@ function baseBody(collection: CollectionProfile, method: WriteMethod): Record<st
   return configured ?? collection.createBody ?? {};
 }
 
-function arbitraries(collection: CollectionProfile, { writable, destructive, updates }: Allowed): fc.Arbitrary<BadInput> {
-  const reads: fc.Arbitrary<BadInput>[] = [
+function arbitraries(collection: CollectionProfile, { writable, destructive, updates }: Allowed): Arbitrary<BadInput> {
+  const fc = fastCheck();
+  const reads: Arbitrary<BadInput>[] = [
     fc.oneof(fc.constantFrom(...oddSegments), fc.string({ maxLength: 40 }).map(encodeURIComponent)).map((segment) => ({ kind: 'odd-id' as const, segment })),
     fc.dictionary(fc.oneof(fc.constantFrom(...queryKeys), fc.string({ maxLength: 8 })), fc.oneof(fc.constantFrom(...oddValues), fc.string({ maxLength: 20 })), { minKeys: 1, maxKeys: 3 }).map((query) => ({ kind: 'odd-query' as const, query })),
   ];
   if (!writable) return fc.oneof(...reads);
   const methods = fc.constantFrom<WriteMethod>('POST', ...updates);
   const fields = Object.keys(collection.createBody ?? {});
-  const writes: fc.Arbitrary<BadInput>[] = [
+  const writes: Arbitrary<BadInput>[] = [
     fc.record({ method: methods, s: fc.string({ maxLength: 30 }) }).map(({ method, s }) => ({ kind: 'malformed-json' as const, method, body: `{${s}` })),
     fc.record({ method: methods, value: fc.oneof(fc.integer(), fc.string({ maxLength: 8 }), fc.constant(null), fc.array(fc.integer(), { maxLength: 2 })) }).map(({ method, value }) => ({ kind: 'not-an-object' as const, method, value })),
     fc.constant({ kind: 'no-content-type' as const }),
-    fc.record({ name: fc.constant('Idempotency-Key' as const), method: fc.constant<WriteMethod>('POST'), value: fc.oneof(fc.constantFrom(...oddHeaderValues), headerText) }).map((h) => ({ kind: 'odd-header' as const, ...h })),
-    ...(updates.length > 0 ? [fc.record({ name: fc.constant('If-Match' as const), method: fc.constantFrom(...updates), value: fc.oneof(fc.constantFrom(...oddHeaderValues), headerText) }).map((h) => ({ kind: 'odd-header' as const, ...h }))] : []),
+    fc.record({ name: fc.constant('Idempotency-Key' as const), method: fc.constant<WriteMethod>('POST'), value: fc.oneof(fc.constantFrom(...oddHeaderValues), fc.stringMatching(headerText)) }).map((h) => ({ kind: 'odd-header' as const, ...h })),
+    ...(updates.length > 0 ? [fc.record({ name: fc.constant('If-Match' as const), method: fc.constantFrom(...updates), value: fc.oneof(fc.constantFrom(...oddHeaderValues), fc.stringMatching(headerText)) }).map((h) => ({ kind: 'odd-header' as const, ...h }))] : []),
     ...(destructive
       ? [
           fc.integer({ min: 100, max: 20_000 }).map((depth): BadInput => ({ kind: 'deeply-nested', depth })),

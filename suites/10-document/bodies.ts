@@ -5,7 +5,7 @@
  * targeted cases first, then a few random ones, the failing one shrunk and replayable with
  * `--seed`. Each case is one POST, so the random ones are few.
  */
-import type fc from 'fast-check';
+import type { Arbitrary } from 'fast-check';
 import { CheckFailure, defineCheck } from '../../src/model/check.js';
 import type { CheckContext, HttpResponse } from '../../src/model/context.js';
 import type { WritableCollection } from '../../src/model/needs.js';
@@ -20,7 +20,7 @@ const randomCases = 6;
 const maxShrinks = 40;
 
 interface Cases<T> {
-  readonly arbitrary: fc.Arbitrary<T>;
+  readonly arbitrary: Arbitrary<T>;
   /** The targeted cases, tried first. */
   readonly examples: readonly T[];
   readonly show: (input: T) => string;

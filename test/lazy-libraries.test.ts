@@ -1,0 +1,36 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { repoRoot } from './support/target.js';
+
+const moduleLog = pathToFileURL(join(repoRoot, 'test', 'support', 'module-log.mjs')).href;
+
+/** The files `node --import module-log.mjs …args` loaded, from its stderr. */
+function modulesLoadedBy(args: string[]): Promise<string[]> {
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, ['--import', moduleLog, ...args], { cwd: repoRoot, timeout: 60_000, maxBuffer: 16 * 1024 * 1024 }, (err, _stdout, stderr) => {
+      if (err) return reject(err);
+      resolve(stderr.split('\n').flatMap((line) => (line.startsWith('module ') ? [line.slice('module '.length)] : [])));
+    });
+  });
+}
+
+const fromPackage = (files: string[], name: string): string[] => files.filter((f) => f.includes(`/node_modules/${name}/`));
+
+// `restprobe checks` and `--help` start fast because the large libraries a run needs are loaded on first use (docs/performance.md).
+describe('libraries loaded on first use', () => {
+  it('restprobe checks loads neither fast-check nor jose', async () => {
+    const files = await modulesLoadedBy([join(repoRoot, 'bin', 'restprobe.js'), 'checks', '--json']);
+    expect(fromPackage(files, 'commander').length).toBeGreaterThan(0);
+    expect(fromPackage(files, 'fast-check')).toEqual([]);
+    expect(fromPackage(files, 'jose')).toEqual([]);
+  });
+
+  it('the first use loads the ES module build, the one a test importing fast-check gets', async () => {
+    const lib = pathToFileURL(join(repoRoot, 'dist', 'src', 'check-kit', 'fast-check-lib.js')).href;
+    const files = await modulesLoadedBy(['--input-type=module', '-e', `const { fastCheck } = await import(${JSON.stringify(lib)}); const fc = await import('fast-check'); if (fastCheck().nat !== fc.nat) process.exit(7);`]);
+    expect(fromPackage(files, 'fast-check').filter((f) => f.includes('/cjs/'))).toEqual([]);
+    expect(fromPackage(files, 'fast-check').length).toBeGreaterThan(0);
+  });
+});
