@@ -229,8 +229,8 @@ async function referenceTarget(faults: readonly Fault[]): Promise<{ profile: Tar
 /**
  * On each reference fault, the whole catalogue through runChecks against a fresh two-node
  * server, as test/fault-matrix.test.ts runs it (that test's support is not in the build, so
- * the target is built here the same way): five property runs, and the clean server's
- * response shapes as the baseline. Each check the fault names must fail (warn, for a
+ * the target is built here the same way): each property check's own random cases, and the
+ * clean server's response shapes as the baseline. Each check the fault names must fail (warn, for a
  * SHOULD rule) on some collection, or the bench stops.
  */
 async function faultMatrix(): Promise<{ ms: number; faults: number }> {
@@ -248,7 +248,7 @@ async function faultMatrix(): Promise<{ ms: number; faults: number }> {
   for (const fault of faultCatalogue) {
     const target = await referenceTarget([fault]);
     try {
-      const { results } = await runChecks({ profile: { ...target.profile, properties: { numRuns: 5 } }, inputs: { baseline: shapeBaseline, openapi }, checks: catalogue, seed: 1, client: target.client });
+      const { results } = await runChecks({ profile: target.profile, inputs: { baseline: shapeBaseline, openapi }, checks: catalogue, seed: 1, client: target.client });
       const missed = fault.detects.filter((id) => {
         const expected = catalogue.find((c) => c.id === id)?.severity === 'must' ? 'fail' : 'warn';
         return worstFinding(results.filter((r) => r.id === id))?.status !== expected;

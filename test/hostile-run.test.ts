@@ -36,7 +36,7 @@ it.concurrent.each(['/garbage', '/huge', '/slow-drip', '/no-headers', '/reset', 
         },
       ],
       http: { timeoutMs: 300, maxBodyBytes: 65_536 },
-      properties: { numRuns: 3 },
+      properties: { numRuns: 1 },
     }),
   );
   const runOnce = () =>

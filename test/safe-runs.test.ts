@@ -171,7 +171,7 @@ describe('a target that echoes the caller\'s credentials', () => {
     await writeFile(config, JSON.stringify({
       auth: { apiKey: { header: 'X-API-Key', value: { env: 'ECHO_KEY' } } },
       collections: [{ name: 'things', path: '/things', create: { body: { name: 'x' } }, pagination: { style: 'cursor', maxLimit: 5 }, mark: { field: 'name' }, filters: ['name'] }],
-      properties: { numRuns: 3 },
+      properties: { numRuns: 1 },
     }));
     const profile = await loadProfile({ configPath: config, baseUrl: url, env: { ECHO_KEY: key } });
     const outcome = await runChecks({ profile, checks: catalogue, seed: 5 });

@@ -54,7 +54,7 @@ describe.concurrent('on the reference server, held to its own document', () => {
     });
     for (const r of results) expect(r.evidence.property?.numRuns, r.id).toBeGreaterThan(6);
     const notes = results.flatMap((r) => r.evidence.notes).join('\n');
-    expect(notes).toMatch(/^10 valid bodies created, 0 refused with a conflict the operation documents$/m);
+    expect(notes).toMatch(/^7 valid bodies created, 0 refused with a conflict the operation documents$/m);
     expect(notes).toMatch(/^targeted: name \(type string\), name \(required\), status \(enum \["active","archived"\]\), name \(maxLength 200\); then random breaks of \d+ constraints$/m);
   });
 });

@@ -39,7 +39,7 @@ it('a failure that passes when replayed: the evidence is the failing exchange, a
     async run(ctx) {
       await checkProperty(ctx, {
         arbitrary: fc.nat({ max: 100 }),
-        numRuns: 10,
+        randomCases: 10,
         predicate: async (n) => {
           const res = await ctx.http.send({ method: 'GET', path: `/x?n=${n}` });
           if (res.status !== 200) throw new CheckFailure(`GET /x?n=${n} answered ${res.status}, expected 200`, '200', String(res.status), res.exchangeIndex);
@@ -66,7 +66,7 @@ it('maxShrinks bounds what shrinking sends: the smallest failing input found by 
       await checkProperty(ctx, {
         arbitrary: fc.nat({ max: 1_000_000 }),
         examples: [987_654],
-        numRuns: 1,
+        randomCases: 1,
         maxShrinks: 3,
         predicate: async (n) => {
           sent++;

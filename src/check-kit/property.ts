@@ -12,8 +12,11 @@ export interface PropertyOptions<T> {
   readonly arbitrary: Arbitrary<T>;
   /** Throws CheckFailure when the target breaks the rule for this input. */
   readonly predicate: (input: T) => Promise<void>;
-  /** Overrides `properties.numRuns`. */
-  readonly numRuns?: number;
+  /**
+   * Random cases tried after the examples, unless `properties.numRuns` says how many: few
+   * where each case costs many requests.
+   */
+  readonly randomCases: number;
   /** Describes an input for the failure message. */
   readonly show?: (input: T) => string;
   /** Inputs tried before the random ones, so known-bad cases never depend on luck. */
@@ -37,7 +40,7 @@ export interface PropertyOptions<T> {
 export async function checkProperty<T>(ctx: CheckContext, opts: PropertyOptions<T>): Promise<void> {
   const fc = fastCheck();
   const examples = opts.examples ?? [];
-  const numRuns = (opts.numRuns ?? ctx.profile.properties.numRuns) + examples.length;
+  const numRuns = (ctx.profile.properties.numRuns ?? opts.randomCases) + examples.length;
   // Only CheckFailure is a counterexample; a transport or harness error stops the search as it is.
   let fatal: unknown;
   // The exchanges of the last failing case (the most shrunk), in case a replay does not fail.

@@ -63,7 +63,7 @@ describe('loadProfile: valid configs', () => {
       secretEndpoints: [],
       http: { timeoutMs: profileDefaults.timeoutMs, maxBodyBytes: profileDefaults.maxBodyBytes, concurrency: profileDefaults.concurrency, maxRetryWaitMs: profileDefaults.maxRetryWaitMs, maxConsecutiveFailures: profileDefaults.maxConsecutiveFailures },
       safety: { readOnly: false, maxRequests: profileDefaults.maxRequests, destructive: true },
-      properties: { numRuns: profileDefaults.numRuns },
+      properties: {},
       secrets: [],
     });
   });

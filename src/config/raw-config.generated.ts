@@ -194,7 +194,7 @@ export interface RawConfig {
   };
   /** Settings for property-based checks (fast-check). */
   readonly properties?: {
-    /** Generated cases per property check (1 to 10000). */
+    /** Random cases each property check tries after its targeted ones (1 to 10000). Unset, each check tries its own few (1 to 5), chosen by what a case costs. */
     readonly numRuns?: number;
   };
   /** How restprobe may probe the target's rate limiter (conventions §8.1-8.3). The LIM- rate-limit checks run only when this is set: each sends its own bursts with nothing else in flight, without the retry policy, and waits out Retry-After before the run goes on. */

@@ -43,7 +43,6 @@ describe('config schema', () => {
       '$.safety.readOnly': configDefaults.readOnly,
       '$.safety.maxRequests': configDefaults.maxRequests,
       '$.safety.destructive': configDefaults.destructive,
-      '$.properties.numRuns': configDefaults.numRuns,
       '#collection.idField': configDefaults.idField,
       '#collection.idType': configDefaults.idType,
       '#collection.volatileFields': configDefaults.volatileFields,

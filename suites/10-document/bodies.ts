@@ -14,8 +14,8 @@ import { expectFieldErrors } from '../../src/check-kit/problem.js';
 import { checkProperty } from '../../src/check-kit/property.js';
 import { broken, createInputs, documentsStatus, showBroken, type Body } from '../../src/check-kit/schema-inputs.js';
 
-/** Random cases after the targeted ones, at most (`properties.numRuns` may ask for fewer). */
-const randomCases = 6;
+/** Random cases after the targeted ones, unless `properties.numRuns` asks for another number: each is a POST, and a created item's DELETE. */
+const randomCases = 3;
 /** Smaller bodies tried when one fails, at most: each is a POST. */
 const maxShrinks = 40;
 
@@ -36,7 +36,7 @@ async function postEach<T>(ctx: CheckContext, collection: WritableCollection, ca
   await checkProperty(ctx, {
     arbitrary,
     examples,
-    numRuns: Math.min(ctx.profile.properties.numRuns, randomCases),
+    randomCases,
     maxShrinks,
     show,
     predicate: async (input) => {

@@ -1,5 +1,5 @@
 /** A hand-made TargetProfile for unit tests: short timeouts, optional API key. */
-import { profileDefaults, type CollectionProfile, type TargetProfile } from '../../src/model/profile.js';
+import type { CollectionProfile, TargetProfile } from '../../src/model/profile.js';
 
 export interface TestProfileOptions {
   /** Header that carries the key, or null for no credentials. Default `X-API-Key`. */
@@ -19,7 +19,7 @@ export function testProfile(baseUrl: string, options: TestProfileOptions = {}): 
     secretEndpoints: [],
     http: { timeoutMs: 300, maxBodyBytes: 1 << 20, concurrency: 1, maxRetryWaitMs: 60_000 },
     safety: { readOnly: options.readOnly ?? false, maxRequests: 1_000, destructive: true },
-    properties: { numRuns: profileDefaults.numRuns },
+    properties: {},
     secrets: header === null ? [] : [secret],
   };
 }

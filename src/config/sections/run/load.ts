@@ -52,6 +52,6 @@ export function runSettings(config: RawConfig, opts: LoadProfileOptions, ca: str
       maxRequests: config.safety?.maxRequests ?? runDefaults.maxRequests,
       destructive: (opts.destructive ?? true) && (config.safety?.destructive ?? runDefaults.destructive),
     },
-    properties: { numRuns: config.properties?.numRuns ?? runDefaults.numRuns },
+    properties: { ...(config.properties?.numRuns !== undefined && { numRuns: config.properties.numRuns }) },
   };
 }
