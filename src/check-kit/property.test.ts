@@ -19,11 +19,11 @@ beforeAll(async () => {
 });
 afterAll(async () => new Promise<void>((resolve) => server.close(() => resolve())));
 
-/** Runs `check` against the test server. */
-async function execute(check: Parameters<typeof executeCheck>[0]): ReturnType<typeof executeCheck> {
+/** Runs `check` against the test server, with `numRuns` as properties.numRuns when given. */
+async function execute(check: Parameters<typeof executeCheck>[0], numRuns?: number): ReturnType<typeof executeCheck> {
   const client = new HttpClient({ timeoutMs: 2_000, maxBodyBytes: 1 << 20, connections: 1, maxRequests: 1_000 });
   try {
-    return await executeCheck(check, { profile: testProfile(url), client, seed: 7 });
+    return await executeCheck(check, { profile: { ...testProfile(url), properties: numRuns === undefined ? {} : { numRuns } }, client, seed: 7 });
   } finally {
     await client.close();
   }
@@ -81,4 +81,30 @@ it('maxShrinks bounds what shrinking sends: the smallest failing input found by 
   // The example, at most three shrinks, and the replay of the counterexample.
   expect(sent).toBeLessThanOrEqual(1 + 3 + 1);
   expect(result.evidence.notes).toContain('shrinking stopped after 3 tries: a smaller counterexample may exist');
+});
+
+it('properties.numRuns, when set, is how many random cases follow the examples; unset, the check says how many', async () => {
+  const tried = async (numRuns?: number): Promise<number[]> => {
+    const inputs: number[] = [];
+    const counting = defineCheck({
+      id: 'ERR-counting',
+      title: 'counting',
+      rule: 'Every n MUST be a number.',
+      severity: 'must',
+      needs: [],
+      async run(ctx) {
+        await checkProperty(ctx, { arbitrary: fc.nat({ max: 1_000 }), examples: [5_000, 6_000], randomCases: 2, predicate: async (n) => {
+            inputs.push(n);
+            ctx.observed(`n = ${n}`);
+          },
+        });
+      },
+    });
+    expect((await execute(counting, numRuns)).status).toBe('pass');
+    return inputs;
+  };
+  const byCheck = await tried();
+  expect(byCheck.slice(0, 2)).toEqual([5_000, 6_000]);
+  expect(byCheck).toHaveLength(2 + 2);
+  expect(await tried(30)).toHaveLength(2 + 30);
 });
