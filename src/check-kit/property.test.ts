@@ -93,7 +93,11 @@ it('properties.numRuns, when set, is how many random cases follow the examples; 
       severity: 'must',
       needs: [],
       async run(ctx) {
-        await checkProperty(ctx, { arbitrary: fc.nat({ max: 1_000 }), examples: [5_000, 6_000], randomCases: 2, predicate: async (n) => {
+        await checkProperty(ctx, {
+          arbitrary: fc.nat({ max: 1_000 }),
+          examples: [5_000, 6_000],
+          randomCases: 2,
+          predicate: async (n) => {
             inputs.push(n);
             ctx.observed(`n = ${n}`);
           },
