@@ -31,18 +31,28 @@ export function mayBeReused(url: string): boolean {
 }
 
 /**
- * Deletes `entries` (newest first, as {@link Ledger.toCleanUp} gives them). An item is
- * gone when a DELETE succeeds, or when the target proves it absent (404 or 410 to a GET);
- * anything else leaves it in the ledger as a leftover, certain or possible. Failures
- * become notes, never errors.
+ * Deletes `entries` (newest first, as {@link Ledger.toCleanUp} gives them), `concurrency`
+ * at once (one by default), but never an item while one under its URL (a child, made after
+ * it) is still being deleted. An item is gone when a DELETE
+ * succeeds, or when the target proves it absent (404 or 410 to a GET); anything else leaves
+ * it in the ledger as a leftover, certain or possible. Failures become notes, never errors.
  *
  * @example
  * ```ts
  * await cleanUp(ledger.toCleanUp('END-get-item-200 [projects]'), { profile, send, ledger, note, scrub });
  * ```
  */
-export async function cleanUp(entries: readonly LedgerEntry[], env: CleanupEnv): Promise<void> {
-  for (const entry of entries) await cleanUpOne(entry, env);
+export async function cleanUp(entries: readonly LedgerEntry[], env: CleanupEnv, concurrency = 1): Promise<void> {
+  const limit = Math.max(1, concurrency);
+  const inFlight = new Set<{ readonly url: string; readonly done: Promise<void> }>();
+  for (const entry of entries) {
+    const under = [...inFlight].filter(({ url }) => url.startsWith(`${entry.url.replace(/\/+$/, '')}/`));
+    await Promise.all(under.map(({ done }) => done));
+    while (inFlight.size >= limit) await Promise.race([...inFlight].map(({ done }) => done));
+    const job = { url: entry.url, done: cleanUpOne(entry, env).finally(() => inFlight.delete(job)) };
+    inFlight.add(job);
+  }
+  await Promise.all([...inFlight].map(({ done }) => done));
 }
 
 /** What cleanup concluded about one entry; the ledger changes in one place ({@link settle}). */

@@ -222,7 +222,8 @@ export class RunContext implements CheckContext {
     const maker: FixtureMaker = { create: (collection, overrides = {}) => this.createFor(owner, collection, overrides), newMark: () => this.newMark() };
     const release = async () => {
       const notes: string[] = [];
-      await cleanUp(this.ledger.toCleanUp(owner), { profile: this.profile, send: this.cleanupSend({ closed: false }, notes, owner), ledger: this.ledger, note: (line) => notes.push(line), scrub: (text) => scrubSecrets(text, this.http.secrets) });
+      // At the run's end, when nothing else is sent: as many at once as the client keeps connections.
+      await cleanUp(this.ledger.toCleanUp(owner), { profile: this.profile, send: this.cleanupSend({ closed: false }, notes, owner), ledger: this.ledger, note: (line) => notes.push(line), scrub: (text) => scrubSecrets(text, this.http.secrets) }, this.profile.http.concurrency);
     };
     return this.shared.fixtures.fixture(key, () => make(maker), release);
   }
