@@ -13,7 +13,7 @@ import { repoRoot } from './support/target.js';
 /** Lowest first: a group may import its own modules and any group of a lower layer. */
 const layers: readonly (readonly string[])[] = [
   ['src/errors'],
-  ['src/model', 'src/package-root'],
+  ['src/model', 'src/package-root', 'src/ajv-lib'],
   ['src/secrets-scrub'],
   // Reading an OpenAPI document: what `init` infers from and the DOC section judges by.
   ['src/http', 'src/webhooks', 'src/document'],

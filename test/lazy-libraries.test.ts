@@ -1,16 +1,19 @@
 import { execFile } from 'node:child_process';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { repoRoot } from './support/target.js';
+import { refusedPort } from './support/refused-port.js';
 
 const moduleLog = pathToFileURL(join(repoRoot, 'test', 'support', 'module-log.mjs')).href;
 
 /** The files `node --import module-log.mjs …args` loaded, from its stderr. */
-function modulesLoadedBy(args: string[]): Promise<string[]> {
+function modulesLoadedBy(args: string[], exitCode = 0): Promise<string[]> {
   return new Promise((resolve, reject) => {
     execFile(process.execPath, ['--import', moduleLog, ...args], { cwd: repoRoot, timeout: 60_000, maxBuffer: 16 * 1024 * 1024 }, (err, _stdout, stderr) => {
-      if (err) return reject(err);
+      if ((err?.code ?? 0) !== exitCode) return reject(err ?? new Error(`exit 0, expected ${exitCode}`));
       resolve(stderr.split('\n').flatMap((line) => (line.startsWith('module ') ? [line.slice('module '.length)] : [])));
     });
   });
@@ -25,6 +28,17 @@ describe('libraries loaded on first use', () => {
     expect(fromPackage(files, 'commander').length).toBeGreaterThan(0);
     expect(fromPackage(files, 'fast-check')).toEqual([]);
     expect(fromPackage(files, 'jose')).toEqual([]);
+    expect(fromPackage(files, 'ajv')).toEqual([]);
+  });
+
+  it('a run without a document or a baseline loads no ajv compiler: the config validator is precompiled', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'restprobe-lazy-'));
+    const config = join(dir, 'config.json');
+    await writeFile(config, JSON.stringify({ collections: [{ name: 'things', path: '/things' }] }));
+    // The target refuses connections: the run ends at its health phase (exit 3), after every start-up import.
+    const files = await modulesLoadedBy([join(repoRoot, 'bin', 'restprobe.js'), 'run', `http://127.0.0.1:${refusedPort}`, '-c', config, '--report-dir', dir], 3);
+    expect(files.some((f) => f.endsWith('/dist/src/engine/run.js'))).toBe(true);
+    expect(fromPackage(files, 'ajv').filter((f) => !f.includes('/ajv/dist/runtime/'))).toEqual([]);
   });
 
   it('the first use loads the ES module build, the one a test importing fast-check gets', async () => {

@@ -4,16 +4,13 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Ajv, type ValidateFunction } from 'ajv';
-import addFormatsModule from 'ajv-formats';
+import type { ValidateFunction } from 'ajv';
+import { newAjv } from '../ajv-lib.js';
 import { RestprobeError } from '../errors.js';
 import type { RawConfig } from './raw-config.js';
 import { packageRoot } from '../package-root.js';
 
 export { packageRoot };
-
-// ajv-formats is CommonJS with a `default` export; under NodeNext the plugin is that default.
-const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
 
 /** Where the schema sits inside the package. */
 const schemaRelativePath = join('fixtures', 'schema', 'restprobe.config.schema.json');
@@ -82,8 +79,7 @@ export function configValidator(): ValidateFunction<RawConfig> {
   } catch (cause) {
     throw new RestprobeError('ERR_HARNESS', `cannot read the bundled config schema at ${path}`, [], { cause });
   }
-  const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, keywords: annotationKeywords });
-  addFormats(ajv, ['uri']);
+  const ajv = newAjv('draft-07', { allErrors: true, verbose: true, strict: true, keywords: annotationKeywords }, ['uri']);
   validator = ajv.compile<RawConfig>(schema as object);
   return validator;
 }

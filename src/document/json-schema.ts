@@ -11,26 +11,11 @@
  * `writeOnly` one of a request only (OpenAPI 3.0 §4.7.25.3 and 3.1's JSON Schema alike).
  * `init` checks every body it infers this way; response checks can later do the same.
  */
-import { createRequire } from 'node:module';
 import type { Ajv2020, ValidateFunction } from 'ajv/dist/2020.js';
-import type addFormatsModule from 'ajv-formats';
+import { newAjv } from '../ajv-lib.js';
 import { isObject } from '../model/json.js';
 import type { Located, OpenApiDocument } from '../model/openapi-document.js';
 import { tokensOf, valueAt } from '../model/json-pointer.js';
-
-const require = createRequire(import.meta.url);
-
-/**
- * ajv and its formats, loaded when a document is first validated against: `restprobe checks`,
- * and a run without a document, never load them (about 50 ms of start-up, docs/performance.md).
- */
-function ajvWithFormats(options: ConstructorParameters<typeof Ajv2020>[0]): Ajv2020 {
-  const { Ajv2020: Ajv } = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
-  const addFormats = require('ajv-formats') as typeof addFormatsModule.default;
-  const ajv = new Ajv(options);
-  addFormats(ajv);
-  return ajv;
-}
 
 /** Which side of an exchange a value is: what a client sends, or what a server answers. */
 export type Direction = 'request' | 'response';
@@ -121,7 +106,7 @@ export class SchemaValidator {
   constructor(doc: OpenApiDocument, direction: Direction) {
     // Documents are not JSON Schema meta-valid (they hold paths, info…), use keywords of their own
     // (`example`, `discriminator`, `xml`), and write patterns for engines without the `u` flag.
-    this.ajv = ajvWithFormats({ strict: false, validateSchema: false, allErrors: false, logger: false, unicodeRegExp: false, allowUnionTypes: true });
+    this.ajv = newAjv('2020-12', { strict: false, validateSchema: false, allErrors: false, logger: false, unicodeRegExp: false, allowUnionTypes: true });
     this.ajv.addSchema(convert(doc.root, doc.root, doc.version, direction) as object, documentKey);
   }
 

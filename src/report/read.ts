@@ -7,15 +7,12 @@
 import { readFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Ajv, type ValidateFunction } from 'ajv';
-import addFormatsModule from 'ajv-formats';
+import type { ValidateFunction } from 'ajv';
+import { newAjv } from '../ajv-lib.js';
 import { RestprobeError } from '../errors.js';
 import { problemsFromAjv } from '../config/problems.js';
 import { packageRoot } from '../package-root.js';
 import { reportSchemaVersion, type Report } from './model.js';
-
-// ajv-formats is CommonJS with a `default` export; under NodeNext the plugin is that default.
-const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
 
 /** Problems listed with the error, at most (one broken field often breaks many). */
 const maxProblems = 8;
@@ -45,8 +42,7 @@ let validator: ValidateFunction<Report> | undefined;
  */
 export function reportValidator(): ValidateFunction<Report> {
   if (validator) return validator;
-  const ajv = new Ajv({ allErrors: true, verbose: true, strict: true });
-  addFormats(ajv, ['date-time']);
+  const ajv = newAjv('draft-07', { allErrors: true, verbose: true, strict: true }, ['date-time']);
   validator = ajv.compile<Report>(JSON.parse(readFileSync(reportSchemaPath(), 'utf8')) as object);
   return validator;
 }
