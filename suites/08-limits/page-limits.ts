@@ -8,11 +8,12 @@ import { createMarked, fetchPage, pagePath, positional, readPage, sharedWalkSet,
 
 /**
  * The sizes the cap checks fill a collection to, smallest first: just past the common
- * default page sizes (10, 25, 50), then past the cap. A default page that splits a smaller
- * set already shows its bound, so a run fills a collection to its cap only when it must.
+ * default page sizes (10, 20, 25, 50), then past the cap. A default page that splits a
+ * smaller set already shows its bound, so a run fills a collection to its cap only when it
+ * must; a step between costs a walk (a page or two), a step too far five items made and deleted.
  */
 function fillSteps(max: number): number[] {
-  return [...[11, 26, 51].filter((n) => n <= max), max + 1];
+  return [...[11, 21, 26, 51].filter((n) => n <= max), max + 1];
 }
 
 /**
