@@ -31,8 +31,10 @@ export interface PropertyOptions<T> {
 /**
  * @example
  * ```ts
+ * const fc = fastCheck();
  * await checkProperty(ctx, {
  *   arbitrary: fc.string(),
+ *   randomCases: 5,
  *   predicate: async (s) => { const r = await ctx.http.send({ method: 'GET', path: `/x?q=${encodeURIComponent(s)}` }); expectStatus(r, [200, 400]); },
  * });
  * ```

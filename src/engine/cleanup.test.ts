@@ -48,3 +48,28 @@ it('deletes up to `concurrency` items at once, and an item only once those under
   const at = (path: string) => deletes.find((d) => d.path === path)!;
   for (const child of ['/things/p/subs/c1', '/things/p/subs/c2']) expect(at('/things/p').started).toBeGreaterThanOrEqual(at(child).ended);
 });
+
+it('a failure with one item (its ledger line not written) is a note, and the others are still deleted', async () => {
+  deletes.length = 0;
+  const profile = testProfile(base);
+  // A journal that cannot write when the first item is settled (a full disk).
+  class FailingLedger extends Ledger {
+    override gone(entry: Parameters<Ledger['gone']>[0], why?: Parameters<Ledger['gone']>[1]): void {
+      if (entry.url.endsWith('/things/x')) throw new Error('ENOSPC: no space left on device');
+      super.gone(entry, why);
+    }
+  }
+  const ledger = new FailingLedger(profile);
+  const owner = 'END-delete-204 [things]';
+  for (const path of ['/things/x', '/things/y', '/things/z']) ledger.record(`${base}${path}`, owner);
+  const notes: string[] = [];
+  const client = new HttpClient({ timeoutMs: 5_000, maxBodyBytes: 1 << 20, connections: 3, maxRequests: 100 });
+  try {
+    await cleanUp(ledger.toCleanUp(owner), { profile, send: (req) => client.send(req), ledger, note: (line) => notes.push(line), scrub: (t) => t }, 3);
+  } finally {
+    await client.close();
+  }
+  expect(deletes.map((d) => d.path).sort()).toEqual(['/things/x', '/things/y', '/things/z']);
+  expect(ledger.toCleanUp().map((e) => e.url)).toEqual([`${base}/things/x`]);
+  expect(notes).toContainEqual(expect.stringMatching(/cleanup of .*\/things\/x failed: ENOSPC/));
+});

@@ -46,10 +46,13 @@ export async function cleanUp(entries: readonly LedgerEntry[], env: CleanupEnv, 
   const limit = Math.max(1, concurrency);
   const inFlight = new Set<{ readonly url: string; readonly done: Promise<void> }>();
   for (const entry of entries) {
-    const under = [...inFlight].filter(({ url }) => url.startsWith(`${entry.url.replace(/\/+$/, '')}/`));
+    // The same URL twice (an id handed out again) is one item: one at a time too.
+    const under = [...inFlight].filter(({ url }) => url === entry.url || url.startsWith(`${entry.url.replace(/\/+$/, '')}/`));
     await Promise.all(under.map(({ done }) => done));
     while (inFlight.size >= limit) await Promise.race([...inFlight].map(({ done }) => done));
-    const job = { url: entry.url, done: cleanUpOne(entry, env).finally(() => inFlight.delete(job)) };
+    // A failure (the ledger's journal not written) is a note, as one entry's: the others are still deleted.
+    const done = cleanUpOne(entry, env).catch((err: unknown) => env.note(`cleanup of ${entry.url} failed: ${env.scrub(err instanceof Error ? err.message : String(err))}`));
+    const job = { url: entry.url, done: done.finally(() => inFlight.delete(job)) };
     inFlight.add(job);
   }
   await Promise.all([...inFlight].map(({ done }) => done));

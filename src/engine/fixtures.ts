@@ -69,8 +69,8 @@ export class SharedFixtures {
     // Made fixtures may still be in use by a check that is ending: wait for them first.
     await Promise.allSettled([...this.made.values()]);
     this.made.clear();
-    // Each fixture's items are its own (none is made under another's item): released side by side.
-    await Promise.all([...this.releases.values()].map((release) => release().catch(() => undefined)));
+    // One fixture after another: each deletes its items as many at once as the pool has connections.
+    for (const release of this.releases.values()) await release().catch(() => undefined);
     this.releases.clear();
     const listener = this.listener;
     this.listener = undefined;

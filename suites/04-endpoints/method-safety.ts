@@ -66,7 +66,7 @@ const everyMethodOnce: SafeCall[] = (['GET', 'HEAD', 'OPTIONS'] as const).flatMa
 );
 
 /**
- * Random sequences tried after those, unless `properties.numRuns` asks for more: the targeted
+ * Random sequences tried after those, unless `properties.numRuns` says how many: the targeted
  * ones already send each method to each target, and a sequence costs a snapshot (an item GET
  * each, a listing) on top of its calls.
  */

@@ -123,8 +123,8 @@ export const paginationStableUnderWrites = defineCheck({
 });
 
 /**
- * Random interleavings tried after the targeted ones, unless `properties.numRuns` asks for
- * more: each costs about 18 requests (its own items made and deleted), and the targeted ones
+ * Random interleavings tried after the targeted ones, unless `properties.numRuns` says how
+ * many: each costs about 18 requests (its own items made and deleted), and the targeted ones
  * already put a delete, an insert and moves behind and ahead of the walk at two page sizes.
  */
 const randomWalkCases = 1;

@@ -91,13 +91,14 @@ function arbitraries(collection: CollectionProfile, { writable, destructive, upd
   ];
   if (!writable) return fc.oneof(...reads);
   const methods = fc.constantFrom<WriteMethod>('POST', ...updates);
+  const oddHeader = fc.oneof(fc.constantFrom(...oddHeaderValues), fc.stringMatching(headerText));
   const fields = Object.keys(collection.createBody ?? {});
   const writes: Arbitrary<BadInput>[] = [
     fc.record({ method: methods, s: fc.string({ maxLength: 30 }) }).map(({ method, s }) => ({ kind: 'malformed-json' as const, method, body: `{${s}` })),
     fc.record({ method: methods, value: fc.oneof(fc.integer(), fc.string({ maxLength: 8 }), fc.constant(null), fc.array(fc.integer(), { maxLength: 2 })) }).map(({ method, value }) => ({ kind: 'not-an-object' as const, method, value })),
     fc.constant({ kind: 'no-content-type' as const }),
-    fc.record({ name: fc.constant('Idempotency-Key' as const), method: fc.constant<WriteMethod>('POST'), value: fc.oneof(fc.constantFrom(...oddHeaderValues), fc.stringMatching(headerText)) }).map((h) => ({ kind: 'odd-header' as const, ...h })),
-    ...(updates.length > 0 ? [fc.record({ name: fc.constant('If-Match' as const), method: fc.constantFrom(...updates), value: fc.oneof(fc.constantFrom(...oddHeaderValues), fc.stringMatching(headerText)) }).map((h) => ({ kind: 'odd-header' as const, ...h }))] : []),
+    fc.record({ name: fc.constant('Idempotency-Key' as const), method: fc.constant<WriteMethod>('POST'), value: oddHeader }).map((h) => ({ kind: 'odd-header' as const, ...h })),
+    ...(updates.length > 0 ? [fc.record({ name: fc.constant('If-Match' as const), method: fc.constantFrom(...updates), value: oddHeader }).map((h) => ({ kind: 'odd-header' as const, ...h }))] : []),
     ...(destructive
       ? [
           fc.integer({ min: 100, max: 20_000 }).map((depth): BadInput => ({ kind: 'deeply-nested', depth })),
@@ -145,7 +146,7 @@ function canonical(collection: CollectionProfile, { writable, destructive, updat
 }
 
 /**
- * Random inputs tried after the canonical ones, unless `properties.numRuns` asks for more:
+ * Random inputs tried after the canonical ones, unless `properties.numRuns` says how many:
  * those already send every kind, and the inputs known to give 500s in common stacks, once each.
  */
 const randomInputs = 5;
