@@ -160,6 +160,17 @@ describe('a collection paged by number, sorted with a separate order parameter',
     expect(notes.count()).toBe(0);
   });
 
+  it('a default page of 20 (Spring Data\'s) is shown by 21 items, one of 25 by 26: the fill stops at the first step past the default', async () => {
+    for (const [defaultPerPage, items] of [[20, 21], [25, 26]] as const) {
+      const notes = await startNotes({ cap: 60, defaultPerPage });
+      expect(await verdicts(notes.profile, ['LIM-default-page-bounded'])).toEqual({ 'LIM-default-page-bounded': 'pass' });
+      expect(notes.created()).toBe(items);
+      expect(notes.count()).toBe(0);
+      await new Promise<void>((resolve) => server!.close(() => resolve()));
+      server = undefined;
+    }
+  });
+
   it('a default page as large as the cap is filled past the cap and passes; a default page of every item fails there', async () => {
     const atCap = await startNotes({ cap: 30, defaultPerPage: 30 });
     expect(await verdicts(atCap.profile, ['LIM-default-page-bounded'])).toEqual({ 'LIM-default-page-bounded': 'pass' });
