@@ -42,7 +42,7 @@ describe('libraries loaded on first use', () => {
   });
 
   it('the first use loads the ES module build, the one a test importing fast-check gets', async () => {
-    const lib = pathToFileURL(join(repoRoot, 'dist', 'src', 'check-kit', 'fast-check-lib.js')).href;
+    const lib = pathToFileURL(join(repoRoot, 'dist', 'src', 'check-kit', 'lazy-libraries.js')).href;
     const files = await modulesLoadedBy(['--input-type=module', '-e', `const { fastCheck } = await import(${JSON.stringify(lib)}); const fc = await import('fast-check'); if (fastCheck().nat !== fc.nat) process.exit(7);`]);
     expect(fromPackage(files, 'fast-check').filter((f) => f.includes('/cjs/'))).toEqual([]);
     expect(fromPackage(files, 'fast-check').length).toBeGreaterThan(0);

@@ -4,7 +4,7 @@
  * with one claim wrong.
  */
 import type { JWK, importJWK } from 'jose';
-import { jose } from './jose-lib.js';
+import { jose } from './lazy-libraries.js';
 import { RestprobeError } from '../errors.js';
 import type { SigningKey } from '../model/needs.js';
 import type { DecodedJwt } from './jwt.js';

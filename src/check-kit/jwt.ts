@@ -5,7 +5,7 @@
  * jose refuses to), and a tampered signature.
  */
 import { createHmac, createPublicKey, type JsonWebKey } from 'node:crypto';
-import { jose } from './jose-lib.js';
+import { jose } from './lazy-libraries.js';
 
 /** A JWT's parts, decoded but not verified. */
 export interface DecodedJwt {

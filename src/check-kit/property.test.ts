@@ -6,7 +6,8 @@ import { executeCheck } from '../engine/execute.js';
 import { HttpClient } from '../http/client.js';
 import { CheckFailure, defineCheck } from '../model/check.js';
 import { testProfile } from '../../test/support/profile.js';
-import { checkProperty } from './property.js';
+import type { CheckContext } from '../model/context.js';
+import { checkProperty, type PropertyOptions } from './property.js';
 
 let server: Server;
 let url: string;
@@ -29,24 +30,20 @@ async function execute(check: Parameters<typeof executeCheck>[0], numRuns?: numb
   }
 }
 
+/** A check of one property over numbers, its options built from the check's context. */
+function numberCheck(id: 'ERR-flaky' | 'ERR-bounded' | 'ERR-counting', rule: string, options: (ctx: CheckContext) => PropertyOptions<number>) {
+  return defineCheck({ id, title: id, rule, severity: 'must', needs: [], run: (ctx) => checkProperty(ctx, options(ctx)) });
+}
+
 it('a failure that passes when replayed: the evidence is the failing exchange, and the message says so', async () => {
-  const flaky = defineCheck({
-    id: 'ERR-flaky',
-    title: 'flaky',
-    rule: 'The target MUST answer 200.',
-    severity: 'must',
-    needs: [],
-    async run(ctx) {
-      await checkProperty(ctx, {
-        arbitrary: fc.nat({ max: 100 }),
-        randomCases: 10,
-        predicate: async (n) => {
-          const res = await ctx.http.send({ method: 'GET', path: `/x?n=${n}` });
-          if (res.status !== 200) throw new CheckFailure(`GET /x?n=${n} answered ${res.status}, expected 200`, '200', String(res.status), res.exchangeIndex);
-        },
-      });
+  const flaky = numberCheck('ERR-flaky', 'The target MUST answer 200.', (ctx) => ({
+    arbitrary: fc.nat({ max: 100 }),
+    randomCases: 10,
+    predicate: async (n) => {
+      const res = await ctx.http.send({ method: 'GET', path: `/x?n=${n}` });
+      if (res.status !== 200) throw new CheckFailure(`GET /x?n=${n} answered ${res.status}, expected 200`, '200', String(res.status), res.exchangeIndex);
     },
-  });
+  }));
   const result = await execute(flaky);
   expect(result.status).toBe('fail');
   expect(result.message).toMatch(/answered 500, expected 200 — but the same case passed when replayed: the target is not deterministic/);
@@ -56,26 +53,17 @@ it('a failure that passes when replayed: the evidence is the failing exchange, a
 
 it('maxShrinks bounds what shrinking sends: the smallest failing input found by then is the counterexample, and a note says so', async () => {
   let sent = 0;
-  const bounded = defineCheck({
-    id: 'ERR-bounded',
-    title: 'bounded',
-    rule: 'Every n MUST be below 10.',
-    severity: 'must',
-    needs: [],
-    async run(ctx) {
-      await checkProperty(ctx, {
-        arbitrary: fc.nat({ max: 1_000_000 }),
-        examples: [987_654],
-        randomCases: 1,
-        maxShrinks: 3,
-        predicate: async (n) => {
-          sent++;
-          ctx.observed(`n = ${n}`);
-          if (n >= 10) throw new CheckFailure(`n is ${n}, expected below 10`, 'below 10', String(n));
-        },
-      });
+  const bounded = numberCheck('ERR-bounded', 'Every n MUST be below 10.', (ctx) => ({
+    arbitrary: fc.nat({ max: 1_000_000 }),
+    examples: [987_654],
+    randomCases: 1,
+    maxShrinks: 3,
+    predicate: async (n) => {
+      sent++;
+      ctx.observed(`n = ${n}`);
+      if (n >= 10) throw new CheckFailure(`n is ${n}, expected below 10`, 'below 10', String(n));
     },
-  });
+  }));
   const result = await execute(bounded);
   expect(result.status).toBe('fail');
   // The example, at most three shrinks, and the replay of the counterexample.
@@ -86,24 +74,15 @@ it('maxShrinks bounds what shrinking sends: the smallest failing input found by 
 it('properties.numRuns, when set, is how many random cases follow the examples; unset, the check says how many', async () => {
   const tried = async (numRuns?: number): Promise<number[]> => {
     const inputs: number[] = [];
-    const counting = defineCheck({
-      id: 'ERR-counting',
-      title: 'counting',
-      rule: 'Every n MUST be a number.',
-      severity: 'must',
-      needs: [],
-      async run(ctx) {
-        await checkProperty(ctx, {
-          arbitrary: fc.nat({ max: 1_000 }),
-          examples: [5_000, 6_000],
-          randomCases: 2,
-          predicate: async (n) => {
-            inputs.push(n);
-            ctx.observed(`n = ${n}`);
-          },
-        });
+    const counting = numberCheck('ERR-counting', 'Every n MUST be a number.', (ctx) => ({
+      arbitrary: fc.nat({ max: 1_000 }),
+      examples: [5_000, 6_000],
+      randomCases: 2,
+      predicate: async (n) => {
+        inputs.push(n);
+        ctx.observed(`n = ${n}`);
       },
-    });
+    }));
     expect((await execute(counting, numRuns)).status).toBe('pass');
     return inputs;
   };

@@ -4,7 +4,7 @@
  * seed and path that reproduce it.
  */
 import type { Arbitrary } from 'fast-check';
-import { fastCheck } from './fast-check-lib.js';
+import { fastCheck } from './lazy-libraries.js';
 import { CheckFailure } from '../model/check.js';
 import type { CheckContext } from '../model/context.js';
 

@@ -10,7 +10,7 @@
  * can be proven restprobe's and deleted.
  */
 import type { Arbitrary } from 'fast-check';
-import { fastCheck } from './fast-check-lib.js';
+import { fastCheck } from './lazy-libraries.js';
 import { CheckSkipped } from '../model/check.js';
 import type { CheckContext } from '../model/context.js';
 import type { CollectionProfile } from '../model/profile.js';

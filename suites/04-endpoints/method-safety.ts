@@ -1,6 +1,6 @@
 /** §4 method contract: unsupported methods, and safe methods that change nothing. */
 import type { Arbitrary } from 'fast-check';
-import { fastCheck } from '../../src/check-kit/fast-check-lib.js';
+import { fastCheck } from '../../src/check-kit/lazy-libraries.js';
 import { CheckFailure, CheckSkipped, defineCheck } from '../../src/model/check.js';
 import type { CheckContext, HttpResponse, RequestSpec } from '../../src/model/context.js';
 import type { CollectionProfile } from '../../src/model/profile.js';

@@ -4,7 +4,7 @@
  * staging database as well as on an empty one.
  */
 import type { Arbitrary, WeightedArbitrary } from 'fast-check';
-import { fastCheck } from '../../src/check-kit/fast-check-lib.js';
+import { fastCheck } from '../../src/check-kit/lazy-libraries.js';
 import { CheckFailure, defineCheck } from '../../src/model/check.js';
 import type { CheckContext, HttpResponse } from '../../src/model/context.js';
 import type { CollectionProfile } from '../../src/model/profile.js';

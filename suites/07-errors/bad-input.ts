@@ -1,6 +1,6 @@
 /** §7 errors: bad client input never gets a 5xx (a property over generated bad inputs). */
 import type { Arbitrary } from 'fast-check';
-import { fastCheck } from '../../src/check-kit/fast-check-lib.js';
+import { fastCheck } from '../../src/check-kit/lazy-libraries.js';
 import { defineCheck } from '../../src/model/check.js';
 import { CheckFailure } from '../../src/model/check.js';
 import type { CheckContext, CreatedResource, RequestSpec } from '../../src/model/context.js';
