@@ -62,6 +62,8 @@ export async function withSubscription(ctx: CheckContext, probe: WebhookProbe, b
 export interface Trigger {
   readonly item: CreatedResource;
   readonly about: (d: Delivery) => boolean;
+  /** The delivery shows the item's mark: an event of this item, not of another that held its id before. */
+  readonly showsMark: (d: Delivery) => boolean;
 }
 
 /** Creates a marked item in the trigger collection: the create is the first event. */
@@ -72,9 +74,10 @@ export async function triggerCreate(ctx: CheckContext, probe: WebhookProbe): Pro
   // The mark is known before the create answers (a delivery may come first); the id after.
   // An event that shows another mark is another item's, whatever its id (ids can be reused);
   // one that shows no mark at all (a delete event of the id alone) is matched by the id.
+  const showsMark = (d: Delivery): boolean => d.raw.toString('utf8').includes(mark);
   const about = (d: Delivery): boolean => {
+    if (showsMark(d)) return true;
     const text = d.raw.toString('utf8');
-    if (text.includes(mark)) return true;
     let body: unknown;
     try {
       body = JSON.parse(text);
@@ -86,7 +89,7 @@ export async function triggerCreate(ctx: CheckContext, probe: WebhookProbe): Pro
   };
   const item = await ctx.create(probe.trigger, { [probe.trigger.markField]: mark });
   id = item.id;
-  return { item, about };
+  return { item, about, showsMark };
 }
 
 /** Every value of members named `key`, at any depth. */

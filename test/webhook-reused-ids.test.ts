@@ -1,0 +1,113 @@
+/**
+ * A sender whose item ids are reused (SQLite's rowid, an in-memory counter reset by a
+ * delete): after the create of the check's item, an event about an earlier item that held
+ * the same id arrives (its delete, carrying the id alone). That is another event, not a
+ * retry: the retry checks wait for the refused event itself, and pass. A sender that
+ * retries with a new id or other bytes still fails.
+ */
+import { createServer, request, type IncomingMessage, type Server } from 'node:http';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadProfile } from '../src/config/load.js';
+import { runChecks } from '../src/engine/run.js';
+import { catalogue } from '../suites/catalogue.js';
+
+const retryChecks = catalogue.filter((c) => c.id === 'EVT-retry-after-500' || c.id === 'EVT-retry-after-timeout');
+
+type Retry = 'same' | 'new-id' | 'new-bytes';
+
+/** Posts `body` to `url` as webhook `id`, again (up to 3 times) while the answer is not a 2xx or takes over 300 ms. */
+function deliver(url: string, id: string, body: string, attempt = 1, retry: Retry = 'same'): void {
+  const sent = attempt > 1 && retry === 'new-bytes' ? body.replace('{', `{"attempt":${attempt},`) : body;
+  const req = request(url, { method: 'POST', timeout: 300, headers: { 'content-type': 'application/json', 'webhook-id': attempt > 1 && retry === 'new-id' ? `${id}-${attempt}` : id, 'webhook-timestamp': String(Math.floor(Date.now() / 1000)), 'webhook-signature': 'v1,AAAA' } });
+  const again = () => {
+    if (attempt < 3) setTimeout(() => deliver(url, id, body, attempt + 1, retry), 30);
+  };
+  req.once('response', (res) => {
+    res.resume();
+    if ((res.statusCode ?? 500) >= 300) again();
+  });
+  req.once('timeout', () => {
+    req.destroy();
+    again();
+  });
+  req.once('error', () => undefined);
+  req.end(sent);
+}
+
+async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
+  let text = '';
+  for await (const chunk of req) text += String(chunk);
+  return text === '' ? {} : (JSON.parse(text) as Record<string, unknown>);
+}
+
+/** Every project is id 7; each create's event is followed by an event about the id's previous holder. */
+async function startSender(retry: Retry): Promise<Server & { url: string }> {
+  const subscribers: string[] = [];
+  let events = 0;
+  const server = createServer((req, res) => {
+    void (async () => {
+      const body = await readJson(req);
+      const send = (status: number, json?: unknown, location?: string) => {
+        res.writeHead(status, { ...(json !== undefined && { 'content-type': 'application/json' }), ...(location && { location }) });
+        res.end(json === undefined ? undefined : JSON.stringify(json));
+      };
+      if (req.method === 'POST' && req.url === '/hooks') {
+        subscribers.push(String(body['url']));
+        return send(201, { id: `s${subscribers.length}`, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' }, `/hooks/s${subscribers.length}`);
+      }
+      if (req.method === 'POST' && req.url === '/projects') {
+        send(201, { id: 7, ...body }, '/projects/7');
+        const created = `msg_${++events}`;
+        const stale = `msg_${++events}`;
+        for (const url of subscribers) {
+          deliver(url, created, JSON.stringify({ type: 'project.created', data: { id: 7, ...body } }), 1, retry);
+          // The delete of the id's previous holder, delivered late: the id alone, no label.
+          setTimeout(() => deliver(url, stale, JSON.stringify({ type: 'project.deleted', data: { id: 7 } })), 5);
+        }
+        return;
+      }
+      if (req.method === 'DELETE') return send(204);
+      send(404, { type: 'about:blank', title: 'Not Found', status: 404 });
+    })();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return Object.assign(server, { url: `http://127.0.0.1:${port}` });
+}
+
+let sender: (Server & { url: string }) | undefined;
+afterEach(async () => {
+  await new Promise((resolve) => sender?.close(resolve));
+  sender = undefined;
+});
+
+async function judge(retry: Retry): Promise<Record<string, string>> {
+  sender = await startSender(retry);
+  const dir = await mkdtemp(join(tmpdir(), 'restprobe-reused-ids-'));
+  const configPath = join(dir, 'restprobe.config.json');
+  await writeFile(configPath, JSON.stringify({
+    baseUrl: sender.url,
+    collections: [{ name: 'projects', path: '/projects', create: { body: { name: 'p' } }, mark: { field: 'label' } }],
+    webhooks: { subscribe: { path: '/hooks', body: { url: '{url}' }, secretField: 'secret' }, collection: 'projects', actions: ['create'], scheme: 'standard', deliveryWithinMs: 2000, slowAnswerMs: 400 },
+  }));
+  const profile = await loadProfile({ configPath, env: {} });
+  const { results } = await runChecks({ profile, checks: retryChecks, seed: 1 });
+  return Object.fromEntries(results.map((r) => [r.id, `${r.status}${r.message ? `: ${r.message}` : ''}`]));
+}
+
+describe('webhook retries where item ids are reused', () => {
+  it('take a later event about an earlier holder of the id for no retry, and pass', async () => {
+    expect(await judge('same')).toEqual({ 'EVT-retry-after-500': 'pass', 'EVT-retry-after-timeout': 'pass' });
+  });
+
+  it('still fail a retry with a new id, and one with other bytes', async () => {
+    const newId = await judge('new-id');
+    expect(newId['EVT-retry-after-500']).toMatch(/^fail: the retry after a 500 carries a new event id/);
+    expect(newId['EVT-retry-after-timeout']).toMatch(/^fail: the retry after an answer held 400 ms .* carries a new event id/);
+    const newBytes = await judge('new-bytes');
+    expect(newBytes['EVT-retry-after-500']).toMatch(/^fail: the retry after a 500 changed the body/);
+  });
+});
