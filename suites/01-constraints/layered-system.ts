@@ -2,6 +2,7 @@
 import { defineCheck } from '../../src/model/check.js';
 import { ensure } from '../../src/check-kit/expect.js';
 import { tagged } from '../../src/check-kit/tagged.js';
+import { sharedItem } from '../../src/check-kit/probes.js';
 
 export const etagSameAcrossNodes = defineCheck({
   id: 'CON-etag-same-across-nodes',
@@ -11,7 +12,7 @@ export const etagSameAcrossNodes = defineCheck({
   needs: ['nodes', 'writable'],
   assumes: ['END-etag-stable'],
   async run(ctx, { nodes, writable }) {
-    const item = await ctx.create(writable);
+    const item = await sharedItem(ctx, writable);
     // The item's path below the base URL: a node is the base URL's peer, path prefix and all.
     const path = item.url.slice(ctx.profile.baseUrl.length);
     const here = await tagged(ctx, item.url, 'GET on the base URL');

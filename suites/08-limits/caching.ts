@@ -7,13 +7,13 @@ import { describe, ensure, expectStatus } from '../../src/check-kit/expect.js';
 import { secretMemberValues } from '../../src/check-kit/secret-members.js';
 import { createdItemUrl } from '../../src/check-kit/created-url.js';
 import { hasCacheDirective, parseCacheControl } from '../../src/check-kit/http-grammar.js';
-import { unknownItemPath } from '../../src/check-kit/probes.js';
+import { sharedItem, unknownItemPath } from '../../src/check-kit/probes.js';
 
-/** GET responses worth judging: the collection and, when one can be created, an item. */
+/** GET responses worth judging: the collection and, when one can be created, an item (the run's shared one: only read). */
 async function getResponses(ctx: CheckContext, needs: { collection: CollectionProfile; writable?: WritableCollection | undefined }): Promise<HttpResponse[]> {
   const out = [await ctx.http.send({ method: 'GET', path: needs.collection.path })];
   if (needs.writable) {
-    const item = await ctx.create(needs.writable);
+    const item = await sharedItem(ctx, needs.writable);
     out.push(await ctx.http.send({ method: 'GET', url: item.url }));
   }
   const ok = out.filter((r) => r.status === 200);

@@ -2,12 +2,12 @@
 import { CheckFailure, CheckSkipped, ShouldFailure, defineCheck } from '../../src/model/check.js';
 import type { CheckContext, HttpResponse } from '../../src/model/context.js';
 import type { CollectionProfile, VersionProfile } from '../../src/model/profile.js';
-import { creatable } from '../../src/model/needs.js';
+import { creatable, type WritableCollection } from '../../src/model/needs.js';
 import { brief, describe, ensure, expectJsonObject, expectStatus } from '../../src/check-kit/expect.js';
 import { deepEqual } from '../../src/check-kit/compare.js';
 import { httpDateProblem, varyFields } from '../../src/check-kit/http-grammar.js';
 import { deprecationProblem, linkTargets, versionedRequest } from '../../src/check-kit/versions.js';
-import { itemPath } from '../../src/check-kit/probes.js';
+import { itemPath, sharedItem } from '../../src/check-kit/probes.js';
 import { targetOrigins } from '../../src/check-kit/created-url.js';
 
 /** GET of `path` under `version`; fails when the URL scheme's path names no current version. */
@@ -109,10 +109,10 @@ export const removedVersionGone = defineCheck({
   },
 });
 
-/** An item of `c` to read under each version: one the check creates, else the first one listed. */
+/** An item of `c` to read under each version: the run's shared one, else (a read-only run) the first one listed. */
 async function someItem(ctx: CheckContext, v: VersionProfile, c: CollectionProfile): Promise<string> {
   if (!ctx.profile.safety.readOnly && creatable(c)) {
-    return (await ctx.create(c)).id;
+    return (await sharedItem(ctx, c as WritableCollection)).id;
   }
   const list = await getVersioned(ctx, v, v.current, c.path);
   expectStatus(list, 200, `the ${c.name} listing`);
