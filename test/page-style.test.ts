@@ -28,6 +28,8 @@ interface NotesOptions {
   readonly defaultPerPage?: number;
   /** A `per_page` above the cap is served as the cap (clamped), not refused. */
   readonly clamp?: boolean;
+  /** Without `per_page`, the first page is the last: later pages are empty (the rest is dropped). */
+  readonly truncated?: boolean;
 }
 
 const cap = 10;
@@ -83,7 +85,8 @@ async function startNotes(options: NotesOptions = {}): Promise<{ profile: Target
         const matching = notes.filter((n) => label === null || n.label === label).sort((a, b) => (sort === 'name' ? a.name.localeCompare(b.name) : 0) || a.id - b.id);
         const sorted = order === 'desc' && !options.ignoreOrder ? [...matching].reverse() : matching;
         const from = options.ignorePage || page === 1 ? 0 : (page - 1) * perPage;
-        return send(200, { data: sorted.slice(from, from + perPage), page, per_page: perPage, total: matching.length });
+        const dropped = options.truncated && !q.has('per_page') && page > 1;
+        return send(200, { data: dropped ? [] : sorted.slice(from, from + perPage), page, per_page: perPage, total: matching.length });
       }
       const note = notes.find((n) => String(n.id) === id);
       if (id !== undefined && req.method === 'GET') return note ? send(200, note) : send(404, { status: 404, title: 'Not Found', type: 'about:blank' });
@@ -169,6 +172,24 @@ describe('a collection paged by number, sorted with a separate order parameter',
       await new Promise<void>((resolve) => server!.close(() => resolve()));
       server = undefined;
     }
+  });
+
+  it('a collection that already lists more than a default page shows the bound as it is: nothing is created, and a read-only run judges it too', async () => {
+    const notes = await startNotes({ cap: 60, defaultPerPage: 10, preexisting: 25 });
+    expect(await verdicts(notes.profile, ['LIM-default-page-bounded'])).toEqual({ 'LIM-default-page-bounded': 'pass' });
+    expect(await verdicts({ ...notes.profile, safety: { ...notes.profile.safety, readOnly: true } }, ['LIM-default-page-bounded'])).toEqual({ 'LIM-default-page-bounded': 'pass' });
+    expect(notes.created()).toBe(0);
+  });
+
+  it('on a fuller collection, a default page of every item fails at once; a first default page that is the last is filled and fails, or skips on a read-only run', async () => {
+    const unbounded = await startNotes({ cap: 30, defaultPerPage: Infinity, preexisting: 40 });
+    expect(await verdicts(unbounded.profile, ['LIM-default-page-bounded'])).toEqual({ 'LIM-default-page-bounded': 'fail' });
+    expect(unbounded.created()).toBe(0);
+    await new Promise<void>((resolve) => server!.close(() => resolve()));
+    const truncated = await startNotes({ cap: 30, defaultPerPage: 10, preexisting: 40, truncated: true });
+    expect(await verdicts(truncated.profile, ['LIM-default-page-bounded'])).toEqual({ 'LIM-default-page-bounded': 'fail' });
+    const { results } = await runChecks({ profile: { ...truncated.profile, safety: { ...truncated.profile.safety, readOnly: true } }, checks: catalogue.filter((c) => c.id === 'LIM-default-page-bounded'), seed: 1 });
+    expect(results.map((r) => [r.status, r.configKey])).toEqual([['skip', 'safety.readOnly']]);
   });
 
   it('a default page as large as the cap is filled past the cap and passes; a default page of every item fails there', async () => {

@@ -321,7 +321,7 @@ export interface RawCollection {
     readonly sortParam?: string;
     /** Set when the API takes the direction in a parameter of its own (`sort=name&order=desc`): its name. The values sent are `asc` and `desc`. Absent: a `-` prefix on the sort field means descending. */
     readonly orderParam?: string;
-    /** The declared maximum page size. Absent: none declared; LIM-limit-capped then looks for an unbounded list (a huge limit must be refused or clamped), and LIM-default-page-bounded skips. */
+    /** The declared maximum page size. Absent: none declared; LIM-limit-capped then looks for an unbounded list (a huge limit must be refused or clamped), and LIM-default-page-bounded judges the collection as it is (a second default page of other items shows a bound), else skips. */
     readonly maxLimit?: number;
     /** Where the API's pages keep their items and next cursor, when they are not the conventions' `data` and `next_cursor` (Django REST framework's `results` and `next`, Spring's `content`). END-get-collection-200 still judges the page by the conventions; every other check reads the items and the next page through this envelope. */
     readonly envelope?: {

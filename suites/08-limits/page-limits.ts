@@ -2,8 +2,9 @@
 import { CheckSkipped, defineCheck } from '../../src/model/check.js';
 import type { CollectionProfile } from '../../src/model/profile.js';
 import type { CheckContext } from '../../src/model/context.js';
+import type { ConfigKey } from '../../src/model/config-keys.js';
 import { brief, describe, ensure, expectStatus } from '../../src/check-kit/expect.js';
-import { maxCapToFill, type CappedWalk } from '../../src/model/needs.js';
+import { creatable, maxCapToFill, type CappedWalk } from '../../src/model/needs.js';
 import { createMarked, fetchPage, pagePath, positional, readPage, sharedWalkSet, walk, walkDefects, type MarkedSet, type Page } from '../../src/check-kit/pagination.js';
 
 /**
@@ -66,16 +67,37 @@ export const defaultPageBounded = defineCheck({
   title: 'Without limit, pages are bounded and drop nothing',
   rule: 'A collection MUST NOT return an unbounded list: without `limit`, every page MUST hold at most the maximum page size, and the pages MUST together list every item once (none silently dropped).',
   severity: 'must',
-  needs: ['cappedWalk'],
+  needs: ['collection'],
+  uses: ['cappedWalk'],
   // A walk that skips or never ends at a given page size is those checks' finding.
   dependsOn: ['END-get-collection-200'],
   assumes: ['END-pagination-complete-walk', 'END-offset-pages-disjoint'],
-  async run(ctx, { cappedWalk: c }) {
-    const max = c.maxLimit;
+  async run(ctx, { collection, cappedWalk: c }) {
+    const max = c?.maxLimit ?? collection.pagination.maxLimit;
+    // The collection as it is first: a default page that more items follow shows the bound
+    // without filling the collection (a staging database, and a read-only run too).
+    const first = await fetchPage(ctx, collection, {});
+    const held = first.items.length;
+    const atMost = (page: Page): void => {
+      if (max !== undefined) ensure(page.items.length <= max, `${describe(page.res)}: ${page.items.length} items without a limit, expected at most the maximum ${max}`, `≤ ${max}`, String(page.items.length));
+    };
+    atMost(first);
+    const second = held > 0 ? await nextDefaultPage(ctx, collection, first) : undefined;
+    if (second !== undefined) atMost(second);
+    const ids = (page: Page) => page.items.map((i) => String(i[collection.idField]));
+    // Items on the second default page, none of them the first page's, show the bound (offset pages shifted by another writer meanwhile are no proof either way).
+    if (second !== undefined && second.items.length > 0 && !ids(second).some((id) => ids(first).includes(id))) {
+      return ctx.note(`${collection.name} already lists more than a default page: without a limit, the first page held ${held} items and the next ${second.items.length} others${max === undefined ? '' : ` (the maximum is ${max})`}`);
+    }
+    if (c === undefined) {
+      const key = unfillableBy(ctx, collection);
+      throw new CheckSkipped(`without a limit, ${collection.name} listed ${held} items and no second page of others, and restprobe may not fill it (${key}): a default page's bound shows only on a fuller collection`, key);
+    }
+    const cap = c.maxLimit;
     const fill = await fillOf(ctx, c);
     await fill.alone(async () => {
       let walked = 0;
-      for (const n of fillSteps(max)) {
+      for (const n of fillSteps(cap)) {
         const { filters, ids } = await filledTo(ctx, c, fill, n);
         // A larger step already made (by LIM-limit-capped) is walked once.
         if (ids.length === walked) continue;
@@ -85,7 +107,7 @@ export const defaultPageBounded = defineCheck({
         // The default page size is the server's: as small as one item a page. Items a failed
         // attempt at a step left under the mark are walked too.
         for await (const page of walk(ctx, c, { filters }, 2 * ids.length + 2)) {
-          ensure(page.items.length <= max, `${describe(page.res)}: ${page.items.length} items without a limit, expected at most the maximum ${max}`, `≤ ${max}`, String(page.items.length));
+          ensure(page.items.length <= cap, `${describe(page.res)}: ${page.items.length} items without a limit, expected at most the maximum ${cap}`, `≤ ${cap}`, String(page.items.length));
           pages.push(page.items.length);
           seen.push(...page.items.map((i) => String(i[c.idField])));
         }
@@ -93,7 +115,7 @@ export const defaultPageBounded = defineCheck({
         ensure(defects.length === 0, `walking ${ids.length} items at the default page size ${defects.join('; ')}, expected each once: a default page must not drop items`, `the ${ids.length} items once each`, brief(seen));
         // A first page smaller than what the walk listed is a bound the server keeps (at most the maximum, as checked).
         const listed = new Set(seen).size;
-        if (pages[0]! < listed) return ctx.note(`without a limit, ${listed} items came in pages of ${pages[0]} (the maximum is ${max})`);
+        if (pages[0]! < listed) return ctx.note(`without a limit, ${listed} items came in pages of ${pages[0]} (the maximum is ${cap})`);
       }
     });
   },
@@ -116,7 +138,7 @@ export const limitCapped = defineCheck({
     if (listed === undefined) return;
     if (await moreFollow(ctx, collection, listed)) return ctx.note(`${collection.name} already lists more than ${max} items: limit=${max + 1} answered ${listed.items.length}`);
     if (c === undefined) {
-      const key = ctx.profile.safety.readOnly ? 'safety.readOnly' : 'collections[].create.body';
+      const key = unfillableBy(ctx, collection);
       throw new CheckSkipped(`${collection.name} lists ${listed.items.length} items, no more than its declared maximum of ${max}, and restprobe may not fill it (${key}): a cap shows only on a fuller collection`, key);
     }
     const fill = await fillOf(ctx, c);
@@ -124,6 +146,22 @@ export const limitCapped = defineCheck({
     await pageAboveCap(ctx, c, max, filters);
   },
 });
+
+/** The default page after `first` (no limit sent): by its next cursor, or at the next offset or page; undefined when a cursor page says it is the last. */
+async function nextDefaultPage(ctx: CheckContext, c: CollectionProfile, first: Page): Promise<Page | undefined> {
+  if (!positional(c)) return typeof first.nextCursor === 'string' ? fetchPage(ctx, c, { cursor: first.nextCursor }) : undefined;
+  return fetchPage(ctx, c, c.pagination.style === 'page' ? { page: 1 } : { offset: first.items.length });
+}
+
+/** The config key that keeps restprobe from filling `c` past its cap (the cappedWalk need is unmet). */
+function unfillableBy(ctx: CheckContext, c: CollectionProfile): ConfigKey {
+  if (ctx.profile.safety.readOnly) return 'safety.readOnly';
+  if (c.createBody === undefined) return 'collections[].create.body';
+  if (!creatable(c)) return 'collections[].methods';
+  if (c.markField === undefined) return 'collections[].mark';
+  if (!c.filters.includes(c.markField)) return 'collections[].filters';
+  return 'collections[].pagination.maxLimit';
+}
 
 /** GETs limit=max+1: undefined when refused with 400 or 422, else a page of at most `max` items, or the check fails. */
 async function pageAboveCap(ctx: CheckContext, c: CollectionProfile, max: number, filters: Readonly<Record<string, string>>): Promise<Page | undefined> {
