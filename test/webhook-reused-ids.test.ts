@@ -1,9 +1,10 @@
 /**
  * A sender whose item ids are reused (SQLite's rowid, an in-memory counter reset by a
- * delete): after the create of the check's item, an event about an earlier item that held
+ * delete): after each write of the check's item, an event about an earlier item that held
  * the same id arrives (its delete, carrying the id alone). That is another event, not a
  * retry: the retry checks wait for the refused event itself, and pass. A sender that
- * retries with a new id or other bytes still fails.
+ * retries with a new id or other bytes still fails, and so does one that sends no event for
+ * an update: the earlier item's event does not stand for it.
  */
 import { createServer, request, type IncomingMessage, type Server } from 'node:http';
 import { mkdtemp, writeFile } from 'node:fs/promises';
@@ -14,7 +15,8 @@ import { loadProfile } from '../src/config/load.js';
 import { runChecks } from '../src/engine/run.js';
 import { catalogue } from '../suites/catalogue.js';
 
-const retryChecks = catalogue.filter((c) => c.id === 'EVT-retry-after-500' || c.id === 'EVT-retry-after-timeout');
+const checksOf = (...ids: string[]) => catalogue.filter((c) => ids.includes(c.id));
+const retryChecks = checksOf('EVT-retry-after-500', 'EVT-retry-after-timeout');
 
 type Retry = 'same' | 'new-id' | 'new-bytes';
 
@@ -43,8 +45,8 @@ async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> 
   return text === '' ? {} : (JSON.parse(text) as Record<string, unknown>);
 }
 
-/** Every project is id 7; each create's event is followed by an event about the id's previous holder. */
-async function startSender(retry: Retry): Promise<Server & { url: string }> {
+/** Every project is id 7; each write's event is followed by an event about the id's previous holder. */
+async function startSender(retry: Retry, updateEvents = true): Promise<Server & { url: string }> {
   const subscribers: string[] = [];
   let events = 0;
   const server = createServer((req, res) => {
@@ -58,12 +60,15 @@ async function startSender(retry: Retry): Promise<Server & { url: string }> {
         subscribers.push(String(body['url']));
         return send(201, { id: `s${subscribers.length}`, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' }, `/hooks/s${subscribers.length}`);
       }
-      if (req.method === 'POST' && req.url === '/projects') {
-        send(201, { id: 7, ...body }, '/projects/7');
-        const created = `msg_${++events}`;
+      const write = { 'POST /projects': 'created', 'PATCH /projects/7': 'updated', 'DELETE /projects/7': 'deleted' }[`${req.method} ${req.url}`];
+      if (write !== undefined) {
+        if (write === 'created') send(201, { id: 7, ...body }, '/projects/7');
+        else if (write === 'updated') send(200, { id: 7, ...body });
+        else send(204);
+        const event = `msg_${++events}`;
         const stale = `msg_${++events}`;
         for (const url of subscribers) {
-          deliver(url, created, JSON.stringify({ type: 'project.created', data: { id: 7, ...body } }), 1, retry);
+          if (write !== 'updated' || updateEvents) deliver(url, event, JSON.stringify({ type: `project.${write}`, data: write === 'deleted' ? { id: 7 } : { id: 7, ...body } }), 1, retry);
           // The delete of the id's previous holder, delivered late: the id alone, no label.
           setTimeout(() => deliver(url, stale, JSON.stringify({ type: 'project.deleted', data: { id: 7 } })), 5);
         }
@@ -84,17 +89,17 @@ afterEach(async () => {
   sender = undefined;
 });
 
-async function judge(retry: Retry): Promise<Record<string, string>> {
-  sender = await startSender(retry);
+async function judge(retry: Retry, checks = retryChecks, updateEvents = true): Promise<Record<string, string>> {
+  sender = await startSender(retry, updateEvents);
   const dir = await mkdtemp(join(tmpdir(), 'restprobe-reused-ids-'));
   const configPath = join(dir, 'restprobe.config.json');
   await writeFile(configPath, JSON.stringify({
     baseUrl: sender.url,
-    collections: [{ name: 'projects', path: '/projects', create: { body: { name: 'p' } }, mark: { field: 'label' } }],
-    webhooks: { subscribe: { path: '/hooks', body: { url: '{url}' }, secretField: 'secret' }, collection: 'projects', actions: ['create'], scheme: 'standard', deliveryWithinMs: 2000, slowAnswerMs: 400 },
+    collections: [{ name: 'projects', path: '/projects', create: { body: { name: 'p' } }, patch: { body: { name: 'q' } }, mark: { field: 'label' } }],
+    webhooks: { subscribe: { path: '/hooks', body: { url: '{url}' }, secretField: 'secret' }, collection: 'projects', actions: ['create', 'update', 'delete'], scheme: 'standard', deliveryWithinMs: 2000, slowAnswerMs: 400 },
   }));
   const profile = await loadProfile({ configPath, env: {} });
-  const { results } = await runChecks({ profile, checks: retryChecks, seed: 1 });
+  const { results } = await runChecks({ profile, checks, seed: 1 });
   return Object.fromEntries(results.map((r) => [r.id, `${r.status}${r.message ? `: ${r.message}` : ''}`]));
 }
 
@@ -109,5 +114,11 @@ describe('webhook retries where item ids are reused', () => {
     expect(newId['EVT-retry-after-timeout']).toMatch(/^fail: the retry after an answer held 400 ms .* carries a new event id/);
     const newBytes = await judge('new-bytes');
     expect(newBytes['EVT-retry-after-500']).toMatch(/^fail: the retry after a 500 changed the body/);
+  });
+
+  it('take a later event about an earlier holder of the id for no update event: a sender that sends none fails', async () => {
+    const forActions = checksOf('EVT-events-for-actions');
+    expect(await judge('same', forActions)).toEqual({ 'EVT-events-for-actions': 'pass' });
+    expect((await judge('same', forActions, false))['EVT-events-for-actions']).toMatch(/^fail: no webhook delivery about the item came within 2000 ms of the PATCH/);
   });
 });

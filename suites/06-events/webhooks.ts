@@ -64,10 +64,16 @@ export const eventsForActions = defineCheck({
     await withSubscription(ctx, webhooks, async ({ channel }) => {
       const trigger = await triggerCreate(ctx, webhooks);
       const seen = new Set<string>();
-      // A retry repeats an event's bytes: a new event is a delivery with bytes not seen before.
-      const fresh = async (what: string, exchange: number): Promise<void> => {
-        const d = await expectDelivery(ctx, webhooks, channel, { ...trigger, about: (x) => trigger.about(x) && !seen.has(x.raw.toString('base64')) }, what, 0, exchange);
+      // Whether the target's events show the item's fields (its mark): then the update's event must too.
+      let showsItem = false;
+      // A retry repeats an event's bytes: a new event is a delivery with bytes not seen before,
+      // sent after the write (`from`). An event of the id alone (where ids are reused, maybe
+      // an earlier item's) stands for the update only when the target's events show no item.
+      const fresh = async (what: string, exchange: number, from = 0, needsMark = false): Promise<void> => {
+        const about = (x: Delivery) => trigger.about(x) && !seen.has(x.raw.toString('base64')) && (!needsMark || trigger.showsMark(x));
+        const d = await expectDelivery(ctx, webhooks, channel, { ...trigger, about }, what, from, exchange);
         seen.add(d.raw.toString('base64'));
+        showsItem ||= trigger.showsMark(d);
       };
       if (config.actions.includes('create')) await fresh('the create', trigger.item.response.exchangeIndex);
       else await channel.next(trigger.about, config.quietMs, ctx.signal).then((d) => d && seen.add(d.raw.toString('base64')));
@@ -75,15 +81,17 @@ export const eventsForActions = defineCheck({
         const patch = c.patchBody !== undefined;
         const body = patch ? c.patchBody : c.replaceBody;
         if (body === undefined) throw new CheckSkipped(`no patch or replace body for ${c.name} to send an update`, 'collections[].patch.body');
+        const from = channel.deliveries.length;
         // Sent as every other check sends its writes (application/json), which the config's bodies are.
         const res = await ctx.http.send({ method: patch ? 'PATCH' : 'PUT', url: trigger.item.url, json: { ...body, [c.markField]: trigger.item.body[c.markField] } });
         ensure(res.status >= 200 && res.status < 300, `the update answered ${res.status}`);
-        await fresh(`the ${patch ? 'PATCH' : 'PUT'}`, res.exchangeIndex);
+        await fresh(`the ${patch ? 'PATCH' : 'PUT'}`, res.exchangeIndex, from, showsItem);
       }
       if (config.actions.includes('delete')) {
+        const from = channel.deliveries.length;
         const res = await ctx.http.send({ method: 'DELETE', url: trigger.item.url });
         ensure(res.status >= 200 && res.status < 300, `the delete answered ${res.status}`);
-        await fresh('the DELETE', res.exchangeIndex);
+        await fresh('the DELETE', res.exchangeIndex, from);
       }
     });
   },
