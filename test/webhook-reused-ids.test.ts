@@ -4,7 +4,8 @@
  * the same id arrives (its delete, carrying the id alone). That is another event, not a
  * retry: the retry checks wait for the refused event itself, and pass. A sender that
  * retries with a new id or other bytes still fails, and so does one that sends no event for
- * an update: the earlier item's event does not stand for it.
+ * an update: the earlier item's event does not stand for it. A sender that delivers before
+ * it answers the create is recognised by the item's mark, and refused all the same.
  */
 import { createServer, request, type IncomingMessage, type Server } from 'node:http';
 import { mkdtemp, writeFile } from 'node:fs/promises';
@@ -46,7 +47,7 @@ async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> 
 }
 
 /** Every project is id 7; each write's event is followed by an event about the id's previous holder. */
-async function startSender(retry: Retry, updateEvents = true): Promise<Server & { url: string }> {
+async function startSender(retry: Retry, updateEvents = true, eventFirst = false): Promise<Server & { url: string }> {
   const subscribers: string[] = [];
   let events = 0;
   const server = createServer((req, res) => {
@@ -60,11 +61,12 @@ async function startSender(retry: Retry, updateEvents = true): Promise<Server & 
         subscribers.push(String(body['url']));
         return send(201, { id: `s${subscribers.length}`, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' }, `/hooks/s${subscribers.length}`);
       }
-      const write = { 'POST /projects': 'created', 'PATCH /projects/7': 'updated', 'DELETE /projects/7': 'deleted' }[`${req.method} ${req.url}`];
+      const write = ({ 'POST /projects': 'created', 'PATCH /projects/7': 'updated', 'DELETE /projects/7': 'deleted' } as Record<string, string>)[`${req.method} ${req.url}`];
       if (write !== undefined) {
-        if (write === 'created') send(201, { id: 7, ...body }, '/projects/7');
-        else if (write === 'updated') send(200, { id: 7, ...body });
-        else send(204);
+        const answer = () => (write === 'created' ? send(201, { id: 7, ...body }, '/projects/7') : write === 'updated' ? send(200, { id: 7, ...body }) : send(204));
+        // A sender that delivers before it answers the write (an outbox flushed in the request).
+        if (eventFirst) setTimeout(answer, 100);
+        else answer();
         const event = `msg_${++events}`;
         const stale = `msg_${++events}`;
         for (const url of subscribers) {
@@ -89,8 +91,8 @@ afterEach(async () => {
   sender = undefined;
 });
 
-async function judge(retry: Retry, checks = retryChecks, updateEvents = true): Promise<Record<string, string>> {
-  sender = await startSender(retry, updateEvents);
+async function judge(retry: Retry, checks = retryChecks, updateEvents = true, eventFirst = false): Promise<Record<string, string>> {
+  sender = await startSender(retry, updateEvents, eventFirst);
   const dir = await mkdtemp(join(tmpdir(), 'restprobe-reused-ids-'));
   const configPath = join(dir, 'restprobe.config.json');
   await writeFile(configPath, JSON.stringify({
@@ -120,5 +122,10 @@ describe('webhook retries where item ids are reused', () => {
     const forActions = checksOf('EVT-events-for-actions');
     expect(await judge('same', forActions)).toEqual({ 'EVT-events-for-actions': 'pass' });
     expect((await judge('same', forActions, false))['EVT-events-for-actions']).toMatch(/^fail: no webhook delivery about the item came within 2000 ms of the PATCH/);
+  });
+
+  it('refuse a first delivery that comes before the create is answered, known by its mark', async () => {
+    expect(await judge('same', retryChecks, true, true)).toEqual({ 'EVT-retry-after-500': 'pass', 'EVT-retry-after-timeout': 'pass' });
+    expect((await judge('new-id', retryChecks, true, true))['EVT-retry-after-500']).toMatch(/^fail: the retry after a 500 carries a new event id/);
   });
 });

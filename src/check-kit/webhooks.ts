@@ -66,8 +66,12 @@ export interface Trigger {
   readonly showsMark: (d: Delivery) => boolean;
 }
 
-/** Creates a marked item in the trigger collection: the create is the first event. */
-export async function triggerCreate(ctx: CheckContext, probe: WebhookProbe): Promise<Trigger> {
+/**
+ * Creates a marked item in the trigger collection: the create is the first event.
+ * `beforeCreate` gets the item's tests before the create is sent, for a delivery that comes
+ * before the create's answer.
+ */
+export async function triggerCreate(ctx: CheckContext, probe: WebhookProbe, beforeCreate?: (tests: Omit<Trigger, 'item'>) => void): Promise<Trigger> {
   const mark = `restprobe-evt-${randomUUID().slice(0, 13)}`;
   let id: string | undefined;
   const { markField, idField } = probe.trigger;
@@ -87,6 +91,7 @@ export async function triggerCreate(ctx: CheckContext, probe: WebhookProbe): Pro
     if (valuesOf(body, markField).length > 0 || id === undefined || id === '') return false;
     return valuesOf(body, idField).some((v) => String(v) === id);
   };
+  beforeCreate?.({ about, showsMark });
   const item = await ctx.create(probe.trigger, { [probe.trigger.markField]: mark });
   id = item.id;
   return { item, about, showsMark };

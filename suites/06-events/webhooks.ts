@@ -189,17 +189,16 @@ export const eventId = defineCheck({
 async function expectRetry(ctx: CheckContext, webhooks: WebhookProbe, first: { status: number; delayMs?: number }, why: string): Promise<void> {
   await withSubscription(ctx, webhooks, async ({ channel }) => {
     let refused: Delivery | undefined;
-    // The answer is set before the create: its delivery may arrive before the create's answer.
-    const t = { about: (_d: Delivery) => false };
+    // The answer is set before the create is sent: its delivery may come before the create's answer.
+    let about = (_d: Delivery) => false;
     channel.answer = (d) => {
-      if (refused !== undefined || !t.about(d)) return { status: 204 };
+      if (refused !== undefined || !about(d)) return { status: 204 };
       refused = d;
       return first;
     };
-    const trigger = await triggerCreate(ctx, webhooks);
-    t.about = trigger.about;
+    const trigger = await triggerCreate(ctx, webhooks, (tests) => (about = tests.about));
     await expectDelivery(ctx, webhooks, channel, trigger, 'the create');
-    if (refused === undefined) throw new CheckSkipped('the first delivery came before restprobe could recognise it; nothing was refused');
+    if (refused === undefined) throw new CheckSkipped('the delivery about the item shows no mark and came before the create answered with its id, so restprobe could not recognise it in time: nothing was refused');
     const d: Delivery = refused;
     const id = metaOf(webhooks, d).id;
     // The same event again: its id, its bytes, or (a sender that changed both) its item's mark.
