@@ -330,6 +330,52 @@ describe('too lax: each violating variant now fails, and the clean server passes
   });
 });
 
+describe('END-pagination-stable-under-writes: an interleaving takes over the items the one before it left, where PATCH is served', () => {
+  const id = 'END-pagination-stable-under-writes';
+  const methodsOf = (results: readonly CheckResult[]) => results.flatMap((r) => r.evidence.exchanges.map((e) => e.request.method));
+  const count = (methods: readonly string[], m: string) => methods.filter((x) => x === m).length;
+
+  it('the clean server: items are moved under each new mark with a PATCH, and made only to replace deleted ones', async () => {
+    const target = await startTarget();
+    try {
+      const { verdicts, results } = await judge(target, [id], target.profile);
+      expect(verdicts).toEqual({ [id]: 'pass' });
+      const methods = methodsOf(results);
+      // Four interleavings of six items: made once (and for an insert or a delete), not four times over.
+      expect(count(methods, 'POST')).toBeLessThanOrEqual(10);
+      expect(count(methods, 'PATCH')).toBeGreaterThanOrEqual(15);
+    } finally {
+      await target.close();
+    }
+  });
+
+  it('a PATCH answered without the item (204): each interleaving makes its own items, and still passes', async () => {
+    const noContent: Rewrites = { response: (res, req) => (req.method === 'PATCH' && res.status === 200 ? { ...res, status: 204, headers: Object.fromEntries(Object.entries(res.headers).filter(([k]) => k !== 'content-type' && k !== 'content-length')), body: '' } : res) };
+    const target = await startVariant(noContent);
+    try {
+      const { verdicts, results } = await judge(target, [id], target.profile);
+      expect(verdicts).toEqual({ [id]: 'pass' });
+      expect(results[0]!.evidence.notes.join('\n')).toMatch(/to move an earlier interleaving's item under a new mark does not show .*: each interleaving makes its own items/);
+      expect(count(methodsOf(results), 'POST')).toBeGreaterThanOrEqual(20);
+    } finally {
+      await target.close();
+    }
+  });
+
+  it('a collection that takes no PATCH: nothing is moved or taken over, and it still passes', async () => {
+    const target = await startTarget();
+    try {
+      const profile = { ...target.profile, collections: target.profile.collections.map((c) => (c.name === 'projects' ? { ...c, methods: ['GET', 'POST', 'PUT', 'DELETE'] as const } : c)) };
+      const { verdicts, results } = await judge(target, [id], profile as TargetProfile);
+      expect(verdicts).toEqual({ [id]: 'pass' });
+      expect(count(methodsOf(results), 'PATCH')).toBe(0);
+      expect(results[0]!.evidence.notes).toContain('projects takes no PATCH: moves are not interleaved (collections[].methods)');
+    } finally {
+      await target.close();
+    }
+  });
+});
+
 describe('10. the safe-methods property watches what the collection lists, and names the request', () => {
   it('a HEAD of the marked listing that creates an item is named in the failure', async () => {
     const judged = await verdictsOn(startTarget(['head-collection-creates']), ['END-safe-methods-no-change']);

@@ -6,13 +6,13 @@
 import type { Arbitrary, WeightedArbitrary } from 'fast-check';
 import { fastCheck } from '../../src/check-kit/lazy-libraries.js';
 import { CheckFailure, defineCheck } from '../../src/model/check.js';
-import type { CheckContext, HttpResponse } from '../../src/model/context.js';
+import type { CheckContext, CreatedResource, HttpResponse } from '../../src/model/context.js';
 import type { CollectionProfile } from '../../src/model/profile.js';
-import type { WalkableCollection } from '../../src/model/needs.js';
+import { supports, type WalkableCollection } from '../../src/model/needs.js';
 import { isMismatch, readEnvelope } from '../../src/model/page-envelope.js';
 import { brief, describe, ensure, expectStatus } from '../../src/check-kit/expect.js';
 import { checkProperty } from '../../src/check-kit/property.js';
-import { createMarked, fetchMarkedPage, pagePath, settableSortField, sharedWalkSet, walk, walkDefects, walkIds, type PageQuery } from '../../src/check-kit/pagination.js';
+import { createMarked, fetchMarkedPage, pagePath, settableSortField, sharedWalkSet, walk, walkDefects, walkIds, type MarkedSet, type PageQuery } from '../../src/check-kit/pagination.js';
 import { setupError } from '../../src/check-kit/setup.js';
 import { createdItemUrl } from '../../src/check-kit/created-url.js';
 
@@ -94,28 +94,33 @@ export const paginationStableUnderWrites = defineCheck({
   async run(ctx, { cursorWalk: c }) {
     // With a sort field the harness can set, the walk is sorted by it and items can move.
     const sortField = settableSortField(c);
+    const patchable = supports(c, 'PATCH');
+    // A move is a PATCH of the sort field.
+    const moves = sortField !== undefined && patchable;
     if (!sortField) ctx.note('no sortable string field in the create body: moves are not interleaved (collections[].sorts)');
+    else if (!patchable) ctx.note(`${c.name} takes no PATCH: moves are not interleaved (collections[].methods)`);
     // The page size is part of the input: 1, 2, 3 … up to the cap, or one past the items.
     const maxLimit = Math.min(c.pagination.maxLimit ?? initialItems + 2, initialItems + 2);
+    const pool: ItemPool = { recycle: patchable, spare: [] };
     const fc = fastCheck();
     await checkProperty(ctx, {
-      arbitrary: fc.record({ limit: fc.integer({ min: 1, max: maxLimit }), ops: walkOps(sortField !== undefined) }),
+      arbitrary: fc.record({ limit: fc.integer({ min: 1, max: maxLimit }), ops: walkOps(moves) }),
       examples: [
         { limit: small, ops: [{ kind: 'next' }, { kind: 'delete', pick: 0 }, { kind: 'next' }] },
         // Inserted behind the walk's position (with a sort field; else at the end): an offset in disguise repeats an item.
         { limit: Math.min(3, maxLimit), ops: [{ kind: 'next' }, { kind: 'insert', to: 0 }, { kind: 'next' }] },
         // An item moved behind the walk's position, another ahead of it.
-        ...(sortField ? [{ limit: small, ops: [{ kind: 'next' as const }, { kind: 'move' as const, pick: 0, to: 9 }, { kind: 'move' as const, pick: 4, to: 0 }, { kind: 'next' as const }] }] : []),
+        ...(moves ? [{ limit: small, ops: [{ kind: 'next' as const }, { kind: 'move' as const, pick: 0, to: 9 }, { kind: 'move' as const, pick: 4, to: 0 }, { kind: 'next' as const }] }] : []),
       ],
-      // The targeted cases above come first; each random case creates a fresh set of items and walks it.
+      // The targeted cases above come first; each random case walks a fresh set of items (taken over from the case before, where PATCH is served).
       randomCases: randomWalkCases,
       show: showCase,
       predicate: async (input) => {
         try {
-          await walkWithWrites(ctx, c, sortField, input);
+          await walkWithWrites(ctx, c, sortField, input, pool);
         } finally {
-          // Each run walks its own items: delete them before the next run makes more.
-          await ctx.cleanup();
+          // Without PATCH, each run's items are deleted before the next run makes more.
+          if (!pool.recycle) await ctx.cleanup();
         }
       },
     });
@@ -124,7 +129,7 @@ export const paginationStableUnderWrites = defineCheck({
 
 /**
  * Random interleavings tried after the targeted ones, unless `properties.numRuns` says how
- * many: each costs about 18 requests (its own items made and deleted), and the targeted ones
+ * many: each costs about 12 requests (its items moved under its mark, or made and deleted), and the targeted ones
  * already put a delete, an insert and moves behind and ahead of the walk at two page sizes.
  */
 const randomWalkCases = 1;
@@ -132,17 +137,56 @@ const randomWalkCases = 1;
 /** Items each interleaving starts from. */
 const initialItems = 6;
 
+/** A sort value of a case's mark at position `n`, spaced out so a move can land between any two. */
+const position = (marker: string, n: number) => `${marker}-${String(n * 10).padStart(3, '0')}`;
+
+/** Items earlier interleavings left, for the next one to take over (where PATCH is served). */
+interface ItemPool {
+  recycle: boolean;
+  readonly spare: { readonly id: string; readonly url: string }[];
+}
+
+/**
+ * An interleaving's items: `initialItems` under a mark of its own, at fresh sort positions.
+ * Items an earlier interleaving left are moved under the mark with one PATCH each (a create
+ * and a delete saved per item) when its answer shows both values; otherwise, and once the
+ * pool is empty, items are created. Taken-over items end the check's way: deleted at its end.
+ */
+async function itemsForCase(ctx: CheckContext, c: WalkableCollection, sortField: string | undefined, pool: ItemPool): Promise<MarkedSet> {
+  const marker = ctx.newMark();
+  const items: CreatedResource[] = [];
+  const fieldsAt = (i: number) => ({ [c.markField]: marker, ...(sortField && { [sortField]: position(marker, i) }) });
+  for (let i = 0; i < initialItems; i++) {
+    const fields = fieldsAt(i);
+    const reused = pool.recycle ? pool.spare.shift() : undefined;
+    if (reused !== undefined) {
+      const res = await ctx.http.send({ method: 'PATCH', url: reused.url, json: fields });
+      const shown = res.status === 200 && typeof res.json === 'object' && res.json !== null ? (res.json as Record<string, unknown>) : undefined;
+      if (shown !== undefined && Object.entries(fields).every(([k, v]) => shown[k] === v)) {
+        items.push({ collection: c, id: reused.id, url: reused.url, body: shown, response: res });
+        continue;
+      }
+      // The answer does not show the item moved: it is left as it is (deleted at the end), and items are made from here on.
+      pool.recycle = false;
+      ctx.note(`${describe(res)} to move an earlier interleaving's item under a new mark does not show ${brief(fields)}: each interleaving makes its own items`);
+    }
+    items.push(await ctx.create(c, fields));
+  }
+  return { marker, items, ids: items.map((x) => x.id), filters: { [c.markField]: marker } };
+}
+
 /**
  * One interleaving: a walk over marked items with writes between page fetches. Items an
  * operation touched may rightly appear twice (moved ahead) or not at all (deleted, moved
  * behind); every other item must appear exactly once.
  */
-async function walkWithWrites(ctx: CheckContext, c: WalkableCollection, sortField: string | undefined, input: WalkCase): Promise<void> {
+async function walkWithWrites(ctx: CheckContext, c: WalkableCollection, sortField: string | undefined, input: WalkCase, pool: ItemPool): Promise<void> {
   const { limit, ops } = input;
-  // Sort values spaced out, so a move can land between any two of them.
-  const position = (marker: string, n: number) => `${marker}-${String(n * 10).padStart(3, '0')}`;
-  const { marker, items, filters } = await createMarked(ctx, c, initialItems, (i, m) => (sortField ? { [sortField]: position(m, i) } : {}));
+  const { marker, items, filters } = await itemsForCase(ctx, c, sortField, pool);
   const touched = new Set<string>();
+  // What the next interleaving may take over: this one's items but those it deleted, and those it inserted.
+  const deleted = new Set<string>();
+  const inserted: CreatedResource[] = [];
   const seen: string[] = [];
   const pages = walk(ctx, c, { limit, filters, ...(sortField && { sort: sortField }) }, pagesFor(initialItems + ops.length, limit) + ops.length);
   let done = false;
@@ -155,18 +199,23 @@ async function walkWithWrites(ctx: CheckContext, c: WalkableCollection, sortFiel
     const live = items.filter((x) => !touched.has(x.id));
     return live[n % Math.max(live.length, 1)];
   };
-  for (const [k, op] of ops.entries()) {
-    if (op.kind === 'next' && !done) await next();
-    else if (op.kind === 'insert') await ctx.create(c, { [c.markField]: marker, ...(sortField && { [sortField]: `${position(marker, op.to)}-new-${k}` }) });
-    else if (op.kind === 'delete' || op.kind === 'move') {
-      const victim = pick(op.pick);
-      if (!victim) continue;
-      touched.add(victim.id);
-      const spec = op.kind === 'delete' ? { method: 'DELETE', url: victim.url } : { method: 'PATCH', url: victim.url, json: { [sortField!]: `${position(marker, op.to)}-moved` } };
-      expectStatus(await ctx.http.send(spec), op.kind === 'delete' ? [200, 202, 204] : [200, 204], `${spec.method} during the walk`);
+  try {
+    for (const [k, op] of ops.entries()) {
+      if (op.kind === 'next' && !done) await next();
+      else if (op.kind === 'insert') inserted.push(await ctx.create(c, { [c.markField]: marker, ...(sortField && { [sortField]: `${position(marker, op.to)}-new-${k}` }) }));
+      else if (op.kind === 'delete' || op.kind === 'move') {
+        const victim = pick(op.pick);
+        if (!victim) continue;
+        touched.add(victim.id);
+        if (op.kind === 'delete') deleted.add(victim.id);
+        const spec = op.kind === 'delete' ? { method: 'DELETE', url: victim.url } : { method: 'PATCH', url: victim.url, json: { [sortField!]: `${position(marker, op.to)}-moved` } };
+        expectStatus(await ctx.http.send(spec), op.kind === 'delete' ? [200, 202, 204] : [200, 204], `${spec.method} during the walk`);
+      }
     }
+    while (!done) await next();
+  } finally {
+    pool.spare.push(...items.filter((x) => !deleted.has(x.id)), ...inserted);
   }
-  while (!done) await next();
   const untouched = items.filter((x) => !touched.has(x.id)).map((x) => x.id);
   const defects = walkDefects(untouched, seen.filter((id) => !touched.has(id)));
   if (defects.length > 0) {
