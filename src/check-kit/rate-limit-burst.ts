@@ -58,6 +58,22 @@ export function lastSentPerClient(ctx: CheckContext): LastSent[] {
   return [...(lastSentBy.get(ctx)?.values() ?? [])];
 }
 
+/** When any check of the run last had an answer to a probe request (monotonic clock), one record for the run. */
+interface ProbeClock {
+  last?: number;
+}
+
+const probeClock = (ctx: CheckContext): Promise<ProbeClock> => ctx.runFixture('the rate-limit probes: when the last answer came', async () => ({}));
+
+/**
+ * When the run's last answer to a probe request came, whoever sent it, at any node and as
+ * any probe client; undefined when none was sent yet. Quotas of their own are spent only by
+ * these requests, so a whole window after it they are whole again.
+ */
+export async function lastProbeAnswerAt(ctx: CheckContext): Promise<number | undefined> {
+  return (await probeClock(ctx)).last;
+}
+
 /** One GET of the probe path as `client`, at `baseUrl` (another node) when given. */
 export async function sendAs(ctx: CheckContext, probe: RateLimitProbe, client: ProbeClient = probe.client, baseUrl?: string): Promise<Sent> {
   const http = ctx.rawHttp();
@@ -70,6 +86,8 @@ export async function sendAs(ctx: CheckContext, probe: RateLimitProbe, client: P
   const key = `${client.label} at ${baseUrl ?? ''}`;
   const servedAny = res.status < 400 || last.get(key)?.servedAny === true;
   last.set(key, { sent, client, servedAny, ...(baseUrl !== undefined && { baseUrl }) });
+  const clock = await probeClock(ctx);
+  clock.last = Math.max(clock.last ?? 0, sent.at);
   return sent;
 }
 

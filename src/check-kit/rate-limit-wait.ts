@@ -9,7 +9,7 @@ import { pauseFor, politeDefaults, retryAfterMs } from '../http/polite.js';
 
 /** The polite client's first back-off, for checks that wait as it would. */
 export const firstBackoffMs = politeDefaults.baseDelayMs;
-import { answerOf, burstUntil, lastSentPerClient, requireLimited, sendAs, type Burst, type BurstOptions, type Sent } from './rate-limit-burst.js';
+import { answerOf, burstUntil, lastProbeAnswerAt, lastSentPerClient, requireLimited, sendAs, type Burst, type BurstOptions, type Sent } from './rate-limit-burst.js';
 import { lowestQuota, readRateLimitFields } from './rate-limit-fields.js';
 
 /** Network and timer slack a timing judgement allows, either way. */
@@ -156,11 +156,14 @@ async function giveQuotaBack(ctx: CheckContext, probe: RateLimitProbe): Promise<
 }
 
 /**
- * Waits a whole window (declared, `rateLimit.window`) before a check that needs every quota
- * whole: one that tells a fresh quota at another node from a shared one. The checks before it
- * leave a quota of its own only no longer limited (giveQuotaBack), so a node's counter of its
- * own could start short and pass for a shared one. Nothing to wait for when every earlier
- * check gave its quota back whole (a quota it shares with the run).
+ * Waits until a whole window (declared, `rateLimit.window`) has passed since the run's last
+ * probe request, before a check that needs every quota whole: one that tells a fresh quota at
+ * another node from a shared one. The checks before it leave a quota of its own only no
+ * longer limited (giveQuotaBack), so a node's counter of its own could start short and pass
+ * for a shared one; only probe requests spend such a quota, so the time since the last of them
+ * counts towards the window (a whole window when none was sent in this run: another process
+ * may have). Nothing to wait for when every earlier check gave its quota back whole (a quota
+ * it shares with the run).
  */
 export async function wholeQuotaFirst(ctx: CheckContext, probe: RateLimitProbe): Promise<void> {
   if (!probe.client.ownQuota) return;
@@ -170,8 +173,14 @@ export async function wholeQuotaFirst(ctx: CheckContext, probe: RateLimitProbe):
     then: 'and an earlier check may have left some short',
   });
   if (windowMs === undefined) return;
-  await pauseFor(windowMs + clockGrainMs, ctx.signal);
-  ctx.note(`waited a whole window (${windowMs} ms) first, so every node's quota is whole`);
+  const last = await lastProbeAnswerAt(ctx);
+  const left = last === undefined ? windowMs + clockGrainMs : last + windowMs + clockGrainMs - performance.now();
+  if (left > 0) await pauseFor(left, ctx.signal);
+  ctx.note(
+    last === undefined
+      ? `waited a whole window (${windowMs} ms) first, so every node's quota is whole`
+      : `waited until a whole window (${windowMs} ms) had passed since the run's last probe request (${Math.max(0, Math.round(left))} ms), so every node's quota is whole`,
+  );
 }
 
 /**

@@ -1,0 +1,58 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { CheckContext } from '../model/context.js';
+import type { RateLimitProbe } from '../model/needs.js';
+import { sendAs } from './rate-limit-burst.js';
+import { wholeQuotaFirst } from './rate-limit-wait.js';
+
+/** A check's context with what the waits use: notes, a run fixture store (one run), a probe path that always serves. */
+function fakeRun(): { ctx: () => CheckContext; notes: string[] } {
+  const notes: string[] = [];
+  const fixtures = new Map<string, Promise<unknown>>();
+  const ctx = () =>
+    ({
+      note: (line: string) => notes.push(line),
+      signal: new AbortController().signal,
+      profile: { http: { maxRetryWaitMs: 60_000 } },
+      runFixture: (key: string, make: (maker: unknown) => Promise<unknown>) => {
+        if (!fixtures.has(key)) fixtures.set(key, make({}));
+        return fixtures.get(key);
+      },
+      rawHttp: () => ({ send: async () => ({ status: 200, headers: {}, text: '' }) }),
+    }) as unknown as CheckContext;
+  return { ctx, notes };
+}
+
+const probe = { client: { label: 'RESTPROBE_LIMIT_KEY', ownQuota: true, headers: {} }, windowMs: 250, path: '/v2/projects', budget: 50 } as unknown as RateLimitProbe;
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe('wholeQuotaFirst: every quota whole a window after the run\'s last probe request', () => {
+  it('waits a whole window when no probe request was sent in this run (another process may have spent it)', async () => {
+    const { ctx, notes } = fakeRun();
+    await wholeQuotaFirst(ctx(), { ...probe, windowMs: 5 });
+    expect(notes).toEqual(['waited a whole window (5 ms) first, so every node\'s quota is whole']);
+  });
+
+  it('waits only what is left of the window since another check\'s last probe request, and nothing once it has passed', async () => {
+    const { ctx, notes } = fakeRun();
+    const now = vi.spyOn(performance, 'now').mockReturnValue(1_000);
+    // An earlier check's request (its answer came at 1 000 ms).
+    await sendAs(ctx(), probe);
+    now.mockReturnValue(1_100);
+    await wholeQuotaFirst(ctx(), probe);
+    now.mockReturnValue(5_000);
+    await wholeQuotaFirst(ctx(), probe);
+    expect(notes).toEqual([
+      'waited until a whole window (250 ms) had passed since the run\'s last probe request (152 ms), so every node\'s quota is whole',
+      'waited until a whole window (250 ms) had passed since the run\'s last probe request (0 ms), so every node\'s quota is whole',
+    ]);
+  });
+
+  it('does not wait for a quota the run shares (not the probe client\'s own)', async () => {
+    const { ctx, notes } = fakeRun();
+    await wholeQuotaFirst(ctx(), { ...probe, client: { ...probe.client, ownQuota: false } });
+    expect(notes).toEqual([]);
+  });
+});
