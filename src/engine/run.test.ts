@@ -367,36 +367,6 @@ describe('one health phase', () => {
     }
   });
 
-  it("runs a last check's instances side by side, nothing else beside them, with one health probe after them all", fast, async () => {
-    const things = server.profile().collections[0]!;
-    const p = { ...server.profile(), collections: [things, { ...things, name: 'others' }], http: { ...server.profile().http, concurrency: 4 } };
-    const events: string[] = [];
-    let inFlight = 0;
-    let widest = 0;
-    const perCollection = defineCheck({
-      id: 'CON-damage', title: 'CON-damage', rule: 'The target MUST do the thing.', severity: 'must', needs: ['collection'], schedule: 'last',
-      async run(ctx, { collection }) {
-        widest = Math.max(widest, ++inFlight);
-        events.push(`start ${collection.name}`);
-        await sleep(30);
-        inFlight--;
-        events.push(`end ${collection.name}`);
-        ctx.observed('the made-up subject');
-      },
-    });
-    const other = check('CON-damage2', async () => void events.push('CON-damage2'), { schedule: 'last' });
-    const before = server.requests.length;
-    const { results, requests } = await runChecks({ profile: p, checks: [perCollection, other], seed: 1 });
-    expect(results.map((r) => r.status)).toEqual(['pass', 'pass', 'pass']);
-    expect(widest).toBe(2);
-    // The other last check ran before both instances started or after both ended.
-    const at = events.indexOf('CON-damage2');
-    expect(at === 0 || at === events.length - 1).toBe(true);
-    // The baseline, then one probe after each last check (not after each instance).
-    expect(requests.run).toBe(6);
-    expect(server.requests.slice(before).filter((r) => r === 'GET /').length).toBe(3);
-  });
-
   it('ends the run before any check when the target cannot be reached, naming it', fast, async () => {
     const p = { ...server.profile(), baseUrl: 'http://127.0.0.1:9' };
     const client = clientForProfile(p);

@@ -118,8 +118,6 @@ export async function runChecks(input: RunInput): Promise<RunOutcome> {
   /** Verdicts of checks that ran beside a dependency still undecided: final once it is. */
   const held = new Map<string, { instance: CheckInstance; result: CheckResult }>();
   const running = new Map<string, Promise<void>>();
-  /** The check of each running instance. */
-  const runningCheck = new Map<string, Check>();
   let exclusive = false;
   const waiting = [...plan];
 
@@ -127,16 +125,10 @@ export async function runChecks(input: RunInput): Promise<RunOutcome> {
   const nextToStart = (): number => {
     if (exclusive || running.size >= limit || waiting.length === 0) return -1;
     const next = waiting[0]!;
-    // A last check waits for every other to end, and nothing starts beside it but its own other
-    // instances (one per collection): the health probe after them all still names the check.
-    const beside = [...runningCheck.values()];
-    if (next.check.schedule === 'last' || beside.some((c) => c.schedule === 'last')) return beside.every((c) => c === next.check) ? 0 : -1;
-    // A review check waits for every other to end; an exclusive one for an empty pool.
-    if (next.check.schedule === 'review' && running.size > 0) return -1;
+    // A last or review check waits for every other to end; an exclusive one for an empty pool.
+    if ((next.check.schedule === 'last' || next.check.schedule === 'review') && running.size > 0) return -1;
     return next.check.schedule !== 'parallel' && running.size > 0 ? -1 : 0;
   };
-  /** Last-check instances ended since the last health probe: what damage it finds came after. */
-  const unprobed: string[] = [];
 
   /**
    * Makes held verdicts final whose dependencies are final: blocked when one of them
@@ -181,17 +173,12 @@ export async function runChecks(input: RunInput): Promise<RunOutcome> {
     input.onStart?.(key);
     const settle = async (result: CheckResult): Promise<void> => {
       try {
-        if (check.schedule === 'last') unprobed.push(key);
-        // Probed once the last running instance of the check ends.
-        const alone = [...runningCheck].every(([k, c]) => k === key || c !== check);
-        if (check.schedule === 'last' && alone && damage === undefined && !stop.aborted) {
-          const after = unprobed.splice(0).join(' and ');
+        if (check.schedule === 'last' && damage === undefined && !stop.aborted) {
           const now = await probeHealth(input.profile, healthSend);
-          if (!stop.aborted && worse(baseline, now)) damage = { after, before: baseline, now };
+          if (!stop.aborted && worse(baseline, now)) damage = { after: key, before: baseline, now };
         }
       } finally {
         running.delete(key);
-        runningCheck.delete(key);
         exclusive = false;
         held.set(key, { instance, result: named(result, instance) });
         decide();
@@ -215,7 +202,6 @@ export async function runChecks(input: RunInput): Promise<RunOutcome> {
           .catch((err: unknown) => harnessFaultResult(check, err))
           .then(settle);
     running.set(key, work);
-    runningCheck.set(key, check);
   };
 
   try {
@@ -227,7 +213,7 @@ export async function runChecks(input: RunInput): Promise<RunOutcome> {
         continue;
       }
       const instance = waiting.splice(i, 1)[0]!;
-      if (instance.check.schedule === 'exclusive' || instance.check.schedule === 'review') exclusive = true;
+      if (instance.check.schedule !== 'parallel') exclusive = true;
       start(instance);
     }
     await Promise.all(running.values());

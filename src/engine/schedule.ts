@@ -2,7 +2,7 @@
  * The run's order: derived from the seed alone (same checks + seed → same order; nothing
  * is read from earlier runs). Exclusive checks come first, while the pool is empty anyway;
  * then slow checks (so the run does not end waiting on one of them alone); checks of the
- * `last` class come after all others (a check's instances together), and `review` checks after them; and a check comes after the checks it depends on.
+ * `last` class come after all others, and `review` checks after them; and a check comes after the checks it depends on.
  * It orders check instances (one per collection a check runs on, see instances.ts).
  */
 import type { CheckInstance } from './instances.js';
@@ -43,17 +43,11 @@ export function planOrder(instances: readonly CheckInstance[], seed: number): Ch
     ...shuffled(of('exclusive'), next),
     ...shuffled(parallel.filter((i) => i.check.slow), next),
     ...shuffled(parallel.filter((i) => !i.check.slow), next),
-    // A last check's instances side by side: they run together, with one health probe after them.
-    ...byCheck(shuffled(of('last'), next)),
+    ...shuffled(of('last'), next),
     // After everything: they judge what the others received.
     ...shuffled(of('review'), next),
   ];
   return dependenciesFirst(mixed);
-}
-
-/** The instances of each check next to each other, checks in the order they first appear. */
-function byCheck(instances: readonly CheckInstance[]): CheckInstance[] {
-  return [...new Set(instances.map((i) => i.check))].flatMap((check) => instances.filter((i) => i.check === check));
 }
 
 /** Moves each instance after the (selected) instances it depends on, keeping the order otherwise. */
