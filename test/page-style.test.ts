@@ -30,6 +30,12 @@ interface NotesOptions {
   readonly clamp?: boolean;
   /** Without `per_page`, the first page is the last: later pages are empty (the rest is dropped). */
   readonly truncated?: boolean;
+  /** Without `per_page`, later pages start this many items further on (those between are dropped). */
+  readonly skipBetweenPages?: number;
+  /** Paged by `offset` (from 0) instead of page number. */
+  readonly byOffset?: boolean;
+  /** Another writer: each listing without a label adds an item of theirs once it is answered. */
+  readonly busy?: boolean;
 }
 
 const cap = 10;
@@ -54,6 +60,8 @@ async function startNotes(options: NotesOptions = {}): Promise<{ profile: Target
     return note;
   };
   for (let i = 0; i < (options.preexisting ?? 0); i++) add({ name: `theirs ${i}` });
+  /** Items the other writer added (options.busy). */
+  let meanwhile = 0;
   server = createServer((req, res) => {
     let text = '';
     req.on('data', (c: Buffer) => (text += c.toString()));
@@ -84,9 +92,15 @@ async function startNotes(options: NotesOptions = {}): Promise<{ profile: Target
         // Ties on name go by id, so the order is total.
         const matching = notes.filter((n) => label === null || n.label === label).sort((a, b) => (sort === 'name' ? a.name.localeCompare(b.name) : 0) || a.id - b.id);
         const sorted = order === 'desc' && !options.ignoreOrder ? [...matching].reverse() : matching;
-        const from = options.ignorePage || page === 1 ? 0 : (page - 1) * perPage;
-        const dropped = options.truncated && !q.has('per_page') && page > 1;
-        return send(200, { data: dropped ? [] : sorted.slice(from, from + perPage), page, per_page: perPage, total: matching.length });
+        const byDefault = !q.has('per_page');
+        const from = options.byOffset ? Number(q.get('offset') ?? 0) : options.ignorePage || page === 1 ? 0 : (page - 1) * perPage + (byDefault ? (options.skipBetweenPages ?? 0) : 0);
+        const dropped = options.truncated && byDefault && (options.byOffset ? from > 0 : page > 1);
+        send(200, { data: dropped ? [] : sorted.slice(from, from + perPage), page, per_page: perPage, total: matching.length });
+        if (options.busy && label === null) {
+          add({ name: 'theirs, meanwhile' });
+          meanwhile++;
+        }
+        return;
       }
       const note = notes.find((n) => String(n.id) === id);
       if (id !== undefined && req.method === 'GET') return note ? send(200, note) : send(404, { status: 404, title: 'Not Found', type: 'about:blank' });
@@ -110,13 +124,13 @@ async function startNotes(options: NotesOptions = {}): Promise<{ profile: Target
     createBody: { name: 'restprobe note' },
     volatileFields: [],
     newId: 'none',
-    pagination: { style: 'page', param: 'cursor', limitParam: 'per_page', offsetParam: 'offset', pageParam: 'page', firstPage: 1, sortParam: 'sort', orderParam: 'order', ...(!options.uncapped && { maxLimit: max }) },
+    pagination: { style: options.byOffset ? 'offset' : 'page', param: 'cursor', limitParam: 'per_page', offsetParam: 'offset', pageParam: 'page', firstPage: 1, sortParam: 'sort', orderParam: 'order', ...(!options.uncapped && { maxLimit: max }) },
     filters: ['label'],
     sorts: ['created_at', 'name'],
     markField: 'label',
     children: [],
   };
-  return { profile: { ...testProfile(url, { keyHeader: null }), collections: [notesCollection] }, count: () => notes.length, created: () => next - 1 - (options.preexisting ?? 0) };
+  return { profile: { ...testProfile(url, { keyHeader: null }), collections: [notesCollection] }, count: () => notes.length, created: () => next - 1 - (options.preexisting ?? 0) - meanwhile };
 }
 
 const ids = ['END-get-collection-200', 'END-offset-pages-disjoint', 'END-offset-shift-under-inserts', 'END-sort-honoured', 'END-sort-ties-deterministic', 'LIM-limit-capped', 'LIM-default-page-bounded', 'LIM-limit-invalid-400'];
@@ -190,6 +204,21 @@ describe('a collection paged by number, sorted with a separate order parameter',
     expect(await verdicts(truncated.profile, ['LIM-default-page-bounded'])).toEqual({ 'LIM-default-page-bounded': 'fail' });
     const { results } = await runChecks({ profile: { ...truncated.profile, safety: { ...truncated.profile.safety, readOnly: true } }, checks: catalogue.filter((c) => c.id === 'LIM-default-page-bounded'), seed: 1 });
     expect(results.map((r) => [r.status, r.configKey])).toEqual([['skip', 'safety.readOnly']]);
+  });
+
+  it('a default page of every item is not taken for a bound when another writer adds items between two readings (offset pages): it is filled and fails', async () => {
+    const notes = await startNotes({ byOffset: true, cap: 30, defaultPerPage: Infinity, preexisting: 5, busy: true });
+    expect(await verdicts(notes.profile, ['LIM-default-page-bounded'])).toEqual({ 'LIM-default-page-bounded': 'fail' });
+    await new Promise<void>((resolve) => server!.close(() => resolve()));
+    // The same writer beside a bounded default page: the bound shows as the collection is.
+    const bounded = await startNotes({ byOffset: true, cap: 30, defaultPerPage: 10, preexisting: 25, busy: true });
+    expect(await verdicts(bounded.profile, ['LIM-default-page-bounded'])).toEqual({ 'LIM-default-page-bounded': 'pass' });
+    expect(bounded.created()).toBe(0);
+  });
+
+  it('default pages that skip items between them are not taken for a bound: the collection is filled and the check fails', async () => {
+    const notes = await startNotes({ cap: 30, defaultPerPage: 10, preexisting: 40, skipBetweenPages: 5 });
+    expect(await verdicts(notes.profile, ['LIM-default-page-bounded'])).toEqual({ 'LIM-default-page-bounded': 'fail' });
   });
 
   it('a default page as large as the cap is filled past the cap and passes; a default page of every item fails there', async () => {

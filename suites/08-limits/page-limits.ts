@@ -2,9 +2,8 @@
 import { CheckSkipped, defineCheck } from '../../src/model/check.js';
 import type { CollectionProfile } from '../../src/model/profile.js';
 import type { CheckContext } from '../../src/model/context.js';
-import type { ConfigKey } from '../../src/model/config-keys.js';
 import { brief, describe, ensure, expectStatus } from '../../src/check-kit/expect.js';
-import { creatable, maxCapToFill, type CappedWalk } from '../../src/model/needs.js';
+import { Unmet, maxCapToFill, needs, type CappedWalk } from '../../src/model/needs.js';
 import { createMarked, fetchPage, pagePath, positional, readPage, sharedWalkSet, walk, walkDefects, type MarkedSet, type Page } from '../../src/check-kit/pagination.js';
 
 /**
@@ -74,24 +73,16 @@ export const defaultPageBounded = defineCheck({
   assumes: ['END-pagination-complete-walk', 'END-offset-pages-disjoint'],
   async run(ctx, { collection, cappedWalk: c }) {
     const max = c?.maxLimit ?? collection.pagination.maxLimit;
-    // The collection as it is first: a default page that more items follow shows the bound
-    // without filling the collection (a staging database, and a read-only run too).
+    // The collection as it is first: default pages that show the bound and drop nothing at it
+    // need no fill (a staging database, and a read-only run too).
     const first = await fetchPage(ctx, collection, {});
-    const held = first.items.length;
-    const atMost = (page: Page): void => {
-      if (max !== undefined) ensure(page.items.length <= max, `${describe(page.res)}: ${page.items.length} items without a limit, expected at most the maximum ${max}`, `≤ ${max}`, String(page.items.length));
-    };
-    atMost(first);
-    const second = held > 0 ? await nextDefaultPage(ctx, collection, first) : undefined;
-    if (second !== undefined) atMost(second);
-    const ids = (page: Page) => page.items.map((i) => String(i[collection.idField]));
-    // Items on the second default page, none of them the first page's, show the bound (offset pages shifted by another writer meanwhile are no proof either way).
-    if (second !== undefined && second.items.length > 0 && !ids(second).some((id) => ids(first).includes(id))) {
-      return ctx.note(`${collection.name} already lists more than a default page: without a limit, the first page held ${held} items and the next ${second.items.length} others${max === undefined ? '' : ` (the maximum is ${max})`}`);
-    }
+    withinMax(first, max);
+    const shown = first.items.length > 0 ? await boundShown(ctx, collection, first, max) : undefined;
+    if (shown !== undefined) return ctx.note(`${collection.name} already lists more than a default page: ${shown}${max === undefined ? '' : ` (the maximum is ${max})`}`);
     if (c === undefined) {
-      const key = unfillableBy(ctx, collection);
-      throw new CheckSkipped(`without a limit, ${collection.name} listed ${held} items and no second page of others, and restprobe may not fill it (${key}): a default page's bound shows only on a fuller collection`, key);
+      const unmet = needs.cappedWalk.resolve(ctx.profile, {});
+      const why = unmet instanceof Unmet ? unmet : new Unmet('restprobe may not fill it', 'collections[].create.body');
+      throw new CheckSkipped(`without a limit, ${collection.name} listed ${first.items.length} items and showed no bound, and it cannot be filled to show one (${why.reason})`, why.configKey);
     }
     const cap = c.maxLimit;
     const fill = await fillOf(ctx, c);
@@ -107,7 +98,7 @@ export const defaultPageBounded = defineCheck({
         // The default page size is the server's: as small as one item a page. Items a failed
         // attempt at a step left under the mark are walked too.
         for await (const page of walk(ctx, c, { filters }, 2 * ids.length + 2)) {
-          ensure(page.items.length <= cap, `${describe(page.res)}: ${page.items.length} items without a limit, expected at most the maximum ${cap}`, `≤ ${cap}`, String(page.items.length));
+          withinMax(page, cap);
           pages.push(page.items.length);
           seen.push(...page.items.map((i) => String(i[c.idField])));
         }
@@ -138,7 +129,8 @@ export const limitCapped = defineCheck({
     if (listed === undefined) return;
     if (await moreFollow(ctx, collection, listed)) return ctx.note(`${collection.name} already lists more than ${max} items: limit=${max + 1} answered ${listed.items.length}`);
     if (c === undefined) {
-      const key = unfillableBy(ctx, collection);
+      const unmet = needs.cappedWalk.resolve(ctx.profile, {});
+      const key = unmet instanceof Unmet ? unmet.configKey : 'collections[].create.body';
       throw new CheckSkipped(`${collection.name} lists ${listed.items.length} items, no more than its declared maximum of ${max}, and restprobe may not fill it (${key}): a cap shows only on a fuller collection`, key);
     }
     const fill = await fillOf(ctx, c);
@@ -147,20 +139,37 @@ export const limitCapped = defineCheck({
   },
 });
 
-/** The default page after `first` (no limit sent): by its next cursor, or at the next offset or page; undefined when a cursor page says it is the last. */
-async function nextDefaultPage(ctx: CheckContext, c: CollectionProfile, first: Page): Promise<Page | undefined> {
-  if (!positional(c)) return typeof first.nextCursor === 'string' ? fetchPage(ctx, c, { cursor: first.nextCursor }) : undefined;
-  return fetchPage(ctx, c, c.pagination.style === 'page' ? { page: 1 } : { offset: first.items.length });
+/** A page fetched without a limit holds at most the maximum page size, or the check fails. */
+function withinMax(page: Page, max: number | undefined): void {
+  if (max !== undefined) ensure(page.items.length <= max, `${describe(page.res)}: ${page.items.length} items without a limit, expected at most the maximum ${max}`, `≤ ${max}`, String(page.items.length));
 }
 
-/** The config key that keeps restprobe from filling `c` past its cap (the cappedWalk need is unmet). */
-function unfillableBy(ctx: CheckContext, c: CollectionProfile): ConfigKey {
-  if (ctx.profile.safety.readOnly) return 'safety.readOnly';
-  if (c.createBody === undefined) return 'collections[].create.body';
-  if (!creatable(c)) return 'collections[].methods';
-  if (c.markField === undefined) return 'collections[].mark';
-  if (!c.filters.includes(c.markField)) return 'collections[].filters';
-  return 'collections[].pagination.maxLimit';
+const idsOf = (page: Page, c: CollectionProfile): string[] => page.items.map((i) => String(i[c.idField]));
+
+/**
+ * What the default pages show as the collection is, when they show a bound and drop nothing
+ * at it: a second default page (by the next cursor, or at the next offset or page) of other
+ * items and, for offset and page numbers, the items either side of the boundary the same when
+ * asked for with a limit (nothing skipped between the pages) and the first page the same
+ * when read again (a list with no bound would now hold another writer's new items, which
+ * passed for a second page). Undefined when any of that is not so: no proof either way.
+ */
+async function boundShown(ctx: CheckContext, c: CollectionProfile, first: Page, max: number | undefined): Promise<string | undefined> {
+  const held = first.items.length;
+  if (!positional(c) && typeof first.nextCursor !== 'string') return undefined;
+  const second = await fetchPage(ctx, c, !positional(c) ? { cursor: first.nextCursor! } : c.pagination.style === 'page' ? { page: 1 } : { offset: held });
+  withinMax(second, max);
+  const [one, two] = [idsOf(first, c), idsOf(second, c)];
+  if (two.length === 0 || two.some((id) => one.includes(id))) return undefined;
+  if (positional(c)) {
+    // The last item of the first page and the first of the second, by position with a limit.
+    const around = c.pagination.style === 'page'
+      ? [...idsOf(await fetchPage(ctx, c, { limit: 1, page: held - 1 }), c), ...idsOf(await fetchPage(ctx, c, { limit: 1, page: held }), c)]
+      : idsOf(await fetchPage(ctx, c, { limit: 2, offset: held - 1 }), c);
+    if (around.join() !== [one.at(-1), two[0]].join()) return undefined;
+    if (idsOf(await fetchPage(ctx, c, {}), c).join() !== one.join()) return undefined;
+  }
+  return `without a limit, the first page held ${held} items and the next ${two.length} others${positional(c) ? ', with none skipped between them' : ''}`;
 }
 
 /** GETs limit=max+1: undefined when refused with 400 or 422, else a page of at most `max` items, or the check fails. */
