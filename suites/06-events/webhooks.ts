@@ -64,16 +64,14 @@ export const eventsForActions = defineCheck({
     await withSubscription(ctx, webhooks, async ({ channel }) => {
       const trigger = await triggerCreate(ctx, webhooks);
       const seen = new Set<string>();
-      // Whether the target's events show the item's fields (its mark): then the update's event must too.
-      let showsItem = false;
       // A retry repeats an event's bytes: a new event is a delivery with bytes not seen before,
-      // sent after the write (`from`). An event of the id alone (where ids are reused, maybe
-      // an earlier item's) stands for the update only when the target's events show no item.
-      const fresh = async (what: string, exchange: number, from = 0, needsMark = false): Promise<void> => {
-        const about = (x: Delivery) => trigger.about(x) && !seen.has(x.raw.toString('base64')) && (!needsMark || trigger.showsMark(x));
+      // and a write's event comes after the write (`from`). An event of the id alone counts
+      // (a diff or a thin event shows no mark), though where ids are reused it may be an
+      // earlier item's: only the mark would tell, and requiring it would fail such senders.
+      const fresh = async (what: string, exchange: number, from = 0): Promise<void> => {
+        const about = (x: Delivery) => trigger.about(x) && !seen.has(x.raw.toString('base64'));
         const d = await expectDelivery(ctx, webhooks, channel, { ...trigger, about }, what, from, exchange);
         seen.add(d.raw.toString('base64'));
-        showsItem ||= trigger.showsMark(d);
       };
       if (config.actions.includes('create')) await fresh('the create', trigger.item.response.exchangeIndex);
       else await channel.next(trigger.about, config.quietMs, ctx.signal).then((d) => d && seen.add(d.raw.toString('base64')));
@@ -85,7 +83,7 @@ export const eventsForActions = defineCheck({
         // Sent as every other check sends its writes (application/json), which the config's bodies are.
         const res = await ctx.http.send({ method: patch ? 'PATCH' : 'PUT', url: trigger.item.url, json: { ...body, [c.markField]: trigger.item.body[c.markField] } });
         ensure(res.status >= 200 && res.status < 300, `the update answered ${res.status}`);
-        await fresh(`the ${patch ? 'PATCH' : 'PUT'}`, res.exchangeIndex, from, showsItem);
+        await fresh(`the ${patch ? 'PATCH' : 'PUT'}`, res.exchangeIndex, from);
       }
       if (config.actions.includes('delete')) {
         const from = channel.deliveries.length;
