@@ -42,6 +42,20 @@ describe('the ledger file', () => {
     expect((await readLedgerFile(path))[0]!.ended).toBe(true);
   });
 
+  it('moves an item\'s proof to another mark of the run its owner rewrote it to, and drops it for any other value', async () => {
+    const { file, ledger, path } = await journalled();
+    const owner = 'END-pagination-stable-under-writes [things]';
+    const mark = { field: 'label', value: `${file.mark}-0001` };
+    const moved = ledger.record('http://127.0.0.1:8080/api/things/1', owner, { proof: mark });
+    const lost = ledger.record('http://127.0.0.1:8080/api/things/2', owner, { proof: mark });
+    ledger.rewritten(moved.url, owner, { id: '1', label: `${file.mark}-0002` });
+    ledger.rewritten(lost.url, owner, { id: '2', label: 'someone-else' });
+    expect([moved.proof?.value, lost.proof]).toEqual([`${file.mark}-0002`, undefined]);
+    // What `restprobe cleanup` reads back from the journal.
+    const [run] = await readLedgerFile(path);
+    expect(run!.outstanding.map((e) => [e.url, e.proof?.value])).toEqual([[moved.url, `${file.mark}-0002`], [lost.url, undefined]]);
+  });
+
   it('holds no credential: no URL user or password, and secrets scrubbed', async () => {
     const { file, ledger, path } = await journalled();
     ledger.record(`http://127.0.0.1:8080/api/things/${secret.value}`, 'END-x');

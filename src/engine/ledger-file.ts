@@ -169,6 +169,9 @@ function replay(lines: readonly Line[]): RecordedRun[] {
       case 'proof-lost':
         if (entry) delete entry.proof;
         break;
+      case 'proof-moved':
+        if (entry) entry.proof = line.proof;
+        break;
       case 'own-delete':
         if (entry) Object.assign(entry, { state: 'deleted-unverified', ownDeleteStatus: line.status });
         break;

@@ -57,6 +57,7 @@ export type LedgerEvent =
   | { readonly e: 'creating'; readonly run: string; readonly n: number; readonly url: string; readonly owner: string; readonly mark?: Mark }
   | { readonly e: 'created'; readonly run: string; readonly n: number; readonly url: string; readonly owner: string; readonly certainty: Certainty; readonly proof?: Mark }
   | { readonly e: 'certain' | 'not-created' | 'proof-lost' | 'gone'; readonly run: string; readonly n: number }
+  | { readonly e: 'proof-moved'; readonly run: string; readonly n: number; readonly proof: Mark }
   /** A create that named no item: no answer came (possible), or a 2xx without a Location or id (certain). */
   | { readonly e: 'unlocated'; readonly run: string; readonly n: number; readonly certainty: Certainty; readonly why: string }
   | { readonly e: 'own-delete'; readonly run: string; readonly n: number; readonly status: number }
@@ -176,12 +177,21 @@ export class Ledger {
     }
   }
 
-  /** The owner rewrote its item: keep the proof only if the new representation still shows the same mark. */
+  /**
+   * The owner rewrote its item: the proof stays while the new representation shows the same
+   * mark, moves to another mark of this run it now shows (a check that moves its items under a
+   * new mark), and is lost otherwise.
+   */
   rewritten(url: string, owner: string, representation: unknown): void {
     for (const e of this.entries) {
       if (e.url !== url || e.owner !== owner || e.state !== 'owned' || e.proof === undefined) continue;
       const now = typeof representation === 'object' && representation !== null ? (representation as Record<string, unknown>)[e.proof.field] : undefined;
       if (now === e.proof.value) continue;
+      if (typeof now === 'string' && now.startsWith(`${this.mark}-`)) {
+        e.proof = { field: e.proof.field, value: now };
+        this.journal?.write({ e: 'proof-moved', run: e.run, n: e.n, proof: e.proof });
+        continue;
+      }
       delete e.proof;
       this.journal?.write({ e: 'proof-lost', run: e.run, n: e.n });
     }
