@@ -58,19 +58,19 @@ export function lastSentPerClient(ctx: CheckContext): LastSent[] {
   return [...(lastSentBy.get(ctx)?.values() ?? [])];
 }
 
-/** When any check of the run last had an answer to a probe request (monotonic clock), one record for the run. */
+/** When any check of the run last finished a probe request, answered or not (monotonic clock): one record for the run. */
 interface ProbeClock {
   last?: number;
 }
 
-const probeClock = (ctx: CheckContext): Promise<ProbeClock> => ctx.runFixture('the rate-limit probes: when the last answer came', async () => ({}));
+const probeClock = (ctx: CheckContext): Promise<ProbeClock> => ctx.runFixture('the rate-limit probes: when the last one ended', async () => ({}));
 
 /**
- * When the run's last answer to a probe request came, whoever sent it, at any node and as
+ * When the run's last probe request ended, whoever sent it, at any node and as
  * any probe client; undefined when none was sent yet. Quotas of their own are spent only by
  * these requests, so a whole window after it they are whole again.
  */
-export async function lastProbeAnswerAt(ctx: CheckContext): Promise<number | undefined> {
+export async function lastProbeEndedAt(ctx: CheckContext): Promise<number | undefined> {
   return (await probeClock(ctx)).last;
 }
 
@@ -79,16 +79,20 @@ export async function sendAs(ctx: CheckContext, probe: RateLimitProbe, client: P
   const http = ctx.rawHttp();
   const target = baseUrl === undefined ? { path: probe.path } : { url: `${baseUrl.replace(/\/+$/, '')}${probe.path}` };
   const left = performance.now();
-  const res = await http.send({ method: 'GET', ...target, auth: client.auth, headers: client.headers });
-  const sent = { res, left, at: performance.now(), wall: Date.now() };
-  const last = lastSentBy.get(ctx) ?? new Map<string, LastSent>();
-  lastSentBy.set(ctx, last);
-  const key = `${client.label} at ${baseUrl ?? ''}`;
-  const servedAny = res.status < 400 || last.get(key)?.servedAny === true;
-  last.set(key, { sent, client, servedAny, ...(baseUrl !== undefined && { baseUrl }) });
-  const clock = await probeClock(ctx);
-  clock.last = Math.max(clock.last ?? 0, sent.at);
-  return sent;
+  try {
+    const res = await http.send({ method: 'GET', ...target, auth: client.auth, headers: client.headers });
+    const sent = { res, left, at: performance.now(), wall: Date.now() };
+    const last = lastSentBy.get(ctx) ?? new Map<string, LastSent>();
+    lastSentBy.set(ctx, last);
+    const key = `${client.label} at ${baseUrl ?? ''}`;
+    const servedAny = res.status < 400 || last.get(key)?.servedAny === true;
+    last.set(key, { sent, client, servedAny, ...(baseUrl !== undefined && { baseUrl }) });
+    return sent;
+  } finally {
+    // Answered or not (a timeout, an abort): the target may have counted it.
+    const clock = await probeClock(ctx);
+    clock.last = Math.max(clock.last ?? 0, performance.now());
+  }
 }
 
 export interface Burst {

@@ -38,16 +38,26 @@ describe('wholeQuotaFirst: every quota whole a window after the run\'s last prob
   it('waits only what is left of the window since another check\'s last probe request, and nothing once it has passed', async () => {
     const { ctx, notes } = fakeRun();
     const now = vi.spyOn(performance, 'now').mockReturnValue(1_000);
-    // An earlier check's request (its answer came at 1 000 ms).
+    // An earlier check's request (it ended at 1 000 ms).
     await sendAs(ctx(), probe);
     now.mockReturnValue(1_100);
     await wholeQuotaFirst(ctx(), probe);
     now.mockReturnValue(5_000);
     await wholeQuotaFirst(ctx(), probe);
     expect(notes).toEqual([
-      'waited until a whole window (250 ms) had passed since the run\'s last probe request (152 ms), so every node\'s quota is whole',
-      'waited until a whole window (250 ms) had passed since the run\'s last probe request (0 ms), so every node\'s quota is whole',
+      'waited 152 ms, until a whole window (250 ms) had passed since the run\'s last probe request, so every node\'s quota is whole',
+      'a whole window (250 ms) had passed since the run\'s last probe request: every node\'s quota is whole',
     ]);
+  });
+
+  it('counts a probe request that got no answer (the target may have counted it)', async () => {
+    const { ctx, notes } = fakeRun();
+    const now = vi.spyOn(performance, 'now').mockReturnValue(1_000);
+    const unanswered = { ...ctx(), rawHttp: () => ({ send: async () => Promise.reject(new Error('timed out')) }) } as unknown as CheckContext;
+    await expect(sendAs(unanswered, probe)).rejects.toThrow('timed out');
+    now.mockReturnValue(1_200);
+    await wholeQuotaFirst(ctx(), probe);
+    expect(notes).toEqual(['waited 52 ms, until a whole window (250 ms) had passed since the run\'s last probe request, so every node\'s quota is whole']);
   });
 
   it('does not wait for a quota the run shares (not the probe client\'s own)', async () => {

@@ -9,7 +9,7 @@ import { pauseFor, politeDefaults, retryAfterMs } from '../http/polite.js';
 
 /** The polite client's first back-off, for checks that wait as it would. */
 export const firstBackoffMs = politeDefaults.baseDelayMs;
-import { answerOf, burstUntil, lastProbeAnswerAt, lastSentPerClient, requireLimited, sendAs, type Burst, type BurstOptions, type Sent } from './rate-limit-burst.js';
+import { answerOf, burstUntil, lastProbeEndedAt, lastSentPerClient, requireLimited, sendAs, type Burst, type BurstOptions, type Sent } from './rate-limit-burst.js';
 import { lowestQuota, readRateLimitFields } from './rate-limit-fields.js';
 
 /** Network and timer slack a timing judgement allows, either way. */
@@ -173,13 +173,15 @@ export async function wholeQuotaFirst(ctx: CheckContext, probe: RateLimitProbe):
     then: 'and an earlier check may have left some short',
   });
   if (windowMs === undefined) return;
-  const last = await lastProbeAnswerAt(ctx);
+  const last = await lastProbeEndedAt(ctx);
   const left = last === undefined ? windowMs + clockGrainMs : last + windowMs + clockGrainMs - performance.now();
   if (left > 0) await pauseFor(left, ctx.signal);
   ctx.note(
     last === undefined
       ? `waited a whole window (${windowMs} ms) first, so every node's quota is whole`
-      : `waited until a whole window (${windowMs} ms) had passed since the run's last probe request (${Math.max(0, Math.round(left))} ms), so every node's quota is whole`,
+      : left > 0
+        ? `waited ${Math.round(left)} ms, until a whole window (${windowMs} ms) had passed since the run's last probe request, so every node's quota is whole`
+        : `a whole window (${windowMs} ms) had passed since the run's last probe request: every node's quota is whole`,
   );
 }
 
