@@ -539,6 +539,7 @@ describe('messages', () => {
       ['an offset collection without a mark, and no cursor one', 'anyWalk', [collection({ pagination: offset })], 'collections[].mark'],
       ['a mark that is not among the filters', 'cursorWalk', [collection({ markField: 'label' })], 'collections[].filters'],
       ['a cursor collection without a create body', 'cursorWalk', [collection({ createBody: undefined })], 'collections[].create.body'],
+      ['a marked cursor collection that takes no DELETE (its items would be left)', 'cursorWalk', [collection({ markField: 'label', filters: ['label'], methods: ['GET', 'POST'] })], 'collections[].methods'],
       ['no cursor collection at all', 'cursorWalk', [collection({ pagination: offset, markField: 'label', filters: ['label'] })], 'collections[].pagination.style'],
       ['a marked offset collection whose mark is no filter, and a bare cursor one', 'anyWalk', [collection({ createBody: undefined }), collection({ name: 'b', pagination: offset, markField: 'label' })], 'collections[].filters'],
     ] as const)('%s: %s names %s', (_what, need, collections, key) => {

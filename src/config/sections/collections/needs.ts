@@ -74,7 +74,7 @@ function writableWith<F extends 'replaceBody' | 'patchBody'>(p: TargetProfile, f
  * How far a collection got towards being walkable, in the order the config must say it:
  * a skip names the first key still missing on the collection that got furthest.
  */
-const walkSteps: readonly ConfigKey[] = ['collections[].pagination.style', 'collections[].create.body', 'collections[].mark', 'collections[].filters'];
+const walkSteps: readonly ConfigKey[] = ['collections[].pagination.style', 'collections[].create.body', 'collections[].methods', 'collections[].mark', 'collections[].filters'];
 
 /** Cursor pages, or positional ones (an offset or a page number: they behave alike under writes). */
 type WalkStyle = 'cursor' | 'positional';
@@ -85,8 +85,11 @@ function walkable(p: TargetProfile, style: WalkStyle): WalkableCollection | Unme
   if (p.safety.readOnly) return new Unmet('read-only run: this check creates items to walk', 'safety.readOnly');
   const ofStyle = p.collections.filter((c) => ofWalkStyle(c, style));
   if (ofStyle.length === 0) return new Unmet(`no ${styleName(style)}-paginated collection`, 'collections[].pagination.style');
-  const writableOnes = ofStyle.filter((c) => c.createBody !== undefined);
-  if (writableOnes.length === 0) return new Unmet(`no ${styleName(style)}-paginated collection has a create body`, 'collections[].create.body');
+  const withBody = ofStyle.filter((c) => c.createBody !== undefined);
+  if (withBody.length === 0) return new Unmet(`no ${styleName(style)}-paginated collection has a create body`, 'collections[].create.body');
+  // Walks fill a collection with marked items: only where restprobe can delete them again.
+  const writableOnes = withBody.filter(creatable);
+  if (writableOnes.length === 0) return new Unmet(`no ${styleName(style)}-paginated collection with a create body takes both POST and DELETE: restprobe would leave what it creates`, 'collections[].methods');
   const marked = writableOnes.filter((c) => c.markField !== undefined);
   if (marked.length === 0) return new Unmet(`no writable ${styleName(style)}-paginated collection has a mark field`, 'collections[].mark');
   const c = marked.find((x) => x.filters.includes(x.markField!));
@@ -95,7 +98,7 @@ function walkable(p: TargetProfile, style: WalkStyle): WalkableCollection | Unme
   return new Unmet(`the mark field "${first.markField}" of ${first.name} is not in its filters, so its items cannot be listed by their mark`, 'collections[].filters');
 }
 
-const sortedWalkKeys: readonly ConfigKey[] = ['collections[].pagination.style', 'collections[].mark', 'collections[].filters', 'collections[].sorts', 'collections[].create.body', 'safety.readOnly'];
+const sortedWalkKeys: readonly ConfigKey[] = ['collections[].pagination.style', 'collections[].mark', 'collections[].filters', 'collections[].sorts', 'collections[].create.body', 'collections[].methods', 'safety.readOnly'];
 
 /** A walkable collection of `style` with a sort field that `fits`, or why there is none. */
 function walkableSortedBy(p: TargetProfile, style: WalkStyle | 'any', fits: (c: WalkableCollection, field: string) => boolean, missing: (c: WalkableCollection) => string): SortableWalk | Unmet {
@@ -196,21 +199,21 @@ export const collectionNeeds = {
   cursorWalk: need<WalkableCollection>({
     perCollection: true,
     label: 'a marked cursor-paginated collection',
-    keys: ['collections[].pagination.style', 'collections[].mark', 'collections[].filters', 'collections[].create.body', 'safety.readOnly'],
+    keys: ['collections[].pagination.style', 'collections[].mark', 'collections[].filters', 'collections[].create.body', 'collections[].methods', 'safety.readOnly'],
     resolve: (p) => walkable(p, 'cursor'),
   }),
   /** The same, paginated by offset or page number. */
   offsetWalk: need<WalkableCollection>({
     perCollection: true,
     label: 'a marked offset- or page-number-paginated collection',
-    keys: ['collections[].pagination.style', 'collections[].mark', 'collections[].filters', 'collections[].create.body', 'safety.readOnly'],
+    keys: ['collections[].pagination.style', 'collections[].mark', 'collections[].filters', 'collections[].create.body', 'collections[].methods', 'safety.readOnly'],
     resolve: (p) => walkable(p, 'positional'),
   }),
   /** A walkable collection of either style, cursor first. */
   anyWalk: need<WalkableCollection>({
     perCollection: true,
     label: 'a marked paginated collection',
-    keys: ['collections[].mark', 'collections[].filters', 'collections[].create.body', 'safety.readOnly'],
+    keys: ['collections[].mark', 'collections[].filters', 'collections[].create.body', 'collections[].methods', 'safety.readOnly'],
     resolve: anyWalkable,
   }),
   /** A marked paginated collection that sorts on a string field of its create body. */
@@ -231,7 +234,7 @@ export const collectionNeeds = {
   cappedWalk: need<CappedWalk>({
     perCollection: true,
     label: 'a marked paginated collection with a declared page-size cap',
-    keys: ['collections[].pagination.maxLimit', 'collections[].mark', 'collections[].filters', 'collections[].create.body', 'safety.readOnly'],
+    keys: ['collections[].pagination.maxLimit', 'collections[].mark', 'collections[].filters', 'collections[].create.body', 'collections[].methods', 'safety.readOnly'],
     resolve: (p) => {
       const c = anyWalkable(p);
       if (c instanceof Unmet) return c;
