@@ -330,6 +330,30 @@ describe('too lax: each violating variant now fails, and the clean server passes
   });
 });
 
+describe('LIM-default-page-bounded on a cursor collection that already holds more than a default page', () => {
+  const id = 'LIM-default-page-bounded';
+  const projectsOnly = (p: TargetProfile): TargetProfile => ({ ...p, collections: p.collections.filter((c) => c.name === 'projects') });
+
+  it('passes as it is, creating nothing; a default page that is the last is filled and fails', async () => {
+    const clean = await startVariant({}, [], { seedProjects: 30 });
+    try {
+      const { verdicts, results } = await judge(clean, [id], projectsOnly(clean.profile));
+      expect(verdicts).toEqual({ [id]: 'pass' });
+      expect(results[0]!.evidence.notes.join('\n')).toMatch(/already lists more than a default page: without a limit, the first page held 20 items and the next 10 others, with none skipped between them/);
+      // The first default page, the next by its cursor, and the first page and one more with a limit: nothing made.
+      expect(results[0]!.evidence.requestCount).toBe(3);
+    } finally {
+      await clean.close();
+    }
+    const truncated = await startVariant({}, ['default-page-truncated'], { seedProjects: 30 });
+    try {
+      expect((await judge(truncated, [id], projectsOnly(truncated.profile))).verdicts).toEqual({ [id]: 'fail' });
+    } finally {
+      await truncated.close();
+    }
+  });
+});
+
 describe('END-pagination-stable-under-writes: an interleaving takes over the items the one before it left, where PATCH is served', () => {
   const id = 'END-pagination-stable-under-writes';
   const methodsOf = (results: readonly CheckResult[]) => results.flatMap((r) => r.evidence.exchanges.map((e) => e.request.method));

@@ -89,9 +89,10 @@ export async function sendAs(ctx: CheckContext, probe: RateLimitProbe, client: P
     last.set(key, { sent, client, servedAny, ...(baseUrl !== undefined && { baseUrl }) });
     return sent;
   } finally {
-    // Answered or not (a timeout, an abort): the target may have counted it.
-    const clock = await probeClock(ctx);
-    clock.last = Math.max(clock.last ?? 0, performance.now());
+    // Answered or not (a timeout, an abort): the target may have counted it. A request a
+    // check left running after the run ended has no clock left to set.
+    const clock = await probeClock(ctx).catch(() => undefined);
+    if (clock !== undefined) clock.last = Math.max(clock.last ?? 0, performance.now());
   }
 }
 

@@ -54,6 +54,9 @@ describe('the ledger file', () => {
     // What `restprobe cleanup` reads back from the journal.
     const [run] = await readLedgerFile(path);
     expect(run!.outstanding.map((e) => [e.url, e.proof?.value])).toEqual([[moved.url, `${file.mark}-0002`], [lost.url, undefined]]);
+    // The proof is lost first, then moved: a reader that knows no proof-moved treats the item as one without proof, not as a reused id.
+    const lines = (await readFile(path, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { e: string; n?: number });
+    expect(lines.filter((l) => l.n === moved.n && l.e.startsWith('proof')).map((l) => l.e)).toEqual(['proof-lost', 'proof-moved']);
   });
 
   it('holds no credential: no URL user or password, and secrets scrubbed', async () => {

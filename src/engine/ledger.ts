@@ -187,13 +187,14 @@ export class Ledger {
       if (e.url !== url || e.owner !== owner || e.state !== 'owned' || e.proof === undefined) continue;
       const now = typeof representation === 'object' && representation !== null ? (representation as Record<string, unknown>)[e.proof.field] : undefined;
       if (now === e.proof.value) continue;
-      if (typeof now === 'string' && now.startsWith(`${this.mark}-`)) {
-        e.proof = { field: e.proof.field, value: now };
-        this.journal?.write({ e: 'proof-moved', run: e.run, n: e.n, proof: e.proof });
-        continue;
-      }
+      const field = e.proof.field;
       delete e.proof;
+      // Lost first: a reader from before proof-moved then treats the item as one without proof, not as a reused id.
       this.journal?.write({ e: 'proof-lost', run: e.run, n: e.n });
+      if (typeof now === 'string' && now.startsWith(`${this.mark}-`)) {
+        e.proof = { field, value: now };
+        this.journal?.write({ e: 'proof-moved', run: e.run, n: e.n, proof: e.proof });
+      }
     }
   }
 

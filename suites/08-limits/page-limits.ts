@@ -82,7 +82,7 @@ export const defaultPageBounded = defineCheck({
     if (c === undefined) {
       const unmet = needs.cappedWalk.resolve(ctx.profile, {});
       const why = unmet instanceof Unmet ? unmet : new Unmet('restprobe may not fill it', 'collections[].create.body');
-      throw new CheckSkipped(`without a limit, ${collection.name} listed ${first.items.length} items and showed no bound, and it cannot be filled to show one (${why.reason})`, why.configKey);
+      throw new CheckSkipped(`without a limit, ${collection.name} listed ${first.items.length} items and showed no bound, and restprobe may not fill it to show one: ${why.reason}`, why.configKey);
     }
     const cap = c.maxLimit;
     const fill = await fillOf(ctx, c);
@@ -149,10 +149,11 @@ const idsOf = (page: Page, c: CollectionProfile): string[] => page.items.map((i)
 /**
  * What the default pages show as the collection is, when they show a bound and drop nothing
  * at it: a second default page (by the next cursor, or at the next offset or page) of other
- * items and, for offset and page numbers, the items either side of the boundary the same when
- * asked for with a limit (nothing skipped between the pages) and the first page the same
- * when read again (a list with no bound would now hold another writer's new items, which
- * passed for a second page). Undefined when any of that is not so: no proof either way.
+ * items, which the same positions asked for with a limit also hold (nothing skipped between
+ * the pages: for a cursor, the first page's items and one more, where that is within the
+ * maximum), and, for offset and page numbers, the first page the same when read again (a list
+ * with no bound would now hold another writer's new items, which passed for a second page).
+ * Undefined when any of that is not so, or a limited request is refused: no proof either way.
  */
 async function boundShown(ctx: CheckContext, c: CollectionProfile, first: Page, max: number | undefined): Promise<string | undefined> {
   const held = first.items.length;
@@ -161,15 +162,15 @@ async function boundShown(ctx: CheckContext, c: CollectionProfile, first: Page, 
   withinMax(second, max);
   const [one, two] = [idsOf(first, c), idsOf(second, c)];
   if (two.length === 0 || two.some((id) => one.includes(id))) return undefined;
-  if (positional(c)) {
-    // The last item of the first page and the first of the second, by position with a limit.
-    const around = c.pagination.style === 'page'
-      ? [...idsOf(await fetchPage(ctx, c, { limit: 1, page: held - 1 }), c), ...idsOf(await fetchPage(ctx, c, { limit: 1, page: held }), c)]
-      : idsOf(await fetchPage(ctx, c, { limit: 2, offset: held - 1 }), c);
-    if (around.join() !== [one.at(-1), two[0]].join()) return undefined;
-    if (idsOf(await fetchPage(ctx, c, {}), c).join() !== one.join()) return undefined;
+  const cursorReach = max === undefined || held + 1 <= max;
+  const [limited, want] = positional(c) ? [c.pagination.style === 'page' ? { limit: held, page: 1 } : { limit: held, offset: held }, two] : [{ limit: held + 1 }, [...one, two[0]]];
+  if (positional(c) || cursorReach) {
+    const res = await ctx.http.send({ method: 'GET', path: pagePath(c, limited) });
+    if (res.status !== 200 || idsOf(readPage(res, c), c).join() !== want.join()) return undefined;
   }
-  return `without a limit, the first page held ${held} items and the next ${two.length} others${positional(c) ? ', with none skipped between them' : ''}`;
+  if (positional(c) && idsOf(await fetchPage(ctx, c, {}), c).join() !== one.join()) return undefined;
+  const between = positional(c) || cursorReach ? ', with none skipped between them' : '';
+  return `without a limit, the first page held ${held} items and the next ${two.length} others${between}`;
 }
 
 /** GETs limit=max+1: undefined when refused with 400 or 422, else a page of at most `max` items, or the check fails. */
