@@ -155,9 +155,8 @@ interface ItemPool {
 async function itemsForCase(ctx: CheckContext, c: WalkableCollection, sortField: string | undefined, pool: ItemPool): Promise<MarkedSet> {
   const marker = ctx.newMark();
   const items: CreatedResource[] = [];
-  const fieldsAt = (i: number) => ({ [c.markField]: marker, ...(sortField && { [sortField]: position(marker, i) }) });
   for (let i = 0; i < initialItems; i++) {
-    const fields = fieldsAt(i);
+    const fields = { [c.markField]: marker, ...(sortField && { [sortField]: position(marker, i) }) };
     const reused = pool.recycle ? pool.spare.shift() : undefined;
     if (reused !== undefined) {
       const res = await ctx.http.send({ method: 'PATCH', url: reused.url, json: fields });

@@ -80,8 +80,7 @@ export const defaultPageBounded = defineCheck({
     const shown = first.items.length > 0 ? await boundShown(ctx, collection, first, max) : undefined;
     if (shown !== undefined) return ctx.note(`${collection.name} already lists more than a default page: ${shown}${max === undefined ? '' : ` (the maximum is ${max})`}`);
     if (c === undefined) {
-      const unmet = needs.cappedWalk.resolve(ctx.profile, {});
-      const why = unmet instanceof Unmet ? unmet : new Unmet('restprobe may not fill it', 'collections[].create.body');
+      const why = unfillable(ctx);
       throw new CheckSkipped(`without a limit, ${collection.name} listed ${first.items.length} items and showed no bound, and restprobe may not fill it to show one: ${why.reason}`, why.configKey);
     }
     const cap = c.maxLimit;
@@ -129,8 +128,7 @@ export const limitCapped = defineCheck({
     if (listed === undefined) return;
     if (await moreFollow(ctx, collection, listed)) return ctx.note(`${collection.name} already lists more than ${max} items: limit=${max + 1} answered ${listed.items.length}`);
     if (c === undefined) {
-      const unmet = needs.cappedWalk.resolve(ctx.profile, {});
-      const key = unmet instanceof Unmet ? unmet.configKey : 'collections[].create.body';
+      const key = unfillable(ctx).configKey;
       throw new CheckSkipped(`${collection.name} lists ${listed.items.length} items, no more than its declared maximum of ${max}, and restprobe may not fill it (${key}): a cap shows only on a fuller collection`, key);
     }
     const fill = await fillOf(ctx, c);
@@ -138,6 +136,12 @@ export const limitCapped = defineCheck({
     await pageAboveCap(ctx, c, max, filters);
   },
 });
+
+/** Why the cap checks may not fill the collection: the capped walk's own unmet need (the check's `uses` left it undefined). */
+function unfillable(ctx: CheckContext): Unmet {
+  const unmet = needs.cappedWalk.resolve(ctx.profile, {});
+  return unmet instanceof Unmet ? unmet : new Unmet('the collection could not be filled', 'collections[].create.body');
+}
 
 /** A page fetched without a limit holds at most the maximum page size, or the check fails. */
 function withinMax(page: Page, max: number | undefined): void {
