@@ -229,6 +229,13 @@ describe('restprobe checks and serve', () => {
     expect(byId['ERR-bad-input-no-5xx'].schedule).toBe('last');
   });
 
+  it('checks prints the catalogue as it is: the listing the build wrote is the one the catalogue makes', async () => {
+    const { catalogueEntries, listedChecks, renderCatalogueText } = await import('../src/cli/checks-command.js');
+    const [json, text] = await Promise.all([restprobe(['checks', '--json']), restprobe(['checks'])]);
+    expect(JSON.parse(json.stdout)).toEqual(catalogueEntries(listedChecks));
+    expect(text.stdout).toBe(`${renderCatalogueText(listedChecks)}\n`);
+  });
+
   it('serve --list-faults --json prints the fault catalogue', async () => {
     const ran = await restprobe(['serve', '--list-faults', '--json']);
     const faults = JSON.parse(ran.stdout);

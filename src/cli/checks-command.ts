@@ -4,6 +4,7 @@
  */
 import { catalogue, receiverCatalogue } from '../../suites/catalogue.js';
 import type { Check, Schedule } from '../model/check.js';
+import type { CatalogueListing } from './catalogue-listing.js';
 import { sections } from '../model/section.js';
 import type { ConfigKey } from '../model/config-keys.js';
 import { needs as needVocabulary, type NeedName } from '../model/needs.js';
@@ -60,6 +61,11 @@ function needsLine(c: Check): string {
   if (c.assumes.length > 0) parts.push(`blocked when ${ids(c.assumes)} fails, whose rule it takes for granted`);
   if (modeOf(c) === 'receiver') parts.push('receiver mode: run by `restprobe webhooks check-receiver`, not `restprobe run`');
   return parts.join(' · ');
+}
+
+/** The listing of every check, as `restprobe checks` prints it. */
+export function listing(): CatalogueListing {
+  return { text: renderCatalogueText(listedChecks), json: JSON.stringify(catalogueEntries(listedChecks), null, 2) };
 }
 
 export function renderCatalogueText(checks: readonly Check[]): string {

@@ -165,17 +165,15 @@ Examples:
     .option('--json', 'as a JSON array of {id, section, severity, title, rule, needs, uses, configKeys, schedule, dependsOn, assumes, mode}', false)
     .option('--markdown', 'as the Markdown of docs/checks.md', false)
     .action(async (opts: { json: boolean; markdown: boolean }) => {
-      const { catalogueEntries, listedChecks, renderCatalogueMarkdown, renderCatalogueText } = await import('./checks-command.js');
-      const faults = async () => {
-        const [{ faultIndex }, { faultCatalogue }] = await Promise.all([import('./fault-index.js'), import('../../reference-server/src/faults.js')]);
-        return [faultIndex(), faultCatalogue] as const;
-      };
-      const text = opts.json
-        ? JSON.stringify(catalogueEntries(listedChecks), null, 2)
-        : opts.markdown
-          ? renderCatalogueMarkdown(listedChecks, ...(await faults()))
-          : renderCatalogueText(listedChecks);
-      process.stdout.write(`${text}\n`);
+      if (opts.markdown) {
+        const [{ listedChecks, renderCatalogueMarkdown }, { faultIndex }, { faultCatalogue }] = await Promise.all([import('./checks-command.js'), import('./fault-index.js'), import('../../reference-server/src/faults.js')]);
+        process.stdout.write(`${renderCatalogueMarkdown(listedChecks, faultIndex(), faultCatalogue)}\n`);
+        return;
+      }
+      // The build's listing, else made from the catalogue (the same text).
+      const { readListing } = await import('./catalogue-listing.js');
+      const listing = (await readListing()) ?? (await import('./checks-command.js')).listing();
+      process.stdout.write(`${opts.json ? listing.json : listing.text}\n`);
     });
 
   cli
