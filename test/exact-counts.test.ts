@@ -11,6 +11,7 @@ import { startReferenceServer, type ReferenceServer } from '../reference-server/
 import { startRecordingProxy, type RecordingProxy } from './support/recording-proxy.js';
 import { runInProcess } from './support/run-in-process.js';
 import { referenceConfig, testProbeRateLimit } from './support/target.js';
+import { jwtAttackChecks } from '../suites/05-authentication/jwt-attacks.js';
 
 interface CountedReport {
   readonly requests: number;
@@ -60,5 +61,33 @@ describe('restprobe run counts exactly', () => {
     expect(ran.out).toMatch(/^restprobe: paced at 27 requests\/s \(9\/10 of rateLimit's quota for the run's key/m);
     expect(report.waits?.count ?? 0).toBe(0);
     expect(report.requests).toBe(proxy.requests.length - before);
+  });
+
+  it('presents the run\'s genuine token, and its control signed with the test key, once per route: the JWT checks share the acceptance', { timeout: 120_000 }, async () => {
+    // A server of its own, with no limit on the run's key: a 429's retry would send a token twice.
+    const own = await startReferenceServer({ port: 0, probeRateLimit: testProbeRateLimit });
+    const counting = await startRecordingProxy(own.url);
+    Object.assign(process.env, own.secrets);
+    let ran: Awaited<ReturnType<typeof runInProcess>>;
+    try {
+      ran = await runInProcess(counting.url, { config: referenceConfig, only: jwtAttackChecks.map((c) => c.id), seed: '1', format: 'json' });
+    } finally {
+      Object.assign(process.env, server.secrets);
+      await counting.close();
+      await own.close();
+    }
+    expect(ran.error?.message).toBeUndefined();
+    const report = JSON.parse(await readFile(join(ran.dir, 'restprobe-report.json'), 'utf8')) as { checks: { id: string; status: string; evidence: { exchanges: { request: { method: string }; response?: { status: number } }[] } }[] };
+    expect(Object.fromEntries(report.checks.map((c) => [c.id, c.status]))).toEqual(Object.fromEntries(jwtAttackChecks.map((c) => [c.id, 'pass'])));
+    const presented = new Map<string, number>();
+    for (const r of counting.requests) {
+      const auth = r.headers['authorization'];
+      if (r.method !== 'GET' || typeof auth !== 'string' || !auth.startsWith('Bearer ')) continue;
+      presented.set(`${r.path} ${auth}`, (presented.get(`${r.path} ${auth}`) ?? 0) + 1);
+    }
+    // Forgeries are each their own token: a token sent twice to one route is an acceptance asked again.
+    expect([...presented].filter(([, n]) => n > 1).map(([k, n]) => `${k.split(' ')[0]}: one token ×${n}`)).toEqual([]);
+    // Each check still holds an accepted request in its own evidence, before the refusals it judges.
+    for (const c of report.checks) expect(c.evidence.exchanges.some((x) => x.request.method === 'GET' && x.response !== undefined && x.response.status === 200), c.id).toBe(true);
   });
 });

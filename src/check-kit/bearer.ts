@@ -3,6 +3,7 @@
  * token decoded as a JWT, a control that it is accepted, and forged tokens that must each
  * get 401 with a challenge.
  */
+import { createHash } from 'node:crypto';
 import { CheckSkipped } from '../model/check.js';
 import { RestprobeError } from '../errors.js';
 import type { CheckContext, HttpResponse, RequestSpec } from '../model/context.js';
@@ -114,9 +115,21 @@ export function presentToken(ctx: CheckContext, collection: CollectionProfile, t
   return ctx.http.send({ method: 'GET', path: collection.path, ...withBearer(token) });
 }
 
+/**
+ * The answer to a GET of the collection with `token`, sent once for the run and shared by
+ * every check that presents the same token there (in each one's evidence): the JWT checks
+ * each show the genuine token, or the run's token signed with the test key, accepted on the
+ * same routes before their forgeries are refused.
+ */
+export function acceptanceOf(ctx: CheckContext, collection: CollectionProfile, token: string): Promise<HttpResponse> {
+  // Named by a digest, not the token: a renewed token is another answer, and the key holds no secret.
+  const digest = createHash('sha256').update(token).digest('base64url').slice(0, 16);
+  return ctx.sharedAnswers(`a token ${digest} presented at ${collection.path}`, (sender) => presentToken(sender, collection, token), (res, take) => take(res));
+}
+
 /** A token the check needs accepted (the genuine one, one signed with the test key): anything but 2xx is a setup error. */
 export async function expectAccepted(ctx: CheckContext, collection: CollectionProfile, token: string, what: string): Promise<void> {
-  const res = await presentToken(ctx, collection, token);
+  const res = await acceptanceOf(ctx, collection, token);
   if (res.status < 200 || res.status > 299) throw setupError(res, `${what} was not accepted: ${describe(res)}, so a refusal of a forged one would prove nothing`);
 }
 
@@ -137,7 +150,7 @@ export async function expectRefused(ctx: CheckContext, collection: CollectionPro
   for (const token of forged) responses.push(await presentToken(ctx, collection, token));
   const others = ctx.collections.filter((c) => c.path !== collection.path && supports(c, 'GET')).slice(0, otherRoutes);
   for (const other of others) {
-    const res = await presentToken(ctx, other, control);
+    const res = await acceptanceOf(ctx, other, control);
     if (res.status < 200 || res.status > 299) {
       ctx.note(`${other.path}: the token the forgeries are made from is not accepted there (${describe(res)}), so none was sent`);
       continue;
