@@ -3,6 +3,7 @@
  * reports the requests the target saw (retries, cleanup and the health phase included),
  * each check's share is what it sent, the rest is the run's, and the waits are counted.
  */
+import type { IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -62,32 +63,56 @@ describe('restprobe run counts exactly', () => {
     expect(report.waits?.count ?? 0).toBe(0);
     expect(report.requests).toBe(proxy.requests.length - before);
   });
+});
 
-  it('presents the run\'s genuine token, and its control signed with the test key, once per route: the JWT checks share the acceptance', { timeout: 120_000 }, async () => {
-    // A server of its own, with no limit on the run's key: a 429's retry would send a token twice.
-    const own = await startReferenceServer({ port: 0, probeRateLimit: testProbeRateLimit });
-    const counting = await startRecordingProxy(own.url);
-    Object.assign(process.env, own.secrets);
-    let ran: Awaited<ReturnType<typeof runInProcess>>;
-    try {
-      ran = await runInProcess(counting.url, { config: referenceConfig, only: jwtAttackChecks.map((c) => c.id), seed: '1', format: 'json' });
-    } finally {
-      Object.assign(process.env, server.secrets);
-      await counting.close();
-      await own.close();
-    }
-    expect(ran.error?.message).toBeUndefined();
-    const report = JSON.parse(await readFile(join(ran.dir, 'restprobe-report.json'), 'utf8')) as { checks: { id: string; status: string; evidence: { exchanges: { request: { method: string }; response?: { status: number } }[] } }[] };
+/** The JWT attack checks against a reference server of their own (no limit on the run's key: a 429's retry would send a token twice) behind a counting proxy. */
+async function jwtChecksCounted(intercept?: (req: IncomingMessage) => number | undefined): Promise<{ report: JwtReport; presented: Map<string, number> }> {
+  const own = await startReferenceServer({ port: 0, probeRateLimit: testProbeRateLimit });
+  const counting = await startRecordingProxy(own.url, intercept === undefined ? {} : { intercept, headers: () => ({ 'content-type': 'application/problem+json' }) });
+  Object.assign(process.env, own.secrets);
+  let ran: Awaited<ReturnType<typeof runInProcess>>;
+  try {
+    ran = await runInProcess(counting.url, { config: referenceConfig, only: jwtAttackChecks.map((c) => c.id), seed: '1', format: 'json' });
+  } finally {
+    Object.assign(process.env, server.secrets);
+    await counting.close();
+    await own.close();
+  }
+  expect(ran.error?.message).toBeUndefined();
+  const report = JSON.parse(await readFile(join(ran.dir, 'restprobe-report.json'), 'utf8')) as JwtReport;
+  const presented = new Map<string, number>();
+  for (const r of counting.requests) {
+    const auth = r.headers['authorization'];
+    if (r.method !== 'GET' || typeof auth !== 'string' || !auth.startsWith('Bearer ')) continue;
+    presented.set(`${r.path} ${auth}`, (presented.get(`${r.path} ${auth}`) ?? 0) + 1);
+  }
+  return { report, presented };
+}
+
+interface JwtReport {
+  readonly checks: { id: string; status: string; errorCode?: string; evidence: { exchanges: { request: { method: string }; response?: { status: number } }[] } }[];
+}
+
+describe('the JWT attack checks share the answer that shows a token accepted', () => {
+  it('presents the run\'s genuine token, and its control signed with the test key, once per route', { timeout: 120_000 }, async () => {
+    const { report, presented } = await jwtChecksCounted();
     expect(Object.fromEntries(report.checks.map((c) => [c.id, c.status]))).toEqual(Object.fromEntries(jwtAttackChecks.map((c) => [c.id, 'pass'])));
-    const presented = new Map<string, number>();
-    for (const r of counting.requests) {
-      const auth = r.headers['authorization'];
-      if (r.method !== 'GET' || typeof auth !== 'string' || !auth.startsWith('Bearer ')) continue;
-      presented.set(`${r.path} ${auth}`, (presented.get(`${r.path} ${auth}`) ?? 0) + 1);
-    }
     // Forgeries are each their own token: a token sent twice to one route is an acceptance asked again.
     expect([...presented].filter(([, n]) => n > 1).map(([k, n]) => `${k.split(' ')[0]}: one token ×${n}`)).toEqual([]);
     // Each check still holds an accepted request in its own evidence, before the refusals it judges.
     for (const c of report.checks) expect(c.evidence.exchanges.some((x) => x.request.method === 'GET' && x.response !== undefined && x.response.status === 200), c.id).toBe(true);
+  });
+
+  it('shares no refusal: a token refused once (a passing 500) is the one check\'s setup error, and every later check asks again', { timeout: 120_000 }, async () => {
+    let refused = false;
+    const { report } = await jwtChecksCounted((req) => {
+      if (refused || req.method !== 'GET' || !String(req.headers.authorization ?? '').startsWith('Bearer ') || !req.url?.startsWith('/v2/projects')) return undefined;
+      refused = true;
+      return 500;
+    });
+    expect(refused).toBe(true);
+    const notPassed = report.checks.filter((c) => c.status !== 'pass');
+    expect(notPassed.map((c) => [c.id, c.status, c.errorCode])).toHaveLength(1);
+    expect(notPassed[0]).toMatchObject({ status: 'error', errorCode: 'ERR_SETUP' });
   });
 });

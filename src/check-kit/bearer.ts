@@ -121,10 +121,28 @@ export function presentToken(ctx: CheckContext, collection: CollectionProfile, t
  * each show the genuine token, or the run's token signed with the test key, accepted on the
  * same routes before their forgeries are refused.
  */
-export function acceptanceOf(ctx: CheckContext, collection: CollectionProfile, token: string): Promise<HttpResponse> {
+export async function acceptanceOf(ctx: CheckContext, collection: CollectionProfile, token: string): Promise<HttpResponse> {
   // Named by a digest, not the token: a renewed token is another answer, and the key holds no secret.
   const digest = createHash('sha256').update(token).digest('base64url').slice(0, 16);
-  return ctx.sharedAnswers(`a token ${digest} presented at ${collection.path}`, (sender) => presentToken(sender, collection, token), (res, take) => take(res));
+  try {
+    return await ctx.sharedAnswers(`a token ${digest} accepted at ${collection.path}`, async (sender) => {
+      const res = await presentToken(sender, collection, token);
+      // Only an acceptance is shared: a refusal (a passing 5xx, a 401) is the sender's alone, and each later check asks for itself.
+      if (res.status < 200 || res.status > 299) throw new NotAccepted(res);
+      return res;
+    }, (res, take) => take(res));
+  } catch (err) {
+    // Only the check that sent it gets it back: one waiting on it asks again for itself.
+    if (err instanceof NotAccepted) return err.res;
+    throw err;
+  }
+}
+
+/** A token presented and not accepted, thrown so the run keeps no such answer for other checks. */
+class NotAccepted extends Error {
+  constructor(readonly res: HttpResponse) {
+    super(`not accepted: ${res.status}`);
+  }
 }
 
 /** A token the check needs accepted (the genuine one, one signed with the test key): anything but 2xx is a setup error. */

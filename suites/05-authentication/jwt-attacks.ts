@@ -21,29 +21,37 @@ async function acceptedGenuine(ctx: CheckContext, client: OAuthClient, collectio
   return genuine;
 }
 
-/** How long before the control token expires (freshClaims: five minutes) another is signed. */
-const controlRenewedSeconds = 60;
+/** How long one control token serves the run: its forgeries then have at least four of their five minutes (freshClaims) left. */
+const controlServesMs = 60_000;
+
+/** The run's control token, and the genuine token it and every forgery from it are made from. */
+interface Control {
+  readonly control: string;
+  /** Its issue time's base (freshClaims), which each forgery shares. */
+  readonly now: number;
+  readonly jwt: DecodedJwt;
+}
 
 /**
- * The run's control token: the genuine claims, fresh, signed with the test key. One for the
- * run, so its acceptance on each route is asked once (acceptanceOf); signed again a minute
- * before it expires, so a long, paced run never presents an expired one.
+ * The run's control token: the genuine claims, fresh, signed with the test key. One for a
+ * minute of the run, so its acceptance on each route is asked once (acceptanceOf) while a
+ * forgery made from it still has four of its five minutes left, however long the run waits.
  */
-function sharedControl(ctx: CheckContext, signing: SigningKey, jwt: DecodedJwt): Promise<{ control: string; now: number }> {
+function sharedControl(ctx: CheckContext, signing: SigningKey, jwt: DecodedJwt): Promise<Control> {
   return ctx.leased('a token signed with auth.jwt.testSigningKey', async () => {
     const now = Math.floor(Date.now() / 1000);
     const control = await signWithTestKey(signing, freshClaims(jwt, now), jwt);
-    return { value: { control, now }, expiresAt: (Number(freshClaims(jwt, now).exp) - controlRenewedSeconds) * 1000 };
+    return { value: { control, now, jwt }, expiresAt: Date.now() + controlServesMs };
   });
 }
 
 /** A token signed with the test key, the genuine claims fresh and `change`d; the unchanged one (the run's control) is shown accepted first. */
 async function signedWith(ctx: CheckContext, client: OAuthClient, signing: SigningKey, collection: CollectionProfile, change: (claims: Record<string, unknown>, now: number) => Record<string, unknown>): Promise<{ control: string; forged: string }> {
-  const { jwt } = await acceptedGenuine(ctx, client, collection);
-  const { control, now } = await sharedControl(ctx, signing, jwt);
+  const genuine = await acceptedGenuine(ctx, client, collection);
+  const { control, now, jwt } = await sharedControl(ctx, signing, genuine.jwt);
   ctx.treatAsSecret(control, 'SIGNED_TOKEN');
   await expectAccepted(ctx, collection, control, 'a token signed with auth.jwt.testSigningKey (the genuine claims, fresh)');
-  // As the control but for the one claim changed: the same issue time.
+  // The control but for the one claim changed: from the same genuine token (a renewed one has another jti), with the same issue time.
   const forged = await signWithTestKey(signing, change(freshClaims(jwt, now), now), jwt);
   ctx.treatAsSecret(forged, 'SIGNED_TOKEN');
   return { control, forged };
