@@ -72,7 +72,7 @@ function fullRunOf(start: () => Promise<FrameworkStandIn>, options?: FullRunOpti
 /** Each id's status (worst over its collections), beside what was expected, with the run's non-passes to explain a mismatch. */
 function expectVerdicts(run: FullRun, expected: Expected): void {
   const found = Object.fromEntries(Object.keys(expected).map((id) => [id, run.status(id)]));
-  expect(found, `the run's fails, warns and errors:\n${run.explain()}`).toEqual(expected);
+  expect(found, `the run's fails, warns, errors and skips:\n${run.explain()}`).toEqual(expected);
 }
 
 /** Every problem+json check: none of these frameworks answers errors as RFC 9457 problems by default. */

@@ -54,7 +54,8 @@ export async function runFull(standIn: FrameworkStandIn, o: FullRunOptions = {})
       },
       explain: () =>
         results
-          .filter((r) => r.status !== 'pass' && r.status !== 'skip')
+          // Skips too, with their reasons: a check expected to pass that skipped says why.
+          .filter((r) => r.status !== 'pass')
           .map((r) => `${resultName(r.id, r.collection)}: ${r.status}${r.errorCode ? ` ${r.errorCode}` : ''} ${r.message}`)
           .join('\n'),
     };
