@@ -115,40 +115,26 @@ export function presentToken(ctx: CheckContext, collection: CollectionProfile, t
   return ctx.http.send({ method: 'GET', path: collection.path, ...withBearer(token) });
 }
 
+/** A 2xx: the token was accepted. */
+const isSuccess = (res: HttpResponse): boolean => res.status >= 200 && res.status <= 299;
+
 /**
  * The answer to a GET of the collection with `token`, sent once for the run and shared by
  * every check that presents the same token there (in each one's evidence): the JWT checks
  * each show the genuine token, or the run's token signed with the test key, accepted on the
  * same routes before their forgeries are refused.
  */
-export async function acceptanceOf(ctx: CheckContext, collection: CollectionProfile, token: string): Promise<HttpResponse> {
+export function acceptanceOf(ctx: CheckContext, collection: CollectionProfile, token: string): Promise<HttpResponse> {
   // Named by a digest, not the token: a renewed token is another answer, and the key holds no secret.
   const digest = createHash('sha256').update(token).digest('base64url').slice(0, 16);
-  try {
-    return await ctx.sharedAnswers(`a token ${digest} accepted at ${collection.path}`, async (sender) => {
-      const res = await presentToken(sender, collection, token);
-      // Only an acceptance is shared: a refusal (a passing 5xx, a 401) is the sender's alone, and each later check asks for itself.
-      if (res.status < 200 || res.status > 299) throw new NotAccepted(res);
-      return res;
-    }, (res, take) => take(res));
-  } catch (err) {
-    // Only the check that sent it gets it back: one waiting on it asks again for itself.
-    if (err instanceof NotAccepted) return err.res;
-    throw err;
-  }
-}
-
-/** A token presented and not accepted, thrown so the run keeps no such answer for other checks. */
-class NotAccepted extends Error {
-  constructor(readonly res: HttpResponse) {
-    super(`not accepted: ${res.status}`);
-  }
+  // Only an acceptance is shared: a refusal (a passing 5xx, a 401) is the sender's alone, and each later check asks for itself.
+  return ctx.sharedAnswers(`a token ${digest} accepted at ${collection.path}`, (sender) => presentToken(sender, collection, token), (res, take) => take(res), isSuccess);
 }
 
 /** A token the check needs accepted (the genuine one, one signed with the test key): anything but 2xx is a setup error. */
 export async function expectAccepted(ctx: CheckContext, collection: CollectionProfile, token: string, what: string): Promise<void> {
   const res = await acceptanceOf(ctx, collection, token);
-  if (res.status < 200 || res.status > 299) throw setupError(res, `${what} was not accepted: ${describe(res)}, so a refusal of a forged one would prove nothing`);
+  if (!isSuccess(res)) throw setupError(res, `${what} was not accepted: ${describe(res)}, so a refusal of a forged one would prove nothing`);
 }
 
 /** Other collections a forgery is also sent to: a resource server may verify tokens well on one route and not on another. */
@@ -169,14 +155,14 @@ export async function expectRefused(ctx: CheckContext, collection: CollectionPro
   const others = ctx.collections.filter((c) => c.path !== collection.path && supports(c, 'GET')).slice(0, otherRoutes);
   for (const other of others) {
     const res = await acceptanceOf(ctx, other, control);
-    if (res.status < 200 || res.status > 299) {
+    if (!isSuccess(res)) {
       ctx.note(`${other.path}: the token the forgeries are made from is not accepted there (${describe(res)}), so none was sent`);
       continue;
     }
     for (const token of forged) responses.push(await presentToken(ctx, other, token));
   }
   // A forgery taken (2xx) is the attack working; another refusal (400 invalid_token, 403) breaks only the status rule.
-  const accepted = responses.filter((r) => r.status >= 200 && r.status < 300).length;
+  const accepted = responses.filter(isSuccess).length;
   const message = (how: string) => (bad: number, all: number, found: string) => `${bad} of ${all} requests with ${what} ${how} — ${found}; expected 401 with a WWW-Authenticate challenge (conventions §5.3; RFC 6750 §3.1: invalid_token)`;
   if (accepted > 0) expectEvery(responses, challengeProblem, message(`were not refused (${accepted} accepted)`), '401 + WWW-Authenticate');
   if (responses.every((r) => challengeProblem(r) === undefined)) return;

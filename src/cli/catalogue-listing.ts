@@ -13,7 +13,7 @@ export interface CatalogueListing {
 }
 
 /** Where the build writes the listing, under the package root. */
-export const listingPath = (root: string = packageRoot()): string => join(root, 'dist', 'catalogue-listing.json');
+export const listingPath = (): string => join(packageRoot(), 'dist', 'catalogue-listing.json');
 
 /** The listing the build wrote; undefined when there is none (a build that stopped before it), so the caller makes it. */
 export async function readListing(): Promise<CatalogueListing | undefined> {

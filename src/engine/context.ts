@@ -56,6 +56,9 @@ export function runShared(profile: TargetProfile, journal?: LedgerJournal, revie
   return { collections: profile.collections, ledger: new Ledger(profile, journal), pacer: new Pacer(runPace(profile)?.perSecond), polite, fixtures: new SharedFixtures(), breaker, unrevoked: [], tally: new RequestTally(), found: [], ...(review && { received: new ReceivedLog() }) };
 }
 
+/** Thrown by a shared send whose answers `keep` refused, so the run keeps none of them. */
+const notKept = new Error('answers not kept for other checks');
+
 export class RunContext implements CheckContext {
   readonly http: RecordingSession;
   readonly notes: string[] = [];
@@ -228,8 +231,23 @@ export class RunContext implements CheckContext {
     return this.shared.fixtures.fixture(key, () => make(maker), release);
   }
 
-  async sharedAnswers<T>(key: string, send: (sender: CheckContext) => Promise<T>, adopt: (sent: T, take: (res: HttpResponse) => HttpResponse) => T): Promise<T> {
-    const sent = await this.shared.fixtures.fixture(`answers: ${key}`, () => send(this), async () => undefined);
+  async sharedAnswers<T>(key: string, send: (sender: CheckContext) => Promise<T>, adopt: (sent: T, take: (res: HttpResponse) => HttpResponse) => T, keep?: (sent: T) => boolean): Promise<T> {
+    // What this check sent and `keep` refused: its own answers, already in its evidence.
+    let unkept: { sent: T } | undefined;
+    const sending = async (): Promise<T> => {
+      const sent = await send(this);
+      if (keep === undefined || keep(sent)) return sent;
+      unkept = { sent };
+      // A failed make is not kept: a check waiting on it sends for itself.
+      throw notKept;
+    };
+    let sent: T;
+    try {
+      sent = await this.shared.fixtures.fixture(`answers: ${key}`, sending, async () => undefined);
+    } catch (err) {
+      if (err === notKept && unkept !== undefined) return unkept.sent;
+      throw err;
+    }
     return adopt(sent, (res) => {
       const own = this.http.adopt(res);
       // Handed to this check as if it had sent the request: the floor under its pass counts it.

@@ -233,6 +233,8 @@ export interface CheckContext {
    * cites it with a curl command as if the check had sent it. `send` may return answers in a
    * structure of its own (a burst with its timings): `adopt` rebuilds it for each check from
    * the answers `take` gives it. A failed `send` is not kept: the next check sends for itself.
+   * Neither are answers `keep` refuses (a refusal where an acceptance is shared): the check that
+   * sent them gets them back as its own, and each later check sends for itself.
    * Only answers `send` received through its context's sessions can be shared.
    *
    * @example
@@ -240,7 +242,7 @@ export interface CheckContext {
    * const answers = await ctx.sharedAnswers(`error probes [${c.name}]`, (sender) => provoke(sender, c), (sent, take) => sent.map(take));
    * ```
    */
-  sharedAnswers<T>(key: string, send: (sender: CheckContext) => Promise<T>, adopt: (sent: T, take: (res: HttpResponse) => HttpResponse) => T): Promise<T>;
+  sharedAnswers<T>(key: string, send: (sender: CheckContext) => Promise<T>, adopt: (sent: T, take: (res: HttpResponse) => HttpResponse) => T, keep?: (sent: T) => boolean): Promise<T>;
 }
 
 /** What a run fixture is made with: creates whose items belong to the run, and marks. */
