@@ -63,7 +63,19 @@ interface ProbeClock {
   last?: number;
 }
 
-const probeClock = (ctx: CheckContext): Promise<ProbeClock> => ctx.runFixture('the rate-limit probes: when the last one ended', async () => ({}));
+/** The run's probe clock, asked of the run once per check: every request of a burst sets it. */
+const clocks = new WeakMap<CheckContext, Promise<ProbeClock>>();
+
+function probeClock(ctx: CheckContext): Promise<ProbeClock> {
+  let clock = clocks.get(ctx);
+  if (clock === undefined) {
+    clock = ctx.runFixture('the rate-limit probes: when the last one ended', async () => ({}));
+    clocks.set(ctx, clock);
+    // Not kept when the run's fixtures are closed: the next ask is refused afresh.
+    clock.catch(() => clocks.delete(ctx));
+  }
+  return clock;
+}
 
 /**
  * When the run's last probe request ended, whoever sent it, at any node and as
@@ -92,7 +104,7 @@ export async function sendAs(ctx: CheckContext, probe: RateLimitProbe, client: P
     // Answered or not (a timeout, an abort): the target may have counted it. A request a
     // check left running after the run ended has no clock left to set.
     const clock = await probeClock(ctx).catch(() => undefined);
-    if (clock !== undefined) clock.last = Math.max(clock.last ?? 0, performance.now());
+    if (clock !== undefined) clock.last = performance.now();
   }
 }
 

@@ -49,15 +49,16 @@ export function statedWait(sent: Sent): StatedWait | undefined {
   return retryAfterWait(sent);
 }
 
-/** Resolves `afterMs` after `since` arrived (at once when that has passed); the check's signal ends the wait. */
-async function sleepAfter(ctx: CheckContext, since: Sent, afterMs: number): Promise<void> {
-  const left = since.at + afterMs + clockGrainMs - performance.now();
+/** Resolves `afterMs` after `since` (the monotonic clock; at once when that has passed), returning how long it waited; the check's signal ends the wait. */
+async function sleepAfter(ctx: CheckContext, since: number, afterMs: number): Promise<number> {
+  const left = since + afterMs + clockGrainMs - performance.now();
   if (left > 0) await pauseFor(left, ctx.signal);
+  return left;
 }
 
 /** One request as `client` (to another node's `baseUrl` when given), `afterMs` after `since` arrived (at once when that has passed). */
 export async function probeAfter(ctx: CheckContext, probe: RateLimitProbe, since: Sent, afterMs: number, client: ProbeClient = probe.client, baseUrl?: string): Promise<Sent> {
-  await sleepAfter(ctx, since, afterMs);
+  await sleepAfter(ctx, since.at, afterMs);
   return sendAs(ctx, probe, client, baseUrl);
 }
 
@@ -72,7 +73,7 @@ export async function burstToLimit(ctx: CheckContext, probe: RateLimitProbe, opt
   const stated = shed?.res.status === 503 ? statedWait(shed) : undefined;
   if (shed === undefined || stated === undefined || stated.ms > ctx.profile.http.maxRetryWaitMs) return burst;
   ctx.note(`shed (503) after ${burst.served} served requests, before any 429 (${stated.said}): waited it out and sent the burst again`);
-  await sleepAfter(ctx, shed, stated.ms);
+  await sleepAfter(ctx, shed.at, stated.ms);
   return burstUntil(ctx, probe, options);
 }
 
@@ -151,7 +152,7 @@ async function giveQuotaBack(ctx: CheckContext, probe: RateLimitProbe): Promise<
     then: 'so the next check may find less than the whole quota',
   });
   if (windowMs === undefined) return;
-  for (const sent of spent) await sleepAfter(ctx, sent, windowMs);
+  for (const sent of spent) await sleepAfter(ctx, sent.at, windowMs);
   ctx.note(`waited a whole window (${windowMs} ms) after the last request${spent.length > 1 ? ' at each node' : ''}, so the next check finds the whole quota`);
 }
 
@@ -174,8 +175,7 @@ export async function wholeQuotaFirst(ctx: CheckContext, probe: RateLimitProbe):
   });
   if (windowMs === undefined) return;
   const last = await lastProbeEndedAt(ctx);
-  const left = last === undefined ? windowMs + clockGrainMs : last + windowMs + clockGrainMs - performance.now();
-  if (left > 0) await pauseFor(left, ctx.signal);
+  const left = await sleepAfter(ctx, last ?? performance.now(), windowMs);
   ctx.note(
     last === undefined
       ? `waited a whole window (${windowMs} ms) first, so every node's quota is whole`

@@ -9,6 +9,7 @@ import { CheckFailure, defineCheck } from '../../src/model/check.js';
 import type { CheckContext, CreatedResource, HttpResponse } from '../../src/model/context.js';
 import type { CollectionProfile } from '../../src/model/profile.js';
 import { supports, type WalkableCollection } from '../../src/model/needs.js';
+import { isObject } from '../../src/model/json.js';
 import { isMismatch, readEnvelope } from '../../src/model/page-envelope.js';
 import { brief, describe, ensure, expectStatus } from '../../src/check-kit/expect.js';
 import { checkProperty } from '../../src/check-kit/property.js';
@@ -154,24 +155,26 @@ interface ItemPool {
  */
 async function itemsForCase(ctx: CheckContext, c: WalkableCollection, sortField: string | undefined, pool: ItemPool): Promise<MarkedSet> {
   const marker = ctx.newMark();
+  const fieldsAt = (i: number): Record<string, unknown> => (sortField ? { [sortField]: position(marker, i) } : {});
   const items: CreatedResource[] = [];
-  for (let i = 0; i < initialItems; i++) {
-    const fields = { [c.markField]: marker, ...(sortField && { [sortField]: position(marker, i) }) };
-    const reused = pool.recycle ? pool.spare.shift() : undefined;
-    if (reused !== undefined) {
-      const res = await ctx.http.send({ method: 'PATCH', url: reused.url, json: fields });
-      const shown = res.status === 200 && typeof res.json === 'object' && res.json !== null ? (res.json as Record<string, unknown>) : undefined;
-      if (shown !== undefined && Object.entries(fields).every(([k, v]) => shown[k] === v)) {
-        items.push({ collection: c, id: reused.id, url: reused.url, body: shown, response: res });
-        continue;
-      }
+  while (items.length < initialItems && pool.recycle) {
+    const reused = pool.spare.shift();
+    if (reused === undefined) break;
+    const fields = { [c.markField]: marker, ...fieldsAt(items.length) };
+    const res = await ctx.http.send({ method: 'PATCH', url: reused.url, json: fields });
+    const shown = res.status === 200 && isObject(res.json) ? res.json : undefined;
+    if (shown === undefined || !Object.entries(fields).every(([k, v]) => shown[k] === v)) {
       // The answer does not show the item moved: it is left as it is (deleted at the end), and items are made from here on.
       pool.recycle = false;
       ctx.note(`${describe(res)} to move an earlier interleaving's item under a new mark does not show ${brief(fields)}: each interleaving makes its own items`);
+      break;
     }
-    items.push(await ctx.create(c, fields));
+    items.push({ collection: c, id: reused.id, url: reused.url, body: shown, response: res });
   }
-  return { marker, items, ids: items.map((x) => x.id), filters: { [c.markField]: marker } };
+  const start = items.length;
+  const made = await createMarked(ctx, c, initialItems - start, (i) => fieldsAt(start + i), marker);
+  const all = [...items, ...made.items];
+  return { ...made, items: all, ids: all.map((x) => x.id) };
 }
 
 /**

@@ -6,7 +6,7 @@ import { defineCheck, CheckFailure, CheckSkipped } from '../../src/model/check.j
 import { ensure } from '../../src/check-kit/expect.js';
 import { describe, expectDelivery, hasTimestamp, headerOf, metaOf, schemeName, triggerCreate, verify, withSubscription, type Delivery } from '../../src/check-kit/webhooks.js';
 import type { WebhookProbe } from '../../src/model/needs.js';
-import type { CheckContext } from '../../src/model/context.js';
+import type { CheckContext, RequestSpec } from '../../src/model/context.js';
 import { hasCacheDirective } from '../../src/check-kit/http-grammar.js';
 
 const isJsonType = (type: string | undefined): boolean => /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(type ?? '');
@@ -75,22 +75,21 @@ export const eventsForActions = defineCheck({
       };
       if (config.actions.includes('create')) await fresh('the create', trigger.item.response.exchangeIndex);
       else await channel.next(trigger.about, config.quietMs, ctx.signal).then((d) => d && seen.add(d.raw.toString('base64')));
+      /** Sends a write and waits for its own event, looked for among the deliveries after it was sent. */
+      const written = async (what: string, spec: RequestSpec): Promise<void> => {
+        const from = channel.deliveries.length;
+        const res = await ctx.http.send(spec);
+        ensure(res.status >= 200 && res.status < 300, `the ${what} answered ${res.status}`);
+        await fresh(`the ${spec.method}`, res.exchangeIndex, from);
+      };
       if (config.actions.includes('update')) {
         const patch = c.patchBody !== undefined;
         const body = patch ? c.patchBody : c.replaceBody;
         if (body === undefined) throw new CheckSkipped(`no patch or replace body for ${c.name} to send an update`, 'collections[].patch.body');
-        const from = channel.deliveries.length;
         // Sent as every other check sends its writes (application/json), which the config's bodies are.
-        const res = await ctx.http.send({ method: patch ? 'PATCH' : 'PUT', url: trigger.item.url, json: { ...body, [c.markField]: trigger.item.body[c.markField] } });
-        ensure(res.status >= 200 && res.status < 300, `the update answered ${res.status}`);
-        await fresh(`the ${patch ? 'PATCH' : 'PUT'}`, res.exchangeIndex, from);
+        await written('update', { method: patch ? 'PATCH' : 'PUT', url: trigger.item.url, json: { ...body, [c.markField]: trigger.item.body[c.markField] } });
       }
-      if (config.actions.includes('delete')) {
-        const from = channel.deliveries.length;
-        const res = await ctx.http.send({ method: 'DELETE', url: trigger.item.url });
-        ensure(res.status >= 200 && res.status < 300, `the delete answered ${res.status}`);
-        await fresh('the DELETE', res.exchangeIndex, from);
-      }
+      if (config.actions.includes('delete')) await written('delete', { method: 'DELETE', url: trigger.item.url });
     });
   },
 });
@@ -188,13 +187,13 @@ async function expectRetry(ctx: CheckContext, webhooks: WebhookProbe, first: { s
   await withSubscription(ctx, webhooks, async ({ channel }) => {
     let refused: Delivery | undefined;
     // The answer is set before the create is sent: its delivery may come before the create's answer.
-    let about = (_d: Delivery) => false;
-    channel.answer = (d) => {
-      if (refused !== undefined || !about(d)) return { status: 204 };
-      refused = d;
-      return first;
-    };
-    const trigger = await triggerCreate(ctx, webhooks, (tests) => (about = tests.about));
+    const trigger = await triggerCreate(ctx, webhooks, ({ about }) => {
+      channel.answer = (d) => {
+        if (refused !== undefined || !about(d)) return { status: 204 };
+        refused = d;
+        return first;
+      };
+    });
     await expectDelivery(ctx, webhooks, channel, trigger, 'the create');
     if (refused === undefined) throw new CheckSkipped('the delivery about the item shows no mark and came before the create answered with its id, so restprobe could not recognise it in time: nothing was refused');
     const d: Delivery = refused;

@@ -83,11 +83,10 @@ export const defaultPageBounded = defineCheck({
       const why = unfillable(ctx);
       throw new CheckSkipped(`without a limit, ${collection.name} listed ${first.items.length} items and showed no bound, and restprobe may not fill it to show one: ${why.reason}`, why.configKey);
     }
-    const cap = c.maxLimit;
     const fill = await fillOf(ctx, c);
     await fill.alone(async () => {
       let walked = 0;
-      for (const n of fillSteps(cap)) {
+      for (const n of fillSteps(c.maxLimit)) {
         const { filters, ids } = await filledTo(ctx, c, fill, n);
         // A larger step already made (by LIM-limit-capped) is walked once.
         if (ids.length === walked) continue;
@@ -97,15 +96,15 @@ export const defaultPageBounded = defineCheck({
         // The default page size is the server's: as small as one item a page. Items a failed
         // attempt at a step left under the mark are walked too.
         for await (const page of walk(ctx, c, { filters }, 2 * ids.length + 2)) {
-          withinMax(page, cap);
+          withinMax(page, c.maxLimit);
           pages.push(page.items.length);
-          seen.push(...page.items.map((i) => String(i[c.idField])));
+          seen.push(...idsOf(page, c));
         }
         const defects = walkDefects(ids, seen);
         ensure(defects.length === 0, `walking ${ids.length} items at the default page size ${defects.join('; ')}, expected each once: a default page must not drop items`, `the ${ids.length} items once each`, brief(seen));
         // A first page smaller than what the walk listed is a bound the server keeps (at most the maximum, as checked).
         const listed = new Set(seen).size;
-        if (pages[0]! < listed) return ctx.note(`without a limit, ${listed} items came in pages of ${pages[0]} (the maximum is ${cap})`);
+        if (pages[0]! < listed) return ctx.note(`without a limit, ${listed} items came in pages of ${pages[0]} (the maximum is ${c.maxLimit})`);
       }
     });
   },
