@@ -339,7 +339,7 @@ describe('LIM-default-page-bounded on a cursor collection that already holds mor
     try {
       const { verdicts, results } = await judge(clean, [id], projectsOnly(clean.profile));
       expect(verdicts).toEqual({ [id]: 'pass' });
-      expect(results[0]!.evidence.notes.join('\n')).toMatch(/already lists more than a default page: without a limit, the first page held 20 items and the next 10 others, with none skipped between them/);
+      expect(results[0]!.evidence.notes.join('\n')).toMatch(/already lists more than a default page: without a limit, the first page held 10 items and the next 10 others, with none skipped between them/);
       // The first default page, the next by its cursor, and the first page and one more with a limit: nothing made.
       expect(results[0]!.evidence.requestCount).toBe(3);
     } finally {

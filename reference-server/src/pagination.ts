@@ -18,7 +18,8 @@ import { faultActive } from './request-faults.js';
 import type { FieldError } from './problem.js';
 import type { SortKey } from './store.js';
 
-export const defaultLimit = 20;
+/** The page size without `limit`: 10, as Stripe's lists and many framework tutorials (DRF's PAGE_SIZE) give. */
+export const defaultLimit = 10;
 export const maxLimit = 100;
 /**
  * Longer cursors than this were never issued; refuse them before any decoding. A cursor

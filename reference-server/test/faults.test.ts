@@ -477,7 +477,7 @@ const demonstrations: Record<FaultName, (h: Harness) => Promise<void>> = {
   async 'default-page-truncated'(h) {
     await createMany(h, '/v2/projects', numbered(25));
     const page = (await h.call('GET', '/v2/projects')).json();
-    expect(page.data).toHaveLength(20);
+    expect(page.data).toHaveLength(10);
     expect(page.next_cursor).toBeNull();
     expect((await h.call('GET', '/v2/projects?limit=20')).json().next_cursor).toEqual(expect.any(String));
   },
@@ -486,7 +486,7 @@ const demonstrations: Record<FaultName, (h: Harness) => Promise<void>> = {
     for (const limit of ['0', '-1', '-100']) {
       const res = await h.call('GET', `/v2/projects?limit=${limit}`);
       expect(res.status).toBe(200);
-      expect(res.json().data).toHaveLength(20);
+      expect(res.json().data).toHaveLength(10);
     }
     expect((await h.call('GET', '/v2/members?limit=0')).status).toBe(200);
     expect((await h.call('GET', '/v2/projects?limit=1.5')).status).toBe(400);

@@ -308,12 +308,12 @@ describe('cursor pages', () => {
 });
 
 describe('limit', () => {
-  it('defaults to 20 and takes up to 100 on every collection', async () => {
+  it('defaults to 10 and takes up to 100 on every collection', async () => {
     const { call, createProject, close } = await startHarness();
     try {
       for (let i = 0; i < 101; i++) await createProject({ name: `p${i}` });
       const first = (await call('GET', '/v2/projects')).json();
-      expect(first.data).toHaveLength(20);
+      expect(first.data).toHaveLength(10);
       const full = (await call('GET', '/v2/projects?limit=100')).json();
       expect(full.data).toHaveLength(100);
       expect(typeof full.next_cursor).toBe('string');

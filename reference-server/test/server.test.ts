@@ -456,7 +456,7 @@ describe('pagination', () => {
         ids.push(res.json().id);
       }
       const first = (await call('GET', '/v2/projects')).json();
-      expect(first.data).toHaveLength(20);
+      expect(first.data).toHaveLength(10);
       expect(typeof first.next_cursor).toBe('string');
       const all = (await call('GET', '/v2/projects?limit=100&unknown=1')).json();
       expect(all.data.map((p: { id: string }) => p.id)).toEqual(ids);
