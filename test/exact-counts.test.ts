@@ -9,10 +9,11 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startReferenceServer, type ReferenceServer } from '../reference-server/src/index.js';
-import { startRecordingProxy, type RecordingProxy } from './support/recording-proxy.js';
+import { startRecordingProxy, type RecordingProxy, type Recorded } from './support/recording-proxy.js';
 import { runInProcess } from './support/run-in-process.js';
 import { referenceConfig, testProbeRateLimit } from './support/target.js';
 import { jwtAttackChecks } from '../suites/05-authentication/jwt-attacks.js';
+import { unsupportedAccept } from '../src/check-kit/probes.js';
 
 interface CountedReport {
   readonly requests: number;
@@ -65,23 +66,32 @@ describe('restprobe run counts exactly', () => {
   });
 });
 
-/** The JWT attack checks against a reference server of their own (no limit on the run's key: a 429's retry would send a token twice) behind a counting proxy. */
-async function jwtChecksCounted(intercept?: (req: IncomingMessage) => number | undefined): Promise<{ report: JwtReport; presented: Map<string, number> }> {
+/**
+ * `only`'s checks against a reference server of their own (no limit on the run's key: a 429's
+ * retry would send a request twice) behind a counting proxy: the report, what the proxy saw,
+ * and the run's API key.
+ */
+async function countedRun<R>(only: readonly string[], intercept?: (req: IncomingMessage) => number | undefined): Promise<{ report: R; requests: readonly Recorded[]; apiKey: string }> {
   const own = await startReferenceServer({ port: 0, probeRateLimit: testProbeRateLimit });
   const counting = await startRecordingProxy(own.url, intercept === undefined ? {} : { intercept, headers: () => ({ 'content-type': 'application/problem+json' }) });
   Object.assign(process.env, own.secrets);
   let ran: Awaited<ReturnType<typeof runInProcess>>;
   try {
-    ran = await runInProcess(counting.url, { config: referenceConfig, only: jwtAttackChecks.map((c) => c.id), seed: '1', format: 'json' });
+    ran = await runInProcess(counting.url, { config: referenceConfig, only: [...only], seed: '1', format: 'json' });
   } finally {
     Object.assign(process.env, server.secrets);
     await counting.close();
     await own.close();
   }
   expect(ran.error?.message).toBeUndefined();
-  const report = JSON.parse(await readFile(join(ran.dir, 'restprobe-report.json'), 'utf8')) as JwtReport;
+  return { report: JSON.parse(await readFile(join(ran.dir, 'restprobe-report.json'), 'utf8')) as R, requests: counting.requests, apiKey: own.secrets.RESTPROBE_API_KEY! };
+}
+
+/** The JWT attack checks, counted; each token presented, by route. */
+async function jwtChecksCounted(intercept?: (req: IncomingMessage) => number | undefined): Promise<{ report: JwtReport; presented: Map<string, number> }> {
+  const { report, requests } = await countedRun<JwtReport>(jwtAttackChecks.map((c) => c.id), intercept);
   const presented = new Map<string, number>();
-  for (const r of counting.requests) {
+  for (const r of requests) {
     const auth = r.headers['authorization'];
     if (r.method !== 'GET' || typeof auth !== 'string' || !auth.startsWith('Bearer ')) continue;
     presented.set(`${r.path} ${auth}`, (presented.get(`${r.path} ${auth}`) ?? 0) + 1);
@@ -114,5 +124,49 @@ describe('the JWT attack checks share the answer that shows a token accepted', (
     const notPassed = report.checks.filter((c) => c.status !== 'pass');
     expect(notPassed.map((c) => [c.id, c.status, c.errorCode])).toHaveLength(1);
     expect(notPassed[0]).toMatchObject({ status: 'error', errorCode: 'ERR_SETUP' });
+  });
+});
+
+interface SharedReport {
+  readonly checks: { id: string; collection?: string; status: string; evidence: { exchanges: { request: { method: string; url: string } }[] } }[];
+}
+
+/** Checks that judge the same answers by different rules, each group sharing one set of them. */
+const sharing = {
+  cursorProbes: ['END-cursor-tamper-400', 'END-cursor-tamper-evident'],
+  deletion: ['END-delete-204', 'END-delete-then-404', 'END-delete-idempotent'],
+  linkedItems: ['RES-path-design', 'RES-links-resolve'],
+  plainGets: ['END-etag-present', 'END-etag-stable', 'END-vary-accept', 'END-head-matches-get', 'RES-json-content-type', 'LIM-cache-control-present', 'LIM-cache-control-well-formed', 'AUT-missing-credentials-401'],
+};
+
+describe('checks that judge the same answers share them', () => {
+  it('sends each shared set once (cursor probes, a deletion, the linked items, plain GETs), every check holding it in its own evidence', { timeout: 120_000 }, async () => {
+    const { report, requests, apiKey } = await countedRun<SharedReport>(Object.values(sharing).flat());
+    expect(report.checks.filter((c) => c.status !== 'pass').map((c) => `${c.id} ${c.collection ?? ''}: ${c.status}`)).toEqual([]);
+    // With the run's key, and not the Accept END-vary-accept sends to see the answer change.
+    const sent = (method: string, path: RegExp) => requests.filter((r) => r.method === method && path.test(r.path) && r.headers['x-api-key'] === apiKey && r.headers['accept'] !== unsupportedAccept).length;
+    const urls = (id: string, collection: string | undefined, method: string) => report.checks.find((c) => c.id === id && c.collection === collection)!.evidence.exchanges.filter((x) => x.request.method === method).map((x) => x.request.url);
+
+    // Cursor probes: a string that is no cursor is sent once, and both checks hold it.
+    expect(sent('GET', /[?&]cursor=restprobe-not-a-cursor/)).toBe(1);
+    for (const id of sharing.cursorProbes) expect(urls(id, 'projects', 'GET').some((u) => u.includes('cursor=restprobe-not-a-cursor')), id).toBe(true);
+    // A deletion: one item per collection deleted, the same one in each check's evidence.
+    for (const collection of ['projects', 'members']) {
+      const deleted = new Set(sharing.deletion.flatMap((id) => urls(id, collection, 'DELETE')));
+      expect([...deleted], collection).toHaveLength(1);
+      for (const id of sharing.deletion) expect(urls(id, collection, 'DELETE'), `${id} ${collection}`).toContain([...deleted][0]);
+    }
+    // The linked items: one task made under one project, for both checks.
+    expect(sent('POST', /^\/v2\/projects\/[^/?]+\/tasks$/)).toBe(1);
+    for (const id of sharing.linkedItems) expect(urls(id, undefined, 'POST').some((u) => /\/tasks$/.test(u)), id).toBe(true);
+    // Plain GETs: the members listing once (the health phase reads projects' too), the shared item once.
+    expect(sent('GET', /^\/v2\/members$/)).toBe(1);
+    expect(sent('GET', /^\/v2\/projects$/)).toBe(2);
+    const itemGets = requests.filter((r) => r.method === 'GET' && /^\/v2\/members\/[0-9a-f-]{36}$/.test(r.path));
+    const byItem = new Map<string, number>();
+    for (const r of itemGets) byItem.set(r.path, (byItem.get(r.path) ?? 0) + 1);
+    const shared = urls('END-etag-present', 'members', 'GET').find((u) => /\/v2\/members\/[0-9a-f-]{36}$/.test(u))!;
+    // END-etag-stable's second GET is its own: two GETs in all.
+    expect(byItem.get(new URL(shared).pathname)).toBe(2);
   });
 });

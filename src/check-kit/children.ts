@@ -1,6 +1,6 @@
 /** Items of a sub-collection (§2 nesting): created under an owner, addressed at the top level. */
 import { CheckFailure } from '../model/check.js';
-import type { CheckContext, CreatedResource, HttpResponse } from '../model/context.js';
+import type { CreatedResource, FixtureMaker, HttpResponse } from '../model/context.js';
 import type { ChildProfile } from '../model/profile.js';
 import type { NestedCollection } from '../model/needs.js';
 import { brief, describe, expectJsonObject } from './expect.js';
@@ -21,7 +21,7 @@ export const childListing = (child: ChildProfile, owner: CreatedResource): strin
  * POSTs the child's create body to `owner`'s nested listing. A failed create is a setup
  * error; a created child without an id fails (it cannot be found at the top level).
  */
-export async function createChild(ctx: CheckContext, { parent, child }: NestedCollection, owner: CreatedResource): Promise<CreatedChild> {
+export async function createChild(ctx: FixtureMaker, { parent, child }: NestedCollection, owner: CreatedResource): Promise<CreatedChild> {
   const listing = childListing(child, owner);
   const created = await ctx.http.send({ method: 'POST', path: listing, json: child.createBody });
   if (created.status < 200 || created.status > 299) {

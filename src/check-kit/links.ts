@@ -1,5 +1,5 @@
 /** `_links` (§1 hypermedia): an object mapping an action name to a path (or a HAL-style `{ href }`). */
-import type { CheckContext } from '../model/context.js';
+import type { CheckContext, FixtureMaker, HttpResponse } from '../model/context.js';
 import { creatable } from '../model/needs.js';
 import type { TargetProfile } from '../model/profile.js';
 import { resolveUrl } from '../http/session.js';
@@ -47,20 +47,32 @@ export interface Linked {
   readonly id: string;
   /** The Location its create answered with, if any. */
   readonly location?: string;
+  /** Its create's answer, which shows the Location and links: in the evidence of each check that reads them. */
+  readonly response: HttpResponse;
   readonly links: Map<string, string>;
   /** Link names that are state-dependent actions (the config's `collections[].actions` or `children[].actions`). */
   readonly actions: readonly string[];
 }
 
-/** Creates an item in every collection restprobe may create in, and one in each of its sub-collections. */
-export async function linkedItems(ctx: CheckContext): Promise<Linked[]> {
+/**
+ * An item in every collection restprobe may create in, and one in each of its
+ * sub-collections, with their links: one set for the run, made by the first check that asks
+ * (the checks only read the links and follow them with GET), the items kept until the run
+ * ends and their creates' answers in each asking check's evidence.
+ */
+export function linkedItems(ctx: CheckContext): Promise<Linked[]> {
+  const key = 'an item in every collection and sub-collection, for its links';
+  return ctx.sharedAnswers(key, (sender) => sender.runFixture(key, (maker) => makeLinked(sender.profile, maker)), (items, take) => items.map((i) => ({ ...i, response: take(i.response) })));
+}
+
+async function makeLinked(profile: TargetProfile, ctx: FixtureMaker): Promise<Linked[]> {
   const out: Linked[] = [];
-  for (const c of ctx.profile.collections.filter(creatable)) {
+  for (const c of profile.collections.filter(creatable)) {
     const item = await ctx.create(c);
-    out.push({ what: `a ${c.name} item`, id: item.id, location: item.response.headers['location'], links: linksOf(item.body), actions: c.actions ?? [] });
+    out.push({ what: `a ${c.name} item`, id: item.id, location: item.response.headers['location'], response: item.response, links: linksOf(item.body), actions: c.actions ?? [] });
     for (const child of c.children ?? []) {
       const created = await createChild(ctx, { parent: { ...c, createBody: c.createBody! }, child }, item);
-      out.push({ what: `a ${child.name} item`, id: created.id, location: created.response.headers['location'], links: linksOf(created.body), actions: child.actions });
+      out.push({ what: `a ${child.name} item`, id: created.id, location: created.response.headers['location'], response: created.response, links: linksOf(created.body), actions: child.actions });
     }
   }
   return out;

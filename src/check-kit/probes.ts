@@ -38,6 +38,18 @@ export function sharedItem(ctx: CheckContext, c: WritableCollection): Promise<Cr
   return ctx.runFixture(`${c.name}: an item to read`, (maker) => maker.create(c));
 }
 
+/**
+ * A plain GET with the run's credentials of what no check changes (a collection's listing, the
+ * {@link sharedItem}), sent once for the run: the checks that judge only its status and
+ * headers (Content-Type, ETag, Vary, Cache-Control, a control for the credential checks)
+ * share one 200, each holding it in its own evidence. Only a 200 is shared: another answer is
+ * the check's that met it, and each later check sends for itself.
+ */
+export function sharedGet(ctx: CheckContext, target: { readonly path: string } | { readonly url: string }): Promise<HttpResponse> {
+  const where = 'url' in target ? target.url : ctx.http.url(target.path);
+  return ctx.sharedAnswers(`GET ${where}`, (sender) => sender.http.send({ method: 'GET', ...target }), (res, take) => take(res), (res) => res.status === 200);
+}
+
 /** An Accept value no JSON API produces. */
 export const unsupportedAccept = 'application/x-restprobe-unsupported';
 

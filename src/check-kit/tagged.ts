@@ -2,10 +2,15 @@
 import type { CheckContext, HttpResponse } from '../model/context.js';
 import { describe, ensure, expectHeader, expectStatus } from './expect.js';
 import { isEntityTag } from './http-grammar.js';
+import { sharedGet } from './probes.js';
 
-/** GETs the item and returns the response and its ETag; fails unless 200 with a valid ETag. */
-export async function tagged(ctx: CheckContext, url: string, what: string): Promise<{ res: HttpResponse; etag: string }> {
-  const res = await ctx.http.send({ method: 'GET', url });
+/**
+ * GETs the item and returns the response and its ETag; fails unless 200 with a valid ETag.
+ * `shared`: the item is the run's {@link sharedItem}, which no check changes, so one GET of
+ * it serves every check that reads its validator ({@link sharedGet}).
+ */
+export async function tagged(ctx: CheckContext, url: string, what: string, shared = false): Promise<{ res: HttpResponse; etag: string }> {
+  const res = shared ? await sharedGet(ctx, { url }) : await ctx.http.send({ method: 'GET', url });
   expectStatus(res, 200, what);
   const etag = expectHeader(res, 'ETag', what);
   ensure(isEntityTag(etag), `${describe(res)}: ETag ${etag} is not an entity-tag, expected "opaque" or W/"opaque" (RFC 9110 §8.8.3)`, 'entity-tag', etag);

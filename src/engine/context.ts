@@ -178,7 +178,12 @@ export class RunContext implements CheckContext {
   }
 
   track(url: string, options: { beforeCreate?: boolean } = {}): void {
-    this.ledger.record(this.ledgerUrl(url), this.owner, options.beforeCreate ? { certainty: 'possible', unsent: true } : {});
+    this.trackFor(this.owner, url, options);
+  }
+
+  /** Records `url` for cleanup, owned by `owner` in the ledger (the check, or a run fixture). */
+  private trackFor(owner: string, url: string, options: { beforeCreate?: boolean }): void {
+    this.ledger.record(this.ledgerUrl(url), owner, options.beforeCreate ? { certainty: 'possible', unsent: true } : {});
   }
 
   newMark(): string {
@@ -222,7 +227,12 @@ export class RunContext implements CheckContext {
   runFixture<T>(key: string, make: (maker: FixtureMaker) => Promise<T>): Promise<T> {
     // The items belong to the run: the making check's cleanup leaves them, the run's end deletes them.
     const owner = `the run's fixture "${key}"`;
-    const maker: FixtureMaker = { create: (collection, overrides = {}) => this.createFor(owner, collection, overrides), newMark: () => this.newMark() };
+    const maker: FixtureMaker = {
+      create: (collection, overrides = {}) => this.createFor(owner, collection, overrides),
+      newMark: () => this.newMark(),
+      http: this.http,
+      track: (url, options = {}) => this.trackFor(owner, url, options),
+    };
     const release = async () => {
       const notes: string[] = [];
       // At the run's end, when nothing else is sent: as many at once as the client keeps connections.

@@ -245,8 +245,12 @@ export interface CheckContext {
   sharedAnswers<T>(key: string, send: (sender: CheckContext) => Promise<T>, adopt: (sent: T, take: (res: HttpResponse) => HttpResponse) => T, keep?: (sent: T) => boolean): Promise<T>;
 }
 
-/** What a run fixture is made with: creates whose items belong to the run, and marks. */
-export type FixtureMaker = Pick<CheckContext, 'create' | 'newMark'>;
+/**
+ * What a run fixture is made with: creates whose items belong to the run, marks, and the
+ * making check's session, with `track` giving what it creates otherwise (a sub-collection's
+ * item) to the run too.
+ */
+export type FixtureMaker = Pick<CheckContext, 'create' | 'newMark' | 'http' | 'track'>;
 
 /** A credential a check obtained that outlives it unless revoked ({@link CheckContext.revokeWhenDone}). */
 export interface IssuedCredential {

@@ -4,6 +4,7 @@ import type { CreatedResource, HttpResponse } from '../../src/model/context.js';
 import { brief, describe, ensure, expectJsonObject, expectStatus } from '../../src/check-kit/expect.js';
 import { childListing, createChild } from '../../src/check-kit/children.js';
 import { readPage } from '../../src/check-kit/pagination.js';
+import { sharedGet } from '../../src/check-kit/probes.js';
 
 export const jsonContentType = defineCheck({
   id: 'RES-json-content-type',
@@ -13,7 +14,7 @@ export const jsonContentType = defineCheck({
   needs: ['collection'],
   uses: ['writable'],
   async run(ctx, { collection, writable }) {
-    const responses: HttpResponse[] = [await ctx.http.send({ method: 'GET', path: collection.path })];
+    const responses: HttpResponse[] = [await sharedGet(ctx, { path: collection.path })];
     if (writable) {
       const item = await ctx.create(writable);
       responses.push(item.response, await ctx.http.send({ method: 'GET', url: item.url }));

@@ -8,7 +8,7 @@ import { brief, describe, ensure, expectHeader, expectJsonObject, expectStatus }
 import { createMarked, fetchMarkedPage, fetchPage, pagePath } from '../../src/check-kit/pagination.js';
 import { diffRepresentations } from '../../src/check-kit/compare.js';
 import { checkProperty } from '../../src/check-kit/property.js';
-import { itemPath, parseAllow, sharedItem, unknownItemPath, unsupportedMethod, unsupportedMethodProbe } from '../../src/check-kit/probes.js';
+import { itemPath, parseAllow, sharedGet, sharedItem, unknownItemPath, unsupportedMethod, unsupportedMethodProbe } from '../../src/check-kit/probes.js';
 
 /** A path the 405 probe goes to, and the methods restprobe saw succeed there, which its Allow must list. */
 interface Served {
@@ -24,7 +24,7 @@ export const methodNotAllowed405 = defineCheck({
   needs: ['collection'],
   uses: ['writable'],
   async run(ctx, { collection, writable }) {
-    const succeeded = async (url: string): Promise<string[]> => ((await ctx.http.send({ method: 'GET', url })).status === 200 ? ['GET'] : []);
+    const succeeded = async (url: string): Promise<string[]> => ((await sharedGet(ctx, { url })).status === 200 ? ['GET'] : []);
     const listing = ctx.http.url(collection.path);
     const paths: Served[] = [];
     if (writable) {

@@ -365,12 +365,21 @@ interface CursorProbe {
 }
 
 /**
+ * The cursor probes' answers, sent once per collection for the run: both tamper checks
+ * judge the same answers (one for a 4xx or the query's own items, one for a 4xx only), each
+ * holding them in its own evidence.
+ */
+function cursorProbes(ctx: CheckContext, c: WalkableCollection): Promise<CursorProbe[]> {
+  return ctx.sharedAnswers(`cursor probes [${c.name}]`, (sender) => sendCursorProbes(sender, c), (sent, take) => sent.map((p) => ({ ...p, res: take(p.res) })));
+}
+
+/**
  * Sends altered and foreign cursors: the tamperings of a real cursor on its own query,
  * that cursor with another filter, with another sort, and on another cursor-paginated
  * collection when one is configured. The other filter is a fresh mark that lists nothing:
  * any item a page answers it with is one the query does not list.
  */
-async function cursorProbes(ctx: CheckContext, c: WalkableCollection): Promise<CursorProbe[]> {
+async function sendCursorProbes(ctx: CheckContext, c: WalkableCollection): Promise<CursorProbe[]> {
   const mine = await sharedWalkSet(ctx, c);
   const other = { filters: { [c.markField]: ctx.newMark() }, ids: [] };
   const first = await fetchMarkedPage(ctx, c, { limit: 1, filters: mine.filters });

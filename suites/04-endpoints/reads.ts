@@ -2,7 +2,7 @@
 import { CheckSkipped, defineCheck } from '../../src/model/check.js';
 import { splitList } from '../../src/check-kit/http-grammar.js';
 import { describe, ensure, expectHeader, expectJsonObject, expectStatus } from '../../src/check-kit/expect.js';
-import { parseAllow, sharedItem } from '../../src/check-kit/probes.js';
+import { parseAllow, sharedGet, sharedItem } from '../../src/check-kit/probes.js';
 import type { HttpResponse } from '../../src/model/context.js';
 import { fetchPage } from '../../src/check-kit/pagination.js';
 import { expectNoContent, sendExpectingNoContent } from '../../src/check-kit/connection.js';
@@ -43,7 +43,7 @@ export const headMatchesGet = defineCheck({
   needs: ['writable'],
   async run(ctx, { writable }) {
     const item = await sharedItem(ctx, writable);
-    const get = await ctx.http.send({ method: 'GET', url: item.url });
+    const get = await sharedGet(ctx, { url: item.url });
     const head = await sendExpectingNoContent(ctx, { method: 'HEAD', url: item.url }, { method: 'GET', url: item.url });
     ensure(head.res.status === get.status, `HEAD answered ${head.res.status} where GET answered ${get.status}, expected the same status`, String(get.status), String(head.res.status));
     expectNoContent(head, 'the HEAD response');
@@ -66,7 +66,7 @@ export const headHeadersMatch = defineCheck({
   assumes: ['END-etag-stable'],
   async run(ctx, { writable }) {
     const item = await sharedItem(ctx, writable);
-    const get = await ctx.http.send({ method: 'GET', url: item.url });
+    const get = await sharedGet(ctx, { url: item.url });
     const head = await ctx.http.send({ method: 'HEAD', url: item.url });
     const differ = headHeaders
       .filter((h) => get.headers[h] !== undefined && head.headers[h] !== get.headers[h])

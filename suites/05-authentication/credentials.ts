@@ -4,7 +4,7 @@ import type { CheckContext, HttpResponse, RequestSpec } from '../../src/model/co
 import type { CollectionProfile, MintAuth } from '../../src/model/profile.js';
 import { challengeCause, challengeProblem, commonKeyParams, currentKey, garbageKey, withKey } from '../../src/check-kit/auth.js';
 import { describe, ensure, expectEvery, expectJsonObject } from '../../src/check-kit/expect.js';
-import { unknownItemPath } from '../../src/check-kit/probes.js';
+import { sharedGet, unknownItemPath } from '../../src/check-kit/probes.js';
 import { setupError } from '../../src/check-kit/setup.js';
 import { createdItemUrl } from '../../src/check-kit/created-url.js';
 import { supports } from '../../src/model/needs.js';
@@ -53,7 +53,7 @@ export const missingCredentials401 = defineCheck({
       return;
     }
     expectChallenges(await everyMethod(ctx, collection, mayWrite === true, { auth: false }), 'without credentials');
-    const control = await ctx.http.send({ method: 'GET', path: collection.path });
+    const control = await sharedGet(ctx, { path: collection.path });
     if (control.status === 401) throw setupError(control, `${describe(control)} with the configured credentials too, so a 401 says nothing about missing ones`);
   },
 });

@@ -7,14 +7,14 @@ import { describe, ensure, expectStatus } from '../../src/check-kit/expect.js';
 import { secretMemberValues } from '../../src/check-kit/secret-members.js';
 import { createdItemUrl } from '../../src/check-kit/created-url.js';
 import { hasCacheDirective, parseCacheControl } from '../../src/check-kit/http-grammar.js';
-import { sharedItem, unknownItemPath } from '../../src/check-kit/probes.js';
+import { sharedItem, sharedGet, unknownItemPath } from '../../src/check-kit/probes.js';
 
 /** GET responses worth judging: the collection and, when one can be created, an item (the run's shared one: only read). */
 async function getResponses(ctx: CheckContext, needs: { collection: CollectionProfile; writable?: WritableCollection | undefined }): Promise<HttpResponse[]> {
-  const out = [await ctx.http.send({ method: 'GET', path: needs.collection.path })];
+  const out = [await sharedGet(ctx, { path: needs.collection.path })];
   if (needs.writable) {
     const item = await sharedItem(ctx, needs.writable);
-    out.push(await ctx.http.send({ method: 'GET', url: item.url }));
+    out.push(await sharedGet(ctx, { url: item.url }));
   }
   const ok = out.filter((r) => r.status === 200);
   if (ok.length === 0) throw new CheckSkipped(`no successful GET to judge (${out.map(describe).join('; ')}; see END-get-collection-200)`);
