@@ -134,13 +134,14 @@ interface SharedReport {
 /** Checks that judge the same answers by different rules, each group sharing one set of them. */
 const sharing = {
   cursorProbes: ['END-cursor-tamper-400', 'END-cursor-tamper-evident'],
-  deletion: ['END-delete-204', 'END-delete-then-404', 'END-delete-idempotent'],
+  deletion: ['END-delete-204', 'END-delete-then-404'],
+  errorProbes: ['ERR-unsupported-accept-406', 'ERR-problem-json-content-type', 'END-method-not-allowed-405'],
   linkedItems: ['RES-path-design', 'RES-links-resolve'],
   plainGets: ['END-etag-present', 'END-etag-stable', 'END-vary-accept', 'END-head-matches-get', 'RES-json-content-type', 'LIM-cache-control-present', 'LIM-cache-control-well-formed', 'AUT-missing-credentials-401'],
 };
 
 describe('checks that judge the same answers share them', () => {
-  it('sends each shared set once (cursor probes, a deletion, the linked items, plain GETs), every check holding it in its own evidence', { timeout: 120_000 }, async () => {
+  it('sends each shared set once (cursor probes, a deletion, the linked items, error probes, plain GETs), every check holding it in its own evidence', { timeout: 120_000 }, async () => {
     const { report, requests, apiKey } = await countedRun<SharedReport>(Object.values(sharing).flat());
     expect(report.checks.filter((c) => c.status !== 'pass').map((c) => `${c.id} ${c.collection ?? ''}: ${c.status}`)).toEqual([]);
     // With the run's key, and not the Accept END-vary-accept sends to see the answer change.
@@ -159,6 +160,13 @@ describe('checks that judge the same answers share them', () => {
     // The linked items: one task made under one project, for both checks.
     expect(sent('POST', /^\/v2\/projects\/[^/?]+\/tasks$/)).toBe(1);
     for (const id of sharing.linkedItems) expect(urls(id, undefined, 'POST').some((u) => /\/tasks$/.test(u)), id).toBe(true);
+    // Error probes: an unsupported Accept and an unsupported method once per collection, for every check that judges them.
+    const probed = (method: string, accept?: string) => requests.filter((r) => r.method === method && r.path === '/v2/members' && r.headers['accept'] === accept).length;
+    expect(probed('GET', unsupportedAccept)).toBe(1);
+    expect(probed('TRACE', 'application/json')).toBe(1);
+    for (const id of ['ERR-unsupported-accept-406', 'ERR-problem-json-content-type', 'END-vary-accept']) {
+      expect(report.checks.find((c) => c.id === id && c.collection === 'members')!.evidence.exchanges.length, id).toBeGreaterThan(0);
+    }
     // Plain GETs: the members listing once (the health phase reads projects' too), the shared item once.
     expect(sent('GET', /^\/v2\/members$/)).toBe(1);
     expect(sent('GET', /^\/v2\/projects$/)).toBe(2);

@@ -3,7 +3,7 @@
  * method a path does not allow, and an item the reading checks share.
  */
 import { randomInt, randomUUID } from 'node:crypto';
-import type { CheckContext, CreatedResource, HttpResponse, RequestSpec } from '../model/context.js';
+import type { CheckContext, CreatedResource, HttpResponse } from '../model/context.js';
 import type { CollectionProfile } from '../model/profile.js';
 import type { Resolved, WritableCollection } from '../model/needs.js';
 import { splitList } from './http-grammar.js';
@@ -39,11 +39,21 @@ export function sharedItem(ctx: CheckContext, c: WritableCollection): Promise<Cr
 }
 
 /**
- * A plain GET with the run's credentials of what no check changes (a collection's listing, the
- * {@link sharedItem}), sent once for the run: the checks that judge only its status and
- * headers (Content-Type, ETag, Vary, Cache-Control, a control for the credential checks)
- * share one 200, each holding it in its own evidence. Only a 200 is shared: another answer is
- * the check's that met it, and each later check sends for itself.
+ * The {@link sharedItem} with its create's answer in this check's evidence: for a check that
+ * judges that answer (a version snapshot records its shape).
+ */
+export function sharedItemWithCreate(ctx: CheckContext, c: WritableCollection): Promise<CreatedResource> {
+  return ctx.sharedAnswers(`${c.name}: an item to read, and its create`, (sender) => sharedItem(sender, c), (item, take) => ({ ...item, response: take(item.response) }));
+}
+
+/**
+ * A plain GET with the run's credentials, sent once for the run: of a collection's listing,
+ * whose status, headers and shape stay while its items come and go, or of the
+ * {@link sharedItem}, which no check changes. The checks that judge only those (Content-Type,
+ * ETag, Vary, Cache-Control, a control for the credential checks, a page's shape) share one
+ * 200, each holding it in its own evidence; a check that reads the items a listing holds
+ * sends its own. Only a 200 is shared: another answer is the check's that met it, and each
+ * later check sends for itself.
  */
 export function sharedGet(ctx: CheckContext, target: { readonly path: string } | { readonly url: string }): Promise<HttpResponse> {
   const where = 'url' in target ? target.url : ctx.http.url(target.path);
@@ -103,37 +113,58 @@ export const errorProbeUses = ['collection', 'writable', 'credentials', 'limited
 export type ErrorProbeNeeds = Partial<Resolved<(typeof errorProbeUses)[number]>>;
 
 /**
- * Requests that must each be answered with an error, as many as the config allows:
- * unknown path (always); unknown id, unsupported Accept and an unsupported method (with a
- * collection: the method is TRACE, safe even on a read-only run); malformed JSON,
- * validation failure and unsupported Content-Type (with a writable collection); missing
- * credentials (with credentials); a write without the scope (with a limited credential).
- * Only error answers are returned. The checks that judge these answers by their own rules
- * (content type, members, status, no internals) share one set for the run, per collection.
+ * An error probe, sent once for the run per key by the first check that asks, and handed to
+ * each check that judges its answer (in its own evidence). Only an error answer (4xx or 5xx)
+ * is shared: a success, which may have created something, is the sender's, and each later
+ * check sends its own.
  */
-export async function provokeErrors(ctx: CheckContext, needs: ErrorProbeNeeds): Promise<HttpResponse[]> {
-  const given = [needs.collection?.name, needs.writable && `${needs.writable.name} writable`, needs.credentials && 'credentials', needs.limitedCredential && 'a limited credential'].filter(Boolean);
-  // Every answer is handed over, errors or not: what a check was handed is what its pass rests on.
-  const answers = await ctx.sharedAnswers(`error probes (${given.join(', ')})`, (sender) => sendErrorProbes(sender, needs), (sent, take) => sent.map(take));
-  return answers.filter((r) => r.status >= 400);
+function errorProbe(ctx: CheckContext, key: string, send: (sender: CheckContext) => Promise<HttpResponse>): Promise<HttpResponse> {
+  return ctx.sharedAnswers(`error probe: ${key}`, send, (res, take) => take(res), (res) => res.status >= 400);
 }
 
-async function sendErrorProbes(ctx: CheckContext, needs: ErrorProbeNeeds): Promise<HttpResponse[]> {
-  const responses: HttpResponse[] = [await ctx.http.send({ method: 'GET', path: unknownPath() })];
-  const { collection, writable } = needs;
+/**
+ * The requests that must each be answered with an error, one function each: a check that
+ * judges one of them calls it, and {@link provokeErrors} sends as many as the config allows.
+ *
+ * @example
+ * ```ts
+ * const res = await errorProbes.malformedJson(ctx, writable); // POST with malformed JSON, sent once for the run
+ * ```
+ */
+export const errorProbes = {
+  unknownPath: (ctx: CheckContext) => errorProbe(ctx, 'GET of an unknown path', (s) => s.http.send({ method: 'GET', path: unknownPath() })),
+  unknownItem: (ctx: CheckContext, c: CollectionProfile) => errorProbe(ctx, `GET of an unknown item of ${c.path}`, (s) => s.http.send({ method: 'GET', path: unknownItemPath(c) })),
+  unsupportedAccept: (ctx: CheckContext, c: CollectionProfile) => errorProbe(ctx, `GET ${c.path} with Accept: ${unsupportedAccept}`, (s) => s.http.send({ method: 'GET', path: c.path, headers: { accept: unsupportedAccept } })),
+  unsupportedMethod: (ctx: CheckContext, c: CollectionProfile) => errorProbe(ctx, `${unsupportedMethod} ${c.path}`, (s) => unsupportedMethodProbe(s, s.http.url(c.path))),
+  withoutCredentials: (ctx: CheckContext, c: CollectionProfile) => errorProbe(ctx, `GET ${c.path} without credentials`, (s) => s.http.send({ method: 'GET', path: c.path, auth: false })),
+  malformedJson: (ctx: CheckContext, w: WritableCollection) => errorProbe(ctx, `POST ${w.path} with malformed JSON`, (s) => s.sendCreating(w, { method: 'POST', path: w.path, body: malformedJson, headers: { 'content-type': 'application/json' } })),
+  invalidBody: (ctx: CheckContext, w: WritableCollection) => errorProbe(ctx, `POST ${w.path} with a body that fails validation`, (s) => s.sendCreating(w, { method: 'POST', path: w.path, json: invalidBody(w) })),
+  unsupportedContentType: (ctx: CheckContext, w: WritableCollection) => errorProbe(ctx, `POST ${w.path} as ${unsupportedContentType}`, (s) => s.sendCreating(w, { method: 'POST', path: w.path, body: JSON.stringify(w.createBody), headers: { 'content-type': unsupportedContentType } })),
+};
+
+/**
+ * Requests that must each be answered with an error, as many as the config allows:
+ * unknown path (always); unknown id, unsupported Accept and an unsupported method (with a
+ * collection: the method is TRACE, safe even on a read-only run); missing credentials (with
+ * credentials); malformed JSON, validation failure and unsupported Content-Type (with a
+ * writable collection); a write without the scope (with a limited credential). Only error
+ * answers are returned. Each is an {@link errorProbes} probe, shared by every check that
+ * judges it.
+ */
+export async function provokeErrors(ctx: CheckContext, needs: ErrorProbeNeeds): Promise<HttpResponse[]> {
+  const { collection, writable, limitedCredential } = needs;
+  const responses: HttpResponse[] = [await errorProbes.unknownPath(ctx)];
   if (collection) {
-    responses.push(await ctx.http.send({ method: 'GET', path: unknownItemPath(collection) }));
-    responses.push(await ctx.http.send({ method: 'GET', path: collection.path, headers: { accept: unsupportedAccept } }));
-    responses.push(await unsupportedMethodProbe(ctx, ctx.http.url(collection.path)));
-    if (needs.credentials) responses.push(await ctx.http.send({ method: 'GET', path: collection.path, auth: false }));
+    responses.push(await errorProbes.unknownItem(ctx, collection), await errorProbes.unsupportedAccept(ctx, collection), await errorProbes.unsupportedMethod(ctx, collection));
+    if (needs.credentials) responses.push(await errorProbes.withoutCredentials(ctx, collection));
   }
   if (writable) {
-    const post = (spec: Omit<RequestSpec, 'method' | 'path'>) => ctx.sendCreating(writable, { method: 'POST', path: writable.path, ...spec });
-    responses.push(await post({ body: malformedJson, headers: { 'content-type': 'application/json' } }));
-    responses.push(await post({ json: invalidBody(writable) }));
-    responses.push(await post({ body: JSON.stringify(writable.createBody), headers: { 'content-type': unsupportedContentType } }));
+    responses.push(await errorProbes.malformedJson(ctx, writable), await errorProbes.invalidBody(ctx, writable), await errorProbes.unsupportedContentType(ctx, writable));
     // A valid credential without the write scope: the 403 (AUT-scope-403 judges its status).
-    if (needs.limitedCredential) responses.push(await post({ json: writable.createBody, ...withKey(needs.limitedCredential, needs.limitedCredential.value.value) }));
+    if (limitedCredential) {
+      const key = `POST ${writable.path} with a credential without the write scope`;
+      responses.push(await errorProbe(ctx, key, (s) => s.sendCreating(writable, { method: 'POST', path: writable.path, json: writable.createBody, ...withKey(limitedCredential, limitedCredential.value.value) })));
+    }
   }
-  return responses;
+  return responses.filter((r) => r.status >= 400);
 }

@@ -10,7 +10,7 @@ import type { CollectionProfile, TargetProfile } from '../model/profile.js';
 import type { WritableCollection } from '../model/needs.js';
 import type { ProbeShape, ShapeSnapshot } from '../model/shape.js';
 import { listedItems } from './pagination.js';
-import { invalidBody, itemPath, sharedGet, sharedItem, unknownItemPath } from './probes.js';
+import { invalidBody, itemPath, sharedGet, sharedItemWithCreate, unknownItemPath } from './probes.js';
 import { setupError } from './setup.js';
 import { shapeOf } from './shapes.js';
 
@@ -37,17 +37,18 @@ function firstListedId(res: HttpResponse, c: CollectionProfile): string | undefi
 
 /**
  * Sends the fixed probes to `c` and returns their shapes. With `writable` (the same
- * collection, on a run that may write) it reads the run's {@link sharedItem}, made from the
- * create body, so the item's shape does not depend on what others stored; without, it reads
- * the listing's first item.
+ * collection, on a run that may write) it reads the run's shared item, made from the create
+ * body, so the item's shape does not depend on what others stored, and judges its create's
+ * answer, which it holds in its evidence; without, it reads the listing's first item.
  */
 export async function snapshotCollection(ctx: CheckContext, c: CollectionProfile, writable: WritableCollection | undefined): Promise<ShapeSnapshot> {
   const probes: Record<string, ProbeShape> = {};
   const item = `GET ${c.itemPath}`;
-  const list = await sharedGet(ctx, { path: c.path });
+  // Where the listing's first item is read, the listing is read now: a shared one may be older than that item.
+  const list = writable !== undefined ? await sharedGet(ctx, { path: c.path }) : await ctx.http.send({ method: 'GET', path: c.path });
   probes['list'] = probeShape(`GET ${c.path}`, list);
   if (writable !== undefined) {
-    const created = await sharedItem(ctx, writable);
+    const created = await sharedItemWithCreate(ctx, writable);
     probes['create'] = probeShape(`POST ${c.path}`, created.response);
     probes['item'] = probeShape(item, await sharedGet(ctx, { url: created.url }));
   } else {

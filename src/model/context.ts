@@ -248,7 +248,8 @@ export interface CheckContext {
 /**
  * What a run fixture is made with: creates whose items belong to the run, marks, and the
  * making check's session, with `track` giving what it creates otherwise (a sub-collection's
- * item) to the run too.
+ * item) to the run too. Only creates: the ledger books a DELETE, PUT or PATCH sent through
+ * `http` to the making check, not to the fixture.
  */
 export type FixtureMaker = Pick<CheckContext, 'create' | 'newMark' | 'http' | 'track'>;
 

@@ -7,7 +7,7 @@ import type { CheckContext, CreatedResource, RequestSpec } from '../../src/model
 import { brief, describe, ensure, expectJsonObject, expectStatus } from '../../src/check-kit/expect.js';
 import { diffRepresentations } from '../../src/check-kit/compare.js';
 import { isEntityTag, isWeakTag, varyFields } from '../../src/check-kit/http-grammar.js';
-import { sharedItem, sharedGet, unsupportedAccept } from '../../src/check-kit/probes.js';
+import { errorProbes, sharedGet, sharedItem } from '../../src/check-kit/probes.js';
 import { RestprobeError } from '../../src/errors.js';
 import { expectNoContent, sendExpectingNoContent } from '../../src/check-kit/connection.js';
 import { tagged } from '../../src/check-kit/tagged.js';
@@ -227,7 +227,7 @@ export const varyAccept = defineCheck({
   async run(ctx, { collection }) {
     const ok = await sharedGet(ctx, { path: collection.path });
     expectStatus(ok, 200, `GET ${collection.path}`);
-    const refused = await ctx.http.send({ method: 'GET', path: collection.path, headers: { accept: unsupportedAccept } });
+    const refused = await errorProbes.unsupportedAccept(ctx, collection);
     if (refused.status === ok.status && refused.mediaType === ok.mediaType) {
       ctx.note('the response does not depend on Accept: Vary is not required');
       return;

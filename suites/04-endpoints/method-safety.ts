@@ -8,7 +8,7 @@ import { brief, describe, ensure, expectHeader, expectJsonObject, expectStatus }
 import { createMarked, fetchMarkedPage, fetchPage, pagePath } from '../../src/check-kit/pagination.js';
 import { diffRepresentations } from '../../src/check-kit/compare.js';
 import { checkProperty } from '../../src/check-kit/property.js';
-import { itemPath, parseAllow, sharedGet, sharedItem, unknownItemPath, unsupportedMethod, unsupportedMethodProbe } from '../../src/check-kit/probes.js';
+import { errorProbes, itemPath, parseAllow, sharedGet, sharedItem, unknownItemPath, unsupportedMethod, unsupportedMethodProbe } from '../../src/check-kit/probes.js';
 
 /** A path the 405 probe goes to, and the methods restprobe saw succeed there, which its Allow must list. */
 interface Served {
@@ -32,7 +32,7 @@ export const methodNotAllowed405 = defineCheck({
       paths.push({ url: listing, methods: [...(await succeeded(listing)), 'POST'] }, { url: item.url, methods: await succeeded(item.url) });
     } else paths.push({ url: listing, methods: await succeeded(listing) });
     for (const { url, methods } of paths) {
-      const res = await unsupportedMethodProbe(ctx, url);
+      const res = url === listing ? await errorProbes.unsupportedMethod(ctx, collection) : await unsupportedMethodProbe(ctx, url);
       if (res.status === 501) throw new CheckSkipped(`${describe(res)}: the server implements ${unsupportedMethod} for no resource (RFC 9110 §9.1), so there is no method restprobe may safely send to see a 405`);
       if (res.status < 300 && res.mediaType === 'message/http') throw new CheckSkipped(`${describe(res)}: the path serves ${unsupportedMethod}, so there is no method restprobe may safely send to see a 405`);
       expectStatus(res, 405, `${unsupportedMethod}, which the path does not serve`);

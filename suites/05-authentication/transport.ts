@@ -2,7 +2,7 @@
 import { CheckFailure, CheckSkipped, ShouldFailure, defineCheck } from '../../src/model/check.js';
 import type { HttpResponse } from '../../src/model/context.js';
 import { describe, ensure, expectEvery, summarise } from '../../src/check-kit/expect.js';
-import { unknownPath } from '../../src/check-kit/probes.js';
+import { errorProbes, sharedGet } from '../../src/check-kit/probes.js';
 
 const loopback = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
@@ -33,9 +33,9 @@ export const hsts = defineCheck({
       throw new CheckFailure(`the base URL ${ctx.profile.baseUrl} is plain HTTP, expected the API served over HTTPS only`, 'https://', 'http://');
     }
     const responses: HttpResponse[] = [
-      await ctx.http.send({ method: 'GET', path: ctx.collections[0]?.path ?? '/' }),
+      await sharedGet(ctx, { path: ctx.collections[0]?.path ?? '/' }),
       // Errors too: a gateway's 404 is a response of the host.
-      await ctx.http.send({ method: 'GET', path: unknownPath() }),
+      await errorProbes.unknownPath(ctx),
       await ctx.http.send({ method: 'GET', path: '/', auth: false }),
     ];
     const problemOf = (r: HttpResponse): string | undefined => {

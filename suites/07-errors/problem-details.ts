@@ -2,7 +2,7 @@
 import { defineCheck } from '../../src/model/check.js';
 import { describe, ensure, brief } from '../../src/check-kit/expect.js';
 import { errorAs2xx, errorBodyMarkers, expectFieldErrors, expectProblems, leakedInternals } from '../../src/check-kit/problem.js';
-import { errorProbeUses, invalidBody, malformedJson, provokeErrors, unknownItemPath } from '../../src/check-kit/probes.js';
+import { errorProbeUses, errorProbes, invalidBody, provokeErrors } from '../../src/check-kit/probes.js';
 
 export const problemJsonContentType = defineCheck({
   id: 'ERR-problem-json-content-type',
@@ -61,11 +61,8 @@ export const noErrorBodyOn2xx = defineCheck({
   needs: ['collection'],
   uses: ['writable'],
   async run(ctx, { collection, writable }) {
-    const responses = [await ctx.http.send({ method: 'GET', path: unknownItemPath(collection) })];
-    if (writable) {
-      responses.push(await ctx.sendCreating(writable, { method: 'POST', path: writable.path, json: invalidBody(writable) }));
-      responses.push(await ctx.sendCreating(writable, { method: 'POST', path: writable.path, body: malformedJson, headers: { 'content-type': 'application/json' } }));
-    }
+    const responses = [await errorProbes.unknownItem(ctx, collection)];
+    if (writable) responses.push(await errorProbes.invalidBody(ctx, writable), await errorProbes.malformedJson(ctx, writable));
     // A body that names an item is a representation, whatever its fields are called.
     const isRepresentation = (json: unknown) => typeof json === 'object' && json !== null && (json as Record<string, unknown>)[collection.idField] !== undefined;
     const bad = responses.flatMap((r) => {

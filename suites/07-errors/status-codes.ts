@@ -2,7 +2,7 @@
 import { CheckFailure, defineCheck } from '../../src/model/check.js';
 import { describe, expectStatus } from '../../src/check-kit/expect.js';
 import { errorAs2xx, expectProblems, isErrorAs2xx } from '../../src/check-kit/problem.js';
-import { invalidBody, malformedJson, unknownItemPath, unknownPath, unsupportedAccept, unconsumedTypes } from '../../src/check-kit/probes.js';
+import { errorProbes, unsupportedAccept, unsupportedContentType, unconsumedTypes } from '../../src/check-kit/probes.js';
 
 export const unknownId404 = defineCheck({
   id: 'ERR-unknown-id-404',
@@ -11,7 +11,7 @@ export const unknownId404 = defineCheck({
   severity: 'must',
   needs: ['collection'],
   async run(ctx, { collection }) {
-    const res = await ctx.http.send({ method: 'GET', path: unknownItemPath(collection) });
+    const res = await errorProbes.unknownItem(ctx, collection);
     expectStatus(res, 404, 'GET of an unknown id');
     expectProblems([res], 'content-type', 'application/problem+json');
   },
@@ -24,7 +24,7 @@ export const unknownPath404 = defineCheck({
   severity: 'must',
   needs: [],
   async run(ctx) {
-    const res = await ctx.http.send({ method: 'GET', path: unknownPath() });
+    const res = await errorProbes.unknownPath(ctx);
     expectStatus(res, 404, 'GET of an unknown path');
     expectProblems([res], 'content-type', 'application/problem+json');
   },
@@ -37,7 +37,7 @@ export const malformedJson400 = defineCheck({
   severity: 'must',
   needs: ['writable'],
   async run(ctx, { writable: collection }) {
-    const res = await ctx.sendCreating(collection, { method: 'POST', path: collection.path, body: malformedJson, headers: { 'content-type': 'application/json' } });
+    const res = await errorProbes.malformedJson(ctx, collection);
     expectStatus(res, 400, 'POST with malformed JSON');
   },
 });
@@ -49,7 +49,7 @@ export const validation422 = defineCheck({
   severity: 'must',
   needs: ['writable'],
   async run(ctx, { writable: collection }) {
-    const res = await ctx.sendCreating(collection, { method: 'POST', path: collection.path, json: invalidBody(collection) });
+    const res = await errorProbes.invalidBody(ctx, collection);
     if (isErrorAs2xx(res)) throw new CheckFailure(`POST with a body that fails validation: found ${describe(res)} with an error body, expected 422`, '422', String(res.status), res.exchangeIndex, errorAs2xx);
     expectStatus(res, 422, 'POST with a body that fails validation');
   },
@@ -62,7 +62,7 @@ export const unsupportedAccept406 = defineCheck({
   severity: 'must',
   needs: ['collection'],
   async run(ctx, { collection }) {
-    const res = await ctx.http.send({ method: 'GET', path: collection.path, headers: { accept: unsupportedAccept } });
+    const res = await errorProbes.unsupportedAccept(ctx, collection);
     expectStatus(res, 406, `GET with Accept: ${unsupportedAccept}`);
   },
 });
@@ -84,7 +84,7 @@ export const unsupportedContentType415 = defineCheck({
     let focus: number | undefined;
     for (const { method, path, body } of targets) {
       for (const type of unconsumedTypes(collection)) {
-        const res = await ctx.sendCreating(collection, { method, path, body: JSON.stringify(body), headers: { 'content-type': type } });
+        const res = method === 'POST' && type === unsupportedContentType ? await errorProbes.unsupportedContentType(ctx, collection) : await ctx.sendCreating(collection, { method, path, body: JSON.stringify(body), headers: { 'content-type': type } });
         if (res.status === 415) continue;
         wrong.push(`${method} with Content-Type: ${type} → ${res.status}`);
         focus ??= res.exchangeIndex;

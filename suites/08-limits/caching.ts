@@ -7,7 +7,7 @@ import { describe, ensure, expectStatus } from '../../src/check-kit/expect.js';
 import { secretMemberValues } from '../../src/check-kit/secret-members.js';
 import { createdItemUrl } from '../../src/check-kit/created-url.js';
 import { hasCacheDirective, parseCacheControl } from '../../src/check-kit/http-grammar.js';
-import { sharedItem, sharedGet, unknownItemPath } from '../../src/check-kit/probes.js';
+import { errorProbes, sharedGet, sharedItem } from '../../src/check-kit/probes.js';
 
 /** GET responses worth judging: the collection and, when one can be created, an item (the run's shared one: only read). */
 async function getResponses(ctx: CheckContext, needs: { collection: CollectionProfile; writable?: WritableCollection | undefined }): Promise<HttpResponse[]> {
@@ -49,7 +49,7 @@ export const cacheControlWellFormed = defineCheck({
   needs: ['collection'],
   uses: ['writable'],
   async run(ctx, needs) {
-    const responses = withCacheControl([...(await getResponses(ctx, needs)), await ctx.http.send({ method: 'GET', path: unknownItemPath(needs.collection) })]);
+    const responses = withCacheControl([...(await getResponses(ctx, needs)), await errorProbes.unknownItem(ctx, needs.collection)]);
     const problems = responses.flatMap((r) => parseCacheControl(r.headers['cache-control']!).problems.map((p) => `${describe(r)}: ${p}`));
     ensure(problems.length === 0, `${problems.join('; ')}; expected well-formed directives`, 'RFC 9111 §5.2 syntax', problems.join('; '));
   },
