@@ -13,7 +13,7 @@ import { startRecordingProxy, type RecordingProxy, type Recorded } from './suppo
 import { runInProcess } from './support/run-in-process.js';
 import { referenceConfig, testProbeRateLimit } from './support/target.js';
 import { jwtAttackChecks } from '../suites/05-authentication/jwt-attacks.js';
-import { unsupportedAccept } from '../src/check-kit/probes.js';
+import { unsupportedAccept, unsupportedContentType } from '../src/check-kit/probes.js';
 
 interface CountedReport {
   readonly requests: number;
@@ -176,5 +176,23 @@ describe('checks that judge the same answers share them', () => {
     const shared = urls('END-etag-present', 'members', 'GET').find((u) => /\/v2\/members\/[0-9a-f-]{36}$/.test(u))!;
     // END-etag-stable's second GET is its own: two GETs in all.
     expect(byItem.get(new URL(shared).pathname)).toBe(2);
+  });
+});
+
+describe('an error probe is shared only when its answer is the probe\'s subject', () => {
+  it('a 503 to the unsupported Content-Type probe stays with the check that met it: the other check that judges the probe sends its own', { timeout: 120_000 }, async () => {
+    let refused = false;
+    const ids = ['ERR-unsupported-content-type-415', 'ERR-problem-json-content-type'];
+    const { report, requests } = await countedRun<SharedReport>(ids, (req) => {
+      if (refused || req.method !== 'POST' || req.url !== '/v2/members' || req.headers['content-type'] !== unsupportedContentType) return undefined;
+      refused = true;
+      return 503;
+    });
+    expect(refused).toBe(true);
+    // The 503 (a write is not retried), then the probe again for the other check.
+    expect(requests.filter((r) => r.method === 'POST' && r.path === '/v2/members' && r.headers['content-type'] === unsupportedContentType)).toHaveLength(2);
+    const members = report.checks.filter((c) => c.collection === 'members');
+    expect(members.map((c) => c.id).sort()).toEqual([...ids].sort());
+    expect(members.filter((c) => c.status !== 'pass').length).toBeLessThanOrEqual(1);
   });
 });

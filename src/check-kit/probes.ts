@@ -10,7 +10,7 @@ import { splitList } from './http-grammar.js';
 import { withKey } from './auth.js';
 
 /** A path no API has: unknown-path probes. */
-export function unknownPath(): string {
+function unknownPath(): string {
   return `/restprobe-no-such-path-${randomUUID().slice(0, 8)}`;
 }
 
@@ -75,7 +75,7 @@ export function unconsumedTypes(collection: CollectionProfile): string[] {
 }
 
 /** A body that is not valid JSON. */
-export const malformedJson = '{"restprobe": "malformed",';
+const malformedJson = '{"restprobe": "malformed",';
 
 export function itemPath(collection: CollectionProfile, id: string): string {
   return collection.itemPath.replace('{id}', encodeURIComponent(id));
@@ -112,14 +112,18 @@ export function invalidBody(collection: CollectionProfile): Record<string, unkno
 export const errorProbeUses = ['collection', 'writable', 'credentials', 'limitedCredential'] as const;
 export type ErrorProbeNeeds = Partial<Resolved<(typeof errorProbeUses)[number]>>;
 
+/** A gateway's answer that the target was unavailable a moment: the probe's subject is not that. */
+const unavailable = new Set([502, 503, 504]);
+
 /**
  * An error probe, sent once for the run per key by the first check that asks, and handed to
  * each check that judges its answer (in its own evidence). Only an error answer (4xx or 5xx)
  * is shared: a success, which may have created something, is the sender's, and each later
- * check sends its own.
+ * check sends its own; so is a 502, 503 or 504 (a write is not retried), which would otherwise
+ * fail every check that judges the probe for one unavailable moment.
  */
 function errorProbe(ctx: CheckContext, key: string, send: (sender: CheckContext) => Promise<HttpResponse>): Promise<HttpResponse> {
-  return ctx.sharedAnswers(`error probe: ${key}`, send, (res, take) => take(res), (res) => res.status >= 400);
+  return ctx.sharedAnswers(`error probe: ${key}`, send, (res, take) => take(res), (res) => res.status >= 400 && !unavailable.has(res.status));
 }
 
 /**
@@ -133,13 +137,17 @@ function errorProbe(ctx: CheckContext, key: string, send: (sender: CheckContext)
  */
 export const errorProbes = {
   unknownPath: (ctx: CheckContext) => errorProbe(ctx, 'GET of an unknown path', (s) => s.http.send({ method: 'GET', path: unknownPath() })),
-  unknownItem: (ctx: CheckContext, c: CollectionProfile) => errorProbe(ctx, `GET of an unknown item of ${c.path}`, (s) => s.http.send({ method: 'GET', path: unknownItemPath(c) })),
-  unsupportedAccept: (ctx: CheckContext, c: CollectionProfile) => errorProbe(ctx, `GET ${c.path} with Accept: ${unsupportedAccept}`, (s) => s.http.send({ method: 'GET', path: c.path, headers: { accept: unsupportedAccept } })),
-  unsupportedMethod: (ctx: CheckContext, c: CollectionProfile) => errorProbe(ctx, `${unsupportedMethod} ${c.path}`, (s) => unsupportedMethodProbe(s, s.http.url(c.path))),
-  withoutCredentials: (ctx: CheckContext, c: CollectionProfile) => errorProbe(ctx, `GET ${c.path} without credentials`, (s) => s.http.send({ method: 'GET', path: c.path, auth: false })),
-  malformedJson: (ctx: CheckContext, w: WritableCollection) => errorProbe(ctx, `POST ${w.path} with malformed JSON`, (s) => s.sendCreating(w, { method: 'POST', path: w.path, body: malformedJson, headers: { 'content-type': 'application/json' } })),
-  invalidBody: (ctx: CheckContext, w: WritableCollection) => errorProbe(ctx, `POST ${w.path} with a body that fails validation`, (s) => s.sendCreating(w, { method: 'POST', path: w.path, json: invalidBody(w) })),
-  unsupportedContentType: (ctx: CheckContext, w: WritableCollection) => errorProbe(ctx, `POST ${w.path} as ${unsupportedContentType}`, (s) => s.sendCreating(w, { method: 'POST', path: w.path, body: JSON.stringify(w.createBody), headers: { 'content-type': unsupportedContentType } })),
+  // By the collection's name, not its path: two collections may share a path, with other item paths, ids and bodies.
+  unknownItem: (ctx: CheckContext, c: CollectionProfile) => errorProbe(ctx, `GET of an unknown item of ${c.name}`, (s) => s.http.send({ method: 'GET', path: unknownItemPath(c) })),
+  unsupportedAccept: (ctx: CheckContext, c: CollectionProfile) => errorProbe(ctx, `GET ${c.name} with Accept: ${unsupportedAccept}`, (s) => s.http.send({ method: 'GET', path: c.path, headers: { accept: unsupportedAccept } })),
+  unsupportedMethod: (ctx: CheckContext, c: CollectionProfile) => errorProbe(ctx, `${unsupportedMethod} ${c.name}`, (s) => unsupportedMethodProbe(s, s.http.url(c.path))),
+  withoutCredentials: (ctx: CheckContext, c: CollectionProfile) => errorProbe(ctx, `GET ${c.name} without credentials`, (s) => s.http.send({ method: 'GET', path: c.path, auth: false })),
+  malformedJson: (ctx: CheckContext, w: WritableCollection) => errorProbe(ctx, `POST ${w.name} with malformed JSON`, (s) => s.sendCreating(w, { method: 'POST', path: w.path, body: malformedJson, headers: { 'content-type': 'application/json' } })),
+  invalidBody: (ctx: CheckContext, w: WritableCollection) => errorProbe(ctx, `POST ${w.name} with a body that fails validation`, (s) => s.sendCreating(w, { method: 'POST', path: w.path, json: invalidBody(w) })),
+  unsupportedContentType: (ctx: CheckContext, w: WritableCollection) => errorProbe(ctx, `POST ${w.name} as ${unsupportedContentType}`, (s) => s.sendCreating(w, { method: 'POST', path: w.path, body: JSON.stringify(w.createBody), headers: { 'content-type': unsupportedContentType } })),
+  /** A valid credential without the write scope: the 403 (AUT-scope-403 judges its status). */
+  withoutScope: (ctx: CheckContext, w: WritableCollection, limited: NonNullable<ErrorProbeNeeds['limitedCredential']>) =>
+    errorProbe(ctx, `POST ${w.name} with a credential without the write scope`, (s) => s.sendCreating(w, { method: 'POST', path: w.path, json: w.createBody, ...withKey(limited, limited.value.value) })),
 };
 
 /**
@@ -160,11 +168,7 @@ export async function provokeErrors(ctx: CheckContext, needs: ErrorProbeNeeds): 
   }
   if (writable) {
     responses.push(await errorProbes.malformedJson(ctx, writable), await errorProbes.invalidBody(ctx, writable), await errorProbes.unsupportedContentType(ctx, writable));
-    // A valid credential without the write scope: the 403 (AUT-scope-403 judges its status).
-    if (limitedCredential) {
-      const key = `POST ${writable.path} with a credential without the write scope`;
-      responses.push(await errorProbe(ctx, key, (s) => s.sendCreating(writable, { method: 'POST', path: writable.path, json: writable.createBody, ...withKey(limitedCredential, limitedCredential.value.value) })));
-    }
+    if (limitedCredential) responses.push(await errorProbes.withoutScope(ctx, writable, limitedCredential));
   }
   return responses.filter((r) => r.status >= 400);
 }

@@ -10,7 +10,7 @@ import type { CollectionProfile, TargetProfile } from '../model/profile.js';
 import type { WritableCollection } from '../model/needs.js';
 import type { ProbeShape, ShapeSnapshot } from '../model/shape.js';
 import { listedItems } from './pagination.js';
-import { invalidBody, itemPath, sharedGet, sharedItemWithCreate, unknownItemPath } from './probes.js';
+import { errorProbes, invalidBody, itemPath, sharedGet, sharedItemWithCreate } from './probes.js';
 import { setupError } from './setup.js';
 import { shapeOf } from './shapes.js';
 
@@ -56,9 +56,9 @@ export async function snapshotCollection(ctx: CheckContext, c: CollectionProfile
     if (id === undefined) ctx.note(`${c.path} listed no item to read: the item's shape is not recorded`);
     else probes['listed item'] = probeShape(`${item} (the listing's first item)`, await ctx.http.send({ method: 'GET', path: itemPath(c, id) }));
   }
-  probes['missing item'] = probeShape(`${item} (an id no item has)`, await ctx.http.send({ method: 'GET', path: unknownItemPath(c) }));
+  probes['missing item'] = probeShape(`${item} (an id no item has)`, await errorProbes.unknownItem(ctx, c));
   if (writable !== undefined && Object.keys(invalidBody(writable)).length > 0) {
-    probes['invalid create'] = probeShape(`POST ${c.path} (a body that fails validation)`, await ctx.sendCreating(writable, { method: 'POST', path: c.path, json: invalidBody(writable) }));
+    probes['invalid create'] = probeShape(`POST ${c.path} (a body that fails validation)`, await errorProbes.invalidBody(ctx, writable));
   }
   const version = majorVersion(ctx.profile, c);
   return { ...(version !== undefined && { version }), probes };

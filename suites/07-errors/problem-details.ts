@@ -47,9 +47,8 @@ export const validationErrorsField = defineCheck({
   severity: 'must',
   needs: ['writable'],
   async run(ctx, { writable: collection }) {
-    const sent = invalidBody(collection);
-    const res = await ctx.sendCreating(collection, { method: 'POST', path: collection.path, json: sent });
-    expectFieldErrors(res, Object.keys(sent), 'the answer to an invalid body');
+    const res = await errorProbes.invalidBody(ctx, collection);
+    expectFieldErrors(res, Object.keys(invalidBody(collection)), 'the answer to an invalid body');
   },
 });
 
