@@ -153,9 +153,11 @@ describe('the polite guard', () => {
 describe('the reference server with --rate-limit, well below a run\'s pace', () => {
   it('a full run ends with no failure and no error (slower, not wrong), and the report shows the waits', async () => {
     const { startTarget } = await import('./support/target.js');
-    // The two nodes share one counter: 50 requests a second in all, a fraction of a run's
-    // pace even on a loaded CI machine; the projects collection alone keeps the run short.
-    const target = await startTarget([], { rateLimit: { limit: 50, windowMs: 1_000 } });
+    // The two nodes share one counter: 30 requests a second in all, below a run's pace on a
+    // loaded CI machine too (at 50, one run in a loaded suite never met the limiter, and showed
+    // no wait); the window is a whole second, as RateLimit's reset is in whole seconds.
+    // The projects collection alone keeps the run short.
+    const target = await startTarget([], { rateLimit: { limit: 30, windowMs: 1_000 } });
     try {
       const profile = { ...target.profile, collections: target.profile.collections.filter((c) => c.name === 'projects') };
       const outcome = await runChecks({ profile, checks: catalogue, seed: 4, client: target.client });
