@@ -4,6 +4,7 @@ import { creatable } from '../model/needs.js';
 import type { TargetProfile } from '../model/profile.js';
 import { resolveUrl } from '../http/session.js';
 import { createChild } from './children.js';
+import { adoptedFixture } from './probes.js';
 
 /** The links of a representation, name → target; empty when it has no `_links` object. */
 export function linksOf(representation: unknown): Map<string, string> {
@@ -61,8 +62,7 @@ export interface Linked {
  * ends and their creates' answers in each asking check's evidence.
  */
 export function linkedItems(ctx: CheckContext): Promise<Linked[]> {
-  const key = 'an item in every collection and sub-collection, for its links';
-  return ctx.sharedAnswers(key, (sender) => sender.runFixture(key, (maker) => makeLinked(sender.profile, maker)), (items, take) => items.map((i) => ({ ...i, response: take(i.response) })));
+  return adoptedFixture(ctx, 'an item in every collection and sub-collection, for its links', (maker) => makeLinked(ctx.profile, maker), (items, take) => items.map((i) => ({ ...i, response: take(i.response) })));
 }
 
 async function makeLinked(profile: TargetProfile, ctx: FixtureMaker): Promise<Linked[]> {

@@ -3,7 +3,7 @@
  * method a path does not allow, and an item the reading checks share.
  */
 import { randomInt, randomUUID } from 'node:crypto';
-import type { CheckContext, CreatedResource, HttpResponse } from '../model/context.js';
+import type { CheckContext, CreatedResource, FixtureMaker, HttpResponse, RequestSpec } from '../model/context.js';
 import type { CollectionProfile } from '../model/profile.js';
 import type { Resolved, WritableCollection } from '../model/needs.js';
 import { splitList } from './http-grammar.js';
@@ -35,7 +35,17 @@ export function unknownItemPath(collection: CollectionProfile): string {
  * deletes it, or judges its create makes its own.
  */
 export function sharedItem(ctx: CheckContext, c: WritableCollection): Promise<CreatedResource> {
-  return ctx.runFixture(`${c.name}: an item to read`, (maker) => maker.create(c));
+  return ctx.runFixture(sharedItemKey(c), (maker) => maker.create(c));
+}
+
+const sharedItemKey = (c: WritableCollection): string => `${c.name}: an item to read`;
+
+/**
+ * A run fixture (`ctx.runFixture`) whose makers' answers `adopt` hands to each asking check
+ * too, in its own evidence: for checks that judge what the fixture's creates answered.
+ */
+export function adoptedFixture<T>(ctx: CheckContext, key: string, make: (maker: FixtureMaker) => Promise<T>, adopt: (made: T, take: (res: HttpResponse) => HttpResponse) => T): Promise<T> {
+  return ctx.sharedAnswers(`${key}, its answers`, (sender) => sender.runFixture(key, make), adopt);
 }
 
 /**
@@ -43,7 +53,7 @@ export function sharedItem(ctx: CheckContext, c: WritableCollection): Promise<Cr
  * judges that answer (a version snapshot records its shape).
  */
 export function sharedItemWithCreate(ctx: CheckContext, c: WritableCollection): Promise<CreatedResource> {
-  return ctx.sharedAnswers(`${c.name}: an item to read, and its create`, (sender) => sharedItem(sender, c), (item, take) => ({ ...item, response: take(item.response) }));
+  return adoptedFixture(ctx, sharedItemKey(c), (maker) => maker.create(c), (item, take) => ({ ...item, response: take(item.response) }));
 }
 
 /**
@@ -142,13 +152,18 @@ export const errorProbes = {
   unsupportedAccept: (ctx: CheckContext, c: CollectionProfile) => errorProbe(ctx, `GET ${c.name} with Accept: ${unsupportedAccept}`, (s) => s.http.send({ method: 'GET', path: c.path, headers: { accept: unsupportedAccept } })),
   unsupportedMethod: (ctx: CheckContext, c: CollectionProfile) => errorProbe(ctx, `${unsupportedMethod} ${c.name}`, (s) => unsupportedMethodProbe(s, s.http.url(c.path))),
   withoutCredentials: (ctx: CheckContext, c: CollectionProfile) => errorProbe(ctx, `GET ${c.name} without credentials`, (s) => s.http.send({ method: 'GET', path: c.path, auth: false })),
-  malformedJson: (ctx: CheckContext, w: WritableCollection) => errorProbe(ctx, `POST ${w.name} with malformed JSON`, (s) => s.sendCreating(w, { method: 'POST', path: w.path, body: malformedJson, headers: { 'content-type': 'application/json' } })),
-  invalidBody: (ctx: CheckContext, w: WritableCollection) => errorProbe(ctx, `POST ${w.name} with a body that fails validation`, (s) => s.sendCreating(w, { method: 'POST', path: w.path, json: invalidBody(w) })),
-  unsupportedContentType: (ctx: CheckContext, w: WritableCollection) => errorProbe(ctx, `POST ${w.name} as ${unsupportedContentType}`, (s) => s.sendCreating(w, { method: 'POST', path: w.path, body: JSON.stringify(w.createBody), headers: { 'content-type': unsupportedContentType } })),
+  malformedJson: (ctx: CheckContext, w: WritableCollection) => errorProbe(ctx, `POST ${w.name} with malformed JSON`, (s) => post(s, w, { body: malformedJson, headers: { 'content-type': 'application/json' } })),
+  invalidBody: (ctx: CheckContext, w: WritableCollection) => errorProbe(ctx, `POST ${w.name} with a body that fails validation`, (s) => post(s, w, { json: invalidBody(w) })),
+  unsupportedContentType: (ctx: CheckContext, w: WritableCollection) => errorProbe(ctx, `POST ${w.name} as ${unsupportedContentType}`, (s) => post(s, w, { body: JSON.stringify(w.createBody), headers: { 'content-type': unsupportedContentType } })),
   /** A valid credential without the write scope: the 403 (AUT-scope-403 judges its status). */
   withoutScope: (ctx: CheckContext, w: WritableCollection, limited: NonNullable<ErrorProbeNeeds['limitedCredential']>) =>
-    errorProbe(ctx, `POST ${w.name} with a credential without the write scope`, (s) => s.sendCreating(w, { method: 'POST', path: w.path, json: w.createBody, ...withKey(limited, limited.value.value) })),
+    errorProbe(ctx, `POST ${w.name} with a credential without the write scope`, (s) => post(s, w, { json: w.createBody, ...withKey(limited, limited.value.value) })),
 };
+
+/** A POST to `w`'s listing; what a lenient target created of it is the sender's to clean up. */
+function post(ctx: CheckContext, w: WritableCollection, spec: Omit<RequestSpec, 'method' | 'path'>): Promise<HttpResponse> {
+  return ctx.sendCreating(w, { method: 'POST', path: w.path, ...spec });
+}
 
 /**
  * Requests that must each be answered with an error, as many as the config allows:

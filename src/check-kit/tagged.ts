@@ -8,8 +8,13 @@ import { sharedGet } from './probes.js';
  * GETs the item and returns the response and its ETag; fails unless 200 with a valid ETag.
  * `shared`: the item is the run's {@link sharedItem}, which no check changes, so one GET of
  * it serves every check that reads its validator ({@link sharedGet}).
+ *
+ * @example
+ * ```ts
+ * const { etag } = await tagged(ctx, item.url, 'GET before the writes');
+ * ```
  */
-export async function tagged(ctx: CheckContext, url: string, what: string, shared = false): Promise<{ res: HttpResponse; etag: string }> {
+export async function tagged(ctx: CheckContext, url: string, what: string, { shared = false }: { readonly shared?: boolean } = {}): Promise<{ res: HttpResponse; etag: string }> {
   const res = shared ? await sharedGet(ctx, { url }) : await ctx.http.send({ method: 'GET', url });
   expectStatus(res, 200, what);
   const etag = expectHeader(res, 'ETag', what);

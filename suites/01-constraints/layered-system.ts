@@ -15,7 +15,7 @@ export const etagSameAcrossNodes = defineCheck({
     const item = await sharedItem(ctx, writable);
     // The item's path below the base URL: a node is the base URL's peer, path prefix and all.
     const path = item.url.slice(ctx.profile.baseUrl.length);
-    const here = await tagged(ctx, item.url, 'GET on the base URL', true);
+    const here = await tagged(ctx, item.url, 'GET on the base URL', { shared: true });
     for (const node of nodes) {
       const there = await tagged(ctx, `${node}${path}`, `GET on node ${node}`);
       ensure(there.etag === here.etag, `node ${node} gave ETag ${there.etag} where ${ctx.profile.baseUrl} gave ${here.etag} for the same item, expected one validator on every node`, here.etag, there.etag);

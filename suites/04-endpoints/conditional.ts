@@ -24,7 +24,7 @@ export const etagPresent = defineCheck({
   dependsOn: ['END-get-item-200'],
   async run(ctx, { writable: collection }) {
     const item = await sharedItem(ctx, collection);
-    await tagged(ctx, item.url, 'GET of an item', true);
+    await tagged(ctx, item.url, 'GET of an item', { shared: true });
     const page = await sharedGet(ctx, { path: collection.path });
     const etag = page.headers['etag'];
     ctx.note(`GET ${collection.path}: ${etag === undefined ? 'no ETag (allowed)' : isEntityTag(etag) ? `ETag ${etag}` : `ETag ${etag} is not an entity-tag`}`);
@@ -41,7 +41,7 @@ export const etagStable = defineCheck({
   assumes: ['END-safe-methods-no-change'],
   async run(ctx, { writable }) {
     const item = await sharedItem(ctx, writable);
-    const first = await tagged(ctx, item.url, 'first GET', true);
+    const first = await tagged(ctx, item.url, 'first GET', { shared: true });
     const second = await tagged(ctx, item.url, 'second GET');
     ensure(first.etag === second.etag, `two GETs of an unchanged item carried ETags ${first.etag} and ${second.etag}, expected the same validator`, first.etag, second.etag);
   },
@@ -95,7 +95,7 @@ export const ifNoneMatch304 = defineCheck({
   assumes: ['END-etag-stable'],
   async run(ctx, { writable }) {
     const item = await sharedItem(ctx, writable);
-    const { res: ok, etag } = await tagged(ctx, item.url, 'GET', true);
+    const { res: ok, etag } = await tagged(ctx, item.url, 'GET', { shared: true });
     const weakForm = isWeakTag(etag) ? etag.slice(2) : `W/${etag}`;
     for (const tag of [etag, weakForm, `${staleTag}, ${etag}`]) {
       const res = await ctx.http.send({ method: 'GET', url: item.url, headers: { 'if-none-match': tag } });
@@ -121,7 +121,7 @@ export const notModifiedNoBody = defineCheck({
   dependsOn: ['END-if-none-match-304'],
   async run(ctx, { writable }) {
     const item = await sharedItem(ctx, writable);
-    const { etag } = await tagged(ctx, item.url, 'GET', true);
+    const { etag } = await tagged(ctx, item.url, 'GET', { shared: true });
     const notModified = await sendExpectingNoContent(ctx, { method: 'GET', url: item.url, headers: { 'if-none-match': etag } }, { method: 'GET', url: item.url });
     if (notModified.res.status !== 304) throw new CheckSkipped(`no 304 to observe: If-None-Match got ${notModified.res.status} (see END-if-none-match-304)`);
     expectNoContent(notModified, 'the 304');
