@@ -248,7 +248,12 @@ describe('every rate-limit check leaves the quota as it found it, whatever its v
     const { credential: _, otherCredential: __, ...rateLimit } = standIn(server, { limit: 5, windowMs: 1_000 }).rateLimit!;
     const result = (await run({ ...standIn(server), rateLimit }, one(id)))[id]!;
     expect(result.status, result.message).toBe(status);
-    expect(result.evidence.notes).toContainEqual(expect.stringMatching(/^served again \d+ ms after the (429|403) to the run's own key \(\$API_KEY\) \(retry-after-ms: \d+\)$/));
+    // A refusal it ended on is waited out until the key is served again. LIM-503-retry-after's
+    // wave past the first 429 may outlast the one-second window on a loaded machine and end
+    // served: then there is nothing to wait out, and only the whole window below is waited.
+    const waitedOut = result.evidence.notes.filter((n) => /^(served again|still limited)/.test(n));
+    const endedServed = id === 'LIM-503-retry-after' && waitedOut.length === 0;
+    expect(waitedOut).toEqual(endedServed ? [] : [expect.stringMatching(/^served again \d+ ms after the (429|403) to the run's own key \(\$API_KEY\) \(retry-after-ms: \d+\)$/)]);
     expect(result.evidence.notes.at(-1)).toBe('waited a whole window (1000 ms) after the last request, so the next check finds the whole quota');
     expect(await statusesNow(server, 5, server.keys.API_KEY)).toEqual([200, 200, 200, 200, 200]);
   });
