@@ -125,14 +125,26 @@ export function scrubSecrets(text: string, secrets: readonly Secret[]): string {
   return out;
 }
 
-/** Every window hash of the secrets screened since it was last emptied (see {@link screenedIn}), to skip texts that hold none at one lookup a window. */
-let screen = new Set<number>();
+/**
+ * One bit for every window hash of the secrets screened since it was last emptied (see
+ * {@link screenedIn}), to skip texts that hold none at one bit test a window. A bit array,
+ * not a set of the hashes: a new secret's thousands of windows (a JWK's) are put in at a
+ * store each, which a set's inserts cost several times over in every run; a false hit only
+ * costs the exact look that follows.
+ */
+const screenBits = 1 << 24;
+let screen: Uint32Array | undefined;
+/** Hashes put in since the screen was last emptied. */
+let screened = 0;
 /** Bumped when the screen is emptied, so each secret in use is put back once. */
 let epoch = 0;
 /** The screen's epoch each prepared secret was put in. */
 const screenedIn = new WeakMap<Prepared, number>();
-/** Emptied past this many hashes: a long-lived process (the fault matrix) meets new secrets all the time. */
+/** Emptied past this many hashes, which keeps false hits rare: a long-lived process (the fault matrix) meets new secrets all the time. */
 const maxScreen = 500_000;
+
+/** A hash's bit in the screen: its top bits after a multiplicative mix, as the rolling hash's low bits mix least. */
+const bitOf = (h: number): number => Math.imul(h, 0x9e3779b1) >>> 8;
 
 /**
  * The secrets whose forms or pieces `text` may hold: one rolling-hash pass over the text
@@ -147,16 +159,28 @@ function candidates(text: string, secrets: readonly Secret[]): Secret[] {
   if (long.length === 0 || text.length < fragmentLength) return short;
   // Emptied only past what this list needs on its own, so a list that large is not screened afresh every time.
   const needed = long.reduce((n, { p }) => n + p.grams.size + p.heads.size, 0);
-  if (screen.size > maxScreen + needed) [screen, epoch] = [new Set(), epoch + 1];
+  screen ??= new Uint32Array(screenBits >>> 5);
+  const bits = screen;
+  if (screened > maxScreen + needed) {
+    bits.fill(0);
+    screened = 0;
+    epoch++;
+  }
+  const put = (h: number): void => {
+    const b = bitOf(h);
+    bits[b >>> 5]! |= 1 << (b & 31);
+  };
   for (const { p } of long) {
     if (screenedIn.get(p) === epoch) continue;
-    for (const h of p.grams) screen.add(h);
-    for (const h of p.heads) screen.add(h);
+    p.grams.forEach(put);
+    p.heads.forEach(put);
+    screened += p.grams.size + p.heads.size;
     screenedIn.set(p, epoch);
   }
   const hits: number[] = [];
   eachWindow(text, (h) => {
-    if (screen.has(h)) hits.push(h);
+    const b = bitOf(h);
+    if ((bits[b >>> 5]! & (1 << (b & 31))) !== 0) hits.push(h);
   });
   if (hits.length === 0) return short;
   return [...short, ...long.filter(({ p }) => hits.some((x) => p.grams.has(x) || p.heads.has(x))).map(({ secret }) => secret)];
