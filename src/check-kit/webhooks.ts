@@ -78,24 +78,55 @@ export async function triggerCreate(ctx: CheckContext, probe: WebhookProbe, befo
   // The mark is known before the create answers (a delivery may come first); the id after.
   // An event that shows another mark is another item's, whatever its id (ids can be reused);
   // one that shows no mark at all (a delete event of the id alone) is matched by the id.
-  const showsMark = (d: Delivery): boolean => d.raw.toString('utf8').includes(mark);
+  const showsMark = (d: Delivery): boolean => decoded(d).text.includes(mark);
   const about = (d: Delivery): boolean => {
-    // Decoded once: every delivery of the run is tested against every waiting check's item.
-    const text = d.raw.toString('utf8');
-    if (text.includes(mark)) return true;
-    let body: unknown;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      return false;
-    }
-    if (valuesOf(body, markField).length > 0 || id === undefined || id === '') return false;
-    return valuesOf(body, idField).some((v) => String(v) === id);
+    const seen = decoded(d);
+    if (seen.text.includes(mark)) return true;
+    if (seen.body === notJson || membersNamed(seen, markField).length > 0 || id === undefined || id === '') return false;
+    return membersNamed(seen, idField).some((v) => String(v) === id);
   };
   beforeCreate?.({ about, showsMark });
   const item = await ctx.create(probe.trigger, { [probe.trigger.markField]: mark });
   id = item.id;
   return { item, about, showsMark };
+}
+
+const notJson = Symbol('not JSON');
+
+/** A delivery's body as text and as JSON, and the values of members looked up by name so far. */
+interface Decoded {
+  readonly text: string;
+  readonly body: unknown;
+  readonly members: Map<string, unknown[]>;
+}
+
+/**
+ * Each delivery decoded once: a channel tests every delivery it holds against a waiting
+ * check's item again each time another arrives (an item's id becomes known only once its
+ * create answers), and a delivery may be tested by several checks.
+ */
+const decodedDeliveries = new WeakMap<Delivery, Decoded>();
+
+function decoded(d: Delivery): Decoded {
+  let seen = decodedDeliveries.get(d);
+  if (seen === undefined) {
+    const text = d.raw.toString('utf8');
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = notJson;
+    }
+    decodedDeliveries.set(d, (seen = { text, body, members: new Map() }));
+  }
+  return seen;
+}
+
+/** The values of the members of a decoded JSON body named `key`, at any depth. */
+function membersNamed(seen: Decoded, key: string): unknown[] {
+  let values = seen.members.get(key);
+  if (values === undefined) seen.members.set(key, (values = valuesOf(seen.body, key)));
+  return values;
 }
 
 /** Every value of members named `key`, at any depth. */
