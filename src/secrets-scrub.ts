@@ -132,7 +132,8 @@ export function scrubSecrets(text: string, secrets: readonly Secret[]): string {
  * store each, which a set's inserts cost several times over in every run; a false hit only
  * costs the exact look that follows.
  */
-const screenBits = 1 << 24;
+/** The screen holds 2^screenLog2 bits. */
+const screenLog2 = 24;
 let screen: Uint32Array | undefined;
 /** Hashes put in since the screen was last emptied. */
 let screened = 0;
@@ -144,7 +145,7 @@ const screenedIn = new WeakMap<Prepared, number>();
 const maxScreen = 500_000;
 
 /** A hash's bit in the screen: its top bits after a multiplicative mix, as the rolling hash's low bits mix least. */
-const bitOf = (h: number): number => Math.imul(h, 0x9e3779b1) >>> 8;
+const bitOf = (h: number): number => Math.imul(h, 0x9e3779b1) >>> (32 - screenLog2);
 
 /**
  * The secrets whose forms or pieces `text` may hold: one rolling-hash pass over the text
@@ -159,7 +160,7 @@ function candidates(text: string, secrets: readonly Secret[]): Secret[] {
   if (long.length === 0 || text.length < fragmentLength) return short;
   // Emptied only past what this list needs on its own, so a list that large is not screened afresh every time.
   const needed = long.reduce((n, { p }) => n + p.grams.size + p.heads.size, 0);
-  screen ??= new Uint32Array(screenBits >>> 5);
+  screen ??= new Uint32Array(2 ** (screenLog2 - 5));
   const bits = screen;
   if (screened > maxScreen + needed) {
     bits.fill(0);

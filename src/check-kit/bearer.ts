@@ -16,6 +16,7 @@ import { decodeUnverified, looksLikeJwt, type DecodedJwt } from './jwt.js';
 import { clientCredentialsGrant, renewAt, requireTokens, tokenRequest } from './oauth-token.js';
 import { codeFlowTokens } from './code-flow.js';
 import { setupError } from './setup.js';
+import { sharedResponse } from './probes.js';
 
 /** What a request adds to send `token` as a Bearer token in place of the configured credentials. */
 export function withBearer(token: string): Pick<RequestSpec, 'auth' | 'headers'> {
@@ -128,7 +129,7 @@ export function acceptanceOf(ctx: CheckContext, collection: CollectionProfile, t
   // Named by a digest, not the token: a renewed token is another answer, and the key holds no secret.
   const digest = createHash('sha256').update(token).digest('base64url').slice(0, 16);
   // Only an acceptance is shared: a refusal (a passing 5xx, a 401) is the sender's alone, and each later check asks for itself.
-  return ctx.sharedAnswers(`a token ${digest} accepted at ${collection.path}`, (sender) => presentToken(sender, collection, token), (res, take) => take(res), isSuccess);
+  return sharedResponse(ctx, `a token ${digest} accepted at ${collection.path}`, (sender) => presentToken(sender, collection, token), isSuccess);
 }
 
 /** A token the check needs accepted (the genuine one, one signed with the test key): anything but 2xx is a setup error. */

@@ -8,6 +8,7 @@ import type { CollectionProfile } from '../model/profile.js';
 import type { Resolved, WritableCollection } from '../model/needs.js';
 import { splitList } from './http-grammar.js';
 import { withKey } from './auth.js';
+import { isUnavailable } from '../http/polite.js';
 
 /** A path no API has: unknown-path probes. */
 function unknownPath(): string {
@@ -67,7 +68,16 @@ export function sharedItemWithCreate(ctx: CheckContext, c: WritableCollection): 
  */
 export function sharedGet(ctx: CheckContext, target: { readonly path: string } | { readonly url: string }): Promise<HttpResponse> {
   const where = 'url' in target ? target.url : ctx.http.url(target.path);
-  return ctx.sharedAnswers(`GET ${where}`, (sender) => sender.http.send({ method: 'GET', ...target }), (res, take) => take(res), (res) => res.status === 200);
+  return sharedResponse(ctx, `GET ${where}`, (sender) => sender.http.send({ method: 'GET', ...target }), (res) => res.status === 200);
+}
+
+/**
+ * One answer sent once for the run under `key` (`ctx.sharedAnswers`) and handed to each
+ * asking check in its own evidence, when `keep` accepts it; otherwise it stays the sender's,
+ * and each later check sends its own.
+ */
+export function sharedResponse(ctx: CheckContext, key: string, send: (sender: CheckContext) => Promise<HttpResponse>, keep: (res: HttpResponse) => boolean): Promise<HttpResponse> {
+  return ctx.sharedAnswers(key, send, (res, take) => take(res), keep);
 }
 
 /** An Accept value no JSON API produces. */
@@ -122,9 +132,6 @@ export function invalidBody(collection: CollectionProfile): Record<string, unkno
 export const errorProbeUses = ['collection', 'writable', 'credentials', 'limitedCredential'] as const;
 export type ErrorProbeNeeds = Partial<Resolved<(typeof errorProbeUses)[number]>>;
 
-/** A gateway's answer that the target was unavailable a moment: the probe's subject is not that. */
-const unavailable = new Set([502, 503, 504]);
-
 /**
  * An error probe, sent once for the run per key by the first check that asks, and handed to
  * each check that judges its answer (in its own evidence). Only an error answer (4xx or 5xx)
@@ -133,7 +140,7 @@ const unavailable = new Set([502, 503, 504]);
  * fail every check that judges the probe for one unavailable moment.
  */
 function errorProbe(ctx: CheckContext, key: string, send: (sender: CheckContext) => Promise<HttpResponse>): Promise<HttpResponse> {
-  return ctx.sharedAnswers(`error probe: ${key}`, send, (res, take) => take(res), (res) => res.status >= 400 && !unavailable.has(res.status));
+  return sharedResponse(ctx, `error probe: ${key}`, send, (res) => res.status >= 400 && !isUnavailable(res.status));
 }
 
 /**

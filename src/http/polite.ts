@@ -36,6 +36,9 @@ export interface PoliteOptions {
   readonly stopRun?: (why: RestprobeError) => void;
 }
 
+/** 502, 503 or 504: the target (or a gateway before it) could not answer just then, which says nothing of the request itself. */
+export const isUnavailable = (status: number): boolean => status === 502 || status === 503 || status === 504;
+
 export const politeDefaults: PoliteOptions = { maxWaitMs: 60_000, rateLimitAttempts: 8, transientAttempts: 3, baseDelayMs: 200 };
 
 /**
@@ -191,7 +194,7 @@ async function sendPolitely(next: Send, req: RawRequest, pacer: Pacer, options: 
         waitMs = asked;
         if (res.status === 429) pacer.pause(Date.now() + waitMs);
         reason = `answered ${res.status} (${shown})`;
-      } else if (safeToRepeat && (res.status === 502 || res.status === 503 || res.status === 504) && attempt < options.transientAttempts) {
+      } else if (safeToRepeat && isUnavailable(res.status) && attempt < options.transientAttempts) {
         waitMs = backoff(options, attempt);
         reason = `answered ${res.status}`;
       } else {
