@@ -191,7 +191,7 @@ describe('restprobe checks and serve', () => {
     // A slow backend: items are created at once, but every GET of one takes 30 s.
     const slow = await startRecordingProxy(clean.url, { delayMs: (req) => (req.method === 'GET' && /^\/v2\/(projects|members)\/[^/?]+/.test(req.url ?? '') ? 30_000 : 0) });
     try {
-      const child = spawn(process.execPath, [bin, 'run', slow.url, '-c', referenceConfig, '--report-dir', dir, '--only', 'END-get-item-200,END-etag-stable,END-if-match-412'], { cwd: repoRoot, env: { ...process.env, ...clean.secrets, NO_COLOR: '1' } });
+      const child = spawn(process.execPath, [bin, 'run', slow.url, '-c', referenceConfig, '--report-dir', dir, '--only', 'END-put-replaces,END-etag-stable,END-if-match-412'], { cwd: repoRoot, env: { ...process.env, ...clean.secrets, NO_COLOR: '1' } });
       let out = '';
       child.stdout.on('data', (d: Buffer) => (out += d.toString()));
       // Once every check holds an item and waits on a GET, stop twice.

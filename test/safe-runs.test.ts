@@ -67,11 +67,11 @@ describe('behind a gateway that serves the API under /api', () => {
 
   it('a gateway that refuses every DELETE: each item is listed as left, with its last answer, in every report and the terminal', async () => {
     const profile = await behindGateway({ prefix: '/api', intercept: (req) => (req.method === 'DELETE' ? 403 : undefined) }, (url) => `${url}/api`);
-    const outcome = await runChecks({ profile, checks: catalogue.filter((c) => ['END-get-item-200', 'END-etag-stable'].includes(c.id)), seed: 5 });
+    const outcome = await runChecks({ profile, checks: catalogue.filter((c) => ['END-put-replaces', 'END-etag-stable'].includes(c.id)), seed: 5 });
     expect(outcome.leftovers.map((l) => [l.owner, l.lastAnswer])).toEqual(
       expect.arrayContaining([
-        ['END-get-item-200 [projects]', 'DELETE answered 403'],
-        ['END-get-item-200 [members]', 'DELETE answered 403'],
+        ['END-put-replaces [projects]', 'DELETE answered 403'],
+        ['END-put-replaces [members]', 'DELETE answered 403'],
         // END-etag-stable reads the item the reading checks share: the run's fixture.
         ['the run\'s fixture "projects: an item to read"', 'DELETE answered 403'],
       ]),
@@ -106,10 +106,10 @@ describe('cleanup', () => {
 
   it('a 404 from the gateway to a DELETE is no proof the item is gone', async () => {
     const profile = await behindGateway({ intercept: (req) => (req.method === 'DELETE' ? 404 : undefined) });
-    const outcome = await runChecks({ profile, checks: catalogue.filter((c) => c.id === 'END-get-item-200'), seed: 5 });
+    const outcome = await runChecks({ profile, checks: catalogue.filter((c) => c.id === 'END-put-replaces'), seed: 5 });
     const left = { lastAnswer: 'DELETE answered 404 but GET answered 200' };
     expect(outcome.leftovers).toHaveLength(2);
-    expect(outcome.leftovers).toEqual(expect.arrayContaining([expect.objectContaining({ owner: 'END-get-item-200 [projects]', ...left }), expect.objectContaining({ owner: 'END-get-item-200 [members]', ...left })]));
+    expect(outcome.leftovers).toEqual(expect.arrayContaining([expect.objectContaining({ owner: 'END-put-replaces [projects]', ...left }), expect.objectContaining({ owner: 'END-put-replaces [members]', ...left })]));
   });
 });
 
@@ -314,9 +314,9 @@ describe('what cleanup cannot see (review findings)', () => {
   it('a create that got no answer is listed as possibly created, with the mark to find it by', async () => {
     const loaded = await behindGateway({ delayMs: (req) => (req.method === 'POST' ? 1_500 : 0) });
     const profile = { ...loaded, http: { ...loaded.http, timeoutMs: 300 } };
-    const outcome = await runChecks({ profile, checks: catalogue.filter((c) => c.id === 'END-get-item-200'), seed: 1 });
+    const outcome = await runChecks({ profile, checks: catalogue.filter((c) => c.id === 'END-put-replaces'), seed: 1 });
     expect(outcome.results[0]).toMatchObject({ status: 'error', errorCode: 'ERR_TIMEOUT' });
-    expect(outcome.leftovers).toEqual(expect.arrayContaining([expect.objectContaining({ owner: 'END-get-item-200 [projects]', lastAnswer: expect.stringMatching(/^POST got no answer \(ERR_TIMEOUT\): an item may have been created; look for label = restprobe-/) })]));
+    expect(outcome.leftovers).toEqual(expect.arrayContaining([expect.objectContaining({ owner: 'END-put-replaces [projects]', lastAnswer: expect.stringMatching(/^POST got no answer \(ERR_TIMEOUT\): an item may have been created; look for label = restprobe-/) })]));
   });
 
   it('a spent request budget is no sign of damage: no "stopped working" line', async () => {

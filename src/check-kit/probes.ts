@@ -32,8 +32,9 @@ export function unknownItemPath(collection: CollectionProfile): string {
 /**
  * An item that checks only read (GET, HEAD, OPTIONS, conditional GETs), one per collection
  * for the run, made by the first check that asks: a safe method changes nothing, so one item
- * serves them all (END-safe-methods-no-change judges that). A check that writes to its item,
- * deletes it, or judges its create makes its own.
+ * serves them all (END-safe-methods-no-change judges that). A check that writes to its item
+ * or deletes it makes its own; one that judges the create's answer takes this item's
+ * ({@link sharedItemWithCreate}).
  */
 export function sharedItem(ctx: CheckContext, c: WritableCollection): Promise<CreatedResource> {
   return ctx.runFixture(sharedItemKey(c), (maker) => maker.create(c));
@@ -51,7 +52,7 @@ export function adoptedFixture<T>(ctx: CheckContext, key: string, make: (maker: 
 
 /**
  * The {@link sharedItem} with its create's answer in this check's evidence: for a check that
- * judges that answer (a version snapshot records its shape).
+ * judges that answer (its status and Location, what it returned, a version snapshot of its shape).
  */
 export function sharedItemWithCreate(ctx: CheckContext, c: WritableCollection): Promise<CreatedResource> {
   return adoptedFixture(ctx, sharedItemKey(c), (maker) => maker.create(c), (item, take) => ({ ...item, response: take(item.response) }));

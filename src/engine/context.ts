@@ -126,7 +126,7 @@ export class RunContext implements CheckContext {
     // A mark is proof only where the target shows it back.
     const proof = marked && body[marked.field] === marked.value ? marked : undefined;
     this.ledger.record(this.ledgerUrl(url), owner, { of: intent, ...(proof && { proof }) });
-    return { collection, id: id === undefined ? '' : String(id), url, body, response: res };
+    return { collection, id: id === undefined ? '' : String(id), url, sent, body, response: res };
   }
 
   /**

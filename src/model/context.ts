@@ -78,6 +78,8 @@ export interface CreatedResource {
   readonly id: string;
   /** Absolute URL of the item. */
   readonly url: string;
+  /** The fields sent to make the item: the create body, its mark and any overrides (for an item a check took over, the fields that moved it). */
+  readonly sent: Readonly<Record<string, unknown>>;
   /** The representation the create returned. */
   readonly body: Record<string, unknown>;
   /** The create exchange's response. */

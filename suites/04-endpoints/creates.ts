@@ -6,6 +6,7 @@ import { describe, ensure, expectHeader, expectJsonObject, expectStatus, brief }
 import { diffRepresentations, pickFields, valuesNotStored } from '../../src/check-kit/compare.js';
 import { targetOrigins } from '../../src/check-kit/created-url.js';
 import { setupError } from '../../src/check-kit/setup.js';
+import { sharedItemWithCreate } from '../../src/check-kit/probes.js';
 
 export const post201Location = defineCheck({
   id: 'END-post-201-location',
@@ -14,7 +15,8 @@ export const post201Location = defineCheck({
   severity: 'must',
   needs: ['writable'],
   async run(ctx, { writable }) {
-    const item = await ctx.create(writable);
+    // The create of the item the reading checks share: its answer is judged, in this check's evidence.
+    const item = await sharedItemWithCreate(ctx, writable);
     expectStatus(item.response, 201);
     expectHeader(item.response, 'Location');
   },
@@ -29,7 +31,7 @@ export const postLocationResolves = defineCheck({
   dependsOn: ['END-post-201-location', 'END-create-returns-resource', 'END-get-item-200'],
   assumes: ['END-safe-methods-no-change'],
   async run(ctx, { writable: collection }) {
-    const item = await ctx.create(collection);
+    const item = await sharedItemWithCreate(ctx, collection);
     const location = item.response.headers['location'];
     // No Location is END-post-201-location's finding; without one there is nothing to follow.
     if (!location) throw setupError(item.response, `${describe(item.response)} has no Location to follow (see END-post-201-location)`, `POST ${collection.path} answers without a Location`);
@@ -96,10 +98,9 @@ export const createReturnsResource = defineCheck({
   severity: 'must',
   needs: ['writable'],
   async run(ctx, { writable: collection }) {
-    // The mark is chosen here, so the comparison is with every value the POST really carried.
-    const mark = collection.markField === undefined ? {} : { [collection.markField]: ctx.newMark() };
-    const sent = { ...collection.createBody, ...mark };
-    const item = await ctx.create(collection, mark);
+    // Compared with every value the POST really carried, the item's mark too.
+    const item = await sharedItemWithCreate(ctx, collection);
+    const sent = item.sent;
     const body = expectJsonObject(item.response, 'the create response');
     ensure(body[collection.idField] !== undefined, `${describe(item.response)}: no "${collection.idField}" in the body, expected the created resource`, collection.idField, brief(body));
     const missing = valuesNotStored(sent, body, (line) => ctx.note(line), collection.writeOnlyFields);

@@ -169,7 +169,7 @@ async function itemsForCase(ctx: CheckContext, c: WalkableCollection, sortField:
       ctx.note(`${describe(res)} to move an earlier interleaving's item under a new mark does not show ${brief(fields)}: each interleaving makes its own items`);
       break;
     }
-    items.push({ collection: c, id: reused.id, url: reused.url, body: shown, response: res });
+    items.push({ collection: c, id: reused.id, url: reused.url, sent: fields, body: shown, response: res });
   }
   const start = items.length;
   const made = await createMarked(ctx, c, initialItems - start, (i) => fieldsAt(start + i), marker);

@@ -26,7 +26,7 @@ export const getItem200 = defineCheck({
   severity: 'must',
   needs: ['writable'],
   async run(ctx, { writable }) {
-    const item = await ctx.create(writable);
+    const item = await sharedItem(ctx, writable);
     const res = await ctx.http.send({ method: 'GET', url: item.url });
     expectStatus(res, 200);
     const body = expectJsonObject(res, 'the item');
