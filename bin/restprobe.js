@@ -4,7 +4,8 @@
 // at once instead of failing on a missing module.
 import { existsSync } from 'node:fs';
 
-const main = new URL('../dist/src/cli/main.js', import.meta.url);
+// The bundle tools/bundle-cli.js writes: one file loads faster than the modules it holds.
+const main = new URL('../dist/cli/main.js', import.meta.url);
 if (!existsSync(main)) {
   process.stderr.write('restprobe: not built yet: in a clone of restprobe, run `npm ci` (it installs and builds, about a minute) or `npm run build`, then try again\n');
   process.exit(2);
