@@ -4,7 +4,7 @@ import type { CheckContext, HttpResponse, RequestSpec } from '../../src/model/co
 import type { CollectionProfile, MintAuth } from '../../src/model/profile.js';
 import { challengeCause, challengeProblem, commonKeyParams, currentKey, garbageKey, withKey } from '../../src/check-kit/auth.js';
 import { describe, ensure, expectEvery, expectJsonObject } from '../../src/check-kit/expect.js';
-import { sharedGet, unknownItemPath } from '../../src/check-kit/probes.js';
+import { sharedGet, sharedItemWithCreate, unknownItemPath } from '../../src/check-kit/probes.js';
 import { setupError } from '../../src/check-kit/setup.js';
 import { createdItemUrl } from '../../src/check-kit/created-url.js';
 import { supports } from '../../src/model/needs.js';
@@ -138,7 +138,8 @@ export const noCredentialInUrl = defineCheck({
   async run(ctx, { writable: c, credentials }) {
     const key = await currentKey(ctx, credentials);
     const forms = [...new Set([key, encodeURIComponent(key)])];
-    const item = await ctx.create(c);
+    // The shared item's create carried the configured key; an issued token may have been renewed since, so the check then makes its own item.
+    const item = credentials.issued === undefined ? await sharedItemWithCreate(ctx, c) : await ctx.create(c);
     const responses = [item.response, await ctx.http.send({ method: 'GET', url: item.url }), await ctx.http.send({ method: 'GET', path: withQueryParam(c.path, c.pagination.limitParam, '1') })];
     for (const res of responses) {
       // Set-Cookie is the one place a target hands out a credential: a session, not the caller's key.
