@@ -3,7 +3,7 @@
 # installed and built once; a runner that already has it (a cached action path) skips it.
 set -euo pipefail
 cd "$GITHUB_ACTION_PATH"
-if [ -f dist/src/cli/main.js ] && [ -d node_modules ]; then
+if [ -f dist/cli/main.js ] && [ -d node_modules ]; then
   echo "restprobe $(node bin/restprobe.js --version) is installed at $GITHUB_ACTION_PATH"
   exit 0
 fi

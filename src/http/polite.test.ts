@@ -25,4 +25,21 @@ describe('Pacer waits', () => {
     expect(pacer.waits).toEqual({ count: 3, wallMs: 14_200 });
     expect(pacer.waitedMs).toBe(20_200);
   });
+
+  it('keeps the pace on the wire when timers fire late: requests woken together leave a spacing apart', async () => {
+    const pacer = new Pacer(20); // a request every 50 ms
+    await pacer.wait();
+    const left: number[] = [];
+    const waits = Array.from({ length: 5 }, async () => {
+      await pacer.wait();
+      left.push(Date.now());
+    });
+    // The event loop is busy past every slot: the timers holding the five fire late, at once.
+    const busyUntil = Date.now() + 300;
+    while (Date.now() < busyUntil);
+    await Promise.all(waits);
+    const gaps = left.slice(1).map((t, i) => t - left[i]!);
+    // A millisecond of slack: each records its time a few microtasks after it left.
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(49);
+  });
 });

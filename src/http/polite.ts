@@ -120,19 +120,46 @@ export class Pacer {
     for (const listener of this.listeners) listener({ why, ms, count: this.waitCount });
   }
 
+  /** When the last paced request left. */
+  private departed = -Infinity;
+
   constructor(private readonly maxRequestsPerSecond?: number) {}
 
   /** Resolves when the next request may leave; at once when nothing holds it. */
   wait(signal?: AbortSignal): Promise<void> | undefined {
     const now = Date.now();
     let at = Math.max(now, this.pausedUntil);
-    if (this.maxRequestsPerSecond !== undefined) {
-      at = Math.max(at, this.nextSlot);
-      this.nextSlot = at + 1000 / this.maxRequestsPerSecond;
+    if (this.maxRequestsPerSecond === undefined) {
+      if (at <= now) return undefined;
+      this.waitedTotal += at - now;
+      return pauseFor(at - now, signal);
     }
-    if (at <= now) return undefined;
+    const spacing = 1000 / this.maxRequestsPerSecond;
+    at = Math.max(at, this.nextSlot, this.departed + spacing);
+    this.nextSlot = at + spacing;
+    if (at <= now) {
+      this.departed = now;
+      return undefined;
+    }
     this.waitedTotal += at - now;
-    return pauseFor(at - now, signal);
+    return this.leaveAt(at, spacing, signal);
+  }
+
+  /**
+   * Waits until `at`, then for as long as the last request left less than `spacing` ago (or a
+   * pause came meanwhile): a busy machine fires timers late, several at once, and the requests
+   * they hold would leave together, over the pace (a fixed window would count the late ones
+   * beside its own).
+   */
+  private async leaveAt(at: number, spacing: number, signal: AbortSignal | undefined): Promise<void> {
+    await pauseFor(at - Date.now(), signal);
+    const turn = () => Math.max(this.departed + spacing, this.pausedUntil) - Date.now();
+    for (let gap = turn(); gap > 0; gap = turn()) {
+      this.waitedTotal += gap;
+      await pauseFor(gap, signal);
+    }
+    this.departed = Date.now();
+    this.nextSlot = Math.max(this.nextSlot, this.departed + spacing);
   }
 
   /** After a 429: every request of the run waits until `until`. */
