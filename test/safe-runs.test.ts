@@ -65,6 +65,17 @@ describe('behind a gateway that serves the API under /api', () => {
     expect(gateway.requests.filter((r) => r.method === 'DELETE' && !r.path.startsWith('/api/'))).toEqual([]);
   });
 
+  it('each check that judges the shared item\'s create says how its URL was read from the Location, not only the check that made it', async () => {
+    const profile = await behindGateway({ prefix: '/api' }, (url) => `${url}/api`);
+    // Two checks that judge the same create: one makes the item, the other takes its answer.
+    const outcome = await runChecks({ profile, checks: catalogue.filter((c) => ['END-post-201-location', 'END-create-returns-resource'].includes(c.id)), seed: 5 });
+    expect(outcome.results).toHaveLength(4);
+    for (const r of outcome.results) {
+      expect(r.status, r.id).toBe('pass');
+      expect(r.evidence.notes.filter((n) => /^POST \/v2\/\w+: Location \/v2\/\S+ is outside the base URL's path/.test(n)), `${r.id} [${r.collection}]`).toHaveLength(1);
+    }
+  });
+
   it('a gateway that refuses every DELETE: each item is listed as left, with its last answer, in every report and the terminal', async () => {
     const profile = await behindGateway({ prefix: '/api', intercept: (req) => (req.method === 'DELETE' ? 403 : undefined) }, (url) => `${url}/api`);
     const outcome = await runChecks({ profile, checks: catalogue.filter((c) => ['END-put-replaces', 'END-etag-stable'].includes(c.id)), seed: 5 });

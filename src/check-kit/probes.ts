@@ -9,6 +9,7 @@ import type { Resolved, WritableCollection } from '../model/needs.js';
 import { splitList } from './http-grammar.js';
 import { withKey } from './auth.js';
 import { isUnavailable } from '../http/polite.js';
+import { createdItemUrl, createdUrlNote } from '../http/created-url.js';
 
 /** A path no API has: unknown-path probes. */
 function unknownPath(): string {
@@ -55,7 +56,13 @@ export function adoptedFixture<T>(ctx: CheckContext, key: string, make: (maker: 
  * judges that answer (its status and Location, what it returned, a version snapshot of its shape).
  */
 export function sharedItemWithCreate(ctx: CheckContext, c: WritableCollection): Promise<CreatedResource> {
-  return adoptedFixture(ctx, sharedItemKey(c), (maker) => maker.create(c), (item, take) => ({ ...item, response: take(item.response) }));
+  return adoptedFixture(ctx, sharedItemKey(c), (maker) => maker.create(c), (item, take) => {
+    const response = take(item.response);
+    // How the item's URL was read from that answer goes where the answer is judged too (the maker noted it already).
+    const note = response === item.response ? undefined : createdUrlNote(c, createdItemUrl(ctx.profile, item.response, c));
+    if (note !== undefined) ctx.note(note);
+    return { ...item, response };
+  });
 }
 
 /**

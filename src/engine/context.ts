@@ -12,7 +12,7 @@ import { profileDefaults, type CollectionProfile, type Secret, type TargetProfil
 import { clientForProfile, type HttpClient } from '../http/client.js';
 import { abortOn, guard, refuseWhenClosed, refuseWrites, type Guard, type Send } from '../http/guards.js';
 import { RecordingSession, parseJson, unversionedUrl, type Transport } from '../http/session.js';
-import { createdItemUrl } from '../http/created-url.js';
+import { createdItemUrl, createdUrlNote } from '../http/created-url.js';
 import { scrubSecrets } from '../secrets-scrub.js';
 import { RestprobeError, isRestprobeError } from '../errors.js';
 import { Pacer, politely, politeDefaults, type PoliteOptions } from '../http/polite.js';
@@ -116,8 +116,10 @@ export class RunContext implements CheckContext {
     }
     const body = isObject(res.json) ? res.json : {};
     const id = body[collection.idField];
-    const { url, reason } = createdItemUrl(this.profile, res, collection);
-    if (reason) this.note(`POST ${collection.path}: ${reason}${url ? `; using ${url}` : ''}`);
+    const found = createdItemUrl(this.profile, res, collection);
+    const { url, reason } = found;
+    const note = createdUrlNote(collection, found);
+    if (note !== undefined) this.note(note);
     if (url === undefined) {
       // The item exists but cannot be found: a finding about the create, not a setup problem.
       this.ledger.unlocated(intent, where, owner, `POST answered ${res.status} but named no item to delete${lookingFor(marked)}`, 'certain', marked);

@@ -52,3 +52,17 @@ export function createdItemUrl(
   }
   return { reason: reason ?? 'the response has neither a Location nor an id' };
 }
+
+/**
+ * The evidence note of how a create's item URL was read, when not from a plain Location
+ * (`POST /v2/projects: Location … is on another origin; using …`); undefined otherwise.
+ *
+ * @example
+ * ```ts
+ * const found = createdItemUrl(profile, res, collection);
+ * const note = createdUrlNote(collection, found); // undefined for a plain Location
+ * ```
+ */
+export function createdUrlNote(collection: CollectionProfile, { url, reason }: { url?: string; reason?: string }): string | undefined {
+  return reason === undefined ? undefined : `POST ${collection.path}: ${reason}${url ? `; using ${url}` : ''}`;
+}
