@@ -70,6 +70,8 @@ const idempotent = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE', 'TRACE'])
  */
 export class Pacer {
   private nextSlot = 0;
+  /** When the last paced request left: a slot is never less than a spacing after it. */
+  private departed = -Infinity;
   private pausedUntil = 0;
   private waitedTotal = 0;
   private waitCount = 0;
@@ -120,9 +122,6 @@ export class Pacer {
     for (const listener of this.listeners) listener({ why, ms, count: this.waitCount });
   }
 
-  /** When the last paced request left. */
-  private departed = -Infinity;
-
   constructor(private readonly maxRequestsPerSecond?: number) {}
 
   /** Resolves when the next request may leave; at once when nothing holds it. */
@@ -159,7 +158,6 @@ export class Pacer {
       await pauseFor(gap, signal);
     }
     this.departed = Date.now();
-    this.nextSlot = Math.max(this.nextSlot, this.departed + spacing);
   }
 
   /** After a 429: every request of the run waits until `until`. */
