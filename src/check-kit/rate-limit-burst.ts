@@ -1,12 +1,13 @@
 /**
  * Bursts for the rate-limit checks: requests sent as one client through the check's raw
  * session (no retry policy, so every 429 is seen as it came), in waves of
- * `http.concurrency`, until the limiter answers or the budget is spent.
+ * `http.concurrency` (no wider than what the target says is left, plus one), until the
+ * limiter answers or the budget is spent.
  */
 import { CheckSkipped } from '../model/check.js';
 import type { CheckContext, HttpResponse } from '../model/context.js';
 import type { ProbeClient, RateLimitProbe } from '../model/needs.js';
-import { lowestQuota, readRateLimitFields, type QuotaPolicy } from './rate-limit-fields.js';
+import { lowestQuota, readRateLimitFields, tightest, type QuotaPolicy } from './rate-limit-fields.js';
 import { setupError } from './setup.js';
 
 /** A response, when its request left (`left`) and when it arrived (`at`) on the monotonic clock, and `wall` for HTTP-dates. */
@@ -148,14 +149,29 @@ export async function burstUntil(ctx: CheckContext, probe: RateLimitProbe, optio
   const sent: Sent[] = [];
   const answers: Answer[] = [];
   const startedAt = performance.now();
+  let next = width;
   while (sent.length < budget) {
-    const wave = await Promise.all(Array.from({ length: Math.min(width, budget - sent.length) }, () => sendAs(ctx, probe, client, options.baseUrl)));
+    const wave = await Promise.all(Array.from({ length: Math.min(next, budget - sent.length) }, () => sendAs(ctx, probe, client, options.baseUrl)));
     for (const s of wave) answers.push(answerOf(s.res, client, answers.includes('served')));
     sent.push(...wave);
+    next = nextWave(wave, answers, width);
     const stopAt = answers.findIndex(until);
     if (stopAt !== -1) return { sent, served: answers.slice(0, stopAt).filter((a) => a === 'served').length, stop: sent[stopAt]!, startedAt };
   }
   return { sent, served: answers.filter((a) => a === 'served').length, startedAt };
+}
+
+/**
+ * How many requests the next wave sends: `width`, but while every answer so far was served,
+ * no more than the least the wave's answers said was left (their RateLimit fields) and one:
+ * the request that meets the limit. Requests past it would only be refused beside it. What
+ * is left may be understated (a refill meanwhile, a shared counter): the burst then goes on
+ * in smaller waves, and stops at the same first refusal.
+ */
+function nextWave(wave: readonly Sent[], answers: readonly Answer[], width: number): number {
+  if (answers.some((a) => a !== 'served')) return width;
+  const left = wave.map((s) => tightest(readRateLimitFields(s.res))?.remaining).filter((r) => r !== undefined);
+  return left.length === 0 ? width : Math.max(1, Math.min(width, Math.min(...left) + 1));
 }
 
 /** The quota the target advertises on the burst's first answer (its RateLimit fields), the lowest when it has several. */

@@ -117,10 +117,14 @@ export const overloadRetryAfter = defineCheck({
       const quota = quotaOf(burst, probe);
       const budget = Math.min(3 * quota, probe.budget - burst.sent.length);
       if (budget <= 0) throw new CheckSkipped(`the burst to the first 429 spent all of rateLimit.budget (${probe.budget}): no request was left to see whether the target sheds a client that keeps sending`, 'rateLimit.budget');
-      // In one wave: a limiter counts a client's refusals per window, and waves spread over windows on a slow machine.
-      const past = await burstUntil(ctx, probe, { until: (a) => a === 'shed', budget, concurrency: budget });
-      shed = past.stop;
-      if (shed === undefined) throw new CheckSkipped(`no 503 in ${past.sent.length} requests as ${probe.client.label} past the first 429 (${budget === 3 * quota ? `three times the limit of ${quota}` : `what was left of rateLimit.budget, ${probe.budget}`}): the target does not shed a client that keeps sending, so there is no overload answer to judge`);
+      // In waves as wide as they go: a limiter counts a client's refusals per window, and
+      // waves spread over windows on a slow machine. First one refusal more than the limit
+      // (where a limiter that sheds usually starts), then the rest of the budget at once.
+      const first = Math.min(quota + 1, budget);
+      const past = await burstUntil(ctx, probe, { until: (a) => a === 'shed', budget: first, concurrency: first });
+      const rest = past.stop === undefined && budget > first ? await burstUntil(ctx, probe, { until: (a) => a === 'shed', budget: budget - first, concurrency: budget - first }) : undefined;
+      shed = past.stop ?? rest?.stop;
+      if (shed === undefined) throw new CheckSkipped(`no 503 in ${past.sent.length + (rest?.sent.length ?? 0)} requests as ${probe.client.label} past the first 429 (${budget === 3 * quota ? `three times the limit of ${quota}` : `what was left of rateLimit.budget, ${probe.budget}`}): the target does not shed a client that keeps sending, so there is no overload answer to judge`);
     }
     const value = shed.res.headers['retry-after'];
     if (value === undefined) throw new CheckSkipped(`${describe(shed.res)} carries no Retry-After, which a 503 may omit: nothing to judge`);
