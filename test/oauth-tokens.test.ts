@@ -92,9 +92,10 @@ describe('a conforming authorization server', () => {
 
   it('gets the shared access token once per run: the JWT attack checks share it', async () => {
     await run({});
-    // One for the shared token, one each for the six checks that judge an issued token itself,
-    // and AUT-token-invalid-client's control with the configured secret.
-    expect(open!.grants.filter((g) => g === 'client_credentials')).toHaveLength(1 + 2 + issuedJwtChecks.length + 1);
+    // One for the shared token (renewed as it expires), and one answer the run shares among the
+    // checks that judge an issued token or its answer (each holds it in its evidence) and
+    // AUT-token-invalid-client's control with the configured secret.
+    expect(open!.grants.filter((g) => g === 'client_credentials')).toHaveLength(2);
   });
 
   it('passes with a login command of the team\'s own', async () => {
@@ -238,7 +239,8 @@ describe('a public client (a single-page or mobile app: PKCE, no secret)', () =>
     }
     // The stand-in refuses a secret from its public client and client credentials to it: none was tried.
     expect(open!.grants, explain).not.toContain('client_credentials');
-    expect(open!.grants.filter((g) => g === 'authorization_code').length).toBeGreaterThan(10);
+    // The tokens came from the code flow: the run's flow done right, and the flows of the checks that spend theirs.
+    expect(open!.grants.filter((g) => g === 'authorization_code').length).toBeGreaterThanOrEqual(5);
   });
 
   it.each<[OAuthViolation, string]>([

@@ -9,7 +9,7 @@
 import { CheckFailure } from '../model/check.js';
 import type { CheckContext, HttpResponse } from '../model/context.js';
 import type { CodeFlowClient } from '../model/needs.js';
-import { authorize, codeFlowTokens, codeOf, redeemCode, type AuthorizationOutcome } from './code-flow.js';
+import { authorize, codeOf, redeemCode, sharedCodeFlow, type AuthorizationOutcome } from './code-flow.js';
 import { describe } from './expect.js';
 import { tokensOf } from './oauth-token.js';
 
@@ -24,10 +24,11 @@ const exchangeOf = (o: AuthorizationOutcome): number | undefined => (o.kind === 
 
 /**
  * The control: a well-formed code request of the same client reaches tokens (else a setup
- * error saying where it stopped), so what refuses a changed request is the change.
+ * error saying where it stopped), so what refuses a changed request is the change. One flow
+ * for the run ({@link sharedCodeFlow}), in each check's evidence.
  */
 export async function expectFlowWorks(ctx: CheckContext, client: CodeFlowClient): Promise<void> {
-  await codeFlowTokens(ctx, client);
+  await sharedCodeFlow(ctx, client);
 }
 
 /**

@@ -13,8 +13,8 @@ import { isConfidential, type CodeFlowClient, type JwtAccess, type OAuthClient }
 import { challengeCause, challengeProblem, withKey } from './auth.js';
 import { describe, expectEvery } from './expect.js';
 import { decodeUnverified, looksLikeJwt, type DecodedJwt } from './jwt.js';
-import { clientCredentialsGrant, renewAt, requireTokens, tokenRequest } from './oauth-token.js';
-import { codeFlowTokens } from './code-flow.js';
+import { clientCredentialsGrant, renewAt, requireTokens, tokenRequest, tokensOf } from './oauth-token.js';
+import { codeFlowTokens, sharedCodeFlow } from './code-flow.js';
 import { setupError } from './setup.js';
 import { sharedResponse } from './probes.js';
 
@@ -32,28 +32,37 @@ export interface IssuedToken {
 const clientCredentialsLabel = 'the client-credentials access token';
 const codeFlowLabel = "the code flow's access token (a user's)";
 
-/** A token of the check's own with client credentials: the response that issued it is in its evidence. */
+/**
+ * A client-credentials token request's answer, sent once for the run and handed to each
+ * check that judges it or the token it issued, in its own evidence. Only an answer with
+ * tokens is shared: a refusal is the sender's, and each later check asks for itself.
+ */
+export function sharedClientCredentials(ctx: CheckContext, client: OAuthClient): Promise<HttpResponse> {
+  return sharedResponse(ctx, 'a client-credentials token request', (sender) => tokenRequest(sender, client, clientCredentialsGrant(client)), (res) => tokensOf(res) !== undefined);
+}
+
+/** A token issued with client credentials: the response that issued it is in the check's evidence. */
 async function clientCredentialsToken(ctx: CheckContext, client: OAuthClient): Promise<IssuedToken> {
-  const tokens = requireTokens(await tokenRequest(ctx, client, clientCredentialsGrant(client)), 'getting an access token with client credentials');
+  const tokens = requireTokens(await sharedClientCredentials(ctx, client), 'getting an access token with client credentials');
   return { token: tokens.accessToken, label: clientCredentialsLabel };
 }
 
-/** A token of the check's own through a whole code flow. */
+/** A token from a whole code flow (the run's, {@link sharedCodeFlow}): its redirect and token answer are in the check's evidence. */
 async function codeFlowToken(ctx: CheckContext, client: CodeFlowClient): Promise<IssuedToken> {
-  return { token: (await codeFlowTokens(ctx, client)).accessToken, label: codeFlowLabel };
+  return { token: (await sharedCodeFlow(ctx, client)).tokens.accessToken, label: codeFlowLabel };
 }
 
-/** A token of the check's own: with client credentials for a confidential client, else (a public one) through the code flow. */
-export function ownAccessToken(ctx: CheckContext, access: JwtAccess): Promise<IssuedToken> {
+/** An issued token whose issuing answer is in the check's evidence: with client credentials for a confidential client, else (a public one) through the code flow. */
+export function issuedAccessToken(ctx: CheckContext, access: JwtAccess): Promise<IssuedToken> {
   return isConfidential(access) || access.codeFlow === undefined ? clientCredentialsToken(ctx, access) : codeFlowToken(ctx, access.codeFlow);
 }
 
 /**
- * Every kind of access token the run can get, each of the check's own: the client-credentials
- * one (a confidential client) and the code flow's (where a login is configured: a user's, which
- * may carry what a machine's does not).
+ * Every kind of access token the run can get, one of each for the run, each issuing answer
+ * in the check's evidence: the client-credentials one (a confidential client) and the code
+ * flow's (where a login is configured: a user's, which may carry what a machine's does not).
  */
-export async function ownAccessTokens(ctx: CheckContext, access: JwtAccess): Promise<IssuedToken[]> {
+export async function issuedAccessTokens(ctx: CheckContext, access: JwtAccess): Promise<IssuedToken[]> {
   return [...(isConfidential(access) ? [await clientCredentialsToken(ctx, access)] : []), ...(access.codeFlow === undefined ? [] : [await codeFlowToken(ctx, access.codeFlow)])];
 }
 
@@ -79,30 +88,30 @@ export function asJwt(token: string): DecodedJwt | string | undefined {
 
 /**
  * An access token and its decoded form; an opaque token skips the check (there is no JWT to
- * judge). The run's shared token, or with `own` one the check requests itself: a check that
- * judges the token then holds the response that issued it in its evidence.
+ * judge). The run's shared token, or with `issued` the one whose issuing answer goes into the
+ * check's evidence ({@link issuedAccessToken}): a check that judges the token holds it.
  */
-export async function genuineJwt(ctx: CheckContext, access: JwtAccess, own = false): Promise<{ token: string; jwt: DecodedJwt | string }> {
-  const token = own ? (await ownAccessToken(ctx, access)).token : await sharedAccessToken(ctx, access);
+export async function genuineJwt(ctx: CheckContext, access: JwtAccess, issued = false): Promise<{ token: string; jwt: DecodedJwt | string }> {
+  const token = issued ? (await issuedAccessToken(ctx, access)).token : await sharedAccessToken(ctx, access);
   const jwt = asJwt(token);
   if (jwt === undefined) throw new CheckSkipped('the access token the authorization server issued is opaque (not a JWT): there is no JWT to judge');
   return { token, jwt };
 }
 
 /** The genuine token decoded (see {@link genuineJwt}); a malformed one is AUT-jwt-format's to fail, so here it skips. */
-export async function decodedGenuineJwt(ctx: CheckContext, access: JwtAccess, own = false): Promise<{ token: string; jwt: DecodedJwt }> {
-  const { token, jwt } = await genuineJwt(ctx, access, own);
+export async function decodedGenuineJwt(ctx: CheckContext, access: JwtAccess, issued = false): Promise<{ token: string; jwt: DecodedJwt }> {
+  const { token, jwt } = await genuineJwt(ctx, access, issued);
   if (typeof jwt === 'string') throw new CheckSkipped(`the access token is not a well-formed JWT (${jwt}): AUT-jwt-format judges that`);
   return { token, jwt };
 }
 
 /**
- * Every kind of access token the run can get ({@link ownAccessTokens}), decoded: an opaque or
+ * Every kind of access token the run can get ({@link issuedAccessTokens}), decoded: an opaque or
  * malformed one is noted (AUT-jwt-format judges the form), and when none is a JWT the check skips.
  */
 export async function everyIssuedJwt(ctx: CheckContext, access: JwtAccess): Promise<(IssuedToken & { jwt: DecodedJwt })[]> {
   const out: (IssuedToken & { jwt: DecodedJwt })[] = [];
-  for (const issued of await ownAccessTokens(ctx, access)) {
+  for (const issued of await issuedAccessTokens(ctx, access)) {
     const jwt = asJwt(issued.token);
     if (jwt === undefined || typeof jwt === 'string') ctx.note(`${issued.label} is ${jwt === undefined ? 'opaque (not a JWT)' : `no well-formed JWT (${jwt})`}: not judged here`);
     else out.push({ ...issued, jwt });

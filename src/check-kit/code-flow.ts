@@ -240,10 +240,39 @@ export function redeemCode(ctx: CheckContext, client: CodeFlowClient, code: stri
   return tokenRequest(ctx, client, { grant_type: 'authorization_code', code, redirect_uri: client.oauth.redirectUri, ...(verifier !== undefined && { code_verifier: verifier }) });
 }
 
+/** A whole code flow: the code (its verifier, the state sent and the redirect that carried it) and the tokens it was redeemed for. */
+export interface CodeFlow extends IssuedCode {
+  readonly tokens: Tokens;
+}
+
+/** A whole code flow of the check's own (a setup error where it stops short of tokens). */
+export async function codeFlow(ctx: CheckContext, client: CodeFlowClient): Promise<CodeFlow> {
+  const issued = await obtainCode(ctx, client);
+  return { ...issued, tokens: requireTokens(await redeemCode(ctx, client, issued.code, issued.verifier), 'redeeming an authorization code') };
+}
+
 /** Tokens of the check's own from a whole code flow (a refresh token among them, where the server issues one). */
 export async function codeFlowTokens(ctx: CheckContext, client: CodeFlowClient): Promise<Tokens> {
-  const { code, verifier } = await obtainCode(ctx, client);
-  return requireTokens(await redeemCode(ctx, client, code, verifier), 'redeeming an authorization code');
+  return (await codeFlow(ctx, client)).tokens;
+}
+
+/**
+ * A whole code flow done right, once for the run: the control of every check that changes
+ * the flow (a refusal of the changed request is then the change's), the redirect whose state
+ * is judged, the user's token whose claims are. Each asking check holds the redirect and the
+ * token answer in its own evidence. A check that spends what the flow issued (redeems the
+ * code again, refreshes, revokes) runs a flow of its own.
+ *
+ * @example
+ * ```ts
+ * const { outcome, sentState } = await sharedCodeFlow(ctx, client);
+ * ```
+ */
+export function sharedCodeFlow(ctx: CheckContext, client: CodeFlowClient): Promise<CodeFlow> {
+  return ctx.sharedAnswers('a code flow done right', (sender) => codeFlow(sender, client), (flow, take) => {
+    const redirect = flow.outcome.response && take(flow.outcome.response);
+    return { ...flow, outcome: { ...flow.outcome, ...(redirect && { response: redirect }) }, tokens: { ...flow.tokens, response: take(flow.tokens.response) } };
+  });
 }
 
 /** Refreshes (RFC 6749 §6); the answer is the caller's to judge. */

@@ -246,21 +246,23 @@ export class RunContext implements CheckContext {
   async sharedAnswers<T>(key: string, send: (sender: CheckContext) => Promise<T>, adopt: (sent: T, take: (res: HttpResponse) => HttpResponse) => T, keep?: (sent: T) => boolean): Promise<T> {
     // What this check sent and `keep` refused: its own answers, already in its evidence.
     let unkept: { sent: T } | undefined;
-    const sending = async (): Promise<T> => {
+    const sending = async (): Promise<{ sent: T; secrets: readonly Secret[] }> => {
       const sent = await send(this);
-      if (keep === undefined || keep(sent)) return sent;
+      // What the sender learnt is secret while sending (a code, a token, a cookie) is each adopter's to scrub too.
+      if (keep === undefined || keep(sent)) return { sent, secrets: [...this.http.secrets] };
       unkept = { sent };
       // A failed make is not kept: a check waiting on it sends for itself.
       throw notKept;
     };
-    let sent: T;
+    let shared: { sent: T; secrets: readonly Secret[] };
     try {
-      sent = await this.shared.fixtures.fixture(`answers: ${key}`, sending, async () => undefined);
+      shared = await this.shared.fixtures.fixture(`answers: ${key}`, sending, async () => undefined);
     } catch (err) {
       if (err === notKept && unkept !== undefined) return unkept.sent;
       throw err;
     }
-    return adopt(sent, (res) => {
+    for (const secret of shared.secrets) this.treatAsSecret(secret.value, secret.envName);
+    return adopt(shared.sent, (res) => {
       const own = this.http.adopt(res);
       // Handed to this check as if it had sent the request: the floor under its pass counts it.
       if (own !== res) this.answers.answered(res.url, res);

@@ -6,7 +6,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CheckFailure, defineCheck } from '../model/check.js';
-import type { HttpResponse } from '../model/context.js';
+import type { CheckContext, HttpResponse } from '../model/context.js';
 import { testProfile } from '../../test/support/profile.js';
 import { runChecks } from './run.js';
 
@@ -24,24 +24,19 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise((resolve) => server.close(resolve)));
 
+/** A check that judges a shared answer as `run` says. */
+const judging = (id: `CON-${string}`, run: (ctx: CheckContext) => Promise<void>) => defineCheck({ id, title: id, rule: 'Judges the shared answer.', severity: 'must', needs: [], judges: ['4xx'], run });
+
 /** Sends its own request first (so the shared one lands at another index), then judges the shared answer: fails when `fails`. */
 const judge = (id: `CON-${string}`, fails: boolean) =>
-  defineCheck({
-    id,
-    title: id,
-    rule: 'Judges the shared answer.',
-    severity: 'must',
-    needs: [],
-    judges: ['4xx'],
-    async run(ctx) {
-      if (fails) await ctx.http.send({ method: 'GET', path: `/own-${id}` });
-      const [res] = await ctx.sharedAnswers<HttpResponse[]>('the probe', async (sender) => {
-        const answers = await Promise.all([sender.http.send({ method: 'GET', path: '/shared' })]);
-        if (failFirst && hits.get('/shared') === 1) throw new Error('the sender broke off');
-        return answers;
-      }, (sent, take) => sent.map(take));
-      if (fails) throw new CheckFailure(`${res!.status} at index ${res!.exchangeIndex}`, 'something else', String(res!.status), res!.exchangeIndex);
-    },
+  judging(id, async (ctx) => {
+    if (fails) await ctx.http.send({ method: 'GET', path: `/own-${id}` });
+    const [res] = await ctx.sharedAnswers<HttpResponse[]>('the probe', async (sender) => {
+      const answers = await Promise.all([sender.http.send({ method: 'GET', path: '/shared' })]);
+      if (failFirst && hits.get('/shared') === 1) throw new Error('the sender broke off');
+      return answers;
+    }, (sent, take) => sent.map(take));
+    if (fails) throw new CheckFailure(`${res!.status} at index ${res!.exchangeIndex}`, 'something else', String(res!.status), res!.exchangeIndex);
   });
 
 describe('shared answers', () => {
@@ -58,6 +53,28 @@ describe('shared answers', () => {
     expect(b.message).toBe('404 at index 1');
     expect(b.evidence.exchanges.map((x) => new URL(x.request.url).pathname)).toEqual(['/own-CON-b', '/shared']);
     expect(b.evidence.exchanges[1]!.curl).toMatch(/^curl .*\/shared/);
+  });
+
+  it('carry what the sender holds secret to every check they are handed to: no evidence shows it', async () => {
+    // A code the sender was handed and sends on (as a code flow's redemption does): the server echoes the URL.
+    const secret = `restprobe-code-${Math.random().toString(36).slice(2)}`;
+    const judgeSecret = (id: `CON-${string}`) =>
+      judging(id, async (ctx) => {
+        const res = await ctx.sharedAnswers('the redemption', async (sender) => {
+          sender.treatAsSecret(secret, 'OAUTH_CODE');
+          return sender.http.send({ method: 'GET', path: `/redeem?code=${secret}` });
+        }, (sent, take) => take(sent));
+        // A failure keeps its exchanges whole: URL, and the body that echoes it.
+        throw new CheckFailure(`${res.status} for ${res.url}`, 'something else', String(res.status), res.exchangeIndex);
+      });
+    const { results } = await runChecks({ profile, checks: [judgeSecret('CON-x'), judgeSecret('CON-y'), judgeSecret('CON-z')], seed: 1 });
+    expect(hits.get(`/redeem?code=${secret}`)).toBe(1);
+    expect(results.map((r) => r.status)).toEqual(['fail', 'fail', 'fail']);
+    for (const r of results) {
+      const shown = JSON.stringify(r);
+      expect(shown, r.id).toContain('$OAUTH_CODE');
+      expect(shown, r.id).not.toContain(secret);
+    }
   });
 
   it('are not kept when the sending check got no answer: the next check sends for itself', async () => {

@@ -237,7 +237,8 @@ export interface CheckContext {
    * the answers `take` gives it. A failed `send` is not kept: the next check sends for itself.
    * Neither are answers `keep` refuses (a refusal where an acceptance is shared): the check that
    * sent them gets them back as its own, and each later check sends for itself.
-   * Only answers `send` received through its context's sessions can be shared.
+   * Only answers `send` received through its context's sessions can be shared. Whatever
+   * the sender holds as secret (a code, a token it was issued) is each adopter's secret too.
    *
    * @example
    * ```ts

@@ -1,8 +1,8 @@
 /**
  * §5 rules 5–6 and §8.5: the JWT access tokens the authorization server issues (RFC 7519,
- * RFC 8725, RFC 9068). Each check requests its own tokens, so its evidence holds the responses
- * that issued what it judges; the lifetime and personal-data checks judge every kind the run
- * can get (the client-credentials token and the code flow's, a user's).
+ * RFC 8725, RFC 9068). The run asks for one token of each kind, and each check's evidence
+ * holds the responses that issued what it judges; the lifetime and personal-data checks judge
+ * every kind the run can get (the client-credentials token and the code flow's, a user's).
  */
 import { CheckFailure, CheckSkipped, ShouldFailure, defineCheck } from '../../src/model/check.js';
 import { decodedGenuineJwt, everyIssuedJwt, genuineJwt } from '../../src/check-kit/bearer.js';

@@ -5,8 +5,9 @@ import { isConfidential, type ConfidentialClient, type JwtAccess } from '../../s
 import { describe, ensure, expectJsonObject, expectStatus } from '../../src/check-kit/expect.js';
 import { oauthEndpoints } from '../../src/check-kit/oauth-metadata.js';
 import { clientAuthOf, clientCredentialsGrant, tokenRequest, tokensOf } from '../../src/check-kit/oauth-token.js';
-import { authorizationAnswers, codeFlowTokens, newState } from '../../src/check-kit/code-flow.js';
+import { authorizationAnswers, newState, sharedCodeFlow } from '../../src/check-kit/code-flow.js';
 import { expectRefusedAuthorization } from '../../src/check-kit/authorization-refusal.js';
+import { sharedClientCredentials } from '../../src/check-kit/bearer.js';
 import { expectClientAuthenticated, expectTokenError, oauthErrorCode } from '../../src/check-kit/oauth-errors.js';
 import { hasCacheDirective } from '../../src/check-kit/http-grammar.js';
 import { setupError } from '../../src/check-kit/setup.js';
@@ -23,7 +24,7 @@ export const lifetimeRule = 'the conventions\' rule, §5 and §8.5: access token
  * secret wrong): a setup error, not a verdict.
  */
 async function clientCredentials(ctx: CheckContext, client: ConfidentialClient): Promise<HttpResponse> {
-  const res = await tokenRequest(ctx, client, clientCredentialsGrant(client));
+  const res = await sharedClientCredentials(ctx, client);
   if (res.status >= 400 && res.status < 500) {
     const error = oauthErrorCode(res);
     throw setupError(res, `the client-credentials token request was refused: ${describe(res)}${error === undefined ? '' : ` with error ${error}`}, expected 200 (is the client allowed the client_credentials grant, and are auth.oauth.scopes its to ask for?)`);
@@ -31,10 +32,10 @@ async function clientCredentials(ctx: CheckContext, client: ConfidentialClient):
   return res;
 }
 
-/** A token response of the check's own: client credentials for a confidential client, else (a public one) the code flow's redemption. */
+/** A token response (the run's, in the check's evidence): client credentials for a confidential client, else (a public one) the code flow's redemption. */
 async function tokenResponse(ctx: CheckContext, access: JwtAccess): Promise<HttpResponse> {
   if (isConfidential(access)) return clientCredentials(ctx, access);
-  return (await codeFlowTokens(ctx, access.codeFlow!)).response;
+  return (await sharedCodeFlow(ctx, access.codeFlow!)).tokens.response;
 }
 
 export const clientCredentialsToken = defineCheck({
@@ -91,7 +92,7 @@ export const tokenInvalidClient = defineCheck({
     const wrong = `restprobe-wrong-${randomBytes(12).toString('base64url')}`;
     const grant = clientCredentialsGrant(oauthClient);
     // The control: the configured secret is accepted, or refusing the wrong ones proves nothing.
-    expectClientAuthenticated(await tokenRequest(ctx, oauthClient, grant), 'a token request with the configured client secret');
+    expectClientAuthenticated(await sharedClientCredentials(ctx, oauthClient), 'a token request with the configured client secret');
     const tries = [
       { what: 'a wrong client secret', res: await tokenRequest(ctx, oauthClient, grant, { clientSecret: wrong }) },
       { what: 'an unknown client', res: await tokenRequest(ctx, oauthClient, grant, { clientId: `restprobe-unknown-${randomBytes(6).toString('hex')}`, clientSecret: wrong }) },
