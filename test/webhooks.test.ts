@@ -34,6 +34,21 @@ describe('EVT checks on the clean reference server', () => {
     expect(took).toBeLessThan(10_000);
   });
 
+  it('judge one delivery for its form, signature and timestamp: one subscription and one create for the three, in each one\'s evidence', () => {
+    const form = ['EVT-delivery-post-json', 'EVT-signature-valid', 'EVT-timestamp-fresh'].map((id) => run.results.find((r) => r.id === id)!);
+    const sent = (r: (typeof form)[number]) => r.evidence.exchanges.map((x) => `${x.request.method} ${new URL(x.request.url).pathname}`);
+    for (const r of form) expect(sent(r), r.id).toEqual(['POST /v2/webhook-subscriptions', 'POST /v2/projects']);
+    // One of them sent them; the others were handed them, and note the delivery the sender's channel received.
+    const [sender, ...handed] = [...form].sort((a, b) => b.evidence.requestCount - a.evidence.requestCount);
+    expect(handed.map((r) => r.evidence.requestCount)).toEqual([0, 0]);
+    const received = sender!.evidence.notes.filter((n) => n.startsWith('delivery: POST'));
+    for (const r of handed) {
+      const shared = r.evidence.notes.filter((n) => n.startsWith("the run's first delivery about a created item: "));
+      expect(shared, r.id).toHaveLength(1);
+      expect(received, r.id).toContain(shared[0]!.replace("the run's first delivery about a created item: ", 'delivery: '));
+    }
+  });
+
   it('never write the signing secret into a result', () => {
     const text = JSON.stringify(run.results);
     expect(text).not.toMatch(/whsec_[A-Za-z0-9+/=]{8,}/);

@@ -146,6 +146,47 @@ export async function expectDelivery(ctx: CheckContext, probe: WebhookProbe, cha
   return d;
 }
 
+/** The first delivery about a freshly created item on a fresh subscription, and the answers that made it come. */
+export interface FirstDelivery {
+  readonly delivery: Delivery;
+  /** The signing secret the subscription used. */
+  readonly secret: string | undefined;
+  readonly subscription: HttpResponse;
+  readonly create: HttpResponse;
+}
+
+/**
+ * {@link FirstDelivery}, once for the run: the checks that judge one delivery's form (method
+ * and body, signature, timestamp) judge the same one, each with the subscription and the
+ * create in its own evidence and the delivery in its notes. The sender's subscription and
+ * item go when it ends, as any check's. No delivery is kept as none: each check then waits
+ * for its own, and fails on its own.
+ *
+ * @example
+ * ```ts
+ * const { delivery, create } = await sharedFirstDelivery(ctx, webhooks);
+ * ```
+ */
+export function sharedFirstDelivery(ctx: CheckContext, probe: WebhookProbe): Promise<FirstDelivery> {
+  return ctx.sharedAnswers(
+    'the first delivery about a created item',
+    async (sender) => {
+      let first: FirstDelivery | undefined;
+      await withSubscription(sender, probe, async ({ channel, secret, response }) => {
+        const trigger = await triggerCreate(sender, probe);
+        first = { delivery: await expectDelivery(sender, probe, channel, trigger, 'the create'), secret, subscription: response, create: trigger.item.response };
+      });
+      return first!;
+    },
+    (first, take) => {
+      const [subscription, create] = [take(first.subscription), take(first.create)];
+      // The sender noted it with its subscription; a check handed it notes it too.
+      if (create !== first.create) ctx.note(`the run's first delivery about a created item: ${describe(first.delivery, probe)}`);
+      return { ...first, subscription, create };
+    },
+  );
+}
+
 export function metaOf(probe: WebhookProbe, d: Delivery): DeliveryMeta {
   return readMeta(probe.config.scheme, d.headers, d.raw);
 }

@@ -4,7 +4,7 @@
  */
 import { defineCheck, CheckFailure, CheckSkipped } from '../../src/model/check.js';
 import { ensure } from '../../src/check-kit/expect.js';
-import { describe, expectDelivery, hasTimestamp, headerOf, metaOf, schemeName, triggerCreate, verify, withSubscription, type Delivery } from '../../src/check-kit/webhooks.js';
+import { describe, expectDelivery, hasTimestamp, headerOf, metaOf, schemeName, sharedFirstDelivery, triggerCreate, verify, withSubscription, type Delivery } from '../../src/check-kit/webhooks.js';
 import type { WebhookProbe } from '../../src/model/needs.js';
 import type { CheckContext, RequestSpec } from '../../src/model/context.js';
 import { hasCacheDirective } from '../../src/check-kit/http-grammar.js';
@@ -38,10 +38,7 @@ export const deliveryPostJson = defineCheck({
   severity: 'must',
   needs: ['webhooks'],
   async run(ctx, { webhooks }) {
-    await withSubscription(ctx, webhooks, async ({ channel }) => {
-      const trigger = await triggerCreate(ctx, webhooks);
-      const d = await expectDelivery(ctx, webhooks, channel, trigger, 'the create');
-      const at = trigger.item.response.exchangeIndex;
+    await firstDelivery(ctx, webhooks, (d, _secret, at) => {
       if (d.method !== 'POST') throw new CheckFailure(`the event was delivered with ${d.method}`, 'POST', d.method, at);
       if (!isJsonType(d.headers['content-type'])) throw new CheckFailure('the event is not labelled JSON', 'Content-Type: application/json', `Content-Type: ${d.headers['content-type'] ?? '(none)'}`, at);
       try {
@@ -94,12 +91,10 @@ export const eventsForActions = defineCheck({
   },
 });
 
-/** The first delivery about a freshly created item, on a fresh subscription. */
+/** The run's first delivery about a freshly created item, on a fresh subscription ({@link sharedFirstDelivery}), judged. */
 async function firstDelivery(ctx: CheckContext, webhooks: WebhookProbe, judge: (d: Delivery, secret: string | undefined, exchange: number) => void): Promise<void> {
-  await withSubscription(ctx, webhooks, async ({ channel, secret }) => {
-    const trigger = await triggerCreate(ctx, webhooks);
-    judge(await expectDelivery(ctx, webhooks, channel, trigger, 'the create'), secret, trigger.item.response.exchangeIndex);
-  });
+  const { delivery, secret, create } = await sharedFirstDelivery(ctx, webhooks);
+  judge(delivery, secret, create.exchangeIndex);
 }
 
 export const signatureValid = defineCheck({
