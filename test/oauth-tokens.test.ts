@@ -18,7 +18,7 @@ import type { TargetProfile } from '../src/model/profile.js';
 import type { Check } from '../src/model/check.js';
 import { missingCredentials401 } from '../suites/05-authentication/credentials.js';
 import { tokenEndpointChecks } from '../suites/05-authentication/token-endpoint.js';
-import { codeFlowChecks } from '../suites/05-authentication/code-flow.js';
+import { codeFlowChecks, pkceRequired } from '../suites/05-authentication/code-flow.js';
 import { issuedJwtChecks } from '../suites/05-authentication/issued-jwts.js';
 import { jwtAttackChecks } from '../suites/05-authentication/jwt-attacks.js';
 import { refreshChecks } from '../suites/03-states/refresh-rotation.js';
@@ -411,6 +411,15 @@ describe('a violating authorization server', () => {
     const { by, explain, results } = await run({ pkceDowngrade: true });
     expect(by, explain).toEqual({ ...allPass, 'AUT-pkce-required': 'fail' });
     expect(results.find((r) => r.id === 'AUT-pkce-required')!.message).toContain('redeemed it with a code_verifier');
+  });
+
+  it('locks the user out after the run\'s control flow logged in: a changed request that meets the login page again is not taken for a refusal', async () => {
+    // The downgrade would have the changed request's code redeemed: a pass here would hide it.
+    const as = await startOAuthServer({ pkceDowngrade: true, lockoutAfterLogins: 1 });
+    open = as;
+    const { results } = await runChecks({ profile: await profileFor(as, 'form'), checks: [pkceRequired], seed: 7 });
+    expect(results.map((r) => [r.id, r.status, r.errorCode])).toEqual([['AUT-pkce-required', 'error', 'ERR_SETUP']]);
+    expect(results[0]!.message).toMatch(/the configured login did not go through \(the login form came back/);
   });
 
   it('warns when a reused code leaves the refresh token of its first use working (a SHOULD)', async () => {

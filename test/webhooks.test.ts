@@ -116,6 +116,25 @@ describe('a target that signs in GitHub\'s style (serve --webhook-scheme github)
 });
 
 
+describe('a target that delivers nothing to the URL subscribed', () => {
+  it('fails the three checks of a delivery\'s form on one wait, each on its own subject', async () => {
+    const target = await startTarget();
+    try {
+      const webhooks = target.profile.webhooks!;
+      // Its events go to a port nothing listens on, never to the channel restprobe subscribed.
+      const profile = { ...target.profile, webhooks: { ...webhooks, subscribeBody: { ...webhooks.subscribeBody, url: 'http://127.0.0.1:9/restprobe-nowhere' }, deliveryWithinMs: 300 } };
+      const form = evt.filter((c) => ['EVT-delivery-post-json', 'EVT-signature-valid', 'EVT-timestamp-fresh'].includes(c.id));
+      const { results } = await runChecks({ profile, checks: form, seed: 1, client: target.client });
+      expect(results.map((r) => [r.id, r.status, r.message]).sort()).toEqual(form.map((c) => [c.id, 'fail', 'no webhook delivery about the item came within 300 ms of the create']).sort());
+      // One subscription, one create, one wait: the others were handed the answers, and each failure cites the create in its own evidence.
+      expect(results.map((r) => r.evidence.requestCount).filter((n) => n > 0)).toHaveLength(1);
+      for (const r of results) expect(r.evidence.exchanges[r.evidence.focus!]?.request.url, r.id).toMatch(/\/v2\/projects$/);
+    } finally {
+      await target.close();
+    }
+  }, 30_000);
+});
+
 describe('a sender that gives every event the same id (fault webhook-same-id)', () => {
   it('fails EVT-event-id, naming the id both events carry, and no other EVT check', async () => {
     const target = await startTarget(['webhook-same-id']);

@@ -12,6 +12,7 @@ import type { CodeFlowClient } from '../model/needs.js';
 import { authorize, codeOf, redeemCode, sharedCodeFlow, type AuthorizationOutcome } from './code-flow.js';
 import { describe } from './expect.js';
 import { tokensOf } from './oauth-token.js';
+import { setupError } from './setup.js';
 
 /** What the outcome was, for notes and messages. */
 export function outcomeText(o: AuthorizationOutcome): string {
@@ -50,6 +51,8 @@ async function refusedOnce(ctx: CheckContext, client: CodeFlowClient, params: Re
   const outcome = await authorize(ctx, client, params);
   if (outcome.kind === 'answer') {
     const res: HttpResponse = outcome.response;
+    // The login did not go through (locked out, throttled, the form changed): the changed request was never judged.
+    if (outcome.loginFailed === true) throw setupError(res, `${what}: the configured login did not go through (${outcome.loginProblem}), so whether the request is refused is not known`);
     if (res.status >= 500) throw new CheckFailure(`${what}: ${describe(res)}, expected a refusal (an error redirect or a 4xx page; ${rule})`, 'an error redirect or 4xx', String(res.status), res.exchangeIndex);
     ctx.note(`${what}: ${describe(res)}`);
     return false;

@@ -25,9 +25,11 @@ export type AuthorizationOutcome =
   /**
    * The authorization server answered without sending the user agent to the redirect URI (an
    * error page, a 4xx); `loginProblem` says what went wrong with the configured login, where
-   * restprobe can tell (a field the form does not have, a consent page not approved).
+   * restprobe can tell (a field the form does not have, a consent page not approved);
+   * `loginFailed` when the login itself did not go through (the form came back, a consent
+   * page was left), so the request was never judged.
    */
-  | { readonly kind: 'answer'; readonly response: HttpResponse; readonly loginProblem?: string };
+  | { readonly kind: 'answer'; readonly response: HttpResponse; readonly loginProblem?: string; readonly loginFailed?: boolean };
 
 /**
  * What a check about the authorization server's answers rests a pass on: its pages and
@@ -144,8 +146,9 @@ export async function authorize(ctx: CheckContext, client: CodeFlowClient, param
     after = await follow(await submit(consent, { ...consent.fields, ...(consent.submit && { [consent.submit.name]: consent.submit.value }) }));
   }
   if (!('status' in after)) return after;
-  const problems = [fieldProblem, afterLogin(after, login.consent === true, approved, origin)].filter((p) => p !== undefined);
-  return { kind: 'answer', response: after, ...(problems.length > 0 && { loginProblem: problems.join('; ') }) };
+  const failed = afterLogin(after, login.consent === true, approved, origin);
+  const problems = [fieldProblem, failed].filter((p) => p !== undefined);
+  return { kind: 'answer', response: after, ...(problems.length > 0 && { loginProblem: problems.join('; ') }), ...(failed !== undefined && { loginFailed: true }) };
 }
 
 /** A page's URL without its query (which holds the request's parameters), for messages. */
@@ -258,14 +261,14 @@ export async function codeFlowTokens(ctx: CheckContext, client: CodeFlowClient):
 
 /**
  * A whole code flow done right, once for the run: the control of every check that changes
- * the flow (a refusal of the changed request is then the change's), the redirect whose state
- * is judged, the user's token whose claims are. Each asking check holds the redirect and the
- * token answer in its own evidence. A check that spends what the flow issued (redeems the
- * code again, refreshes, revokes) runs a flow of its own.
+ * the flow (a refusal of the changed request is then the change's), and the user's token
+ * whose claims are judged. Each asking check holds the redirect and the token answer in its
+ * own evidence. A check that spends what the flow issued (redeems the code again, refreshes,
+ * revokes), or judges the authorization request itself, runs a flow of its own.
  *
  * @example
  * ```ts
- * const { outcome, sentState } = await sharedCodeFlow(ctx, client);
+ * const { tokens } = await sharedCodeFlow(ctx, client);
  * ```
  */
 export function sharedCodeFlow(ctx: CheckContext, client: CodeFlowClient): Promise<CodeFlow> {

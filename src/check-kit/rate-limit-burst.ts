@@ -1,7 +1,7 @@
 /**
  * Bursts for the rate-limit checks: requests sent as one client through the check's raw
  * session (no retry policy, so every 429 is seen as it came), in waves of
- * `http.concurrency` (no wider than what the target says is left, plus one), until the
+ * `http.concurrency` (once no wider than what the target says is left, plus one), until the
  * limiter answers or the budget is spent.
  */
 import { CheckSkipped } from '../model/check.js';
@@ -150,11 +150,16 @@ export async function burstUntil(ctx: CheckContext, probe: RateLimitProbe, optio
   const answers: Answer[] = [];
   const startedAt = performance.now();
   let next = width;
+  let narrowing = true;
   while (sent.length < budget) {
     const wave = await Promise.all(Array.from({ length: Math.min(next, budget - sent.length) }, () => sendAs(ctx, probe, client, options.baseUrl)));
     for (const s of wave) answers.push(answerOf(s.res, client, answers.includes('served')));
     sent.push(...wave);
-    next = nextWave(wave, answers, width);
+    // A narrowed wave served whole: the quota came back meanwhile (a bucket that refills as the
+    // burst goes) or the fields understate. Whole waves from here on, or narrow waves could be
+    // served one refill at a time until the budget is spent, and never meet the limit.
+    if (wave.length < width && answers.every((a) => a === 'served')) narrowing = false;
+    next = narrowing ? nextWave(wave, answers, width) : width;
     const stopAt = answers.findIndex(until);
     if (stopAt !== -1) return { sent, served: answers.slice(0, stopAt).filter((a) => a === 'served').length, stop: sent[stopAt]!, startedAt };
   }
@@ -164,9 +169,9 @@ export async function burstUntil(ctx: CheckContext, probe: RateLimitProbe, optio
 /**
  * How many requests the next wave sends: `width`, but while every answer so far was served,
  * no more than the least the wave's answers said was left (their RateLimit fields) and one:
- * the request that meets the limit. Requests past it would only be refused beside it. What
- * is left may be understated (a refill meanwhile, a shared counter): the burst then goes on
- * in smaller waves, and stops at the same first refusal.
+ * the request that meets the limit. Requests past it would only be refused beside it. Where
+ * that wave is served whole (a refill meanwhile, fields that understate), the burst narrows
+ * no more (burstUntil): it goes on in whole waves, as without the fields.
  */
 function nextWave(wave: readonly Sent[], answers: readonly Answer[], width: number): number {
   if (answers.some((a) => a !== 'served')) return width;

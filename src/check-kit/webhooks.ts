@@ -138,53 +138,65 @@ function valuesOf(value: unknown, key: string): unknown[] {
 
 /** Waits for the next delivery about the item after `from`; none within the configured time is a failure. */
 export async function expectDelivery(ctx: CheckContext, probe: WebhookProbe, channel: Channel, trigger: Trigger, what: string, from = 0, exchange?: number): Promise<Delivery> {
-  const within = probe.config.deliveryWithinMs;
-  const d = await channel.next(trigger.about, within, ctx.signal, from);
-  if (d === undefined) {
-    throw new CheckFailure(`no webhook delivery about the item came within ${within} ms of ${what}`, `a POST to ${channel.url} within webhooks.deliveryWithinMs (${within} ms)`, `${channel.deliveries.length - from} deliveries, none about the item`, exchange ?? trigger.item.response.exchangeIndex);
-  }
+  const d = await channel.next(trigger.about, probe.config.deliveryWithinMs, ctx.signal, from);
+  if (d === undefined) throw undelivered(probe, channel.url, channel.deliveries.length - from, what, exchange ?? trigger.item.response.exchangeIndex);
   return d;
 }
 
-/** The first delivery about a freshly created item on a fresh subscription, and the answers that made it come. */
-export interface FirstDelivery {
-  readonly delivery: Delivery;
+/** The failure of a wait for a delivery about an item that got `others` deliveries, none about it. */
+function undelivered(probe: WebhookProbe, channelUrl: string, others: number, what: string, exchange: number): CheckFailure {
+  const within = probe.config.deliveryWithinMs;
+  return new CheckFailure(`no webhook delivery about the item came within ${within} ms of ${what}`, `a POST to ${channelUrl} within webhooks.deliveryWithinMs (${within} ms)`, `${others} deliveries, none about the item`, exchange);
+}
+
+/** The first delivery about a freshly created item on a fresh subscription (or that none came), and the answers that made it come. */
+interface FirstDelivery {
+  /** Undefined when none came within webhooks.deliveryWithinMs. */
+  readonly delivery: Delivery | undefined;
   /** The signing secret the subscription used. */
   readonly secret: string | undefined;
   readonly subscription: HttpResponse;
   readonly create: HttpResponse;
+  readonly channelUrl: string;
+  /** Deliveries the channel got meanwhile, about other items. */
+  readonly others: number;
 }
 
 /**
- * {@link FirstDelivery}, once for the run: the checks that judge one delivery's form (method
- * and body, signature, timestamp) judge the same one, each with the subscription and the
- * create in its own evidence and the delivery in its notes. The sender's subscription and
- * item go when it ends, as any check's. No delivery is kept as none: each check then waits
- * for its own, and fails on its own.
+ * The first delivery about a freshly created item on a fresh subscription, once for the run:
+ * the checks that judge one delivery's form (method and body, signature, timestamp) judge the
+ * same one, each with the subscription and the create in its own evidence and the delivery in
+ * its notes; where none came in time, each fails so, on the one wait. The sender's
+ * subscription and item go when it ends, as any check's.
  *
  * @example
  * ```ts
- * const { delivery, create } = await sharedFirstDelivery(ctx, webhooks);
+ * const { delivery, exchange } = await sharedFirstDelivery(ctx, webhooks);
  * ```
  */
-export function sharedFirstDelivery(ctx: CheckContext, probe: WebhookProbe): Promise<FirstDelivery> {
-  return ctx.sharedAnswers(
+export async function sharedFirstDelivery(ctx: CheckContext, probe: WebhookProbe): Promise<{ delivery: Delivery; secret: string | undefined; exchange: number }> {
+  const first = await ctx.sharedAnswers(
     'the first delivery about a created item',
     async (sender) => {
       let first: FirstDelivery | undefined;
       await withSubscription(sender, probe, async ({ channel, secret, response }) => {
         const trigger = await triggerCreate(sender, probe);
-        first = { delivery: await expectDelivery(sender, probe, channel, trigger, 'the create'), secret, subscription: response, create: trigger.item.response };
+        const delivery = await channel.next(trigger.about, probe.config.deliveryWithinMs, sender.signal);
+        // A wait cut short (the check's deadline, the run stopped) says nothing of the target: not kept.
+        sender.signal.throwIfAborted();
+        first = { delivery, secret, subscription: response, create: trigger.item.response, channelUrl: channel.url, others: channel.deliveries.length };
       });
       return first!;
     },
     (first, take) => {
       const [subscription, create] = [take(first.subscription), take(first.create)];
       // The sender noted it with its subscription; a check handed it notes it too.
-      if (create !== first.create) ctx.note(`the run's first delivery about a created item: ${describe(first.delivery, probe)}`);
+      if (create !== first.create && first.delivery !== undefined) ctx.note(`the run's first delivery about a created item: ${describe(first.delivery, probe)}`);
       return { ...first, subscription, create };
     },
   );
+  if (first.delivery === undefined) throw undelivered(probe, first.channelUrl, first.others, 'the create', first.create.exchangeIndex);
+  return { delivery: first.delivery, secret: first.secret, exchange: first.create.exchangeIndex };
 }
 
 export function metaOf(probe: WebhookProbe, d: Delivery): DeliveryMeta {

@@ -1,6 +1,6 @@
 /** §5 rules 8–9 (RFC 6749 §4.1, RFC 7636, RFC 9700 §2.1, §4.1): the authorization code flow with PKCE, state and an exact redirect URI. */
 import { CheckFailure, ShouldFailure, defineCheck } from '../../src/model/check.js';
-import { authorizationAnswers, authorize, codeRequest, obtainCode, redeemCode, refresh, secretVerifier, sharedCodeFlow } from '../../src/check-kit/code-flow.js';
+import { authorizationAnswers, authorize, codeRequest, obtainCode, redeemCode, refresh, secretVerifier } from '../../src/check-kit/code-flow.js';
 import { expectFlowWorks, expectRefusedAuthorization } from '../../src/check-kit/authorization-refusal.js';
 import { describe } from '../../src/check-kit/expect.js';
 import { expectTokenError } from '../../src/check-kit/oauth-errors.js';
@@ -82,8 +82,8 @@ export const stateEchoed = defineCheck({
   needs: ['oauthCodeFlow'],
   judges: authorizationAnswers,
   async run(ctx, { oauthCodeFlow: client }) {
-    // The run's flow done right; where it stops short of tokens, a code of the check's own: the redirect is this rule's subject, not the redemption.
-    const { outcome, sentState } = await sharedCodeFlow(ctx, client).catch(() => obtainCode(ctx, client));
+    // A code request of its own: the evidence shows the state sent and the redirect that brought it back.
+    const { outcome, sentState } = await obtainCode(ctx, client);
     const got = outcome.query.get('state');
     if (got !== sentState) throw new CheckFailure(`the redirect carries state ${got === null ? 'absent' : JSON.stringify(got)}, expected the ${JSON.stringify(sentState)} sent`, sentState, got ?? 'none', outcome.response?.exchangeIndex);
   },

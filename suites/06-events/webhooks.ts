@@ -93,8 +93,8 @@ export const eventsForActions = defineCheck({
 
 /** The run's first delivery about a freshly created item, on a fresh subscription ({@link sharedFirstDelivery}), judged. */
 async function firstDelivery(ctx: CheckContext, webhooks: WebhookProbe, judge: (d: Delivery, secret: string | undefined, exchange: number) => void): Promise<void> {
-  const { delivery, secret, create } = await sharedFirstDelivery(ctx, webhooks);
-  judge(delivery, secret, create.exchangeIndex);
+  const { delivery, secret, exchange } = await sharedFirstDelivery(ctx, webhooks);
+  judge(delivery, secret, exchange);
 }
 
 export const signatureValid = defineCheck({

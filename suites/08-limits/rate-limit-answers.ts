@@ -118,8 +118,10 @@ export const overloadRetryAfter = defineCheck({
       const budget = Math.min(3 * quota, probe.budget - burst.sent.length);
       if (budget <= 0) throw new CheckSkipped(`the burst to the first 429 spent all of rateLimit.budget (${probe.budget}): no request was left to see whether the target sheds a client that keeps sending`, 'rateLimit.budget');
       // In waves as wide as they go: a limiter counts a client's refusals per window, and
-      // waves spread over windows on a slow machine. First one refusal more than the limit
-      // (where a limiter that sheds usually starts), then the rest of the budget at once.
+      // narrow waves spread over windows on a slow machine. First the limit and one more (a
+      // limiter that sheds past the limit, as the reference server does, sheds there), then
+      // the rest of the budget at once, for a limiter that sheds later (it counts both waves
+      // together unless a window ends between them).
       const first = Math.min(quota + 1, budget);
       const past = await burstUntil(ctx, probe, { until: (a) => a === 'shed', budget: first, concurrency: first });
       const rest = past.stop === undefined && budget > first ? await burstUntil(ctx, probe, { until: (a) => a === 'shed', budget: budget - first, concurrency: budget - first }) : undefined;

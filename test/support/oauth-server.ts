@@ -73,6 +73,8 @@ export interface OAuthServerOptions {
   readonly requireAudience?: string;
   /** After the login a consent page asks to approve the client (Keycloak's: submit buttons accept, then cancel); only accept issues the code. */
   readonly consentPage?: boolean;
+  /** Logins it takes before it locks the user out (brute-force protection, as Keycloak's): the login page comes back with 401 after that many. */
+  readonly lockoutAfterLogins?: number;
   /** A wrong client secret gets 401 unauthorized_client, as Keycloak answers it. */
   readonly unauthorizedClientForBadSecret?: boolean;
   /** The client may not use client credentials: 400 unauthorized_client (Keycloak without a service account, Auth0 without the grant). */
@@ -145,6 +147,8 @@ export async function startOAuthServer(opts: OAuthServerOptions = {}): Promise<O
   const alg = opts.alg ?? 'RS256';
   const clientSecret = rand();
   const password = rand(12);
+  /** Logins taken so far (lockoutAfterLogins). */
+  let logins = 0;
   const issued: string[] = [];
   const grants: string[] = [];
   const kid = rand(6);
@@ -269,6 +273,7 @@ export async function startOAuthServer(opts: OAuthServerOptions = {}): Promise<O
       if (!form.has('accept') || form.has('cancel') || !p.loggedIn) return errorRedirect(res, p.redirectUri, 'access_denied', p.state ?? null);
     } else {
       if (form.get('username') !== username || form.get('password') !== password) return loginPage(res, id, 401);
+      if (opts.lockoutAfterLogins !== undefined && logins++ >= opts.lockoutAfterLogins) return loginPage(res, id, 401);
       if (opts.consentPage) {
         pending.set(id, { ...p, loggedIn: true });
         res.writeHead(200, { 'content-type': 'text/html' }).end(`<h1>Allow restprobe?</h1><form method="post" action="/oauth/authorize"><input type="hidden" name="request" value="${id}"><input type="submit" name="accept" value="Yes"><input type="submit" name="cancel" value="No"></form>`);
