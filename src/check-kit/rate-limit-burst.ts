@@ -155,11 +155,12 @@ export async function burstUntil(ctx: CheckContext, probe: RateLimitProbe, optio
     const wave = await Promise.all(Array.from({ length: Math.min(next, budget - sent.length) }, () => sendAs(ctx, probe, client, options.baseUrl)));
     for (const s of wave) answers.push(answerOf(s.res, client, answers.includes('served')));
     sent.push(...wave);
+    const allServed = answers.every((a) => a === 'served');
     // A narrowed wave served whole: the quota came back meanwhile (a bucket that refills as the
     // burst goes) or the fields understate. Whole waves from here on, or narrow waves could be
     // served one refill at a time until the budget is spent, and never meet the limit.
-    if (wave.length < width && answers.every((a) => a === 'served')) narrowing = false;
-    next = narrowing ? nextWave(wave, answers, width) : width;
+    if (wave.length < width && allServed) narrowing = false;
+    next = narrowing && allServed ? leftAndOne(wave, width) : width;
     const stopAt = answers.findIndex(until);
     if (stopAt !== -1) return { sent, served: answers.slice(0, stopAt).filter((a) => a === 'served').length, stop: sent[stopAt]!, startedAt };
   }
@@ -167,14 +168,13 @@ export async function burstUntil(ctx: CheckContext, probe: RateLimitProbe, optio
 }
 
 /**
- * How many requests the next wave sends: `width`, but while every answer so far was served,
- * no more than the least the wave's answers said was left (their RateLimit fields) and one:
- * the request that meets the limit. Requests past it would only be refused beside it. Where
- * that wave is served whole (a refill meanwhile, fields that understate), the burst narrows
- * no more (burstUntil): it goes on in whole waves, as without the fields.
+ * The next wave while every answer so far was served: no wider than `width`, nor than the
+ * least the wave's answers said was left (their RateLimit fields) and one, the request that
+ * meets the limit; requests past it would only be refused beside it. Where that wave is served
+ * whole (a refill meanwhile, fields that understate), the burst narrows no more (burstUntil):
+ * it goes on in whole waves, as without the fields.
  */
-function nextWave(wave: readonly Sent[], answers: readonly Answer[], width: number): number {
-  if (answers.some((a) => a !== 'served')) return width;
+function leftAndOne(wave: readonly Sent[], width: number): number {
   const left = wave.map((s) => tightest(readRateLimitFields(s.res))?.remaining).filter((r) => r !== undefined);
   return left.length === 0 ? width : Math.max(1, Math.min(width, Math.min(...left) + 1));
 }

@@ -123,10 +123,14 @@ export const overloadRetryAfter = defineCheck({
       // the rest of the budget at once, for a limiter that sheds later (it counts both waves
       // together unless a window ends between them).
       const first = Math.min(quota + 1, budget);
-      const past = await burstUntil(ctx, probe, { until: (a) => a === 'shed', budget: first, concurrency: first });
-      const rest = past.stop === undefined && budget > first ? await burstUntil(ctx, probe, { until: (a) => a === 'shed', budget: budget - first, concurrency: budget - first }) : undefined;
-      shed = past.stop ?? rest?.stop;
-      if (shed === undefined) throw new CheckSkipped(`no 503 in ${past.sent.length + (rest?.sent.length ?? 0)} requests as ${probe.client.label} past the first 429 (${budget === 3 * quota ? `three times the limit of ${quota}` : `what was left of rateLimit.budget, ${probe.budget}`}): the target does not shed a client that keeps sending, so there is no overload answer to judge`);
+      let sentPast = 0;
+      for (const wave of [first, budget - first].filter((n) => n > 0)) {
+        const past = await burstUntil(ctx, probe, { until: (a) => a === 'shed', budget: wave, concurrency: wave });
+        sentPast += past.sent.length;
+        shed = past.stop;
+        if (shed !== undefined) break;
+      }
+      if (shed === undefined) throw new CheckSkipped(`no 503 in ${sentPast} requests as ${probe.client.label} past the first 429 (${budget === 3 * quota ? `three times the limit of ${quota}` : `what was left of rateLimit.budget, ${probe.budget}`}): the target does not shed a client that keeps sending, so there is no overload answer to judge`);
     }
     const value = shed.res.headers['retry-after'];
     if (value === undefined) throw new CheckSkipped(`${describe(shed.res)} carries no Retry-After, which a 503 may omit: nothing to judge`);
