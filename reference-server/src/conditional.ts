@@ -182,7 +182,7 @@ function preconditionFailed(outcome: 'if-match-failed' | 'if-none-match-failed')
 
 /** The preconditions of one request, bound to the node that answers it. */
 export class ConditionalRequest {
-  /** Fault `precondition-failed-but-applied`: a write ran although its precondition failed. */
+  /** Faults `precondition-failed-but-applied` and `put-precondition-failed-but-applied`: a write ran although its precondition failed. */
   private failedButApplied: 'if-match-failed' | 'if-none-match-failed' | undefined;
 
   constructor(
@@ -236,8 +236,8 @@ export class ConditionalRequest {
     const alsoAccepted = currentRepresentation !== undefined && faultActive('if-match-accepts-any-issued') ? this.validators.issuedFor(currentRepresentation) : undefined;
     const outcome = this.evaluate(current, alsoAccepted);
     if (outcome === 'proceed' || outcome === 'not-modified') return;
-    if (faultActive('precondition-failed-but-applied')) {
-      // Fault: the write goes ahead; complete() answers 412 after it.
+    if (faultActive('precondition-failed-but-applied') || (this.method === 'PUT' && faultActive('put-precondition-failed-but-applied'))) {
+      // Faults: the write (or a PUT) goes ahead; complete() answers 412 after it.
       this.failedButApplied = outcome;
       return;
     }

@@ -390,6 +390,11 @@ const definitions = [
     detects: ['END-if-match-412', 'END-if-match-delete-412'],
   },
   {
+    name: 'put-precondition-failed-but-applied',
+    description: 'A PUT with a stale If-Match gets 412, but the replacement is applied anyway; PATCH and DELETE refuse it.',
+    detects: ['END-if-match-412'],
+  },
+  {
     name: 'if-match-always-412',
     description: 'Every If-Match fails, even the current ETag.',
     detects: ['END-if-match-applies'],

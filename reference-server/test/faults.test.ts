@@ -693,6 +693,17 @@ const demonstrations: Record<FaultName, (h: Harness) => Promise<void>> = {
     expect((await h.call('DELETE', path, { headers: { 'if-match': stale } })).status).toBe(412);
     expect((await h.call('GET', path)).status).toBe(404);
   },
+  async 'put-precondition-failed-but-applied'(h) {
+    const project = await h.createProject({ name: 'as created' });
+    const path = `/v2/projects/${project.id}`;
+    const put = await h.call('PUT', path, { json: { name: 'replaced anyway' }, headers: { 'if-match': '"never"' } });
+    expect(put.status).toBe(412);
+    expect((await h.call('GET', path)).json().name).toBe('replaced anyway');
+    // PATCH and DELETE honour a stale If-Match.
+    expect((await h.call('PATCH', path, { json: { name: 'patched' }, headers: { 'if-match': '"never"' } })).status).toBe(412);
+    expect((await h.call('DELETE', path, { headers: { 'if-match': '"never"' } })).status).toBe(412);
+    expect((await h.call('GET', path)).json().name).toBe('replaced anyway');
+  },
   async 'if-match-always-412'(h) {
     const project = await h.createProject({ name: 'unchanged' });
     const path = `/v2/projects/${project.id}`;
