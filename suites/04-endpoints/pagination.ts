@@ -102,7 +102,7 @@ export const paginationStableUnderWrites = defineCheck({
     else if (!patchable) ctx.note(`${c.name} takes no PATCH: moves are not interleaved (collections[].methods)`);
     // The page size is part of the input: 1, 2, 3 … up to the cap, or one past the items.
     const maxLimit = Math.min(c.pagination.maxLimit ?? initialItems + 2, initialItems + 2);
-    const pool: ItemPool = { recycle: patchable, spare: [] };
+    const pool: ItemPool = { recycle: patchable, slots: [], loose: [], parked: [] };
     const fc = fastCheck();
     await checkProperty(ctx, {
       arbitrary: fc.record({ limit: fc.integer({ min: 1, max: maxLimit }), ops: walkOps(moves) }),
@@ -141,40 +141,76 @@ const initialItems = 6;
 /** A sort value of a case's mark at position `n`, spaced out so a move can land between any two. */
 const position = (marker: string, n: number) => `${marker}-${String(n * 10).padStart(3, '0')}`;
 
-/** Items earlier interleavings left, for the next one to take over (where PATCH is served). */
+/**
+ * The items interleavings share where PATCH is served: one mark for them all, and its items
+ * by sort position. A case's writes free the positions of the items it moved or deleted, and
+ * leave items off them (moved, inserted); before the next walk those fill the free positions
+ * with one PATCH each (none without a sort field), the rest are parked under a mark of their
+ * own, out of every walk, and only what is still missing is created.
+ */
 interface ItemPool {
   recycle: boolean;
-  readonly spare: { readonly id: string; readonly url: string }[];
+  marker?: string;
+  /** The mark's item at each position; undefined where a case's write freed it. */
+  readonly slots: (CreatedResource | undefined)[];
+  /** Under the mark, off every position: placed or parked before the next walk. */
+  readonly loose: CreatedResource[];
+  /** Under another mark, out of the walks: placed where a position is free. */
+  readonly parked: CreatedResource[];
+  parkMark?: string;
 }
 
 /**
- * An interleaving's items: `initialItems` under a mark of its own, at fresh sort positions.
- * Items an earlier interleaving left are moved under the mark with one PATCH each (a create
- * and a delete saved per item) when its answer shows both values; otherwise, and once the
- * pool is empty, items are created. Taken-over items end the check's way: deleted at its end.
+ * An interleaving's items: `initialItems` under the pool's mark at their sort positions (or,
+ * without PATCH, under a fresh mark each, created). Items the earlier interleavings left are
+ * taken over where their PATCH answers show the values sent; where one does not, recycling
+ * stops and a fresh set is created. Taken-over items end the check's way: deleted at its end.
  */
 async function itemsForCase(ctx: CheckContext, c: WalkableCollection, sortField: string | undefined, pool: ItemPool): Promise<MarkedSet> {
-  const marker = ctx.newMark();
-  const fieldsAt = (i: number): Record<string, unknown> => (sortField ? { [sortField]: position(marker, i) } : {});
-  const items: CreatedResource[] = [];
-  while (items.length < initialItems && pool.recycle) {
-    const reused = pool.spare.shift();
-    if (reused === undefined) break;
-    const fields = { [c.markField]: marker, ...fieldsAt(items.length) };
-    const res = await ctx.http.send({ method: 'PATCH', url: reused.url, json: fields });
-    const shown = res.status === 200 && isObject(res.json) ? res.json : undefined;
-    if (shown === undefined || !Object.entries(fields).every(([k, v]) => shown[k] === v)) {
-      // The answer does not show the item moved: it is left as it is (deleted at the end), and items are made from here on.
-      pool.recycle = false;
-      ctx.note(`${describe(res)} to move an earlier interleaving's item under a new mark does not show ${brief(fields)}: each interleaving makes its own items`);
-      break;
+  if (pool.recycle && pool.marker !== undefined) {
+    const marker = pool.marker;
+    const place = (item: CreatedResource, fields: Record<string, unknown>): Promise<CreatedResource | undefined> => takeOver(ctx, item, fields, pool);
+    for (let i = 0; i < initialItems && pool.recycle; i++) {
+      if (pool.slots[i] !== undefined) continue;
+      // The mark is sent with the position: a PATCH that resets what it does not name (a fault of its own) keeps the item under it.
+      const at = { [c.markField]: marker, ...(sortField && { [sortField]: position(marker, i) }) };
+      const loose = pool.loose.shift();
+      // Without a sort field (so no moves), a loose item was inserted under the mark: it takes a free position as it is.
+      if (loose !== undefined && !sortField) {
+        pool.slots[i] = loose;
+        continue;
+      }
+      const item = loose ?? pool.parked.shift();
+      pool.slots[i] = item === undefined ? await ctx.create(c, at) : await place(item, at);
     }
-    items.push({ collection: c, id: reused.id, url: reused.url, sent: fields, body: shown, response: res });
+    while (pool.recycle && pool.loose.length > 0) {
+      const parked = await place(pool.loose.shift()!, { [c.markField]: (pool.parkMark ??= ctx.newMark()) });
+      if (parked !== undefined) pool.parked.push(parked);
+    }
+    if (pool.recycle) {
+      const items = [...pool.slots] as CreatedResource[];
+      return { marker, items, ids: items.map((x) => x.id), filters: { [c.markField]: marker } };
+    }
   }
-  const start = items.length;
-  const made = await createMarked(ctx, c, initialItems - start, (i) => fieldsAt(start + i), marker);
-  const all = [...items, ...made.items];
-  return { ...made, items: all, ids: all.map((x) => x.id) };
+  const marker = ctx.newMark();
+  const made = await createMarked(ctx, c, initialItems, (i) => (sortField ? { [sortField]: position(marker, i) } : {}), marker);
+  if (pool.recycle) {
+    pool.marker = marker;
+    pool.slots.splice(0, pool.slots.length, ...made.items);
+  }
+  return made;
+}
+
+/** PATCHes `fields` onto an earlier interleaving's item; undefined, and no recycling from here on, when the answer does not show them. */
+async function takeOver(ctx: CheckContext, item: CreatedResource, fields: Record<string, unknown>, pool: ItemPool): Promise<CreatedResource | undefined> {
+  const res = await ctx.http.send({ method: 'PATCH', url: item.url, json: fields });
+  const shown = res.status === 200 && isObject(res.json) ? res.json : undefined;
+  if (shown === undefined || !Object.entries(fields).every(([k, v]) => shown[k] === v)) {
+    pool.recycle = false;
+    ctx.note(`${describe(res)} to move an earlier interleaving's item does not show ${brief(fields)}: each interleaving makes its own items`);
+    return undefined;
+  }
+  return { ...item, sent: fields, body: shown, response: res };
 }
 
 /**
@@ -186,7 +222,7 @@ async function walkWithWrites(ctx: CheckContext, c: WalkableCollection, sortFiel
   const { limit, ops } = input;
   const { marker, items, filters } = await itemsForCase(ctx, c, sortField, pool);
   const touched = new Set<string>();
-  // What the next interleaving may take over: this one's items but those it deleted, and those it inserted.
+  // What the next interleaving may take over: the items it deleted are gone.
   const deleted = new Set<string>();
   const inserted: CreatedResource[] = [];
   const seen: string[] = [];
@@ -216,7 +252,11 @@ async function walkWithWrites(ctx: CheckContext, c: WalkableCollection, sortFiel
     }
     while (!done) await next();
   } finally {
-    pool.spare.push(...items.filter((x) => !deleted.has(x.id)), ...inserted);
+    // The positions of the items this walk moved or deleted are free for the next; what it moved or inserted is loose.
+    if (pool.recycle) {
+      for (const [i, x] of items.entries()) if (touched.has(x.id)) pool.slots[i] = undefined;
+      pool.loose.push(...items.filter((x) => touched.has(x.id) && !deleted.has(x.id)), ...inserted);
+    }
   }
   const untouched = items.filter((x) => !touched.has(x.id)).map((x) => x.id);
   const defects = walkDefects(untouched, seen.filter((id) => !touched.has(id)));
