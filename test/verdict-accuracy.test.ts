@@ -354,6 +354,29 @@ describe('LIM-default-page-bounded on a cursor collection that already holds mor
   });
 });
 
+describe('a derived invalid body is one a coercing framework refuses too', () => {
+  /** Numbers in a write's body become strings, as DRF's CharField, pydantic v1 and Mongoose do. */
+  const coercing: Rewrites = {
+    request: (req) => {
+      if (req.body === '' || req.method === 'GET') return req;
+      const body = JSON.parse(req.body) as unknown;
+      if (body === null || typeof body !== 'object' || Array.isArray(body)) return req;
+      return { ...req, body: JSON.stringify(Object.fromEntries(Object.entries(body).map(([k, v]) => [k, typeof v === 'number' ? String(v) : v]))) };
+    },
+  };
+  /** projects with two free-text fields and no configured invalid body: restprobe derives one. */
+  const derived = (p: TargetProfile): TargetProfile => ({ ...p, collections: p.collections.map((c) => (c.name === 'projects' ? { ...c, createBody: { name: 'restprobe probe', description: 'created by restprobe' }, invalidBody: undefined } : c)) });
+  it('with no invalid.body configured and only free-text fields, the 422 checks pass on a server that coerces numbers to strings', async () => {
+    const judged = await verdictsOn(startVariant(coercing), ['ERR-validation-422', 'ERR-validation-errors-field'], derived);
+    expectVerdicts(judged, { 'ERR-validation-422': 'pass', 'ERR-validation-errors-field': 'pass' });
+  });
+
+  it('the derived body still finds a server that lets a wrong type through to the handler (wrong-type-500)', async () => {
+    const judged = await verdictsOn(startTarget(['wrong-type-500']), ['ERR-validation-422'], derived);
+    expectVerdicts(judged, { 'ERR-validation-422': 'fail' });
+  });
+});
+
 describe('END-pagination-stable-under-writes: an interleaving takes over the items the one before it left, where PATCH is served', () => {
   const id = 'END-pagination-stable-under-writes';
   const methodsOf = (results: readonly CheckResult[]) => results.flatMap((r) => r.evidence.exchanges.map((e) => e.request.method));

@@ -128,11 +128,15 @@ export function unsupportedMethodProbe(ctx: CheckContext, url: string): Promise<
   return ctx.http.send({ method: unsupportedMethod, url });
 }
 
-/** A body that breaks validation: the configured one, or createBody with each value's type changed. */
+/**
+ * A body that breaks validation: the configured one, or createBody with each value's type
+ * changed. A string becomes an object, not a number: DRF's CharField, pydantic v1 and
+ * Mongoose turn 42 into "42" and rightly accept it, but no string field takes an object.
+ */
 export function invalidBody(collection: CollectionProfile): Record<string, unknown> {
   if (collection.invalidBody) return collection.invalidBody;
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(collection.createBody ?? {})) out[k] = typeof v === 'string' ? 42 : 'restprobe-wrong-type';
+  for (const [k, v] of Object.entries(collection.createBody ?? {})) out[k] = typeof v === 'string' ? {} : 'restprobe-wrong-type';
   return out;
 }
 
