@@ -4,6 +4,7 @@
  * check that was too lax fails on a violating one. Variants are the reference server
  * behind a rewriting proxy that changes exactly one behaviour, or with a named fault.
  */
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { runChecks } from '../src/engine/run.js';
 import { resultName, worstFinding, type CheckResult } from '../src/model/result.js';
@@ -374,6 +375,30 @@ describe('a derived invalid body is one a coercing framework refuses too', () =>
   it('the derived body still finds a server that lets a wrong type through to the handler (wrong-type-500)', async () => {
     const judged = await verdictsOn(startTarget(['wrong-type-500']), ['ERR-validation-422'], derived);
     expectVerdicts(judged, { 'ERR-validation-422': 'fail' });
+  });
+});
+
+describe('END-etag-changes-on-write asks for a new ETag only where the write changed the item', () => {
+  /** Item answers without updated_at, their ETag a hash of the body: a write that changes no value keeps it, as Express's default ETag does. */
+  const contentTagged: Rewrites = {
+    response: (res, req) => {
+      if (!isItem(req) || res.status !== 200 || req.method === 'DELETE') return res;
+      const { updated_at: _dropped, ...rest } = jsonOf(res) as Record<string, unknown>;
+      const body = JSON.stringify(rest);
+      return { ...res, headers: { ...res.headers, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 16)}"` }, body };
+    },
+  };
+  /** The patch body repeats the replace body's value. */
+  const repeatingPatch = (p: TargetProfile): TargetProfile => ({ ...p, collections: p.collections.map((c) => (c.name === 'projects' ? { ...c, patchBody: { ...c.replaceBody } } : c)) });
+
+  it('a PATCH that repeats what the PUT wrote keeps a content-hash ETag, and the check passes on the PUT', async () => {
+    const judged = await verdictsOn(startVariant(contentTagged), ['END-etag-changes-on-write'], repeatingPatch);
+    expectVerdicts(judged, { 'END-etag-changes-on-write': 'pass' });
+  });
+
+  it('an ETag that stays after a write that changed the item still fails (etag-stale-after-write)', async () => {
+    const judged = await verdictsOn(startTarget(['etag-stale-after-write']), ['END-etag-changes-on-write'], repeatingPatch);
+    expectVerdicts(judged, { 'END-etag-changes-on-write': 'fail' });
   });
 });
 
