@@ -59,6 +59,23 @@ describe('_links checks', () => {
     expect(got.explain).toMatch(/STA-links-open-actions: fail .*restoration/);
   });
 
+  it('pass where each read of an item bumps a counter the config declares volatile (collections[].volatileFields)', async () => {
+    const views = new Map<string, number>();
+    const counted: Rewrites = {
+      response: (res, req) => {
+        const body = jsonOf(res);
+        if (req.method !== 'GET' || res.status !== 200 || !/^\/v2\/projects\/[^/?]+$/.test(req.path) || body === null || typeof body !== 'object' || Array.isArray(body)) return res;
+        const seen = (views.get(req.path) ?? 0) + 1;
+        views.set(req.path, seen);
+        return { ...res, body: JSON.stringify({ ...body, views: seen }) };
+      },
+    };
+    const withViews = (p: TargetProfile): TargetProfile => ({ ...topLevelOnly(p), collections: topLevelOnly(p).collections.map((c) => (c.name === 'projects' ? { ...c, volatileFields: [...c.volatileFields, 'views'] } : c)) });
+    const got = await verdicts(counted, [], withViews);
+    expect(got.verdicts['STA-links-open-actions'], got.explain).toBe('pass');
+    expect(views.size).toBeGreaterThan(0);
+  });
+
   it('fail when only the top-level item hides its open action', async () => {
     const onlyProjects = mapLinks((links) => (typeof links['restoration'] === 'string' ? { self: links['self'] } : links));
     const got = await verdicts({ response: onlyProjects });
