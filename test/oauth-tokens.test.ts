@@ -342,6 +342,7 @@ const violations: [OAuthViolation, string[]][] = [
   ['code-reusable', ['AUT-code-single-use']],
   ['state-dropped', ['AUT-state-echoed']],
   ['redirect-uri-prefix-match', ['AUT-redirect-uri-exact']],
+  ['redirect-uri-subdirectory', ['AUT-redirect-uri-exact']],
   ['refresh-not-rotated', ['STA-refresh-rotates']],
   ['old-refresh-still-valid', ['STA-refresh-old-refused']],
   ['refresh-reuse-no-revoke', ['STA-refresh-reuse-revokes-family']],

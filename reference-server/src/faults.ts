@@ -612,6 +612,11 @@ const definitions = [
     detects: ['AUT-redirect-uri-exact'],
   },
   {
+    name: 'redirect-uri-extra-query',
+    description: 'The registered redirect_uri with any query parameters added is accepted and redirected to.',
+    detects: ['AUT-redirect-uri-exact'],
+  },
+  {
     name: 'refresh-not-rotated',
     description: 'A refresh returns no new refresh token, and the old one stays valid.',
     detects: ['STA-refresh-rotates'],

@@ -14,7 +14,7 @@ const oauthFaults = [
   'jwt-iss-unchecked', 'jwt-aud-unchecked', 'jwt-scope-ignored', 'token-lifetime-24h', 'jwt-pii-in-claims', 'jwt-no-typ',
   'jwt-claims-missing', 'token-response-cacheable', 'client-secret-unchecked', 'unknown-grant-500', 'password-grant-accepted',
   'implicit-flow-accepted', 'pkce-optional', 'pkce-plain-accepted', 'pkce-verifier-unchecked', 'code-reusable', 'state-dropped',
-  'redirect-uri-prefix-match', 'refresh-not-rotated', 'old-refresh-still-valid', 'refresh-reuse-no-revoke',
+  'redirect-uri-prefix-match', 'redirect-uri-extra-query', 'refresh-not-rotated', 'old-refresh-still-valid', 'refresh-reuse-no-revoke',
 ] as const satisfies readonly FaultName[];
 
 type Demo = (h: Harness) => Promise<void>;
@@ -158,6 +158,16 @@ export const oauthDemonstrations: Record<(typeof oauthFaults)[number], Demo> = {
     const redirected = await login(h, page);
     expect(redirected.headers['location']?.startsWith(`${evil}?code=`)).toBe(true);
     expect((await authorize(h, challenge, { redirect_uri: 'https://attacker.example/cb' })).status).toBe(400);
+  },
+  async 'redirect-uri-extra-query'(h) {
+    const evil = `${redirectUri}?next=attacker`;
+    const { challenge } = pkce();
+    const page = await authorize(h, challenge, { redirect_uri: evil });
+    expect(page.status).toBe(200);
+    const redirected = await login(h, page);
+    expect(redirected.headers['location']?.startsWith(`${evil}&code=`)).toBe(true);
+    // A longer path is still refused.
+    expect((await authorize(h, challenge, { redirect_uri: `${redirectUri}/more` })).status).toBe(400);
   },
   async 'refresh-not-rotated'(h) {
     const { refresh_token } = await userTokens(h);

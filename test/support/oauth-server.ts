@@ -20,7 +20,7 @@ import { compactVerify, exportJWK, generateKeyPair, SignJWT, type JWK } from 'jo
 export type OAuthViolation =
   | 'jwt-alg-none-accepted' | 'jwt-key-confusion' | 'jwt-signature-unchecked' | 'jwt-exp-unchecked' | 'jwt-nbf-unchecked' | 'jwt-iss-unchecked' | 'jwt-aud-unchecked' | 'jwt-scope-ignored'
   | 'token-lifetime-24h' | 'jwt-pii-in-claims' | 'jwt-no-typ' | 'jwt-claims-missing' | 'token-response-cacheable' | 'client-secret-unchecked' | 'unknown-grant-500' | 'password-grant-accepted'
-  | 'implicit-flow-accepted' | 'pkce-optional' | 'pkce-plain-accepted' | 'pkce-verifier-unchecked' | 'code-reusable' | 'state-dropped' | 'redirect-uri-prefix-match'
+  | 'implicit-flow-accepted' | 'pkce-optional' | 'pkce-plain-accepted' | 'pkce-verifier-unchecked' | 'code-reusable' | 'state-dropped' | 'redirect-uri-prefix-match' | 'redirect-uri-subdirectory'
   | 'refresh-not-rotated' | 'old-refresh-still-valid' | 'refresh-reuse-no-revoke';
 
 export interface OAuthServerOptions {
@@ -236,7 +236,8 @@ export async function startOAuthServer(opts: OAuthServerOptions = {}): Promise<O
     const q = url.searchParams;
     if (opts.brokenLocation) return void res.writeHead(302, { location: 'http://[::1' }).end();
     const uri = q.get('redirect_uri') ?? '';
-    const uriOk = uri === redirectUri || (has('redirect-uri-prefix-match') && uri.startsWith(redirectUri));
+    // redirect-uri-subdirectory: GitHub's OAuth apps take any path below the callback URL's.
+    const uriOk = uri === redirectUri || (has('redirect-uri-prefix-match') && uri.startsWith(redirectUri)) || (has('redirect-uri-subdirectory') && uri.startsWith(`${redirectUri.replace(/\/$/, '')}/`));
     if (q.get('client_id') !== clientId || !uriOk) {
       res.writeHead(400, { 'content-type': 'application/problem+json' }).end(JSON.stringify({ title: 'Bad authorization request', status: 400 }));
       return;

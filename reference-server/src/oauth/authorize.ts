@@ -61,7 +61,12 @@ export class AuthorizationEndpoint {
   private redirectAllowed(uri: string | null): uri is string {
     if (uri === null) return false;
     if (uri === registeredRedirectUri) return true;
-    return this.faults.has('redirect-uri-prefix-match') && uri.startsWith(registeredRedirectUri) && URL.canParse(uri);
+    if (!URL.canParse(uri)) return false;
+    if (this.faults.has('redirect-uri-prefix-match') && uri.startsWith(registeredRedirectUri)) return true;
+    // Fault `redirect-uri-extra-query`: the registered origin and path with any query that keeps the registered one's parameters (django-oauth-toolkit's match).
+    const asked = new URL(uri);
+    const known = new URL(registeredRedirectUri);
+    return this.faults.has('redirect-uri-extra-query') && asked.origin === known.origin && asked.pathname === known.pathname && [...known.searchParams].every(([k, v]) => asked.searchParams.getAll(k).includes(v));
   }
 
   /** GET: the login page, or the error (400 here, or redirected to the client). */
