@@ -19,7 +19,8 @@ interface Reusing {
   close(): Promise<void>;
 }
 
-async function startReusing(): Promise<Reusing> {
+/** With `adoptsIntegerIds`, a POST that carries an integer id no item has keeps it (a model reused for input, as FastAPI tutorials with SQLModel write), 422 for any other id, 409 for a taken one. */
+async function startReusing({ adoptsIntegerIds = false } = {}): Promise<Reusing> {
   const items = new Map<number, Record<string, unknown>>([[1, { id: 1, label: 'theirs' }], [2, { id: 2, label: 'theirs' }]]);
   const deletes: string[] = [];
   const server: Server = createServer((req, res) => {
@@ -33,8 +34,12 @@ async function startReusing(): Promise<Reusing> {
       if (segment !== undefined && !/^\d+$/.test(segment)) return send(400, { status: 400, detail: 'ids are integers' });
       const id = Number(segment);
       if (req.method === 'POST') {
-        const next = Math.max(0, ...items.keys()) + 1;
-        items.set(next, { ...JSON.parse(text || '{}'), id: next });
+        const body = JSON.parse(text || '{}') as Record<string, unknown>;
+        const sent = body['id'];
+        if (adoptsIntegerIds && sent !== undefined && !Number.isInteger(sent)) return send(422, { status: 422, detail: 'id must be an integer' });
+        if (adoptsIntegerIds && items.has(sent as number)) return send(409, { status: 409, detail: 'duplicate key' });
+        const next = adoptsIntegerIds && sent !== undefined ? (sent as number) : Math.max(0, ...items.keys()) + 1;
+        items.set(next, { ...body, id: next });
         return send(201, items.get(next), { location: `/things/${next}` });
       }
       if (req.method === 'GET') return items.has(id) ? send(200, items.get(id)) : send(404, { status: 404 });
@@ -119,5 +124,19 @@ describe('collections[].idType', () => {
     expect(asStrings.results[0]).toMatchObject({ status: 'fail', message: expect.stringContaining('→ 400') });
     const asIntegers = await runChecks({ profile: { ...profile, collections: [{ ...things, idType: 'integer' }] }, checks: check, seed: 1 });
     expect(asIntegers.results[0]!.status).toBe('pass');
+  });
+
+  it('integer ids: END-post-server-chooses-id sends a client id as an integer no item has, so a server that adopts one (and refuses a string with 422) fails', async () => {
+    const adopting = await startReusing({ adoptsIntegerIds: true });
+    try {
+      const check = catalogue.filter((c) => c.id === 'END-post-server-chooses-id');
+      const { results } = await runChecks({ profile: { ...profile, baseUrl: adopting.url, collections: [{ ...things, idType: 'integer' }] }, checks: check, seed: 1 });
+      expect(results[0]).toMatchObject({ status: 'fail', message: expect.stringMatching(/"id" is the client's "\d+", expected an id the server chose/) });
+      // The server that ignores a client-sent id passes.
+      const ignoring = await runChecks({ profile: { ...profile, collections: [{ ...things, idType: 'integer' }] }, checks: check, seed: 1 });
+      expect(ignoring.results[0]!.status).toBe('pass');
+    } finally {
+      await adopting.close();
+    }
   });
 });

@@ -89,6 +89,11 @@ const definitions = [
     detects: ['END-post-server-chooses-id'],
   },
   {
+    name: 'client-uuid-id-adopted',
+    description: 'POST adopts a client-sent id that is a UUID, as its own are, refusing other ids with 422 and taken ones with 409.',
+    detects: ['END-post-server-chooses-id'],
+  },
+  {
     name: 'client-id-conflict-500',
     description: 'POST with the id of an existing item in its body crashes with 500 (a duplicate key).',
     detects: ['END-post-server-chooses-id', 'DOC-status-documented'],

@@ -10,7 +10,7 @@ import type { JsonObject } from './body.js';
 import { param, requiredBody, type Operation, type RequestContext } from './context.js';
 import { cursorPage, offsetPage, queryWithCarriedFilters, readCursor, readView, type ListingSpec } from './listing.js';
 import { offsetPageBody, pageBody, readLimit, readOffset, readPageNumber, withOrder } from './pagination.js';
-import { genericProblem, invalidQuery, notFound, ProblemError, type FieldError } from './problem.js';
+import { genericProblem, invalidQuery, notFound, ProblemError, validationFailed, type FieldError } from './problem.js';
 import { emptyReply, jsonReply, type Reply } from './respond.js';
 import type { RouteLink } from './links.js';
 import type { Route } from './router.js';
@@ -19,6 +19,7 @@ import type { WriteMode } from './validation.js';
 
 /** Ids a client may choose with PUT-create. Anything else can never exist: 404. */
 export const clientIdPattern = /^[A-Za-z0-9_-]{1,64}$/;
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** How a body is turned into field values for one write. */
 export interface Write<D extends Fields> {
@@ -150,6 +151,12 @@ export function createItem<D extends Fields>(
     throw new Error('fault client-id-conflict-500: duplicate key');
   }
   if (faultActive('client-chosen-id') && typeof sentId === 'string' && clientIdPattern.test(sentId) && kind.store.get(sentId) === undefined) {
+    id = sentId;
+  }
+  // Fault `client-uuid-id-adopted`: the id is a column the create validates, as a model reused for input does (a UUID, unique): one of the server's own kind is adopted.
+  if (faultActive('client-uuid-id-adopted') && sentId !== undefined) {
+    if (typeof sentId !== 'string' || !uuidPattern.test(sentId)) throw validationFailed([{ field: 'id', message: 'must be a UUID' }]);
+    if (kind.store.get(sentId) !== undefined) throw new ProblemError(genericProblem(409, 'A resource with this id exists already.'));
     id = sentId;
   }
   const entry = kind.store.insert(id, data);

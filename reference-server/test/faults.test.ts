@@ -3,6 +3,7 @@
  * server's behaviour as its description says (one server per fault). Which checks each
  * fault trips is pinned by docs/checks.md and the fault matrix (test/fault-matrix.test.ts).
  */
+import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { faultCatalogue, faultNames, type FaultName, type ReferenceServerOptions } from '../src/index.js';
 import { rawExchange, startHarness, type Harness } from './client.js';
@@ -131,6 +132,14 @@ const demonstrations: Record<FaultName, (h: Harness) => Promise<void>> = {
     expect(res.status).toBe(201);
     expect(res.json().id).toBe('client-chose-this');
     expect(res.headers['location']).toBe('/v2/projects/client-chose-this');
+  },
+  async 'client-uuid-id-adopted'(h) {
+    const chosen = randomUUID();
+    const res = await h.call('POST', '/v2/projects', { json: { name: 'n', id: chosen } });
+    expect(res.status).toBe(201);
+    expect(res.json().id).toBe(chosen);
+    expect((await h.call('POST', '/v2/projects', { json: { name: 'n', id: 'not-a-uuid' } })).status).toBe(422);
+    expect((await h.call('POST', '/v2/projects', { json: { name: 'n', id: chosen } })).status).toBe(409);
   },
   async 'client-id-conflict-500'(h) {
     const project = await h.createProject();

@@ -1,5 +1,5 @@
 /** §4 method contract: POST to a collection. */
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomInt, randomUUID } from 'node:crypto';
 import { CheckFailure, defineCheck } from '../../src/model/check.js';
 import type { HttpResponse } from '../../src/model/context.js';
 import { describe, ensure, expectHeader, expectJsonObject, expectStatus, brief } from '../../src/check-kit/expect.js';
@@ -56,6 +56,22 @@ function adoptedOrCrashed(res: HttpResponse, idField: string, sentId: string): s
   return String(id) === sentId ? `${describe(res)}: "${idField}" is the client's ${JSON.stringify(sentId)}, expected an id the server chose` : undefined;
 }
 
+/** An id as JSON carries it: a number where the ids are integers. */
+const asSent = (id: string, integer: boolean): string | number => (integer && /^\d{1,15}$/.test(id) ? Number(id) : id);
+
+/**
+ * An id no item has, of the same kind as `like`, the id the server chose for an item: a
+ * number for integer ids, a UUID for UUIDs, hex of the same length for hex ids (a MongoDB
+ * ObjectId). A server that checks a client-sent id's type (a model reused for input, an ORM
+ * column) refuses any other kind, so only one of its own kind shows whether it is adopted.
+ */
+function unusedIdLike(like: string, integer: boolean): string | number {
+  if (integer || /^\d{1,15}$/.test(like)) return 2_000_000_000 + randomInt(100_000_000);
+  if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(like)) return randomUUID();
+  if (/^[0-9a-f]{16,64}$/i.test(like)) return randomBytes(like.length).toString('hex').slice(0, like.length);
+  return `restprobe-client-${randomUUID()}`;
+}
+
 export const postServerChoosesId = defineCheck({
   id: 'END-post-server-chooses-id',
   title: 'On POST the server chooses the id',
@@ -66,13 +82,14 @@ export const postServerChoosesId = defineCheck({
   assumes: ['END-safe-methods-no-change'],
   async run(ctx, { writable: collection }) {
     const idField = collection.idField;
-    const fresh = `restprobe-client-${randomUUID()}`;
-    const sent = await ctx.sendCreating(collection, { method: 'POST', path: collection.path, json: { ...collection.createBody, [idField]: fresh } });
-    const freshWrong = adoptedOrCrashed(sent, idField, fresh);
-    if (freshWrong) throw new CheckFailure(freshWrong, 'an id the server chose, or a 4xx', String(sent.status), sent.exchangeIndex);
-    if (sent.status >= 400) ctx.note(`the server refused a client-sent "${idField}" with ${sent.status}`);
-    // An id that is taken: the POST must not reach the item that has it.
+    // An item first: the unused id is made of its id's kind, which a server that validates a client-sent id lets through.
     const existing = await ctx.create(collection);
+    const fresh = unusedIdLike(existing.id, collection.idType === 'integer');
+    const sent = await ctx.sendCreating(collection, { method: 'POST', path: collection.path, json: { ...collection.createBody, [idField]: fresh } });
+    const freshWrong = adoptedOrCrashed(sent, idField, String(fresh));
+    if (freshWrong) throw new CheckFailure(freshWrong, 'an id the server chose, or a 4xx', String(sent.status), sent.exchangeIndex);
+    if (sent.status >= 400) ctx.note(`the server refused a client-sent "${idField}" ${JSON.stringify(fresh)} with ${sent.status}`);
+    // An id that is taken: the POST must not reach the item that has it.
     const read = await ctx.http.send({ method: 'GET', url: existing.url });
     expectStatus(read, 200, 'GET of the item whose id the POST sends');
     const before = expectJsonObject(read, 'the item whose id the POST sends');
@@ -80,7 +97,7 @@ export const postServerChoosesId = defineCheck({
     const clash = await ctx.sendCreating(collection, {
       method: 'POST',
       path: collection.path,
-      json: { ...collection.createBody, ...(field !== undefined && { [field]: `${String(collection.createBody[field])} (restprobe clash)` }), [idField]: existing.id },
+      json: { ...collection.createBody, ...(field !== undefined && { [field]: `${String(collection.createBody[field])} (restprobe clash)` }), [idField]: asSent(existing.id, collection.idType === 'integer') },
     });
     const clashWrong = adoptedOrCrashed(clash, idField, existing.id);
     if (clashWrong) throw new CheckFailure(`POST with the id of an existing item — ${clashWrong}`, 'an id the server chose, or a 4xx', String(clash.status), clash.exchangeIndex);
