@@ -230,6 +230,11 @@ const definitions = [
     detects: ['ERR-unknown-id-404', 'END-delete-then-404', 'VER-compatible-within-major', 'DOC-body-matches-schema'],
   },
   {
+    name: 'not-found-as-200-envelope',
+    description: 'GET of an unknown id answers 200 with {"statusCode": 404, "message": "Not Found"} instead of 404.',
+    detects: ['ERR-no-error-body-on-2xx', 'ERR-unknown-id-404', 'END-delete-then-404', 'VER-compatible-within-major', 'DOC-body-matches-schema'],
+  },
+  {
     name: 'unknown-path-html',
     description: 'An unknown path answers 404 with an HTML page instead of a problem body.',
     detects: ['ERR-unknown-path-404', 'ERR-problem-json-content-type', 'ERR-problem-members', 'ERR-problem-status-matches'],

@@ -172,6 +172,8 @@ export function getItem<D extends Fields>(kind: ResourceKind<D>, id: string): Re
   let entry = kind.store.get(id);
   if (entry === undefined) {
     if (faultActive('unknown-id-200-null')) return jsonReply(200, null);
+    // Fault `not-found-as-200-envelope`: NestJS's NotFoundException body behind a filter that answers everything with 200.
+    if (faultActive('not-found-as-200-envelope')) return jsonReply(200, { statusCode: 404, message: 'Not Found' });
     if (faultActive('deleted-item-410') && kind.store.wasDeleted(id)) throw new ProblemError(genericProblem(410, `This ${kind.noun} was deleted.`));
     throw missing(kind.noun);
   }

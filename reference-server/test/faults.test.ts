@@ -409,6 +409,11 @@ const demonstrations: Record<FaultName, (h: Harness) => Promise<void>> = {
     expect(res.headers['content-type']).toBe('application/json');
     expect(res.text).toBe('null');
   },
+  async 'not-found-as-200-envelope'(h) {
+    const res = await h.call('GET', '/v2/projects/unknown');
+    expect(res.status).toBe(200);
+    expect(res.json()).toEqual({ statusCode: 404, message: 'Not Found' });
+  },
   async 'unknown-path-html'(h) {
     const res = await h.call('GET', '/nowhere');
     expect(res.status).toBe(404);

@@ -106,7 +106,9 @@ const failureFlags = ['success', 'ok', 'succeeded', 'successful'];
 /** Members that only an error report carries. */
 const errorMembers = /^(?:error|err|fault|exception|error_?(?:code|message|msg|description|type|details?)|errorCode|errorMessage|errorDescription)$/i;
 /** Members an error report is made of: a body of nothing else, with a message, is one. */
-const reportMembers = new Set(['message', 'msg', 'reason', 'code', 'description', 'details', 'detail', 'title', 'type', 'status', 'timestamp', 'path', 'trace', 'traceid', 'trace_id', 'requestid', 'request_id']);
+const reportMembers = new Set(['message', 'msg', 'reason', 'code', 'description', 'details', 'detail', 'title', 'type', 'status', 'statuscode', 'status_code', 'timestamp', 'path', 'trace', 'traceid', 'trace_id', 'requestid', 'request_id']);
+/** Members that carry an HTTP status: `status`, NestJS's `statusCode`, `status_code`. */
+const statusMembers = /^(?:status|status_?code)$/i;
 
 /**
  * What makes a body an error report, one reason per sign; empty when none shows. Signs:
@@ -123,9 +125,11 @@ export function errorBodyMarkers(json: unknown): string[] {
   if (typeof json !== 'object' || json === null || Array.isArray(json)) return [];
   const o = json as Record<string, unknown>;
   const out: string[] = [];
-  const status = o['status'];
-  if ((typeof status === 'number' || (typeof status === 'string' && /^\d{3}$/.test(status))) && Number(status) >= 400) out.push(`status: ${JSON.stringify(status)}`);
-  if (typeof status === 'string' && /^(?:error|fail|failed|failure)$/i.test(status)) out.push(`status: ${JSON.stringify(status)}`);
+  for (const [k, status] of Object.entries(o)) {
+    if (!statusMembers.test(k)) continue;
+    if ((typeof status === 'number' || (typeof status === 'string' && /^\d{3}$/.test(status))) && Number(status) >= 400 && Number(status) <= 599) out.push(`${k}: ${JSON.stringify(status)}`);
+    if (k === 'status' && typeof status === 'string' && /^(?:error|fail|failed|failure)$/i.test(status)) out.push(`status: ${JSON.stringify(status)}`);
+  }
   if ('title' in o && ('detail' in o || 'type' in o)) out.push('problem members (title with detail or type)');
   for (const flag of failureFlags) if (o[flag] === false) out.push(`${flag}: false`);
   for (const [k, v] of Object.entries(o)) {
@@ -134,7 +138,11 @@ export function errorBodyMarkers(json: unknown): string[] {
   const errors = o['errors'];
   if ((Array.isArray(errors) && errors.length > 0) || (typeof errors === 'object' && errors !== null && !Array.isArray(errors) && Object.keys(errors).length > 0)) out.push('"errors" member');
   const keys = Object.keys(o);
-  if (out.length === 0 && keys.length > 0 && keys.every((k) => reportMembers.has(k.toLowerCase())) && keys.some((k) => /^(?:message|msg|reason|detail)$/i.test(k))) {
+  // An envelope's empty `data` ({code, msg, data: null}, as Gin and Spring APIs answer) is part of the report.
+  const reportOnly = keys.filter((k) => !(k === 'data' && o[k] === null));
+  // A status member that names a success says the report is none ({statusCode: 200, message: "OK"}).
+  const saysSuccess = keys.some((k) => statusMembers.test(k) && /^\d+$/.test(String(o[k])) && Number(o[k]) < 400);
+  if (out.length === 0 && !saysSuccess && reportOnly.length > 0 && reportOnly.every((k) => reportMembers.has(k.toLowerCase())) && reportOnly.some((k) => /^(?:message|msg|reason|detail)$/i.test(k))) {
     out.push(`only report members (${keys.join(', ')})`);
   }
   return out;
