@@ -25,6 +25,7 @@ const definitions = [
   { name: 'receiver-accepts-unsigned', description: 'The receiver accepts a delivery without webhook headers as if it were verified.', detects: ['EVT-receiver-unsigned-4xx'] },
   { name: 'receiver-fails-duplicate', description: 'The receiver answers 409 to an event id it has already processed.', detects: ['EVT-receiver-duplicate-2xx'] },
   { name: 'receiver-processes-twice', description: 'The receiver acknowledges a repeated event and processes it again (seen with --processed-url).', detects: ['EVT-receiver-duplicate-2xx'] },
+  { name: 'receiver-dedupes-by-signature', description: 'The receiver skips a delivery whose signature it has seen, not its event id: a retry signed anew is processed again.', detects: ['EVT-receiver-duplicate-2xx'] },
 ] as const satisfies readonly ReceiverFault[];
 
 export type ReceiverFaultName = (typeof definitions)[number]['name'];
@@ -100,14 +101,16 @@ export async function startReferenceReceiver(options: ReceiverOptions, port = 0)
       if (!faults.has('receiver-accepts-bad-signature') && !verifiesStandardSignature(options.secret, id, timestamp, signed, signature)) return reply(res, 401, 'The signature does not verify.');
     }
     const key = typeof id === 'string' ? id : '';
-    const repeat = taken.has(key);
+    // Fault `receiver-dedupes-by-signature`: a repeat is known by its signature, which a sender signs anew for each retry.
+    const seenAs = faults.has('receiver-dedupes-by-signature') && typeof signature === 'string' ? signature : key;
+    const repeat = taken.has(seenAs);
     if (repeat && faults.has('receiver-fails-duplicate')) return reply(res, 409, 'This event was already processed.');
     if (faults.has('receiver-slow')) await new Promise((r) => setTimeout(r, options.slowMs ?? 6_000));
     // Answered first, processed after (here: counted); a repeat is acknowledged and skipped.
     reply(res, 204);
     if (repeat && !faults.has('receiver-processes-twice')) return;
     // Taken now, so a repeat that arrives before the work is done is skipped all the same.
-    taken.add(key);
+    taken.add(seenAs);
     const work = (): void => void processed.set(key, (processed.get(key) ?? 0) + 1);
     if ((options.processAfterMs ?? 0) > 0) setTimeout(work, options.processAfterMs).unref();
     else work();
