@@ -136,9 +136,11 @@ describe('init on a multi-file OpenAPI 3.1 document', () => {
     expect(written.config['auth']).toEqual({
       apiKey: { header: 'X-Things-Key', value: { env: 'API_KEY_AUTH' } },
       oauth: { tokenEndpoint: 'https://auth.example.com/oauth2/token', clientId: { env: 'THINGS_OAUTH_CLIENT_ID' }, clientSecret: { env: 'THINGS_OAUTH_CLIENT_SECRET' }, scopes: ['things:read', 'things:write'] },
+      // The document's own name for a key in the URL, which AUT-key-not-in-query sends a key in to see it refused.
+      queryParams: ['legacy_key'],
     });
     expect(written.text).toContain('#   export API_KEY_AUTH=…');
-    expect(written.text).toMatch(/# security scheme "LegacyKey" takes a key in the query \(api_key\): the conventions \(§5\) refuse keys in the URL/);
+    expect(written.text).toMatch(/# security scheme "LegacyKey" takes a key in the query \(legacy_key\): the conventions \(§5\) refuse keys in the URL/);
   });
 
   it('takes the version from the server URL, and a server described as deprecated as a deprecated version', () => {

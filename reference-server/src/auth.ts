@@ -80,6 +80,8 @@ export interface Credentials {
 
 /** Query parameters that fault `api-key-in-query` reads a key from. */
 const queryKeyNames = ['api_key', 'apikey', 'key', 'access_token', 'token'] as const;
+/** The query parameter that fault `api-key-in-camel-query` reads a key from, as many JavaScript APIs name it. */
+const camelQueryKeyName = 'apiKey';
 
 /** A 401 with its challenge (none under fault `unauthorized-without-challenge`). */
 export function unauthorized(detail: string, error: 'invalid_token' | undefined): ProblemError {
@@ -148,6 +150,7 @@ export async function authenticate(headers: IncomingHttpHeaders, query: URLSearc
   if (faultActive('api-key-in-query')) {
     for (const name of queryKeyNames) presented.push(...query.getAll(name));
   }
+  if (faultActive('api-key-in-camel-query')) presented.push(...query.getAll(camelQueryKeyName));
   const sessionIds = sessionIdsFrom(headers);
   if (presented.length === 0 && jwts.length === 0 && sessionIds.length === 0) {
     if (faultActive('forbidden-for-missing-credentials')) {

@@ -440,6 +440,11 @@ const definitions = [
     detects: ['AUT-key-not-in-query'],
   },
   {
+    name: 'api-key-in-camel-query',
+    description: 'An API key in the query parameter apiKey is accepted; the lower-case names are not read.',
+    detects: ['AUT-key-not-in-query'],
+  },
+  {
     name: 'unauthorized-without-challenge',
     description: 'Every 401 answer lacks its WWW-Authenticate challenge.',
     detects: ['AUT-missing-credentials-401'],

@@ -771,6 +771,11 @@ const demonstrations: Record<FaultName, (h: Harness) => Promise<void>> = {
     }
     expect((await h.call('GET', '/v2/projects?api_key=wrong', { auth: false })).status).toBe(401);
   },
+  async 'api-key-in-camel-query'(h) {
+    const key = encodeURIComponent(h.server.secrets.RESTPROBE_API_KEY);
+    expect((await h.call('GET', `/v2/projects?apiKey=${key}`, { auth: false })).status).toBe(200);
+    expect((await h.call('GET', `/v2/projects?apikey=${key}`, { auth: false })).status).toBe(401);
+  },
   async 'unauthorized-without-challenge'(h) {
     for (const headers of [{}, { 'x-api-key': 'wrong' }] as Record<string, string>[]) {
       const res = await h.call('GET', '/v2/projects', { auth: false, headers });

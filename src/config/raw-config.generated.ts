@@ -77,7 +77,7 @@ export interface RawConfig {
       /** The response member that holds the new key. */
       readonly secretField?: string;
     };
-    /** Query parameter names to try a key in, beside api_key, apikey, key, access_token and token: none may be accepted. */
+    /** Query parameter names to try a key in, beside api_key, apikey, apiKey, api-key, key, access_token and token: none may be accepted. `init --openapi` writes the document's own name for a key in the query here. */
     readonly queryParams?: readonly string[];
     /** An OAuth 2.0 authorization server that issues the API's tokens, for the AUT- token checks and STA- refresh checks. Endpoints are discovered from the issuer's RFC 8414 metadata (/.well-known/oauth-authorization-server, else /.well-known/openid-configuration), or given explicitly. */
     readonly oauth?: {

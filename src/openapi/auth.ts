@@ -10,6 +10,7 @@ import type { RawConfig } from '../config/raw-config.js';
 import { isObject } from '../model/json.js';
 import type { OpenApiDocument } from '../model/openapi-document.js';
 import type { Operation } from '../document/operations.js';
+import { commonKeyParams } from '../check-kit/auth.js';
 
 type RawAuth = NonNullable<RawConfig['auth']>;
 
@@ -74,7 +75,7 @@ export function inferAuth(doc: OpenApiDocument, ops: readonly Operation[], baseU
   const used = usage(ops);
   // The schemes the operations use, most used first; the rest after them, in document order.
   const ordered = [...schemes].sort(([a], [b]) => (used.get(b)?.count ?? 0) - (used.get(a)?.count ?? 0));
-  const auth: { apiKey?: RawAuth['apiKey']; oauth?: RawAuth['oauth'] } = {};
+  const auth: { apiKey?: RawAuth['apiKey']; oauth?: RawAuth['oauth']; queryParams?: string[] } = {};
   const variables: { name: string; holds: string }[] = [];
   const notes: string[] = [];
   const fillIns: string[] = [];
@@ -85,7 +86,9 @@ export function inferAuth(doc: OpenApiDocument, ops: readonly Operation[], baseU
     if (type === 'apiKey' || (type === 'http' && String(s['scheme']).toLowerCase() === 'bearer')) {
       const header = type === 'http' ? 'Authorization' : String(s['name']);
       if (type === 'apiKey' && s['in'] !== 'header') {
-        notes.push(`${where} takes a key in the ${String(s['in'])} (${String(s['name'])}): ${s['in'] === 'query' ? 'the conventions (§5) refuse keys in the URL, so restprobe sends keys in headers only' : 'restprobe sends keys in headers; a session cookie is auth.session'}`);
+        // The document's own name for a key in the URL: AUT-key-not-in-query tries it too.
+        if (s['in'] === 'query' && typeof s['name'] === 'string' && s['name'] !== '' && !(commonKeyParams as readonly string[]).includes(s['name'])) (auth.queryParams ??= []).push(s['name']);
+        notes.push(`${where} takes a key in the ${String(s['in'])} (${String(s['name'])}): ${s['in'] === 'query' ? 'the conventions (§5) refuse keys in the URL, so restprobe sends keys in headers only, and AUT-key-not-in-query sends one there to see it refused (auth.queryParams)' : 'restprobe sends keys in headers; a session cookie is auth.session'}`);
         continue;
       }
       if (auth.apiKey !== undefined) {
@@ -133,6 +136,6 @@ export function inferAuth(doc: OpenApiDocument, ops: readonly Operation[], baseU
   }
   if (schemes.length === 0) notes.push('the document names no security scheme: restprobe sends no credentials (the AUT- checks judge what the API answers without them)');
   fillIns.push('auth.limited: a second credential that authenticates but lacks the write scope ({ header: …, value: { env: … } }), for AUT-scope-403');
-  const hasAuth = auth.apiKey !== undefined || auth.oauth !== undefined;
+  const hasAuth = auth.apiKey !== undefined || auth.oauth !== undefined || auth.queryParams !== undefined;
   return { ...(hasAuth && { auth }), variables, notes, fillIns };
 }
