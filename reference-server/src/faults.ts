@@ -405,6 +405,11 @@ const definitions = [
     detects: ['END-if-match-412'],
   },
   {
+    name: 'precondition-failed-bare',
+    description: 'A failed If-Match gets a 412 with no body and no Content-Type, not a problem body.',
+    detects: ['ERR-problem-json-content-type', 'ERR-problem-members', 'ERR-problem-status-matches'],
+  },
+  {
     name: 'if-match-always-412',
     description: 'Every If-Match fails, even the current ETag.',
     detects: ['END-if-match-applies'],

@@ -66,6 +66,8 @@ export function emptyReply(status: number, headers: Readonly<Record<string, stri
 /** The problem body, with the faults that bend problem bodies applied. */
 export function renderProblem(problem: Problem): Reply {
   const { type, title, status, detail, errors } = problem;
+  // Fault `precondition-failed-bare`: a precondition helper answers 412 itself, outside the error handler, with no body.
+  if (faultActive('precondition-failed-bare') && status === 412) return emptyReply(412);
   const body: Record<string, unknown> = { type, title, status, detail };
   if (faultActive('problem-without-detail')) {
     delete body['title'];

@@ -718,6 +718,13 @@ const demonstrations: Record<FaultName, (h: Harness) => Promise<void>> = {
     expect((await h.call('DELETE', path, { headers: { 'if-match': '"never"' } })).status).toBe(412);
     expect((await h.call('GET', path)).json().name).toBe('replaced anyway');
   },
+  async 'precondition-failed-bare'(h) {
+    const project = await h.createProject();
+    const res = await h.call('PATCH', `/v2/projects/${project.id}`, { json: { name: 'n' }, headers: { 'if-match': '"never"' } });
+    expect(res.status).toBe(412);
+    expect(res.headers['content-type']).toBeUndefined();
+    expect(res.text).toBe('');
+  },
   async 'if-match-always-412'(h) {
     const project = await h.createProject({ name: 'unchanged' });
     const path = `/v2/projects/${project.id}`;

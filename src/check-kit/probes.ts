@@ -5,10 +5,11 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import type { CheckContext, CreatedResource, FixtureMaker, HttpResponse, RequestSpec } from '../model/context.js';
 import type { CollectionProfile } from '../model/profile.js';
-import type { Resolved, WritableCollection } from '../model/needs.js';
+import { supports, type Resolved, type WritableCollection } from '../model/needs.js';
 import { splitList } from './http-grammar.js';
 import { withKey } from './auth.js';
 import { isUnavailable } from '../http/polite.js';
+import { isRestprobeError } from '../errors.js';
 import { createdItemUrl, createdUrlNote } from '../http/created-url.js';
 
 /** A path no API has: unknown-path probes. */
@@ -140,8 +141,11 @@ export function invalidBody(collection: CollectionProfile): Record<string, unkno
   return out;
 }
 
+/** A strong entity-tag no server issues: an If-Match that names it fails (RFC 9110 §13.1.1). */
+export const staleTag = '"restprobe-stale-etag"';
+
 /** What {@link provokeErrors} uses when the config has it: a check declares these as `uses`. */
-export const errorProbeUses = ['collection', 'writable', 'credentials', 'limitedCredential'] as const;
+export const errorProbeUses = ['collection', 'writable', 'updatable', 'credentials', 'limitedCredential'] as const;
 export type ErrorProbeNeeds = Partial<Resolved<(typeof errorProbeUses)[number]>>;
 
 /**
@@ -174,6 +178,18 @@ export const errorProbes = {
   malformedJson: (ctx: CheckContext, w: WritableCollection) => errorProbe(ctx, `POST ${w.name} with malformed JSON`, (s) => post(s, w, { body: malformedJson, headers: { 'content-type': 'application/json' } })),
   invalidBody: (ctx: CheckContext, w: WritableCollection) => errorProbe(ctx, `POST ${w.name} with a body that fails validation`, (s) => post(s, w, { json: invalidBody(w) })),
   unsupportedContentType: (ctx: CheckContext, w: WritableCollection) => errorProbe(ctx, `POST ${w.name} as ${unsupportedContentType}`, (s) => post(s, w, { body: JSON.stringify(w.createBody), headers: { 'content-type': unsupportedContentType } })),
+  /**
+   * A write with an If-Match no server issued, to an item the probe makes: the 412, which a
+   * framework's precondition helper (Django's @condition, a hand-written check before the
+   * handler) often answers outside the error handler, with no problem body. A success is
+   * shared too (a server that ignores If-Match): it wrote only to the sender's own item.
+   */
+  staleWrite: (ctx: CheckContext, u: WritableCollection) =>
+    sharedResponse(ctx, `error probe: a write to an item of ${u.name} with a stale If-Match`, async (s) => {
+      const item = await s.create(u);
+      const [method, json] = u.patchBody !== undefined && supports(u, 'PATCH') ? ['PATCH', u.patchBody] : ['PUT', u.replaceBody ?? u.createBody];
+      return s.http.send({ method, url: item.url, json, headers: { 'if-match': staleTag } });
+    }, (res) => !isUnavailable(res.status)),
   /** A valid credential without the write scope: the 403 (AUT-scope-403 judges its status). */
   withoutScope: (ctx: CheckContext, w: WritableCollection, limited: NonNullable<ErrorProbeNeeds['limitedCredential']>) =>
     errorProbe(ctx, `POST ${w.name} with a credential without the write scope`, (s) => post(s, w, { json: w.createBody, ...withKey(limited, limited.value.value) })),
@@ -189,7 +205,8 @@ function post(ctx: CheckContext, w: WritableCollection, spec: Omit<RequestSpec, 
  * unknown path (always); unknown id, unsupported Accept and an unsupported method (with a
  * collection: the method is TRACE, safe even on a read-only run); missing credentials (with
  * credentials); malformed JSON, validation failure and unsupported Content-Type (with a
- * writable collection); a write without the scope (with a limited credential). Only error
+ * writable collection); a write without the scope (with a limited credential); a write with
+ * a stale If-Match (with a replace or patch body). Only error
  * answers are returned. Each is an {@link errorProbes} probe, shared by every check that
  * judges it.
  */
@@ -203,6 +220,15 @@ export async function provokeErrors(ctx: CheckContext, needs: ErrorProbeNeeds): 
   if (writable) {
     responses.push(await errorProbes.malformedJson(ctx, writable), await errorProbes.invalidBody(ctx, writable), await errorProbes.unsupportedContentType(ctx, writable));
     if (limitedCredential) responses.push(await errorProbes.withoutScope(ctx, writable, limitedCredential));
+  }
+  if (needs.updatable) {
+    try {
+      responses.push(await errorProbes.staleWrite(ctx, needs.updatable));
+    } catch (err) {
+      // No item to send it to: the other probes still judge.
+      if (!isRestprobeError(err, 'ERR_SETUP')) throw err;
+      ctx.note(`no write with a stale If-Match sent: ${err.message}`);
+    }
   }
   return responses.filter((r) => r.status >= 400);
 }

@@ -7,13 +7,11 @@ import type { CheckContext, CreatedResource, RequestSpec } from '../../src/model
 import { brief, describe, ensure, expectJsonObject, expectStatus } from '../../src/check-kit/expect.js';
 import { deepEqual, diffRepresentations } from '../../src/check-kit/compare.js';
 import { isEntityTag, isWeakTag, varyFields } from '../../src/check-kit/http-grammar.js';
-import { errorProbes, sharedGet, sharedItem } from '../../src/check-kit/probes.js';
+import { errorProbes, sharedGet, sharedItem, staleTag } from '../../src/check-kit/probes.js';
 import { RestprobeError } from '../../src/errors.js';
 import { expectNoContent, sendExpectingNoContent } from '../../src/check-kit/connection.js';
 import { tagged } from '../../src/check-kit/tagged.js';
 
-/** A strong tag no server issues, for mismatches. */
-const staleTag = '"restprobe-stale-etag"';
 
 export const etagPresent = defineCheck({
   id: 'END-etag-present',
