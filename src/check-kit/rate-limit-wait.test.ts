@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { CheckContext } from '../model/context.js';
 import type { RateLimitProbe } from '../model/needs.js';
 import { sendAs } from './rate-limit-burst.js';
-import { wholeQuotaFirst } from './rate-limit-wait.js';
+import { retryAfterWait, wholeQuotaFirst } from './rate-limit-wait.js';
 
 /** A check's context with what the waits use: notes, a run fixture store (one run), a probe path that always serves. */
 function fakeRun(): { ctx: () => CheckContext; notes: string[] } {
@@ -64,5 +64,20 @@ describe('wholeQuotaFirst: every quota whole a window after the run\'s last prob
     const { ctx, notes } = fakeRun();
     await wholeQuotaFirst(ctx(), { ...probe, client: { ...probe.client, ownQuota: false } });
     expect(notes).toEqual([]);
+  });
+});
+
+describe('retryAfterWait', () => {
+  const sent = (headers: Record<string, string>, wall: number) => ({ res: { headers }, left: 0, at: 0, wall }) as unknown as Parameters<typeof retryAfterWait>[0];
+  it('reads an HTTP-date against the answer\'s own Date: a server clock 5 s ahead of restprobe\'s states 2 s, not 7', () => {
+    const server = Date.parse('Wed, 21 Oct 2026 07:28:05 GMT');
+    const ours = server - 5_000;
+    expect(retryAfterWait(sent({ date: new Date(server).toUTCString(), 'retry-after': new Date(server + 2_000).toUTCString() }, ours))).toEqual({ ms: 2_000, said: expect.any(String), quantumMs: 2000 });
+  });
+  it('reads it against the arrival time where the Date is within its two-second grain of it, or absent, and delta-seconds as they are', () => {
+    const now = Date.parse('Wed, 21 Oct 2026 07:28:00 GMT') + 900;
+    expect(retryAfterWait(sent({ date: new Date(now - 900).toUTCString(), 'retry-after': new Date(now + 2_100).toUTCString() }, now))).toEqual({ ms: 2_100, said: expect.any(String), quantumMs: 1000 });
+    expect(retryAfterWait(sent({ 'retry-after': new Date(now + 3_100).toUTCString() }, now))?.ms).toBe(3_100);
+    expect(retryAfterWait(sent({ date: 'not a date', 'retry-after': '4' }, now))?.ms).toBe(4_000);
   });
 });

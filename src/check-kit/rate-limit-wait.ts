@@ -5,7 +5,7 @@
  */
 import type { CheckContext } from '../model/context.js';
 import type { ProbeClient, RateLimitProbe } from '../model/needs.js';
-import { pauseFor, politeDefaults, retryAfterMs } from '../http/polite.js';
+import { answeredAt, pauseFor, politeDefaults, retryAfterMs } from '../http/polite.js';
 
 /** The polite client's first back-off, for checks that wait as it would. */
 export const firstBackoffMs = politeDefaults.baseDelayMs;
@@ -33,11 +33,13 @@ export interface StatedWait {
 /** Millisecond fields some APIs send beside Retry-After (Azure: retry-after-ms, x-ms-retry-after-ms). */
 const millisecondFields = ['retry-after-ms', 'x-ms-retry-after-ms'];
 
-/** Retry-After alone (delta-seconds or an HTTP-date, read against the arrival time); undefined when absent or malformed. */
+/** Retry-After alone (delta-seconds, or an HTTP-date read against the answer's Date, else its arrival time); undefined when absent or malformed. */
 export function retryAfterWait(sent: Sent): StatedWait | undefined {
   const value = sent.res.headers['retry-after'];
-  const ms = retryAfterMs(value, sent.wall);
-  return value === undefined || ms === undefined ? undefined : { ms, said: `Retry-After: ${value}`, quantumMs: 1000 };
+  const clock = answeredAt(sent.res.headers, sent.wall);
+  const ms = retryAfterMs(value, clock);
+  // Read against the server's Date (whole seconds), the wait is known to two seconds, not one.
+  return value === undefined || ms === undefined ? undefined : { ms, said: `Retry-After: ${value}`, quantumMs: clock === sent.wall ? 1000 : 2000 };
 }
 
 /** The most precise wait an answer states: a millisecond field when it sends one, else Retry-After. */

@@ -61,6 +61,27 @@ export function retryAfterMs(value: string | string[] | undefined, now = Date.no
   return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
 
+/** How far the answer's Date may be from restprobe's clock and still be the same clock: a Date is whole seconds. */
+const dateGrainMs = 2_000;
+
+/**
+ * The clock an HTTP-date Retry-After is read against: `arrival` (restprobe's clock, to the
+ * millisecond), unless the answer's own `Date` shows the server's clock runs more than two
+ * seconds off it; then that `Date`, as the server set the Retry-After date by its clock.
+ * Read against restprobe's clock, a server clock 5 s ahead states a wait 5 s longer than it
+ * means, and one 5 s behind a wait already over.
+ *
+ * @example
+ * ```ts
+ * answeredAt({ date: 'Wed, 21 Oct 2026 07:28:05 GMT' }, Date.parse('Wed, 21 Oct 2026 07:28:00 GMT')); // the Date's time: 5 s ahead
+ * ```
+ */
+export function answeredAt(headers: Readonly<Record<string, string | string[] | undefined>>, arrival: number): number {
+  const date = headers['date'];
+  const at = typeof date === 'string' ? Date.parse(date) : Number.NaN;
+  return Number.isNaN(at) || Math.abs(at - arrival) <= dateGrainMs ? arrival : at;
+}
+
 /** Methods a retry cannot apply twice (RFC 9110 §9.2.2). */
 const idempotent = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE', 'TRACE']);
 
@@ -201,7 +222,7 @@ async function sendPolitely(next: Send, req: RawRequest, pacer: Pacer, options: 
     try {
       // Each attempt's timeout counts from when it leaves, not from before the waits.
       const res = await next(attempt === 1 && held === undefined ? req : { ...req, startedAt: performance.now() });
-      const retryAfter = retryAfterMs(res.headers['retry-after']);
+      const retryAfter = retryAfterMs(res.headers['retry-after'], answeredAt(res.headers, Date.now()));
       if (res.status === 429 || (res.status === 503 && retryAfter !== undefined && safeToRepeat)) {
         const asked = retryAfter ?? backoff(options, attempt);
         const shown = res.headers['retry-after'] === undefined ? 'no Retry-After' : `Retry-After: ${String(res.headers['retry-after'])}`;
