@@ -396,6 +396,29 @@ describe('END-etag-changes-on-write asks for a new ETag only where the write cha
     expectVerdicts(judged, { 'END-etag-changes-on-write': 'pass' });
   });
 
+  it('END-if-match-412 makes the ETag stale with the PATCH where the PUT repeats the create values and keeps it, and still finds if-match-accepts-any-issued', async () => {
+    // No mark: the item holds only the create body's values, which the PUT repeats.
+    const repeatingPut = (p: TargetProfile): TargetProfile => ({ ...p, collections: p.collections.map((c) => (c.name === 'projects' ? { ...c, markField: undefined, replaceBody: { ...c.createBody } } : c)) });
+    // The content-hash tags are mapped back to the server's own in If-Match, so its precondition (and the fault) sees a tag it issued.
+    const serverTag = new Map<string, string>();
+    const mapped: Rewrites = {
+      request: (req) => (req.headers['if-match'] !== undefined && serverTag.has(req.headers['if-match']) ? { ...req, headers: { ...req.headers, 'if-match': serverTag.get(req.headers['if-match'])! } } : req),
+      response: (res, req) => {
+        const out = contentTagged.response!(res, req) as ProxiedResponse;
+        if (out.headers['etag'] !== undefined && res.headers['etag'] !== undefined) serverTag.set(out.headers['etag'], res.headers['etag']);
+        return out;
+      },
+    };
+    const target = await startVariant(mapped, ['if-match-accepts-any-issued']);
+    try {
+      const { results } = await judge(target, ['END-if-match-412'], repeatingPut(target.profile));
+      const projects = results.find((r) => r.collection === 'projects')!;
+      expect([projects.status, projects.message]).toEqual(['fail', expect.stringMatching(/with If-Match naming the previous ETag .*expected 412/)]);
+    } finally {
+      await target.close();
+    }
+  });
+
   it('an ETag that stays after a write that changed the item still fails (etag-stale-after-write)', async () => {
     const judged = await verdictsOn(startTarget(['etag-stale-after-write']), ['END-etag-changes-on-write'], repeatingPatch);
     expectVerdicts(judged, { 'END-etag-changes-on-write': 'fail' });

@@ -10,6 +10,7 @@ import { splitList } from './http-grammar.js';
 import { withKey } from './auth.js';
 import { isUnavailable } from '../http/polite.js';
 import { isRestprobeError } from '../errors.js';
+import { CheckFailure } from '../model/check.js';
 import { createdItemUrl, createdUrlNote } from '../http/created-url.js';
 
 /** A path no API has: unknown-path probes. */
@@ -225,8 +226,8 @@ export async function provokeErrors(ctx: CheckContext, needs: ErrorProbeNeeds): 
     try {
       responses.push(await errorProbes.staleWrite(ctx, needs.updatable));
     } catch (err) {
-      // No item to send it to: the other probes still judge.
-      if (!isRestprobeError(err, 'ERR_SETUP')) throw err;
+      // No item to send it to (its create failed, or answered without a usable Location): the other probes still judge.
+      if (!isRestprobeError(err, 'ERR_SETUP') && !(err instanceof CheckFailure)) throw err;
       ctx.note(`no write with a stale If-Match sent: ${err.message}`);
     }
   }

@@ -6,6 +6,7 @@ describe('errorBodyMarkers', () => {
     ['NestJS NotFoundException without a description', { statusCode: 404, message: 'Not Found' }, ['statusCode: 404']],
     ['a status_code member', { status_code: 422, detail: 'name is required' }, ['status_code: 422']],
     ['a code-and-message envelope with empty data (Gin, Spring)', { code: 40001, msg: 'name is required', data: null }, ['only report members (code, msg, data)']],
+    ['the same with data {}', { code: 40001, msg: 'name is required', data: {} }, ['only report members (code, msg, data)']],
     ['a numeric status', { status: 500, message: 'boom' }, ['status: 500']],
     ['a failure flag', { success: false, message: 'name is required' }, ['success: false']],
   ])('finds %s', (_what, body, markers) => {
@@ -17,6 +18,7 @@ describe('errorBodyMarkers', () => {
     ['a statusCode of a success', { statusCode: 200, message: 'OK', data: [] }],
     ['a resource with a code and a status word', { id: 'p1', code: 'EU', status: 'active', name: 'x' }],
     ['a report whose status is a success', { statusCode: 200, message: 'OK' }],
+    ['a success envelope with empty data', { code: 0, msg: 'success', data: null }],
   ])('finds nothing in %s', (_what, body) => {
     expect(errorBodyMarkers(body)).toEqual([]);
   });

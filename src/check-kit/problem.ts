@@ -138,10 +138,12 @@ export function errorBodyMarkers(json: unknown): string[] {
   const errors = o['errors'];
   if ((Array.isArray(errors) && errors.length > 0) || (typeof errors === 'object' && errors !== null && !Array.isArray(errors) && Object.keys(errors).length > 0)) out.push('"errors" member');
   const keys = Object.keys(o);
-  // An envelope's empty `data` ({code, msg, data: null}, as Gin and Spring APIs answer) is part of the report.
-  const reportOnly = keys.filter((k) => !(k === 'data' && o[k] === null));
-  // A status member that names a success says the report is none ({statusCode: 200, message: "OK"}).
-  const saysSuccess = keys.some((k) => statusMembers.test(k) && /^\d+$/.test(String(o[k])) && Number(o[k]) < 400);
+  // An envelope's empty `data` ({code, msg, data: null}, as Gin and Spring APIs answer; {} and [] too) is part of the report.
+  const data = o['data'];
+  const emptyData = data === null || (typeof data === 'object' && Object.keys(data).length === 0);
+  const reportOnly = keys.filter((k) => !(k === 'data' && emptyData));
+  // A status member that names a success says the report is none ({statusCode: 200, message: "OK"}), as an envelope's code 0 or 2xx does ({code: 0, msg: "success"}).
+  const saysSuccess = keys.some((k) => statusMembers.test(k) && /^\d+$/.test(String(o[k])) && Number(o[k]) < 400) || (typeof o['code'] === 'number' && (o['code'] === 0 || (o['code'] >= 200 && o['code'] <= 299)));
   if (out.length === 0 && !saysSuccess && reportOnly.length > 0 && reportOnly.every((k) => reportMembers.has(k.toLowerCase())) && reportOnly.some((k) => /^(?:message|msg|reason|detail)$/i.test(k))) {
     out.push(`only report members (${keys.join(', ')})`);
   }

@@ -74,6 +74,13 @@ describe('retryAfterWait', () => {
     const ours = server - 5_000;
     expect(retryAfterWait(sent({ date: new Date(server).toUTCString(), 'retry-after': new Date(server + 2_000).toUTCString() }, ours))).toEqual({ ms: 2_000, said: expect.any(String), quantumMs: 2000 });
   });
+  it('reads it against the arrival time where the Date is not to be believed: a frozen 1970 clock, or no IMF-fixdate', () => {
+    const now = Date.parse('Wed, 21 Oct 2026 07:28:00 GMT');
+    const at = new Date(now + 3_000).toUTCString();
+    expect(retryAfterWait(sent({ date: 'Thu, 01 Jan 1970 00:00:00 GMT', 'retry-after': at }, now))?.ms).toBe(3_000);
+    expect(retryAfterWait(sent({ date: new Date(now + 10_000).toISOString(), 'retry-after': at }, now))?.ms).toBe(3_000);
+  });
+
   it('reads it against the arrival time where the Date is within its two-second grain of it, or absent, and delta-seconds as they are', () => {
     const now = Date.parse('Wed, 21 Oct 2026 07:28:00 GMT') + 900;
     expect(retryAfterWait(sent({ date: new Date(now - 900).toUTCString(), 'retry-after': new Date(now + 2_100).toUTCString() }, now))).toEqual({ ms: 2_100, said: expect.any(String), quantumMs: 1000 });

@@ -63,11 +63,16 @@ export function retryAfterMs(value: string | string[] | undefined, now = Date.no
 
 /** How far the answer's Date may be from restprobe's clock and still be the same clock: a Date is whole seconds. */
 const dateGrainMs = 2_000;
+/** The furthest a Date is believed off restprobe's clock: beyond it (a frozen clock, 1970), the arrival time is the better guess. */
+const believableSkewMs = 5 * 60_000;
+/** IMF-fixdate, the only HTTP-date a sender may generate (RFC 9110 §5.6.7). */
+const fixdate = /^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/;
 
 /**
  * The clock an HTTP-date Retry-After is read against: `arrival` (restprobe's clock, to the
- * millisecond), unless the answer's own `Date` shows the server's clock runs more than two
- * seconds off it; then that `Date`, as the server set the Retry-After date by its clock.
+ * millisecond), unless the answer's own `Date` (an IMF-fixdate) shows the server's clock runs
+ * more than two seconds, and less than five minutes, off it; then that `Date`, as the server
+ * set the Retry-After date by its clock.
  * Read against restprobe's clock, a server clock 5 s ahead states a wait 5 s longer than it
  * means, and one 5 s behind a wait already over.
  *
@@ -78,8 +83,9 @@ const dateGrainMs = 2_000;
  */
 export function answeredAt(headers: Readonly<Record<string, string | string[] | undefined>>, arrival: number): number {
   const date = headers['date'];
-  const at = typeof date === 'string' ? Date.parse(date) : Number.NaN;
-  return Number.isNaN(at) || Math.abs(at - arrival) <= dateGrainMs ? arrival : at;
+  const at = typeof date === 'string' && fixdate.test(date.trim()) ? Date.parse(date) : Number.NaN;
+  const skew = Math.abs(at - arrival);
+  return Number.isNaN(at) || skew <= dateGrainMs || skew > believableSkewMs ? arrival : at;
 }
 
 /** Methods a retry cannot apply twice (RFC 9110 §9.2.2). */

@@ -56,17 +56,22 @@ function adoptedOrCrashed(res: HttpResponse, idField: string, sentId: string): s
   return String(id) === sentId ? `${describe(res)}: "${idField}" is the client's ${JSON.stringify(sentId)}, expected an id the server chose` : undefined;
 }
 
-/** An id as JSON carries it: a number where the ids are integers. */
-const asSent = (id: string, integer: boolean): string | number => (integer && /^\d{1,15}$/.test(id) ? Number(id) : id);
+/** Whether a collection's ids go as JSON numbers: declared integers, or digits a number holds exactly. */
+const numericIds = (idType: string | undefined, id: string): boolean => idType === 'integer' || /^\d{1,15}$/.test(id);
+
+/** An id as JSON carries it: a number where the ids are numbers. */
+const asSent = (id: string, numbers: boolean): string | number => (numbers && /^\d{1,15}$/.test(id) ? Number(id) : id);
 
 /**
  * An id no item has, of the same kind as `like`, the id the server chose for an item: a
- * number for integer ids, a UUID for UUIDs, hex of the same length for hex ids (a MongoDB
- * ObjectId). A server that checks a client-sent id's type (a model reused for input, an ORM
- * column) refuses any other kind, so only one of its own kind shows whether it is adopted.
+ * number for numeric ids, digits of the same length for longer ones (a snowflake id), a UUID
+ * for UUIDs, hex of the same length for hex ids (a MongoDB ObjectId). A server that checks a
+ * client-sent id's type (a model reused for input, an ORM column) refuses any other kind, so
+ * only one of its own kind shows whether it is adopted.
  */
-function unusedIdLike(like: string, integer: boolean): string | number {
-  if (integer || /^\d{1,15}$/.test(like)) return 2_000_000_000 + randomInt(100_000_000);
+function unusedIdLike(like: string, numbers: boolean): string | number {
+  if (numbers) return 2_000_000_000 + randomInt(100_000_000);
+  if (/^\d{16,}$/.test(like)) return `9${Array.from({ length: like.length - 1 }, () => randomInt(10)).join('')}`;
   if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(like)) return randomUUID();
   if (/^[0-9a-f]{16,64}$/i.test(like)) return randomBytes(like.length).toString('hex').slice(0, like.length);
   return `restprobe-client-${randomUUID()}`;
@@ -84,7 +89,8 @@ export const postServerChoosesId = defineCheck({
     const idField = collection.idField;
     // An item first: the unused id is made of its id's kind, which a server that validates a client-sent id lets through.
     const existing = await ctx.create(collection);
-    const fresh = unusedIdLike(existing.id, collection.idType === 'integer');
+    const numbers = numericIds(collection.idType, existing.id);
+    const fresh = unusedIdLike(existing.id, numbers);
     const sent = await ctx.sendCreating(collection, { method: 'POST', path: collection.path, json: { ...collection.createBody, [idField]: fresh } });
     const freshWrong = adoptedOrCrashed(sent, idField, String(fresh));
     if (freshWrong) throw new CheckFailure(freshWrong, 'an id the server chose, or a 4xx', String(sent.status), sent.exchangeIndex);
@@ -97,7 +103,7 @@ export const postServerChoosesId = defineCheck({
     const clash = await ctx.sendCreating(collection, {
       method: 'POST',
       path: collection.path,
-      json: { ...collection.createBody, ...(field !== undefined && { [field]: `${String(collection.createBody[field])} (restprobe clash)` }), [idField]: asSent(existing.id, collection.idType === 'integer') },
+      json: { ...collection.createBody, ...(field !== undefined && { [field]: `${String(collection.createBody[field])} (restprobe clash)` }), [idField]: asSent(existing.id, numbers) },
     });
     const clashWrong = adoptedOrCrashed(clash, idField, existing.id);
     if (clashWrong) throw new CheckFailure(`POST with the id of an existing item — ${clashWrong}`, 'an id the server chose, or a 4xx', String(clash.status), clash.exchangeIndex);

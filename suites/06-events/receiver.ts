@@ -94,9 +94,9 @@ export const receiverDuplicate2xx = defineCheck({
   needs: ['receiver'],
   async run(ctx, { receiver }) {
     const e = newEvent(receiver);
-    const at = nowSeconds();
-    // Signed anew, as Svix and Stripe sign each retry: a receiver that knows a repeat by its signature or timestamp, not its id, processes it again.
-    const twice = [await deliver(ctx, receiver, 'an event', signedHeaders(receiver, e, at), e.body), await deliver(ctx, receiver, 'the same event again, signed a second later', signedHeaders(receiver, e, at + 1), e.body)];
+    const now = nowSeconds();
+    // Signed anew, as Svix and Stripe sign each retry: a receiver that knows a repeat by its signature or timestamp, not its id, processes it again. The first a second back, so neither is from the future.
+    const twice = [await deliver(ctx, receiver, 'an event', signedHeaders(receiver, e, now - 1), e.body), await deliver(ctx, receiver, 'the same event again, signed a second later', signedHeaders(receiver, e, now), e.body)];
     const refused = twice.find((d) => !is2xx(d));
     if (refused) throw new CheckFailure(`answered ${twice.map((d) => d.res.status).join(' then ')}: a repeat (delivery is at-least-once) must be acknowledged and skipped`, 'a 2xx both times', twice.map((d) => d.res.status).join(' then '), refused.res.exchangeIndex);
     const { processedUrl } = receiver;
