@@ -75,6 +75,8 @@ interface WidgetsOptions {
   readonly maxName: number;
   /** Answers every valid create 403, a status its document lists: nothing is ever created. */
   readonly forbidsAll?: boolean;
+  /** Turns a number sent for a text field into its digits, as DRF's CharField, pydantic v1 and Mongoose do. */
+  readonly coercesNumbers?: boolean;
 }
 
 /**
@@ -150,7 +152,9 @@ async function startWidgets(options: WidgetsOptions): Promise<{ url: string; ite
     req.on('end', () => {
       const id = Number(/^\/widgets\/(\d+)$/.exec(req.url ?? '')?.[1]);
       if (req.method === 'POST' && req.url === '/widgets') {
-        const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, unknown>;
+        const sent = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, unknown>;
+        const texts = ['name', 'kind', 'contact', 'code', 'label'];
+        const body = options.coercesNumbers === true ? Object.fromEntries(Object.entries(sent).map(([k, v]) => [k, texts.includes(k) && typeof v === 'number' ? String(v) : v])) : sent;
         const bad = invalid(body);
         creates.push({ body, bad });
         if (bad.length > 0) {
@@ -207,6 +211,11 @@ describe.concurrent('on stand-ins held to their own document', () => {
     // The targeted broken bodies broke a type, a required name, the enum, a bound, the pattern and the format.
     expect(new Set(creates.flatMap((c) => c.bad))).toEqual(new Set(['name', 'kind', 'code', 'contact']));
     expect(creates.every((c) => c.bad.length <= 1)).toBe(true);
+  });
+
+  it('a text field that takes a number as its digits (DRF, pydantic v1): a wrong type is planted as an object, which it refuses, and both pass', async () => {
+    const { verdicts: v, explain } = await onWidgets({ refusal: 400, namesFields: true, maxName: 50, coercesNumbers: true });
+    expect(v, explain).toEqual({ 'DOC-valid-bodies-accepted [widgets]': 'pass', 'DOC-invalid-bodies-refused [widgets]': 'pass' });
   });
 
   it('a refusal that names no field fails DOC-invalid-bodies-refused, and only it', async () => {
