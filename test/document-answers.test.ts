@@ -26,10 +26,12 @@ const problem = { 'application/problem+json': { schema: { type: 'object', requir
 
 /** A 3.0 document as a framework's generator writes one: servers with a prefix, integer ids, nullable, ranges, default. */
 function document(serverUrl: string): OpenApiDocument {
-  const book = { type: 'object', required: ['id', 'title'], properties: { id: { type: 'integer' }, title: { type: 'string' }, subtitle: { type: 'string', nullable: true } } };
+  // A nullable nested object as drf-spectacular writes one: allOf around the $ref, nullable beside it.
+  const book = { type: 'object', required: ['id', 'title'], properties: { id: { type: 'integer' }, title: { type: 'string' }, subtitle: { type: 'string', nullable: true }, publisher: { allOf: [{ $ref: '#/components/schemas/Publisher' }], nullable: true } } };
   const root: Json = {
     openapi: '3.0.3',
     info: { title: 'books', version: '1' },
+    components: { schemas: { Publisher: { type: 'object', required: ['name'], properties: { name: { type: 'string' } } } } },
     servers: [{ url: serverUrl }],
     paths: {
       '/books': {
@@ -93,6 +95,10 @@ describe('DocumentJudge: which operation an answer answered', () => {
   it('reads 3.0 nullable, and finds a field retyped', () => {
     const at = (text: string) => judged(schemaRule, received('GET', `${base}/v1/books/7`, 200, { 'content-type': 'application/json', etag: '"1"' }, text));
     expect(at('{"id":7,"title":"t","subtitle":null,"added":"fields are compatible"}')).toEqual([undefined]);
+    // nullable beside allOf (drf-spectacular's nullable nested serializer) admits null, and the object still has its schema.
+    expect(at('{"id":7,"title":"t","publisher":null}')).toEqual([undefined]);
+    expect(at('{"id":7,"title":"t","publisher":{"name":"Ace"}}')).toEqual([undefined]);
+    expect(at('{"id":7,"title":"t","publisher":{"name":7}}')[0]).toMatch(/^answered 200 with a body where \/publisher/);
     expect(at('{"id":"7","title":"t"}')[0]).toMatch(/^answered 200 with a body where \/id must be integer \(schema \/paths\//);
     expect(at('{"id":7,')[0]).toBe('answered 200 with a application/json body that is not JSON');
   });

@@ -83,6 +83,8 @@ function convert(root: unknown, node: unknown, version: OpenApiDocument['version
       const type = out['type'];
       if (typeof type === 'string') out['type'] = [type, 'null'];
       if (Array.isArray(out['enum']) && !out['enum'].includes(null)) out['enum'] = [...out['enum'], null];
+      // Beside a composition and no type (drf-spectacular's nullable nested serializer: allOf around a $ref), null is one more choice.
+      else if (typeof type !== 'string' && ['allOf', 'oneOf', 'anyOf'].some((k) => Array.isArray(out[k]))) return { anyOf: [out, { type: 'null' }] };
     }
   }
   return out;
