@@ -6,6 +6,8 @@ import { loadProfile } from '../src/config/load.js';
 import { catalogue } from '../suites/catalogue.js';
 import { startReferenceServer, type ReferenceServer } from '../reference-server/src/index.js';
 import { startProxy, type TestProxy } from './support/proxy.js';
+import { jsonOf, startRewritingProxy, type Rewrites } from './support/rewriting-proxy.js';
+import { createHash } from 'node:crypto';
 import { referenceConfig } from './support/target.js';
 
 let server: ReferenceServer;
@@ -51,6 +53,31 @@ describe('--node', () => {
       expect(result.status, result.message).toBe('pass');
     } finally {
       await client.close();
+    }
+  });
+
+  it('nodes whose answers name the Host asked (absolute links) are not compared: a skip, not a failure; nodes that agree byte for byte still are', async () => {
+    // Each node behind its own proxy that adds a link built from the Host and hashes the body into the ETag, as Express and DRF do.
+    const hosted: Rewrites = {
+      response: (res, req) => {
+        const body = jsonOf(res);
+        if (req.method !== 'GET' || res.status !== 200 || body === null || typeof body !== 'object' || Array.isArray(body)) return res;
+        const text = JSON.stringify({ ...body, url: `http://${req.headers['host']}${req.path}` });
+        return { ...res, headers: { ...res.headers, etag: `"${createHash('sha1').update(text).digest('hex')}"` }, body: text };
+      },
+    };
+    const proxies = await Promise.all(server.urls.map((u) => startRewritingProxy(u, hosted)));
+    try {
+      const profile = await loadProfile({ configPath: referenceConfig, baseUrl: proxies[0]!.url, env: { ...server.secrets }, nodes: [proxies[1]!.url] });
+      const client = clientForProfile(profile);
+      try {
+        const result = await executeCheck(check('CON-etag-same-across-nodes'), { profile, client, seed: 1 });
+        expect([result.status, result.message]).toEqual(['skip', expect.stringMatching(/no node sent the same bytes/)]);
+      } finally {
+        await client.close();
+      }
+    } finally {
+      await Promise.all(proxies.map((p) => p.close()));
     }
   });
 
