@@ -42,6 +42,11 @@ describe('_links checks', () => {
     expect(got.verdicts, got.explain).toEqual({ 'RES-links-resolve': 'pass', 'STA-links-open-actions': 'pass' });
   });
 
+  it('pass with a HAL templated link (`/v2/projects{?q}`, templated: true), which is the client\'s to fill in, not followed as it is', async () => {
+    const got = await verdicts({ response: mapLinks((links) => ({ ...links, search: { href: '/v2/projects{?q}', templated: true } })) });
+    expect(got.verdicts, got.explain).toEqual({ 'RES-links-resolve': 'pass', 'STA-links-open-actions': 'pass' });
+  });
+
   it('skip the links check on an API without links, and fail the actions its config names', async () => {
     const got = await verdicts({ response: mapLinks(() => undefined) });
     expect(got.verdicts, got.explain).toEqual({ 'RES-links-resolve': 'skip', 'STA-links-open-actions': 'fail' });

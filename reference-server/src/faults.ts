@@ -807,6 +807,12 @@ const definitions = [
     detects: ['VER-tolerant-reader'],
   },
   {
+    name: 'link-id-unset',
+    description: "A task's _links.project names /v2/projects/undefined, which answers 400 as an item id must be a UUID.",
+    // The undocumented 400 of the GET on it is the document check's finding too.
+    detects: ['RES-links-resolve', 'DOC-status-documented'],
+  },
+  {
     name: 'link-dead',
     description: "A task's _links.project names /v2/project/{id}, a path that answers 404.",
     // The dead path is also singular: the design check sees it too.

@@ -169,6 +169,8 @@ export function createItem<D extends Fields>(
 
 /** GET (and HEAD) on an item. */
 export function getItem<D extends Fields>(kind: ResourceKind<D>, id: string): Reply {
+  // Fault `link-id-unset`: the id path parameter is typed, as NestJS's ParseUUIDPipe types it: any other id is a 400.
+  if (faultActive('link-id-unset') && !uuidPattern.test(id)) throw new ProblemError(genericProblem(400, 'Validation failed (uuid is expected).'));
   let entry = kind.store.get(id);
   if (entry === undefined) {
     if (faultActive('unknown-id-200-null')) return jsonReply(200, null);

@@ -245,6 +245,13 @@ const demonstrations: Record<FaultName, (h: Harness) => Promise<void>> = {
     expect(task._links.project).toBe(`/v2/project/${project.id}`);
     expect((await h.call('GET', task._links.project)).status).toBe(404);
   },
+  async 'link-id-unset'(h) {
+    const project = await h.createProject();
+    const task = (await h.call('POST', `/v2/projects/${project.id}/tasks`, { json: { title: 't' } })).json();
+    expect(task._links.project).toBe('/v2/projects/undefined');
+    expect((await h.call('GET', task._links.project)).status).toBe(400);
+    expect((await h.call('GET', `/v2/projects/${project.id}`)).status).toBe(200);
+  },
   async 'link-open-action-missing'(h) {
     const project = await h.createProject();
     const task = (await h.call('POST', `/v2/projects/${project.id}/tasks`, { json: { title: 't' } })).json();

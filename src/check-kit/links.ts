@@ -12,6 +12,8 @@ export function linksOf(representation: unknown): Map<string, string> {
   const out = new Map<string, string>();
   if (links === null || typeof links !== 'object' || Array.isArray(links)) return out;
   for (const [name, value] of Object.entries(links)) {
+    // A HAL templated link (`/search{?q}`) is filled in by the client: no URL to follow as it is.
+    if ((value as { templated?: unknown } | null)?.templated === true) continue;
     const href = typeof value === 'string' ? value : (value as { href?: unknown } | null)?.href;
     if (typeof href === 'string') out.set(name, href);
   }
