@@ -10,6 +10,9 @@ const verbs: ReadonlySet<string> = new Set([
   'destroy', 'do', 'make', 'run', 'execute', 'perform', 'complete', 'finish', 'cancel', 'approve', 'reject', 'send', 'submit',
   'activate', 'deactivate', 'enable', 'disable', 'start', 'stop', 'reset', 'sync', 'calculate', 'validate', 'upload', 'download',
   'login', 'logout', 'signin', 'signout', 'register', 'subscribe', 'unsubscribe', 'assign', 'unassign', 'move', 'copy', 'clone',
+  // The state changes APIs route as verbs (`@action` in DRF, `@Post(':id/archive')` in NestJS, Stripe's `/invoices/{id}/pay`).
+  'archive', 'unarchive', 'restore', 'publish', 'unpublish', 'close', 'reopen', 'confirm', 'verify', 'capture', 'pay', 'void',
+  'finalize', 'resolve', 'accept', 'decline', 'resend', 'retry',
 ]);
 
 /**
