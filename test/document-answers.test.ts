@@ -81,6 +81,9 @@ describe('DocumentJudge: which operation an answer answered', () => {
     expect(judged(statusRule, received('GET', `${base}/v1/books`, 422, {}))).toEqual([undefined]);
     expect(judged(statusRule, received('GET', `${base}/v1/books/7`, 503, {}))).toEqual([undefined]);
     expect(judged(statusRule, received('GET', `${base}/v1/books`, 500, {}))).toEqual(['answered 500, which is not documented (documented: 200, 4XX)']);
+    // What the HTTP machinery answers any operation (a precondition, authentication, negotiation) is not held against a document that lists only 200; what the operation itself answers is.
+    for (const status of [304, 401, 406, 412, 415, 429]) expect(judged(statusRule, received('GET', `${base}/v1/books/latest`, status, {})), String(status)).toEqual([undefined]);
+    expect(judged(statusRule, received('GET', `${base}/v1/books/latest`, 404, {}))).toEqual(['answered 404, which is not documented (documented: 200)']);
   });
 
   it('takes a media range, and finds an HTML error page where problem+json is promised', () => {

@@ -213,9 +213,17 @@ const maxFindingsShown = 10;
 /** The documented status codes of an operation, for messages. */
 const documented = (operation: Operation): string => operation.responses.map((r) => r.status).join(', ') || 'none';
 
+/**
+ * Statuses the HTTP machinery gives any operation (a conditional request, authentication,
+ * method and media type negotiation, a precondition, a rate limiter), whatever it does:
+ * generated documents seldom list them, and OpenAPI does not ask a Responses Object to cover
+ * every code (3.1 §4.8.16). Undocumented, they are not held against the document.
+ */
+const machineryStatuses: ReadonlySet<number> = new Set([304, 401, 405, 406, 412, 415, 429]);
+
 /** DOC-status-documented: the answer's status is described for its operation. */
 export const statusRule: AnswerRule = ({ operation, response, exchange }) =>
-  response === undefined ? `answered ${exchange.response.status}, which is not documented (documented: ${documented(operation)})` : undefined;
+  response === undefined && !machineryStatuses.has(exchange.response.status) ? `answered ${exchange.response.status}, which is not documented (documented: ${documented(operation)})` : undefined;
 
 /** DOC-media-type-documented: a body comes with a media type the document lists for its status. */
 export const mediaTypeRule: AnswerRule = (answer) => {
