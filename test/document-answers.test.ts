@@ -27,7 +27,7 @@ const problem = { 'application/problem+json': { schema: { type: 'object', requir
 /** A 3.0 document as a framework's generator writes one: servers with a prefix, integer ids, nullable, ranges, default. */
 function document(serverUrl: string): OpenApiDocument {
   // A nullable nested object as drf-spectacular writes one: allOf around the $ref, nullable beside it.
-  const book = { type: 'object', required: ['id', 'title'], properties: { id: { type: 'integer' }, title: { type: 'string' }, subtitle: { type: 'string', nullable: true }, publisher: { allOf: [{ $ref: '#/components/schemas/Publisher' }], nullable: true } } };
+  const book = { type: 'object', required: ['id', 'title'], properties: { id: { type: 'integer' }, title: { type: 'string' }, subtitle: { type: 'string', nullable: true }, publisher: { allOf: [{ $ref: '#/components/schemas/Publisher' }], nullable: true }, editor: { type: 'object', allOf: [{ $ref: '#/components/schemas/Publisher' }], nullable: true } } };
   const root: Json = {
     openapi: '3.0.3',
     info: { title: 'books', version: '1' },
@@ -84,6 +84,8 @@ describe('DocumentJudge: which operation an answer answered', () => {
     // What the HTTP machinery answers any operation (a precondition, authentication, negotiation) is not held against a document that lists only 200; what the operation itself answers is.
     for (const status of [304, 401, 406, 412, 415, 429]) expect(judged(statusRule, received('GET', `${base}/v1/books/latest`, status, {})), String(status)).toEqual([undefined]);
     expect(judged(statusRule, received('GET', `${base}/v1/books/latest`, 404, {}))).toEqual(['answered 404, which is not documented (documented: 200)']);
+    // A 405 to a method the document lists refuses what it promises.
+    expect(judged(statusRule, received('GET', `${base}/v1/books/latest`, 405, {}))).toEqual(['answered 405, which is not documented (documented: 200)']);
   });
 
   it('takes a media range, and finds an HTML error page where problem+json is promised', () => {
@@ -100,6 +102,8 @@ describe('DocumentJudge: which operation an answer answered', () => {
     expect(at('{"id":7,"title":"t","subtitle":null,"added":"fields are compatible"}')).toEqual([undefined]);
     // nullable beside allOf (drf-spectacular's nullable nested serializer) admits null, and the object still has its schema.
     expect(at('{"id":7,"title":"t","publisher":null}')).toEqual([undefined]);
+    // The same with a type beside the composition (springdoc, NestJS).
+    expect(at('{"id":7,"title":"t","editor":null}')).toEqual([undefined]);
     expect(at('{"id":7,"title":"t","publisher":{"name":"Ace"}}')).toEqual([undefined]);
     expect(at('{"id":7,"title":"t","publisher":{"name":7}}')[0]).toMatch(/^answered 200 with a body where \/publisher/);
     expect(at('{"id":"7","title":"t"}')[0]).toMatch(/^answered 200 with a body where \/id must be integer \(schema \/paths\//);

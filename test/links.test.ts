@@ -42,9 +42,14 @@ describe('_links checks', () => {
     expect(got.verdicts, got.explain).toEqual({ 'RES-links-resolve': 'pass', 'STA-links-open-actions': 'pass' });
   });
 
-  it('pass with a HAL templated link (`/v2/projects{?q}`, templated: true), which is the client\'s to fill in, not followed as it is', async () => {
-    const got = await verdicts({ response: mapLinks((links) => ({ ...links, search: { href: '/v2/projects{?q}', templated: true } })) });
+  it('pass with HAL templated links: /v2/projects{?q} followed as /v2/projects, one with a path variable left not followed', async () => {
+    const got = await verdicts({ response: mapLinks((links) => ({ ...links, search: { href: '/v2/projects{?q}', templated: true }, find: { href: '/v2/projects/{id}', templated: true } })) });
     expect(got.verdicts, got.explain).toEqual({ 'RES-links-resolve': 'pass', 'STA-links-open-actions': 'pass' });
+  });
+
+  it('fail a templated link whose query-free form is dead', async () => {
+    const got = await verdicts({ response: mapLinks((links) => ({ ...links, search: { href: '/v2/project{?q}', templated: true } })) });
+    expect(got.verdicts['RES-links-resolve'], got.explain).toBe('fail');
   });
 
   it('skip the links check on an API without links, and fail the actions its config names', async () => {

@@ -215,11 +215,12 @@ const documented = (operation: Operation): string => operation.responses.map((r)
 
 /**
  * Statuses the HTTP machinery gives any operation (a conditional request, authentication,
- * method and media type negotiation, a precondition, a rate limiter), whatever it does:
- * generated documents seldom list them, and OpenAPI does not ask a Responses Object to cover
- * every code (3.1 §4.8.16). Undocumented, they are not held against the document.
+ * media type negotiation, a precondition, a rate limiter), whatever it does: generated
+ * documents seldom list them, and OpenAPI does not ask a Responses Object to cover every code
+ * (3.1 §4.8.16). Undocumented, they are not held against the document. Not 405: an answer is
+ * matched to a method the document lists, so a 405 there refuses what it promises.
  */
-const machineryStatuses: ReadonlySet<number> = new Set([304, 401, 405, 406, 412, 415, 429]);
+const machineryStatuses: ReadonlySet<number> = new Set([304, 401, 406, 412, 415, 429]);
 
 /** DOC-status-documented: the answer's status is described for its operation. */
 export const statusRule: AnswerRule = ({ operation, response, exchange }) =>

@@ -9,7 +9,7 @@ describe('pathProblems', () => {
 
   it('names verbs, case, singular collections and deep nesting', () => {
     expect(pathProblems('/v2/tasks/{id}/complete')).toEqual(['"complete" is a verb: the method is the verb (§2)']);
-    for (const verb of ['archive', 'publish', 'close', 'pay', 'void', 'finalize', 'restore']) expect(pathProblems(`/v2/invoices/{id}/${verb}`), verb).toEqual([`"${verb}" is a verb: the method is the verb (§2)`]);
+    for (const verb of ['publish', 'close', 'void', 'finalize', 'restore', 'unarchive']) expect(pathProblems(`/v2/invoices/{id}/${verb}`), verb).toEqual([`"${verb}" is a verb: the method is the verb (§2)`]);
     expect(pathProblems('/getUsers')).toEqual(['"getUsers" is not lowercase kebab-case']);
     expect(pathProblems('/create-project')).toEqual(['"create-project" is a verb: the method is the verb (§2)']);
     expect(pathProblems('/v2/project/{id}')).toEqual(['"project" names a collection but is not plural']);
@@ -19,7 +19,7 @@ describe('pathProblems', () => {
   });
 
   it('judges a compound by its head noun: a verb that modifies a noun is no verb, an operation verb first still is', () => {
-    for (const ok of ['/v2/upload-sessions/{id}', '/login-attempts', '/v2/sync-jobs/{id}/download-links', '/v2/password-resets/{id}', '/v2/archives/{id}', '/v2/payment-captures', '/v2/projects/{id}/restoration']) expect(pathProblems(ok), ok).toEqual([]);
+    for (const ok of ['/v2/upload-sessions/{id}', '/login-attempts', '/v2/sync-jobs/{id}/download-links', '/v2/password-resets/{id}', '/v2/archives/{id}', '/v2/payment-captures', '/v2/projects/{id}/restoration', '/migrations/{id}/archive', '/employees/{id}/pay']) expect(pathProblems(ok), ok).toEqual([]);
     expect(pathProblems('/v2/run-sync')).toEqual(['"run-sync" is a verb: the method is the verb (§2)']);
     expect(pathProblems('/get-users')).toEqual(['"get-users" is a verb: the method is the verb (§2)']);
   });

@@ -11,7 +11,8 @@ const verbs: ReadonlySet<string> = new Set([
   'activate', 'deactivate', 'enable', 'disable', 'start', 'stop', 'reset', 'sync', 'calculate', 'validate', 'upload', 'download',
   'login', 'logout', 'signin', 'signout', 'register', 'subscribe', 'unsubscribe', 'assign', 'unassign', 'move', 'copy', 'clone',
   // The state changes APIs route as verbs (`@action` in DRF, `@Post(':id/archive')` in NestJS, Stripe's `/invoices/{id}/pay`).
-  'archive', 'unarchive', 'restore', 'publish', 'unpublish', 'close', 'reopen', 'confirm', 'verify', 'capture', 'pay', 'void',
+  // Not archive, pay or capture: common nouns too (GitHub's migration archive, an employee's pay, a screen capture).
+  'unarchive', 'restore', 'publish', 'unpublish', 'close', 'reopen', 'confirm', 'verify', 'void',
   'finalize', 'resolve', 'accept', 'decline', 'resend', 'retry',
 ]);
 

@@ -80,11 +80,11 @@ function convert(root: unknown, node: unknown, version: OpenApiDocument['version
       delete out['nullable'];
       // 3.0 tools honour `nullable` beside a `$ref`, though the spec ignores siblings there.
       if (typeof out['$ref'] === 'string') return { anyOf: [{ $ref: out['$ref'] }, { type: 'null' }] };
+      // Beside a composition (drf-spectacular's nullable nested serializer: allOf around a $ref, with a type or not), null is one more choice: the parts would refuse it.
+      if (['allOf', 'oneOf', 'anyOf'].some((k) => Array.isArray(out[k]))) return { anyOf: [out, { type: 'null' }] };
       const type = out['type'];
       if (typeof type === 'string') out['type'] = [type, 'null'];
       if (Array.isArray(out['enum']) && !out['enum'].includes(null)) out['enum'] = [...out['enum'], null];
-      // Beside a composition and no type (drf-spectacular's nullable nested serializer: allOf around a $ref), null is one more choice.
-      else if (typeof type !== 'string' && ['allOf', 'oneOf', 'anyOf'].some((k) => Array.isArray(out[k]))) return { anyOf: [out, { type: 'null' }] };
     }
   }
   return out;

@@ -4,13 +4,17 @@ import { describe } from '../../src/check-kit/expect.js';
 import { linkedItems, linkTarget } from '../../src/check-kit/links.js';
 import { targetOrigins } from '../../src/check-kit/created-url.js';
 
-/** An answer that shows a resource is there: a success, a refusal to this client, or a method or format it does not serve. */
-const leadsToResource = (status: number): boolean => (status >= 200 && status < 300) || [401, 403, 405, 406].includes(status);
+/**
+ * An answer that shows a resource is there: a success, a redirect left after the one followed
+ * (http → https, then a trailing slash), a refusal to this client, a method or format it does
+ * not serve, or a rate limiter's 429.
+ */
+const leadsToResource = (status: number): boolean => (status >= 200 && status < 400) || [401, 403, 405, 406, 429].includes(status);
 
 export const linksResolve = defineCheck({
   id: 'RES-links-resolve',
   title: 'Every link in _links resolves',
-  rule: 'Links are optional, but a `_links` member the API shows MUST lead to a resource: a GET on it (after one redirect at most) answers 2xx, or 401, 403, 405 or 406 (a resource that is there), never 404, 410, a 400 or 422 (an id left unset, as `/projects/undefined`) or a server error (§1 hypermedia).',
+  rule: 'Links are optional, but a `_links` member the API shows MUST lead to a resource: a GET on it (following one redirect) never answers 404, 410, a 400 or 422 (an id left unset, as `/projects/undefined`) or a server error (§1 hypermedia).',
   severity: 'must',
   needs: ['mayWrite'],
   dependsOn: ['END-create-returns-resource'],
@@ -30,7 +34,7 @@ export const linksResolve = defineCheck({
         const location = res.status >= 300 && res.status < 400 ? res.headers['location'] : undefined;
         if (location !== undefined && URL.canParse(location, target)) res = await get(new URL(location, target).href);
         if (!leadsToResource(res.status)) {
-          throw new CheckFailure(`_links.${name} of ${what} names ${href}: ${describe(res)}, expected it to lead to a resource`, '2xx, 401, 403, 405 or 406', String(res.status), res.exchangeIndex);
+          throw new CheckFailure(`_links.${name} of ${what} names ${href}: ${describe(res)}, expected it to lead to a resource`, '2xx, 3xx, 401, 403, 405, 406 or 429', String(res.status), res.exchangeIndex);
         }
       }
       ctx.note(`${what}: ${[...links.keys()].join(', ')} followed`);
