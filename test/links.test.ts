@@ -7,7 +7,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { jsonOf, type ProxiedRequest, type ProxiedResponse, type Rewrites } from './support/rewriting-proxy.js';
-import { startVariant } from './support/target.js';
+import { adjustProjects, startVariant } from './support/target.js';
+import { isObject } from '../src/model/json.js';
 import type { TargetProfile } from '../src/model/profile.js';
 import { verdictsOf } from './support/verdicts.js';
 
@@ -74,13 +75,13 @@ describe('_links checks', () => {
     const counted: Rewrites = {
       response: (res, req) => {
         const body = jsonOf(res);
-        if (req.method !== 'GET' || res.status !== 200 || !/^\/v2\/projects\/[^/?]+$/.test(req.path) || body === null || typeof body !== 'object' || Array.isArray(body)) return res;
+        if (req.method !== 'GET' || res.status !== 200 || !/^\/v2\/projects\/[^/?]+$/.test(req.path) || !isObject(body)) return res;
         const seen = (views.get(req.path) ?? 0) + 1;
         views.set(req.path, seen);
         return { ...res, body: JSON.stringify({ ...body, views: seen }) };
       },
     };
-    const withViews = (p: TargetProfile): TargetProfile => ({ ...topLevelOnly(p), collections: topLevelOnly(p).collections.map((c) => (c.name === 'projects' ? { ...c, volatileFields: [...c.volatileFields, 'views'] } : c)) });
+    const withViews = (p: TargetProfile): TargetProfile => adjustProjects(topLevelOnly(p), (c) => ({ volatileFields: [...c.volatileFields, 'views'] }));
     const got = await verdicts(counted, [], withViews);
     expect(got.verdicts['STA-links-open-actions'], got.explain).toBe('pass');
     expect(views.size).toBeGreaterThan(0);

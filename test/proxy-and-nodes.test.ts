@@ -8,6 +8,7 @@ import { startReferenceServer, type ReferenceServer } from '../reference-server/
 import { startProxy, type TestProxy } from './support/proxy.js';
 import { jsonOf, startRewritingProxy, type Rewrites } from './support/rewriting-proxy.js';
 import { createHash } from 'node:crypto';
+import { isObject } from '../src/model/json.js';
 import { referenceConfig } from './support/target.js';
 
 let server: ReferenceServer;
@@ -61,7 +62,7 @@ describe('--node', () => {
     const hosted: Rewrites = {
       response: (res, req) => {
         const body = jsonOf(res);
-        if (req.method !== 'GET' || res.status !== 200 || body === null || typeof body !== 'object' || Array.isArray(body)) return res;
+        if (req.method !== 'GET' || res.status !== 200 || !isObject(body)) return res;
         const text = JSON.stringify({ ...body, url: `http://${req.headers['host']}${req.path}` });
         return { ...res, headers: { ...res.headers, etag: `"${createHash('sha1').update(text).digest('hex')}"` }, body: text };
       },

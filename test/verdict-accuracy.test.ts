@@ -11,8 +11,9 @@ import { resultName, worstFinding, type CheckResult } from '../src/model/result.
 import type { CollectionProfile, TargetProfile } from '../src/model/profile.js';
 import { needs, Unmet } from '../src/model/needs.js';
 import { catalogue } from '../suites/catalogue.js';
+import { isObject } from '../src/model/json.js';
 import { jsonOf, pathOf, queryOf, withJson, type ProxiedRequest, type ProxiedResponse, type Rewrites } from './support/rewriting-proxy.js';
-import { cleanServerExceptions, startTarget, startVariant, type Target } from './support/target.js';
+import { adjustProjects, cleanServerExceptions, startTarget, startVariant, type Target } from './support/target.js';
 
 type Verdicts = Record<string, string>;
 
@@ -360,13 +361,13 @@ describe('a derived invalid body is one a coercing framework refuses too', () =>
   const coercing: Rewrites = {
     request: (req) => {
       if (req.body === '' || req.method === 'GET') return req;
-      const body = JSON.parse(req.body) as unknown;
-      if (body === null || typeof body !== 'object' || Array.isArray(body)) return req;
+      const body = jsonOf(req);
+      if (!isObject(body)) return req;
       return { ...req, body: JSON.stringify(Object.fromEntries(Object.entries(body).map(([k, v]) => [k, typeof v === 'number' ? String(v) : v]))) };
     },
   };
   /** projects with two free-text fields and no configured invalid body: restprobe derives one. */
-  const derived = (p: TargetProfile): TargetProfile => ({ ...p, collections: p.collections.map((c) => (c.name === 'projects' ? { ...c, createBody: { name: 'restprobe probe', description: 'created by restprobe' }, invalidBody: undefined } : c)) });
+  const derived = (p: TargetProfile): TargetProfile => adjustProjects(p, () => ({ createBody: { name: 'restprobe probe', description: 'created by restprobe' }, invalidBody: undefined }));
   it('with no invalid.body configured and only free-text fields, the 422 checks pass on a server that coerces numbers to strings', async () => {
     const judged = await verdictsOn(startVariant(coercing), ['ERR-validation-422', 'ERR-validation-errors-field'], derived);
     expectVerdicts(judged, { 'ERR-validation-422': 'pass', 'ERR-validation-errors-field': 'pass' });
@@ -389,7 +390,7 @@ describe('END-etag-changes-on-write asks for a new ETag only where the write cha
     },
   };
   /** The patch body repeats the replace body's value. */
-  const repeatingPatch = (p: TargetProfile): TargetProfile => ({ ...p, collections: p.collections.map((c) => (c.name === 'projects' ? { ...c, patchBody: { ...c.replaceBody } } : c)) });
+  const repeatingPatch = (p: TargetProfile): TargetProfile => adjustProjects(p, (c) => ({ patchBody: { ...c.replaceBody } }));
 
   it('a PATCH that repeats what the PUT wrote keeps a content-hash ETag, and the check passes on the PUT', async () => {
     const judged = await verdictsOn(startVariant(contentTagged), ['END-etag-changes-on-write'], repeatingPatch);
@@ -398,7 +399,7 @@ describe('END-etag-changes-on-write asks for a new ETag only where the write cha
 
   it('END-if-match-412 makes the ETag stale with the PATCH where the PUT repeats the create values and keeps it, and still finds if-match-accepts-any-issued', async () => {
     // No mark: the item holds only the create body's values, which the PUT repeats.
-    const repeatingPut = (p: TargetProfile): TargetProfile => ({ ...p, collections: p.collections.map((c) => (c.name === 'projects' ? { ...c, markField: undefined, replaceBody: { ...c.createBody } } : c)) });
+    const repeatingPut = (p: TargetProfile): TargetProfile => adjustProjects(p, (c) => ({ markField: undefined, replaceBody: { ...c.createBody } }));
     // The content-hash tags are mapped back to the server's own in If-Match, so its precondition (and the fault) sees a tag it issued.
     const serverTag = new Map<string, string>();
     const mapped: Rewrites = {

@@ -90,7 +90,7 @@ export function taskKind(
     links(entry: Entry<TaskData>): Record<string, RouteLink> {
       // Fault `link-dead`: the owner's link names a path that does not exist.
       // Fault `link-id-unset`: the link is built before the id is known, so it names `undefined`.
-      const project = faultActive('link-dead') ? `/v2/project/${encodeURIComponent(entry.data.project_id)}` : faultActive('link-id-unset') ? '/v2/projects/undefined' : projectPath(entry.data.project_id);
+      const project = faultActive('link-dead') ? `/v2/project/${encodeURIComponent(entry.data.project_id)}` : projectPath(faultActive('link-id-unset') ? 'undefined' : entry.data.project_id);
       const links: Record<string, RouteLink> = { self: link(taskPath(entry.id)), project: link(project) };
       // The completion action is open only while the task is not done.
       if (actionLinked(!entry.data.done)) links['completion'] = link(faultActive('verb-in-path') ? `${taskPath(entry.id)}/complete` : completionPath(entry.id));

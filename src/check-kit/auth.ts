@@ -10,8 +10,7 @@ import { keyHeaders } from '../http/session.js';
 import { describe } from './expect.js';
 import { setupError } from './setup.js';
 
-/** Query parameters a key is commonly put in; none may be accepted (conventions §5.1). Express, NestJS and FastAPI read query names case-sensitively: `apiKey` is its own name. */
-export const commonKeyParams = ['api_key', 'apikey', 'apiKey', 'api-key', 'key', 'access_token', 'token'] as const;
+export { commonKeyParams } from '../model/key-headers.js';
 
 /** A key no target issued: long and random, so no lenient length rule takes it for one. */
 export function garbageKey(): string {

@@ -249,7 +249,7 @@ export interface CodeFlow extends IssuedCode {
 }
 
 /** A whole code flow of the check's own (a setup error where it stops short of tokens). */
-export async function codeFlow(ctx: CheckContext, client: CodeFlowClient): Promise<CodeFlow> {
+async function codeFlow(ctx: CheckContext, client: CodeFlowClient): Promise<CodeFlow> {
   const issued = await obtainCode(ctx, client);
   return { ...issued, tokens: requireTokens(await redeemCode(ctx, client, issued.code, issued.verifier), 'redeeming an authorization code') };
 }

@@ -2,6 +2,7 @@
  * Header grammars the checks judge against (RFC 9110 §8.8.3 entity-tag, §5.6.2 token,
  * §5.6.4 quoted-string; RFC 9111 §5.2 Cache-Control). One parser per header, shared.
  */
+import { imfFixdate } from '../http/polite.js';
 
 const tchar = "[!#$%&'*+\\-.^_`|~0-9A-Za-z]";
 const token = `${tchar}+`;
@@ -90,7 +91,6 @@ export function varyFields(value: string | undefined): string[] {
   return value === undefined ? [] : splitList(value).map((f) => f.toLowerCase());
 }
 
-const imfFixdate = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/;
 const rfc850 = /^(Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday), \d{2}-[A-Z][a-z]{2}-\d{2} \d{2}:\d{2}:\d{2} GMT$/;
 const asctime = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun) [A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} \d{4}$/;
 

@@ -12,10 +12,11 @@ export function linksOf(representation: unknown): Map<string, string> {
   const out = new Map<string, string>();
   if (links === null || typeof links !== 'object' || Array.isArray(links)) return out;
   for (const [name, value] of Object.entries(links)) {
-    const given = typeof value === 'string' ? value : (value as { href?: unknown } | null)?.href;
+    const link = typeof value === 'string' ? undefined : (value as { href?: unknown; templated?: unknown } | null);
+    const given = typeof value === 'string' ? value : link?.href;
     if (typeof given !== 'string') continue;
     // A HAL templated link is the client's to fill in: its query expressions left out (RFC 6570: /orders{?page} is /orders), it is followed; one with a path variable left is not.
-    const templated = (value as { templated?: unknown } | null)?.templated === true;
+    const templated = link?.templated === true;
     const href = templated ? given.replace(/\{[?&][^}]*\}/g, '') : given;
     if (!(templated && href.includes('{'))) out.set(name, href);
   }

@@ -3,6 +3,7 @@
  * nouns, collections are plural, no verb appears (the method is the verb), and nesting goes
  * at most two levels deep (`/<collection>/<id>/<sub-collection>`).
  */
+import { uuidPattern } from '../model/ids.js';
 
 /** Words that are verbs; as the head (last word) of a segment they make it a verb. */
 const verbs: ReadonlySet<string> = new Set([
@@ -29,7 +30,7 @@ const irregularPlurals: ReadonlySet<string> = new Set(['people', 'children', 'me
 const kebab = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const version = /^v\d+$/i;
 /** Segments that look like ids: a template, digits, a UUID, or anything with a digit and 16+ characters. */
-const looksLikeId = (s: string): boolean => /^\{[^}]*\}$/.test(s) || /^\d+$/.test(s) || /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s) || (s.length >= 16 && /\d/.test(s));
+const looksLikeId = (s: string): boolean => /^\{[^}]*\}$/.test(s) || /^\d+$/.test(s) || uuidPattern.test(s) || (s.length >= 16 && /\d/.test(s));
 
 /**
  * What breaks the rules in one path (relative to the base URL's path); empty when nothing does.

@@ -5,7 +5,7 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import type { CheckContext, CreatedResource, FixtureMaker, HttpResponse, RequestSpec } from '../model/context.js';
 import type { CollectionProfile } from '../model/profile.js';
-import { supports, type Resolved, type WritableCollection } from '../model/needs.js';
+import type { Resolved, WritableCollection } from '../model/needs.js';
 import { splitList } from './http-grammar.js';
 import { withKey } from './auth.js';
 import { isUnavailable } from '../http/polite.js';
@@ -188,7 +188,8 @@ export const errorProbes = {
   staleWrite: (ctx: CheckContext, u: WritableCollection) =>
     sharedResponse(ctx, `error probe: a write to an item of ${u.name} with a stale If-Match`, async (s) => {
       const item = await s.create(u);
-      const [method, json] = u.patchBody !== undefined && supports(u, 'PATCH') ? ['PATCH', u.patchBody] : ['PUT', u.replaceBody ?? u.createBody];
+      // A writable collection holds a patch or replace body only where it takes PATCH or PUT (asWritable).
+      const [method, json] = u.patchBody !== undefined ? ['PATCH', u.patchBody] : ['PUT', u.replaceBody ?? u.createBody];
       return s.http.send({ method, url: item.url, json, headers: { 'if-match': staleTag } });
     }, (res) => !isUnavailable(res.status)),
   /** A valid credential without the write scope: the 403 (AUT-scope-403 judges its status). */

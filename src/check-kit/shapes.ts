@@ -19,6 +19,7 @@ import type { FieldShape, JsonType, Shape, ShapeSnapshot } from '../model/shape.
 
 export type { FieldShape, JsonType, ProbeShape, Shape, ShapeBaseline, ShapeSnapshot } from '../model/shape.js';
 import { jsonType } from '../model/json.js';
+import { uuidPattern } from '../model/ids.js';
 export { jsonType };
 
 /** What changed between two shapes, worded for a report (`$.id: was string, is now number`). */
@@ -111,7 +112,7 @@ function memberName(path: string): string | undefined {
  */
 export function isDataKey(path: string): boolean {
   const name = memberName(path);
-  return name !== undefined && (/^[+-]?\d/.test(name) || /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(name));
+  return name !== undefined && (/^[+-]?\d/.test(name) || uuidPattern.test(name));
 }
 
 const nonNull = (f: FieldShape): JsonType[] => f.types.filter((t) => t !== 'null');

@@ -57,15 +57,19 @@ function requiredFor(root: unknown, schema: Record<string, unknown>, direction: 
 }
 
 /** A copy of the document in ajv's dialect for `direction` (see the module comment). */
+/** The keywords that compose a schema of parts. */
+const compositions = ['allOf', 'oneOf', 'anyOf'] as const;
+
 function convert(root: unknown, node: unknown, version: OpenApiDocument['version'], direction: Direction): unknown {
   if (Array.isArray(node)) return node.map((v) => convert(root, v, version, direction));
   if (!isObject(node)) return node;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(node)) out[k] = convert(root, v, version, direction);
   if (out['required'] !== undefined) out['required'] = requiredFor(root, node, direction);
+  const composed = compositions.some((k) => Array.isArray(out[k]));
   // `additionalProperties: false` beside `allOf` refuses, in JSON Schema, every property the
   // parts declare: no object is valid. Its authors mean what 2020-12 says with `unevaluatedProperties`.
-  if (out['additionalProperties'] === false && ['allOf', 'oneOf', 'anyOf'].some((k) => Array.isArray(out[k]))) {
+  if (out['additionalProperties'] === false && composed) {
     delete out['additionalProperties'];
     out['unevaluatedProperties'] = false;
   }
@@ -81,7 +85,7 @@ function convert(root: unknown, node: unknown, version: OpenApiDocument['version
       // 3.0 tools honour `nullable` beside a `$ref`, though the spec ignores siblings there.
       if (typeof out['$ref'] === 'string') return { anyOf: [{ $ref: out['$ref'] }, { type: 'null' }] };
       // Beside a composition (drf-spectacular's nullable nested serializer: allOf around a $ref, with a type or not), null is one more choice: the parts would refuse it.
-      if (['allOf', 'oneOf', 'anyOf'].some((k) => Array.isArray(out[k]))) return { anyOf: [out, { type: 'null' }] };
+      if (composed) return { anyOf: [out, { type: 'null' }] };
       const type = out['type'];
       if (typeof type === 'string') out['type'] = [type, 'null'];
       if (Array.isArray(out['enum']) && !out['enum'].includes(null)) out['enum'] = [...out['enum'], null];

@@ -66,7 +66,7 @@ const dateGrainMs = 2_000;
 /** The furthest a Date is believed off restprobe's clock: beyond it (a frozen clock, 1970), the arrival time is the better guess. */
 const believableSkewMs = 5 * 60_000;
 /** IMF-fixdate, the only HTTP-date a sender may generate (RFC 9110 §5.6.7). */
-const fixdate = /^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/;
+export const imfFixdate = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/;
 
 /**
  * The clock an HTTP-date Retry-After is read against: `arrival` (restprobe's clock, to the
@@ -83,7 +83,7 @@ const fixdate = /^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT
  */
 export function answeredAt(headers: Readonly<Record<string, string | string[] | undefined>>, arrival: number): number {
   const date = headers['date'];
-  const at = typeof date === 'string' && fixdate.test(date.trim()) ? Date.parse(date) : Number.NaN;
+  const at = typeof date === 'string' && imfFixdate.test(date.trim()) ? Date.parse(date) : Number.NaN;
   const skew = Math.abs(at - arrival);
   return Number.isNaN(at) || skew <= dateGrainMs || skew > believableSkewMs ? arrival : at;
 }
@@ -228,7 +228,8 @@ async function sendPolitely(next: Send, req: RawRequest, pacer: Pacer, options: 
     try {
       // Each attempt's timeout counts from when it leaves, not from before the waits.
       const res = await next(attempt === 1 && held === undefined ? req : { ...req, startedAt: performance.now() });
-      const retryAfter = retryAfterMs(res.headers['retry-after'], answeredAt(res.headers, Date.now()));
+      // Read only where a wait may follow: the Date behind an HTTP-date is parsed for these answers alone.
+      const retryAfter = res.status === 429 || res.status === 503 ? retryAfterMs(res.headers['retry-after'], answeredAt(res.headers, Date.now())) : undefined;
       if (res.status === 429 || (res.status === 503 && retryAfter !== undefined && safeToRepeat)) {
         const asked = retryAfter ?? backoff(options, attempt);
         const shown = res.headers['retry-after'] === undefined ? 'no Retry-After' : `Retry-After: ${String(res.headers['retry-after'])}`;

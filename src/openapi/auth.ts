@@ -10,7 +10,7 @@ import type { RawConfig } from '../config/raw-config.js';
 import { isObject } from '../model/json.js';
 import type { OpenApiDocument } from '../model/openapi-document.js';
 import type { Operation } from '../document/operations.js';
-import { commonKeyParams } from '../check-kit/auth.js';
+import { commonKeyParams } from '../model/key-headers.js';
 
 type RawAuth = NonNullable<RawConfig['auth']>;
 
@@ -87,7 +87,7 @@ export function inferAuth(doc: OpenApiDocument, ops: readonly Operation[], baseU
       const header = type === 'http' ? 'Authorization' : String(s['name']);
       if (type === 'apiKey' && s['in'] !== 'header') {
         // The document's own name for a key in the URL: AUT-key-not-in-query tries it too.
-        if (s['in'] === 'query' && typeof s['name'] === 'string' && s['name'] !== '' && !(commonKeyParams as readonly string[]).includes(s['name'])) (auth.queryParams ??= []).push(s['name']);
+        if (s['in'] === 'query' && typeof s['name'] === 'string' && s['name'] !== '' && !commonKeyParams.includes(s['name'])) (auth.queryParams ??= []).push(s['name']);
         notes.push(`${where} takes a key in the ${String(s['in'])} (${String(s['name'])}): ${s['in'] === 'query' ? 'the conventions (§5) refuse keys in the URL, so restprobe sends keys in headers only, and AUT-key-not-in-query sends one there to see it refused (auth.queryParams)' : 'restprobe sends keys in headers; a session cookie is auth.session'}`);
         continue;
       }

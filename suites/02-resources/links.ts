@@ -23,12 +23,14 @@ export const linksResolve = defineCheck({
     const shown = items.filter((i) => i.links.size > 0);
     if (items.length === 0) throw new CheckSkipped('no collection restprobe may create an item in, to read its _links', 'collections[].create.body');
     if (shown.length === 0) throw new CheckSkipped(`no _links on ${items.map((i) => i.what).join(', ')}: hypermedia is optional`);
+    const origins = targetOrigins(ctx.profile);
+    // Credentials only to the target's own origins.
+    const get = (url: string) => ctx.http.send({ method: 'GET', url, auth: origins.has(new URL(url).origin) });
     for (const { what, links, actions } of shown) {
       for (const [name, href] of links) {
         // An action's own resource may not exist until it is taken: its link is judged by STA-links-open-actions.
         if (actions.includes(name)) continue;
         const target = linkTarget(ctx.profile, href);
-        const get = (url: string) => ctx.http.send({ method: 'GET', url, auth: targetOrigins(ctx.profile).has(new URL(url).origin) });
         let res = await get(target);
         // A redirect is followed once: where it leads is what the link leads to.
         const location = res.status >= 300 && res.status < 400 ? res.headers['location'] : undefined;

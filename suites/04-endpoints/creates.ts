@@ -1,5 +1,6 @@
 /** §4 method contract: POST to a collection. */
 import { randomBytes, randomInt, randomUUID } from 'node:crypto';
+import { uuidPattern } from '../../src/model/ids.js';
 import { CheckFailure, defineCheck } from '../../src/model/check.js';
 import type { HttpResponse } from '../../src/model/context.js';
 import { describe, ensure, expectHeader, expectJsonObject, expectStatus, brief } from '../../src/check-kit/expect.js';
@@ -56,11 +57,14 @@ function adoptedOrCrashed(res: HttpResponse, idField: string, sentId: string): s
   return String(id) === sentId ? `${describe(res)}: "${idField}" is the client's ${JSON.stringify(sentId)}, expected an id the server chose` : undefined;
 }
 
+/** Digits a JSON number holds exactly. */
+const exactDigits = /^\d{1,15}$/;
+
 /** Whether a collection's ids go as JSON numbers: declared integers, or digits a number holds exactly. */
-const numericIds = (idType: string | undefined, id: string): boolean => idType === 'integer' || /^\d{1,15}$/.test(id);
+const numericIds = (idType: string | undefined, id: string): boolean => idType === 'integer' || exactDigits.test(id);
 
 /** An id as JSON carries it: a number where the ids are numbers. */
-const asSent = (id: string, numbers: boolean): string | number => (numbers && /^\d{1,15}$/.test(id) ? Number(id) : id);
+const asSent = (id: string, numbers: boolean): string | number => (numbers && exactDigits.test(id) ? Number(id) : id);
 
 /**
  * An id no item has, of the same kind as `like`, the id the server chose for an item: a
@@ -72,7 +76,7 @@ const asSent = (id: string, numbers: boolean): string | number => (numbers && /^
 function unusedIdLike(like: string, numbers: boolean): string | number {
   if (numbers) return 2_000_000_000 + randomInt(100_000_000);
   if (/^\d{16,}$/.test(like)) return `9${Array.from({ length: like.length - 1 }, () => randomInt(10)).join('')}`;
-  if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(like)) return randomUUID();
+  if (uuidPattern.test(like)) return randomUUID();
   if (/^[0-9a-f]{16,64}$/i.test(like)) return randomBytes(like.length).toString('hex').slice(0, like.length);
   return `restprobe-client-${randomUUID()}`;
 }

@@ -169,7 +169,6 @@ interface ItemPool {
 async function itemsForCase(ctx: CheckContext, c: WalkableCollection, sortField: string | undefined, pool: ItemPool): Promise<MarkedSet> {
   if (pool.recycle && pool.marker !== undefined) {
     const marker = pool.marker;
-    const place = (item: CreatedResource, fields: Record<string, unknown>): Promise<CreatedResource | undefined> => takeOver(ctx, item, fields, pool);
     for (let i = 0; i < initialItems && pool.recycle; i++) {
       if (pool.slots[i] !== undefined) continue;
       // The mark is sent with the position: a PATCH that resets what it does not name (a fault of its own) keeps the item under it.
@@ -181,10 +180,10 @@ async function itemsForCase(ctx: CheckContext, c: WalkableCollection, sortField:
         continue;
       }
       const item = loose ?? pool.parked.shift();
-      pool.slots[i] = item === undefined ? await ctx.create(c, at) : await place(item, at);
+      pool.slots[i] = item === undefined ? await ctx.create(c, at) : await takeOver(ctx, item, at, pool);
     }
     while (pool.recycle && pool.loose.length > 0) {
-      const parked = await place(pool.loose.shift()!, { [c.markField]: (pool.parkMark ??= ctx.newMark()) });
+      const parked = await takeOver(ctx, pool.loose.shift()!, { [c.markField]: (pool.parkMark ??= ctx.newMark()) }, pool);
       if (parked !== undefined) pool.parked.push(parked);
     }
     if (pool.recycle) {

@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import { loadProfile } from '../../src/config/load.js';
 import { HttpClient } from '../../src/http/client.js';
-import type { TargetProfile } from '../../src/model/profile.js';
+import type { CollectionProfile, TargetProfile } from '../../src/model/profile.js';
 import { defaultProbeRateLimit, faultCatalogue, startReferenceServer, type ReferenceServer, type ReferenceServerOptions } from '../../reference-server/src/index.js';
 import { startRewritingProxy, type Rewrites, type RewritingProxy } from './rewriting-proxy.js';
 
@@ -25,6 +25,11 @@ export interface Target {
  * seconds, and a burst on a loaded CI machine (4 test workers on 2 cores) still outruns the refill.
  */
 export const testProbeRateLimit = defaultProbeRateLimit;
+
+/** `profile` with `change` made to the projects collection only, the others as they are. */
+export function adjustProjects(profile: TargetProfile, change: (c: CollectionProfile) => Partial<CollectionProfile>): TargetProfile {
+  return { ...profile, collections: profile.collections.map((c) => (c.name === 'projects' ? { ...c, ...change(c) } : c)) };
+}
 
 /**
  * The projects listing's page-size cap on {@link startTarget}'s servers, declared in their

@@ -46,6 +46,9 @@ function withParams(uri: string, params: Record<string, string | null>, inFragme
   return url.href;
 }
 
+/** The registered redirect URI, parsed once. */
+const registered = new URL(registeredRedirectUri);
+
 export class AuthorizationEndpoint {
   private readonly pending = new ExpiringStore<PendingRequest>(pendingMs);
 
@@ -57,16 +60,19 @@ export class AuthorizationEndpoint {
     private readonly faults: ReadonlySet<FaultName>,
   ) {}
 
-  /** Whether a redirect URI may be used: the registered one exactly (fault `redirect-uri-prefix-match`: any extension of it). */
+  /**
+   * Whether a redirect URI may be used: the registered one exactly (fault
+   * `redirect-uri-prefix-match`: any extension of it; fault `redirect-uri-extra-query`: its
+   * origin and path with any query, django-oauth-toolkit's match, the registered one having none).
+   */
   private redirectAllowed(uri: string | null): uri is string {
     if (uri === null) return false;
     if (uri === registeredRedirectUri) return true;
     if (!URL.canParse(uri)) return false;
     if (this.faults.has('redirect-uri-prefix-match') && uri.startsWith(registeredRedirectUri)) return true;
-    // Fault `redirect-uri-extra-query`: the registered origin and path with any query that keeps the registered one's parameters (django-oauth-toolkit's match).
+    if (!this.faults.has('redirect-uri-extra-query')) return false;
     const asked = new URL(uri);
-    const known = new URL(registeredRedirectUri);
-    return this.faults.has('redirect-uri-extra-query') && asked.origin === known.origin && asked.pathname === known.pathname && [...known.searchParams].every(([k, v]) => asked.searchParams.getAll(k).includes(v));
+    return asked.origin === registered.origin && asked.pathname === registered.pathname;
   }
 
   /** GET: the login page, or the error (400 here, or redirected to the client). */
