@@ -35,7 +35,7 @@ async function project(label: string): Promise<string> {
 const projectsLeft = async (): Promise<number> => ((await (await fetch(`${server.url}/v2/projects?limit=20`, { headers: headers() })).json()) as { data: unknown[] }).data.length;
 
 describe('cleaning up after a killed run', () => {
-  it('deletes what the ledger owns, finds an unanswered create by its mark, counts a create that made nothing as gone, and leaves what is out of bounds', async () => {
+  it('deletes what the ledger owns, finds an unanswered create by its mark, counts a create that made nothing as gone, and leaves what is out of bounds or made but not found', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'restprobe-cleanup-'));
     const file = LedgerFile.open(dir, { baseUrl: profile.baseUrl, version: '0.1.0', secrets: profile.secrets });
     const ledger = new Ledger(profile, file);
@@ -48,6 +48,10 @@ describe('cleaning up after a killed run', () => {
     ledger.creating(collection, owner, unanswered);
     const unansweredUrl = await project(unanswered.value);
     ledger.creating(collection, owner, { field: 'label', value: `${file.mark}-never-made` });
+    // A 2xx that named no item made one all the same: a listing by its mark that shows none does not make it gone.
+    const unfound = { field: 'label', value: `${file.mark}-made-unfound` };
+    const why = 'POST answered 201 but named no item to delete';
+    ledger.unlocated(ledger.creating(collection, owner, unfound), collection, owner, why, 'certain', unfound);
     ledger.record('http://127.0.0.1:1/v2/projects/elsewhere', owner);
     // Killed here: no end line.
     file.close();
@@ -59,13 +63,13 @@ describe('cleaning up after a killed run', () => {
       const outcome = await cleanUpLedger(profile, await readLedgerFile(join(dir, ledgerFileName)), client, journal, () => {});
       expect([...outcome.deleted].sort()).toEqual([recordedUrl, unansweredUrl].sort());
       expect(outcome.gone).toBe(1);
-      expect(outcome.left).toEqual([{ url: 'http://127.0.0.1:1/v2/projects/elsewhere', owner, certainty: 'certain', lastAnswer: "not deleted: not on the target's origins" }]);
+      expect(outcome.left).toEqual([{ url: collection, owner, certainty: 'certain', lastAnswer: why }, { url: 'http://127.0.0.1:1/v2/projects/elsewhere', owner, certainty: 'certain', lastAnswer: "not deleted: not on the target's origins" }]);
     } finally {
       journal.close();
       await client.close();
     }
     expect(await projectsLeft()).toBe(0);
     // The outcome went to the ledger: only what is left is owned now.
-    expect((await readLedgerFile(join(dir, ledgerFileName))).flatMap((r) => r.outstanding.map((e) => e.url))).toEqual(['http://127.0.0.1:1/v2/projects/elsewhere']);
+    expect((await readLedgerFile(join(dir, ledgerFileName))).flatMap((r) => r.outstanding.map((e) => e.url))).toEqual([collection, 'http://127.0.0.1:1/v2/projects/elsewhere']);
   });
 });

@@ -223,6 +223,26 @@ describe('a killed run', () => {
       await gateway.close();
     }
   });
+
+  it.each(['VER-tolerant-reader', 'ERR-bad-input-no-5xx'])('SIGKILL while a create of %s is unanswered: the ledger has the mark it was sent with, and cleanup finds and deletes the item', async (check) => {
+    // Every POST reaches the server; no create's answer comes back, so the run knows the item only by what it wrote ahead.
+    const gateway = await startRecordingProxy(server.url, { holdAnswer: (req, status) => req.method === 'POST' && status < 300 });
+    try {
+      const dir = await mkdtemp(join(tmpdir(), 'restprobe-kill-create-'));
+      const reports = join(dir, 'reports');
+      const run = spawnRestprobe(['run', gateway.url, '-c', referenceConfig, '--report-dir', reports, '--only', check]);
+      await until(async () => (await itemsOnServer()) >= 1);
+      run.child.kill('SIGKILL');
+      await run.exit;
+      const cleaned = await restprobe(['cleanup', reports, '-c', referenceConfig]);
+      expect(cleaned.code).toBe(0);
+      expect(cleaned.stdout).toMatch(/^restprobe cleanup: deleted [1-9]\d*, \d+ already gone or never created; 0 left on the target/m);
+      expect(await itemsOnServer()).toBe(0);
+      await rm(dir, { recursive: true, force: true });
+    } finally {
+      await gateway.close();
+    }
+  });
 });
 
 describe('an unwritable report directory', () => {

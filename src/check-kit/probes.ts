@@ -12,6 +12,7 @@ import { isUnavailable } from '../http/polite.js';
 import { isRestprobeError } from '../errors.js';
 import { CheckFailure } from '../model/check.js';
 import { createdItemUrl, createdUrlNote } from '../http/created-url.js';
+import { freshMark } from './fresh-mark.js';
 
 /** A path no API has: unknown-path probes. */
 function unknownPath(): string {
@@ -178,7 +179,7 @@ export const errorProbes = {
   withoutCredentials: (ctx: CheckContext, c: CollectionProfile) => errorProbe(ctx, `GET ${c.name} without credentials`, (s) => s.http.send({ method: 'GET', path: c.path, auth: false })),
   malformedJson: (ctx: CheckContext, w: WritableCollection) => errorProbe(ctx, `POST ${w.name} with malformed JSON`, (s) => post(s, w, { body: malformedJson, headers: { 'content-type': 'application/json' } })),
   invalidBody: (ctx: CheckContext, w: WritableCollection) => errorProbe(ctx, `POST ${w.name} with a body that fails validation`, (s) => post(s, w, { json: invalidBody(w) })),
-  unsupportedContentType: (ctx: CheckContext, w: WritableCollection) => errorProbe(ctx, `POST ${w.name} as ${unsupportedContentType}`, (s) => post(s, w, { body: JSON.stringify(w.createBody), headers: { 'content-type': unsupportedContentType } })),
+  unsupportedContentType: (ctx: CheckContext, w: WritableCollection) => errorProbe(ctx, `POST ${w.name} as ${unsupportedContentType}`, (s) => post(s, w, { body: JSON.stringify({ ...w.createBody, ...freshMark(s, w) }), headers: { 'content-type': unsupportedContentType } })),
   /**
    * A write with an If-Match no server issued, to an item the probe makes: the 412, which a
    * framework's precondition helper (Django's @condition, a hand-written check before the

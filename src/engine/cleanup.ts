@@ -9,6 +9,7 @@ import type { TargetProfile } from '../model/profile.js';
 import type { Send } from '../http/guards.js';
 import { freshCredentialHeaders, parseJson, versionedUrl } from '../http/session.js';
 import { isObject } from '../model/json.js';
+import { findMarked } from './find-marked.js';
 import type { Certainty, Ledger, LedgerEntry } from './ledger.js';
 
 export interface CleanupEnv {
@@ -56,6 +57,51 @@ export async function cleanUp(entries: readonly LedgerEntry[], env: CleanupEnv, 
     inFlight.add(job);
   }
   await Promise.all([...inFlight].map(({ done }) => done));
+}
+
+/**
+ * Cleans up after `owner` (every owner, without one): its creates that named no item are
+ * looked for by their marks first, so what they made is deleted by the same rules.
+ *
+ * @example
+ * ```ts
+ * await cleanUpOwned('VER-tolerant-reader [projects]', { profile, send, ledger, note, scrub });
+ * ```
+ */
+export async function cleanUpOwned(owner: string | undefined, env: CleanupEnv, concurrency = 1): Promise<void> {
+  await locateMarked(env.ledger.toLocate(owner), env);
+  await cleanUp(env.ledger.toCleanUp(owner), env, concurrency);
+}
+
+/**
+ * The creates that named no item, looked for by their marks: each found item becomes its
+ * create's entry (to delete by the usual rules). A filtered listing that shows none proves
+ * nothing was created only for a create that got no answer and cannot still arrive (the
+ * connection was closed, or an earlier process sent it): one that answered 2xx made an item
+ * all the same, and one this process gave up waiting for may be created yet, so both stay
+ * listed. Several creates may share a mark (a check's marked set): one listing serves them,
+ * each taking one item the ledger does not name already.
+ */
+async function locateMarked(entries: readonly LedgerEntry[], env: CleanupEnv): Promise<void> {
+  const groups = new Map<string, LedgerEntry[]>();
+  for (const e of entries) {
+    const key = JSON.stringify([e.url, e.lookFor!.field, e.lookFor!.value]);
+    groups.set(key, [...(groups.get(key) ?? []), e]);
+  }
+  for (const creates of groups.values()) {
+    const { url, lookFor } = creates[0]!;
+    const result = await findMarked(env.profile, env.send, url, lookFor!).catch((err: unknown) => ({ unknown: `the search failed: ${err instanceof Error ? err.message : String(err)}` }));
+    if ('unknown' in result) {
+      for (const e of creates) env.ledger.leave(e, env.scrub(result.unknown), e.exists);
+      continue;
+    }
+    const unnamed = result.found.filter((u) => !env.ledger.names(u));
+    creates.forEach((e, i) => {
+      const item = unnamed[i];
+      if (item !== undefined) env.ledger.located(e, item, lookFor!);
+      else if (e.exists === 'possible' && e.mayStillArrive !== true) env.ledger.gone(e, 'not-created');
+    });
+  }
 }
 
 /** What cleanup concluded about one entry; the ledger changes in one place ({@link settle}). */

@@ -17,7 +17,7 @@ import { scrubSecrets } from '../secrets-scrub.js';
 import { RestprobeError, isRestprobeError } from '../errors.js';
 import { Pacer, politely, politeDefaults, type PoliteOptions } from '../http/polite.js';
 import { Ledger, type LedgerJournal, type Leftover, type Mark } from './ledger.js';
-import { cleanUp } from './cleanup.js';
+import { cleanUpOwned } from './cleanup.js';
 import { SharedFixtures } from './fixtures.js';
 import type { WebhookListener } from '../webhooks/listener.js';
 import { isObject } from '../model/json.js';
@@ -141,7 +141,7 @@ export class RunContext implements CheckContext {
     const res = await this.http.send(spec).catch((err: unknown) => {
       // No answer came: the item may exist all the same. It is listed, with its mark to find it by.
       if (err instanceof RestprobeError && ['ERR_TIMEOUT', 'ERR_PROTOCOL', 'ERR_INTERRUPTED'].includes(err.code)) {
-        this.ledger.unlocated(intent, where, owner, `POST got no answer (${err.code}): an item may have been created${lookingFor(marked)}`, 'possible', marked);
+        this.ledger.unlocated(intent, where, owner, `POST got no answer (${err.code}): an item may have been created${lookingFor(marked)}`, 'possible', marked, err.code !== 'ERR_PROTOCOL');
       } else this.ledger.notCreated(intent);
       throw err;
     });
@@ -149,34 +149,32 @@ export class RunContext implements CheckContext {
   }
 
   async sendCreating(collection: CollectionProfile, spec: RequestSpec): Promise<HttpResponse> {
+    if (spec.method !== 'POST') return this.http.send(spec);
+    // Every POST is written ahead, marked wherever it can be: a run killed between the
+    // target's create and its answer then still leaves the item to be found by its mark.
     const field = collection.markField;
-    const value = spec.method === 'POST' && field !== undefined && isObject(spec.json) ? spec.json[field] : undefined;
-    if (typeof value !== 'string') {
-      const res = await this.http.send(spec);
-      if (spec.method === 'POST') this.trackCreated(collection, spec, res, undefined);
-      return res;
-    }
-    const marked = { field: field!, value };
+    const marking = field !== undefined && isObject(spec.json) && !Object.hasOwn(spec.json, field);
+    const sent: RequestSpec = marking ? { ...spec, json: { ...(spec.json as Record<string, unknown>), [field]: this.newMark() } } : spec;
+    const marked = field === undefined ? undefined : markIn(sent, field, this.ledger.mark);
     const where = this.ledgerUrl(this.http.url(collection.path));
-    const { res, intent } = await this.sendAhead(spec, where, this.owner, marked);
-    this.trackCreated(collection, spec, res, { intent, marked, where });
+    const { res, intent } = await this.sendAhead(sent, where, this.owner, marked);
+    this.trackCreated(collection, sent, res, { intent, where, ...(marked && { marked }) });
     return res;
   }
 
-  /** Registers what a 2xx to a POST created (settling its intent, written ahead at `where`, when there was one); notes one it cannot name. */
-  private trackCreated(collection: CollectionProfile, spec: RequestSpec, res: HttpResponse, ahead: { intent: number; marked: Mark; where: string } | undefined): void {
+  /** Registers what a 2xx to a POST created, settling its intent (written ahead at `where`); one it cannot name is listed, with its mark. */
+  private trackCreated(collection: CollectionProfile, spec: RequestSpec, res: HttpResponse, ahead: { intent: number; marked?: Mark; where: string }): void {
     if (res.status < 200 || res.status > 299) {
-      if (ahead) this.ledger.notCreated(ahead.intent);
+      this.ledger.notCreated(ahead.intent);
       return;
     }
     const { url, reason } = createdItemUrl(this.profile, res, collection);
     if (url !== undefined) {
-      this.ledger.record(this.ledgerUrl(url), this.owner, ahead ? { of: ahead.intent } : {});
+      this.ledger.record(this.ledgerUrl(url), this.owner, { of: ahead.intent });
       return;
     }
     const why = `${spec.method} ${spec.path ?? spec.url} answered ${res.status} and may have created something restprobe cannot clean up: ${reason}`;
-    if (ahead) this.ledger.unlocated(ahead.intent, ahead.where, this.owner, `${why}${lookingFor(ahead.marked)}`, 'certain', ahead.marked);
-    else this.note(why);
+    this.ledger.unlocated(ahead.intent, ahead.where, this.owner, `${why}${lookingFor(ahead.marked)}`, 'certain', ahead.marked);
   }
 
   track(url: string, options: { beforeCreate?: boolean } = {}): void {
@@ -238,7 +236,7 @@ export class RunContext implements CheckContext {
     const release = async () => {
       const notes: string[] = [];
       // At the run's end, when nothing else is sent: as many at once as the client keeps connections.
-      await cleanUp(this.ledger.toCleanUp(owner), { profile: this.profile, send: this.cleanupSend({ closed: false }, notes, owner), ledger: this.ledger, note: (line) => notes.push(line), scrub: (text) => scrubSecrets(text, this.http.secrets) }, this.profile.http.concurrency);
+      await cleanUpOwned(owner, { profile: this.profile, send: this.cleanupSend({ closed: false }, notes, owner), ledger: this.ledger, note: (line) => notes.push(line), scrub: (text) => scrubSecrets(text, this.http.secrets) }, this.profile.http.concurrency);
     };
     return this.shared.fixtures.fixture(key, () => make(maker), release);
   }
@@ -311,11 +309,11 @@ export class RunContext implements CheckContext {
 
   /**
    * Deletes what the check still owns, newest first, and checks on what its own DELETEs
-   * removed, by the rules of {@link cleanUp}. Failures become notes, never verdicts.
+   * removed, by the rules of {@link cleanUpOwned} (its creates that named no item looked for by their marks first). Failures become notes, never verdicts.
    */
   async cleanup(): Promise<void> {
     const send = this.cleanupSend(this.state, this.notes, this.owner);
-    await cleanUp(this.ledger.toCleanUp(this.owner), { profile: this.profile, send, ledger: this.ledger, note: (line) => this.notes.push(`cleanup: ${line}`), scrub: (text) => scrubSecrets(text, this.http.secrets) });
+    await cleanUpOwned(this.owner, { profile: this.profile, send, ledger: this.ledger, note: (line) => this.notes.push(`cleanup: ${line}`), scrub: (text) => scrubSecrets(text, this.http.secrets) });
   }
 
   /**
@@ -400,6 +398,20 @@ export class RunContext implements CheckContext {
   private guarded(client: HttpClient): Transport {
     return { send: guard((req) => client.send(req), this.guards), protocolErrors: client.protocolErrors };
   }
+}
+
+/**
+ * The mark a create carries in `field`: any string there in a JSON body; in a body sent as
+ * text (bad input, another media type), a mark of this run (`"label":"restprobe-…"`).
+ */
+function markIn(spec: RequestSpec, field: string, runMark: string): Mark | undefined {
+  if (isObject(spec.json)) return typeof spec.json[field] === 'string' ? { field, value: spec.json[field] } : undefined;
+  if (typeof spec.body !== 'string') return undefined;
+  // As JSON.stringify writes it: the checks build their text bodies with it.
+  const at = spec.body.indexOf(`${JSON.stringify(field)}:"${runMark}-`);
+  if (at < 0) return undefined;
+  const start = at + JSON.stringify(field).length + 2;
+  return { field, value: spec.body.slice(start, spec.body.indexOf('"', start)) };
 }
 
 /** How a leftover's reason names the mark to find it by: `; look for label = restprobe-…`, or nothing. */

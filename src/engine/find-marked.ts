@@ -35,7 +35,7 @@ export async function findMarked(profile: TargetProfile, send: Send, collectionU
   if (!collection.filters.includes(mark.field)) return { unknown: `${collection.name} lists no filter on ${mark.field} in the config (collections[].filters) to search by; ${lookFor}` };
   const url = new URL(collectionUrl);
   url.searchParams.set(mark.field, mark.value);
-  const res = await send({ method: 'GET', url: versionedUrl(profile, url.toString()), headers: { accept: 'application/json', ...(await freshCredentialHeaders(profile)) } });
+  const res = await send({ method: 'GET', url: versionedUrl(profile, url.toString()), headers: { accept: 'application/json', ...(await freshCredentialHeaders(profile)) }, outsideBudget: true });
   const text = res.body.toString('utf8');
   const listed = readItems({ json: parseJson(text), text, url: url.toString() }, envelopeOf(collection.pagination));
   const items = isMismatch(listed) ? undefined : listed;

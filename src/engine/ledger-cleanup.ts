@@ -1,8 +1,8 @@
 /**
  * Cleaning up after runs that ended before their cleanup did (killed, or stopped at
  * once): what a ledger file still owns is deleted by the rules a run's own cleanup
- * follows ({@link cleanUp}), after the creates that named no item are looked for by their
- * marks. Each outcome is appended to the same file, so the next reader sees what is left.
+ * follows ({@link cleanUpOwned}), the creates that named no item looked for by their marks
+ * first. Each outcome is appended to the same file, so the next reader sees what is left.
  */
 import type { TargetProfile } from '../model/profile.js';
 import type { HttpClient } from '../http/client.js';
@@ -10,8 +10,7 @@ import { guard, type Send } from '../http/guards.js';
 import { Pacer, politely, politeDefaults } from '../http/polite.js';
 import { scrubSecrets } from '../secrets-scrub.js';
 import { unversionedUrl } from '../http/session.js';
-import { cleanUp } from './cleanup.js';
-import { findMarked } from './find-marked.js';
+import { cleanUpOwned } from './cleanup.js';
 import { Ledger, type LedgerEntry, type LedgerJournal, type Leftover } from './ledger.js';
 import type { RecordedRun } from './ledger-file.js';
 
@@ -63,40 +62,9 @@ export async function cleanUpLedger(profile: TargetProfile, runs: readonly Recor
       adopted.push(entry);
     }
   }
-  await locateByMark(ledger, adopted, profile, send);
-  await cleanUp(ledger.toCleanUp(), { profile, send, ledger, note, scrub: (text) => scrubSecrets(text, profile.secrets) });
+  await cleanUpOwned(undefined, { profile, send, ledger, note, scrub: (text) => scrubSecrets(text, profile.secrets) });
   const here = ledger.leftovers();
   // A DELETE that answered 2xx to an item a GET then still found removed nothing.
   const removed = [...new Set(deleted)].filter((url) => !here.some((l) => l.url === url));
   return { deleted: removed, gone: adopted.length - here.length - removed.length, left: [...here, ...elsewhere] };
-}
-
-/**
- * The creates that named no item, looked for by their marks: each found item becomes its
- * create's entry (to delete by the usual rules); a filtered listing that shows none proves
- * nothing was created. Several creates may share a mark (a check's marked set): one
- * listing serves them, each taking one item the ledger does not know already.
- */
-async function locateByMark(ledger: Ledger, entries: readonly LedgerEntry[], profile: TargetProfile, send: Send): Promise<void> {
-  const known = new Set(entries.filter((e) => e.lookFor === undefined).map((e) => e.url));
-  const groups = new Map<string, LedgerEntry[]>();
-  for (const e of entries) {
-    if (e.lookFor === undefined) continue;
-    const key = JSON.stringify([e.url, e.lookFor.field, e.lookFor.value]);
-    groups.set(key, [...(groups.get(key) ?? []), e]);
-  }
-  for (const creates of groups.values()) {
-    const { url, lookFor } = creates[0]!;
-    const result = await findMarked(profile, send, url, lookFor!).catch((err: unknown) => ({ unknown: `the search failed: ${err instanceof Error ? err.message : String(err)}` }));
-    if ('unknown' in result) {
-      for (const e of creates) ledger.leave(e, scrubSecrets(result.unknown, profile.secrets), e.exists);
-      continue;
-    }
-    const unknown = result.found.filter((u) => !known.has(u));
-    creates.forEach((e, i) => {
-      const item = unknown[i];
-      if (item === undefined) ledger.gone(e, 'not-created');
-      else ledger.located(e, item, lookFor!);
-    });
-  }
 }

@@ -48,6 +48,8 @@ export interface LedgerEntry {
   lookFor?: Mark;
   /** Registered before the write that may create it, which has not been sent yet: if it never is, nothing was created. */
   unsent?: boolean;
+  /** A create this process gave up waiting for (a timeout, an abort): it may still reach the target, so a search that finds nothing now proves nothing. */
+  mayStillArrive?: boolean;
 }
 
 
@@ -133,8 +135,8 @@ export class Ledger {
    * without a Location or id (one does). Listed, with the collection's URL and the mark
    * to find it by; `restprobe cleanup` searches the collection for the mark.
    */
-  unlocated(intent: number, where: string, owner: string, why: string, certainty: Certainty, lookFor?: Mark): void {
-    this.entries.push({ run: this.run, n: intent, url: where, owner, state: 'left', exists: certainty, lastAnswer: why, ...(lookFor && { lookFor }) });
+  unlocated(intent: number, where: string, owner: string, why: string, certainty: Certainty, lookFor?: Mark, mayStillArrive = false): void {
+    this.entries.push({ run: this.run, n: intent, url: where, owner, state: 'left', exists: certainty, lastAnswer: why, ...(lookFor && { lookFor }), ...(mayStillArrive && { mayStillArrive }) });
     this.journal?.write({ e: 'unlocated', run: this.run, n: intent, certainty, why });
   }
 
@@ -160,6 +162,16 @@ export class Ledger {
   confirm(entry: LedgerEntry): void {
     entry.exists = 'certain';
     this.journal?.write({ e: 'certain', run: entry.run, n: entry.n });
+  }
+
+  /** The creates of `owner` (every owner's without one) that named no item and carry a mark to find it by. */
+  toLocate(owner?: string): LedgerEntry[] {
+    return this.entries.filter((e) => (owner === undefined || e.owner === owner) && e.state === 'left' && e.lookFor !== undefined);
+  }
+
+  /** Whether an entry names the item at `url` already. */
+  names(url: string): boolean {
+    return this.entries.some((e) => e.url === url && e.lookFor === undefined && e.state !== 'deleted');
   }
 
   /** The items `owner` still owns, or removed itself unverified, newest first (the order to clean them up in); every owner's without one. */

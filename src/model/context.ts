@@ -119,13 +119,14 @@ export interface CheckContext {
   /**
    * Sends a request that may create an item in `collection` by mistake or by design (a POST
    * the target should refuse, a body of the check's own) and registers what a 2xx created for
-   * cleanup. A POST whose JSON body carries the collection's mark has its intent written to the
-   * ledger first, as `create` does, so a run killed before the answer leaves the mark to find
-   * the item by.
+   * cleanup. A POST has its intent written to the ledger first, as `create` does, so a run killed
+   * before the answer leaves the mark to find the item by: a JSON body without the collection's
+   * mark field is given a fresh mark; a body sent as text carries one it was built with
+   * (`freshMark`), or none.
    *
    * @example
    * ```ts
-   * const res = await ctx.sendCreating(c, { method: 'POST', path: c.path, json: { ...c.createBody, [c.markField!]: ctx.newMark(), extra: 1 } });
+   * const res = await ctx.sendCreating(c, { method: 'POST', path: c.path, json: { ...c.createBody, extra: 1 } }); // sent with a fresh mark
    * ```
    */
   sendCreating(collection: CollectionProfile, spec: RequestSpec): Promise<HttpResponse>;

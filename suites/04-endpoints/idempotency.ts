@@ -10,6 +10,7 @@ import { brief, describe, ensure } from '../../src/check-kit/expect.js';
 import { diffRepresentations } from '../../src/check-kit/compare.js';
 import { itemPath } from '../../src/check-kit/probes.js';
 import { fetchMarkedPage, pagePath } from '../../src/check-kit/pagination.js';
+import { freshMark } from '../../src/check-kit/fresh-mark.js';
 import { setupError } from '../../src/check-kit/setup.js';
 import { isObject } from '../../src/model/json.js';
 import { errorAs2xx, isErrorAs2xx } from '../../src/check-kit/problem.js';
@@ -19,7 +20,7 @@ const freshKey = (): string => `"restprobe-${randomUUID()}"`;
 
 /** The create body, with a mark of its own where the collection has a mark field. */
 function createBody(ctx: CheckContext, c: WritableCollection): Record<string, unknown> {
-  return c.markField === undefined ? { ...c.createBody } : { ...c.createBody, [c.markField]: ctx.newMark() };
+  return { ...c.createBody, ...freshMark(ctx, c) };
 }
 
 const ok = (res: HttpResponse): boolean => res.status >= 200 && res.status < 300;

@@ -8,6 +8,7 @@ import type { CollectionProfile } from '../../src/model/profile.js';
 import { describe } from '../../src/check-kit/expect.js';
 import { isRestprobeError } from '../../src/errors.js';
 import { checkProperty } from '../../src/check-kit/property.js';
+import { freshMark } from '../../src/check-kit/fresh-mark.js';
 
 /** A write a body probe is sent with: POST to the collection, PUT and PATCH to an item the check made. */
 type WriteMethod = 'POST' | 'PUT' | 'PATCH';
@@ -77,10 +78,10 @@ interface Allowed {
 /** The kinds `--no-destructive` (safety.destructive: false) keeps back. */
 const hurts = (input: BadInput): boolean => input.kind === 'oversized' || input.kind === 'deeply-nested';
 
-/** The body a write of `method` is built on: the config's for that write, else the create body. */
-function baseBody(collection: CollectionProfile, method: WriteMethod): Record<string, unknown> {
+/** The body a write of `method` is built on: the config's for that write, else the create body with `mark`. */
+function baseBody(collection: CollectionProfile, method: WriteMethod, mark: Record<string, string>): Record<string, unknown> {
   const configured = method === 'PUT' ? collection.replaceBody : method === 'PATCH' ? collection.patchBody : undefined;
-  return configured ?? collection.createBody ?? {};
+  return configured ?? { ...collection.createBody, ...mark };
 }
 
 function arbitraries(collection: CollectionProfile, { writable, destructive, updates }: Allowed): Arbitrary<BadInput> {
@@ -124,7 +125,7 @@ function canonical(collection: CollectionProfile, { writable, destructive, updat
   if (!writable) return [...targeted, ...reads];
   const body = collection.createBody ?? {};
   const wrongTypes = (method: WriteMethod): BadInput[] =>
-    Object.entries(baseBody(collection, method)).flatMap(([field, sent]) => [0, {}, 'restprobe'].filter((value) => jsonType(value) !== jsonType(sent)).map((value): BadInput => ({ kind: 'wrong-type', method, field, value })));
+    Object.entries(baseBody(collection, method, {})).flatMap(([field, sent]) => [0, {}, 'restprobe'].filter((value) => jsonType(value) !== jsonType(sent)).map((value): BadInput => ({ kind: 'wrong-type', method, field, value })));
   const all: BadInput[] = [
     { kind: 'not-an-object', method: 'POST', value: null },
     ...targeted,
@@ -154,18 +155,19 @@ const randomInputs = 5;
 /** Whether an input is sent to an item (PUT, PATCH), which the check makes once. */
 const toItem = (input: BadInput): boolean => 'method' in input && input.method !== 'POST';
 
-function toRequest(input: BadInput, collection: CollectionProfile, itemUrl: string | undefined): RequestSpec {
-  const base = collection.createBody ?? {};
+/** The request for `input`; a POST body carries `mark` (the collection's mark field and a fresh value), so what a lenient target made of it can be found. */
+function toRequest(input: BadInput, collection: CollectionProfile, itemUrl: string | undefined, mark: Record<string, string>): RequestSpec {
+  const base = baseBody(collection, 'POST', mark);
   const write = (method: WriteMethod, body: string, headers: Record<string, string> = {}): RequestSpec =>
     method === 'POST' ? { method, path: collection.path, body, headers: { 'content-type': 'application/json', ...headers } } : { method, url: itemUrl!, body, headers: { 'content-type': 'application/json', ...headers } };
   const post = (body: string): RequestSpec => write('POST', body);
   switch (input.kind) {
     case 'malformed-json': return write(input.method, input.body);
-    case 'wrong-type': return write(input.method, JSON.stringify({ ...baseBody(collection, input.method), [input.field]: input.value }));
-    case 'invalid-body': return post(JSON.stringify(collection.invalidBody));
+    case 'wrong-type': return write(input.method, JSON.stringify({ ...baseBody(collection, input.method, mark), [input.field]: input.value }));
+    case 'invalid-body': return post(JSON.stringify({ ...collection.invalidBody, ...mark }));
     case 'missing-field': return post(JSON.stringify(Object.fromEntries(Object.entries(base).filter(([k]) => k !== input.field))));
     case 'not-an-object': return write(input.method, JSON.stringify(input.value));
-    case 'odd-header': return write(input.method, JSON.stringify(baseBody(collection, input.method)), { [input.name]: input.value });
+    case 'odd-header': return write(input.method, JSON.stringify(baseBody(collection, input.method, mark)), { [input.name]: input.value });
     case 'oversized': return post(withRawMember(base, 'restprobe_padding', `"${'x'.repeat(input.bytes)}"`));
     // Built as text: JSON.stringify itself would overflow the stack on deep nesting.
     case 'deeply-nested': return post(withRawMember(base, 'restprobe_nested', '['.repeat(input.depth) + ']'.repeat(input.depth)));
@@ -224,7 +226,7 @@ export const badInputNo5xx = defineCheck({
         const itemUrl = toItem(input) ? (await (item ??= ctx.create(collection))).url : undefined;
         let res;
         try {
-          res = await ctx.sendCreating(collection, toRequest(input, collection, itemUrl));
+          res = await ctx.sendCreating(collection, toRequest(input, collection, itemUrl, freshMark(ctx, collection)));
         } catch (err) {
           // A server may refuse an oversized upload by closing the connection (RFC 9110 §15.5.14).
           if (isRestprobeError(err, 'ERR_PROTOCOL')) {

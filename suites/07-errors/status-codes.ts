@@ -3,6 +3,7 @@ import { CheckFailure, defineCheck } from '../../src/model/check.js';
 import { describe, expectStatus } from '../../src/check-kit/expect.js';
 import { errorAs2xx, expectProblems, isErrorAs2xx } from '../../src/check-kit/problem.js';
 import { errorProbes, unsupportedAccept, unsupportedContentType, unconsumedTypes } from '../../src/check-kit/probes.js';
+import { freshMark } from '../../src/check-kit/fresh-mark.js';
 
 export const unknownId404 = defineCheck({
   id: 'ERR-unknown-id-404',
@@ -84,7 +85,7 @@ export const unsupportedContentType415 = defineCheck({
     let focus: number | undefined;
     for (const { method, path, body } of targets) {
       for (const type of unconsumedTypes(collection)) {
-        const res = method === 'POST' && type === unsupportedContentType ? await errorProbes.unsupportedContentType(ctx, collection) : await ctx.sendCreating(collection, { method, path, body: JSON.stringify(body), headers: { 'content-type': type } });
+        const res = method === 'POST' && type === unsupportedContentType ? await errorProbes.unsupportedContentType(ctx, collection) : await ctx.sendCreating(collection, { method, path, body: JSON.stringify(method === 'POST' ? { ...body, ...freshMark(ctx, collection) } : body), headers: { 'content-type': type } });
         if (res.status === 415) continue;
         wrong.push(`${method} with Content-Type: ${type} → ${res.status}`);
         focus ??= res.exchangeIndex;

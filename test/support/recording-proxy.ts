@@ -22,6 +22,8 @@ export interface RecordingProxyOptions {
   readonly headers?: (status: number) => Record<string, string>;
   /** Hold a request this long before forwarding it (a slow backend). */
   readonly delayMs?: (req: IncomingMessage) => number;
+  /** Forward the request, but keep the upstream's answer (of this status) from the client: an answer lost on the way back. */
+  readonly holdAnswer?: (req: IncomingMessage, status: number) => boolean;
 }
 
 export interface RecordingProxy {
@@ -62,6 +64,7 @@ export async function startRecordingProxy(upstream: string, options: RecordingPr
     const body = req.method === 'GET' || req.method === 'HEAD' ? undefined : req;
     request(`${upstream}${url.slice(prefix.length)}`, { method: req.method as 'GET', headers, body })
       .then(async (up) => {
+        if (options.holdAnswer?.(req, up.statusCode) === true) return void (await up.body.dump());
         const { connection: _c, 'keep-alive': _k, 'transfer-encoding': _t, ...rest } = up.headers;
         res.writeHead(up.statusCode, rest);
         res.end(Buffer.from(await up.body.arrayBuffer()));
