@@ -873,6 +873,11 @@ const definitions = [
     detects: ['DOC-required-headers'],
   },
   {
+    name: 'patch-skips-validation',
+    description: 'A PATCH is not validated: a field of the wrong type or outside its enum is dropped and the rest applied, with a 200.',
+    detects: ['ERR-validation-422'],
+  },
+  {
     name: 'text-max-length-unchecked',
     description: 'Text longer than its documented maxLength is stored: a project named with 201 characters is created, not refused.',
     // What it stores it answers: the 201 and any listing of the item break the response schema too.

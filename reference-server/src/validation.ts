@@ -96,7 +96,11 @@ export function applyFields(
       continue;
     }
     const result = check(rule, value);
-    if ('error' in result) errors.push({ field, message: result.error });
+    // Fault: a merge patch is not validated (Mongoose's findByIdAndUpdate without runValidators): a bad value is dropped, the rest applied.
+    if ('error' in result && mode === 'merge' && faultActive('patch-skips-validation')) {
+      const kept = current?.[field];
+      if (kept !== undefined) values[field] = kept;
+    } else if ('error' in result) errors.push({ field, message: result.error });
     else values[field] = result.ok;
   }
   return { values, errors };

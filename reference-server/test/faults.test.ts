@@ -1072,6 +1072,16 @@ const demonstrations: Record<FaultName, (h: Harness) => Promise<void>> = {
     expect(res.status).toBe(201);
     expect(res.json().name).toHaveLength(201);
   },
+  async 'patch-skips-validation'(h) {
+    const created = await h.call('POST', '/v2/projects', { json: { name: 'n', status: 'active' } });
+    const url = `/v2/projects/${created.json().id}`;
+    // A name of the wrong type and a status outside the enum: dropped, the rest applied, 200.
+    const res = await h.call('PATCH', url, { json: { name: 42, status: 'nope', description: 'patched' } });
+    expect(res.status).toBe(200);
+    expect(res.json()).toMatchObject({ name: 'n', status: 'active', description: 'patched' });
+    // A create with the same values is refused all the same.
+    expect((await h.call('POST', '/v2/projects', { json: { name: 42, status: 'nope' } })).status).toBe(422);
+  },
   async 'enum-member-refused'(h) {
     const res = await h.call('POST', '/v2/members', { json: { name: 'n', role: 'owner' } });
     expect(res.status).toBe(422);

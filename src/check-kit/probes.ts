@@ -143,6 +143,9 @@ export function invalidBody(collection: CollectionProfile): Record<string, unkno
   return out;
 }
 
+/** The write a probe sends to an item of an updatable collection: PATCH where it takes one (a writable collection holds a patch body only then: asWritable), else PUT. */
+const updateMethod = (u: WritableCollection): 'PATCH' | 'PUT' => (u.patchBody !== undefined ? 'PATCH' : 'PUT');
+
 /** A strong entity-tag no server issues: an If-Match that names it fails (RFC 9110 §13.1.1). */
 export const staleTag = '"restprobe-stale-etag"';
 
@@ -189,9 +192,19 @@ export const errorProbes = {
   staleWrite: (ctx: CheckContext, u: WritableCollection) =>
     sharedResponse(ctx, `error probe: a write to an item of ${u.name} with a stale If-Match`, async (s) => {
       const item = await s.create(u);
-      // A writable collection holds a patch or replace body only where it takes PATCH or PUT (asWritable).
-      const [method, json] = u.patchBody !== undefined ? ['PATCH', u.patchBody] : ['PUT', u.replaceBody ?? u.createBody];
-      return s.http.send({ method, url: item.url, json, headers: { 'if-match': staleTag } });
+      const method = updateMethod(u);
+      return s.http.send({ method, url: item.url, json: method === 'PATCH' ? u.patchBody : (u.replaceBody ?? u.createBody), headers: { 'if-match': staleTag } });
+    }, (res) => !isUnavailable(res.status)),
+  /**
+   * A write with a body that fails validation to an item the probe makes: a PATCH where the
+   * collection takes one, else a PUT. An update often skips the create's validation
+   * (Mongoose's findByIdAndUpdate without runValidators). A success is shared too: it wrote
+   * only to the sender's own item.
+   */
+  invalidUpdate: (ctx: CheckContext, u: WritableCollection) =>
+    sharedResponse(ctx, `error probe: a write to an item of ${u.name} with a body that fails validation`, async (s) => {
+      const item = await s.create(u);
+      return s.http.send({ method: updateMethod(u), url: item.url, json: invalidBody(u) });
     }, (res) => !isUnavailable(res.status)),
   /** A valid credential without the write scope: the 403 (AUT-scope-403 judges its status). */
   withoutScope: (ctx: CheckContext, w: WritableCollection, limited: NonNullable<ErrorProbeNeeds['limitedCredential']>) =>
@@ -208,8 +221,8 @@ function post(ctx: CheckContext, w: WritableCollection, spec: Omit<RequestSpec, 
  * unknown path (always); unknown id, unsupported Accept and an unsupported method (with a
  * collection: the method is TRACE, safe even on a read-only run); missing credentials (with
  * credentials); malformed JSON, validation failure and unsupported Content-Type (with a
- * writable collection); a write without the scope (with a limited credential); a write with
- * a stale If-Match (with a replace or patch body). Only error
+ * writable collection); a write without the scope (with a limited credential); writes with
+ * a stale If-Match and with a body that fails validation (with a replace or patch body). Only error
  * answers are returned. Each is an {@link errorProbes} probe, shared by every check that
  * judges it.
  */
@@ -225,12 +238,14 @@ export async function provokeErrors(ctx: CheckContext, needs: ErrorProbeNeeds): 
     if (limitedCredential) responses.push(await errorProbes.withoutScope(ctx, writable, limitedCredential));
   }
   if (needs.updatable) {
-    try {
-      responses.push(await errorProbes.staleWrite(ctx, needs.updatable));
-    } catch (err) {
-      // No item to send it to (its create failed, or answered without a usable Location): the other probes still judge.
-      if (!isRestprobeError(err, 'ERR_SETUP') && !(err instanceof CheckFailure)) throw err;
-      ctx.note(`no write with a stale If-Match sent: ${err.message}`);
+    for (const [probe, what] of [[errorProbes.staleWrite, 'a stale If-Match'], [errorProbes.invalidUpdate, 'a body that fails validation']] as const) {
+      try {
+        responses.push(await probe(ctx, needs.updatable));
+      } catch (err) {
+        // No item to send it to (its create failed, or answered without a usable Location): the other probes still judge.
+        if (!isRestprobeError(err, 'ERR_SETUP') && !(err instanceof CheckFailure)) throw err;
+        ctx.note(`no write with ${what} sent: ${err.message}`);
+      }
     }
   }
   return responses.filter((r) => r.status >= 400);

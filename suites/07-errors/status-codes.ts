@@ -46,13 +46,23 @@ export const malformedJson400 = defineCheck({
 export const validation422 = defineCheck({
   id: 'ERR-validation-422',
   title: 'A body that fails validation answers 422',
-  rule: 'Well-formed JSON that fails validation (wrong types, bad values) MUST get 422.',
+  rule: 'Well-formed JSON that fails validation (wrong types, bad values) MUST get 422, in a create and in an update (PATCH, else PUT, to an item of restprobe\'s own) alike.',
   severity: 'must',
   needs: ['writable'],
-  async run(ctx, { writable: collection }) {
-    const res = await errorProbes.invalidBody(ctx, collection);
-    if (isErrorAs2xx(res)) throw new CheckFailure(`POST with a body that fails validation: found ${describe(res)} with an error body, expected 422`, '422', String(res.status), res.exchangeIndex, errorAs2xx);
-    expectStatus(res, 422, 'POST with a body that fails validation');
+  uses: ['updatable'],
+  async run(ctx, { writable: collection, updatable }) {
+    const writes = [{ what: 'a create', res: await errorProbes.invalidBody(ctx, collection) }];
+    if (updatable === undefined) ctx.note('no update sent: no replace or patch body (collections[].patch.body, collections[].replace.body)');
+    else {
+      const res = await errorProbes.invalidUpdate(ctx, updatable);
+      writes.push({ what: 'an update', res });
+    }
+    // Each write is judged: a create that validates says nothing of an update that does not.
+    const wrong = writes.filter(({ res }) => res.status !== 422);
+    if (wrong.length === 0) return;
+    const found = wrong.map(({ what, res }) => `${what} with a body that fails validation: found ${describe(res)}${isErrorAs2xx(res) ? ' with an error body' : ''}`).join('; ');
+    const first = wrong[0]!.res;
+    throw new CheckFailure(`${found}; expected 422`, '422', wrong.map(({ res }) => res.status).join(', '), first.exchangeIndex, wrong.some(({ res }) => isErrorAs2xx(res)) ? errorAs2xx : undefined);
   },
 });
 
