@@ -2,7 +2,7 @@
  * The EVT- sender checks against the reference server (short retry schedule): all pass on
  * the clean server within seconds; the listener binds 127.0.0.1 only and is closed when
  * the run ends; the signing secret never reaches a result; a sender that gives every event
- * one id fails EVT-event-id alone; an update is sent as JSON, which a JSON-only target takes.
+ * one id, or one item's events one id, fails EVT-event-id alone; an update is sent as JSON, which a JSON-only target takes.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runChecks, type RunOutcome } from '../src/engine/run.js';
@@ -135,13 +135,18 @@ describe('a target that delivers nothing to the URL subscribed', () => {
   }, 30_000);
 });
 
-describe('a sender that gives every event the same id (fault webhook-same-id)', () => {
-  it('fails EVT-event-id, naming the id both events carry, and no other EVT check', async () => {
-    const target = await startTarget(['webhook-same-id']);
+describe('a sender whose event ids repeat', () => {
+  it.each([
+    // One id for every event to the subscription.
+    ['webhook-same-id', 'the create and the second create'],
+    // An id made from the item's: the create and the delete of one item share it.
+    ['webhook-id-per-item', 'the create and the DELETE of the first item'],
+  ])('%s fails EVT-event-id, naming the two events and the id they share, and no other EVT check', async (fault, events) => {
+    const target = await startTarget([fault]);
     try {
       const { results } = await runChecks({ profile: target.profile, checks: evt, seed: 1, client: target.client });
       expect(results.filter((r) => r.status !== 'pass').map((r) => [r.id, r.status])).toEqual([['EVT-event-id', 'fail']]);
-      expect(results.find((r) => r.id === 'EVT-event-id')!.message).toMatch(/^the events of two creates both carry the id msg_\w+: a receiver that skips ids it has seen, as the conventions tell it to, drops the second event$/);
+      expect(results.find((r) => r.id === 'EVT-event-id')!.message).toMatch(new RegExp(`^the events of ${events} both carry the id msg_[\\w-]+: a receiver that skips ids it has seen, as the conventions tell it to, drops the second event$`));
     } finally {
       await target.close();
     }

@@ -747,6 +747,11 @@ const definitions = [
     detects: ['EVT-retry-after-500', 'EVT-retry-after-timeout'],
   },
   {
+    name: 'webhook-id-per-item',
+    description: 'A webhook-id is made from the item\'s id, so the create, update and delete events of one item share it.',
+    detects: ['EVT-event-id'],
+  },
+  {
     name: 'webhook-new-id-on-retry',
     description: 'Each retry of a webhook delivery carries a new webhook-id.',
     detects: ['EVT-retry-after-500', 'EVT-retry-after-timeout'],

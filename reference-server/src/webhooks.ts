@@ -156,8 +156,9 @@ export class Webhooks {
       const payload = { type, timestamp: new Date().toISOString(), data };
       // Sent pretty-printed: the exact bytes signed, which no re-serialisation reproduces.
       const body = Buffer.from(JSON.stringify(payload, null, 2));
-      // Fault `webhook-same-id`: every event to a subscription carries one id, the subscription's.
-      const id = this.faults.has('webhook-same-id') ? `msg_${sub.id.replaceAll('-', '')}` : `msg_${randomBytes(16).toString('base64url')}`;
+      // Faults `webhook-same-id`: every event to a subscription carries one id, the subscription's;
+      // `webhook-id-per-item`: every event about an item carries one id, made from the item's.
+      const id = this.faults.has('webhook-same-id') ? `msg_${sub.id.replaceAll('-', '')}` : this.faults.has('webhook-id-per-item') ? `msg_${String(data['id'])}` : `msg_${randomBytes(16).toString('base64url')}`;
       this.later(0, () => this.deliver(sub, id, Math.floor(Date.now() / 1000), body, payload, 1));
     }
   }

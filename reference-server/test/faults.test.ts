@@ -1004,6 +1004,20 @@ const demonstrations: Record<FaultName, (h: Harness) => Promise<void>> = {
       expect(b!.headers['webhook-id']).toBe(a!.headers['webhook-id']);
     });
   },
+  async 'webhook-id-per-item'(h) {
+    await withCapture(h, async (capture) => {
+      const project = await h.createProject();
+      await h.call('DELETE', `/v2/projects/${project.id}`);
+      await h.createProject();
+      const events = await capture.waitFor(3);
+      // Each delivery is its own request: they may arrive in any order.
+      const of = (type: string, mine: boolean) => events.find((d) => d.json.type === type && (d.json.data.id === project.id) === mine);
+      const [created, deleted, other] = [of('project.created', true), of('project.deleted', true), of('project.created', false)];
+      // One item's events share an id; another item's carry another.
+      expect(deleted!.headers['webhook-id']).toBe(created!.headers['webhook-id']);
+      expect(other!.headers['webhook-id']).not.toBe(created!.headers['webhook-id']);
+    });
+  },
   async 'webhook-no-retry'(h) {
     await withCapture(h, async (capture) => {
       capture.answer = () => ({ status: 500 });

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { CheckFailure } from '../model/check.js';
-import type { CheckContext, CreatedResource, HttpResponse } from '../model/context.js';
+import type { CheckContext, CreatedResource, HttpResponse, RequestSpec } from '../model/context.js';
 import type { WebhookProbe } from '../model/needs.js';
 import { readMeta, type DeliveryMeta } from '../webhooks/signing.js';
 import type { Channel, Delivery } from '../model/webhook-inbox.js';
@@ -16,6 +16,7 @@ export { hasTimestamp, headerOf, schemeName, verify } from '../webhooks/signing.
 export type { Delivery };
 import { setupError } from './setup.js';
 import { createdItemUrl } from './created-url.js';
+import { ensure } from './expect.js';
 
 export interface Subscription {
   readonly channel: Channel;
@@ -141,6 +142,44 @@ export async function expectDelivery(ctx: CheckContext, probe: WebhookProbe, cha
   const d = await channel.next(trigger.about, probe.config.deliveryWithinMs, ctx.signal, from);
   if (d === undefined) throw undelivered(probe, channel.url, channel.deliveries.length - from, what, exchange ?? trigger.item.response.exchangeIndex);
   return d;
+}
+
+/**
+ * Sends a write to the trigger's item and waits for its own event: a delivery about the item,
+ * among those after the write was sent, with bytes not in `seen` (a retry repeats an event's
+ * bytes; a new event's differ). The event's bytes join `seen`. Returns the event and the
+ * write's exchange.
+ *
+ * @example
+ * ```ts
+ * const { delivery } = await writeEvent(ctx, webhooks, channel, trigger, 'the delete', { method: 'DELETE', url: trigger.item.url }, seen);
+ * ```
+ */
+export async function writeEvent(ctx: CheckContext, probe: WebhookProbe, channel: Channel, trigger: Trigger, what: string, spec: RequestSpec, seen: Set<string>): Promise<{ delivery: Delivery; exchange: number }> {
+  const from = channel.deliveries.length;
+  const res = await ctx.http.send(spec);
+  ensure(res.status >= 200 && res.status < 300, `${what} answered ${res.status}`);
+  return { delivery: await newEvent(ctx, probe, channel, trigger, what, seen, from, res.exchangeIndex), exchange: res.exchangeIndex };
+}
+
+/** The next delivery about the trigger's item after `from` whose bytes are not in `seen`, which they join. */
+export async function newEvent(ctx: CheckContext, probe: WebhookProbe, channel: Channel, trigger: Trigger, what: string, seen: Set<string>, from = 0, exchange?: number): Promise<Delivery> {
+  const about = (x: Delivery): boolean => trigger.about(x) && !seen.has(x.raw.toString('base64'));
+  const d = await expectDelivery(ctx, probe, channel, { ...trigger, about }, what, from, exchange);
+  seen.add(d.raw.toString('base64'));
+  return d;
+}
+
+/**
+ * The update the trigger collection takes for its item: a PATCH with the patch body, else a PUT
+ * with the replace body, the item's mark kept; undefined where it has neither.
+ */
+export function updateOf(probe: WebhookProbe, trigger: Trigger): RequestSpec | undefined {
+  const c = probe.trigger;
+  const patch = c.patchBody !== undefined;
+  const body = patch ? c.patchBody : c.replaceBody;
+  // Sent as every other check sends its writes (application/json), which the config's bodies are.
+  return body === undefined ? undefined : { method: patch ? 'PATCH' : 'PUT', url: trigger.item.url, json: { ...body, [c.markField]: trigger.item.body[c.markField] } };
 }
 
 /** The failure of a wait for a delivery about an item that got `others` deliveries, none about it. */

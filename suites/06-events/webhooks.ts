@@ -4,9 +4,9 @@
  */
 import { defineCheck, CheckFailure, CheckSkipped } from '../../src/model/check.js';
 import { ensure } from '../../src/check-kit/expect.js';
-import { describe, expectDelivery, hasTimestamp, headerOf, metaOf, schemeName, sharedFirstDelivery, triggerCreate, verify, withSubscription, type Delivery } from '../../src/check-kit/webhooks.js';
+import { describe, expectDelivery, hasTimestamp, headerOf, metaOf, newEvent, schemeName, sharedFirstDelivery, triggerCreate, updateOf, verify, withSubscription, writeEvent, type Delivery } from '../../src/check-kit/webhooks.js';
 import type { WebhookProbe } from '../../src/model/needs.js';
-import type { CheckContext, RequestSpec } from '../../src/model/context.js';
+import type { CheckContext } from '../../src/model/context.js';
 import { hasCacheDirective } from '../../src/check-kit/http-grammar.js';
 
 const isJsonType = (type: string | undefined): boolean => /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(type ?? '');
@@ -60,33 +60,19 @@ export const eventsForActions = defineCheck({
     const { trigger: c, config } = webhooks;
     await withSubscription(ctx, webhooks, async ({ channel }) => {
       const trigger = await triggerCreate(ctx, webhooks);
-      const seen = new Set<string>();
       // A retry repeats an event's bytes: a new event is a delivery with bytes not seen before,
-      // and a write's event comes after the write (`from`). An event of the id alone counts
-      // (a diff or a thin event shows no mark), though where ids are reused it may be an
-      // earlier item's: only the mark would tell, and requiring it would fail such senders.
-      const fresh = async (what: string, exchange: number, from = 0): Promise<void> => {
-        const about = (x: Delivery) => trigger.about(x) && !seen.has(x.raw.toString('base64'));
-        const d = await expectDelivery(ctx, webhooks, channel, { ...trigger, about }, what, from, exchange);
-        seen.add(d.raw.toString('base64'));
-      };
-      if (config.actions.includes('create')) await fresh('the create', trigger.item.response.exchangeIndex);
+      // and a write's event comes after the write. An event of the id alone counts (a diff or
+      // a thin event shows no mark), though where ids are reused it may be an earlier item's:
+      // only the mark would tell, and requiring it would fail such senders.
+      const seen = new Set<string>();
+      if (config.actions.includes('create')) await newEvent(ctx, webhooks, channel, trigger, 'the create', seen);
       else await channel.next(trigger.about, config.quietMs, ctx.signal).then((d) => d && seen.add(d.raw.toString('base64')));
-      /** Sends a write and waits for its own event, looked for among the deliveries after it was sent. */
-      const written = async (what: string, spec: RequestSpec): Promise<void> => {
-        const from = channel.deliveries.length;
-        const res = await ctx.http.send(spec);
-        ensure(res.status >= 200 && res.status < 300, `the ${what} answered ${res.status}`);
-        await fresh(`the ${spec.method}`, res.exchangeIndex, from);
-      };
       if (config.actions.includes('update')) {
-        const patch = c.patchBody !== undefined;
-        const body = patch ? c.patchBody : c.replaceBody;
-        if (body === undefined) throw new CheckSkipped(`no patch or replace body for ${c.name} to send an update`, 'collections[].patch.body');
-        // Sent as every other check sends its writes (application/json), which the config's bodies are.
-        await written('update', { method: patch ? 'PATCH' : 'PUT', url: trigger.item.url, json: { ...body, [c.markField]: trigger.item.body[c.markField] } });
+        const update = updateOf(webhooks, trigger);
+        if (update === undefined) throw new CheckSkipped(`no patch or replace body for ${c.name} to send an update`, 'collections[].patch.body');
+        await writeEvent(ctx, webhooks, channel, trigger, `the ${update.method}`, update, seen);
       }
-      if (config.actions.includes('delete')) await written('delete', { method: 'DELETE', url: trigger.item.url });
+      if (config.actions.includes('delete')) await writeEvent(ctx, webhooks, channel, trigger, 'the DELETE', { method: 'DELETE', url: trigger.item.url }, seen);
     });
   },
 });
@@ -154,25 +140,40 @@ export const timestampFresh = defineCheck({
 export const eventId = defineCheck({
   id: 'EVT-event-id',
   title: 'Each event carries an id of its own',
-  rule: 'A webhook MUST carry an event id, the same on every delivery of one event and another for every other event, so a receiver that skips ids it has seen (delivery is at-least-once) drops repeats and nothing else.',
+  rule: 'A webhook MUST carry an event id, the same on every delivery of one event and another for every other event, so a receiver that skips ids it has seen (delivery is at-least-once) drops repeats and nothing else: judged on the creates of two items and a later write (a delete, else an update) to the first.',
   severity: 'must',
   needs: ['webhooks'],
   async run(ctx, { webhooks }) {
-    const scheme = webhooks.config.scheme;
+    const { scheme, actions } = webhooks.config;
     const where = typeof scheme === 'object' ? `a ${scheme.idHeader ?? 'event id'} header` : { standard: 'a webhook-id header', github: 'an X-GitHub-Delivery header', stripe: 'an "id" member in the body' }[scheme];
     await withSubscription(ctx, webhooks, async ({ channel }) => {
-      // Two events: the creates of two items, which no sender may take for one event.
-      const ids: string[] = [];
-      for (const what of ['the create', 'the second create']) {
-        const trigger = await triggerCreate(ctx, webhooks);
-        const d = await expectDelivery(ctx, webhooks, channel, trigger, what);
+      const ids: { what: string; id: string }[] = [];
+      const judge = (what: string, d: Delivery, at: number): void => {
         const id = metaOf(webhooks, d).id;
-        const at = trigger.item.response.exchangeIndex;
         if (id === undefined || id.trim() === '') throw new CheckFailure(`the delivery after ${what} carries no event id`, where, describe(d, webhooks), at);
-        if (ids.includes(id)) throw new CheckFailure(`the events of two creates both carry the id ${id}: a receiver that skips ids it has seen, as the conventions tell it to, drops the second event`, 'another id for every event', `${id} on both`, at);
-        ids.push(id);
+        const before = ids.find((x) => x.id === id);
+        if (before !== undefined) throw new CheckFailure(`the events of ${before.what} and ${what} both carry the id ${id}: a receiver that skips ids it has seen, as the conventions tell it to, drops the second event`, 'another id for every event', `${id} on both`, at);
+        ids.push({ what, id });
+      };
+      // Events no sender may take for one: the creates of two items, and a later write to the
+      // first (an id made from the item's repeats there: "evt_" + the item's id).
+      const first = await triggerCreate(ctx, webhooks);
+      const seen = new Set<string>();
+      judge('the create', await newEvent(ctx, webhooks, channel, first, 'the create', seen), first.item.response.exchangeIndex);
+      const second = await triggerCreate(ctx, webhooks);
+      judge('the second create', await expectDelivery(ctx, webhooks, channel, second, 'the second create'), second.item.response.exchangeIndex);
+      const write = actions.includes('delete') ? { method: 'DELETE', url: first.item.url } : actions.includes('update') ? updateOf(webhooks, first) : undefined;
+      if (write === undefined) ctx.note('no later write to the first item: the target announces no delete, and no update it can be sent (webhooks.actions, collections[].patch.body)');
+      else {
+        const what = `the ${write.method} of the first item`;
+        // No event (or a refused write) is EVT-events-for-actions' to judge: the creates' ids still are this check's.
+        const event = await writeEvent(ctx, webhooks, channel, first, what, write, seen).catch((err: unknown) => {
+          if (!(err instanceof CheckFailure)) throw err;
+          ctx.note(`${what} brought no event to judge its id: ${err.message}`);
+        });
+        if (event !== undefined) judge(what, event.delivery, event.exchange);
       }
-      ctx.note(`two events, two ids: ${ids.join(', ')}`);
+      ctx.note(`${ids.length} events, ${ids.length} ids: ${ids.map((x) => x.id).join(', ')}`);
     });
   },
 });
