@@ -442,6 +442,7 @@ describe('END-pagination-stable-under-writes: an interleaving takes over the ite
       // One mark for every walk, and only what a walk moved or inserted is PATCHed back (each of six items re-marked for each walk was 18 PATCHes and more).
       const walked = results[0]!.evidence.exchanges.filter((e) => e.request.method === 'GET').map((e) => new URL(e.request.url).searchParams.get('label'));
       expect(new Set(walked).size).toBe(1);
+      expect(walked).not.toContain(null);
       expect(count(methods, 'PATCH')).toBeLessThanOrEqual(12);
     } finally {
       await target.close();
