@@ -87,4 +87,8 @@ describe('retryAfterWait', () => {
     expect(retryAfterWait(sent({ 'retry-after': new Date(now + 3_100).toUTCString() }, now))?.ms).toBe(3_100);
     expect(retryAfterWait(sent({ date: 'not a date', 'retry-after': '4' }, now))?.ms).toBe(4_000);
   });
+  it('keeps delta-seconds to their one-second grain, whatever the Date says: they are counted from the arrival', () => {
+    const now = Date.parse('Wed, 21 Oct 2026 07:28:00 GMT');
+    expect(retryAfterWait(sent({ date: new Date(now + 5_000).toUTCString(), 'retry-after': '2' }, now))).toEqual({ ms: 2_000, said: 'Retry-After: 2', quantumMs: 1000 });
+  });
 });

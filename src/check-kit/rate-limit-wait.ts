@@ -36,10 +36,13 @@ const millisecondFields = ['retry-after-ms', 'x-ms-retry-after-ms'];
 /** Retry-After alone (delta-seconds, or an HTTP-date read against the answer's Date, else its arrival time); undefined when absent or malformed. */
 export function retryAfterWait(sent: Sent): StatedWait | undefined {
   const value = sent.res.headers['retry-after'];
-  const clock = answeredAt(sent.res.headers, sent.wall);
+  if (value === undefined) return undefined;
+  // Delta-seconds count from the arrival; only an HTTP-date is read against the answer's Date.
+  const dated = !/^\s*\d+\s*$/.test(value);
+  const clock = dated ? answeredAt(sent.res.headers, sent.wall) : sent.wall;
   const ms = retryAfterMs(value, clock);
   // Read against the server's Date (whole seconds), the wait is known to two seconds, not one.
-  return value === undefined || ms === undefined ? undefined : { ms, said: `Retry-After: ${value}`, quantumMs: clock === sent.wall ? 1000 : 2000 };
+  return ms === undefined ? undefined : { ms, said: `Retry-After: ${value}`, quantumMs: clock === sent.wall ? 1000 : 2000 };
 }
 
 /** The most precise wait an answer states: a millisecond field when it sends one, else Retry-After. */
