@@ -246,8 +246,8 @@ export class RunContext implements CheckContext {
     let unkept: { sent: T } | undefined;
     const sending = async (): Promise<{ sent: T; secrets: readonly Secret[] }> => {
       const sent = await send(this);
-      // What the sender learnt is secret while sending (a code, a token, a cookie) is each adopter's to scrub too.
-      if (keep === undefined || keep(sent)) return { sent, secrets: [...this.http.secrets] };
+      // What the sender learnt is secret (a code, a token, a cookie) is each adopter's to scrub too; the profile's each scrubs already.
+      if (keep === undefined || keep(sent)) return { sent, secrets: this.http.secrets.filter((s) => !this.profile.secrets.some((p) => p.value === s.value)) };
       unkept = { sent };
       // A failed make is not kept: a check waiting on it sends for itself.
       throw notKept;
@@ -259,13 +259,18 @@ export class RunContext implements CheckContext {
       if (err === notKept && unkept !== undefined) return unkept.sent;
       throw err;
     }
-    for (const secret of shared.secrets) this.treatAsSecret(secret.value, secret.envName);
+    for (const secret of shared.secrets) this.scrubAlso(secret);
     return adopt(shared.sent, (res) => {
       const own = this.http.adopt(res);
       // Handed to this check as if it had sent the request: the floor under its pass counts it.
       if (own !== res) this.answers.answered(res.url, res);
       return own;
     });
+  }
+
+  /** Scrubs a secret another check learnt from this check's evidence too. */
+  private scrubAlso(secret: Secret): void {
+    if (!this.http.secrets.some((s) => s.value === secret.value)) this.http.secrets.push(secret);
   }
 
   treatAsSecret(value: string, label = 'MINTED_SECRET'): void {
@@ -297,7 +302,7 @@ export class RunContext implements CheckContext {
 
   cite(exchange: ReceivedExchange): number {
     // Another check's answer may hold what that check found secret: scrubbed here too.
-    for (const secret of this.shared.found) if (!this.http.secrets.some((s) => s.value === secret.value)) this.http.secrets.push(secret);
+    for (const secret of this.shared.found) this.scrubAlso(secret);
     this.http.exchanges.push(exchange);
     return this.http.exchanges.length - 1;
   }
