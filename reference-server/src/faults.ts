@@ -677,6 +677,11 @@ const definitions = [
     detects: ['LIM-rate-limit-shared-across-nodes'],
   },
   {
+    name: 'rate-limit-per-worker',
+    description: 'Four worker processes behind one port each count in memory, taking requests in turn: a burst is served 4 times the limit.',
+    detects: ['LIM-rate-limit-enforced'],
+  },
+  {
     name: 'rate-limit-global-counter',
     description: "All API keys of a quota tier share one counter, so one client's burst limits every other client.",
     detects: ['LIM-rate-limit-per-client'],

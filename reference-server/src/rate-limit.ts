@@ -178,9 +178,14 @@ interface Verdict extends Take {
   readonly statedMs: number;
 }
 
+/** Worker processes under fault `rate-limit-per-worker`. */
+const workers = 4;
+
 export class RateLimiter {
   /** The RateLimit fields of each request still being answered. */
   private readonly fields = new WeakMap<IncomingMessage, Record<string, string>>();
+  /** Under fault `rate-limit-per-worker`: the worker process the next request goes to. */
+  private nextWorker = 0;
 
   constructor(
     private readonly settings: LimiterSettings,
@@ -195,7 +200,9 @@ export class RateLimiter {
     const policy = probe ? this.settings.probe : this.settings.general;
     if (policy === undefined || faults.has('rate-limit-absent')) return undefined;
     // Fault `rate-limit-global-counter`: every client of the tier shares one counter.
-    const id = faults.has('rate-limit-global-counter') ? policy.name : `${policy.name}:${await clients.nameOf(req, presented)}`;
+    const client = faults.has('rate-limit-global-counter') ? policy.name : `${policy.name}:${await clients.nameOf(req, presented)}`;
+    // Fault `rate-limit-per-worker`: four worker processes behind one port (a cluster, PM2), each with its own in-memory counters, taking requests in turn.
+    const id = faults.has('rate-limit-per-worker') ? `${client}#${this.nextWorker++ % workers}` : client;
     const now = Date.now();
     const counter = this.counters.counter(id, policy, now);
     const blocked = now < counter.blockedUntil;

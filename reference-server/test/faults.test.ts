@@ -919,6 +919,13 @@ const demonstrations: Record<FaultName, (h: Harness) => Promise<void>> = {
     for (let i = 0; i < slowProbeQuota.limit; i++) there.push((await probe(h, { node: 1 })).status);
     expect(there).toEqual(Array(slowProbeQuota.limit).fill(200));
   },
+  async 'rate-limit-per-worker'(h) {
+    // One client, one node: each of four workers serves the whole quota before the first 429.
+    const statuses = [];
+    for (let i = 0; i < 4 * slowProbeQuota.limit + 1; i++) statuses.push((await probe(h)).status);
+    expect(statuses.slice(0, 4 * slowProbeQuota.limit)).toEqual(Array(4 * slowProbeQuota.limit).fill(200));
+    expect(statuses.at(-1)).toBe(429);
+  },
   async 'rate-limit-global-counter'(h) {
     expect((await probeUntil(h, 429, { key: 1 }))?.status).toBe(429);
     expect((await probe(h, { key: 2 })).status).toBe(429);
@@ -1117,6 +1124,7 @@ const serverOptions: Partial<Record<FaultName, Omit<ReferenceServerOptions, 'fau
   'retry-after-too-long': { probeRateLimit: shortProbeQuota, overload: false },
   'rate-limit-per-node': { nodes: 2, probeRateLimit: slowProbeQuota },
   'rate-limit-global-counter': { probeRateLimit: slowProbeQuota },
+  'rate-limit-per-worker': { probeRateLimit: slowProbeQuota },
   'rate-limited-plain-text': { probeRateLimit: slowProbeQuota },
   'rate-limit-never-recovers': { probeRateLimit: shortProbeQuota },
   'ratelimit-fields-wrong': { probeRateLimit: slowProbeQuota },

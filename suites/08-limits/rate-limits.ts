@@ -31,22 +31,29 @@ function characterise(burst: Burst, probe: RateLimitProbe): string {
 export const rateLimitEnforced = defineCheck({
   id: enforcedId,
   title: 'A burst past the limit is answered 429',
-  rule: 'A client that exceeds its rate limit MUST get 429 (conventions §8.1): a burst that passes the declared limit (`rateLimit.limit`, or the target\'s own RateLimit-Policy) MUST meet a 429.',
+  rule: 'A client that exceeds its rate limit MUST get 429 (conventions §8.1): a burst that passes the declared limit (`rateLimit.limit`, or the target\'s own RateLimit-Policy) MUST meet a 429, and no later than the limit allows.',
   severity: 'must',
   needs: ['rateLimit'],
   schedule: 'exclusive',
   run: (ctx, { rateLimit: probe }) => leavingQuotaAsFound(ctx, probe, async () => {
     const burst = await sharedBurstToLimit(ctx, probe);
     ctx.note(characterise(burst, probe));
-    if (burst.stop !== undefined) return expectStatus(burst.stop.res, 429, `after ${burst.served} served requests, the answer of the limiter`);
     const policy = advertised(burst);
     const limit = probe.limit ?? policy?.quota;
     const windowMs = probe.windowMs ?? (policy?.window === undefined ? undefined : policy.window * 1000);
-    const last = burst.sent.at(-1)!;
+    const last = burst.stop ?? burst.sent.at(-1)!;
     const took = Math.round(last.at - burst.startedAt);
-    if (limit === undefined) throw new CheckSkipped(`all ${burst.sent.length} requests were served, and neither rateLimit.limit nor a RateLimit-Policy says which limit to expect`, 'rateLimit.limit');
     // A fixed window admits twice its limit across a boundary, and every further window its limit again.
-    const allowed = limit * (2 + (windowMs === undefined ? 0 : Math.floor(took / windowMs)));
+    const allowed = limit === undefined ? undefined : limit * (2 + (windowMs === undefined ? 0 : Math.floor(took / windowMs)));
+    if (burst.stop !== undefined) {
+      expectStatus(burst.stop.res, 429, `after ${burst.served} served requests, the answer of the limiter`);
+      // A limiter that counts per node (an in-memory store behind a balancer) refuses too, but only after several limits.
+      if (limit !== undefined && allowed !== undefined && burst.served > allowed) {
+        throw new CheckFailure(`${burst.served} requests as ${probe.client.label} were served in ${took} ms before the 429, expected it once the limit of ${perWindow(limit, windowMs)} was passed (by request ${allowed + 1} at the latest)`, `429 within ${allowed + 1} requests`, `${burst.served} served first`, burst.stop.res.exchangeIndex);
+      }
+      return;
+    }
+    if (limit === undefined || allowed === undefined) throw new CheckSkipped(`all ${burst.sent.length} requests were served, and neither rateLimit.limit nor a RateLimit-Policy says which limit to expect`, 'rateLimit.limit');
     if (burst.sent.length <= allowed) {
       throw new CheckSkipped(`all ${burst.sent.length} requests were served in ${took} ms, which a limit of ${perWindow(limit, windowMs)} may allow (up to ${allowed}): rateLimit.budget is too small to tell`, 'rateLimit.budget');
     }
