@@ -21,7 +21,7 @@ export function hasBody(req: IncomingMessage): boolean {
 }
 
 function tooLarge(): ProblemError {
-  // The rest of the body is never read, so the connection cannot be reused.
+  // A body past drainBytes is not read to its end, so the connection cannot be reused; closed after any 413 alike.
   return new ProblemError(
     genericProblem(413, `Request bodies are limited to ${maxBodyBytes} bytes (1 MiB).`),
     { Connection: 'close' },
@@ -29,13 +29,19 @@ function tooLarge(): ProblemError {
 }
 
 /**
- * Reads the whole body, refusing with 413 as soon as it passes the cap: a declared
- * Content-Length over the cap is refused before reading, and a chunked body is cut off
- * at the first byte over it. What follows is discarded, never buffered.
+ * Past this much, a body over the cap is cut off at once; up to it, the rest is read (and
+ * discarded) before the 413, so a client still sending it gets the answer, not a reset.
+ */
+const drainBytes = 8 * maxBodyBytes;
+
+/**
+ * Reads the whole body, refusing with 413 once it passes the cap: what follows is read to
+ * its end and discarded, never buffered, unless it passes {@link drainBytes} (or declares
+ * a Content-Length over it), which is refused at once.
  */
 export function readBody(req: IncomingMessage, cap = maxBodyBytes): Promise<Buffer> {
   const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > cap) return Promise.reject(tooLarge());
+  if (Number.isFinite(declared) && declared > drainBytes) return Promise.reject(tooLarge());
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -47,17 +53,18 @@ export function readBody(req: IncomingMessage, cap = maxBodyBytes): Promise<Buff
     };
     const onData = (chunk: Buffer): void => {
       size += chunk.length;
-      if (size > cap) {
+      if (size > drainBytes) {
         cleanup();
         req.resume(); // drain to nowhere until the connection closes
         reject(tooLarge());
         return;
       }
-      chunks.push(chunk);
+      if (size <= cap) chunks.push(chunk);
     };
     const onEnd = (): void => {
       cleanup();
-      resolve(Buffer.concat(chunks, size));
+      if (size > cap) reject(tooLarge());
+      else resolve(Buffer.concat(chunks, size));
     };
     const onError = (error: Error): void => {
       cleanup();

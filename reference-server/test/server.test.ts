@@ -217,7 +217,7 @@ describe('negotiation', () => {
 });
 
 describe('request bodies', () => {
-  it('refuses a declared body over 1 MiB with 413 without reading it', async () => {
+  it('refuses a declared body over 1 MiB with 413', async () => {
     const res = await h.call('POST', '/v2/projects', { json: { name: 'x', pad: 'a'.repeat(1024 * 1024) } });
     expect(expectProblem(res, 413)).toMatchObject({ title: 'Content Too Large' });
   });

@@ -137,14 +137,19 @@ export function unsupportedMethodProbe(ctx: CheckContext, url: string): Promise<
  * Mongoose turn 42 into "42" and rightly accept it, but no string field takes an object.
  */
 export function invalidBody(collection: CollectionProfile): Record<string, unknown> {
-  if (collection.invalidBody) return collection.invalidBody;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(collection.createBody ?? {})) out[k] = typeof v === 'string' ? {} : 'restprobe-wrong-type';
-  return out;
+  return collection.invalidBody ?? wrongTyped(collection.createBody ?? {});
+}
+
+/** `body` with each value's type changed: a string becomes an object, anything else a string. */
+function wrongTyped(body: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(body).map(([k, v]) => [k, typeof v === 'string' ? {} : 'restprobe-wrong-type']));
 }
 
 /** The write a probe sends to an item of an updatable collection: PATCH where it takes one (a writable collection holds a patch body only then: asWritable), else PUT. */
-const updateMethod = (u: WritableCollection): 'PATCH' | 'PUT' => (u.patchBody !== undefined ? 'PATCH' : 'PUT');
+export const updateMethod = (u: CollectionProfile): 'PATCH' | 'PUT' => (u.patchBody !== undefined ? 'PATCH' : 'PUT');
+
+/** The body of that write: the patch body, else the replace body (else the create body). */
+export const updateBody = (u: CollectionProfile, method: 'PATCH' | 'PUT'): Record<string, unknown> => (method === 'PATCH' ? u.patchBody! : (u.replaceBody ?? u.createBody ?? {}));
 
 /** A strong entity-tag no server issues: an If-Match that names it fails (RFC 9110 §13.1.1). */
 export const staleTag = '"restprobe-stale-etag"';
@@ -181,7 +186,8 @@ export const errorProbes = {
   unsupportedMethod: (ctx: CheckContext, c: CollectionProfile) => errorProbe(ctx, `${unsupportedMethod} ${c.name}`, (s) => unsupportedMethodProbe(s, s.http.url(c.path))),
   withoutCredentials: (ctx: CheckContext, c: CollectionProfile) => errorProbe(ctx, `GET ${c.name} without credentials`, (s) => s.http.send({ method: 'GET', path: c.path, auth: false })),
   malformedJson: (ctx: CheckContext, w: WritableCollection) => errorProbe(ctx, `POST ${w.name} with malformed JSON`, (s) => post(s, w, { body: malformedJson, headers: { 'content-type': 'application/json' } })),
-  invalidBody: (ctx: CheckContext, w: WritableCollection) => errorProbe(ctx, `POST ${w.name} with a body that fails validation`, (s) => post(s, w, { json: invalidBody(w) })),
+  // Sent as it is: a mark added to it might be the very field it leaves out.
+  invalidBody: (ctx: CheckContext, w: WritableCollection) => errorProbe(ctx, `POST ${w.name} with a body that fails validation`, (s) => s.sendCreating(w, { method: 'POST', path: w.path, json: invalidBody(w) }, { unmarked: true })),
   unsupportedContentType: (ctx: CheckContext, w: WritableCollection) => errorProbe(ctx, `POST ${w.name} as ${unsupportedContentType}`, (s) => post(s, w, { body: JSON.stringify({ ...w.createBody, ...freshMark(s, w) }), headers: { 'content-type': unsupportedContentType } })),
   /**
    * A write with an If-Match no server issued, to an item the probe makes: the 412, which a
@@ -193,18 +199,21 @@ export const errorProbes = {
     sharedResponse(ctx, `error probe: a write to an item of ${u.name} with a stale If-Match`, async (s) => {
       const item = await s.create(u);
       const method = updateMethod(u);
-      return s.http.send({ method, url: item.url, json: method === 'PATCH' ? u.patchBody : (u.replaceBody ?? u.createBody), headers: { 'if-match': staleTag } });
+      return s.http.send({ method, url: item.url, json: updateBody(u, method), headers: { 'if-match': staleTag } });
     }, (res) => !isUnavailable(res.status)),
   /**
    * A write with a body that fails validation to an item the probe makes: a PATCH where the
-   * collection takes one, else a PUT. An update often skips the create's validation
-   * (Mongoose's findByIdAndUpdate without runValidators). A success is shared too: it wrote
-   * only to the sender's own item.
+   * collection takes one, else a PUT, with its patch (or replace) body's values of another
+   * type. Not the configured invalid body: one that only leaves out a required field is a
+   * valid partial update. An update often skips the create's validation (Mongoose's
+   * findByIdAndUpdate without runValidators). A success is shared too: it wrote only to the
+   * sender's own item.
    */
   invalidUpdate: (ctx: CheckContext, u: WritableCollection) =>
     sharedResponse(ctx, `error probe: a write to an item of ${u.name} with a body that fails validation`, async (s) => {
       const item = await s.create(u);
-      return s.http.send({ method: updateMethod(u), url: item.url, json: invalidBody(u) });
+      const method = updateMethod(u);
+      return s.http.send({ method, url: item.url, json: wrongTyped(updateBody(u, method)) });
     }, (res) => !isUnavailable(res.status)),
   /** A valid credential without the write scope: the 403 (AUT-scope-403 judges its status). */
   withoutScope: (ctx: CheckContext, w: WritableCollection, limited: NonNullable<ErrorProbeNeeds['limitedCredential']>) =>

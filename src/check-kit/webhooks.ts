@@ -16,7 +16,8 @@ export { hasTimestamp, headerOf, schemeName, verify } from '../webhooks/signing.
 export type { Delivery };
 import { setupError } from './setup.js';
 import { createdItemUrl } from './created-url.js';
-import { ensure } from './expect.js';
+import { expectStatus } from './expect.js';
+import { updateBody, updateMethod } from './probes.js';
 
 export interface Subscription {
   readonly channel: Channel;
@@ -158,7 +159,7 @@ export async function expectDelivery(ctx: CheckContext, probe: WebhookProbe, cha
 export async function writeEvent(ctx: CheckContext, probe: WebhookProbe, channel: Channel, trigger: Trigger, what: string, spec: RequestSpec, seen: Set<string>): Promise<{ delivery: Delivery; exchange: number }> {
   const from = channel.deliveries.length;
   const res = await ctx.http.send(spec);
-  ensure(res.status >= 200 && res.status < 300, `${what} answered ${res.status}`);
+  expectStatus(res, [200, 201, 202, 204], what);
   return { delivery: await newEvent(ctx, probe, channel, trigger, what, seen, from, res.exchangeIndex), exchange: res.exchangeIndex };
 }
 
@@ -176,10 +177,10 @@ export async function newEvent(ctx: CheckContext, probe: WebhookProbe, channel: 
  */
 export function updateOf(probe: WebhookProbe, trigger: Trigger): RequestSpec | undefined {
   const c = probe.trigger;
-  const patch = c.patchBody !== undefined;
-  const body = patch ? c.patchBody : c.replaceBody;
+  if (c.patchBody === undefined && c.replaceBody === undefined) return undefined;
+  const method = updateMethod(c);
   // Sent as every other check sends its writes (application/json), which the config's bodies are.
-  return body === undefined ? undefined : { method: patch ? 'PATCH' : 'PUT', url: trigger.item.url, json: { ...body, [c.markField]: trigger.item.body[c.markField] } };
+  return { method, url: trigger.item.url, json: { ...updateBody(c, method), [c.markField]: trigger.item.body[c.markField] } };
 }
 
 /** The failure of a wait for a delivery about an item that got `others` deliveries, none about it. */

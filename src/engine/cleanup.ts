@@ -10,7 +10,7 @@ import type { Send } from '../http/guards.js';
 import { freshCredentialHeaders, parseJson, versionedUrl } from '../http/session.js';
 import { isObject } from '../model/json.js';
 import { findMarked } from './find-marked.js';
-import type { Certainty, Ledger, LedgerEntry } from './ledger.js';
+import { runMark, type Certainty, type Ledger, type LedgerEntry } from './ledger.js';
 
 export interface CleanupEnv {
   readonly profile: TargetProfile;
@@ -76,15 +76,18 @@ export async function cleanUpOwned(owner: string | undefined, env: CleanupEnv, c
 /**
  * The creates that named no item, looked for by their marks: each found item becomes its
  * create's entry (to delete by the usual rules). A filtered listing that shows none proves
- * nothing was created only for a create that got no answer and cannot still arrive (the
- * connection was closed, or an earlier process sent it): one that answered 2xx made an item
- * all the same, and one this process gave up waiting for may be created yet, so both stay
- * listed. Several creates may share a mark (a check's marked set): one listing serves them,
- * each taking one item the ledger does not name already.
+ * nothing was created only for a create that got no answer in an earlier process (what
+ * `restprobe cleanup` reads): one that answered 2xx made an item all the same, and one this
+ * process got no answer to may be created yet, so both stay listed, not looked for again
+ * here. A value that is no mark of its run is never searched by: anyone's item may carry it.
+ * Several creates may share a mark (a check's marked set): one listing serves them, each
+ * taking one item the ledger does not name already.
  */
 async function locateMarked(entries: readonly LedgerEntry[], env: CleanupEnv): Promise<void> {
   const groups = new Map<string, LedgerEntry[]>();
   for (const e of entries) {
+    e.searched = true;
+    if (!e.lookFor!.value.startsWith(`${runMark(e.run)}-`)) continue;
     const key = JSON.stringify([e.url, e.lookFor!.field, e.lookFor!.value]);
     groups.set(key, [...(groups.get(key) ?? []), e]);
   }

@@ -141,19 +141,22 @@ export class RunContext implements CheckContext {
     const res = await this.http.send(spec).catch((err: unknown) => {
       // No answer came: the item may exist all the same. It is listed, with its mark to find it by.
       if (err instanceof RestprobeError && ['ERR_TIMEOUT', 'ERR_PROTOCOL', 'ERR_INTERRUPTED'].includes(err.code)) {
-        this.ledger.unlocated(intent, where, owner, `POST got no answer (${err.code}): an item may have been created${lookingFor(marked)}`, 'possible', marked, err.code !== 'ERR_PROTOCOL');
+        this.ledger.unlocated(intent, where, owner, `POST got no answer (${err.code}): an item may have been created${lookingFor(marked)}`, 'possible', marked, true);
       } else this.ledger.notCreated(intent);
       throw err;
     });
     return { res, intent };
   }
 
-  async sendCreating(collection: CollectionProfile, spec: RequestSpec): Promise<HttpResponse> {
+  async sendCreating(collection: CollectionProfile, spec: RequestSpec, options: { readonly unmarked?: boolean } = {}): Promise<HttpResponse> {
     if (spec.method !== 'POST') return this.http.send(spec);
     // Every POST is written ahead, marked wherever it can be: a run killed between the
     // target's create and its answer then still leaves the item to be found by its mark.
-    const field = collection.markField;
-    const marking = field !== undefined && isObject(spec.json) && !Object.hasOwn(spec.json, field);
+    // A value of the mark field that is no mark of this run (the create body's own) is
+    // replaced, as `create` does: only a run's mark tells its items from anyone else's.
+    const field = options.unmarked ? undefined : collection.markField;
+    const held = field !== undefined && isObject(spec.json) ? spec.json[field] : undefined;
+    const marking = field !== undefined && isObject(spec.json) && (held === undefined || (typeof held === 'string' && !held.startsWith(`${this.ledger.mark}-`)));
     const sent: RequestSpec = marking ? { ...spec, json: { ...(spec.json as Record<string, unknown>), [field]: this.newMark() } } : spec;
     const marked = field === undefined ? undefined : markIn(sent, field, this.ledger.mark);
     const where = this.ledgerUrl(this.http.url(collection.path));
@@ -406,11 +409,14 @@ export class RunContext implements CheckContext {
 }
 
 /**
- * The mark a create carries in `field`: any string there in a JSON body; in a body sent as
- * text (bad input, another media type), a mark of this run (`"label":"restprobe-…"`).
+ * The mark of this run a create carries in `field`, in a JSON body or in one sent as text
+ * (bad input, another media type: `"label":"restprobe-…"`).
  */
 function markIn(spec: RequestSpec, field: string, runMark: string): Mark | undefined {
-  if (isObject(spec.json)) return typeof spec.json[field] === 'string' ? { field, value: spec.json[field] } : undefined;
+  if (isObject(spec.json)) {
+    const value = spec.json[field];
+    return typeof value === 'string' && value.startsWith(`${runMark}-`) ? { field, value } : undefined;
+  }
   if (typeof spec.body !== 'string') return undefined;
   // As JSON.stringify writes it: the checks build their text bodies with it.
   const at = spec.body.indexOf(`${JSON.stringify(field)}:"${runMark}-`);

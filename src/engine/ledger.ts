@@ -48,8 +48,10 @@ export interface LedgerEntry {
   lookFor?: Mark;
   /** Registered before the write that may create it, which has not been sent yet: if it never is, nothing was created. */
   unsent?: boolean;
-  /** A create this process gave up waiting for (a timeout, an abort): it may still reach the target, so a search that finds nothing now proves nothing. */
+  /** A create that got no answer in this process: it may still reach the target (a gateway may be inserting yet), so a search that finds nothing now proves nothing. */
   mayStillArrive?: boolean;
+  /** Looked for by its mark in this process, and not found: not looked for again until `restprobe cleanup`. */
+  searched?: boolean;
 }
 
 
@@ -166,7 +168,7 @@ export class Ledger {
 
   /** The creates of `owner` (every owner's without one) that named no item and carry a mark to find it by. */
   toLocate(owner?: string): LedgerEntry[] {
-    return this.entries.filter((e) => (owner === undefined || e.owner === owner) && e.state === 'left' && e.lookFor !== undefined);
+    return this.entries.filter((e) => (owner === undefined || e.owner === owner) && e.state === 'left' && e.lookFor !== undefined && e.searched !== true);
   }
 
   /** Whether an entry names the item at `url` already. */

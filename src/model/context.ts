@@ -120,16 +120,17 @@ export interface CheckContext {
    * Sends a request that may create an item in `collection` by mistake or by design (a POST
    * the target should refuse, a body of the check's own) and registers what a 2xx created for
    * cleanup. A POST has its intent written to the ledger first, as `create` does, so a run killed
-   * before the answer leaves the mark to find the item by: a JSON body without the collection's
-   * mark field is given a fresh mark; a body sent as text carries one it was built with
-   * (`freshMark`), or none.
+   * before the answer leaves the mark to find the item by: a JSON body without a mark of the
+   * run in the collection's mark field is given a fresh one; a body sent as text carries one
+   * it was built with (`freshMark`), or none. With `unmarked`, the body is the point (a body
+   * that must fail validation) and is sent as it is, written ahead without a mark.
    *
    * @example
    * ```ts
    * const res = await ctx.sendCreating(c, { method: 'POST', path: c.path, json: { ...c.createBody, extra: 1 } }); // sent with a fresh mark
    * ```
    */
-  sendCreating(collection: CollectionProfile, spec: RequestSpec): Promise<HttpResponse>;
+  sendCreating(collection: CollectionProfile, spec: RequestSpec, options?: { readonly unmarked?: boolean }): Promise<HttpResponse>;
   /**
    * A fresh value for a collection's mark field: it starts with the run's mark
    * (`restprobe-<run id>-`), so every item a run marked can be found by it.

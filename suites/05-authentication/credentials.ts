@@ -18,8 +18,8 @@ function expectChallenges(responses: readonly HttpResponse[], what: string): voi
 /**
  * The requests of every method the collection takes, sent `how` (without credentials, or
  * with another): reads of the collection and of an item, and (on a run that may write)
- * writes that create nothing a refusing target would keep: an empty POST body, and writes
- * to an item that does not exist. Anything a lenient target did create is cleaned up.
+ * writes that create nothing a refusing target would keep: a POST body of the run's mark
+ * alone (sendCreating adds it), and writes to an item that does not exist. Anything a lenient target did create is cleaned up.
  */
 async function everyMethod(ctx: CheckContext, c: CollectionProfile, mayWrite: boolean, how: Pick<RequestSpec, 'auth' | 'headers'>): Promise<HttpResponse[]> {
   const item = unknownItemPath(c);

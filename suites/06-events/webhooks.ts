@@ -156,7 +156,7 @@ export const eventId = defineCheck({
         ids.push({ what, id });
       };
       // Events no sender may take for one: the creates of two items, and a later write to the
-      // first (an id made from the item's repeats there: "evt_" + the item's id).
+      // first (an id made from the item's repeats there: "msg_" + the item's id).
       const first = await triggerCreate(ctx, webhooks);
       const seen = new Set<string>();
       judge('the create', await newEvent(ctx, webhooks, channel, first, 'the create', seen), first.item.response.exchangeIndex);

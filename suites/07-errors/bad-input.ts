@@ -164,7 +164,8 @@ function toRequest(input: BadInput, collection: CollectionProfile, itemUrl: stri
   switch (input.kind) {
     case 'malformed-json': return write(input.method, input.body);
     case 'wrong-type': return write(input.method, JSON.stringify({ ...baseBody(collection, input.method, mark), [input.field]: input.value }));
-    case 'invalid-body': return post(JSON.stringify({ ...collection.invalidBody, ...mark }));
+    // The mark goes first: the invalid body's own value of the mark field, if it has one, is the point.
+    case 'invalid-body': return post(JSON.stringify({ ...mark, ...collection.invalidBody }));
     case 'missing-field': return post(JSON.stringify(Object.fromEntries(Object.entries(base).filter(([k]) => k !== input.field))));
     case 'not-an-object': return write(input.method, JSON.stringify(input.value));
     case 'odd-header': return write(input.method, JSON.stringify(baseBody(collection, input.method, mark)), { [input.name]: input.value });
