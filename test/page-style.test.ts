@@ -265,6 +265,12 @@ describe('a collection paged by number, sorted with a separate order parameter',
     expect(await verdicts(many.profile, ['LIM-limit-capped'])).toEqual({ 'LIM-limit-capped': 'fail' });
   });
 
+  it('no cap declared and a large one kept (Spring Data clamps at 2 000): a huge per_page clamped, with a page after it, passes', async () => {
+    const large = await startNotes({ cap: 1_000, clamp: true, preexisting: 1_200 });
+    const profile = { ...large.profile, collections: large.profile.collections.map((c) => ({ ...c, pagination: { ...c.pagination, maxLimit: undefined } })) };
+    expect(await verdicts(profile, ['LIM-limit-capped'])).toEqual({ 'LIM-limit-capped': 'pass' });
+  });
+
   it('a declared cap, a read-only run and too few items to show it: a skip naming safety.readOnly, not a claim that no cap was declared', async () => {
     // It serves any per_page, so limit=11 shows 3 items: the declared cap of 10 cannot be seen.
     const few = await startNotes({ uncapped: true, preexisting: 3 });
