@@ -42,17 +42,4 @@ export async function burstUntil(h: Harness, status: number, options: ProbeOptio
   return undefined;
 }
 
-/**
- * A 429 with nothing sent after it: a wave empties a short quota, then one probe goes alone.
- * Tried again while that probe finds a token (a slow machine refills one between them).
- */
-export async function refusedAlone(h: Harness, options: ProbeOptions = {}, tries = 20): Promise<Exchange | undefined> {
-  for (let i = 0; i < tries; i++) {
-    await burstUntil(h, 429, options);
-    const res = await probe(h, options);
-    if (res.status === 429) return res;
-  }
-  return undefined;
-}
-
 export const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
