@@ -5,6 +5,8 @@
  * alone, express-rate-limit's three drafts of RateLimit fields) and that break rules no
  * reference fault breaks; skips that name their key; and the raw session they send through. Short windows throughout: waits of milliseconds.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -107,6 +109,19 @@ describe('LIM-rate-limit-shared-across-nodes behind a load balancer (serve --bal
     await new Promise((r) => setTimeout(r, 2 * testProbeRateLimit.windowMs));
     const result = (await run(profile, shared))['LIM-rate-limit-shared-across-nodes']!;
     expect(result).toMatchObject({ status: 'fail', message: expect.stringMatching(/^after http:\/\/127\.0\.0\.1:\d+ limited \$RESTPROBE_LIMIT_KEY \(\d+ served, then 429\), http:\/\/127\.0\.0\.1:\d+ served \d+ more requests while .* expected it to refuse as .* did: each node counts on its own/) });
+  });
+
+  it('does not count a node that answers what no limiter does (a 404: a node URL the gateway does not route) as one that refused: a setup error naming nodes', async () => {
+    const profile = await balanced([]);
+    const unrouted = createServer((_req, res) => void res.writeHead(404, { 'content-type': 'text/plain' }).end('no route'));
+    await new Promise<void>((resolve) => unrouted.listen(0, '127.0.0.1', resolve));
+    try {
+      const elsewhere = `http://127.0.0.1:${(unrouted.address() as AddressInfo).port}`;
+      const result = (await run({ ...profile, nodes: [profile.nodes[0]!, elsewhere] }, shared))['LIM-rate-limit-shared-across-nodes']!;
+      expect(result).toMatchObject({ status: 'error', errorCode: 'ERR_SETUP', message: expect.stringMatching(new RegExp(`answered 404 before any was served.*\\(check nodes: ${elsewhere}\\)$`)) });
+    } finally {
+      await new Promise((resolve) => unrouted.close(resolve));
+    }
   });
 
   it('skips, naming rateLimit.budget, when the budget is just above the limit: too few requests are left to ask the other nodes', async () => {

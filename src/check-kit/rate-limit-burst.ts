@@ -29,12 +29,12 @@ export type Answer = 'served' | 'limited' | 'shed' | 'refused';
  * The limiter's answer to a probe request. An error before anything was served (401, 404…)
  * says nothing about the limiter: a setup error naming the exchange.
  */
-export function answerOf(res: HttpResponse, client: ProbeClient, servedBefore = true): Answer {
+export function answerOf(res: HttpResponse, client: ProbeClient, servedBefore = true, check = 'rateLimit.path and rateLimit.credential'): Answer {
   if (res.status === 429) return 'limited';
   if (res.status === 503) return 'shed';
   if (res.status < 400) return 'served';
   if (servedBefore) return 'refused';
-  throw setupError(res, `a probe request as ${client.label} answered ${res.status} before any was served, so bursts cannot observe the limiter (check rateLimit.path and rateLimit.credential)`);
+  throw setupError(res, `a probe request as ${client.label} answered ${res.status} before any was served, so bursts cannot observe the limiter (check ${check})`);
 }
 
 /** The last request a check sent as one client to one base URL. */

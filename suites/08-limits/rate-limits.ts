@@ -7,6 +7,7 @@
  */
 import { CheckFailure, CheckSkipped, defineCheck } from '../../src/model/check.js';
 import { describe, expectStatus } from '../../src/check-kit/expect.js';
+import { setupError } from '../../src/check-kit/setup.js';
 import { advertised, answerOf, lastRefusal, quotaOf, requireLimited, sendAs, type Burst, type Sent } from '../../src/check-kit/rate-limit-burst.js';
 import { burstToLimit, elapsed, leavingQuotaAsFound, probeAfter, retryAfterWait, sharedBurstToLimit, slackMs, statedWait, wholeQuotaFirst } from '../../src/check-kit/rate-limit-wait.js';
 import type { RateLimitProbe } from '../../src/model/needs.js';
@@ -127,7 +128,10 @@ export const rateLimitPerClient = defineCheck({
       const after = await sendAs(ctx, probe);
       if (limitedNow(after)) {
         compared++;
-        if (answerOf(theirs.res, other) !== 'served') {
+        const answer = answerOf(theirs.res, other);
+        // Only a limiter's answer shows a shared limit: a 401 or 403 says the other credential itself is not taken.
+        if (answer === 'refused') throw setupError(theirs.res, `${describe(theirs.res)} as ${other.label}: the other client is not served at all, so clients cannot be compared (check rateLimit.otherCredential)`);
+        if (answer !== 'served') {
           throw new CheckFailure(`${describe(theirs.res)} as ${other.label}, sent while ${probe.client.label} was limited (refused just before and after), expected it served: one client's burst limits another`, 'served', String(theirs.res.status), theirs.res.exchangeIndex);
         }
       }
@@ -169,7 +173,8 @@ export const rateLimitSharedAcrossNodes = defineCheck({
     while (pending.size > 0 && sent + pending.size + 1 <= probe.budget) {
       for (const node of pending) {
         const { res } = await sendAs(ctx, probe, probe.client, node);
-        if (answerOf(res, probe.client) === 'served') {
+        // A node that has served nothing and answers an error that is no limiter's (a 404 from a path the gateway does not route, a 421) never showed a counter.
+        if (answerOf(res, probe.client, servedAt.get(node)! > 0, `nodes: ${node}`) === 'served') {
           servedAt.set(node, servedAt.get(node)! + 1);
           lastServed.set(node, res.exchangeIndex);
         } else pending.delete(node);
