@@ -153,6 +153,12 @@ async function limiter(options: LimiterServerOptions): Promise<LimiterServer> {
 const allPass = (...skipped: string[]) => Object.fromEntries(ids.map((id) => [id, skipped.includes(id) ? 'skip' : 'pass']));
 
 describe('stand-in limiters that conform differently', () => {
+  it('an HTTP-date Retry-After from a server whose clock is 1.8 s behind, with no Date to tell (so read against restprobe\'s clock), is judged truthful', async () => {
+    const server = await limiter({ limit: 5, windowMs: 3_000, algorithm: 'sliding-log', retryAfter: 'http-date', clockOffsetMs: -1_800 });
+    const results = await run(standIn(server, { limit: 5, windowMs: 3_000 }), rateLimitChecks.filter((c) => c.id === 'LIM-retry-after-truthful'));
+    expect(results['LIM-retry-after-truthful'], results['LIM-retry-after-truthful']?.message).toMatchObject({ status: 'pass' });
+  });
+
   it('a sliding log with HTTP-date Retry-After and draft-07 RateLimit passes; the legacy fields are reported', async () => {
     const server = await limiter({ limit: 5, windowMs: 250, algorithm: 'sliding-log', retryAfter: 'http-date', msHint: true, fields: 'draft-07' });
     const results = await run(standIn(server, { limit: 5, windowMs: 250 }));

@@ -72,7 +72,7 @@ describe('retryAfterWait', () => {
   it('reads an HTTP-date against the answer\'s own Date: a server clock 5 s ahead of restprobe\'s states 2 s, not 7', () => {
     const server = Date.parse('Wed, 21 Oct 2026 07:28:05 GMT');
     const ours = server - 5_000;
-    expect(retryAfterWait(sent({ date: new Date(server).toUTCString(), 'retry-after': new Date(server + 2_000).toUTCString() }, ours))).toEqual({ ms: 2_000, said: expect.any(String), quantumMs: 2000 });
+    expect(retryAfterWait(sent({ date: new Date(server).toUTCString(), 'retry-after': new Date(server + 2_000).toUTCString() }, ours))).toEqual({ ms: 2_000, said: expect.any(String), quantumMs: 2000, graceMs: 1000 });
   });
   it('reads it against the arrival time where the Date is not to be believed: a frozen 1970 clock, or no IMF-fixdate', () => {
     const now = Date.parse('Wed, 21 Oct 2026 07:28:00 GMT');
@@ -83,12 +83,12 @@ describe('retryAfterWait', () => {
 
   it('reads it against the arrival time where the Date is within its two-second grain of it, or absent, and delta-seconds as they are', () => {
     const now = Date.parse('Wed, 21 Oct 2026 07:28:00 GMT') + 900;
-    expect(retryAfterWait(sent({ date: new Date(now - 900).toUTCString(), 'retry-after': new Date(now + 2_100).toUTCString() }, now))).toEqual({ ms: 2_100, said: expect.any(String), quantumMs: 1000 });
+    expect(retryAfterWait(sent({ date: new Date(now - 900).toUTCString(), 'retry-after': new Date(now + 2_100).toUTCString() }, now))).toEqual({ ms: 2_100, said: expect.any(String), quantumMs: 3000, graceMs: 2000 });
     expect(retryAfterWait(sent({ 'retry-after': new Date(now + 3_100).toUTCString() }, now))?.ms).toBe(3_100);
     expect(retryAfterWait(sent({ date: 'not a date', 'retry-after': '4' }, now))?.ms).toBe(4_000);
   });
   it('keeps delta-seconds to their one-second grain, whatever the Date says: they are counted from the arrival', () => {
     const now = Date.parse('Wed, 21 Oct 2026 07:28:00 GMT');
-    expect(retryAfterWait(sent({ date: new Date(now + 5_000).toUTCString(), 'retry-after': '2' }, now))).toEqual({ ms: 2_000, said: 'Retry-After: 2', quantumMs: 1000 });
+    expect(retryAfterWait(sent({ date: new Date(now + 5_000).toUTCString(), 'retry-after': '2' }, now))).toEqual({ ms: 2_000, said: 'Retry-After: 2', quantumMs: 1000, graceMs: 0 });
   });
 });

@@ -5,7 +5,7 @@
  */
 import type { CheckContext } from '../model/context.js';
 import type { ProbeClient, RateLimitProbe } from '../model/needs.js';
-import { answeredAt, pauseFor, politeDefaults, retryAfterMs } from '../http/polite.js';
+import { answeredAt, dateGrainMs, pauseFor, politeDefaults, retryAfterMs } from '../http/polite.js';
 
 /** The polite client's first back-off, for checks that wait as it would. */
 export const firstBackoffMs = politeDefaults.baseDelayMs;
@@ -26,8 +26,10 @@ export interface StatedWait {
   readonly ms: number;
   /** What said it: `Retry-After: 1`, `retry-after-ms: 20`. */
   readonly said: string;
-  /** Its resolution: a second for Retry-After, a millisecond for a millisecond field. */
+  /** How much sooner an honest target may serve again: its resolution, and the clocks' grain where it was read against a clock. */
   readonly quantumMs: number;
+  /** How much later an honest target may still be limiting: the clocks' grain an HTTP-date was read against (0 for a count of seconds or milliseconds). */
+  readonly graceMs: number;
 }
 
 /** Millisecond fields some APIs send beside Retry-After (Azure: retry-after-ms, x-ms-retry-after-ms). */
@@ -41,15 +43,19 @@ export function retryAfterWait(sent: Sent): StatedWait | undefined {
   const dated = !/^\s*\d+\s*$/.test(value);
   const clock = dated ? answeredAt(sent.res.headers, sent.wall) : sent.wall;
   const ms = retryAfterMs(value, clock);
-  // Read against the server's Date (whole seconds), the wait is known to two seconds, not one.
-  return ms === undefined ? undefined : { ms, said: `Retry-After: ${value}`, quantumMs: clock === sent.wall ? 1000 : 2000 };
+  if (ms === undefined) return undefined;
+  const said = `Retry-After: ${value}`;
+  if (!dated) return { ms, said, quantumMs: 1000, graceMs: 0 };
+  // Against the server's Date (whole seconds, like the date) the wait is known to two seconds;
+  // against restprobe's clock, to the skew answeredAt leaves unread (up to dateGrainMs) either way.
+  return clock === sent.wall ? { ms, said, quantumMs: 1000 + dateGrainMs, graceMs: dateGrainMs } : { ms, said, quantumMs: 2000, graceMs: 1000 };
 }
 
 /** The most precise wait an answer states: a millisecond field when it sends one, else Retry-After. */
 export function statedWait(sent: Sent): StatedWait | undefined {
   for (const name of millisecondFields) {
     const value = sent.res.headers[name];
-    if (value !== undefined && /^\d+$/.test(value)) return { ms: Number(value), said: `${name}: ${value}`, quantumMs: 1 };
+    if (value !== undefined && /^\d+$/.test(value)) return { ms: Number(value), said: `${name}: ${value}`, quantumMs: 1, graceMs: 0 };
   }
   return retryAfterWait(sent);
 }

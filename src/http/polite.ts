@@ -62,7 +62,7 @@ export function retryAfterMs(value: string | string[] | undefined, now = Date.no
 }
 
 /** How far the answer's Date may be from restprobe's clock and still be the same clock: a Date is whole seconds. */
-const dateGrainMs = 2_000;
+export const dateGrainMs = 2_000;
 /** The furthest a Date is believed off restprobe's clock: beyond it (a frozen clock, 1970), the arrival time is the better guess. */
 const believableSkewMs = 5 * 60_000;
 /** IMF-fixdate, the only HTTP-date a sender may generate (RFC 9110 §5.6.7). */

@@ -25,6 +25,8 @@ export interface LimiterServerOptions {
   readonly limitedStatus?: number;
   /** The refusal's body: problem+json (default), or a plain JSON object. */
   readonly body?: 'problem' | 'json';
+  /** How far the server's clock is from the machine's: its HTTP-dates are off by this much, and it sends no Date to tell. */
+  readonly clockOffsetMs?: number;
 }
 
 export interface LimiterServer {
@@ -130,6 +132,7 @@ export async function startLimiterServer(o: LimiterServerOptions): Promise<Limit
   const limiter = limiterFor(o);
   const send = (res: ServerResponse, status: number, type: string, body: unknown, headers: Record<string, string>): void => {
     const text = JSON.stringify(body);
+    if (o.clockOffsetMs !== undefined) res.sendDate = false;
     res.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(text), ...headers });
     res.end(text);
   };
@@ -147,8 +150,8 @@ export async function startLimiterServer(o: LimiterServerOptions): Promise<Limit
     const status = o.limitedStatus ?? 429;
     const problem = { type: 'about:blank', title: 'Too Many Requests', status, detail: `at most ${o.limit} requests per ${o.windowMs} ms` };
     return o.body === 'json'
-      ? send(res, status, 'application/json', { error: 'rate limited' }, { ...fields, ...retryHeaders(o, verdict.waitMs, now) })
-      : send(res, status, 'application/problem+json', problem, { ...fields, ...retryHeaders(o, verdict.waitMs, now) });
+      ? send(res, status, 'application/json', { error: 'rate limited' }, { ...fields, ...retryHeaders(o, verdict.waitMs, now + (o.clockOffsetMs ?? 0)) })
+      : send(res, status, 'application/problem+json', problem, { ...fields, ...retryHeaders(o, verdict.waitMs, now + (o.clockOffsetMs ?? 0)) });
   });
   return { ...(await listenOnLoopback(server)), keys };
 }
