@@ -55,14 +55,23 @@ describe('restprobe run counts exactly', () => {
     const config = JSON.parse(await readFile(referenceConfig, 'utf8')) as { rateLimit?: Record<string, unknown> };
     const dir = await mkdtemp(join(tmpdir(), 'restprobe-paced-'));
     const path = join(dir, 'restprobe.config.json');
-    await writeFile(path, JSON.stringify({ ...config, rateLimit: { limit: 10, window: '1s' } }));
-    const before = proxy.requests.length;
-    const ran = await runInProcess(proxy.url, { config: path, only: ['ERR'], seed: '1', format: 'json' });
-    expect(ran.error?.message).toBeUndefined();
-    const report = JSON.parse(await readFile(join(ran.dir, 'restprobe-report.json'), 'utf8')) as CountedReport;
-    expect(ran.out).toMatch(/^restprobe: paced at 9 requests\/s \(9\/10 of rateLimit's quota for the run's key/m);
-    expect(report.waits?.count ?? 0).toBe(0);
-    expect(report.requests).toBe(proxy.requests.length - before);
+    await writeFile(path, JSON.stringify({ ...config, rateLimit: { limit: 30, window: '1s' } }));
+    // A server of its own at 30 a second: a pace under a quota that large holds under load (at 10 a second, a late timer's catch-up met a 429).
+    const own = await startReferenceServer({ port: 0, rateLimit: { limit: 30, windowMs: 1_000 }, probeRateLimit: testProbeRateLimit, webhookSchedule: 'short' });
+    const counting = await startRecordingProxy(own.url);
+    Object.assign(process.env, own.secrets);
+    try {
+      const ran = await runInProcess(counting.url, { config: path, only: ['ERR'], seed: '1', format: 'json' });
+      expect(ran.error?.message).toBeUndefined();
+      const report = JSON.parse(await readFile(join(ran.dir, 'restprobe-report.json'), 'utf8')) as CountedReport;
+      expect(ran.out).toMatch(/^restprobe: paced at 27 requests\/s \(9\/10 of rateLimit's quota for the run's key/m);
+      expect(report.waits?.count ?? 0).toBe(0);
+      expect(report.requests).toBe(counting.requests.length);
+    } finally {
+      Object.assign(process.env, server.secrets);
+      await counting.close();
+      await own.close();
+    }
   });
 });
 
