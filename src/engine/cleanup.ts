@@ -10,7 +10,7 @@ import type { Send } from '../http/guards.js';
 import { freshCredentialHeaders, parseJson, versionedUrl } from '../http/session.js';
 import { isObject } from '../model/json.js';
 import { findMarked } from './find-marked.js';
-import { runMark, type Certainty, type Ledger, type LedgerEntry } from './ledger.js';
+import { isMarkOf, runMark, type Certainty, type Ledger, type LedgerEntry } from './ledger.js';
 
 export interface CleanupEnv {
   readonly profile: TargetProfile;
@@ -87,7 +87,7 @@ async function locateMarked(entries: readonly LedgerEntry[], env: CleanupEnv): P
   const groups = new Map<string, LedgerEntry[]>();
   for (const e of entries) {
     e.searched = true;
-    if (!e.lookFor!.value.startsWith(`${runMark(e.run)}-`)) continue;
+    if (!isMarkOf(runMark(e.run), e.lookFor!.value)) continue;
     const key = JSON.stringify([e.url, e.lookFor!.field, e.lookFor!.value]);
     groups.set(key, [...(groups.get(key) ?? []), e]);
   }

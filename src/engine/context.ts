@@ -16,7 +16,7 @@ import { createdItemUrl, createdUrlNote } from '../http/created-url.js';
 import { scrubSecrets } from '../secrets-scrub.js';
 import { RestprobeError, isRestprobeError } from '../errors.js';
 import { Pacer, politely, politeDefaults, type PoliteOptions } from '../http/polite.js';
-import { Ledger, type LedgerJournal, type Leftover, type Mark } from './ledger.js';
+import { isMarkOf, Ledger, type LedgerJournal, type Leftover, type Mark } from './ledger.js';
 import { cleanUpOwned } from './cleanup.js';
 import { SharedFixtures } from './fixtures.js';
 import type { WebhookListener } from '../webhooks/listener.js';
@@ -141,7 +141,7 @@ export class RunContext implements CheckContext {
     const res = await this.http.send(spec).catch((err: unknown) => {
       // No answer came: the item may exist all the same. It is listed, with its mark to find it by.
       if (err instanceof RestprobeError && ['ERR_TIMEOUT', 'ERR_PROTOCOL', 'ERR_INTERRUPTED'].includes(err.code)) {
-        this.ledger.unlocated(intent, where, owner, `POST got no answer (${err.code}): an item may have been created${lookingFor(marked)}`, 'possible', marked, true);
+        this.ledger.unlocated(intent, where, owner, `POST got no answer (${err.code}): an item may have been created${lookingFor(marked)}`, 'possible', marked);
       } else this.ledger.notCreated(intent);
       throw err;
     });
@@ -156,7 +156,7 @@ export class RunContext implements CheckContext {
     // replaced, as `create` does: only a run's mark tells its items from anyone else's.
     const field = options.unmarked ? undefined : collection.markField;
     const held = field !== undefined && isObject(spec.json) ? spec.json[field] : undefined;
-    const marking = field !== undefined && isObject(spec.json) && (held === undefined || (typeof held === 'string' && !held.startsWith(`${this.ledger.mark}-`)));
+    const marking = field !== undefined && isObject(spec.json) && (held === undefined || (typeof held === 'string' && !isMarkOf(this.ledger.mark, held)));
     const sent: RequestSpec = marking ? { ...spec, json: { ...(spec.json as Record<string, unknown>), [field]: this.newMark() } } : spec;
     const marked = field === undefined ? undefined : markIn(sent, field, this.ledger.mark);
     const where = this.ledgerUrl(this.http.url(collection.path));
@@ -415,7 +415,7 @@ export class RunContext implements CheckContext {
 function markIn(spec: RequestSpec, field: string, runMark: string): Mark | undefined {
   if (isObject(spec.json)) {
     const value = spec.json[field];
-    return typeof value === 'string' && value.startsWith(`${runMark}-`) ? { field, value } : undefined;
+    return isMarkOf(runMark, value) ? { field, value } : undefined;
   }
   if (typeof spec.body !== 'string') return undefined;
   // As JSON.stringify writes it: the checks build their text bodies with it.

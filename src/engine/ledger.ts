@@ -77,6 +77,9 @@ export interface LedgerJournal {
 /** The value every mark of a run starts with: items in a collection with a mark field are found by it. */
 export const runMark = (run: string): string => `restprobe-${run}`;
 
+/** Whether `value` is one of the marks a run made (`newMark`: `<run mark>-…`); `mark` is the run's ({@link runMark}). */
+export const isMarkOf = (mark: string, value: unknown): value is string => typeof value === 'string' && value.startsWith(`${mark}-`);
+
 export class Ledger {
   private readonly entries: LedgerEntry[] = [];
   private readonly origins: Set<string>;
@@ -137,8 +140,9 @@ export class Ledger {
    * without a Location or id (one does). Listed, with the collection's URL and the mark
    * to find it by; `restprobe cleanup` searches the collection for the mark.
    */
-  unlocated(intent: number, where: string, owner: string, why: string, certainty: Certainty, lookFor?: Mark, mayStillArrive = false): void {
-    this.entries.push({ run: this.run, n: intent, url: where, owner, state: 'left', exists: certainty, lastAnswer: why, ...(lookFor && { lookFor }), ...(mayStillArrive && { mayStillArrive }) });
+  unlocated(intent: number, where: string, owner: string, why: string, certainty: Certainty, lookFor?: Mark): void {
+    // A possible one got no answer in this process: it may still reach the target.
+    this.entries.push({ run: this.run, n: intent, url: where, owner, state: 'left', exists: certainty, lastAnswer: why, ...(lookFor && { lookFor }), ...(certainty === 'possible' && { mayStillArrive: true }) });
     this.journal?.write({ e: 'unlocated', run: this.run, n: intent, certainty, why });
   }
 
@@ -205,7 +209,7 @@ export class Ledger {
       delete e.proof;
       // Lost first: a reader from before proof-moved then treats the item as one without proof, not as a reused id.
       this.journal?.write({ e: 'proof-lost', run: e.run, n: e.n });
-      if (typeof now === 'string' && now.startsWith(`${this.mark}-`)) {
+      if (isMarkOf(this.mark, now)) {
         e.proof = { field, value: now };
         this.journal?.write({ e: 'proof-moved', run: e.run, n: e.n, proof: e.proof });
       }
