@@ -49,10 +49,19 @@ function encodingsOf(value: string): string[] {
   return [...new Set([...texts, ...texts.flatMap(base64Cores)])];
 }
 
+/**
+ * The base64 characters that hold fragmentLength bytes: a shorter run of a base64 core holds
+ * fewer bytes of the secret than a text run must. Eight characters are only six bytes, which
+ * the mark `restprobe-…` in an encoded cursor shares with a username `probe-user`.
+ */
+const base64RunLength = Math.ceil((fragmentLength * 8) / 6);
+
 /** A secret's forms, the forms whose pieces are scrubbed too, and the hashes of those pieces: what scrubbing needs of it. */
 interface Prepared {
   readonly forms: readonly string[];
   readonly pieces: readonly string[];
+  /** The pieces that are text, not base64 cores: a run of fragmentLength of them is a piece of the secret. */
+  readonly textPieces: readonly string[];
   readonly grams: ReadonlySet<number>;
   /** The hashes of each form's first fragmentLength characters. */
   readonly heads: ReadonlySet<number>;
@@ -63,18 +72,22 @@ interface Prepared {
  * JWK) its string members' and its base64 forms. Its structure as text is not: `{"kty":"EC","x":"` is in every JWK, and its
  * HTML form's `&quot;x-` (a member starting `x-`) once scrubbed the `"x-` of a curl line.
  */
-function pieceForms(value: string): string[] {
+function pieceForms(value: string): { text: string[]; base64: string[] } {
   let parsed: unknown;
   try {
     parsed = value.trimStart().startsWith('{') ? JSON.parse(value) : undefined;
   } catch {
     parsed = undefined;
   }
-  if (parsed === null || typeof parsed !== 'object') return encodingsOf(value);
+  const split = (texts: string[], base64: string[]) => ({ text: [...new Set(texts)], base64: [...new Set(base64)] });
+  if (parsed === null || typeof parsed !== 'object') {
+    const texts = textForms(value);
+    return split(texts, texts.flatMap(base64Cores));
+  }
   const strings = (v: unknown): string[] => (typeof v === 'string' ? [v] : v !== null && typeof v === 'object' ? Object.values(v).flatMap(strings) : []);
-  const members = strings(parsed).filter((v) => v.length >= fragmentLength);
+  const members = strings(parsed).filter((v) => v.length >= fragmentLength).flatMap(textForms);
   // Its base64 forms stay whole: an echo may encode the JSON, structure and all, and cut it anywhere.
-  return [...new Set([...members.flatMap(encodingsOf), ...textForms(value).flatMap(base64Cores)])];
+  return split(members, [...members.flatMap(base64Cores), ...textForms(value).flatMap(base64Cores)]);
 }
 
 /**
@@ -89,13 +102,14 @@ function prepare(value: string): Prepared {
   let p = prepared.get(value);
   if (p === undefined) {
     const forms = encodingsOf(value);
-    const pieces = pieceForms(value);
+    const { text: textPieces, base64 } = pieceForms(value);
+    const pieces = [...new Set([...textPieces, ...base64])];
     const grams = new Set<number>();
     for (const piece of pieces) for (let i = 0; i + fragmentLength <= piece.length; i++) grams.add(hashOf(piece, i));
     // A whole form shows in its first window (a JSON secret's forms hold the structure its pieces leave out).
     const heads = new Set(forms.filter((f) => f.length >= fragmentLength).map((f) => hashOf(f, 0)));
     if (prepared.size >= maxPrepared) prepared.clear();
-    prepared.set(value, (p = { forms, pieces, grams, heads }));
+    prepared.set(value, (p = { forms, pieces, textPieces, grams, heads }));
   }
   return p;
 }
@@ -238,7 +252,7 @@ function plausiblySecret(text: string, start: number, end: number, forms: readon
  * of `forms`, when it is {@link plausiblySecret}. A rolling hash finds candidate windows in one pass, so a multi-megabyte
  * report costs milliseconds; each candidate is confirmed against the forms themselves.
  */
-function scrubFragments(text: string, { pieces: forms, grams }: Prepared, replacement: string): string {
+function scrubFragments(text: string, { pieces: forms, textPieces, grams }: Prepared, replacement: string): string {
   if (text.length < fragmentLength) return text;
   const spans: [number, number][] = [];
   eachWindow(text, (h, at) => {
@@ -250,7 +264,9 @@ function scrubFragments(text: string, { pieces: forms, grams }: Prepared, replac
     if (last && at <= last[1]) last[1] = end;
     else spans.push([at, end]);
   });
-  const plausible = spans.filter(([start, end]) => plausiblySecret(text, start, end, forms));
+  // A run found only in base64 cores counts from base64RunLength characters: as many bytes of the secret as a text run holds.
+  const longEnough = ([start, end]: [number, number]): boolean => end - start >= base64RunLength || textPieces.some((f) => f.includes(text.slice(start, start + fragmentLength)));
+  const plausible = spans.filter(([start, end]) => longEnough([start, end]) && plausiblySecret(text, start, end, forms));
   if (plausible.length === 0) return text;
   let out = '';
   let from = 0;
