@@ -15,7 +15,19 @@ import { sharedGet } from './probes.js';
  * ```
  */
 export async function tagged(ctx: CheckContext, url: string, what: string, { shared = false }: { readonly shared?: boolean } = {}): Promise<{ res: HttpResponse; etag: string }> {
-  const res = shared ? await sharedGet(ctx, { url }) : await ctx.http.send({ method: 'GET', url });
+  return taggedAnswer(shared ? await sharedGet(ctx, { url }) : await ctx.http.send({ method: 'GET', url }), what);
+}
+
+/**
+ * {@link tagged} for a GET already answered (a shared one): the response and its ETag; fails
+ * unless 200 with a valid ETag.
+ *
+ * @example
+ * ```ts
+ * const { etag } = taggedAnswer(sequence.before, 'GET before the PUT');
+ * ```
+ */
+export function taggedAnswer(res: HttpResponse, what: string): { res: HttpResponse; etag: string } {
   expectStatus(res, 200, what);
   const etag = expectHeader(res, 'ETag', what);
   ensure(isEntityTag(etag), `${describe(res)}: ETag ${etag} is not an entity-tag, expected "opaque" or W/"opaque" (RFC 9110 §8.8.3)`, 'entity-tag', etag);

@@ -1,13 +1,13 @@
 /** §4 method contract: PUT and PATCH. */
 import { CheckSkipped, defineCheck } from '../../src/model/check.js';
-import type { CheckContext, CreatedResource } from '../../src/model/context.js';
+import type { HttpResponse } from '../../src/model/context.js';
 import { describe, ensure, expectHeader, expectJsonObject, expectStatus, brief } from '../../src/check-kit/expect.js';
 import { deepEqual, diffRepresentations, pickFields, valuesNotStored } from '../../src/check-kit/compare.js';
 import { unknownItemPath } from '../../src/check-kit/probes.js';
+import { patchSequence, putSequence } from '../../src/check-kit/update-sequences.js';
 
-/** GETs an item and returns its representation; fails unless 200 with an object. */
-async function read(ctx: CheckContext, item: CreatedResource, what: string): Promise<Record<string, unknown>> {
-  const res = await ctx.http.send({ method: 'GET', url: item.url });
+/** The representation a GET answered; fails unless 200 with an object. */
+function shown(res: HttpResponse, what: string): Record<string, unknown> {
   expectStatus(res, 200, what);
   return expectJsonObject(res, what);
 }
@@ -25,11 +25,13 @@ export const updateReturnsResource = defineCheck({
   dependsOn: ['END-get-item-200'],
   assumes: ['END-safe-methods-no-change'],
   async run(ctx, { updatable: collection }) {
-    const item = await ctx.create(collection);
     const idField = collection.idField;
-    for (const [method, body] of [['PUT', collection.replaceBody], ['PATCH', collection.patchBody]] as const) {
-      if (!body) continue;
-      const res = await ctx.http.send({ method, url: item.url, json: body });
+    const sent = [
+      ...(collection.replaceBody ? [['PUT', await putSequence(ctx, collection)] as const] : []),
+      ...(collection.patchBody ? [['PATCH', await patchSequence(ctx, collection)] as const] : []),
+    ];
+    for (const [method, { item, writes: [step] }] of sent) {
+      const res = step!.write;
       expectStatus(res, method === 'PUT' ? [200, 204] : 200, method);
       if (res.status === 204) {
         ctx.note('PUT answered 204: no representation to compare');
@@ -38,7 +40,7 @@ export const updateReturnsResource = defineCheck({
       const got = expectJsonObject(res, method);
       ensure(String(got[idField]) === item.id, `${describe(res)}: "${idField}" is ${brief(got[idField])}, expected ${JSON.stringify(item.id)}: the updated resource, not the input echoed back`, item.id, brief(got));
       // The resource as it is after the write: a PUT may rightly remove the fields it omitted (§4 rule 3).
-      const after = withoutLinks(await read(ctx, item, `GET after ${method}`));
+      const after = withoutLinks(shown(step!.after, `GET after ${method}`));
       const off = diffRepresentations(after, pickFields(got, Object.keys(after)), collection.volatileFields);
       ensure(off.length === 0, `${describe(res)} differs from the resource a GET shows right after it (GET → answer: ${off.join('; ')}), expected the updated resource`, brief(after), brief(got));
     }
@@ -57,9 +59,9 @@ export const putReplaces = defineCheck({
     const created = collection.createBody;
     const omitted = Object.keys(created).filter((k) => !(k in replacement) && k !== collection.idField);
     if (omitted.length === 0) throw new CheckSkipped('replace.body names every field of create.body: nothing to observe', 'collections[].replace.body');
-    const item = await ctx.create(collection);
-    expectStatus(await ctx.http.send({ method: 'PUT', url: item.url, json: replacement }), [200, 204], 'PUT');
-    const after = await read(ctx, item, 'GET after PUT');
+    const { writes: [put] } = await putSequence(ctx, collection);
+    expectStatus(put!.write, [200, 204], 'PUT');
+    const after = shown(put!.after, 'GET after PUT');
     const kept = omitted.filter((k) => deepEqual(after[k], created[k])).map((k) => `${k} still ${brief(after[k], 40)}`);
     ensure(kept.length === 0, `after a PUT that omitted them, fields kept their values (${kept.join('; ')}), expected them reset or removed`, 'omitted fields reset', kept.join('; '));
     const off = valuesNotStored(replacement, after, (line) => ctx.note(line), collection.writeOnlyFields);
@@ -76,12 +78,11 @@ export const putIdempotent = defineCheck({
   dependsOn: ['END-get-item-200'],
   assumes: ['END-safe-methods-no-change'],
   async run(ctx, { replaceable: collection }) {
-    const replacement = collection.replaceBody;
-    const item = await ctx.create(collection);
-    expectStatus(await ctx.http.send({ method: 'PUT', url: item.url, json: replacement }), [200, 204], 'first PUT');
-    const once = await read(ctx, item, 'GET after the first PUT');
-    expectStatus(await ctx.http.send({ method: 'PUT', url: item.url, json: replacement }), [200, 204], 'second PUT');
-    const twice = await read(ctx, item, 'GET after the second PUT');
+    const { writes: [first, second] } = await putSequence(ctx, collection);
+    expectStatus(first!.write, [200, 204], 'first PUT');
+    const once = shown(first!.after, 'GET after the first PUT');
+    expectStatus(second!.write, [200, 204], 'second PUT');
+    const twice = shown(second!.after, 'GET after the second PUT');
     const diff = diffRepresentations(once, twice, collection.volatileFields);
     ensure(diff.length === 0, `the same PUT sent twice changed the resource again (${diff.join('; ')}), expected the state after one PUT`, brief(once), brief(twice));
   },
@@ -116,13 +117,13 @@ export const patchKeepsUnsent = defineCheck({
   assumes: ['END-safe-methods-no-change'],
   async run(ctx, { patchable: collection }) {
     const patch = collection.patchBody;
-    const item = await ctx.create(collection);
-    const before = await read(ctx, item, 'GET before PATCH');
+    const { before: read, writes: [step] } = await patchSequence(ctx, collection);
+    const before = shown(read, 'GET before PATCH');
     // Its subject is what a GET shows after: a 204 where 200 is owed is END-update-returns-resource's finding.
-    const res = await ctx.http.send({ method: 'PATCH', url: item.url, json: patch });
+    const res = step!.write;
     expectStatus(res, [200, 204], 'PATCH');
     if (res.status === 204) ctx.note('PATCH answered 204 (the conventions ask 200 with the resource: END-update-returns-resource judges that)');
-    const after = await read(ctx, item, 'GET after PATCH');
+    const after = shown(step!.after, 'GET after PATCH');
     const unsent = Object.fromEntries(Object.entries(before).filter(([k]) => !(k in patch)));
     const lost = diffRepresentations(unsent, pickFields(after, Object.keys(unsent)), collection.volatileFields);
     ensure(lost.length === 0, `PATCH changed fields it did not send (${lost.join('; ')}), expected them kept`, brief(unsent), brief(after));
