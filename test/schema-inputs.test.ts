@@ -52,9 +52,10 @@ describe.concurrent('on the reference server, held to its own document', () => {
       'DOC-invalid-bodies-refused [projects]': 'pass',
       'DOC-invalid-bodies-refused [members]': 'pass',
     });
-    for (const r of results) expect(r.evidence.property?.numRuns, r.id).toBeGreaterThan(6);
+    // Four targeted bodies each, then one at random.
+    for (const r of results) expect(r.evidence.property?.numRuns, r.id).toBe(5);
     const notes = results.flatMap((r) => r.evidence.notes).join('\n');
-    expect(notes).toMatch(/^7 valid bodies created, 0 refused with a conflict the operation documents$/m);
+    expect(notes).toMatch(/^5 valid bodies created, 0 refused with a conflict the operation documents$/m);
     expect(notes).toMatch(/^targeted: name \(type string\), name \(required\), status \(enum \["active","archived"\]\), name \(maxLength 200\); then random breaks of \d+ constraints$/m);
   });
 });

@@ -47,6 +47,17 @@ export function sharedItem(ctx: CheckContext, c: WritableCollection): Promise<Cr
 const sharedItemKey = (c: WritableCollection): string => `${c.name}: an item to read`;
 
 /**
+ * An item that writes which must be refused are sent to (a stale If-Match, a body that fails
+ * validation, an unsupported Content-Type, bad input), one per collection for the run, made
+ * by the first check that asks. Those checks judge the answer only, never the item after it:
+ * a write a faulty target applies all the same changes nothing another of them reads. Not
+ * {@link sharedItem}, which must stay as created.
+ */
+export function refusedWritesItem(ctx: CheckContext, c: WritableCollection): Promise<CreatedResource> {
+  return ctx.runFixture(`${c.name}: an item for writes that must be refused`, (maker) => maker.create(c));
+}
+
+/**
  * A run fixture (`ctx.runFixture`) whose makers' answers `adopt` hands to each asking check
  * too, in its own evidence: for checks that judge what the fixture's creates answered.
  */
@@ -190,28 +201,28 @@ export const errorProbes = {
   invalidBody: (ctx: CheckContext, w: WritableCollection) => errorProbe(ctx, `POST ${w.name} with a body that fails validation`, (s) => s.sendCreating(w, { method: 'POST', path: w.path, json: invalidBody(w) }, { unmarked: true })),
   unsupportedContentType: (ctx: CheckContext, w: WritableCollection) => errorProbe(ctx, `POST ${w.name} as ${unsupportedContentType}`, (s) => post(s, w, { body: JSON.stringify({ ...w.createBody, ...freshMark(s, w) }), headers: { 'content-type': unsupportedContentType } })),
   /**
-   * A write with an If-Match no server issued, to an item the probe makes: the 412, which a
+   * A write with an If-Match no server issued, to the {@link refusedWritesItem}: the 412, which a
    * framework's precondition helper (Django's @condition, a hand-written check before the
    * handler) often answers outside the error handler, with no problem body. A success is
-   * shared too (a server that ignores If-Match): it wrote only to the sender's own item.
+   * shared too (a server that ignores If-Match): it wrote only to an item no check reads.
    */
   staleWrite: (ctx: CheckContext, u: WritableCollection) =>
     sharedResponse(ctx, `error probe: a write to an item of ${u.name} with a stale If-Match`, async (s) => {
-      const item = await s.create(u);
+      const item = await refusedWritesItem(s, u);
       const method = updateMethod(u);
       return s.http.send({ method, url: item.url, json: updateBody(u, method), headers: { 'if-match': staleTag } });
     }, (res) => !isUnavailable(res.status)),
   /**
-   * A write with a body that fails validation to an item the probe makes: a PATCH where the
+   * A write with a body that fails validation to the {@link refusedWritesItem}: a PATCH where the
    * collection takes one, else a PUT, with its patch (or replace) body's values of another
    * type. Not the configured invalid body: one that only leaves out a required field is a
    * valid partial update. An update often skips the create's validation (Mongoose's
-   * findByIdAndUpdate without runValidators). A success is shared too: it wrote only to the
-   * sender's own item.
+   * findByIdAndUpdate without runValidators). A success is shared too: it wrote only to an
+   * item no check reads.
    */
   invalidUpdate: (ctx: CheckContext, u: WritableCollection) =>
     sharedResponse(ctx, `error probe: a write to an item of ${u.name} with a body that fails validation`, async (s) => {
-      const item = await s.create(u);
+      const item = await refusedWritesItem(s, u);
       const method = updateMethod(u);
       return s.http.send({ method, url: item.url, json: wrongTyped(updateBody(u, method)) });
     }, (res) => !isUnavailable(res.status)),

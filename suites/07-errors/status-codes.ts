@@ -2,7 +2,7 @@
 import { CheckFailure, defineCheck } from '../../src/model/check.js';
 import { describe, expectStatus } from '../../src/check-kit/expect.js';
 import { errorAs2xx, expectProblems, isErrorAs2xx } from '../../src/check-kit/problem.js';
-import { errorProbes, unsupportedAccept, unsupportedContentType, unconsumedTypes } from '../../src/check-kit/probes.js';
+import { errorProbes, refusedWritesItem, unsupportedAccept, unsupportedContentType, unconsumedTypes } from '../../src/check-kit/probes.js';
 import { freshMark } from '../../src/check-kit/fresh-mark.js';
 import { isRestprobeError } from '../../src/errors.js';
 
@@ -93,7 +93,7 @@ export const unsupportedContentType415 = defineCheck({
   async run(ctx, { writable: collection }) {
     const targets: { method: string; path: string; body: Record<string, unknown> }[] = [{ method: 'POST', path: collection.path, body: collection.createBody }];
     if (collection.replaceBody || collection.patchBody) {
-      const item = await ctx.create(collection);
+      const item = await refusedWritesItem(ctx, collection);
       if (collection.replaceBody) targets.push({ method: 'PUT', path: item.url, body: collection.replaceBody });
       if (collection.patchBody) targets.push({ method: 'PATCH', path: item.url, body: collection.patchBody });
     }
