@@ -60,7 +60,7 @@ describe('the rate-limit checks on the reference server', () => {
     expect(verdicts(results)).toEqual({ ...Object.fromEntries(ids.map((id) => [id, 'pass'])), 'LIM-rate-limit-shared-across-nodes': 'skip: no other nodes of the deployment configured' });
     expect(results['LIM-rate-limit-shared-across-nodes']!.configKey).toBe('nodes');
     // The characterisation is in the evidence of a pass.
-    expect(results['LIM-rate-limit-enforced']!.evidence.notes[0]).toMatch(/^observed: \d+ requests served in \d+ ms, then 429 \(retry-after-ms: \d+\); declared: 10 per 250 ms; advertised: "probe" 10$/);
+    expect(results['LIM-rate-limit-enforced']!.evidence.notes[0]).toMatch(/^observed: \d+ requests served in \d+ ms, then 429 \(retry-after-ms: \d+\); declared: 5 per 250 ms; advertised: "probe" 5$/);
   });
 
   it('all pass with a fixed window, HTTP-date Retry-After and two nodes', async () => {

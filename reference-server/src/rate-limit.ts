@@ -61,11 +61,11 @@ export interface RateLimitOptions {
 }
 
 /**
- * The probe keys' quota unless the server is told otherwise: ten requests in a quarter of a
- * second (a token every 25 ms), so the rate-limit checks, which run one after another and wait
+ * The probe keys' quota unless the server is told otherwise: five requests in a quarter of a
+ * second (a token every 50 ms), so the rate-limit checks, which run one after another and wait
  * out each window, take milliseconds each rather than a second.
  */
-export const defaultProbeRateLimit: RateLimit = { limit: 10, windowMs: 250 };
+export const defaultProbeRateLimit: RateLimit = { limit: 5, windowMs: 250 };
 
 /** `20/10s`, `600/1m`, `50/500ms` → a {@link RateLimit}; undefined when the text is not one. */
 export function parseRateLimit(text: string): RateLimit | undefined {

@@ -85,9 +85,9 @@ describe('the probe keys', () => {
     expect(write.status).toBe(403);
   });
 
-  it('default to 10 requests per 250 ms (no w: the policy counts whole seconds), shared by every node', async () => {
+  it('default to 5 requests per 250 ms (no w: the policy counts whole seconds), shared by every node', async () => {
     const s = await start({ nodes: 2 });
-    expect((await probe(s, { node: 1 })).headers['ratelimit-policy']).toBe('"probe";q=10');
+    expect((await probe(s, { node: 1 })).headers['ratelimit-policy']).toBe('"probe";q=5');
     const limited = await probeUntil(s, 429, { node: 0 });
     expect(limited?.headers['ratelimit']).toBe('"probe";r=0;t=1');
     // The other node counts on the same bucket: at most what refilled meanwhile is left.
