@@ -185,7 +185,7 @@ Examples:
     .option('--seed-projects <n>', 'pre-fill n projects labelled "seed" (for walks over big collections)', '0')
     .option('--reuse-ids', 'integer ids, the next above the highest in use, so a deleted id comes back (as many real APIs)', false)
     .option('--rate-limit <n/window>', 'limit every client but the probe keys to n requests per window (20/10s, 600/1m, 50/500ms), one counter shared by every node: 429 + Retry-After')
-    .option('--probe-rate-limit <n/window>', 'the quota of the probe keys RESTPROBE_LIMIT_KEY and RESTPROBE_LIMIT_KEY_2 (default 10/250ms)')
+    .option('--probe-rate-limit <n/window>', 'the quota of the probe keys RESTPROBE_LIMIT_KEY and RESTPROBE_LIMIT_KEY_2 (default 5/250ms)')
     .option('--rate-limit-algorithm <name>', 'token-bucket (default) or fixed-window')
     .option('--retry-after <format>', "a 429's Retry-After as seconds (default) or http-date")
     .option('--no-overload', 'never shed a client that keeps sending while limited (by default it gets 503 + Retry-After)')

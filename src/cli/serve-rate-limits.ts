@@ -17,7 +17,7 @@ import { RestprobeError } from '../errors.js';
 export interface RateLimitFlags {
   /** `requests/window` for every client but the probe keys (`20/10s`); none by default. */
   readonly rateLimit?: string;
-  /** `requests/window` for the probe keys; default 10/250ms. */
+  /** `requests/window` for the probe keys; default 5/250ms. */
   readonly probeRateLimit?: string;
   readonly rateLimitAlgorithm?: string;
   readonly retryAfter?: string;
