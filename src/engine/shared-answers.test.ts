@@ -55,6 +55,20 @@ describe('shared answers', () => {
     expect(b.evidence.exchanges[1]!.curl).toMatch(/^curl .*\/shared/);
   });
 
+  it('taken twice by one check (the GET after one step is the GET before the next), are in its evidence once', async () => {
+    const twice = (id: `CON-${string}`) =>
+      judging(id, async (ctx) => {
+        const [first, again] = await ctx.sharedAnswers('one answer, read twice', async (sender) => {
+          const res = await sender.http.send({ method: 'GET', path: '/twice' });
+          return [res, res];
+        }, (sent, take) => sent.map(take));
+        if (first !== again) throw new CheckFailure('two copies of one answer', 'one', 'two');
+      });
+    const { results } = await runChecks({ profile, checks: [twice('CON-x'), twice('CON-y')], seed: 1 });
+    expect(results.map((r) => r.status)).toEqual(['pass', 'pass']);
+    for (const r of results) expect(r.evidence.exchanges.map((x) => new URL(x.request.url).pathname)).toEqual(['/twice']);
+  });
+
   it('carry what the sender holds secret to every check they are handed to: no evidence shows it', async () => {
     // A code the sender was handed and sends on (as a code flow's redemption does): the server echoes the URL.
     const secret = `restprobe-code-${Math.random().toString(36).slice(2)}`;

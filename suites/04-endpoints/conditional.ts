@@ -3,7 +3,9 @@
  * and Vary. Grammars and comparisons per RFC 9110 §8.8.3 and §13.
  */
 import { CheckFailure, CheckSkipped, defineCheck } from '../../src/model/check.js';
-import type { CheckContext, CreatedResource, RequestSpec } from '../../src/model/context.js';
+import type { CheckContext, CreatedResource, HttpResponse, RequestSpec } from '../../src/model/context.js';
+import type { WritableCollection } from '../../src/model/needs.js';
+import { isUnavailable } from '../../src/http/polite.js';
 import { brief, describe, ensure, expectJsonObject, expectStatus } from '../../src/check-kit/expect.js';
 import { deepEqual, diffRepresentations } from '../../src/check-kit/compare.js';
 import { isEntityTag, isWeakTag, varyFields } from '../../src/check-kit/http-grammar.js';
@@ -140,40 +142,113 @@ export const notModifiedNoBody = defineCheck({
   },
 });
 
+/** Writes sent with one stale If-Match, the GET before them and the GET right after. */
+interface RefusedWrites {
+  /** Which tag: `a tag the server never issued`, `the previous ETag "…"`. */
+  readonly which: string;
+  readonly sent: readonly HttpResponse[];
+  readonly before: HttpResponse;
+  readonly after: HttpResponse;
+}
+
 /**
- * Sends each of `specs` with a stale If-Match and expects 412 with the item as it was: first
- * with a tag the server never issued, to the item as created, then with the item's previous
- * ETag, which the server really issued before the write that made it stale (a server that
- * accepts any tag it ever had loses updates). The never-issued tag goes first, to the item as
- * created, which a configured write changes (its values are not the create body's): a write
- * applied anyway although answered 412 shows. After the write that makes a real tag stale, a
- * write that repeats its body would not.
- * The tags stay stale while every write is refused, so one write to make them serves each
- * write sent after it.
+ * One item's writes with a stale If-Match, which END-if-match-412 and END-if-match-delete-412
+ * judge: first PUT and PATCH with a tag the server never issued, to the item as created (a
+ * configured write changes it: its values are not the create body's, so a write applied
+ * anyway although answered 412 shows); then the configured writes in turn until one changes
+ * the ETag; then PUT and PATCH with the item's previous ETag, which the server really issued
+ * (a server that accepts any tag it ever had loses updates); then DELETE with each tag. A GET
+ * follows each batch: a DELETE applied shows as a 404, a PUT or PATCH as changed values.
+ * The tags stay stale while every write is refused, so one write to make them serves every
+ * write after it.
  */
-async function expectStaleRefused(ctx: CheckContext, item: CreatedResource, specs: readonly RequestSpec[]): Promise<void> {
-  const created = await tagged(ctx, item.url, 'GET before a write');
-  const asCreated = expectJsonObject(created.res);
-  for (const spec of specs) await expectRefusedUnchanged(ctx, item, spec, ['a tag the server never issued', staleTag], asCreated);
-  // The configured writes in turn, until one changes the ETag (a replace body that repeats the create body's values may not).
+interface StaleIfMatch {
+  readonly created: HttpResponse;
+  /** PUT and PATCH with the never-issued tag, then (when a write changed the ETag) with the previous one. */
+  readonly updates: readonly RefusedWrites[];
+  /** The configured writes sent to make the ETag stale, each with the GET after it, until one changed it. */
+  readonly staleMaking: readonly { readonly write: HttpResponse; readonly after: HttpResponse }[];
+  /** DELETE with the same tags. */
+  readonly deletes: readonly RefusedWrites[];
+}
+
+/** Sent once per collection for the run ({@link StaleIfMatch}); a sequence that met a 502, 503 or 504 is its sender's alone. */
+function staleIfMatch(ctx: CheckContext, u: WritableCollection): Promise<StaleIfMatch> {
+  const all = (s: StaleIfMatch): HttpResponse[] => [s.created, ...[...s.updates, ...s.deletes].flatMap((r) => [...r.sent, r.before, r.after]), ...s.staleMaking.flatMap((w) => [w.write, w.after])];
+  return ctx.sharedAnswers(
+    `writes to an item of ${u.name} with a stale If-Match`,
+    (sender) => sendStaleIfMatch(sender, u),
+    (s, take) => {
+      // Taken in the order they were sent, so the evidence reads as the exchange went.
+      const refused = (r: RefusedWrites): RefusedWrites => ({ ...r, before: take(r.before), sent: r.sent.map(take), after: take(r.after) });
+      const created = take(s.created);
+      const [neverIssued, ...previous] = s.updates.map((r, i) => (i === 0 ? refused(r) : r));
+      const staleMaking = s.staleMaking.map((w) => ({ write: take(w.write), after: take(w.after) }));
+      return { created, updates: [...(neverIssued ? [neverIssued] : []), ...previous.map(refused)], staleMaking, deletes: s.deletes.map(refused) };
+    },
+    (s) => !all(s).some((res) => isUnavailable(res.status)),
+  );
+}
+
+async function sendStaleIfMatch(ctx: CheckContext, u: WritableCollection): Promise<StaleIfMatch> {
+  const item = await ctx.create(u);
+  const get = () => ctx.http.send({ method: 'GET', url: item.url });
+  const created = await get();
+  const etag = created.status === 200 ? created.headers['etag'] : undefined;
+  const sequence = { created, updates: [] as RefusedWrites[], staleMaking: [] as { write: HttpResponse; after: HttpResponse }[], deletes: [] as RefusedWrites[] };
+  // Without a validator there is no stale one to send: the checks fail on the GET.
+  if (typeof etag !== 'string' || !isEntityTag(etag)) return sequence;
+  let last = created;
+  const refuse = async (specs: readonly RequestSpec[], [which, tag]: readonly [string, string]): Promise<RefusedWrites> => {
+    const before = last;
+    const sent: HttpResponse[] = [];
+    for (const spec of specs) sent.push(await ctx.http.send({ ...spec, headers: { 'if-match': tag } }));
+    last = await get();
+    return { which, sent, before, after: last };
+  };
+  const tags: (readonly [string, string])[] = [['a tag the server never issued', staleTag]];
+  sequence.updates.push(await refuse(writes(item), tags[0]!));
+  // Sent whatever each answers: each check judges the steps its rule is about.
   for (const write of writes(item)) {
-    expectStatus(await ctx.http.send(write), [200, 204], `${write.method} that makes the ETag stale`);
-    const after = await tagged(ctx, item.url, `GET after ${write.method}`);
-    if (after.etag === created.etag) continue;
-    for (const spec of specs) await expectRefusedUnchanged(ctx, item, spec, [`the previous ETag ${created.etag}`, created.etag], expectJsonObject(after.res));
+    const res = await ctx.http.send(write);
+    last = await get();
+    sequence.staleMaking.push({ write: res, after: last });
+    if (last.headers['etag'] === etag) continue;
+    tags.push([`the previous ETag ${etag}`, etag]);
+    sequence.updates.push(await refuse(writes(item), tags[1]!));
+    break;
+  }
+  for (const tag of tags) sequence.deletes.push(await refuse([{ method: 'DELETE', url: item.url }], tag));
+  return sequence;
+}
+
+/** 412 for each write, and the item after them as it was before. */
+function expectRefusedUnchanged({ which, sent, before, after }: RefusedWrites, c: WritableCollection): void {
+  for (const res of sent) expectStatus(res, 412, `${res.method} with If-Match naming ${which}`);
+  const methods = sent.map((res) => res.method).join(' and ');
+  const current = expectJsonObject(before, `GET before ${methods} with If-Match`);
+  expectStatus(after, 200, `GET after a refused ${methods}`);
+  const diff = diffRepresentations(current, expectJsonObject(after), c.volatileFields);
+  ensure(diff.length === 0, `${methods} with If-Match naming ${which} answered 412 but the item changed (${diff.join('; ')}), expected it unchanged`, brief(current), brief(after.json));
+}
+
+/**
+ * Judges one check's writes of the shared sequence: those with the never-issued tag, then,
+ * once a configured write made the ETag stale (each judged as it goes), those with the previous one.
+ */
+async function expectStaleRefused(ctx: CheckContext, u: WritableCollection, pick: (s: StaleIfMatch) => readonly RefusedWrites[]): Promise<void> {
+  const sequence = await staleIfMatch(ctx, u);
+  const created = taggedAnswer(sequence.created, 'GET before a write');
+  const [neverIssued, previous] = pick(sequence);
+  expectRefusedUnchanged(neverIssued!, u);
+  // The configured writes in turn, until one changes the ETag (a replace body that repeats the create body's values may not).
+  for (const { write, after } of sequence.staleMaking) {
+    expectStatus(write, [200, 204], `${write.method} that makes the ETag stale`);
+    if (taggedAnswer(after, `GET after ${write.method}`).etag === created.etag) continue;
+    expectRefusedUnchanged(previous!, u);
     return;
   }
   ctx.note(`no configured write changed the ETag ${created.etag}, so the previous ETag was not sent (END-etag-changes-on-write judges whether it should have changed)`);
-}
-
-/** Sends `spec` with If-Match naming `tag`: 412, and the item still `current`. */
-async function expectRefusedUnchanged(ctx: CheckContext, item: CreatedResource, spec: RequestSpec, [which, tag]: readonly [string, string], current: Record<string, unknown>): Promise<void> {
-  const res = await ctx.http.send({ ...spec, headers: { 'if-match': tag } });
-  expectStatus(res, 412, `${spec.method} with If-Match naming ${which}`);
-  const now = await ctx.http.send({ method: 'GET', url: item.url });
-  expectStatus(now, 200, `GET after a refused ${spec.method}`);
-  const diff = diffRepresentations(current, expectJsonObject(now), item.collection.volatileFields);
-  ensure(diff.length === 0, `${spec.method} with If-Match naming ${which} answered 412 but the item changed (${diff.join('; ')}), expected it unchanged`, brief(current), brief(now.json));
 }
 
 export const ifMatch412 = defineCheck({
@@ -184,10 +259,7 @@ export const ifMatch412 = defineCheck({
   needs: ['updatable'],
   dependsOn: ['END-etag-present', 'END-etag-changes-on-write'],
   assumes: ['END-safe-methods-no-change'],
-  async run(ctx, { updatable }) {
-    const item = await ctx.create(updatable);
-    await expectStaleRefused(ctx, item, writes(item));
-  },
+  run: (ctx, { updatable }) => expectStaleRefused(ctx, updatable, (s) => s.updates),
 });
 
 export const ifMatchDelete412 = defineCheck({
@@ -198,10 +270,7 @@ export const ifMatchDelete412 = defineCheck({
   needs: ['updatable'],
   dependsOn: ['END-etag-present', 'END-etag-changes-on-write'],
   assumes: ['END-safe-methods-no-change'],
-  async run(ctx, { updatable }) {
-    const item = await ctx.create(updatable);
-    await expectStaleRefused(ctx, item, [{ method: 'DELETE', url: item.url }]);
-  },
+  run: (ctx, { updatable }) => expectStaleRefused(ctx, updatable, (s) => s.deletes),
 });
 
 export const ifMatchApplies = defineCheck({
