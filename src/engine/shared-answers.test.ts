@@ -58,7 +58,7 @@ describe('shared answers', () => {
   it('taken twice by one check (the GET after one step is the GET before the next), are in its evidence once', async () => {
     const twice = (id: `CON-${string}`) =>
       judging(id, async (ctx) => {
-        const [first, again] = await ctx.sharedAnswers('one answer, read twice', async (sender) => {
+        const [first, again] = await ctx.sharedAnswers<HttpResponse[]>('one answer, read twice', async (sender) => {
           const res = await sender.http.send({ method: 'GET', path: '/twice' });
           return [res, res];
         }, (sent, take) => sent.map(take));

@@ -3,17 +3,15 @@
  * and Vary. Grammars and comparisons per RFC 9110 §8.8.3 and §13.
  */
 import { CheckFailure, CheckSkipped, defineCheck } from '../../src/model/check.js';
-import type { CheckContext, CreatedResource, HttpResponse, RequestSpec } from '../../src/model/context.js';
+import type { CheckContext } from '../../src/model/context.js';
 import type { WritableCollection } from '../../src/model/needs.js';
-import { isUnavailable } from '../../src/http/polite.js';
 import { brief, describe, ensure, expectJsonObject, expectStatus } from '../../src/check-kit/expect.js';
 import { deepEqual, diffRepresentations } from '../../src/check-kit/compare.js';
 import { isEntityTag, isWeakTag, varyFields } from '../../src/check-kit/http-grammar.js';
 import { errorProbes, sharedGet, sharedItem, staleTag } from '../../src/check-kit/probes.js';
-import { RestprobeError } from '../../src/errors.js';
 import { expectNoContent, sendExpectingNoContent } from '../../src/check-kit/connection.js';
 import { tagged, taggedAnswer } from '../../src/check-kit/tagged.js';
-import { patchSequence, putSequence } from '../../src/check-kit/update-sequences.js';
+import { patchSequence, putSequence, staleIfMatch, updateWrites, type RefusedWrites, type StaleIfMatch } from '../../src/check-kit/update-sequences.js';
 import { isObject } from '../../src/model/json.js';
 
 export const etagPresent = defineCheck({
@@ -47,17 +45,6 @@ export const etagStable = defineCheck({
     ensure(first.etag === second.etag, `two GETs of an unchanged item carried ETags ${first.etag} and ${second.etag}, expected the same validator`, first.etag, second.etag);
   },
 });
-
-/** The writes a check can make on an item of an updatable collection: PUT with the replace body, PATCH with the patch body. */
-function writes(item: CreatedResource): [RequestSpec, ...RequestSpec[]] {
-  const c = item.collection;
-  const out: RequestSpec[] = [];
-  if (c.replaceBody) out.push({ method: 'PUT', url: item.url, json: c.replaceBody });
-  if (c.patchBody) out.push({ method: 'PATCH', url: item.url, json: c.patchBody });
-  const [first, ...rest] = out;
-  if (!first) throw new RestprobeError('ERR_HARNESS', `no replace or patch body for ${c.name}, though the check needs an updatable collection`);
-  return [first, ...rest];
-}
 
 export const etagChangesOnWrite = defineCheck({
   id: 'END-etag-changes-on-write',
@@ -142,86 +129,6 @@ export const notModifiedNoBody = defineCheck({
   },
 });
 
-/** Writes sent with one stale If-Match, the GET before them and the GET right after. */
-interface RefusedWrites {
-  /** Which tag: `a tag the server never issued`, `the previous ETag "…"`. */
-  readonly which: string;
-  readonly sent: readonly HttpResponse[];
-  readonly before: HttpResponse;
-  readonly after: HttpResponse;
-}
-
-/**
- * One item's writes with a stale If-Match, which END-if-match-412 and END-if-match-delete-412
- * judge: first PUT and PATCH with a tag the server never issued, to the item as created (a
- * configured write changes it: its values are not the create body's, so a write applied
- * anyway although answered 412 shows); then the configured writes in turn until one changes
- * the ETag; then PUT and PATCH with the item's previous ETag, which the server really issued
- * (a server that accepts any tag it ever had loses updates); then DELETE with each tag. A GET
- * follows each batch: a DELETE applied shows as a 404, a PUT or PATCH as changed values.
- * The tags stay stale while every write is refused, so one write to make them serves every
- * write after it.
- */
-interface StaleIfMatch {
-  readonly created: HttpResponse;
-  /** PUT and PATCH with the never-issued tag, then (when a write changed the ETag) with the previous one. */
-  readonly updates: readonly RefusedWrites[];
-  /** The configured writes sent to make the ETag stale, each with the GET after it, until one changed it. */
-  readonly staleMaking: readonly { readonly write: HttpResponse; readonly after: HttpResponse }[];
-  /** DELETE with the same tags. */
-  readonly deletes: readonly RefusedWrites[];
-}
-
-/** Sent once per collection for the run ({@link StaleIfMatch}); a sequence that met a 502, 503 or 504 is its sender's alone. */
-function staleIfMatch(ctx: CheckContext, u: WritableCollection): Promise<StaleIfMatch> {
-  const all = (s: StaleIfMatch): HttpResponse[] => [s.created, ...[...s.updates, ...s.deletes].flatMap((r) => [...r.sent, r.before, r.after]), ...s.staleMaking.flatMap((w) => [w.write, w.after])];
-  return ctx.sharedAnswers(
-    `writes to an item of ${u.name} with a stale If-Match`,
-    (sender) => sendStaleIfMatch(sender, u),
-    (s, take) => {
-      // Taken in the order they were sent, so the evidence reads as the exchange went.
-      const refused = (r: RefusedWrites): RefusedWrites => ({ ...r, before: take(r.before), sent: r.sent.map(take), after: take(r.after) });
-      const created = take(s.created);
-      const [neverIssued, ...previous] = s.updates.map((r, i) => (i === 0 ? refused(r) : r));
-      const staleMaking = s.staleMaking.map((w) => ({ write: take(w.write), after: take(w.after) }));
-      return { created, updates: [...(neverIssued ? [neverIssued] : []), ...previous.map(refused)], staleMaking, deletes: s.deletes.map(refused) };
-    },
-    (s) => !all(s).some((res) => isUnavailable(res.status)),
-  );
-}
-
-async function sendStaleIfMatch(ctx: CheckContext, u: WritableCollection): Promise<StaleIfMatch> {
-  const item = await ctx.create(u);
-  const get = () => ctx.http.send({ method: 'GET', url: item.url });
-  const created = await get();
-  const etag = created.status === 200 ? created.headers['etag'] : undefined;
-  const sequence = { created, updates: [] as RefusedWrites[], staleMaking: [] as { write: HttpResponse; after: HttpResponse }[], deletes: [] as RefusedWrites[] };
-  // Without a validator there is no stale one to send: the checks fail on the GET.
-  if (typeof etag !== 'string' || !isEntityTag(etag)) return sequence;
-  let last = created;
-  const refuse = async (specs: readonly RequestSpec[], [which, tag]: readonly [string, string]): Promise<RefusedWrites> => {
-    const before = last;
-    const sent: HttpResponse[] = [];
-    for (const spec of specs) sent.push(await ctx.http.send({ ...spec, headers: { 'if-match': tag } }));
-    last = await get();
-    return { which, sent, before, after: last };
-  };
-  const tags: (readonly [string, string])[] = [['a tag the server never issued', staleTag]];
-  sequence.updates.push(await refuse(writes(item), tags[0]!));
-  // Sent whatever each answers: each check judges the steps its rule is about.
-  for (const write of writes(item)) {
-    const res = await ctx.http.send(write);
-    last = await get();
-    sequence.staleMaking.push({ write: res, after: last });
-    if (last.headers['etag'] === etag) continue;
-    tags.push([`the previous ETag ${etag}`, etag]);
-    sequence.updates.push(await refuse(writes(item), tags[1]!));
-    break;
-  }
-  for (const tag of tags) sequence.deletes.push(await refuse([{ method: 'DELETE', url: item.url }], tag));
-  return sequence;
-}
-
 /** 412 for each write, and the item after them as it was before. */
 function expectRefusedUnchanged({ which, sent, before, after }: RefusedWrites, c: WritableCollection): void {
   for (const res of sent) expectStatus(res, 412, `${res.method} with If-Match naming ${which}`);
@@ -285,12 +192,12 @@ export const ifMatchApplies = defineCheck({
     let { etag } = await tagged(ctx, item.url, 'GET');
     // If-Match compares strongly (RFC 9110 §13.1.1): a weak tag never matches, rightly.
     if (isWeakTag(etag)) throw new CheckSkipped('the item has a weak ETag, which If-Match can never match');
-    for (const [i, spec] of writes(item).entries()) {
+    for (const [i, spec] of updateWrites(item).entries()) {
       // The first write takes the tag just read; each later one the tag the write before it made.
       if (i > 0) ({ etag } = await tagged(ctx, item.url, `GET before ${spec.method}`));
       expectStatus(await ctx.http.send({ ...spec, headers: { 'if-match': etag } }), [200, 204], `${spec.method} with If-Match: ${etag}`);
     }
-    const [star] = writes(item);
+    const [star] = updateWrites(item);
     expectStatus(await ctx.http.send({ ...star, headers: { 'if-match': '*' } }), [200, 204], `${star.method} with If-Match: *`);
     ({ etag } = await tagged(ctx, item.url, 'GET before DELETE'));
     expectStatus(await ctx.http.send({ method: 'DELETE', url: item.url, headers: { 'if-match': etag } }), [200, 204], `DELETE with If-Match: ${etag}`);
