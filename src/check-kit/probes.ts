@@ -117,7 +117,7 @@ export function unconsumedTypes(collection: CollectionProfile): string[] {
 }
 
 /** A body that is not valid JSON. */
-const malformedJson = '{"restprobe": "malformed",';
+export const malformedJson = '{"restprobe": "malformed",';
 
 export function itemPath(collection: CollectionProfile, id: string): string {
   return collection.itemPath.replace('{id}', encodeURIComponent(id));

@@ -3,13 +3,14 @@ import type { Arbitrary } from 'fast-check';
 import { fastCheck } from '../../src/check-kit/lazy-libraries.js';
 import { defineCheck } from '../../src/model/check.js';
 import { CheckFailure } from '../../src/model/check.js';
-import type { CheckContext, CreatedResource, RequestSpec } from '../../src/model/context.js';
+import type { CheckContext, CreatedResource, HttpResponse, RequestSpec } from '../../src/model/context.js';
+import type { WritableCollection } from '../../src/model/needs.js';
 import type { CollectionProfile } from '../../src/model/profile.js';
 import { describe } from '../../src/check-kit/expect.js';
 import { isRestprobeError } from '../../src/errors.js';
 import { checkProperty } from '../../src/check-kit/property.js';
 import { freshMark } from '../../src/check-kit/fresh-mark.js';
-import { refusedWritesItem } from '../../src/check-kit/probes.js';
+import { errorProbes, malformedJson, refusedWritesItem } from '../../src/check-kit/probes.js';
 
 /** A write a body probe is sent with: POST to the collection, PUT and PATCH to an item the check made. */
 type WriteMethod = 'POST' | 'PUT' | 'PATCH';
@@ -140,7 +141,7 @@ function canonical(collection: CollectionProfile, { writable, destructive, updat
     { kind: 'odd-header', name: 'Idempotency-Key', method: 'POST', value: 'restprobe' },
     ...(collection.invalidBody ? [{ kind: 'invalid-body' } as const] : []),
     ...reads,
-    { kind: 'malformed-json', method: 'POST', body: '{' },
+    { kind: 'malformed-json', method: 'POST', body: malformedJson },
     { kind: 'not-an-object', method: 'POST', value: [] },
     { kind: 'not-an-object', method: 'POST', value: [body] },
     { kind: 'deeply-nested', depth: 10_000 },
@@ -162,7 +163,7 @@ const randomInputs = 3;
 const toItem = (input: BadInput): boolean => 'method' in input && input.method !== 'POST';
 
 /** The request for `input`; a POST body carries `mark` (the collection's mark field and a fresh value), so what a lenient target made of it can be found. */
-function toRequest(input: BadInput, collection: CollectionProfile, itemUrl: string | undefined, mark: Record<string, string>): RequestSpec {
+function toRequest(input: Exclude<BadInput, { kind: 'invalid-body' }>, collection: CollectionProfile, itemUrl: string | undefined, mark: Record<string, string>): RequestSpec {
   const base = baseBody(collection, 'POST', mark);
   const write = (method: WriteMethod, body: string, headers: Record<string, string> = {}): RequestSpec =>
     method === 'POST' ? { method, path: collection.path, body, headers: { 'content-type': 'application/json', ...headers } } : { method, url: itemUrl!, body, headers: { 'content-type': 'application/json', ...headers } };
@@ -170,8 +171,6 @@ function toRequest(input: BadInput, collection: CollectionProfile, itemUrl: stri
   switch (input.kind) {
     case 'malformed-json': return write(input.method, input.body);
     case 'wrong-type': return write(input.method, JSON.stringify({ ...baseBody(collection, input.method, mark), [input.field]: input.value }));
-    // The mark goes first: the invalid body's own value of the mark field, if it has one, is the point.
-    case 'invalid-body': return post(JSON.stringify({ ...mark, ...collection.invalidBody }));
     case 'missing-field': return post(JSON.stringify(Object.fromEntries(Object.entries(base).filter(([k]) => k !== input.field))));
     case 'not-an-object': return write(input.method, JSON.stringify(input.value));
     case 'odd-header': return write(input.method, JSON.stringify(baseBody(collection, input.method, mark)), { [input.name]: input.value });
@@ -183,6 +182,17 @@ function toRequest(input: BadInput, collection: CollectionProfile, itemUrl: stri
     // JSON text with no Content-Type at all.
     case 'no-content-type': return { method: 'POST', path: collection.path, body: JSON.stringify(base) };
   }
+}
+
+/**
+ * Sends `input`: the configured invalid body and the canonical malformed JSON are the run's
+ * shared error probes (the problem checks judge the same answers), the rest the check's own.
+ */
+function sendInput(ctx: CheckContext, input: BadInput, collection: CollectionProfile, writable: WritableCollection | undefined, itemUrl: string | undefined): Promise<HttpResponse> {
+  // Only a writable collection's examples hold the invalid body.
+  if (input.kind === 'invalid-body') return errorProbes.invalidBody(ctx, writable!);
+  if (writable && input.kind === 'malformed-json' && input.method === 'POST' && input.body === malformedJson) return errorProbes.malformedJson(ctx, writable);
+  return ctx.sendCreating(collection, toRequest(input, collection, itemUrl, freshMark(ctx, collection)));
 }
 
 /** `base` as JSON text with one more member whose value is raw JSON text. */
@@ -233,7 +243,7 @@ export const badInputNo5xx = defineCheck({
         const itemUrl = toItem(input) && needs.writable ? (await (item ??= refusedWritesItem(ctx, needs.writable))).url : undefined;
         let res;
         try {
-          res = await ctx.sendCreating(collection, toRequest(input, collection, itemUrl, freshMark(ctx, collection)));
+          res = await sendInput(ctx, input, collection, needs.writable, itemUrl);
         } catch (err) {
           // A server may refuse an oversized upload by closing the connection (RFC 9110 §15.5.14).
           if (isRestprobeError(err, 'ERR_PROTOCOL')) {
