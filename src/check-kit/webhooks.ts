@@ -4,7 +4,6 @@
  * trigger events, and the deliveries about that item (other checks' items trigger events
  * too: a delivery is this check's when its body names the item's mark or id).
  */
-import { randomUUID } from 'node:crypto';
 import { CheckFailure } from '../model/check.js';
 import type { CheckContext, CreatedResource, HttpResponse, RequestSpec } from '../model/context.js';
 import type { WebhookProbe } from '../model/needs.js';
@@ -74,7 +73,8 @@ export interface Trigger {
  * before the create's answer.
  */
 export async function triggerCreate(ctx: CheckContext, probe: WebhookProbe, beforeCreate?: (tests: Omit<Trigger, 'item'>) => void): Promise<Trigger> {
-  const mark = `restprobe-evt-${randomUUID().slice(0, 13)}`;
+  // A mark of the run: a create killed before its answer leaves only the mark, and cleanup searches by a run's marks alone.
+  const mark = ctx.newMark();
   let id: string | undefined;
   const { markField, idField } = probe.trigger;
   // The mark is known before the create answers (a delivery may come first); the id after.
