@@ -1,5 +1,5 @@
 /** §8.6–8.7 Cache-Control: present, well-formed, and never public on a personalised response. */
-import { CheckSkipped, defineCheck } from '../../src/model/check.js';
+import { CheckFailure, CheckSkipped, defineCheck } from '../../src/model/check.js';
 import type { CheckContext, HttpResponse } from '../../src/model/context.js';
 import type { CollectionProfile } from '../../src/model/profile.js';
 import type { WritableCollection } from '../../src/model/needs.js';
@@ -58,11 +58,13 @@ export const cacheControlWellFormed = defineCheck({
 export const credentialedNotPublic = defineCheck({
   id: 'LIM-credentialed-not-public',
   title: 'Personalised responses are not cached as public',
-  rule: 'A response of a collection the config declares personalised (`collections[].personalised`) MUST NOT be storable by shared caches: no `public` or `s-maxage`, and `private` or `no-store` (an API key names an application, and RFC 9111 §3.5 lets other credentialed responses be public).',
+  rule: 'A response of a collection the config declares personalised (`collections[].personalised`) MUST NOT be storable by shared caches: no `public` or `s-maxage`, and `private` or `no-store`, unless the request carried `Authorization` and the response no `must-revalidate`, which RFC 9111 §3.5 keeps shared caches from reusing (an API key in another header names an application, and a shared cache may store what it gets).',
   severity: 'must',
   needs: ['personalised', 'credentials'],
   uses: ['mayWrite'],
-  async run(ctx, { personalised, mayWrite }) {
+  async run(ctx, { personalised, mayWrite, credentials }) {
+    // RFC 9111 §3.5: a shared cache reuses a response to a request with Authorization only when public, s-maxage or must-revalidate allows it.
+    const authorization = credentials.header.toLowerCase() === 'authorization';
     const judged: HttpResponse[] = [];
     for (const collection of personalised) {
       const writable = mayWrite && collection.createBody !== undefined ? (collection as WritableCollection) : undefined;
@@ -74,7 +76,13 @@ export const credentialedNotPublic = defineCheck({
         const names = parseCacheControl(value).directives.map((d) => d.name);
         const shared = names.filter((n) => n === 'public' || n === 's-maxage');
         ensure(shared.length === 0, `${describe(res)} of personalised ${collection.name} has Cache-Control "${value}", expected no ${shared.join(' or ')}`, 'private or no-store', value);
-        ensure(names.includes('private') || names.includes('no-store'), `${describe(res)} of personalised ${collection.name} has Cache-Control "${value}", expected private or no-store so shared caches keep it to one user`, 'private or no-store', value);
+        if (names.includes('private') || names.includes('no-store')) continue;
+        if (authorization && !names.includes('must-revalidate')) {
+          ctx.note(`${describe(res)} of personalised ${collection.name} has Cache-Control "${value}": sent with Authorization, so no shared cache reuses it (RFC 9111 §3.5)`);
+          continue;
+        }
+        const why = authorization ? 'must-revalidate lets shared caches reuse it even for a request with Authorization (RFC 9111 §3.5)' : `shared caches may store it, as the key travels in ${credentials.header}, not Authorization (RFC 9111 §3.5)`;
+        throw new CheckFailure(`${describe(res)} of personalised ${collection.name} has Cache-Control "${value}": ${why}; expected private or no-store so shared caches keep it to one user`, 'private or no-store', value, res.exchangeIndex);
       }
     }
     withCacheControl(judged);
