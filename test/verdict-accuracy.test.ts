@@ -647,3 +647,30 @@ describe('messages', () => {
     });
   });
 });
+
+describe('a shared write sequence cut short', () => {
+  it('judges the steps answered before: a dropped second PUT errors only END-put-idempotent', async () => {
+    const puts = new Map<string, number>();
+    // Every unconditional PUT to an item after its first: the connection is dropped.
+    const dropSecondPut: Rewrites = {
+      request(req) {
+        if (req.method !== 'PUT' || req.headers['if-match'] !== undefined) return req;
+        const n = (puts.get(pathOf(req)) ?? 0) + 1;
+        puts.set(pathOf(req), n);
+        if (n >= 2) throw new Error('connection dropped');
+        return req;
+      },
+    };
+    const ids = ['END-put-replaces', 'END-put-idempotent', 'END-update-returns-resource', 'END-etag-changes-on-write', 'END-patch-keeps-unsent'];
+    const target = await startVariant(dropSecondPut);
+    try {
+      // One run, so the checks share the sequences.
+      const { results } = await runChecks({ profile: target.profile, checks: catalogue.filter((c) => ids.includes(c.id)), seed: 1, client: target.client });
+      const explain = results.map((r) => `${resultName(r.id, r.collection)}: ${r.status} ${r.message}`).join('\n');
+      expect(results.length, explain).toBeGreaterThanOrEqual(2 * ids.length);
+      for (const r of results) expect(r.status, explain).toBe(r.id === 'END-put-idempotent' ? 'error' : 'pass');
+    } finally {
+      await target.close();
+    }
+  });
+});

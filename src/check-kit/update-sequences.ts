@@ -21,33 +21,77 @@ export interface WriteThenRead {
   readonly after: HttpResponse;
 }
 
+/**
+ * What a sequence ends with when a request of it threw (a timeout, a dropped connection):
+ * the steps before it were answered and are judged; a check whose step is missing gets the
+ * error, as if it had sent the request itself.
+ */
+export interface CutShort {
+  readonly failure?: unknown;
+}
+
 /** A fresh item, its GET before any write, and the writes sent to it in order. */
-export interface UpdateSequence {
+export interface UpdateSequence extends CutShort {
   readonly item: CreatedResource;
-  readonly before: HttpResponse;
+  readonly before?: HttpResponse;
   readonly writes: readonly WriteThenRead[];
 }
 
 type Method = 'PUT' | 'PATCH';
 
-/** Whether any answer of a sequence says the target was unavailable for a moment: such a sequence is its sender's alone, and every other check sends its own. */
-const kept = (s: UpdateSequence): boolean => ![s.item.response, s.before, ...s.writes.flatMap((w) => [w.write, w.after])].some((res) => isUnavailable(res.status));
+/**
+ * Whether a sequence may serve every check: it ran to its end, and no answer says the target
+ * was unavailable for a moment. Otherwise it is its sender's alone, and each other check sends its own.
+ */
+const servesAll = (s: CutShort, answers: readonly HttpResponse[]): boolean => s.failure === undefined && !answers.some((res) => isUnavailable(res.status));
+
+/** `take` for a step: both its answers into the adopting check's evidence. */
+const takeStep = (take: (res: HttpResponse) => HttpResponse) => (w: WriteThenRead): WriteThenRead => ({ write: take(w.write), after: take(w.after) });
+
+/**
+ * `step`, which a check needs answered, or the error that cut `s` short before it was: the
+ * check meets the error as if it had sent the request itself.
+ *
+ * @example
+ * ```ts
+ * const [neverIssued] = sequence.updates;
+ * judge(answered(sequence, neverIssued));
+ * ```
+ */
+export function answered<T>(s: CutShort, step: T | undefined): T {
+  if (step !== undefined) return step;
+  throw s.failure ?? new RestprobeError('ERR_HARNESS', 'a shared write sequence ended before the step a check needs, with no error');
+}
+
+/** Step `i` of `s`, or the error that cut it short before that step was answered. */
+export const stepOf = (s: UpdateSequence, i: number): WriteThenRead => answered(s, s.writes[i]);
+
+/** The GET of `s`'s item before its writes, or the error that cut it short before. */
+export const beforeOf = (s: UpdateSequence): HttpResponse => answered(s, s.before);
 
 function sequence(ctx: CheckContext, c: WritableCollection, method: Method, times: number): Promise<UpdateSequence> {
   const body = method === 'PUT' ? c.replaceBody : c.patchBody;
   return ctx.sharedAnswers(
     `${method} ×${times} to a fresh item of ${c.name}`,
-    async (sender) => {
+    async (sender): Promise<UpdateSequence> => {
       const item = await sender.create(c);
       const read = () => sender.http.send({ method: 'GET', url: item.url });
-      const before = await read();
+      let before: HttpResponse | undefined;
       const writes: WriteThenRead[] = [];
-      // Sent whatever each answers: every check judges the step its rule is about.
-      for (let i = 0; i < times; i++) writes.push({ write: await sender.http.send({ method, url: item.url, json: body }), after: await read() });
+      try {
+        before = await read();
+        // Sent whatever each answers: every check judges the step its rule is about.
+        for (let i = 0; i < times; i++) {
+          const write = await sender.http.send({ method, url: item.url, json: body });
+          writes.push({ write, after: await read() });
+        }
+      } catch (failure) {
+        return { item, ...(before && { before }), writes, failure };
+      }
       return { item, before, writes };
     },
-    (s, take) => ({ item: { ...s.item, response: take(s.item.response) }, before: take(s.before), writes: s.writes.map((w) => ({ write: take(w.write), after: take(w.after) })) }),
-    kept,
+    (s, take) => ({ ...s, item: { ...s.item, response: take(s.item.response) }, ...(s.before && { before: take(s.before) }), writes: s.writes.map(takeStep(take)) }),
+    (s) => servesAll(s, [s.item.response, ...(s.before ? [s.before] : []), ...s.writes.flatMap((w) => [w.write, w.after])]),
   );
 }
 
@@ -56,7 +100,8 @@ function sequence(ctx: CheckContext, c: WritableCollection, method: Method, time
  *
  * @example
  * ```ts
- * const { before, writes: [patch] } = await patchSequence(ctx, patchable);
+ * const patched = await patchSequence(ctx, patchable);
+ * const { write, after } = stepOf(patched, 0);
  * ```
  */
 export function patchSequence(ctx: CheckContext, c: WritableCollection): Promise<UpdateSequence> {
@@ -68,11 +113,35 @@ export function patchSequence(ctx: CheckContext, c: WritableCollection): Promise
  *
  * @example
  * ```ts
- * const { writes: [first, second] } = await putSequence(ctx, replaceable);
+ * const put = await putSequence(ctx, replaceable);
+ * const [first, second] = [stepOf(put, 0), stepOf(put, 1)];
  * ```
  */
 export function putSequence(ctx: CheckContext, c: WritableCollection): Promise<UpdateSequence> {
   return sequence(ctx, c, 'PUT', 2);
+}
+
+/** One of a collection's update sequences, with the method and the configured body it sends. */
+export interface SentUpdate {
+  readonly method: Method;
+  readonly body: Readonly<Record<string, unknown>>;
+  readonly sequence: UpdateSequence;
+}
+
+/**
+ * The sequences of the writes a collection is configured for: the PUT one (replace body), then
+ * the PATCH one (patch body), for a check that judges each configured write.
+ *
+ * @example
+ * ```ts
+ * for (const { method, sequence } of await updateSequences(ctx, updatable)) judge(method, stepOf(sequence, 0));
+ * ```
+ */
+export async function updateSequences(ctx: CheckContext, c: WritableCollection): Promise<SentUpdate[]> {
+  return [
+    ...(c.replaceBody ? [{ method: 'PUT' as const, body: c.replaceBody, sequence: await putSequence(ctx, c) }] : []),
+    ...(c.patchBody ? [{ method: 'PATCH' as const, body: c.patchBody, sequence: await patchSequence(ctx, c) }] : []),
+  ];
 }
 
 /** The writes a check can make on an item of an updatable collection: PUT with the replace body, PATCH with the patch body. */
@@ -106,17 +175,17 @@ export interface RefusedWrites {
  * The tags stay stale while every write is refused, so one write to make them serves every
  * write after it.
  */
-export interface StaleIfMatch {
+export interface StaleIfMatch extends CutShort {
   readonly created: HttpResponse;
   /** PUT and PATCH with the never-issued tag, then (when a write changed the ETag) with the previous one. */
   readonly updates: readonly RefusedWrites[];
   /** The configured writes sent to make the ETag stale, each with the GET after it, until one changed it. */
-  readonly staleMaking: readonly { readonly write: HttpResponse; readonly after: HttpResponse }[];
+  readonly staleMaking: readonly WriteThenRead[];
   /** DELETE with the same tags. */
   readonly deletes: readonly RefusedWrites[];
 }
 
-/** Sent once per collection for the run ({@link StaleIfMatch}); a sequence that met a 502, 503 or 504 is its sender's alone. */
+/** Sent once per collection for the run ({@link StaleIfMatch}); a sequence cut short or that met a 502, 503 or 504 is its sender's alone. */
 export function staleIfMatch(ctx: CheckContext, u: WritableCollection): Promise<StaleIfMatch> {
   const all = (s: StaleIfMatch): HttpResponse[] => [s.created, ...[...s.updates, ...s.deletes].flatMap((r) => [...r.sent, r.before, r.after]), ...s.staleMaking.flatMap((w) => [w.write, w.after])];
   return ctx.sharedAnswers(
@@ -127,10 +196,10 @@ export function staleIfMatch(ctx: CheckContext, u: WritableCollection): Promise<
       const refused = (r: RefusedWrites): RefusedWrites => ({ ...r, before: take(r.before), sent: r.sent.map(take), after: take(r.after) });
       const created = take(s.created);
       const [neverIssued, ...previous] = s.updates.map((r, i) => (i === 0 ? refused(r) : r));
-      const staleMaking = s.staleMaking.map((w) => ({ write: take(w.write), after: take(w.after) }));
-      return { created, updates: [...(neverIssued ? [neverIssued] : []), ...previous.map(refused)], staleMaking, deletes: s.deletes.map(refused) };
+      const staleMaking = s.staleMaking.map(takeStep(take));
+      return { ...s, created, updates: [...(neverIssued ? [neverIssued] : []), ...previous.map(refused)], staleMaking, deletes: s.deletes.map(refused) };
     },
-    (s) => !all(s).some((res) => isUnavailable(res.status)),
+    (s) => servesAll(s, all(s)),
   );
 }
 
@@ -139,9 +208,12 @@ async function sendStaleIfMatch(ctx: CheckContext, u: WritableCollection): Promi
   const get = () => ctx.http.send({ method: 'GET', url: item.url });
   const created = await get();
   const etag = created.status === 200 ? created.headers['etag'] : undefined;
-  const sequence = { created, updates: [] as RefusedWrites[], staleMaking: [] as { write: HttpResponse; after: HttpResponse }[], deletes: [] as RefusedWrites[] };
+  const updates: RefusedWrites[] = [];
+  const staleMaking: WriteThenRead[] = [];
+  const deletes: RefusedWrites[] = [];
+  const sequence = (failure?: unknown): StaleIfMatch => ({ created, updates, staleMaking, deletes, ...(failure !== undefined && { failure }) });
   // Without a validator there is no stale one to send: the checks fail on the GET.
-  if (typeof etag !== 'string' || !isEntityTag(etag)) return sequence;
+  if (typeof etag !== 'string' || !isEntityTag(etag)) return sequence();
   let last = created;
   const refuse = async (specs: readonly RequestSpec[], [which, tag]: readonly [string, string]): Promise<RefusedWrites> => {
     const before = last;
@@ -150,18 +222,22 @@ async function sendStaleIfMatch(ctx: CheckContext, u: WritableCollection): Promi
     last = await get();
     return { which, sent, before, after: last };
   };
-  const tags: (readonly [string, string])[] = [['a tag the server never issued', staleTag]];
-  sequence.updates.push(await refuse(updateWrites(item), tags[0]!));
-  // Sent whatever each answers: each check judges the steps its rule is about.
-  for (const write of updateWrites(item)) {
-    const res = await ctx.http.send(write);
-    last = await get();
-    sequence.staleMaking.push({ write: res, after: last });
-    if (last.headers['etag'] === etag) continue;
-    tags.push([`the previous ETag ${etag}`, etag]);
-    sequence.updates.push(await refuse(updateWrites(item), tags[1]!));
-    break;
+  try {
+    const tags: (readonly [string, string])[] = [['a tag the server never issued', staleTag]];
+    updates.push(await refuse(updateWrites(item), tags[0]!));
+    // Sent whatever each answers: each check judges the steps its rule is about.
+    for (const spec of updateWrites(item)) {
+      const write = await ctx.http.send(spec);
+      last = await get();
+      staleMaking.push({ write, after: last });
+      if (last.headers['etag'] === etag) continue;
+      tags.push([`the previous ETag ${etag}`, etag]);
+      updates.push(await refuse(updateWrites(item), tags[1]!));
+      break;
+    }
+    for (const tag of tags) deletes.push(await refuse([{ method: 'DELETE', url: item.url }], tag));
+  } catch (failure) {
+    return sequence(failure);
   }
-  for (const tag of tags) sequence.deletes.push(await refuse([{ method: 'DELETE', url: item.url }], tag));
-  return sequence;
+  return sequence();
 }
