@@ -47,11 +47,12 @@ export function sharedItem(ctx: CheckContext, c: WritableCollection): Promise<Cr
 const sharedItemKey = (c: WritableCollection): string => `${c.name}: an item to read`;
 
 /**
- * An item that writes which must be refused are sent to (a stale If-Match, a body that fails
- * validation, an unsupported Content-Type, bad input), one per collection for the run, made
- * by the first check that asks. Those checks judge the answer only, never the item after it:
- * a write a faulty target applies all the same changes nothing another of them reads. Not
- * {@link sharedItem}, which must stay as created.
+ * An item that writes a target should refuse are sent to (a stale If-Match, a body that fails
+ * validation, an unsupported Content-Type; ERR-bad-input-no-5xx's PUT and PATCH, which may
+ * also succeed), one per collection for the run, made by the first check that asks. Those
+ * checks judge the answers only, never the item after them, so none needs it as created: a
+ * write a faulty target applies all the same leaves it changed for the next, whose answer
+ * may then differ (two faults at once). Not {@link sharedItem}, which must stay as created.
  */
 export function refusedWritesItem(ctx: CheckContext, c: WritableCollection): Promise<CreatedResource> {
   return ctx.runFixture(`${c.name}: an item for writes that must be refused`, (maker) => maker.create(c));

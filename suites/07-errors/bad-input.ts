@@ -12,7 +12,7 @@ import { checkProperty } from '../../src/check-kit/property.js';
 import { freshMark } from '../../src/check-kit/fresh-mark.js';
 import { errorProbes, malformedJson, refusedWritesItem } from '../../src/check-kit/probes.js';
 
-/** A write a body probe is sent with: POST to the collection, PUT and PATCH to an item the check made. */
+/** A write a body probe is sent with: POST to the collection, PUT and PATCH to the collection's item for refused writes. */
 type WriteMethod = 'POST' | 'PUT' | 'PATCH';
 
 /** One bad input; each kind names what is wrong with it. */
@@ -73,7 +73,7 @@ const headerText = /^[\x21-\x7e]([\x20-\x7e]{0,30}[\x21-\x7e])?$/;
 interface Allowed {
   readonly writable: boolean;
   readonly destructive: boolean;
-  /** Writes sent to an item the check made (the collection takes them). */
+  /** Writes sent to the collection's item for refused writes (the collection takes them). */
   readonly updates: readonly WriteMethod[];
 }
 
@@ -127,12 +127,10 @@ function canonical(collection: CollectionProfile, { writable, destructive, updat
   const reads: BadInput[] = [{ kind: 'odd-id', segment: '%00' }, { kind: 'odd-query', query: { limit: 'abc' } }, { kind: 'odd-query', query: { cursor: '%%%' } }];
   if (!writable) return [...targeted, ...reads];
   const body = collection.createBody ?? {};
-  // One value of another type a field: a number and an object by turns, so both kinds are sent; the random cases try the rest.
+  // One value of another type a field, an object (a number for an object field): stores coerce a number into a
+  // string field ("0"), while an object there is a common real 500 (Mongoose's CastError unhandled). The random cases try the rest.
   const wrongTypes = (method: WriteMethod): BadInput[] =>
-    Object.entries(baseBody(collection, method, {})).map(([field, sent], i): BadInput => {
-      const others = [0, {}, 'restprobe'].filter((value) => jsonType(value) !== jsonType(sent));
-      return { kind: 'wrong-type', method, field, value: others[i % 2] };
-    });
+    Object.entries(baseBody(collection, method, {})).map(([field, sent]): BadInput => ({ kind: 'wrong-type', method, field, value: jsonType(sent) === 'object' ? 0 : {} }));
   const all: BadInput[] = [
     { kind: 'not-an-object', method: 'POST', value: null },
     ...targeted,
