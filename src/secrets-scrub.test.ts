@@ -77,17 +77,17 @@ describe('scrubSecrets on encoded secrets', () => {
     }
   });
 
-  it('leaves base64 that shares only six bytes with a secret, and scrubs a cut echo holding eight', () => {
+  it('leaves base64 that shares only six bytes with a secret, and scrubs a cut echo holding nine', () => {
     const user = { envName: 'USERNAME', value: 'probe-user' };
     // A cursor whose key holds the run's mark: `restprobe-` shares `probe-` with the username.
     for (const pad of ['', 'a', 'ab']) {
       const cursor = Buffer.from(`{"k":["${pad}restprobe-d8a92c5a-280b0129"]}`).toString('base64url');
       expect(scrubSecrets(`GET /v2/projects?cursor=${cursor}`, [user])).toBe(`GET /v2/projects?cursor=${cursor}`);
     }
-    // Cut after eight bytes of the secret, at each alignment: still scrubbed.
+    // Cut after nine bytes of the secret, at each alignment: still scrubbed.
     for (const id of ['a', 'ab', 'abc']) {
       const whole = Buffer.from(`${id}:${secret.value}`).toString('base64');
-      const cut = whole.slice(0, Math.ceil(((id.length + 1 + 8) * 8) / 6) + 1);
+      const cut = whole.slice(0, Math.ceil(((id.length + 1 + 9) * 8) / 6) + 1);
       expect(scrubSecrets(`Basic ${cut}…`, [secret])).toContain('$CLIENT_SECRET');
     }
   });

@@ -4,8 +4,8 @@
  * writer or a target may have encoded it (JSON string, XML or HTML text, URL component,
  * form body, base64 and base64url at any alignment: a target echoing `Authorization:
  * Basic …`), and any piece of it of {@link fragmentLength} characters or more that is
- * plausibly the secret (a message or body cut mid-secret), never a word that merely
- * shares 8 letters with it.
+ * plausibly the secret (a message or body cut mid-secret; in base64, as many bytes), never a
+ * word that merely shares 8 letters with it.
  */
 import type { Secret } from './model/profile.js';
 
@@ -50,11 +50,12 @@ function encodingsOf(value: string): string[] {
 }
 
 /**
- * The base64 characters that hold fragmentLength bytes: a shorter run of a base64 core holds
- * fewer bytes of the secret than a text run must. Eight characters are only six bytes, which
- * the mark `restprobe-…` in an encoded cursor shares with a username `probe-user`.
+ * The base64 characters that hold fragmentLength whole bytes wherever they start: a shorter
+ * run of a base64 core holds fewer bytes of the secret than a text run must. Eight characters
+ * are only six bytes, which the mark `restprobe-…` in an encoded cursor shares with a
+ * username `probe-user`.
  */
-const base64RunLength = Math.ceil((fragmentLength * 8) / 6);
+const base64RunLength = Math.ceil((fragmentLength * 8) / 6) + 1;
 
 /** A secret's forms, the forms whose pieces are scrubbed too, and the hashes of those pieces: what scrubbing needs of it. */
 interface Prepared {
@@ -117,7 +118,7 @@ function prepare(value: string): Prepared {
 /**
  * `text` with every occurrence of each secret (≥ 4 characters) replaced by `$ENV_NAME`,
  * and then every run of 8 or more characters taken from a secret (a cut-off prefix, a
- * tail) replaced the same way.
+ * tail; 12 or more of its base64, which hold 8 bytes) replaced the same way.
  *
  * @example
  * ```ts
