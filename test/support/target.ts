@@ -20,8 +20,8 @@ export interface Target {
 }
 
 /**
- * The probe keys' quota in tests: `serve`'s default and the reference config's (10 in a
- * quarter of a second), so the rate-limit checks wait milliseconds (a token every 25 ms), not
+ * The probe keys' quota in tests: `serve`'s default and the reference config's (5 in a
+ * quarter of a second), so the rate-limit checks wait milliseconds (a token every 50 ms), not
  * seconds, and a burst on a loaded CI machine (4 test workers on 2 cores) still outruns the refill.
  */
 export const testProbeRateLimit = defaultProbeRateLimit;
