@@ -542,6 +542,21 @@ describe('14. bad input must get a 4xx, not only no 5xx', () => {
     expectVerdicts(await verdictsOn(startTarget(['validation-error-as-200']), ['ERR-bad-input-no-5xx']), { 'ERR-bad-input-no-5xx': 'fail' });
   });
 
+  it('an update that coerces a number into a string field but crashes on an object there fails (Mongoose findByIdAndUpdate, unhandled CastError)', async () => {
+    // Creates are validated (the reference server's 422); an update casts: a number becomes its text, an object is a 500.
+    const castsUpdates: Rewrites = {
+      request(req) {
+        const body = jsonOf(req);
+        if ((req.method !== 'PUT' && req.method !== 'PATCH') || !isItem(req) || !isObject(body) || !('name' in body)) return req;
+        if (isObject(body['name'])) return { status: 500, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ message: 'Cast to string failed for value "{}" (type Object) at path "name"' }) };
+        return typeof body['name'] === 'number' ? { ...req, body: JSON.stringify({ ...body, name: String(body['name']) }) } : req;
+      },
+    };
+    const judged = await verdictsOn(startVariant(castsUpdates), ['ERR-bad-input-no-5xx']);
+    expectVerdicts(judged, { 'ERR-bad-input-no-5xx': 'fail' });
+    expect(judged.explain).toMatch(/→ 500 .* for wrong-type .*"method":"(PUT|PATCH)".*"field":"name"/);
+  });
+
   it('a server that reads a JSON body sent without Content-Type passes (RFC 9110 §8.3 lets it)', async () => {
     const sniffs: Rewrites = {
       request: (req) => (req.method === 'POST' && req.headers['content-type'] === undefined && req.body.length > 0 ? { ...req, headers: { ...req.headers, 'content-type': 'application/json' } } : req),
