@@ -14,7 +14,7 @@
 import type { CheckContext, ReceivedExchange } from '../model/context.js';
 import type { OpenApiDocument } from '../model/openapi-document.js';
 import type { TargetProfile } from '../model/profile.js';
-import { CheckFailure, CheckSkipped } from '../model/check.js';
+import { CheckFailure, CheckSkipped, ShouldFailure } from '../model/check.js';
 import { isObject } from '../model/json.js';
 import { pathItems, type Operation, type Response } from '../document/operations.js';
 import { serverPath, serversOf } from '../document/servers.js';
@@ -28,10 +28,17 @@ export interface DocumentedAnswer {
   readonly response: Response | undefined;
   /** `HEAD` answered under the document's `GET`: judged without a body. */
   readonly bodiless: boolean;
+  /** A `HEAD` the document does not list, judged under its `GET`. */
+  readonly headOfGet?: boolean;
+}
+
+/** A problem that breaks what the document SHOULD say, not what it MUST: a warn. */
+export interface ShouldProblem {
+  readonly should: string;
 }
 
 /** What a rule makes of one answer: a problem (short, the same for the same fault), or nothing. */
-export type AnswerRule = (answer: DocumentedAnswer, judge: DocumentJudge) => string | undefined;
+export type AnswerRule = (answer: DocumentedAnswer, judge: DocumentJudge) => string | ShouldProblem | undefined;
 
 interface Template {
   readonly path: string;
@@ -100,7 +107,7 @@ export class DocumentJudge {
   }
 
   /** The operation an answer answered, when the document describes it. */
-  operationOf(method: string, url: string): { operation: Operation; bodiless: boolean } | undefined {
+  operationOf(method: string, url: string): { operation: Operation; bodiless: boolean; headOfGet?: boolean } | undefined {
     let parsed: URL;
     try {
       parsed = new URL(url);
@@ -119,7 +126,7 @@ export class DocumentJudge {
       if (own !== undefined) return { operation: own, bodiless: upper === 'HEAD' };
       // A HEAD the document does not list answers as its GET would, without the body (RFC 9110 §9.3.2).
       const get = upper === 'HEAD' ? template.operations.find((o) => o.method === 'GET') : undefined;
-      return get === undefined ? undefined : { operation: get, bodiless: true };
+      return get === undefined ? undefined : { operation: get, bodiless: true, headOfGet: true };
     }
     return undefined;
   }
@@ -222,9 +229,23 @@ const documented = (operation: Operation): string => operation.responses.map((r)
  */
 const machineryStatuses: ReadonlySet<number> = new Set([304, 401, 406, 412, 415, 429]);
 
-/** DOC-status-documented: the answer's status is described for its operation. */
-export const statusRule: AnswerRule = ({ operation, response, exchange }) =>
-  response === undefined && !machineryStatuses.has(exchange.response.status) ? `answered ${exchange.response.status}, which is not documented (documented: ${documented(operation)})` : undefined;
+/**
+ * DOC-status-documented: the answer's status is described for its operation. A 4xx (but a
+ * 405, which refuses a method the document lists) is a SHOULD where the operation lists no
+ * client error but 422: OpenAPI 3.1 §4.8.16 expects a document to cover the known errors, not
+ * every code, and generated documents list the success and little else (FastAPI adds 422
+ * alone; springdoc, Swashbuckle and drf-spectacular list 200). An operation that lists its
+ * client errors promises those: another 4xx MUST be among them (a 410 where it lists 404).
+ */
+export const statusRule: AnswerRule = ({ operation, response, exchange, headOfGet }) => {
+  const status = exchange.response.status;
+  if (response !== undefined || machineryStatuses.has(status)) return undefined;
+  // A HEAD the document does not list, refused by a framework that serves GET alone (FastAPI, ASP.NET): the document promised nothing of it.
+  if (headOfGet === true && (status === 405 || status === 501)) return undefined;
+  const problem = `answered ${status}, which is not documented (documented: ${documented(operation)})`;
+  const listsClientErrors = operation.responses.some((r) => /^4\d\d$/.test(r.status) && r.status !== '422');
+  return status >= 400 && status < 500 && status !== 405 && !listsClientErrors ? { should: problem } : problem;
+};
 
 /** DOC-media-type-documented: a body comes with a media type the document lists for its status. */
 export const mediaTypeRule: AnswerRule = (answer) => {
@@ -302,27 +323,31 @@ export async function holdAnswers(ctx: CheckContext, openapi: OpenApiDocument, r
     answers = judge.answers(ctx.received());
   }
   if (answers.length === 0) throw new CheckSkipped('no answer of the run was to an operation the OpenAPI document describes (its servers and paths did not match the requests)');
-  const findings = new Map<string, { first: DocumentedAnswer; problem: string; count: number }>();
+  const findings = new Map<string, { first: DocumentedAnswer; problem: string; should: boolean; count: number }>();
   for (const answer of answers) {
-    const problem = rule(answer, judge);
-    if (problem === undefined) continue;
+    const found = rule(answer, judge);
+    if (found === undefined) continue;
+    const [problem, should] = typeof found === 'string' ? [found, false] : [found.should, true];
     // One finding for every item of a listing that breaks the schema alike (`/data/3/name`, `/data/7/name`).
     const key = `${answer.operation.method} ${answer.operation.path} ${problem.replace(/\/\d+(?=\/|\s)/g, '/*')}`;
     const seen = findings.get(key);
-    if (seen === undefined) findings.set(key, { first: answer, problem, count: 1 });
+    if (seen === undefined) findings.set(key, { first: answer, problem, should, count: 1 });
     else seen.count++;
   }
   const operations = new Set(answers.map((a) => `${a.operation.method} ${a.operation.path}`));
   ctx.observed(`the ${subject} of ${answers.length} answers to ${operations.size} documented operations`);
   if (findings.size === 0) return;
-  const lines = [...findings.values()].map(({ first, problem, count }) => {
+  // What MUST hold first: the verdict is a fail when any of it breaks, a warn when only what SHOULD does.
+  const ordered = [...findings.values()].sort((a, b) => Number(a.should) - Number(b.should));
+  const lines = ordered.map(({ first, problem, count }) => {
     const { operation } = first;
     const times = count === 1 ? '' : ` (${count} answers)`;
     return `${operation.method} ${operation.path} ${problem}${times}, first to ${first.exchange.sentBy}`;
   });
   // The first answer of each finding goes into the evidence; the message names them all.
-  const cited = [...findings.values()].slice(0, 8).map(({ first }) => ctx.cite(first.exchange));
+  const cited = ordered.slice(0, 8).map(({ first }) => ctx.cite(first.exchange));
   const shown = lines.slice(0, maxFindingsShown);
   const found = `${shown.join('; ')}${lines.length > shown.length ? `; and ${lines.length - shown.length} more findings of the same kind` : ''}`;
-  throw new CheckFailure(`${findings.size === 1 ? 'one operation answers' : `${findings.size} findings: operations answer`} unlike the document: ${found}`, `every answer's ${subject} as the OpenAPI document describes it`, found, cited[0]);
+  const Failure = ordered.every((f) => f.should) ? ShouldFailure : CheckFailure;
+  throw new Failure(`${findings.size === 1 ? 'one operation answers' : `${findings.size} findings: operations answer`} unlike the document: ${found}`, `every answer's ${subject} as the OpenAPI document describes it`, found, cited[0]);
 }
