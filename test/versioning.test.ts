@@ -75,6 +75,29 @@ describe('VER- checks', () => {
     expect(got.verdicts[id as (typeof ids)[number]], got.explain).toBe('fail');
   });
 
+  it.each([
+    ['under X-API-Version, 400 (Asp.Versioning, Spring)', 'x-api-version', customHeaderScheme, 400],
+    ['under a vendor media type in Accept, 406 (DRF AcceptHeaderVersioning)', 'header', headerScheme, 406],
+  ] as const)('pass a removed version refused %s', async (_what, versioning, scheme, status) => {
+    let refused = 0;
+    const refuses: Rewrites = {
+      response: (res, req) => {
+        if ((res.status !== 404 && res.status !== 410) || !/(^|[=\s])v?0$/.test(req.headers['x-api-version'] ?? req.headers['accept'] ?? '')) return res;
+        refused++;
+        return { ...res, status };
+      },
+    };
+    const got = await verdicts(versionedServer(versioning, refuses), scheme);
+    expect(refused).toBeGreaterThan(0);
+    expect(got.verdicts['VER-removed-version-gone'], got.explain).toBe('pass');
+  });
+
+  it('fail a removed version answered 406 where the version is not named in Accept', async () => {
+    const refuses: Rewrites = { response: (res, req) => ((res.status === 404 || res.status === 410) && /^v?0$/.test(req.headers['x-api-version'] ?? '') ? { ...res, status: 406 } : res) };
+    const got = await verdicts(versionedServer('x-api-version', refuses), customHeaderScheme);
+    expect(got.verdicts['VER-removed-version-gone'], got.explain).toBe('fail');
+  });
+
   it('fail X-API-Version when Vary names Accept but not the version header', async () => {
     const rewrites: Rewrites = { response: (res) => ({ ...res, headers: { ...res.headers, ...(res.headers['vary'] !== undefined && { vary: 'Accept' }) } }) };
     const got = await verdicts(versionedServer('x-api-version', rewrites), customHeaderScheme);

@@ -99,13 +99,15 @@ export const deprecationHeaders = defineCheck({
 
 export const removedVersionGone = defineCheck({
   id: 'VER-removed-version-gone',
-  title: 'A removed version answers 404 or 410',
-  rule: 'A version past its sunset is removed: a request for it MUST answer 404 or 410 (§3 deprecation flow: deprecated → removed).',
+  title: 'A removed version is refused: 404, 410, or 400 (406 for a version in Accept)',
+  rule: 'A version past its sunset is removed: a request for it MUST answer 404 or 410, or 400 that refuses the version (Asp.Versioning, Spring), or 406 where the version is named in a vendor media type in Accept (RFC 9110 §15.5.7) (§9.6 deprecation flow: deprecated → removed).',
   severity: 'must',
   needs: ['removedVersions'],
   async run(ctx, { removedVersions: v }) {
     const c = firstCollection(ctx);
-    for (const version of v.removed) expectStatus(await getVersioned(ctx, v, version, c.path), [404, 410], `${c.name} under the removed version ${version}`);
+    // A version named in Accept that the API no longer has: no acceptable representation, which 406 says precisely.
+    const refusals = [400, 404, 410, ...(v.scheme === 'header' && v.header.toLowerCase() === 'accept' ? [406] : [])];
+    for (const version of v.removed) expectStatus(await getVersioned(ctx, v, version, c.path), refusals, `${c.name} under the removed version ${version}`);
   },
 });
 
