@@ -78,6 +78,8 @@ interface WidgetsOptions {
   readonly forbidsAll?: boolean;
   /** Turns a number sent for a text field into its digits, as DRF's CharField, pydantic v1 and Mongoose do. */
   readonly coercesNumbers?: boolean;
+  /** A required `factory_id` (an integer the document bounds at 1), refused unless it names factory 7, the only one: a foreign key. */
+  readonly references?: boolean;
 }
 
 /**
@@ -85,7 +87,7 @@ interface WidgetsOptions {
  * enum, a bounded integer, an email, a patterned code and a nullable label (the mark), and a
  * documented 409 for a code already taken.
  */
-const widgetsDocument = (): OpenApiDocument => {
+const widgetsDocument = (references = false): OpenApiDocument => {
   const problem = { description: 'A problem.', content: { 'application/problem+json': { schema: { type: 'object' } } } };
   const widget = { type: 'object', properties: { id: { type: 'integer', readOnly: true }, name: { type: 'string' } } };
   return new OpenApiDocument(
@@ -101,8 +103,9 @@ const widgetsDocument = (): OpenApiDocument => {
                 'application/json': {
                   schema: {
                     type: 'object',
-                    required: ['name', 'kind'],
+                    required: ['name', 'kind', ...(references ? ['factory_id'] : [])],
                     properties: {
+                      ...(references && { factory_id: { type: 'integer', minimum: 1 } }),
                       id: { type: 'integer', readOnly: true },
                       name: { type: 'string', minLength: 1, maxLength: 50 },
                       kind: { type: 'string', enum: ['gear', 'sprocket'] },
@@ -145,6 +148,7 @@ async function startWidgets(options: WidgetsOptions): Promise<{ url: string; ite
     if (body['contact'] !== undefined && !(typeof body['contact'] === 'string' && /^[^@\s]+@[^@\s]+\.[a-z]+$/i.test(body['contact']))) bad.push('contact');
     if (body['code'] !== undefined && !(typeof body['code'] === 'string' && /^[A-Z]{3}$/.test(body['code']))) bad.push('code');
     if (body['label'] !== undefined && body['label'] !== null && !text(body['label'], 0, 100)) bad.push('label');
+    if (options.references === true && body['factory_id'] !== 7) bad.push('factory_id');
     return bad;
   };
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
@@ -189,10 +193,10 @@ async function onWidgets(options: WidgetsOptions): Promise<{ verdicts: Verdicts;
   // Generous timeouts: on a loaded machine (the test files run side by side) this process may wait seconds for a core.
   const client = new HttpClient({ timeoutMs: 10_000, maxBodyBytes: 1 << 20, connections: 2, maxRequests: 1_000 });
   try {
-    const collection = { ...thingsCollection(), name: 'widgets', path: '/widgets', itemPath: '/widgets/{id}', idType: 'integer' as const, createBody: { name: 'w', kind: 'gear' }, markField: 'label' };
+    const collection = { ...thingsCollection(), name: 'widgets', path: '/widgets', itemPath: '/widgets/{id}', idType: 'integer' as const, createBody: { name: 'w', kind: 'gear', ...(options.references === true && { factory_id: 7 }) }, markField: 'label' };
     const base = testProfile(widgets.url, { keyHeader: null });
     const profile = { ...base, http: { ...base.http, timeoutMs: 10_000 }, collections: [collection] };
-    const { results } = await runChecks({ profile, checks, seed: 3, client, inputs: { openapi: widgetsDocument() } });
+    const { results } = await runChecks({ profile, checks, seed: 3, client, inputs: { openapi: widgetsDocument(options.references === true) } });
     return { ...verdicts(results), left: widgets.items.size, creates: widgets.creates };
   } finally {
     await client.close();
@@ -217,6 +221,13 @@ describe.concurrent('on stand-ins held to their own document', () => {
   it('a text field that takes a number as its digits (DRF, pydantic v1): a wrong type is planted as an object, which it refuses, and both pass', async () => {
     const { verdicts: v, explain } = await onWidgets({ refusal: 400, namesFields: true, maxName: 50, coercesNumbers: true });
     expect(v, explain).toEqual({ 'DOC-valid-bodies-accepted [widgets]': 'pass', 'DOC-invalid-bodies-refused [widgets]': 'pass' });
+  });
+
+  it('a required foreign key (factory_id) the config sets: every body keeps the configured one, which the target knows, and both pass', async () => {
+    const { verdicts: v, explain, creates } = await onWidgets({ refusal: 400, namesFields: true, maxName: 50, references: true });
+    expect(v, explain).toEqual({ 'DOC-valid-bodies-accepted [widgets]': 'pass', 'DOC-invalid-bodies-refused [widgets]': 'pass' });
+    expect(creates.length).toBeGreaterThan(4);
+    expect(creates.every((c) => c.body['factory_id'] === 7)).toBe(true);
   });
 
   it('a refusal that names no field fails DOC-invalid-bodies-refused, and only it', async () => {

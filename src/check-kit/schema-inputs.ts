@@ -105,13 +105,14 @@ export class BodyInputs {
     private readonly validator: SchemaValidator,
     made: Body,
     leaveOut: readonly string[],
+    kept: readonly string[],
   ) {
     this.base = Object.fromEntries(Object.entries(made).filter(([name]) => !leaveOut.includes(name)));
     this.held = Object.fromEntries(Object.entries(made).filter(([name]) => leaveOut.includes(name)));
     this.flat = flatten(doc, schema);
     this.properties = [...this.flat.properties].flatMap(([name, node]) => {
       const f = flatten(doc, node);
-      return f.readOnly || leaveOut.includes(name) ? [] : [[name, node, f] as const];
+      return f.readOnly || leaveOut.includes(name) || kept.includes(name) ? [] : [[name, node, f] as const];
     });
   }
 
@@ -126,13 +127,17 @@ export class BodyInputs {
    * BodyInputs.of(doc, arrayBody.schema, { leaveOut: [] });       // 'the create body's schema (…) is not an object with properties of its own, …'
    * ```
    */
-  static of(doc: OpenApiDocument, schema: Located, options: { readonly leaveOut: readonly string[] }): BodyInputs | string {
+  static of(doc: OpenApiDocument, schema: Located, options: { readonly leaveOut: readonly string[]; readonly keep?: Readonly<Record<string, unknown>> }): BodyInputs | string {
     const validator = validatorOf(doc, 'request');
     const flat = flatten(doc, schema);
     if (soleType(flat) !== 'object' || flat.properties.size === 0 || flat.alternatives.length > 0) return `the create body's schema (${schema.pointer}) is not an object with properties of its own, which restprobe varies one at a time`;
     const made = new ValueGenerator(doc, validator).value(schema, 'create');
     if (made === undefined || !isObject(made.value)) return `no body valid against ${schema.pointer} could be made`;
-    return new BodyInputs(doc, schema, validator, made.value, options.leaveOut);
+    // Values the caller keeps as they are, where the schema takes them with the rest of the generated body.
+    const keep = Object.fromEntries(Object.entries(options.keep ?? {}).filter(([name]) => flat.properties.has(name)));
+    const body = { ...made.value, ...keep };
+    const kept = validator.validate(schema, body).ok ? body : made.value;
+    return new BodyInputs(doc, schema, validator, kept, options.leaveOut, kept === body ? Object.keys(keep) : []);
   }
 
   /** Whether the schema accepts `body`, with values of its own in place of the properties left out (the caller sets those). */
@@ -366,9 +371,22 @@ export function createInputs(ctx: CheckContext, openapi: OpenApiDocument, collec
   if (found === undefined) throw new CheckSkipped(`the OpenAPI document describes no POST at ${collection.path}`);
   const schema = jsonMedia(found.operation.requestBody?.content)?.schema;
   if (schema === undefined) throw new CheckSkipped(`the OpenAPI document gives no JSON request body schema for POST ${found.operation.path}`);
-  const inputs = BodyInputs.of(openapi, schema, { leaveOut: collection.markField === undefined ? [] : [collection.markField] });
+  const inputs = BodyInputs.of(openapi, schema, { leaveOut: collection.markField === undefined ? [] : [collection.markField], keep: references(ctx, collection) });
   if (typeof inputs === 'string') throw new CheckSkipped(inputs);
   return { operation: found.operation, inputs };
+}
+
+/**
+ * The create body's values that name another resource, kept as configured in every body sent:
+ * an id drawn from the schema names nothing the target has, and is refused (DRF's "Invalid
+ * pk", a 404, a foreign-key error), though the schema takes it. A reference is a property
+ * named like an id (`project_id`, `projectId`, not the collection's own id) or like another
+ * configured collection (`project` beside `projects`: DRF's PrimaryKeyRelatedField).
+ */
+function references(ctx: CheckContext, collection: CollectionProfile): Record<string, unknown> {
+  const others = new Set(ctx.profile.collections.filter((c) => c.name !== collection.name).map((c) => c.name.replace(/s$/, '')));
+  const isReference = (name: string): boolean => name !== collection.idField && (/(?:^|_)id$|[a-z]Id$/.test(name) || others.has(name));
+  return Object.fromEntries(Object.entries(collection.createBody ?? {}).filter(([name]) => isReference(name)));
 }
 
 /**
