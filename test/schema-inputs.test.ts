@@ -80,6 +80,8 @@ interface WidgetsOptions {
   readonly coercesNumbers?: boolean;
   /** A required `factory_id` (an integer the document bounds at 1), refused unless it names factory 7, the only one: a foreign key. */
   readonly references?: boolean;
+  /** The document writes the code's pattern unanchored (`[A-Z]{3}`), as springdoc does a Java `@Pattern`, which the stand-in matches whole. */
+  readonly unanchored?: boolean;
 }
 
 /**
@@ -87,7 +89,7 @@ interface WidgetsOptions {
  * enum, a bounded integer, an email, a patterned code and a nullable label (the mark), and a
  * documented 409 for a code already taken.
  */
-const widgetsDocument = (references = false): OpenApiDocument => {
+const widgetsDocument = ({ references = false, unanchored = false }: Pick<WidgetsOptions, 'references' | 'unanchored'> = {}): OpenApiDocument => {
   const problem = { description: 'A problem.', content: { 'application/problem+json': { schema: { type: 'object' } } } };
   const widget = { type: 'object', properties: { id: { type: 'integer', readOnly: true }, name: { type: 'string' } } };
   return new OpenApiDocument(
@@ -111,7 +113,7 @@ const widgetsDocument = (references = false): OpenApiDocument => {
                       kind: { type: 'string', enum: ['gear', 'sprocket'] },
                       count: { type: 'integer', minimum: 0, maximum: 10 },
                       contact: { type: 'string', format: 'email' },
-                      code: { type: 'string', pattern: '^[A-Z]{3}$' },
+                      code: { type: 'string', pattern: unanchored ? '[A-Z]{3}' : '^[A-Z]{3}$' },
                       label: { type: 'string', nullable: true, maxLength: 100 },
                     },
                   },
@@ -196,7 +198,7 @@ async function onWidgets(options: WidgetsOptions): Promise<{ verdicts: Verdicts;
     const collection = { ...thingsCollection(), name: 'widgets', path: '/widgets', itemPath: '/widgets/{id}', idType: 'integer' as const, createBody: { name: 'w', kind: 'gear', ...(options.references === true && { factory_id: 7 }) }, markField: 'label' };
     const base = testProfile(widgets.url, { keyHeader: null });
     const profile = { ...base, http: { ...base.http, timeoutMs: 10_000 }, collections: [collection] };
-    const { results } = await runChecks({ profile, checks, seed: 3, client, inputs: { openapi: widgetsDocument(options.references === true) } });
+    const { results } = await runChecks({ profile, checks, seed: 3, client, inputs: { openapi: widgetsDocument(options) } });
     return { ...verdicts(results), left: widgets.items.size, creates: widgets.creates };
   } finally {
     await client.close();
@@ -228,6 +230,12 @@ describe.concurrent('on stand-ins held to their own document', () => {
     expect(v, explain).toEqual({ 'DOC-valid-bodies-accepted [widgets]': 'pass', 'DOC-invalid-bodies-refused [widgets]': 'pass' });
     expect(creates.length).toBeGreaterThan(4);
     expect(creates.every((c) => c.body['factory_id'] === 7)).toBe(true);
+  });
+
+  it('a pattern the document writes unanchored, which the API matches whole (springdoc over a Java @Pattern): valid bodies match it whole, and both pass', async () => {
+    const { verdicts: v, explain, creates } = await onWidgets({ refusal: 400, namesFields: true, maxName: 50, unanchored: true });
+    expect(v, explain).toEqual({ 'DOC-valid-bodies-accepted [widgets]': 'pass', 'DOC-invalid-bodies-refused [widgets]': 'pass' });
+    expect(creates.some((c) => typeof c.body['code'] === 'string' && c.bad.length === 0)).toBe(true);
   });
 
   it('a refusal that names no field fails DOC-invalid-bodies-refused, and only it', async () => {

@@ -306,10 +306,15 @@ function asIs<T>(is: (v: unknown) => v is T): (v: unknown) => T {
   };
 }
 
-/** Strings that match `pattern`; undefined for a pattern fast-check cannot draw from (lookarounds, back references). */
+/**
+ * Strings that match `pattern` whole; undefined for a pattern fast-check cannot draw from
+ * (lookarounds, back references). Whole, as Java's and .NET's validators read a pattern
+ * (springdoc and Swashbuckle write `@Pattern` and `[RegularExpression]` unanchored), which
+ * also matches it as JSON Schema does, anywhere in the string.
+ */
 function matching(pattern: string): Arbitrary<string> | undefined {
   try {
-    return fastCheck().stringMatching(new RegExp(pattern));
+    return fastCheck().stringMatching(new RegExp(`^(?:${pattern})$`));
   } catch {
     return undefined;
   }

@@ -47,6 +47,16 @@ const formatSamples: Readonly<Record<string, readonly string[]>> = {
 /** Strings tried when a pattern refuses the readable one (codes, slugs, phone numbers…). */
 const stockStrings = ['restprobe', 'restprobe-1', 'restprobe_1', 'abc', 'ABC', 'abc123', 'a', 'A', '1', '123', '12345', 'US', 'USD', 'usd', 'en', 'en-US', '+15555550100', '2024-05-01', 'https://example.com'];
 
+/** Whether a string matches `pattern` whole; undefined for a pattern JavaScript cannot compile. */
+function matchesWhole(pattern: string): ((s: string) => boolean) | undefined {
+  try {
+    const whole = new RegExp(`^(?:${pattern})$`, 'u');
+    return (s) => whole.test(s);
+  } catch {
+    return undefined;
+  }
+}
+
 export class ValueGenerator {
   constructor(
     private readonly doc: OpenApiDocument,
@@ -124,8 +134,10 @@ export class ValueGenerator {
       return padded.length > max ? padded.slice(0, max) : padded;
     };
     const examples = purpose === 'create' ? flat.examples : [];
-    const candidates = samples !== undefined ? [...examples, samples[variant], ...samples] : [...examples, fitted(readable), ...stockStrings.map(fitted)];
-    return this.firstValid(schema, [...candidates, ...flat.examples, ...(flat.default !== undefined ? [flat.default] : [])]);
+    const candidates = [...(samples !== undefined ? [...examples, samples[variant], ...samples] : [...examples, fitted(readable), ...stockStrings.map(fitted)]), ...flat.examples, ...(flat.default !== undefined ? [flat.default] : [])];
+    // A value that matches the pattern whole first: Java's and .NET's validators read an unanchored pattern so (springdoc, Swashbuckle), JSON Schema anywhere in the string.
+    const whole = flat.pattern === undefined ? undefined : matchesWhole(flat.pattern);
+    return this.firstValid(schema, whole === undefined ? candidates : [...candidates.filter((c) => typeof c === 'string' && whole(c)), ...candidates]);
   }
 
   private number(schema: Located, flat: FlatSchema, purpose: BodyPurpose, type: 'integer' | 'number'): Made {
