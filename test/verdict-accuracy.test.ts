@@ -689,3 +689,23 @@ describe('a shared write sequence cut short', () => {
     }
   });
 });
+
+describe('an action link that Express answers GET with 404', () => {
+  // The actions left out of the config (always open ones cannot be listed there): RES-links-resolve follows their links.
+  const noActions = (p: TargetProfile): TargetProfile => ({ ...p, collections: p.collections.map((c) => ({ ...c, actions: [], children: (c.children ?? []).map((k) => ({ ...k, actions: [] })) })) });
+  const optionsAllow = (allow: string): Rewrites => ({
+    request: (req) => (req.method === 'OPTIONS' && /\/(restoration|completion)$/.test(pathOf(req)) ? { status: 200, headers: { allow, 'content-type': 'text/html; charset=utf-8' }, body: allow } : req),
+  });
+
+  it("resolves when OPTIONS lists POST alone (Express's automatic OPTIONS on a POST-only route)", async () => {
+    const judged = await verdictsOn(startVariant(optionsAllow('POST')), ['RES-links-resolve'], noActions);
+    expectVerdicts(judged, { 'RES-links-resolve': 'pass' });
+    expect(judged.explain).not.toMatch(/restoration.*404/);
+  });
+
+  it("fails when OPTIONS lists GET too: the GET's 404 says the resource is missing", async () => {
+    const judged = await verdictsOn(startVariant(optionsAllow('GET, POST')), ['RES-links-resolve'], noActions);
+    expectVerdicts(judged, { 'RES-links-resolve': 'fail' });
+    expect(judged.explain).toMatch(/_links\.(restoration|completion) .*→ 404/);
+  });
+});

@@ -3,6 +3,8 @@ import { CheckFailure, CheckSkipped, defineCheck } from '../../src/model/check.j
 import { describe } from '../../src/check-kit/expect.js';
 import { linkedItems, linkTarget } from '../../src/check-kit/links.js';
 import { targetOrigins } from '../../src/check-kit/created-url.js';
+import { parseAllow } from '../../src/check-kit/probes.js';
+import type { CheckContext } from '../../src/model/context.js';
 
 /**
  * An answer that shows a resource is there: a success, a redirect left after the one followed
@@ -11,10 +13,22 @@ import { targetOrigins } from '../../src/check-kit/created-url.js';
  */
 const leadsToResource = (status: number): boolean => (status >= 200 && status < 400) || [401, 403, 405, 406, 429].includes(status);
 
+/**
+ * Whether OPTIONS on `url` answers 2xx with an Allow that lists methods but not GET: a path
+ * that serves a write alone (an action taken with POST), which Express, NestJS and Fastify
+ * answer a GET with 404, not 405. A path whose Allow lists GET, or that OPTIONS does not
+ * know, is not: its GET's 404 says the resource is missing.
+ */
+async function servesNoGet(ctx: CheckContext, url: string, origins: ReadonlySet<string>): Promise<boolean> {
+  const res = await ctx.http.send({ method: 'OPTIONS', url, auth: origins.has(new URL(url).origin) });
+  const allow = res.status >= 200 && res.status < 300 ? parseAllow(res.headers['allow']) : undefined;
+  return allow !== undefined && allow.some((m) => m !== 'OPTIONS') && !allow.includes('GET');
+}
+
 export const linksResolve = defineCheck({
   id: 'RES-links-resolve',
   title: 'Every link in _links resolves',
-  rule: 'Links are optional, but a `_links` member the API shows MUST lead to a resource: a GET on it (following one redirect) never answers 404, 410, a 400 or 422 (an id left unset, as `/projects/undefined`) or a server error (§1 hypermedia).',
+  rule: 'Links are optional, but a `_links` member the API shows MUST lead to a resource: a GET on it (following one redirect) never answers 404, 410, a 400 or 422 (an id left unset, as `/projects/undefined`) or a server error (§1 hypermedia); a 404 to a path whose OPTIONS lists only other methods (an action taken with POST, which Express answers GET with 404) leads to one.',
   severity: 'must',
   needs: ['mayWrite'],
   dependsOn: ['END-create-returns-resource'],
@@ -35,6 +49,10 @@ export const linksResolve = defineCheck({
         // A redirect is followed once: where it leads is what the link leads to.
         const location = res.status >= 300 && res.status < 400 ? res.headers['location'] : undefined;
         if (location !== undefined && URL.canParse(location, target)) res = await get(new URL(location, target).href);
+        if (res.status === 404 && (await servesNoGet(ctx, res.url, origins))) {
+          ctx.note(`_links.${name} of ${what} names ${href}: GET answered 404, and OPTIONS lists only other methods (a path that serves a write alone, as an action's does; Express answers GET there 404)`);
+          continue;
+        }
         if (!leadsToResource(res.status)) {
           throw new CheckFailure(`_links.${name} of ${what} names ${href}: ${describe(res)}, expected it to lead to a resource`, '2xx, 3xx, 401, 403, 405, 406 or 429', String(res.status), res.exchangeIndex);
         }
