@@ -54,6 +54,12 @@ describe('VER- checks', () => {
     expect(got.verdicts, got.explain).toEqual(allPass);
   });
 
+  it('pass on the clean reference server under the URL scheme with the version in the base URL (https://…/v2, paths /projects)', async () => {
+    const inBaseUrl = (p: TargetProfile): TargetProfile => ({ ...(stripVersion(p) as TargetProfile), baseUrl: `${p.baseUrl.replace(/\/+$/, '')}/v2`, version: p.version! });
+    const got = await verdicts(startTarget(), inBaseUrl);
+    expect(got.verdicts, got.explain).toEqual(allPass);
+  });
+
   it('pass on the clean reference server under the header scheme (serve --versioning header)', async () => {
     const got = await verdicts(headerServer(), headerScheme);
     expect(got.verdicts, got.explain).toEqual(allPass);

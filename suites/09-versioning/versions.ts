@@ -10,10 +10,13 @@ import { deprecationProblem, linkTargets, versionedRequest } from '../../src/che
 import { itemPath, sharedItem } from '../../src/check-kit/probes.js';
 import { targetOrigins } from '../../src/check-kit/created-url.js';
 
-/** GET of `path` under `version`; fails when the URL scheme's path names no current version. */
+/**
+ * GET of `path` under `version`; fails when, under the URL scheme, neither the path nor the
+ * base URL (`https://api.example.com/v2` with paths `/projects`) names the current version.
+ */
 export async function getVersioned(ctx: CheckContext, v: VersionProfile, version: string, path: string): Promise<HttpResponse> {
-  const spec = versionedRequest(v, version, path);
-  if (spec === undefined) throw new CheckFailure(`${path} has no /v${v.current} segment, expected every configured path under the current version: one scheme for the whole API (§9.1)`, `/v${v.current}/…`, path);
+  const spec = versionedRequest(v, version, path) ?? (v.scheme === 'url' ? versionedRequest(v, version, ctx.http.url(path)) : undefined);
+  if (spec === undefined) throw new CheckFailure(`${ctx.http.url(path)} has no /v${v.current} segment, expected every configured path under the current version: one scheme for the whole API (§9.1)`, `/v${v.current}/…`, path);
   return ctx.http.send({ method: 'GET', ...spec });
 }
 
