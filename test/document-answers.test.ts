@@ -28,7 +28,7 @@ const problem = { 'application/problem+json': { schema: { type: 'object', requir
 /** The books document; `onlySuccess`: its item GET lists 200 alone, as generated documents (FastAPI, springdoc, Swashbuckle) do. */
 function document(serverUrl: string, { onlySuccess = false }: { readonly onlySuccess?: boolean } = {}): OpenApiDocument {
   // A nullable nested object as drf-spectacular writes one: allOf around the $ref, nullable beside it.
-  const book = { type: 'object', required: ['id', 'title'], properties: { id: { type: 'integer' }, title: { type: 'string' }, subtitle: { type: 'string', nullable: true }, publisher: { allOf: [{ $ref: '#/components/schemas/Publisher' }], nullable: true }, editor: { type: 'object', allOf: [{ $ref: '#/components/schemas/Publisher' }], nullable: true } } };
+  const book = { type: 'object', required: ['id', 'title'], properties: { id: { type: 'integer' }, title: { type: 'string' }, published: { type: 'string', format: 'date-time' }, subtitle: { type: 'string', nullable: true }, publisher: { allOf: [{ $ref: '#/components/schemas/Publisher' }], nullable: true }, editor: { type: 'object', allOf: [{ $ref: '#/components/schemas/Publisher' }], nullable: true } } };
   const root: Json = {
     openapi: '3.0.3',
     info: { title: 'books', version: '1' },
@@ -127,8 +127,8 @@ describe('DocumentJudge: which operation an answer answered', () => {
 });
 
 /** A small books API: `broken` names what it gets wrong, as frameworks' defaults do. */
-function booksApi(broken: { htmlNotFound?: boolean; idAsText?: boolean; noEtag?: boolean; headRefused?: boolean } = {}) {
-  const books = [{ id: 1, title: 'Dune', subtitle: null }, { id: 2, title: 'Emma', subtitle: 'a novel' }];
+function booksApi(broken: { htmlNotFound?: boolean; idAsText?: boolean; noEtag?: boolean; headRefused?: boolean; published?: unknown } = {}) {
+  const books = [{ id: 1, title: 'Dune', subtitle: null }, { id: 2, title: 'Emma', subtitle: 'a novel' }].map((b) => (broken.published === undefined ? b : { ...b, published: broken.published }));
   return createServer((req: IncomingMessage, res: ServerResponse) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     const send = (status: number, type: string, body: string, headers: Record<string, string> = {}) => res.writeHead(status, { 'content-type': type, ...headers }).end(req.method === 'HEAD' ? undefined : body);
@@ -184,6 +184,15 @@ describe('the DOC checks over a stand-in API', () => {
     const verdicts = await runOn({ headRefused: true }, { onlySuccess: true });
     expect(verdicts['DOC-status-documented']).toMatch(/^warn: one operation answers unlike the document: GET \/books\/\{id\} answered 404, which is not documented \(documented: 200\)/);
     expect(verdicts['DOC-status-documented']).not.toMatch(/405/);
+  });
+
+  it('warn where a date-time has no offset (Spring LocalDateTime, .NET DateTime): a format alone is an annotation; fail where it is no string', async () => {
+    const naive = await runOn({ published: '2024-05-01T10:00:00' });
+    expect(naive['DOC-body-matches-schema']).toMatch(/^warn: .*\/published must match format "date-time"/);
+    const offset = await runOn({ published: '2024-05-01T10:00:00Z' });
+    expect(offset['DOC-body-matches-schema']).toBe('pass');
+    const retyped = await runOn({ published: 20240501 });
+    expect(retyped['DOC-body-matches-schema']).toMatch(/^fail: .*\/published must be string/);
   });
 
   it("fail on Express's HTML 404, a retyped id and a dropped ETag, each in its own check", async () => {

@@ -275,7 +275,10 @@ export const schemaRule: AnswerRule = (answer, judge) => {
     return `answered ${exchange.response.status} with a ${essence} body that is not JSON`;
   }
   const validity = judge.validate(media.schema, value);
-  return validity.ok ? undefined : `answered ${exchange.response.status} with a body where ${validity.problem} (schema ${media.schema.pointer})`;
+  if (validity.ok) return undefined;
+  const problem = `answered ${exchange.response.status} with a body where ${validity.problem} (schema ${media.schema.pointer})`;
+  // A value that breaks only a format (a date-time without an offset, as Spring's LocalDateTime and .NET's DateTime write one): JSON Schema 2020-12 makes format an annotation.
+  return validity.formatOnly === true ? { should: problem } : problem;
 };
 
 /** A header value as the schema's type reads it (headers are text on the wire: `simple` style, OpenAPI §4.8.12.4). */

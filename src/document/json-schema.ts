@@ -20,7 +20,8 @@ import { tokensOf, valueAt } from '../model/json-pointer.js';
 /** Which side of an exchange a value is: what a client sends, or what a server answers. */
 export type Direction = 'request' | 'response';
 
-export type Validity = { readonly ok: true } | { readonly ok: false; readonly problem: string };
+/** `formatOnly`: the value breaks a `format` and nothing else (an annotation in JSON Schema 2020-12 unless a dialect asserts it). */
+export type Validity = { readonly ok: true } | { readonly ok: false; readonly problem: string; readonly formatOnly?: boolean };
 
 const documentKey = 'urn:restprobe:openapi-document';
 
@@ -108,11 +109,17 @@ const fragment = (pointer: string): string => pointer.split('/').map((t) => enco
 export class SchemaValidator {
   private readonly ajv: Ajv2020;
   private readonly compiled = new Map<string, ValidateFunction | string>();
+  /** The same schemas with `format` not asserted, made when a value first breaks a format: whether it breaks anything else. */
+  private lenient?: SchemaValidator;
 
-  constructor(doc: OpenApiDocument, direction: Direction) {
+  constructor(
+    private readonly doc: OpenApiDocument,
+    private readonly direction: Direction,
+    formats = true,
+  ) {
     // Documents are not JSON Schema meta-valid (they hold paths, info…), use keywords of their own
     // (`example`, `discriminator`, `xml`), and write patterns for engines without the `u` flag.
-    this.ajv = newAjv('2020-12', { strict: false, validateSchema: false, allErrors: false, logger: false, unicodeRegExp: false, allowUnionTypes: true });
+    this.ajv = newAjv('2020-12', { strict: false, validateSchema: false, allErrors: false, logger: false, unicodeRegExp: false, allowUnionTypes: true, validateFormats: formats });
     this.ajv.addSchema(convert(doc.root, doc.root, doc.version, direction) as object, documentKey);
   }
 
@@ -125,7 +132,8 @@ export class SchemaValidator {
     const where = first?.instancePath === '' || first === undefined ? '(the value)' : first.instancePath;
     const params = first?.params as Record<string, unknown> | undefined;
     const detail = params?.['allowedValues'] !== undefined ? ` (${JSON.stringify(params['allowedValues'])})` : '';
-    return { ok: false, problem: `${where} ${first?.message ?? 'is not valid'}${detail}` };
+    const formatOnly = first?.keyword === 'format' && (this.lenient ??= new SchemaValidator(this.doc, this.direction, false)).validate(schema, value).ok;
+    return { ok: false, problem: `${where} ${first?.message ?? 'is not valid'}${detail}`, ...(formatOnly && { formatOnly }) };
   }
 
   private validatorFor(pointer: string): ValidateFunction | string {
