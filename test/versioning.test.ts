@@ -104,6 +104,29 @@ describe('VER- checks', () => {
     expect(got.verdicts['VER-removed-version-gone'], got.explain).toBe('fail');
   });
 
+  it('pass when the deprecation notice lives behind bot protection (403): it is there all the same', async () => {
+    let refused = 0;
+    const botWall: Rewrites = {
+      response: (res, req) => {
+        if (!pathOf(req).startsWith('/v2/deprecations/')) return res;
+        refused++;
+        return { ...res, status: 403, headers: { 'content-type': 'text/html' }, body: '<h1>Checking your browser</h1>' };
+      },
+    };
+    const got = await verdicts(startVariant(botWall));
+    expect(refused).toBeGreaterThan(0);
+    expect(got.verdicts['VER-deprecation-headers'], got.explain).toBe('pass');
+  });
+
+  it('skip naming version.removed when the deprecated version is past its Sunset and removed, as the flow says', async () => {
+    const removedAfterSunset: Rewrites = {
+      response: (res, req) => (/^\/v1\//.test(pathOf(req)) ? { status: 410, headers: { 'content-type': 'application/problem+json', sunset: 'Sat, 01 Jan 2000 00:00:00 GMT' }, body: JSON.stringify({ type: 'about:blank', title: 'Gone', status: 410 }) } : res),
+    };
+    const got = await verdicts(startVariant(removedAfterSunset));
+    expect(got.verdicts['VER-deprecation-headers'], got.explain).toBe('skip');
+    expect(got.explain).toMatch(/past its Sunset and removed: no deprecated version left to judge; list them in version\.removed/);
+  });
+
   it('fail X-API-Version when Vary names Accept but not the version header', async () => {
     const rewrites: Rewrites = { response: (res) => ({ ...res, headers: { ...res.headers, ...(res.headers['vary'] !== undefined && { vary: 'Accept' }) } }) };
     const got = await verdicts(versionedServer('x-api-version', rewrites), customHeaderScheme);

@@ -82,3 +82,16 @@ async function makeLinked(profile: TargetProfile, ctx: FixtureMaker): Promise<Li
   }
   return out;
 }
+
+/**
+ * An answer that shows a resource is there: a success, a redirect left after the one followed
+ * (http → https, then a trailing slash), a refusal to this client (a documentation site's bot
+ * protection), a method or format it does not serve, or a rate limiter's 429.
+ *
+ * @example
+ * ```ts
+ * leadsToResource(403); // true
+ * leadsToResource(404); // false
+ * ```
+ */
+export const leadsToResource = (status: number): boolean => (status >= 200 && status < 400) || [401, 403, 405, 406, 429].includes(status);

@@ -1,17 +1,10 @@
 /** §1 hypermedia: the `_links` an API shows lead somewhere. */
 import { CheckFailure, CheckSkipped, defineCheck } from '../../src/model/check.js';
 import { describe } from '../../src/check-kit/expect.js';
-import { linkedItems, linkTarget } from '../../src/check-kit/links.js';
+import { leadsToResource, linkedItems, linkTarget } from '../../src/check-kit/links.js';
 import { targetOrigins } from '../../src/check-kit/created-url.js';
 import { parseAllow } from '../../src/check-kit/probes.js';
 import type { CheckContext } from '../../src/model/context.js';
-
-/**
- * An answer that shows a resource is there: a success, a redirect left after the one followed
- * (http → https, then a trailing slash), a refusal to this client, a method or format it does
- * not serve, or a rate limiter's 429.
- */
-const leadsToResource = (status: number): boolean => (status >= 200 && status < 400) || [401, 403, 405, 406, 429].includes(status);
 
 /**
  * Whether OPTIONS on `url` answers 2xx with an Allow that lists methods but not GET: a path

@@ -9,6 +9,7 @@ import { httpDateProblem, varyFields } from '../../src/check-kit/http-grammar.js
 import { deprecationProblem, linkTargets, versionedRequest } from '../../src/check-kit/versions.js';
 import { itemPath, sharedItem } from '../../src/check-kit/probes.js';
 import { targetOrigins } from '../../src/check-kit/created-url.js';
+import { leadsToResource } from '../../src/check-kit/links.js';
 
 /**
  * GET of `path` under `version`; fails when, under the URL scheme, neither the path nor the
@@ -55,13 +56,14 @@ export const currentVersion = defineCheck({
 export const deprecationHeaders = defineCheck({
   id: 'VER-deprecation-headers',
   title: 'A deprecated version still serves, with Deprecation and a later Sunset, and any deprecation link resolves',
-  rule: 'A deprecated version MUST still serve until its sunset, and its responses MUST carry `Deprecation` as an sf-date (`@<seconds>`, RFC 9745) and `Sunset` as an HTTP-date not before it (RFC 8594, RFC 9745 §4); they SHOULD link the deprecation notice (`Link` with `rel="deprecation"`, optional in RFC 9745 §3), and a link they send MUST resolve (§3 deprecation flow, §9.6).',
+  rule: 'A deprecated version MUST still serve until its sunset, and its responses MUST carry `Deprecation` as an sf-date (`@<seconds>`, RFC 9745) and `Sunset` as an HTTP-date not before it (RFC 8594, RFC 9745 §4); they SHOULD link the deprecation notice (`Link` with `rel="deprecation"`, optional in RFC 9745 §3), and a link they send MUST resolve (a refusal to restprobe, such as a documentation site's 403, counts: the notice is there) (§3 deprecation flow, §9.6); a deprecated version past its Sunset and refused is removed, as the flow says, and skipped naming version.removed.',
   severity: 'must',
   needs: ['deprecatedVersions'],
   async run(ctx, { deprecatedVersions: v }) {
     const c = firstCollection(ctx);
     // A version without a notice breaks only the SHOULD: judged once every version met the MUSTs.
     let unlinked: ShouldFailure | undefined;
+    const removed: string[] = [];
     for (const version of v.deprecated) {
       const res = await getVersioned(ctx, v, version, c.path);
       const at = (name: string): string => {
@@ -73,6 +75,12 @@ export const deprecationHeaders = defineCheck({
       const sunsetMs = sunset === undefined || httpDateProblem(sunset) !== undefined ? undefined : Date.parse(sunset);
       if (res.status !== 200) {
         const past = sunsetMs !== undefined && sunsetMs <= Date.now();
+        // Past its Sunset and refused: removed, as the flow says; the config is what is late.
+        if (past && [400, 404, 410].includes(res.status)) {
+          ctx.note(`version ${version}: ${describe(res)}, past its Sunset ${sunset}: removed, as the deprecation flow says (list it in version.removed)`);
+          removed.push(version);
+          continue;
+        }
         throw new CheckFailure(`${describe(res)}: deprecated version ${version} ${past ? 'is past its Sunset' : `no longer serves before its Sunset (${sunset ?? 'none given'})`}, expected 200 until the sunset date, then removal`, '200', String(res.status), res.exchangeIndex);
       }
       const deprecation = at('Deprecation');
@@ -93,10 +101,12 @@ export const deprecationHeaders = defineCheck({
       const url = new URL(notice, res.url);
       // The notice may live elsewhere (a documentation site): the credentials go only to the target.
       const doc = await ctx.http.send({ method: 'GET', url: url.toString(), auth: targetOrigins(ctx.profile).has(url.origin) });
-      if (doc.status >= 400) throw new CheckFailure(`the deprecation link ${notice} of version ${version}: ${describe(doc)}, expected it to resolve`, '2xx or 3xx', String(doc.status), doc.exchangeIndex);
+      // A documentation site may refuse restprobe (bot protection: 403) or rate-limit it: the notice is there all the same.
+      if (!leadsToResource(doc.status)) throw new CheckFailure(`the deprecation link ${notice} of version ${version}: ${describe(doc)}, expected it to resolve`, '2xx, 3xx, 401, 403, 405, 406 or 429', String(doc.status), doc.exchangeIndex);
       ctx.note(`version ${version}: ${dates}, notice ${notice}`);
     }
     if (unlinked !== undefined) throw unlinked;
+    if (removed.length === v.deprecated.length) throw new CheckSkipped(`every deprecated version (${removed.join(', ')}) is past its Sunset and removed: no deprecated version left to judge; list them in version.removed`, 'version.removed');
   },
 });
 
