@@ -56,7 +56,7 @@ export const currentVersion = defineCheck({
 export const deprecationHeaders = defineCheck({
   id: 'VER-deprecation-headers',
   title: 'A deprecated version still serves, with Deprecation and a later Sunset, and any deprecation link resolves',
-  rule: 'A deprecated version MUST still serve until its sunset, and its responses MUST carry `Deprecation` as an sf-date (`@<seconds>`, RFC 9745) and `Sunset` as an HTTP-date not before it (RFC 8594, RFC 9745 §4); they SHOULD link the deprecation notice (`Link` with `rel="deprecation"`, optional in RFC 9745 §3), and a link they send MUST resolve (a refusal to restprobe, such as a documentation site's 403, counts: the notice is there) (§3 deprecation flow, §9.6); a deprecated version past its Sunset and refused is removed, as the flow says, and skipped naming version.removed.',
+  rule: 'A deprecated version MUST still serve until its sunset, and its responses MUST carry `Deprecation` as an sf-date (`@<seconds>`, RFC 9745) and `Sunset` as an HTTP-date not before it (RFC 8594, RFC 9745 §4); they SHOULD link the deprecation notice (`Link` with `rel="deprecation"`, optional in RFC 9745 §3), and a link they send MUST resolve (a refusal to restprobe, such as a 403 from a documentation site, counts: the notice is there) (§3 deprecation flow, §9.6); a deprecated version past its Sunset and refused is removed, as the flow says, and skipped naming version.removed.',
   severity: 'must',
   needs: ['deprecatedVersions'],
   async run(ctx, { deprecatedVersions: v }) {
