@@ -28,7 +28,7 @@ const problem = { 'application/problem+json': { schema: { type: 'object', requir
 /** The books document; `onlySuccess`: its item GET lists 200 alone, as generated documents (FastAPI, springdoc, Swashbuckle) do. */
 function document(serverUrl: string, { onlySuccess = false }: { readonly onlySuccess?: boolean } = {}): OpenApiDocument {
   // A nullable nested object as drf-spectacular writes one: allOf around the $ref, nullable beside it.
-  const book = { type: 'object', required: ['id', 'title'], properties: { id: { type: 'integer' }, title: { type: 'string' }, published: { type: 'string', format: 'date-time' }, subtitle: { type: 'string', nullable: true }, publisher: { allOf: [{ $ref: '#/components/schemas/Publisher' }], nullable: true }, editor: { type: 'object', allOf: [{ $ref: '#/components/schemas/Publisher' }], nullable: true } } };
+  const book = { type: 'object', required: ['id', 'title'], properties: { id: { type: 'integer' }, title: { type: 'string' }, published: { type: 'string', format: 'date-time' }, pin: { type: 'string', writeOnly: true }, subtitle: { type: 'string', nullable: true }, publisher: { allOf: [{ $ref: '#/components/schemas/Publisher' }], nullable: true }, editor: { type: 'object', allOf: [{ $ref: '#/components/schemas/Publisher' }], nullable: true } } };
   const root: Json = {
     openapi: '3.0.3',
     info: { title: 'books', version: '1' },
@@ -127,8 +127,10 @@ describe('DocumentJudge: which operation an answer answered', () => {
 });
 
 /** A small books API: `broken` names what it gets wrong, as frameworks' defaults do. */
-function booksApi(broken: { htmlNotFound?: boolean; idAsText?: boolean; noEtag?: boolean; headRefused?: boolean; published?: unknown } = {}) {
-  const books = [{ id: 1, title: 'Dune', subtitle: null }, { id: 2, title: 'Emma', subtitle: 'a novel' }].map((b) => (broken.published === undefined ? b : { ...b, published: broken.published }));
+function booksApi(broken: { htmlNotFound?: boolean; idAsText?: boolean; noEtag?: boolean; headRefused?: boolean; published?: unknown; echoesPin?: boolean } = {}) {
+  const books = [{ id: 1, title: 'Dune', subtitle: null }, { id: 2, title: 'Emma', subtitle: 'a novel' }]
+    .map((b) => (broken.published === undefined ? b : { ...b, published: broken.published }))
+    .map((b) => (broken.echoesPin === true ? { ...b, pin: '4711' } : b));
   return createServer((req: IncomingMessage, res: ServerResponse) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     const send = (status: number, type: string, body: string, headers: Record<string, string> = {}) => res.writeHead(status, { 'content-type': type, ...headers }).end(req.method === 'HEAD' ? undefined : body);
@@ -193,6 +195,12 @@ describe('the DOC checks over a stand-in API', () => {
     expect(offset['DOC-body-matches-schema']).toBe('pass');
     const retyped = await runOn({ published: 20240501 });
     expect(retyped['DOC-body-matches-schema']).toMatch(/^fail: .*\/published must be string/);
+  });
+
+  it('warn where a response shows a writeOnly property (a PIN echoed back), in an item and in a listing', async () => {
+    const verdicts = await runOn({ echoesPin: true });
+    expect(verdicts['DOC-body-matches-schema']).toMatch(/^warn: .*GET \/books answered 200 with a body that shows writeOnly \/0\/pin/);
+    expect(verdicts['DOC-body-matches-schema']).toMatch(/GET \/books\/\{id\} answered 200 with a body that shows writeOnly \/pin/);
   });
 
   it("fail on Express's HTML 404, a retyped id and a dropped ETag, each in its own check", async () => {

@@ -19,6 +19,8 @@ import { isObject } from '../model/json.js';
 import { pathItems, type Operation, type Response } from '../document/operations.js';
 import { serverPath, serversOf } from '../document/servers.js';
 import { validatorOf, type SchemaValidator } from '../document/json-schema.js';
+import { flatten } from '../document/schema.js';
+import type { Located } from '../model/openapi-document.js';
 
 /** An answer matched to the operation it answered. */
 export interface DocumentedAnswer {
@@ -275,11 +277,32 @@ export const schemaRule: AnswerRule = (answer, judge) => {
     return `answered ${exchange.response.status} with a ${essence} body that is not JSON`;
   }
   const validity = judge.validate(media.schema, value);
-  if (validity.ok) return undefined;
+  if (validity.ok) {
+    // OpenAPI 3.0 §4.7.25 (3.1 via JSON Schema's writeOnly): a writeOnly property SHOULD NOT be sent in a response (a password echoed back).
+    const shown = writeOnlyShown(judge.doc, media.schema, value);
+    return shown.length === 0 ? undefined : { should: `answered ${exchange.response.status} with a body that shows writeOnly ${shown.join(', ')} (schema ${media.schema.pointer})` };
+  }
   const problem = `answered ${exchange.response.status} with a body where ${validity.problem} (schema ${media.schema.pointer})`;
   // A value that breaks only a format (a date-time without an offset, as Spring's LocalDateTime and .NET's DateTime write one): JSON Schema 2020-12 makes format an annotation.
   return validity.formatOnly === true ? { should: problem } : problem;
 };
+
+/**
+ * Where `value` holds a property its schema marks writeOnly, as JSON pointers (`/password`,
+ * `/data/0/password`): through properties and array items, a few levels deep, one array item
+ * each (a listing's items share a schema).
+ */
+function writeOnlyShown(doc: OpenApiDocument, schema: Located, value: unknown, at = '', depth = 0): string[] {
+  if (depth > 6) return [];
+  const f = flatten(doc, schema);
+  if (Array.isArray(value)) return f.items === undefined || value.length === 0 ? [] : writeOnlyShown(doc, f.items, value[0], `${at}/0`, depth + 1);
+  if (!isObject(value)) return [];
+  return [...f.properties].flatMap(([name, node]) => {
+    if (!(name in value)) return [];
+    const where = `${at}/${name}`;
+    return flatten(doc, node).writeOnly ? [where] : writeOnlyShown(doc, node, value[name], where, depth + 1);
+  });
+}
 
 /** A header value as the schema's type reads it (headers are text on the wire: `simple` style, OpenAPI §4.8.12.4). */
 function headerValue(text: string, schema: unknown): unknown {

@@ -42,7 +42,7 @@ export const mediaTypeDocumented = answersCheck(
 export const bodyMatchesSchema = answersCheck(
   'DOC-body-matches-schema',
   'Every JSON body validates against its documented schema',
-  'A JSON body MUST validate against the schema the document gives for its operation, status and media type (read as a response: writeOnly properties are not required), and a value SHOULD match its `format` where it breaks nothing else (JSON Schema 2020-12 makes format an annotation: a date-time without an offset, as Spring and .NET write one, is a warn).',
+  'A JSON body MUST validate against the schema the document gives for its operation, status and media type (read as a response: writeOnly properties are not required), and a value SHOULD match its `format` where it breaks nothing else (JSON Schema 2020-12 makes format an annotation: a date-time without an offset, as Spring and .NET write one, is a warn); a response SHOULD NOT show a property the schema marks writeOnly (OpenAPI 3.0 §4.7.25: a password echoed back).',
   schemaRule,
   'body',
 );
