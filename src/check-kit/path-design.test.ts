@@ -24,6 +24,12 @@ describe('pathProblems', () => {
     expect(pathProblems('/get-users')).toEqual(['"get-users" is a verb: the method is the verb (§2)']);
   });
 
+  it('takes a noun with no plural, a dotted version segment and a prefixed id of an item restprobe did not make', () => {
+    for (const ok of ['/v2/staff/{id}', '/v2/inventory', '/v1.0/feedback', '/api/v2.1/projects/{id}/tasks', '/v2/customers/cus_9s6XKz/invoices', '/v2/users/usr_8f3k']) expect(pathProblems(ok, new Set(), true), ok).toEqual([]);
+    // A word with an underscore and no digit is no id: it is judged as a name.
+    expect(pathProblems('/v2/user_profile/{id}')).toEqual(['"user_profile" is not lowercase kebab-case', '"user_profile" names a collection but is not plural']);
+  });
+
   it('counts nesting from the first collection, so a gateway prefix in the path counts as in the base URL', () => {
     expect(pathProblems('/gateway/team-a/v2/projects/{id}/tasks')).toEqual(pathProblems('/v2/projects/{id}/tasks'));
     expect(pathProblems('/gateway/team-a/v2/projects', new Set(), true)).toEqual([]);

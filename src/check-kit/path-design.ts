@@ -24,13 +24,20 @@ const verbs: ReadonlySet<string> = new Set([
  */
 const operationVerbs: ReadonlySet<string> = new Set(['get', 'list', 'fetch', 'create', 'add', 'insert', 'update', 'edit', 'modify', 'delete', 'remove', 'destroy', 'do', 'make', 'execute', 'perform']);
 
-/** Plurals that do not end in "s". */
-const irregularPlurals: ReadonlySet<string> = new Set(['people', 'children', 'men', 'women', 'data', 'media', 'criteria', 'phenomena', 'feet', 'teeth', 'mice', 'geese', 'indices', 'alumni']);
+/** Plurals that do not end in "s", and nouns with no plural (a collection of staff is `staff`). */
+const irregularPlurals: ReadonlySet<string> = new Set([
+  'people', 'children', 'men', 'women', 'data', 'media', 'criteria', 'phenomena', 'feet', 'teeth', 'mice', 'geese', 'indices', 'alumni',
+  'staff', 'personnel', 'inventory', 'feedback', 'equipment', 'information', 'metadata', 'software', 'hardware', 'firmware', 'merchandise', 'mail', 'music', 'traffic', 'luggage', 'baggage', 'evidence', 'furniture', 'sheep', 'fish', 'deer', 'aircraft',
+]);
 
 const kebab = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
-const version = /^v\d+$/i;
-/** Segments that look like ids: a template, digits, a UUID, or anything with a digit and 16+ characters. */
-const looksLikeId = (s: string): boolean => /^\{[^}]*\}$/.test(s) || /^\d+$/.test(s) || uuidPattern.test(s) || (s.length >= 16 && /\d/.test(s));
+/** A version segment: `v2`, and `v1.0` as Asp.Versioning writes one in a URL. */
+const version = /^v\d+(?:\.\d+)*$/i;
+/**
+ * Segments that look like ids: a template, digits, a UUID, a prefixed id with a digit
+ * (Stripe's `cus_9s6XKz`, `usr_8f3k`), or anything with a digit and 16+ characters.
+ */
+const looksLikeId = (s: string): boolean => /^\{[^}]*\}$/.test(s) || /^\d+$/.test(s) || uuidPattern.test(s) || (/^[a-z]{2,8}_[A-Za-z0-9]+$/.test(s) && /\d/.test(s)) || (s.length >= 16 && /\d/.test(s));
 
 /**
  * What breaks the rules in one path (relative to the base URL's path); empty when nothing does.
