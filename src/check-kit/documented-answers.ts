@@ -19,7 +19,7 @@ import { isObject } from '../model/json.js';
 import { pathItems, type Operation, type Response } from '../document/operations.js';
 import { serverPath, serversOf } from '../document/servers.js';
 import { validatorOf, type SchemaValidator } from '../document/json-schema.js';
-import { flatten } from '../document/schema.js';
+import { flatten, type FlatSchema } from '../document/schema.js';
 import type { Located } from '../model/openapi-document.js';
 
 /** An answer matched to the operation it answered. */
@@ -279,7 +279,7 @@ export const schemaRule: AnswerRule = (answer, judge) => {
   const validity = judge.validate(media.schema, value);
   if (validity.ok) {
     // OpenAPI 3.0 §4.7.25 (3.1 via JSON Schema's writeOnly): a writeOnly property SHOULD NOT be sent in a response (a password echoed back).
-    const shown = writeOnlyShown(judge.doc, media.schema, value);
+    const shown = writeOnlyShown(judge.doc, flatOf(judge.doc, media.schema), value);
     return shown.length === 0 ? undefined : { should: `answered ${exchange.response.status} with a body that shows writeOnly ${shown.join(', ')} (schema ${media.schema.pointer})` };
   }
   const problem = `answered ${exchange.response.status} with a body where ${validity.problem} (schema ${media.schema.pointer})`;
@@ -287,20 +287,31 @@ export const schemaRule: AnswerRule = (answer, judge) => {
   return validity.formatOnly === true ? { should: problem } : problem;
 };
 
+/** Flattened schemas by document and pointer: every answer of a run is walked through the same few. */
+const flattened = new WeakMap<OpenApiDocument, Map<string, FlatSchema>>();
+
+function flatOf(doc: OpenApiDocument, node: Located): FlatSchema {
+  let byPointer = flattened.get(doc);
+  if (byPointer === undefined) flattened.set(doc, (byPointer = new Map()));
+  let f = byPointer.get(node.pointer);
+  if (f === undefined) byPointer.set(node.pointer, (f = flatten(doc, node)));
+  return f;
+}
+
 /**
  * Where `value` holds a property its schema marks writeOnly, as JSON pointers (`/password`,
  * `/data/0/password`): through properties and array items, a few levels deep, one array item
  * each (a listing's items share a schema).
  */
-function writeOnlyShown(doc: OpenApiDocument, schema: Located, value: unknown, at = '', depth = 0): string[] {
+function writeOnlyShown(doc: OpenApiDocument, f: FlatSchema, value: unknown, at = '', depth = 0): string[] {
   if (depth > 6) return [];
-  const f = flatten(doc, schema);
-  if (Array.isArray(value)) return f.items === undefined || value.length === 0 ? [] : writeOnlyShown(doc, f.items, value[0], `${at}/0`, depth + 1);
+  if (Array.isArray(value)) return f.items === undefined || value.length === 0 ? [] : writeOnlyShown(doc, flatOf(doc, f.items), value[0], `${at}/0`, depth + 1);
   if (!isObject(value)) return [];
   return [...f.properties].flatMap(([name, node]) => {
     if (!(name in value)) return [];
     const where = `${at}/${name}`;
-    return flatten(doc, node).writeOnly ? [where] : writeOnlyShown(doc, node, value[name], where, depth + 1);
+    const property = flatOf(doc, node);
+    return property.writeOnly ? [where] : writeOnlyShown(doc, property, value[name], where, depth + 1);
   });
 }
 

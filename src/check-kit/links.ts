@@ -95,3 +95,6 @@ async function makeLinked(profile: TargetProfile, ctx: FixtureMaker): Promise<Li
  * ```
  */
 export const leadsToResource = (status: number): boolean => (status >= 200 && status < 400) || [401, 403, 405, 406, 429].includes(status);
+
+/** What {@link leadsToResource} takes, for a failure's `expected`. */
+export const resourceStatuses = '2xx, 3xx, 401, 403, 405, 406 or 429';

@@ -18,7 +18,7 @@ import { isObject } from '../model/json.js';
 import { brief } from '../model/describe-response.js';
 import type { Located, OpenApiDocument } from '../model/openapi-document.js';
 import { validatorOf, type SchemaValidator } from '../document/json-schema.js';
-import { ValueGenerator } from '../document/generate.js';
+import { ValueGenerator, wholePattern } from '../document/generate.js';
 import { admits, flatten, soleType, type FlatSchema } from '../document/schema.js';
 import { jsonMedia, type Operation } from '../document/operations.js';
 import { judgeFor, responseFor } from './documented-answers.js';
@@ -135,9 +135,8 @@ export class BodyInputs {
     if (made === undefined || !isObject(made.value)) return `no body valid against ${schema.pointer} could be made`;
     // Values the caller keeps as they are, where the schema takes them with the rest of the generated body.
     const keep = Object.fromEntries(Object.entries(options.keep ?? {}).filter(([name]) => flat.properties.has(name)));
-    const body = { ...made.value, ...keep };
-    const kept = validator.validate(schema, body).ok ? body : made.value;
-    return new BodyInputs(doc, schema, validator, kept, options.leaveOut, kept === body ? Object.keys(keep) : []);
+    const keeps = validator.validate(schema, { ...made.value, ...keep }).ok;
+    return new BodyInputs(doc, schema, validator, keeps ? { ...made.value, ...keep } : made.value, options.leaveOut, keeps ? Object.keys(keep) : []);
   }
 
   /** Whether the schema accepts `body`, with values of its own in place of the properties left out (the caller sets those). */
@@ -306,15 +305,10 @@ function asIs<T>(is: (v: unknown) => v is T): (v: unknown) => T {
   };
 }
 
-/**
- * Strings that match `pattern` whole; undefined for a pattern fast-check cannot draw from
- * (lookarounds, back references). Whole, as Java's and .NET's validators read a pattern
- * (springdoc and Swashbuckle write `@Pattern` and `[RegularExpression]` unanchored), which
- * also matches it as JSON Schema does, anywhere in the string.
- */
+/** Strings that match `pattern` whole ({@link wholePattern}); undefined for a pattern fast-check cannot draw from (lookarounds, back references). */
 function matching(pattern: string): Arbitrary<string> | undefined {
   try {
-    return fastCheck().stringMatching(new RegExp(`^(?:${pattern})$`));
+    return fastCheck().stringMatching(new RegExp(wholePattern(pattern)));
   } catch {
     return undefined;
   }

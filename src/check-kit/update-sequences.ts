@@ -195,9 +195,10 @@ export function staleIfMatch(ctx: CheckContext, u: WritableCollection): Promise<
       // Taken in the order they were sent, so the evidence reads as the exchange went.
       const refused = (r: RefusedWrites): RefusedWrites => ({ ...r, before: take(r.before), sent: r.sent.map(take), after: take(r.after) });
       const created = take(s.created);
-      const [neverIssued, ...previous] = s.updates.map((r, i) => (i === 0 ? refused(r) : r));
+      const [first, ...rest] = s.updates;
+      const neverIssued = first === undefined ? [] : [refused(first)];
       const staleMaking = s.staleMaking.map(takeStep(take));
-      return { ...s, created, updates: [...(neverIssued ? [neverIssued] : []), ...previous.map(refused)], staleMaking, deletes: s.deletes.map(refused) };
+      return { ...s, created, updates: [...neverIssued, ...rest.map(refused)], staleMaking, deletes: s.deletes.map(refused) };
     },
     (s) => servesAll(s, all(s)),
   );
@@ -223,16 +224,18 @@ async function sendStaleIfMatch(ctx: CheckContext, u: WritableCollection): Promi
     return { which, sent, before, after: last };
   };
   try {
-    const tags: (readonly [string, string])[] = [['a tag the server never issued', staleTag]];
-    updates.push(await refuse(updateWrites(item), tags[0]!));
+    const neverIssued = ['a tag the server never issued', staleTag] as const;
+    const tags: (readonly [string, string])[] = [neverIssued];
+    updates.push(await refuse(updateWrites(item), neverIssued));
     // Sent whatever each answers: each check judges the steps its rule is about.
     for (const spec of updateWrites(item)) {
       const write = await ctx.http.send(spec);
       last = await get();
       staleMaking.push({ write, after: last });
       if (last.headers['etag'] === etag) continue;
-      tags.push([`the previous ETag ${etag}`, etag]);
-      updates.push(await refuse(updateWrites(item), tags[1]!));
+      const previous = [`the previous ETag ${etag}`, etag] as const;
+      tags.push(previous);
+      updates.push(await refuse(updateWrites(item), previous));
       break;
     }
     for (const tag of tags) deletes.push(await refuse([{ method: 'DELETE', url: item.url }], tag));

@@ -47,10 +47,17 @@ const formatSamples: Readonly<Record<string, readonly string[]>> = {
 /** Strings tried when a pattern refuses the readable one (codes, slugs, phone numbers…). */
 const stockStrings = ['restprobe', 'restprobe-1', 'restprobe_1', 'abc', 'ABC', 'abc123', 'a', 'A', '1', '123', '12345', 'US', 'USD', 'usd', 'en', 'en-US', '+15555550100', '2024-05-01', 'https://example.com'];
 
+/**
+ * `pattern` to be matched whole, as Java's and .NET's validators read one (springdoc and
+ * Swashbuckle write `@Pattern` and `[RegularExpression]` unanchored): a string that matches
+ * it so matches it as JSON Schema does too, anywhere in the string.
+ */
+export const wholePattern = (pattern: string): string => `^(?:${pattern})$`;
+
 /** Whether a string matches `pattern` whole; undefined for a pattern JavaScript cannot compile. */
 function matchesWhole(pattern: string): ((s: string) => boolean) | undefined {
   try {
-    const whole = new RegExp(`^(?:${pattern})$`, 'u');
+    const whole = new RegExp(wholePattern(pattern), 'u');
     return (s) => whole.test(s);
   } catch {
     return undefined;
@@ -135,7 +142,7 @@ export class ValueGenerator {
     };
     const examples = purpose === 'create' ? flat.examples : [];
     const candidates = [...(samples !== undefined ? [...examples, samples[variant], ...samples] : [...examples, fitted(readable), ...stockStrings.map(fitted)]), ...flat.examples, ...(flat.default !== undefined ? [flat.default] : [])];
-    // A value that matches the pattern whole first: Java's and .NET's validators read an unanchored pattern so (springdoc, Swashbuckle), JSON Schema anywhere in the string.
+    // A value that matches the pattern whole first (wholePattern says why).
     const whole = flat.pattern === undefined ? undefined : matchesWhole(flat.pattern);
     return this.firstValid(schema, whole === undefined ? candidates : [...candidates.filter((c) => typeof c === 'string' && whole(c)), ...candidates]);
   }

@@ -1,7 +1,7 @@
 /** §1 hypermedia: the `_links` an API shows lead somewhere. */
 import { CheckFailure, CheckSkipped, defineCheck } from '../../src/model/check.js';
 import { describe } from '../../src/check-kit/expect.js';
-import { leadsToResource, linkedItems, linkTarget } from '../../src/check-kit/links.js';
+import { leadsToResource, linkedItems, linkTarget, resourceStatuses } from '../../src/check-kit/links.js';
 import { targetOrigins } from '../../src/check-kit/created-url.js';
 import { parseAllow } from '../../src/check-kit/probes.js';
 import type { CheckContext } from '../../src/model/context.js';
@@ -47,7 +47,7 @@ export const linksResolve = defineCheck({
           continue;
         }
         if (!leadsToResource(res.status)) {
-          throw new CheckFailure(`_links.${name} of ${what} names ${href}: ${describe(res)}, expected it to lead to a resource`, '2xx, 3xx, 401, 403, 405, 406 or 429', String(res.status), res.exchangeIndex);
+          throw new CheckFailure(`_links.${name} of ${what} names ${href}: ${describe(res)}, expected it to lead to a resource`, resourceStatuses, String(res.status), res.exchangeIndex);
         }
       }
       ctx.note(`${what}: ${[...links.keys()].join(', ')} followed`);

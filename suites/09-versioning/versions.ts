@@ -9,7 +9,7 @@ import { httpDateProblem, varyFields } from '../../src/check-kit/http-grammar.js
 import { deprecationProblem, linkTargets, versionedRequest } from '../../src/check-kit/versions.js';
 import { itemPath, sharedItem } from '../../src/check-kit/probes.js';
 import { targetOrigins } from '../../src/check-kit/created-url.js';
-import { leadsToResource } from '../../src/check-kit/links.js';
+import { leadsToResource, resourceStatuses } from '../../src/check-kit/links.js';
 
 /**
  * GET of `path` under `version`; fails when, under the URL scheme, neither the path nor the
@@ -102,7 +102,7 @@ export const deprecationHeaders = defineCheck({
       // The notice may live elsewhere (a documentation site): the credentials go only to the target.
       const doc = await ctx.http.send({ method: 'GET', url: url.toString(), auth: targetOrigins(ctx.profile).has(url.origin) });
       // A documentation site may refuse restprobe (bot protection: 403) or rate-limit it: the notice is there all the same.
-      if (!leadsToResource(doc.status)) throw new CheckFailure(`the deprecation link ${notice} of version ${version}: ${describe(doc)}, expected it to resolve`, '2xx, 3xx, 401, 403, 405, 406 or 429', String(doc.status), doc.exchangeIndex);
+      if (!leadsToResource(doc.status)) throw new CheckFailure(`the deprecation link ${notice} of version ${version}: ${describe(doc)}, expected it to resolve`, resourceStatuses, String(doc.status), doc.exchangeIndex);
       ctx.note(`version ${version}: ${dates}, notice ${notice}`);
     }
     if (unlinked !== undefined) throw unlinked;
