@@ -172,6 +172,14 @@ describe('stand-in limiters that conform differently', () => {
     expect(withLegacy['LIM-ratelimit-headers']!.evidence.notes[0]).toMatch(/^legacy rate-limit fields on the 429 \(reported, not judged\): x-ratelimit-limit: 5; x-ratelimit-remaining: 0; x-ratelimit-reset: \d+$/);
   });
 
+  it('a limited client whose quota comes back every other request (a sliding log met at its refill pace): the other client gets fewer requests than its own quota, so its own count never refuses it; a skip, not a failure', async () => {
+    // Before, the check sent as the other client on every try and its sixth request met its own limit: "one client's burst limits another".
+    const server = await limiter({ limit: 5, windowMs: 250, algorithm: 'trickle', retryAfter: 'fractional' });
+    const perClient = rateLimitChecks.filter((c) => c.id === 'LIM-rate-limit-per-client');
+    const result = (await run(standIn(server, { limit: 5, windowMs: 250 }), perClient))['LIM-rate-limit-per-client']!;
+    expect(result).toMatchObject({ status: 'skip', message: expect.stringMatching(/^\$LIMIT_KEY could not be kept limited .* in 4 tries as \$LIMIT_KEY_2/) });
+  });
+
   it('a token bucket keyed by client address passes; the per-client check skips naming rateLimit.keyedBy', async () => {
     const server = await limiter({ limit: 5, windowMs: 250, algorithm: 'token-bucket', keyedBy: 'ip', msHint: true, fields: 'draft-10' });
     const results = await run(standIn(server, { keyedBy: 'ip', limit: 5 }));

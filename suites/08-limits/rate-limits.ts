@@ -115,17 +115,23 @@ export const rateLimitPerClient = defineCheck({
   schedule: 'exclusive',
   dependsOn: [enforcedId],
   run: (ctx, { rateLimit: probe, otherClient: other }) => leavingQuotaAsFound(ctx, probe, async () => {
-    let before = requireLimited(await burstToLimit(ctx, probe), probe);
+    const burst = await burstToLimit(ctx, probe);
+    let before = requireLimited(burst, probe);
     const limitedNow = (s: Sent): boolean => answerOf(s.res, probe.client) !== 'served';
+    // The other client has a quota too: more requests as it than the limit, in a window where
+    // the first one's quota keeps coming back (a sliding log), would be refused by its own count.
+    const theirsAtMost = Math.max(1, quotaOf(burst, probe) - 1);
     let compared = 0;
+    let theirsSent = 0;
     // Only a request with a refusal of the first client just before and just after it was
     // sent while that client was limited: a quota refilled in between proves nothing.
-    for (let tries = 0; tries < 20 && compared < 3; tries++) {
+    for (let tries = 0; tries < 20 && compared < 3 && theirsSent < theirsAtMost; tries++) {
       if (!limitedNow(before)) {
         before = await sendAs(ctx, probe);
         continue;
       }
       const theirs = await sendAs(ctx, probe, other);
+      theirsSent++;
       const after = await sendAs(ctx, probe);
       if (limitedNow(after)) {
         compared++;
@@ -133,12 +139,12 @@ export const rateLimitPerClient = defineCheck({
         // Only a limiter's answer shows a shared limit: a 401 or 403 says the other credential itself is not taken.
         if (answer === 'refused') throw setupError(theirs.res, `${describe(theirs.res)} as ${other.label}: the other client is not served at all, so clients cannot be compared (check rateLimit.otherCredential)`);
         if (answer !== 'served') {
-          throw new CheckFailure(`${describe(theirs.res)} as ${other.label}, sent while ${probe.client.label} was limited (refused just before and after), expected it served: one client's burst limits another`, 'served', String(theirs.res.status), theirs.res.exchangeIndex);
+          throw new CheckFailure(`${describe(theirs.res)} as ${other.label} (its request ${theirsSent} of this check), sent while ${probe.client.label} was limited (refused just before and after), expected it served: one client's burst limits another`, 'served', String(theirs.res.status), theirs.res.exchangeIndex);
         }
       }
       before = after;
     }
-    if (compared === 0) throw new CheckSkipped(`${probe.client.label} could not be kept limited across three requests (its quota came back in between), so clients could not be compared`);
+    if (compared === 0) throw new CheckSkipped(`${probe.client.label} could not be kept limited across three requests (its quota came back in between) in ${theirsSent} tries as ${other.label}, so clients could not be compared`);
     ctx.note(`${other.label} was served ${compared} times while ${probe.client.label} was limited`);
   }),
 });

@@ -11,8 +11,12 @@ export interface LimiterServerOptions {
   /** Requests per window; 0 for no limiter at all. */
   readonly limit: number;
   readonly windowMs: number;
-  /** Default `fixed-window` (windows aligned to the clock, as many gateways do). */
-  readonly algorithm?: 'fixed-window' | 'sliding-log' | 'token-bucket';
+  /**
+   * Default `fixed-window` (windows aligned to the clock, as many gateways do). `trickle`: past
+   * the limit every other request is admitted, `limit` times, then none, without regard to
+   * time: what a sliding log shows a client that sends as fast as its spent quota comes back.
+   */
+  readonly algorithm?: 'fixed-window' | 'sliding-log' | 'token-bucket' | 'trickle';
   /** Who a quota belongs to: the X-API-Key (default; other keys get 401), or the address. */
   readonly keyedBy?: 'key' | 'ip';
   /** How a refusal states its wait; default `seconds` (rounded up). */
@@ -57,6 +61,15 @@ function limiterFor(o: LimiterServerOptions): Limiter {
         return { admitted: true, remaining: limit - log.length, waitMs: 0 };
       }
       return { admitted: false, remaining: 0, waitMs: log[0]! + windowMs - now };
+    };
+  }
+  if (o.algorithm === 'trickle') {
+    const counts = new Map<string, number>();
+    return (client) => {
+      const n = counts.get(client) ?? 0;
+      counts.set(client, n + 1);
+      const admitted = n < limit || ((n - limit) % 2 === 1 && n - limit < 2 * limit);
+      return { admitted, remaining: admitted ? Math.max(0, limit - n - 1) : 0, waitMs: admitted ? 0 : 1 };
     };
   }
   if (o.algorithm === 'token-bucket') {
