@@ -162,7 +162,10 @@ describe('stand-in limiters that conform differently', () => {
   it('a sliding log with HTTP-date Retry-After and draft-07 RateLimit passes; the legacy fields are reported', async () => {
     const server = await limiter({ limit: 5, windowMs: 250, algorithm: 'sliding-log', retryAfter: 'http-date', msHint: true, fields: 'draft-07' });
     const results = await run(standIn(server, { limit: 5, windowMs: 250 }));
-    expect(statuses(results)).toEqual(allPass('LIM-rate-limit-shared-across-nodes', 'LIM-503-retry-after'));
+    // On a loaded machine the log's quota may come back between every two requests: the per-client check then cannot compare, and says so (the trickle test below).
+    const perClient = results['LIM-rate-limit-per-client']!;
+    if (perClient.status === 'skip') expect(perClient.message).toMatch(/^\$LIMIT_KEY could not be kept limited across three requests/);
+    expect(statuses(results)).toEqual({ ...allPass('LIM-rate-limit-shared-across-nodes', 'LIM-503-retry-after'), 'LIM-rate-limit-per-client': perClient.status === 'skip' ? 'skip' : 'pass' });
     expect(results['LIM-ratelimit-headers']!.evidence.notes).toContain('RateLimit fields in the syntax of draft-07 (one RateLimit Dictionary: limit, remaining, reset): read as such');
     expect(results['LIM-503-retry-after']!.message).toMatch(/^no 503 in 15 requests as \$LIMIT_KEY past the first 429 \(three times the limit of 5\)/);
 
@@ -172,12 +175,12 @@ describe('stand-in limiters that conform differently', () => {
     expect(withLegacy['LIM-ratelimit-headers']!.evidence.notes[0]).toMatch(/^legacy rate-limit fields on the 429 \(reported, not judged\): x-ratelimit-limit: 5; x-ratelimit-remaining: 0; x-ratelimit-reset: \d+$/);
   });
 
-  it('a limited client whose quota comes back every other request (a sliding log met at its refill pace): the other client gets fewer requests than its own quota, so its own count never refuses it; a skip, not a failure', async () => {
-    // Before, the check sent as the other client on every try and its sixth request met its own limit: "one client's burst limits another".
+  it('a limited client whose quota comes back every other request (a sliding log met at its refill pace): the other client is sent fewer requests than its own limit in any window, so its own count never refuses it; a skip, not a failure', async () => {
+    // Before, the check sent as the other client on every try and its sixth in the window met its own limit: "one client's burst limits another".
     const server = await limiter({ limit: 5, windowMs: 250, algorithm: 'trickle', retryAfter: 'fractional' });
     const perClient = rateLimitChecks.filter((c) => c.id === 'LIM-rate-limit-per-client');
     const result = (await run(standIn(server, { limit: 5, windowMs: 250 }), perClient))['LIM-rate-limit-per-client']!;
-    expect(result).toMatchObject({ status: 'skip', message: expect.stringMatching(/^\$LIMIT_KEY could not be kept limited .* in 4 tries as \$LIMIT_KEY_2/) });
+    expect(result).toMatchObject({ status: 'skip', message: expect.stringMatching(/^\$LIMIT_KEY could not be kept limited .* in \d+ tries as \$LIMIT_KEY_2/) });
   });
 
   it('a token bucket keyed by client address passes; the per-client check skips naming rateLimit.keyedBy', async () => {

@@ -61,7 +61,7 @@ export function statedWait(sent: Sent): StatedWait | undefined {
 }
 
 /** Resolves `afterMs` after `since` (the monotonic clock; at once when that has passed), returning how long it waited; the check's signal ends the wait. */
-async function sleepAfter(ctx: CheckContext, since: number, afterMs: number): Promise<number> {
+export async function sleepAfter(ctx: CheckContext, since: number, afterMs: number): Promise<number> {
   const left = since + afterMs + clockGrainMs - performance.now();
   if (left > 0) await pauseFor(left, ctx.signal);
   return left;
@@ -136,7 +136,7 @@ export async function waitOut(ctx: CheckContext, probe: RateLimitProbe, limited:
  * The window a spent quota comes back within: the declared one (`rateLimit.window`), else
  * the one the target advertises for its lowest quota (RateLimit-Policy's `w`).
  */
-function quotaWindowMs(probe: RateLimitProbe, answers: readonly Sent[]): number | undefined {
+export function quotaWindowMs(probe: RateLimitProbe, answers: readonly Sent[]): number | undefined {
   if (probe.windowMs !== undefined) return probe.windowMs;
   const window = answers.map((s) => lowestQuota(readRateLimitFields(s.res))?.window).find((w) => w !== undefined);
   return window === undefined ? undefined : window * 1000;

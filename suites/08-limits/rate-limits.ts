@@ -9,7 +9,7 @@ import { CheckFailure, CheckSkipped, defineCheck } from '../../src/model/check.j
 import { describe, expectStatus } from '../../src/check-kit/expect.js';
 import { setupError } from '../../src/check-kit/setup.js';
 import { advertised, answerOf, lastRefusal, quotaOf, requireLimited, sendAs, type Burst, type Sent } from '../../src/check-kit/rate-limit-burst.js';
-import { burstToLimit, elapsed, leavingQuotaAsFound, probeAfter, retryAfterWait, sharedBurstToLimit, slackMs, statedWait, wholeQuotaFirst } from '../../src/check-kit/rate-limit-wait.js';
+import { burstToLimit, elapsed, leavingQuotaAsFound, probeAfter, quotaWindowMs, retryAfterWait, sharedBurstToLimit, slackMs, sleepAfter, statedWait, wholeQuotaFirst } from '../../src/check-kit/rate-limit-wait.js';
 import type { RateLimitProbe } from '../../src/model/needs.js';
 
 export const enforcedId = 'LIM-rate-limit-enforced';
@@ -118,33 +118,41 @@ export const rateLimitPerClient = defineCheck({
     const burst = await burstToLimit(ctx, probe);
     let before = requireLimited(burst, probe);
     const limitedNow = (s: Sent): boolean => answerOf(s.res, probe.client) !== 'served';
-    // The other client has a quota too: more requests as it than the limit, in a window where
-    // the first one's quota keeps coming back (a sliding log), would be refused by its own count.
+    // The other client has a quota too: where the first one's quota keeps coming back (a
+    // sliding log met at its refill pace), a request as it on every try would meet its own
+    // limit. So it is sent one fewer than the limit in any window, or in all, none known.
     const theirsAtMost = Math.max(1, quotaOf(burst, probe) - 1);
+    const windowMs = quotaWindowMs(probe, burst.sent);
+    const theirs: Sent[] = [];
     let compared = 0;
-    let theirsSent = 0;
     // Only a request with a refusal of the first client just before and just after it was
     // sent while that client was limited: a quota refilled in between proves nothing.
-    for (let tries = 0; tries < 20 && compared < 3 && theirsSent < theirsAtMost; tries++) {
+    for (let tries = 0; tries < 20 && compared < 3; tries++) {
+      const windowFull = theirs.at(-theirsAtMost);
+      if (windowFull !== undefined) {
+        if (windowMs === undefined || windowMs > ctx.profile.http.maxRetryWaitMs) break;
+        // After the wait the first client's quota may be back: it is asked again.
+        if ((await sleepAfter(ctx, windowFull.at, windowMs)) > 0) before = await sendAs(ctx, probe);
+      }
       if (!limitedNow(before)) {
         before = await sendAs(ctx, probe);
         continue;
       }
-      const theirs = await sendAs(ctx, probe, other);
-      theirsSent++;
+      const theirsNow = await sendAs(ctx, probe, other);
+      theirs.push(theirsNow);
       const after = await sendAs(ctx, probe);
       if (limitedNow(after)) {
         compared++;
-        const answer = answerOf(theirs.res, other);
+        const answer = answerOf(theirsNow.res, other);
         // Only a limiter's answer shows a shared limit: a 401 or 403 says the other credential itself is not taken.
-        if (answer === 'refused') throw setupError(theirs.res, `${describe(theirs.res)} as ${other.label}: the other client is not served at all, so clients cannot be compared (check rateLimit.otherCredential)`);
+        if (answer === 'refused') throw setupError(theirsNow.res, `${describe(theirsNow.res)} as ${other.label}: the other client is not served at all, so clients cannot be compared (check rateLimit.otherCredential)`);
         if (answer !== 'served') {
-          throw new CheckFailure(`${describe(theirs.res)} as ${other.label} (its request ${theirsSent} of this check), sent while ${probe.client.label} was limited (refused just before and after), expected it served: one client's burst limits another`, 'served', String(theirs.res.status), theirs.res.exchangeIndex);
+          throw new CheckFailure(`${describe(theirsNow.res)} as ${other.label} (its request ${theirs.length} of this check, ${theirsAtMost} at most in a window), sent while ${probe.client.label} was limited (refused just before and after), expected it served: one client's burst limits another`, 'served', String(theirsNow.res.status), theirsNow.res.exchangeIndex);
         }
       }
       before = after;
     }
-    if (compared === 0) throw new CheckSkipped(`${probe.client.label} could not be kept limited across three requests (its quota came back in between) in ${theirsSent} tries as ${other.label}, so clients could not be compared`);
+    if (compared === 0) throw new CheckSkipped(`${probe.client.label} could not be kept limited across three requests (its quota came back in between) in ${theirs.length} tries as ${other.label}, so clients could not be compared`);
     ctx.note(`${other.label} was served ${compared} times while ${probe.client.label} was limited`);
   }),
 });

@@ -12,9 +12,10 @@ export interface LimiterServerOptions {
   readonly limit: number;
   readonly windowMs: number;
   /**
-   * Default `fixed-window` (windows aligned to the clock, as many gateways do). `trickle`: past
-   * the limit every other request is admitted, `limit` times, then none, without regard to
-   * time: what a sliding log shows a client that sends as fast as its spent quota comes back.
+   * Default `fixed-window` (windows aligned to the clock, as many gateways do). `trickle`: a
+   * window opened by each client's first request, in which past the limit every other request
+   * is admitted, `limit` times, then none: what a sliding log shows a client that sends as
+   * fast as its spent quota comes back, whatever the machine's pace.
    */
   readonly algorithm?: 'fixed-window' | 'sliding-log' | 'token-bucket' | 'trickle';
   /** Who a quota belongs to: the X-API-Key (default; other keys get 401), or the address. */
@@ -64,12 +65,14 @@ function limiterFor(o: LimiterServerOptions): Limiter {
     };
   }
   if (o.algorithm === 'trickle') {
-    const counts = new Map<string, number>();
-    return (client) => {
-      const n = counts.get(client) ?? 0;
-      counts.set(client, n + 1);
+    const windows = new Map<string, { start: number; n: number }>();
+    return (client, now) => {
+      const held = windows.get(client);
+      const w = held !== undefined && now - held.start < windowMs ? held : { start: now, n: 0 };
+      windows.set(client, w);
+      const n = w.n++;
       const admitted = n < limit || ((n - limit) % 2 === 1 && n - limit < 2 * limit);
-      return { admitted, remaining: admitted ? Math.max(0, limit - n - 1) : 0, waitMs: admitted ? 0 : 1 };
+      return { admitted, remaining: admitted ? Math.max(0, limit - n - 1) : 0, waitMs: admitted ? 0 : w.start + windowMs - now };
     };
   }
   if (o.algorithm === 'token-bucket') {
