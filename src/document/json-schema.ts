@@ -67,6 +67,7 @@ function convert(root: unknown, node: unknown, version: OpenApiDocument['version
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(node)) out[k] = convert(root, v, version, direction);
   if (out['required'] !== undefined) out['required'] = requiredFor(root, node, direction);
+  if (Array.isArray(out['oneOf']) && isObject(out['discriminator']) && typeof out['discriminator']['propertyName'] === 'string') byDiscriminator(out);
   const composed = compositions.some((k) => Array.isArray(out[k]));
   // `additionalProperties: false` beside `allOf` refuses, in JSON Schema, every property the
   // parts declare: no object is valid. Its authors mean what 2020-12 says with `unevaluatedProperties`.
@@ -93,6 +94,39 @@ function convert(root: unknown, node: unknown, version: OpenApiDocument['version
     }
   }
   return out;
+}
+
+/**
+ * `oneOf` with an OpenAPI `discriminator`, rewritten so the tag picks the branch: the
+ * discriminator's value names one schema (by `mapping`, or by the schema's own name, the last
+ * segment of its `$ref`), and the value must be valid against that one. Branches that
+ * overlap (subtypes that `allOf` a common base, as springdoc's @JsonSubTypes and
+ * drf-spectacular's PolymorphicProxySerializer write them) would otherwise match twice and
+ * fail `oneOf`. A value without a tag that names a branch is invalid, as OpenAPI says, unless
+ * a branch is inline (it has no name): then it must match one branch or more.
+ */
+function byDiscriminator(out: Record<string, unknown>): void {
+  const d = out['discriminator'] as { propertyName: string; mapping?: unknown };
+  const mapping = isObject(d.mapping) ? Object.entries(d.mapping).filter((e): e is [string, string] => typeof e[1] === 'string') : [];
+  const branches = out['oneOf'] as unknown[];
+  const cases: Record<string, unknown>[] = [];
+  const named: string[] = [];
+  for (const branch of branches) {
+    const ref = isObject(branch) && typeof branch['$ref'] === 'string' ? branch['$ref'] : undefined;
+    if (ref === undefined) continue;
+    const name = ref.slice(ref.lastIndexOf('/') + 1);
+    // A mapping value is a schema name or a reference; the schema's own name names it too, unless the mapping gives that name to another schema.
+    const mapped = mapping.filter(([, to]) => to === ref || to === name).map(([tag]) => tag);
+    const names = [...new Set([...mapped, ...(mapping.some(([tag]) => tag === name) && !mapped.includes(name) ? [] : [name])])];
+    named.push(...names);
+    cases.push({ if: { properties: { [d.propertyName]: { enum: names } }, required: [d.propertyName] }, then: branch });
+  }
+  if (cases.length === 0) return;
+  delete out['oneOf'];
+  const tagged = { properties: { [d.propertyName]: { enum: named } }, required: [d.propertyName] };
+  // OpenAPI: the tag MUST be present and name a schema. With a branch of no name (inline), any branch may be the one.
+  const choice = { if: tagged, then: { allOf: cases }, else: cases.length === branches.length ? tagged : { anyOf: branches } };
+  out['allOf'] = [...(Array.isArray(out['allOf']) ? out['allOf'] : []), choice];
 }
 
 /** A pointer as a URI fragment ajv resolves back to the same tokens. */
