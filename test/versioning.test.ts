@@ -11,7 +11,7 @@ import { resultName, worstFinding } from '../src/model/result.js';
 import type { TargetProfile, VersionProfile } from '../src/model/profile.js';
 import { catalogue } from '../suites/catalogue.js';
 import { startReferenceServer, type Versioning } from '../reference-server/src/index.js';
-import { pathOf, queryOf, type Rewrites } from './support/rewriting-proxy.js';
+import { pathOf, queryOf, type ProxiedRequest, type Rewrites } from './support/rewriting-proxy.js';
 import { cleanServerExceptions, startTarget, startVariant, targetAt, testProbeRateLimit, type Target } from './support/target.js';
 import { verdictsOf } from './support/verdicts.js';
 
@@ -141,21 +141,24 @@ describe('VER- checks', () => {
     expect(got.explain).toMatch(/names its version in the query \(\?v=2\)/);
   });
 
-  it('name the version on every request under the query scheme: the whole catalogue, on a target that refuses a request without ?v=, warns of nothing but the scheme and leaves nothing behind', async () => {
+  it.each([
+    ['the query scheme', 'query', queryScheme, (req: ProxiedRequest) => queryOf(req).has('v'), '?v=2', /^VER-no-query-scheme: warn .*names its version in the query/],
+    ['a header of its own', 'x-api-version', customHeaderScheme, (req: ProxiedRequest) => req.headers['x-api-version'] !== undefined, 'X-API-Version: 2', undefined],
+  ] as const)('name the version on every request under %s: the whole catalogue, on a target that refuses a request without it (as Asp.Versioning does by default), leaves nothing behind and judges as on the clean server', async (_name, versioning, scheme, named, how, warning) => {
     const unversioned: string[] = [];
     const rewrites: Rewrites = {
       response: (res, req) => {
-        if (queryOf(req).has('v')) return res;
+        if (named(req)) return res;
         unversioned.push(`${req.method} ${req.path}`);
-        return { ...res, status: 400, body: JSON.stringify({ type: 'about:blank', title: 'Bad Request', status: 400, detail: 'Name the API version: ?v=2.' }) };
+        return { ...res, status: 400, body: JSON.stringify({ type: 'about:blank', title: 'Bad Request', status: 400, detail: `Name the API version: ${how}.` }) };
       },
     };
-    const target = await versionedServer('query', rewrites);
+    const target = await versionedServer(versioning, rewrites);
     try {
-      const { results, leftovers } = await runChecks({ profile: queryScheme(target.profile), checks: catalogue, seed: 1, client: target.client });
+      const { results, leftovers } = await runChecks({ profile: scheme(target.profile), checks: catalogue, seed: 1, client: target.client });
       // Nothing fails, warns or errors but what the clean server shows too; checks that need two nodes or a baseline skip.
       const off = results.filter((r) => !['pass', 'skip'].includes(r.status) && cleanServerExceptions[r.id]?.status !== r.status).map((r) => `${resultName(r.id, r.collection)}: ${r.status} ${r.message}`);
-      expect(off).toEqual([expect.stringMatching(/^VER-no-query-scheme: warn .*names its version in the query/)]);
+      expect(off).toEqual(warning === undefined ? [] : [expect.stringMatching(warning)]);
       expect(results.filter((r) => r.status === 'pass').length).toBeGreaterThan(100);
       expect(unversioned).toEqual([]);
       expect(leftovers).toEqual([]);

@@ -9,7 +9,7 @@ import { connect as connectTls } from 'node:tls';
 import { CheckFailure } from '../model/check.js';
 import type { CheckContext, HttpResponse, RequestSpec } from '../model/context.js';
 import { isRestprobeError } from '../errors.js';
-import { credentialHeaders, targetOrigins } from '../http/session.js';
+import { credentialHeaders, currentVersionHeaders, targetOrigins } from '../http/session.js';
 import { trusting } from '../http/trust.js';
 import { describe } from './expect.js';
 
@@ -85,7 +85,7 @@ async function bytesAfterHead(ctx: CheckContext, url: string): Promise<string | 
     return undefined;
   }
   const target = new URL(url);
-  const credentials = targetOrigins(ctx.profile).has(target.origin) ? credentialHeaders(ctx.profile) : {};
+  const credentials = targetOrigins(ctx.profile).has(target.origin) ? { ...currentVersionHeaders(ctx.profile), ...credentialHeaders(ctx.profile) } : {};
   const lines = [`HEAD ${target.pathname}${target.search} HTTP/1.1`, `Host: ${target.host}`, 'Accept: application/json', ...Object.entries(credentials).map(([k, v]) => `${k}: ${v}`), 'Connection: close'];
   const received = await rawRoundTrip(target, `${lines.join('\r\n')}\r\n\r\n`, ctx.profile.http.timeoutMs, ctx.signal, ctx.profile.http.ca);
   const after = afterHeaderSections(received);

@@ -6,6 +6,7 @@ import type { RequestSpec } from '../model/context.js';
 import type { VersionProfile } from '../model/profile.js';
 import { httpDateProblem, splitList } from './http-grammar.js';
 import { withQueryParam } from '../http/target-url.js';
+import { versionHeader } from '../http/session.js';
 
 export { withQueryParam };
 
@@ -28,7 +29,7 @@ export function versionedRequest(v: VersionProfile, version: string, path: strin
     case 'url':
       return segment(v.current).test(path) ? { path: path.replace(segment(v.current), `$1v${version}`) } : undefined;
     case 'header':
-      return { path, headers: v.header.toLowerCase() === 'accept' ? { Accept: `application/vnd.${v.vendor ?? ''}+json; version=${version}` } : { [v.header]: version } };
+      return { path, headers: versionHeader(v, version) };
     case 'query':
       return { path: withQueryParam(path, v.queryParam, version) };
   }

@@ -7,7 +7,7 @@
  */
 import type { TargetProfile } from '../model/profile.js';
 import type { Send } from '../http/guards.js';
-import { freshCredentialHeaders, parseJson, versionedUrl } from '../http/session.js';
+import { runRequestHeaders, parseJson, versionedUrl } from '../http/session.js';
 import { isObject } from '../model/json.js';
 import { findMarked } from './find-marked.js';
 import { isMarkOf, runMark, type Certainty, type Ledger, type LedgerEntry } from './ledger.js';
@@ -121,7 +121,7 @@ async function cleanUpOne(entry: LedgerEntry, env: CleanupEnv): Promise<void> {
   const unverified = entry.state === 'deleted-unverified';
   // What the item is, as far as anything has shown: certain until a DELETE it may not have survived.
   const known: Certainty = unverified ? 'possible' : entry.exists;
-  const request = async (method: string) => env.send({ method, url: versionedUrl(env.profile, entry.url), headers: { accept: 'application/json', ...(await freshCredentialHeaders(env.profile)) }, outsideBudget: true });
+  const request = async (method: string) => env.send({ method, url: versionedUrl(env.profile, entry.url), headers: await runRequestHeaders(env.profile), outsideBudget: true });
   let outcome: Outcome;
   try {
     const look = await lookBeforeDeleting(entry, env, request, known);

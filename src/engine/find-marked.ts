@@ -6,7 +6,7 @@
  */
 import type { CollectionProfile, TargetProfile } from '../model/profile.js';
 import type { Send } from '../http/guards.js';
-import { freshCredentialHeaders, parseJson, resolveUrl, unversionedUrl, versionedUrl } from '../http/session.js';
+import { runRequestHeaders, parseJson, resolveUrl, unversionedUrl, versionedUrl } from '../http/session.js';
 import { envelopeOf, isMismatch, readItems } from '../model/page-envelope.js';
 import type { Mark } from './ledger.js';
 
@@ -35,7 +35,7 @@ export async function findMarked(profile: TargetProfile, send: Send, collectionU
   if (!collection.filters.includes(mark.field)) return { unknown: `${collection.name} lists no filter on ${mark.field} in the config (collections[].filters) to search by; ${lookFor}` };
   const url = new URL(collectionUrl);
   url.searchParams.set(mark.field, mark.value);
-  const res = await send({ method: 'GET', url: versionedUrl(profile, url.toString()), headers: { accept: 'application/json', ...(await freshCredentialHeaders(profile)) }, outsideBudget: true });
+  const res = await send({ method: 'GET', url: versionedUrl(profile, url.toString()), headers: await runRequestHeaders(profile), outsideBudget: true });
   const text = res.body.toString('utf8');
   const listed = readItems({ json: parseJson(text), text, url: url.toString() }, envelopeOf(collection.pagination));
   const items = isMismatch(listed) ? undefined : listed;

@@ -8,7 +8,7 @@ import type { Damage, Health } from '../model/run-outcome.js';
 import type { TargetProfile } from '../model/profile.js';
 import { RestprobeError } from '../errors.js';
 import type { Send } from '../http/guards.js';
-import { freshCredentialHeaders, resolveUrl, versionedUrl } from '../http/session.js';
+import { runRequestHeaders, resolveUrl, versionedUrl } from '../http/session.js';
 
 export type { Damage, Health };
 
@@ -28,7 +28,7 @@ async function probe(profile: TargetProfile, send: Send): Promise<ProbeAnswer[]>
     try {
       // The base URL itself, as a user gave it (`/api`, not `/api/`), then the collection under it.
       const url = path === '/' ? profile.baseUrl : resolveUrl(profile.baseUrl, path);
-      const res = await send({ method: 'GET', url: versionedUrl(profile, url), headers: { accept: 'application/json', ...(await freshCredentialHeaders(profile)) } });
+      const res = await send({ method: 'GET', url: versionedUrl(profile, url), headers: await runRequestHeaders(profile) });
       const challenge = res.headers['www-authenticate'];
       out.push({ path, status: res.status, ...(challenge !== undefined && { challenge: String(challenge) }) });
     } catch (error) {

@@ -7,7 +7,7 @@ import { keyHeaders } from '../model/key-headers.js';
 export { keyHeaders };
 import type { ExchangeRecord } from '../model/result.js';
 import type { HttpResponse, HttpSession, RequestSpec } from '../model/context.js';
-import type { IssuedCredential, Secret, TargetProfile } from '../model/profile.js';
+import type { IssuedCredential, Secret, TargetProfile, VersionProfile } from '../model/profile.js';
 import { RestprobeError } from '../errors.js';
 import type { RawResponse } from './client.js';
 import type { Send } from './guards.js';
@@ -47,7 +47,9 @@ export interface Transport {
 
 export class RecordingSession implements HttpSession {
   private readonly credentialHeader: string[];
-  /** What every request sends to the target unless it says otherwise: Accept and the credentials (renewed ones: made per request). */
+  /** What every request to the target sends unless it says otherwise: Accept, and the version under a header scheme of its own. */
+  private readonly targetHeaders: Readonly<Record<string, string>>;
+  /** {@link targetHeaders} and the credentials (renewed ones: made per request). */
   private defaultHeaders: Readonly<Record<string, string>>;
   private readonly origins: Set<string>;
 
@@ -60,7 +62,8 @@ export class RecordingSession implements HttpSession {
     readonly secrets: Secret[] = [...profile.secrets],
   ) {
     this.credentialHeader = profile.auth.apiKey ? [profile.auth.apiKey.header] : [];
-    this.defaultHeaders = Object.freeze({ ...plainHeaders, ...credentialHeaders(profile) });
+    this.targetHeaders = Object.freeze({ ...plainHeaders, ...currentVersionHeaders(profile) });
+    this.defaultHeaders = Object.freeze({ ...this.targetHeaders, ...credentialHeaders(profile) });
     this.origins = targetOrigins(profile);
   }
 
@@ -181,7 +184,11 @@ export class RecordingSession implements HttpSession {
 
   /** Whether the request carries the configured credentials: they go to the target's own origins only, wherever a Location points. */
   private credentialed(spec: RequestSpec, absoluteUrl: string | undefined): boolean {
-    return spec.auth !== false && (absoluteUrl === undefined || this.origins.has(new URL(absoluteUrl).origin));
+    return spec.auth !== false && this.onTarget(absoluteUrl);
+  }
+
+  private onTarget(absoluteUrl: string | undefined): boolean {
+    return absoluteUrl === undefined || this.origins.has(new URL(absoluteUrl).origin);
   }
 
   /**
@@ -192,15 +199,15 @@ export class RecordingSession implements HttpSession {
     const value = await issued.fresh();
     if (this.secrets.some((s) => s.value === value)) return;
     this.secrets.push({ envName: this.profile.auth.apiKey!.value.envName, value });
-    this.defaultHeaders = Object.freeze({ ...plainHeaders, ...credentialHeaders(this.profile) });
+    this.defaultHeaders = Object.freeze({ ...this.targetHeaders, ...credentialHeaders(this.profile) });
   }
 
   /** `absoluteUrl` is set when the request leaves the base URL's path space. */
   private headersFor(spec: RequestSpec, absoluteUrl: string | undefined): Readonly<Record<string, string>> {
-    const credentialed = this.credentialed(spec, absoluteUrl);
+    const defaults = !this.onTarget(absoluteUrl) ? plainHeaders : spec.auth === false ? this.targetHeaders : this.defaultHeaders;
     // Most requests send just the defaults: one shared object, not one per request.
-    if (spec.json === undefined && spec.form === undefined && spec.headers === undefined) return credentialed ? this.defaultHeaders : plainHeaders;
-    const headers: Record<string, string> = { ...(credentialed ? this.defaultHeaders : plainHeaders) };
+    if (spec.json === undefined && spec.form === undefined && spec.headers === undefined) return defaults;
+    const headers: Record<string, string> = { ...defaults };
     if (spec.json !== undefined) headers['content-type'] = 'application/json';
     else if (spec.form !== undefined) headers['content-type'] = 'application/x-www-form-urlencoded';
     if (spec.headers) for (const name in spec.headers) headers[name.toLowerCase()] = spec.headers[name]!;
@@ -252,6 +259,37 @@ export function unversionedUrl(profile: TargetProfile, url: string): string {
   if (v?.scheme !== 'query') return url;
   const added = `${encodeURIComponent(v.queryParam)}=${encodeURIComponent(v.current)}`;
   return url.endsWith(`?${added}`) || url.endsWith(`&${added}`) ? url.slice(0, -added.length - 1) : url;
+}
+
+/**
+ * The header that names `version` under the header scheme (§9.2): the vendor media type in
+ * Accept, or the version in a header of the API's own.
+ *
+ * @example
+ * ```ts
+ * versionHeader({ scheme: 'header', header: 'X-API-Version', … }, '2'); // { 'X-API-Version': '2' }
+ * ```
+ */
+export function versionHeader(v: VersionProfile, version: string): Record<string, string> {
+  return v.header.toLowerCase() === 'accept' ? { Accept: `application/vnd.${v.vendor ?? ''}+json; version=${version}` } : { [v.header]: version };
+}
+
+/**
+ * What every request to the target sends under the header scheme with a header of the
+ * API's own (`X-API-Version`): the current version, as a client pinned to it does, since
+ * such an API may refuse a request that names none (Asp.Versioning does unless told to
+ * assume a default). Nothing under the other schemes, nor in Accept, whose vendor media type
+ * would change what every response is judged as (`application/json`, §2).
+ */
+export function currentVersionHeaders(profile: TargetProfile): Record<string, string> {
+  const v = profile.version;
+  if (v?.scheme !== 'header' || v.header.toLowerCase() === 'accept') return {};
+  return Object.fromEntries(Object.entries(versionHeader(v, v.current)).map(([k, x]) => [k.toLowerCase(), x]));
+}
+
+/** What the run's own requests to the target send (the health probe, cleanup, the search for marked items): Accept, the version, fresh credentials. */
+export async function runRequestHeaders(profile: TargetProfile): Promise<Record<string, string>> {
+  return { ...plainHeaders, ...currentVersionHeaders(profile), ...(await freshCredentialHeaders(profile)) };
 }
 
 /** The headers that carry the configured credentials (none when none are configured, or an issued one is not issued yet). */
