@@ -14,6 +14,17 @@ describe('webhook signing', () => {
     expect(verify('standard', 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', meta, Buffer.from(JSON.stringify(JSON.parse(body.toString())))).ok).toBe(false);
   });
 
+  it('reads Svix\'s own header names (svix-id, svix-timestamp, svix-signature) under standard, where the webhook- ones are absent', () => {
+    const body = Buffer.from('{"test": 2432232314}');
+    const signed = signHeaders('standard', 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', 'msg_p5jXN8AQM9LWM0D4loKWxJek', 1614265330, body);
+    const svix = Object.fromEntries(Object.entries(signed).map(([k, v]) => [k.replace(/^webhook-/, 'svix-'), v]));
+    const meta = readMeta('standard', svix, body);
+    expect(meta).toEqual({ id: 'msg_p5jXN8AQM9LWM0D4loKWxJek', timestamp: '1614265330', signature: signed['webhook-signature'] });
+    expect(verify('standard', 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', meta, body)).toEqual({ ok: true });
+    // Signed with another key, it still fails.
+    expect(verify('standard', 'whsec_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', meta, body).ok).toBe(false);
+  });
+
   it("reproduces GitHub's example signature", () => {
     const body = Buffer.from('Hello, World!');
     const headers = signHeaders('github', "It's a Secret to Everybody", 'd1', 0, body);

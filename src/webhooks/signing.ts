@@ -4,7 +4,8 @@
  *
  * - `standard` — Standard Webhooks: `webhook-id`, `webhook-timestamp` (Unix seconds),
  *   `webhook-signature: v1,<base64 HMAC(key, id.timestamp.body)>` (a space-separated list);
- *   the key is the base64 after `whsec_`.
+ *   the key is the base64 after `whsec_`. Svix's `svix-id`, `svix-timestamp` and
+ *   `svix-signature` are read where those are absent, as Svix's libraries do.
  * - `github` — `X-Hub-Signature-256: sha256=<hex HMAC(secret, body)>`, the id in
  *   `X-GitHub-Delivery`; no timestamp, so nothing refuses a replay (a finding, not a crash).
  * - `stripe` — `Stripe-Signature: t=<unix>,v1=<hex HMAC(secret, t.body)>`, the secret's
@@ -56,7 +57,8 @@ export function readMeta(scheme: Scheme, headers: Readonly<Record<string, string
     const at = (name: string | undefined) => (name === undefined ? undefined : headers[name.toLowerCase()]);
     return { id: at(scheme.idHeader), timestamp: at(scheme.timestampHeader), signature };
   }
-  if (scheme === 'standard') return { id: headers['webhook-id'], timestamp: headers['webhook-timestamp'], signature };
+  // Svix, whose libraries the spec grew from, sends its own names unless white-labelled (`svix-id`…); its libraries read either.
+  if (scheme === 'standard') return { id: headers['webhook-id'] ?? headers['svix-id'], timestamp: headers['webhook-timestamp'] ?? headers['svix-timestamp'], signature: signature ?? headers['svix-signature'] };
   if (scheme === 'github') return { id: headers['x-github-delivery'], signature };
   let id: string | undefined;
   try {
