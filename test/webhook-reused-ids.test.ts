@@ -46,8 +46,12 @@ async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> 
   return text === '' ? {} : (JSON.parse(text) as Record<string, unknown>);
 }
 
-/** Every project is id 7; each write's event is followed by an event about the id's previous holder. */
-async function startSender(retry: Retry, eventFirst = false): Promise<Server & { url: string }> {
+/**
+ * Every project is id 7; each write's event is followed by an event about the id's previous
+ * holder. `followUp`: a create brings a second event of another type, the whole item as well
+ * (an audit hook's project.updated), with an id of its own.
+ */
+async function startSender(retry: Retry, eventFirst = false, followUp = false): Promise<Server & { url: string }> {
   const subscribers: string[] = [];
   let events = 0;
   const server = createServer((req, res) => {
@@ -73,6 +77,7 @@ async function startSender(retry: Retry, eventFirst = false): Promise<Server & {
           // The update's event is a diff: the id and what changed, not the item (no mark).
           const data = write === 'deleted' ? { id: 7 } : write === 'updated' ? { id: 7, changes: { name: body['name'] } } : { id: 7, ...body };
           deliver(url, event, JSON.stringify({ type: `project.${write}`, data }), 1, retry);
+          if (followUp && write === 'created') setTimeout(() => deliver(url, `msg_${++events}`, JSON.stringify({ type: 'project.updated', data })), 2);
           // The delete of the id's previous holder, delivered late: the id alone, no label.
           setTimeout(() => deliver(url, stale, JSON.stringify({ type: 'project.deleted', data: { id: 7 } })), 5);
         }
@@ -93,8 +98,8 @@ afterEach(async () => {
   sender = undefined;
 });
 
-async function judge(retry: Retry, checks = retryChecks, eventFirst = false): Promise<Record<string, string>> {
-  sender = await startSender(retry, eventFirst);
+async function judge(retry: Retry, checks = retryChecks, eventFirst = false, followUp = false): Promise<Record<string, string>> {
+  sender = await startSender(retry, eventFirst, followUp);
   const dir = await mkdtemp(join(tmpdir(), 'restprobe-reused-ids-'));
   const configPath = join(dir, 'restprobe.config.json');
   await writeFile(configPath, JSON.stringify({
@@ -118,6 +123,11 @@ describe('webhook retries where item ids are reused', () => {
     expect(newId['EVT-retry-after-timeout']).toMatch(/^fail: the retry after an answer held 400 ms .* carries a new event id/);
     const newBytes = await judge('new-bytes');
     expect(newBytes['EVT-retry-after-500']).toMatch(/^fail: the retry after a 500 changed the body/);
+  });
+
+  it('take a second event of another type about the item (an audit hook\'s project.updated after each create, the whole item, an id of its own) for no retry, and pass; a retry with a new id still fails', async () => {
+    expect(await judge('same', retryChecks, false, true)).toEqual({ 'EVT-retry-after-500': 'pass', 'EVT-retry-after-timeout': 'pass' });
+    expect((await judge('new-id', retryChecks, false, true))['EVT-retry-after-500']).toMatch(/^fail: the retry after a 500 carries a new event id/);
   });
 
   it('take an update event that is a diff (the id and the change, no mark) for the update\'s, though the create\'s showed the item', async () => {

@@ -7,6 +7,7 @@
 import { CheckFailure } from '../model/check.js';
 import type { CheckContext, CreatedResource, HttpResponse, RequestSpec } from '../model/context.js';
 import type { WebhookProbe } from '../model/needs.js';
+import { isObject } from '../model/json.js';
 import { readMeta, type DeliveryMeta } from '../webhooks/signing.js';
 import type { Channel, Delivery } from '../model/webhook-inbox.js';
 
@@ -241,6 +242,22 @@ export async function sharedFirstDelivery(ctx: CheckContext, probe: WebhookProbe
 
 export function metaOf(probe: WebhookProbe, d: Delivery): DeliveryMeta {
   return readMeta(probe.config.scheme, d.headers, d.raw);
+}
+
+/** Where an event body names its type: Standard Webhooks' `type`, and the names other senders use. */
+const typeFields = ['type', 'event', 'event_type', 'eventType', 'kind'] as const;
+
+/** The event's type as its body names it (`project.created`); undefined when the body is no JSON object or names none. */
+export function eventType(d: Delivery): string | undefined {
+  let body: unknown;
+  try {
+    body = JSON.parse(d.raw.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+  if (!isObject(body)) return undefined;
+  const found = typeFields.map((k) => body[k]).find((v) => typeof v === 'string');
+  return found as string | undefined;
 }
 
 /** One line per delivery, for evidence. */

@@ -4,7 +4,7 @@
  */
 import { defineCheck, CheckFailure, CheckSkipped } from '../../src/model/check.js';
 import { ensure } from '../../src/check-kit/expect.js';
-import { describe, expectDelivery, hasTimestamp, headerOf, metaOf, newEvent, schemeName, sharedFirstDelivery, triggerCreate, updateOf, verify, withSubscription, writeEvent, type Delivery } from '../../src/check-kit/webhooks.js';
+import { describe, eventType, expectDelivery, hasTimestamp, headerOf, metaOf, newEvent, schemeName, sharedFirstDelivery, triggerCreate, updateOf, verify, withSubscription, writeEvent, type Delivery } from '../../src/check-kit/webhooks.js';
 import type { WebhookProbe } from '../../src/model/needs.js';
 import type { CheckContext } from '../../src/model/context.js';
 import { hasCacheDirective } from '../../src/check-kit/http-grammar.js';
@@ -194,9 +194,11 @@ async function expectRetry(ctx: CheckContext, webhooks: WebhookProbe, first: { s
     if (refused === undefined) throw new CheckSkipped('the delivery about the item shows no mark and came before the create answered with its id, so restprobe could not recognise it in time: nothing was refused');
     const d: Delivery = refused;
     const id = metaOf(webhooks, d).id;
-    // The same event again: its id, its bytes, or (a sender that changed both) its item's mark.
-    // Another event about the same id (an earlier item's, where ids are reused) is not a retry.
-    const retryOf = (x: Delivery) => trigger.about(x) && ((id !== undefined && metaOf(webhooks, x).id === id) || x.raw.equals(d.raw) || (trigger.showsMark(d) && trigger.showsMark(x)));
+    // The same event again: its id, its bytes, or (a sender that changed both) its item's mark
+    // and its type. Another event about the same id (an earlier item's, where ids are reused)
+    // is not a retry, nor one of another type about the item (an audit hook's update).
+    const type = eventType(d);
+    const retryOf = (x: Delivery) => trigger.about(x) && ((id !== undefined && metaOf(webhooks, x).id === id) || x.raw.equals(d.raw) || (trigger.showsMark(d) && trigger.showsMark(x) && eventType(x) === type));
     const within = webhooks.config.deliveryWithinMs + (first.delayMs ?? 0);
     const retry = await channel.next(id === undefined ? trigger.about : retryOf, within, ctx.signal, channel.deliveries.indexOf(d) + 1);
     const at = trigger.item.response.exchangeIndex;
