@@ -10,7 +10,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { checkReceiver } from '../src/cli/check-receiver.js';
+import { checkReceiver, runReceiverChecks } from '../src/cli/check-receiver.js';
+import { startRecordingProxy } from './support/recording-proxy.js';
 import { receiverCatalogue } from '../suites/catalogue.js';
 import { checkReceiverCommand, parseHeaderLines } from '../src/cli/webhooks-command.js';
 import { startLibraryReceiver, type LibraryReceiver, type LibraryReceiverOptions } from './support/webhook-receivers.js';
@@ -83,6 +84,25 @@ describe('webhooks check-receiver', () => {
     await expect(checkReceiverCommand('http://127.0.0.1:9/x', { secretEnv: 'NOPE', scheme: 'standard', answerWithinMs: '100', toleranceSeconds: '300' }, {})).rejects.toThrow(/NOPE/);
     const code = await checkReceiverCommand('http://127.0.0.1:9/x', { secretEnv: 'S', scheme: 'standard', answerWithinMs: '100', toleranceSeconds: '300' }, { S: secret }, { write: () => true } as never);
     expect(code).toBe(3);
+  });
+});
+
+describe('a receiver slow on its first delivery only (a cold start)', () => {
+  it('passes: a second delivery judges its pace, and the slow first is noted; one slow every time still fails', async () => {
+    const valid = receiverCatalogue.filter((c) => c.id === 'EVT-receiver-valid-2xx');
+    const receiver = await startReferenceReceiver({ secret, slowMs: fast.slowMs });
+    let posts = 0;
+    const proxy = await startRecordingProxy(new URL(receiver.url).origin, { delayMs: (req) => (req.method === 'POST' && ++posts === 1 ? fast.slowMs : 0) });
+    try {
+      const [cold] = (await runReceiverChecks({ url: new URL(new URL(receiver.url).pathname, proxy.url).href, secret, scheme: 'standard', answerWithinMs: fast.answerWithinMs }, {}, valid)).outcome.results;
+      expect(cold).toMatchObject({ status: 'pass', evidence: { notes: expect.arrayContaining([expect.stringMatching(/^the first valid delivery was answered after \d+ ms, more than 300 ms: a second one judges the pace$/)]) } });
+      expect(posts).toBe(2);
+    } finally {
+      await proxy.close();
+      await receiver.close();
+    }
+    const { results } = await judged(['receiver-slow']);
+    expect(results.find((r) => r.id === 'EVT-receiver-valid-2xx')).toMatchObject({ status: 'fail', message: expect.stringMatching(/^answered after \d+ ms, then \d+ ms to a second delivery, more than 300 ms$/) });
   });
 });
 

@@ -12,15 +12,23 @@ import { companionHeaders, deliver, expectRefused, hasTimestamp, is2xx, is4xx, n
 export const receiverValid2xx = defineCheck({
   id: 'EVT-receiver-valid-2xx',
   title: 'A valid delivery gets a 2xx quickly',
-  rule: 'A receiver MUST acknowledge a correctly signed delivery with a 2xx, quickly (within --answer-within-ms), doing the work afterwards.',
+  rule: 'A receiver MUST acknowledge a correctly signed delivery with a 2xx, quickly (within --answer-within-ms, on a second delivery when the first was slower), doing the work afterwards.',
   severity: 'must',
   needs: ['receiver'],
   async run(ctx, { receiver }) {
-    const e = newEvent(receiver);
-    const valid = await deliver(ctx, receiver, 'a valid delivery', signedHeaders(receiver, e), e.body);
     const within = receiver.answerWithinMs;
-    if (!is2xx(valid)) throw new CheckFailure(`answered ${valid.res.status} to a valid delivery`, 'a 2xx', String(valid.res.status), valid.res.exchangeIndex);
-    if (valid.ms > within) throw new CheckFailure(`answered after ${valid.ms} ms, more than ${within} ms`, `a 2xx within ${within} ms`, `${valid.ms} ms`, valid.res.exchangeIndex);
+    const send = async (what: string) => {
+      const e = newEvent(receiver);
+      const sent = await deliver(ctx, receiver, what, signedHeaders(receiver, e), e.body);
+      if (!is2xx(sent)) throw new CheckFailure(`answered ${sent.res.status} to ${what}`, 'a 2xx', String(sent.res.status), sent.res.exchangeIndex);
+      return sent;
+    };
+    const first = await send('a valid delivery');
+    if (first.ms <= within) return;
+    // The first may pay for a connection, a cold start (a serverless function) or a loaded machine: a second one shows the receiver's pace.
+    ctx.note(`the first valid delivery was answered after ${first.ms} ms, more than ${within} ms: a second one judges the pace`);
+    const second = await send('a second valid delivery');
+    if (second.ms > within) throw new CheckFailure(`answered after ${first.ms} ms, then ${second.ms} ms to a second delivery, more than ${within} ms`, `a 2xx within ${within} ms`, `${second.ms} ms`, second.res.exchangeIndex);
   },
 });
 
