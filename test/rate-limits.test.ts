@@ -175,6 +175,17 @@ describe('stand-in limiters that conform differently', () => {
     expect(withLegacy['LIM-ratelimit-headers']!.evidence.notes[0]).toMatch(/^legacy rate-limit fields on the 429 \(reported, not judged\): x-ratelimit-limit: 5; x-ratelimit-remaining: 0; x-ratelimit-reset: \d+$/);
   });
 
+  it('a Retry-After longer than http.maxRetryWaitMs (a 15-minute window) is not waited out: LIM-retry-after-truthful skips naming the key, at once', async () => {
+    const server = await limiter({ limit: 3, windowMs: 900_000, algorithm: 'sliding-log' });
+    const truthful = rateLimitChecks.filter((c) => c.id === 'LIM-retry-after-truthful');
+    const profile = standIn(server, { limit: 3 });
+    const started = performance.now();
+    const result = (await run({ ...profile, http: { ...profile.http, maxRetryWaitMs: 2_000 } }, truthful))['LIM-retry-after-truthful']!;
+    expect(result).toMatchObject({ status: 'skip', configKey: 'http.maxRetryWaitMs', message: expect.stringMatching(/says Retry-After: \d+, longer than http\.maxRetryWaitMs \(2000 ms\)/) });
+    // Before, it slept towards the stated wait until the check's deadline ended it.
+    expect(performance.now() - started).toBeLessThan(profile.http.timeoutMs);
+  });
+
   it('a limited client whose quota comes back every other request (a sliding log met at its refill pace): the other client is sent fewer requests than its own limit in any window, so its own count never refuses it; a skip, not a failure', async () => {
     // Before, the check sent as the other client on every try and its sixth in the window met its own limit: "one client's burst limits another".
     const server = await limiter({ limit: 5, windowMs: 250, algorithm: 'trickle', retryAfter: 'fractional' });

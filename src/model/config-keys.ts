@@ -41,6 +41,7 @@ export const configKeys = [
   'rateLimit.keyedBy',
   'rateLimit.limit',
   'rateLimit.budget',
+  'http.maxRetryWaitMs',
   'webhooks',
   'webhooks.subscribe',
   'webhooks.secret',

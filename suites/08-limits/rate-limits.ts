@@ -79,6 +79,9 @@ export const retryAfterTruthful = defineCheck({
     const limited = await lastRefusal(ctx, probe, await burstToLimit(ctx, probe));
     const said = retryAfterWait(limited);
     if (said === undefined) throw new CheckSkipped(`${describe(limited.res)} carries no valid Retry-After to judge (see LIM-retry-after-valid)`);
+    const most = ctx.profile.http.maxRetryWaitMs;
+    // A quota of an hour (DRF's 100/hour, express-rate-limit's 15 minutes) is not waited out: the run would hold, and the check's deadline end it.
+    if (said.ms + said.graceMs + slackMs > most) throw new CheckSkipped(`${describe(limited.res)} says ${said.said}, longer than http.maxRetryWaitMs (${most} ms): the wait is not waited out to see whether it is true`, 'http.maxRetryWaitMs');
     const served = (s: Sent): boolean => answerOf(s.res, probe.client) === 'served';
     // An honest target is still limiting this long after the 429, whatever its rounding.
     const early = said.ms - said.quantumMs - slackMs;
