@@ -365,6 +365,11 @@ describe('unmet needs are skips naming the config key, and nothing is sent', () 
     expect((await run(standIn(server), enforced))['LIM-rate-limit-enforced']).toMatchObject({ status: 'skip', configKey: 'rateLimit.limit' });
     expect((await run(standIn(server, { limit: 10, budget: 15 }), enforced))['LIM-rate-limit-enforced']).toMatchObject({ status: 'skip', configKey: 'rateLimit.budget', message: expect.stringMatching(/^all 15 requests were served in \d+ ms, which a limit of 10 may allow \(up to 20\)/) });
     expect((await run(standIn(server, { limit: 10, budget: 21 }), enforced))['LIM-rate-limit-enforced']).toMatchObject({ status: 'fail' });
+    // With no window known, one is taken to last a second at least: a slow endpoint's burst that outlasts it is not judged by twice the limit.
+    const slow = await limiter({ limit: 0, windowMs: 0, delayMs: 300 });
+    const slowProfile = standIn(slow, { limit: 2, budget: 5 });
+    const slowResult = (await run({ ...slowProfile, http: { ...slowProfile.http, concurrency: 1 } }, enforced))['LIM-rate-limit-enforced'];
+    expect(slowResult).toMatchObject({ status: 'skip', configKey: 'rateLimit.budget', message: expect.stringMatching(/^all 5 requests were served in \d+ ms, which a limit of 2 may allow \(up to [6-9]\)/) });
   });
 });
 

@@ -30,6 +30,8 @@ export interface LimiterServerOptions {
   readonly limitedStatus?: number;
   /** The refusal's body: problem+json (default), or a plain JSON object. */
   readonly body?: 'problem' | 'json';
+  /** How long each answer takes (a slow endpoint); default none. */
+  readonly delayMs?: number;
   /** How far the server's clock is from the machine's: its HTTP-dates are off by this much, and it sends no Date to tell. */
   readonly clockOffsetMs?: number;
 }
@@ -158,7 +160,7 @@ export async function startLimiterServer(o: LimiterServerOptions): Promise<Limit
       return send(res, 401, 'application/problem+json', { type: 'about:blank', title: 'Unauthorized', status: 401, detail: 'no valid key' }, { 'www-authenticate': 'ApiKey' });
     }
     if (req.url?.split('?')[0] !== '/things') return send(res, 404, 'application/problem+json', { type: 'about:blank', title: 'Not Found', status: 404, detail: 'no such path' }, {});
-    if (o.limit === 0) return send(res, 200, 'application/json', { data: [] }, {});
+    if (o.limit === 0) return void setTimeout(() => send(res, 200, 'application/json', { data: [] }, {}), o.delayMs ?? 0);
     const now = Date.now();
     const verdict = limiter(o.keyedBy === 'ip' ? `ip:${req.socket.remoteAddress}` : String(key), now);
     const fields = fieldHeaders(o, verdict, now);
