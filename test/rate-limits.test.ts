@@ -175,6 +175,16 @@ describe('stand-in limiters that conform differently', () => {
     expect(withLegacy['LIM-ratelimit-headers']!.evidence.notes[0]).toMatch(/^legacy rate-limit fields on the 429 \(reported, not judged\): x-ratelimit-limit: 5; x-ratelimit-remaining: 0; x-ratelimit-reset: \d+$/);
   });
 
+  it('a token bucket whose capacity is four times its rate (API Gateway rate 5, burst 20) passes LIM-rate-limit-enforced with rateLimit.burst declared; without it, the failure names the key; no limiter at all still fails', async () => {
+    const enforced = rateLimitChecks.filter((c) => c.id === 'LIM-rate-limit-enforced');
+    const bucket = await limiter({ limit: 5, windowMs: 1_000, algorithm: 'token-bucket', capacity: 20 });
+    expect((await run(standIn(bucket, { limit: 5, windowMs: 1_000, burst: 20 }), enforced))['LIM-rate-limit-enforced']).toMatchObject({ status: 'pass' });
+    const undeclared = await limiter({ limit: 5, windowMs: 1_000, algorithm: 'token-bucket', capacity: 20 });
+    expect((await run(standIn(undeclared, { limit: 5, windowMs: 1_000 }), enforced))['LIM-rate-limit-enforced']).toMatchObject({ status: 'fail', message: expect.stringMatching(/declare its capacity in rateLimit\.burst\) was passed/) });
+    const none = await limiter({ limit: 0, windowMs: 0 });
+    expect((await run(standIn(none, { limit: 5, windowMs: 1_000, burst: 20 }), enforced))['LIM-rate-limit-enforced']).toMatchObject({ status: 'fail', message: expect.stringMatching(/^all 50 requests .* and the burst of 20 was passed/) });
+  });
+
   it('a Retry-After longer than http.maxRetryWaitMs (a 15-minute window) is not waited out: LIM-retry-after-truthful skips naming the key, at once', async () => {
     const server = await limiter({ limit: 3, windowMs: 900_000, algorithm: 'sliding-log' });
     const truthful = rateLimitChecks.filter((c) => c.id === 'LIM-retry-after-truthful');

@@ -209,6 +209,8 @@ export interface RawConfig {
     readonly keyHeader?: string;
     /** The limit the team expects, in requests per window. A burst that meets no 429 is a failure only when it exceeded this (or the target's own RateLimit-Policy). */
     readonly limit?: number;
+    /** How many requests the limiter serves at once when the client's quota is whole, where that is more than `limit`: a token bucket's capacity (AWS API Gateway's burst, nginx limit_req's burst with nodelay, Envoy's max_tokens). Default: `limit`. */
+    readonly burst?: number;
     /** The window the limit counts in: `500ms`, `10s`, `1m` or `1h`. Reported beside what restprobe observed. */
     readonly window?: string;
     /** The most requests one rate-limit check sends (a burst and the probes after it): modest, since a staging server is shared. It must exceed `limit`. */

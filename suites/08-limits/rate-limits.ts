@@ -29,6 +29,10 @@ function characterise(burst: Burst, probe: RateLimitProbe): string {
   ].join('; ');
 }
 
+/** The limit as a failure names it: with the declared burst, or a word on declaring one. */
+const limitShown = (limit: number, windowMs: number | undefined, probe: RateLimitProbe): string =>
+  `${perWindow(limit, windowMs)}${probe.burst === undefined ? ' (a token bucket that serves more at once than its rate: declare its capacity in rateLimit.burst)' : ` and the burst of ${probe.burst}`}`;
+
 /** The shortest window a limit without a known one is taken to have: RateLimit fields count in whole seconds. */
 const unknownWindowFloorMs = 1000;
 
@@ -47,15 +51,16 @@ export const rateLimitEnforced = defineCheck({
     const windowMs = probe.windowMs ?? (policy?.window === undefined ? undefined : policy.window * 1000);
     const last = burst.stop ?? burst.sent.at(-1)!;
     const took = Math.round(last.at - burst.startedAt);
-    // A fixed window admits twice its limit across a boundary, and every further window its limit again.
-    // An unknown window is taken as a second at least, the grain of RateLimit fields: a slow
-    // endpoint's burst may outlast it, and a limiter of 5 a second then serves more than 10.
-    const allowed = limit === undefined ? undefined : limit * (2 + Math.floor(took / (windowMs ?? unknownWindowFloorMs)));
+    // A fixed window admits twice its limit across a boundary, a token bucket its capacity (the
+    // declared burst) and what refills, and every further window the limit again. An unknown
+    // window is taken as a second at least, the grain of RateLimit fields: a slow endpoint's
+    // burst may outlast it, and a limiter of 5 a second then serves more than 10.
+    const allowed = limit === undefined ? undefined : Math.max(limit, probe.burst ?? limit) + limit * (1 + Math.floor(took / (windowMs ?? unknownWindowFloorMs)));
     if (burst.stop !== undefined) {
       expectStatus(burst.stop.res, 429, `after ${burst.served} served requests, the answer of the limiter`);
       // A limiter that counts per node (an in-memory store behind a balancer) refuses too, but only after several limits.
       if (limit !== undefined && allowed !== undefined && burst.served > allowed) {
-        throw new CheckFailure(`${burst.served} requests as ${probe.client.label} were served in ${took} ms before the 429, expected it once the limit of ${perWindow(limit, windowMs)} was passed (by request ${allowed + 1} at the latest)`, `429 within ${allowed + 1} requests`, `${burst.served} served first`, burst.stop.res.exchangeIndex);
+        throw new CheckFailure(`${burst.served} requests as ${probe.client.label} were served in ${took} ms before the 429, expected it once the limit of ${limitShown(limit, windowMs, probe)} was passed (by request ${allowed + 1} at the latest)`, `429 within ${allowed + 1} requests`, `${burst.served} served first`, burst.stop.res.exchangeIndex);
       }
       return;
     }
@@ -64,7 +69,7 @@ export const rateLimitEnforced = defineCheck({
       throw new CheckSkipped(`all ${burst.sent.length} requests were served in ${took} ms, which a limit of ${perWindow(limit, windowMs)} may allow (up to ${allowed}): rateLimit.budget is too small to tell`, 'rateLimit.budget');
     }
     throw new CheckFailure(
-      `all ${burst.sent.length} requests as ${probe.client.label} were served in ${took} ms, expected a 429 once the limit of ${perWindow(limit, windowMs)} was passed (by request ${allowed + 1} at the latest)`,
+      `all ${burst.sent.length} requests as ${probe.client.label} were served in ${took} ms, expected a 429 once the limit of ${limitShown(limit, windowMs, probe)} was passed (by request ${allowed + 1} at the latest)`,
       `429 within ${allowed + 1} requests`,
       `${burst.sent.length} served`,
       last.res.exchangeIndex,

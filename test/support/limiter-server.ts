@@ -30,6 +30,8 @@ export interface LimiterServerOptions {
   readonly limitedStatus?: number;
   /** The refusal's body: problem+json (default), or a plain JSON object. */
   readonly body?: 'problem' | 'json';
+  /** A token bucket's capacity, where more than `limit` (AWS API Gateway's burst); default `limit`. */
+  readonly capacity?: number;
   /** How long each answer takes (a slow endpoint); default none. */
   readonly delayMs?: number;
   /** How far the server's clock is from the machine's: its HTTP-dates are off by this much, and it sends no Date to tell. */
@@ -80,9 +82,10 @@ function limiterFor(o: LimiterServerOptions): Limiter {
   if (o.algorithm === 'token-bucket') {
     const buckets = new Map<string, { tokens: number; at: number }>();
     const rate = limit / windowMs;
+    const capacity = o.capacity ?? limit;
     return (client, now) => {
-      const b = buckets.get(client) ?? { tokens: limit, at: now };
-      b.tokens = Math.min(limit, b.tokens + (now - b.at) * rate);
+      const b = buckets.get(client) ?? { tokens: capacity, at: now };
+      b.tokens = Math.min(capacity, b.tokens + (now - b.at) * rate);
       b.at = now;
       buckets.set(client, b);
       if (b.tokens >= 1) {

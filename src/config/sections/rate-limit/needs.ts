@@ -31,8 +31,9 @@ export interface RateLimitProbe {
   readonly path: string;
   /** The most requests one check sends. */
   readonly budget: number;
-  /** The declared limit and window, when the config gives them. */
+  /** The declared limit, burst and window, when the config gives them. */
   readonly limit?: number;
+  readonly burst?: number;
   readonly windowMs?: number;
 }
 
@@ -60,7 +61,7 @@ export function resolveRateLimit(p: TargetProfile): RateLimitProbe | Unmet {
   if (rl.limit !== undefined && rl.budget <= rl.limit) {
     return new Unmet(`a burst of rateLimit.budget = ${rl.budget} requests cannot exceed the declared limit of ${rl.limit}`, 'rateLimit.budget');
   }
-  return { client, path: rl.path, budget: rl.budget, ...(rl.limit !== undefined && { limit: rl.limit }), ...(rl.windowMs !== undefined && { windowMs: rl.windowMs }) };
+  return { client, path: rl.path, budget: rl.budget, ...(rl.limit !== undefined && { limit: rl.limit }), ...(rl.burst !== undefined && { burst: rl.burst }), ...(rl.windowMs !== undefined && { windowMs: rl.windowMs }) };
 }
 
 export function resolveOtherClient(p: TargetProfile): ProbeClient | Unmet {

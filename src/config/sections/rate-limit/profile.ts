@@ -13,6 +13,8 @@ export interface RateLimitProfile {
   readonly otherCredential?: Secret;
   /** The limit the team declares, requests per window. */
   readonly limit?: number;
+  /** What the limiter serves at once with a whole quota, where more than the limit (a token bucket's capacity). */
+  readonly burst?: number;
   readonly windowMs?: number;
   /** The most requests one rate-limit check sends. */
   readonly budget: number;
