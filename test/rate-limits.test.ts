@@ -185,6 +185,15 @@ describe('stand-in limiters that conform differently', () => {
     expect((await run(standIn(none, { limit: 5, windowMs: 1_000, burst: 20 }), enforced))['LIM-rate-limit-enforced']).toMatchObject({ status: 'fail', message: expect.stringMatching(/^all 50 requests .* and the burst of 20 was passed/) });
   });
 
+  it('a limit keyed by route (§8.1: one counter every client shares) is declared so: the per-client check skips naming rateLimit.keyedBy; keyed by user, it compares the two credentials as for API keys', async () => {
+    const perClient = rateLimitChecks.filter((c) => c.id === 'LIM-rate-limit-per-client');
+    const shared = await limiter({ limit: 5, windowMs: 250, keyedBy: 'ip' });
+    const route = await run(standIn(shared, { limit: 5, windowMs: 250, keyedBy: 'route' }), perClient);
+    expect(route['LIM-rate-limit-per-client']).toMatchObject({ status: 'skip', configKey: 'rateLimit.keyedBy', message: expect.stringMatching(/keyed by route: every client of the route shares one counter/) });
+    const byUser = await limiter({ limit: 5, windowMs: 250 });
+    expect((await run(standIn(byUser, { limit: 5, windowMs: 250, keyedBy: 'user' }), perClient))['LIM-rate-limit-per-client']).toMatchObject({ status: 'pass' });
+  });
+
   it('a Retry-After longer than http.maxRetryWaitMs (a 15-minute window) is not waited out: LIM-retry-after-truthful skips naming the key, at once', async () => {
     const server = await limiter({ limit: 3, windowMs: 900_000, algorithm: 'sliding-log' });
     const truthful = rateLimitChecks.filter((c) => c.id === 'LIM-retry-after-truthful');

@@ -199,8 +199,8 @@ export interface RawConfig {
   };
   /** How restprobe may probe the target's rate limiter (conventions §8.1-8.3). The LIM- rate-limit checks run only when this is set: each sends its own bursts with nothing else in flight, without the retry policy, and waits out Retry-After before the run goes on. */
   readonly rateLimit?: {
-    /** What the limit is keyed by: `apiKey` (each credential has its own quota) or `ip` (each client address; restprobe is one client then). */
-    readonly keyedBy?: "apiKey" | "ip";
+    /** What the limit is keyed by (conventions §8.1): `apiKey` (each credential has its own quota), `user` (each user: rateLimit.otherCredential must be another user's), `ip` (each client address; restprobe is one client then) or `route` (one counter per route that every client shares: there is no second client). */
+    readonly keyedBy?: "apiKey" | "user" | "ip" | "route";
     /** The credential bursts are sent with, read from an environment variable: best a key of its own, so the run's own key is never throttled. Default: auth.apiKey. When the variable is unset, the rate-limit checks skip, naming this key. */
     readonly credential?: RawSecret;
     /** A second client's credential, read from an environment variable: while the first is limited, this one must be served. */

@@ -13,10 +13,13 @@ describe('runPace', () => {
     expect(runPace(limited({ limit: 100, windowMs: 10_000 }))).toEqual({ perSecond: 9, from: 'rateLimit' });
     // Per client address: the run's requests count against it whatever key they carry.
     expect(runPace(limited({ limit: 20, windowMs: 1_000, keyedBy: 'ip', credential: { envName: 'LIMIT_KEY', value: 'l' } }))).toEqual({ perSecond: 18, from: 'rateLimit' });
+    // Per route, every client shares the counter: the run's requests too.
+    expect(runPace(limited({ limit: 20, windowMs: 1_000, keyedBy: 'route', credential: { envName: 'LIMIT_KEY', value: 'l' } }))).toEqual({ perSecond: 18, from: 'rateLimit' });
   });
 
   it('leaves the run unpaced when the quota is not the run key\'s, or not known; the config\'s own pace wins', () => {
     expect(runPace(limited({ limit: 100, windowMs: 10_000, credential: { envName: 'LIMIT_KEY', value: 'l' } }))).toBeUndefined();
+    expect(runPace(limited({ limit: 100, windowMs: 10_000, keyedBy: 'user', credential: { envName: 'LIMIT_KEY', value: 'l' } }))).toBeUndefined();
     expect(runPace(limited({}))).toBeUndefined();
     expect(runPace(testProfile('http://127.0.0.1:9'))).toBeUndefined();
     expect(runPace(limited({ limit: 100, windowMs: 10_000 }, { maxRequestsPerSecond: 2 }))).toEqual({ perSecond: 2, from: 'http.maxRequestsPerSecond' });

@@ -5,6 +5,7 @@
  * run stays under it from the start instead of meeting 429s and waiting them out.
  */
 import type { TargetProfile } from '../model/profile.js';
+import { perCredential } from '../config/sections/rate-limit/profile.js';
 
 export interface Pace {
   readonly perSecond: number;
@@ -26,7 +27,7 @@ export function runPace(profile: TargetProfile): Pace | undefined {
   const quota = profile.rateLimit;
   if (quota?.limit === undefined || quota.windowMs === undefined) return undefined;
   // A key of its own for the bursts (rateLimit.credential) says nothing of the run's own key's quota.
-  if (quota.keyedBy !== 'ip' && quota.credential !== undefined) return undefined;
+  if (perCredential(quota.keyedBy) && quota.credential !== undefined) return undefined;
   return { perSecond: (shareOfQuota * quota.limit * 1000) / quota.windowMs, from: 'rateLimit' };
 }
 

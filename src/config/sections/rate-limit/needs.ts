@@ -7,7 +7,7 @@ import type { TargetProfile } from '../../../model/profile.js';
 import type { Secret } from '../../../model/secret.js';
 import { Unmet } from '../../../model/unmet.js';
 import { keyHeaders } from '../../../model/key-headers.js';
-import type { RateLimitProfile } from './profile.js';
+import { perCredential, type RateLimitProfile } from './profile.js';
 
 /** Who a burst's requests come from. */
 export interface ProbeClient {
@@ -44,7 +44,7 @@ export interface RateLimitProbe {
 function keyClient(p: TargetProfile, rl: RateLimitProfile, secret: Secret): ProbeClient {
   const apiKey = p.auth.apiKey;
   const scheme = apiKey !== undefined && apiKey.header.toLowerCase() === rl.keyHeader.toLowerCase() ? apiKey.scheme : undefined;
-  return { label: `$${secret.envName}`, auth: false, headers: keyHeaders(rl.keyHeader, secret.value, scheme), ownQuota: rl.keyedBy !== 'ip' };
+  return { label: `$${secret.envName}`, auth: false, headers: keyHeaders(rl.keyHeader, secret.value, scheme), ownQuota: perCredential(rl.keyedBy) };
 }
 
 const notConfigured = (): Unmet => new Unmet('rate-limit probing is not configured: restprobe sends bursts only where the config has a rateLimit section', 'rateLimit');
@@ -68,6 +68,7 @@ export function resolveOtherClient(p: TargetProfile): ProbeClient | Unmet {
   const rl = p.rateLimit;
   if (rl === undefined) return notConfigured();
   if (rl.keyedBy === 'ip') return new Unmet('the limit is keyed by client address, and restprobe sends from one address: there is no second client', 'rateLimit.keyedBy');
+  if (rl.keyedBy === 'route') return new Unmet('the limit is keyed by route: every client of the route shares one counter (§8.1), so no client has a quota of its own to compare', 'rateLimit.keyedBy');
   if (rl.otherCredential === undefined) return new Unmet('no second credential to tell clients apart', 'rateLimit.otherCredential');
   if (rl.otherCredential.value === '') return new Unmet(`environment variable ${rl.otherCredential.envName} (rateLimit.otherCredential) is not set`, 'rateLimit.otherCredential');
   return keyClient(p, rl, rl.otherCredential);
