@@ -226,6 +226,12 @@ describe('stand-in limiters that conform differently', () => {
     expect(verdicts(results)).toEqual({ 'LIM-retry-after-truthful': 'pass' });
     expect(results['LIM-retry-after-truthful']!.evidence.notes[0]).toMatch(/^observed: served again \d+ ms after the 429 \(Retry-After: 1\)$/);
   });
+
+  it('Retry-After alone, 3 s longer than the real wait, fails: served more than a second before it ends (the check judged only a millisecond field before)', async () => {
+    const server = await limiter({ limit: 3, windowMs: 250, algorithm: 'sliding-log', overstateMs: 3_000 });
+    const results = await run(standIn(server, { limit: 3 }), rateLimitChecks.filter((c) => c.id === 'LIM-retry-after-truthful'));
+    expect(results['LIM-retry-after-truthful']).toMatchObject({ status: 'fail', message: expect.stringMatching(/^GET \/things → 200 .* \d+ ms after the 429, though Retry-After: 4: expected the stated wait to be the real one/) });
+  });
 });
 
 describe('express-rate-limit, each draft of RateLimit fields it sends (standardHeaders)', () => {

@@ -102,8 +102,10 @@ export const retryAfterTruthful = defineCheck({
       const first = await probeAfter(ctx, probe, limited, firstAt);
       if (served(first)) {
         const after = elapsed(limited, first);
-        // Judged by when the request left: a busy machine's late timer makes no lie.
-        if (first.left - limited.at < early) {
+        // Judged by when the request left: served more than the stated wait's resolution (and an
+        // HTTP-date's clock grain) before it ended, the wait was overstated; a busy machine's
+        // late timer, which sent it later than planned, makes no lie.
+        if (first.left - limited.at < said.ms - said.quantumMs - said.graceMs) {
           throw new CheckFailure(`${describe(first.res)} ${after} ms after the 429, though ${said.said}: expected the stated wait to be the real one, not more than ${said.quantumMs + slackMs} ms longer`, `limited for about ${said.ms} ms`, `served after ${after} ms`, first.res.exchangeIndex);
         }
         ctx.note(`observed: served again ${after} ms after the 429 (${said.said}${finer?.said === said.said ? '' : `; ${finer?.said}`})`);

@@ -30,6 +30,8 @@ export interface LimiterServerOptions {
   readonly limitedStatus?: number;
   /** The refusal's body: problem+json (default), or a plain JSON object. */
   readonly body?: 'problem' | 'json';
+  /** How much longer than the real wait Retry-After says (not a millisecond field); default none. */
+  readonly overstateMs?: number;
   /** A token bucket's capacity, where more than `limit` (AWS API Gateway's burst); default `limit`. */
   readonly capacity?: number;
   /** How long each answer takes (a slow endpoint); default none. */
@@ -116,7 +118,8 @@ function rfc850(at: Date): string {
   return `${day}, ${dd}-${mon}-${yyyy!.slice(2)} ${time} GMT`;
 }
 
-function retryHeaders(o: LimiterServerOptions, waitMs: number, now: number): Record<string, string> {
+function retryHeaders(o: LimiterServerOptions, realWaitMs: number, now: number): Record<string, string> {
+  const waitMs = realWaitMs + (o.overstateMs ?? 0);
   const at = new Date(Math.ceil((now + waitMs) / 1000) * 1000);
   const value = {
     seconds: String(Math.ceil(waitMs / 1000)),
@@ -125,7 +128,7 @@ function retryHeaders(o: LimiterServerOptions, waitMs: number, now: number): Rec
     rfc850: rfc850(at),
     none: undefined,
   }[o.retryAfter ?? 'seconds'];
-  return { ...(value !== undefined && { 'retry-after': value }), ...(o.msHint === true && { 'retry-after-ms': String(Math.ceil(waitMs)) }) };
+  return { ...(value !== undefined && { 'retry-after': value }), ...(o.msHint === true && { 'retry-after-ms': String(Math.ceil(realWaitMs)) }) };
 }
 
 function fieldHeaders(o: LimiterServerOptions, v: Verdict, now: number): Record<string, string> {
