@@ -227,6 +227,13 @@ describe('stand-in limiters that conform differently', () => {
     expect(results['LIM-retry-after-truthful']!.evidence.notes[0]).toMatch(/^observed: served again \d+ ms after the 429 \(Retry-After: 1\)$/);
   });
 
+  it('a penalty box (every request while blocked starts the block again) passes: the early request restarted the wait, and its own Retry-After is kept', async () => {
+    const server = await limiter({ limit: 3, windowMs: 2_000, algorithm: 'penalty-box' });
+    const result = (await run(standIn(server, { limit: 3 }), rateLimitChecks.filter((c) => c.id === 'LIM-retry-after-truthful')))['LIM-retry-after-truthful']!;
+    // Before, the late request kept the burst's wait, and met the block the early one had restarted.
+    expect(result, result.message).toMatchObject({ status: 'pass', evidence: { notes: expect.arrayContaining(["the early request's 429 restarted the wait (Retry-After: 2): the late request keeps that wait"]) } });
+  });
+
   it('Retry-After alone, 3 s longer than the real wait, fails: served more than a second before it ends (the check judged only a millisecond field before)', async () => {
     const server = await limiter({ limit: 3, windowMs: 250, algorithm: 'sliding-log', overstateMs: 3_000 });
     const results = await run(standIn(server, { limit: 3 }), rateLimitChecks.filter((c) => c.id === 'LIM-retry-after-truthful'));

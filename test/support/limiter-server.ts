@@ -15,9 +15,11 @@ export interface LimiterServerOptions {
    * Default `fixed-window` (windows aligned to the clock, as many gateways do). `trickle`: a
    * window opened by each client's first request, in which past the limit every other request
    * is admitted, `limit` times, then none: what a sliding log shows a client that sends as
-   * fast as its spent quota comes back, whatever the machine's pace.
+   * fast as its spent quota comes back, whatever the machine's pace. `penalty-box`: past the
+   * limit, blocked for a window, which every request while blocked starts again (INCR and
+   * EXPIRE on each request).
    */
-  readonly algorithm?: 'fixed-window' | 'sliding-log' | 'token-bucket' | 'trickle';
+  readonly algorithm?: 'fixed-window' | 'sliding-log' | 'token-bucket' | 'trickle' | 'penalty-box';
   /** Who a quota belongs to: the X-API-Key (default; other keys get 401), or the address. */
   readonly keyedBy?: 'key' | 'ip';
   /** How a refusal states its wait; default `seconds` (rounded up). */
@@ -79,6 +81,20 @@ function limiterFor(o: LimiterServerOptions): Limiter {
       const n = w.n++;
       const admitted = n < limit || ((n - limit) % 2 === 1 && n - limit < 2 * limit);
       return { admitted, remaining: admitted ? Math.max(0, limit - n - 1) : 0, waitMs: admitted ? 0 : w.start + windowMs - now };
+    };
+  }
+  if (o.algorithm === 'penalty-box') {
+    const state = new Map<string, { used: number; blockedUntil: number }>();
+    return (client, now) => {
+      const c = state.get(client) ?? { used: 0, blockedUntil: 0 };
+      state.set(client, c);
+      if (c.blockedUntil > 0 && now >= c.blockedUntil) Object.assign(c, { used: 0, blockedUntil: 0 });
+      if (c.blockedUntil === 0 && c.used < limit) {
+        c.used++;
+        return { admitted: true, remaining: limit - c.used, waitMs: 0 };
+      }
+      c.blockedUntil = now + windowMs;
+      return { admitted: false, remaining: 0, waitMs: windowMs };
     };
   }
   if (o.algorithm === 'token-bucket') {
