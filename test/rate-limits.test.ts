@@ -234,6 +234,17 @@ describe('stand-in limiters that conform differently', () => {
     expect(result, result.message).toMatchObject({ status: 'pass', evidence: { notes: expect.arrayContaining(["the early request's 429 restarted the wait (Retry-After: 2): the late request keeps that wait"]) } });
   });
 
+  it('Retry-After in whole seconds rounded down (ASP.NET\'s documented sample) warns: served a second later, or when an honest millisecond field says; a millisecond field as short fails', async () => {
+    const truthful = rateLimitChecks.filter((c) => c.id === 'LIM-retry-after-truthful');
+    const down = await limiter({ limit: 3, windowMs: 1_600, algorithm: 'sliding-log', retryAfter: 'seconds-down' });
+    const warned = (await run(standIn(down, { limit: 3 }), truthful))['LIM-retry-after-truthful']!;
+    expect(warned).toMatchObject({ status: 'warn', message: expect.stringMatching(/^GET \/things → 429 .* though Retry-After: 1, then served \d+ ms after it: expected the stated wait rounded up, not down/) });
+    const honestMs = await limiter({ limit: 3, windowMs: 1_600, algorithm: 'sliding-log', retryAfter: 'seconds-down', overstateMs: -1_000, msHint: true });
+    expect((await run(standIn(honestMs, { limit: 3 }), truthful))['LIM-retry-after-truthful']).toMatchObject({ status: 'warn', message: expect.stringMatching(/though Retry-After: 0, then served/) });
+    // Fault retry-after-too-short: both fields say 0 while the key stays limited.
+    expect((await run((await referenceTarget({ faults: ['retry-after-too-short'] })).profile, truthful))['LIM-retry-after-truthful']).toMatchObject({ status: 'fail' });
+  });
+
   it('Retry-After alone, 3 s longer than the real wait, fails: served more than a second before it ends (the check judged only a millisecond field before)', async () => {
     const server = await limiter({ limit: 3, windowMs: 250, algorithm: 'sliding-log', overstateMs: 3_000 });
     const results = await run(standIn(server, { limit: 3 }), rateLimitChecks.filter((c) => c.id === 'LIM-retry-after-truthful'));

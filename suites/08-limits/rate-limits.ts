@@ -5,7 +5,7 @@
  * its verdict, waits out what the target said before it ends (leavingQuotaAsFound), so the
  * next finds the client no longer limited (and the quota whole, where the run shares it).
  */
-import { CheckFailure, CheckSkipped, defineCheck } from '../../src/model/check.js';
+import { CheckFailure, CheckSkipped, ShouldFailure, defineCheck } from '../../src/model/check.js';
 import { describe, expectStatus } from '../../src/check-kit/expect.js';
 import { setupError } from '../../src/check-kit/setup.js';
 import { advertised, answerOf, lastRefusal, quotaOf, requireLimited, sendAs, type Burst, type Sent } from '../../src/check-kit/rate-limit-burst.js';
@@ -80,7 +80,7 @@ export const rateLimitEnforced = defineCheck({
 export const retryAfterTruthful = defineCheck({
   id: 'LIM-retry-after-truthful',
   title: 'Retry-After tells the truth',
-  rule: `After a 429, a request sent once \`Retry-After\` has passed MUST be served, and one sent more than its resolution (a second) before it MUST still be limited; restprobe allows ${slackMs} ms of slack either way, and for an HTTP-date the grain of the clock it is read against (the answer's Date, else restprobe's, up to 2 s apart).`,
+  rule: `After a 429, a request sent once \`Retry-After\` has passed MUST be served (served only a resolution later, a wait rounded down, or when a finer field such as Retry-After-Ms says, is a SHOULD NOT of the RateLimit fields draft: a warning), and one sent more than its resolution (a second) before it MUST still be limited; restprobe allows ${slackMs} ms of slack either way, and for an HTTP-date the grain of the clock it is read against (the answer's Date, else restprobe's, up to 2 s apart).`,
   severity: 'must',
   needs: ['rateLimit'],
   schedule: 'exclusive',
@@ -125,7 +125,20 @@ export const retryAfterTruthful = defineCheck({
     // An HTTP-date read against a clock may end up to the clocks' grain later than it reads.
     const late = await probeAfter(ctx, probe, from.sent, from.said.ms + from.said.graceMs + slackMs);
     if (!served(late)) {
-      throw new CheckFailure(`${describe(late.res)} ${elapsed(from.sent, late)} ms after the 429, though ${from.said.said}: expected the request served once that wait had passed`, `served after ${from.said.ms} ms`, `${late.res.status} after ${elapsed(from.sent, late)} ms`, late.res.exchangeIndex);
+      const short = `${describe(late.res)} ${elapsed(from.sent, late)} ms after the 429, though ${from.said.said}`;
+      // Whole seconds rounded down (ASP.NET's documented `(int)retryAfter.TotalSeconds`) are up to a
+      // second short: a SHOULD NOT (RateLimit fields draft: not earlier than the reset). Served a
+      // resolution later, or when a finer field (Retry-After-Ms) said, that is all it was; a finer
+      // field no later than Retry-After is short as well.
+      const finest = statedWait(from.sent);
+      const secondAt = finest === undefined || finest.quantumMs >= from.said.quantumMs ? from.said.ms + from.said.quantumMs + from.said.graceMs : finest.ms > from.said.ms ? finest.ms + finest.graceMs : undefined;
+      if (secondAt !== undefined) {
+        const later = await probeAfter(ctx, probe, from.sent, secondAt + slackMs);
+        if (served(later)) {
+          throw new ShouldFailure(`${short}, then served ${elapsed(from.sent, later)} ms after it: expected the stated wait rounded up, not down, so a client that waits it is served`, `served after ${from.said.ms} ms`, `${late.res.status} after ${elapsed(from.sent, late)} ms`, late.res.exchangeIndex);
+        }
+      }
+      throw new CheckFailure(`${short}: expected the request served once that wait had passed`, `served after ${from.said.ms} ms`, `${late.res.status} after ${elapsed(from.sent, late)} ms`, late.res.exchangeIndex);
     }
     ctx.note(`observed: served again ${elapsed(from.sent, late)} ms after the 429 (${from.said.said})`);
   }),

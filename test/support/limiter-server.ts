@@ -22,8 +22,8 @@ export interface LimiterServerOptions {
   readonly algorithm?: 'fixed-window' | 'sliding-log' | 'token-bucket' | 'trickle' | 'penalty-box';
   /** Who a quota belongs to: the X-API-Key (default; other keys get 401), or the address. */
   readonly keyedBy?: 'key' | 'ip';
-  /** How a refusal states its wait; default `seconds` (rounded up). */
-  readonly retryAfter?: 'seconds' | 'http-date' | 'fractional' | 'rfc850' | 'none';
+  /** How a refusal states its wait; default `seconds` (rounded up); `seconds-down` rounds down (ASP.NET's documented sample). */
+  readonly retryAfter?: 'seconds' | 'seconds-down' | 'http-date' | 'fractional' | 'rfc850' | 'none';
   /** Send Retry-After-Ms too. */
   readonly msHint?: boolean;
   /** RateLimit fields; `draft-06-whole` says the whole quota remains on every answer (a lie). */
@@ -139,6 +139,7 @@ function retryHeaders(o: LimiterServerOptions, realWaitMs: number, now: number):
   const at = new Date(Math.ceil((now + waitMs) / 1000) * 1000);
   const value = {
     seconds: String(Math.ceil(waitMs / 1000)),
+    'seconds-down': String(Math.floor(waitMs / 1000)),
     'http-date': at.toUTCString(),
     fractional: (waitMs / 1000).toFixed(3),
     rfc850: rfc850(at),
