@@ -1,0 +1,96 @@
+/**
+ * A sender that delivers late (an outbox polled every so often): EVT-unsubscribe-stops
+ * watches after unsubscribing for twice as long as the create's own event took, so a sender
+ * that ignores the DELETE is caught even when its pace is slower than webhooks.quietMs, and
+ * one that honours it passes.
+ */
+import { createServer, request, type Server } from 'node:http';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadProfile } from '../src/config/load.js';
+import { runChecks } from '../src/engine/run.js';
+import { signHeaders } from '../src/webhooks/signing.js';
+import { catalogue } from '../suites/catalogue.js';
+
+const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+const unsubscribeChecks = catalogue.filter((c) => c.id === 'EVT-unsubscribe-stops');
+
+/** Delivers each create's event `delayMs` after it, to the subscribers of that moment (or of ever, when `ignoresUnsubscribe`). */
+async function startSender(delayMs: number, ignoresUnsubscribe: boolean): Promise<Server & { url: string }> {
+  const subscribers = new Map<string, string>();
+  const ever = new Set<string>();
+  let events = 0;
+  const server = createServer((req, res) => {
+    let text = '';
+    req.on('data', (c) => (text += String(c)));
+    req.on('end', () => {
+      const body = text === '' ? {} : (JSON.parse(text) as Record<string, unknown>);
+      const send = (status: number, json?: unknown, location?: string) => {
+        res.writeHead(status, { ...(json !== undefined && { 'content-type': 'application/json' }), ...(location && { location }) });
+        res.end(json === undefined ? undefined : JSON.stringify(json));
+      };
+      if (req.method === 'POST' && req.url === '/hooks') {
+        const id = `s${subscribers.size + ever.size + 1}`;
+        subscribers.set(id, String(body['url']));
+        ever.add(String(body['url']));
+        return send(201, { id, secret }, `/hooks/${id}`);
+      }
+      if (req.method === 'DELETE' && req.url?.startsWith('/hooks/')) {
+        subscribers.delete(req.url.slice('/hooks/'.length));
+        return send(204);
+      }
+      if (req.method === 'POST' && req.url === '/projects') {
+        const id = String(++events);
+        send(201, { id, ...body }, `/projects/${id}`);
+        const payload = Buffer.from(JSON.stringify({ type: 'project.created', data: { id, ...body } }));
+        const targets = ignoresUnsubscribe ? [...ever] : [...subscribers.values()];
+        setTimeout(() => {
+          for (const url of targets) {
+            const out = request(url, { method: 'POST', headers: { 'content-type': 'application/json', ...signHeaders('standard', secret, `msg_${id}`, Math.floor(Date.now() / 1000), payload) } });
+            out.on('response', (r) => r.resume());
+            out.on('error', () => undefined);
+            out.end(payload);
+          }
+        }, delayMs);
+        return;
+      }
+      if (req.method === 'DELETE') return send(204);
+      send(404, { type: 'about:blank', title: 'Not Found', status: 404 });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return Object.assign(server, { url: `http://127.0.0.1:${port}` });
+}
+
+let sender: (Server & { url: string }) | undefined;
+afterEach(async () => {
+  await new Promise((resolve) => sender?.close(resolve));
+  sender = undefined;
+});
+
+async function judge(delayMs: number, ignoresUnsubscribe: boolean) {
+  sender = await startSender(delayMs, ignoresUnsubscribe);
+  const dir = await mkdtemp(join(tmpdir(), 'restprobe-late-sender-'));
+  const configPath = join(dir, 'restprobe.config.json');
+  await writeFile(configPath, JSON.stringify({
+    baseUrl: sender.url,
+    collections: [{ name: 'projects', path: '/projects', create: { body: { name: 'p' } }, mark: { field: 'label' } }],
+    webhooks: { subscribe: { path: '/hooks', body: { url: '{url}' }, secretField: 'secret' }, collection: 'projects', scheme: 'standard', deliveryWithinMs: 3000, quietMs: 200 },
+  }));
+  const profile = await loadProfile({ configPath, env: {} });
+  const { results } = await runChecks({ profile, checks: unsubscribeChecks, seed: 1 });
+  return results[0]!;
+}
+
+describe('EVT-unsubscribe-stops against a sender that delivers 500 ms late', () => {
+  it('fails one that ignores the DELETE, though its event comes after webhooks.quietMs (200 ms)', async () => {
+    expect(await judge(500, true)).toMatchObject({ status: 'fail', message: 'an event was delivered after the subscription was deleted', evidence: { notes: expect.arrayContaining([expect.stringMatching(/^the create's event came \d+ ms after it: watched \d+ ms, twice that, rather than webhooks\.quietMs \(200 ms\)$/)]) } });
+  });
+
+  it('passes one that honours it', async () => {
+    expect(await judge(500, false)).toMatchObject({ status: 'pass' });
+  });
+});
