@@ -4,13 +4,9 @@
  * that ignores the DELETE is caught even when its pace is slower than webhooks.quietMs, and
  * one that honours it passes.
  */
-import { createServer, request, type Server } from 'node:http';
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { createServer, request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadProfile } from '../src/config/load.js';
-import { runChecks } from '../src/engine/run.js';
+import { closeSenders, listenSender, runAgainstSender, type Sender } from './support/webhook-sender.js';
 import { signHeaders } from '../src/webhooks/signing.js';
 import { catalogue } from '../suites/catalogue.js';
 
@@ -18,7 +14,7 @@ const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 const unsubscribeChecks = catalogue.filter((c) => c.id === 'EVT-unsubscribe-stops');
 
 /** Delivers each create's event `delayMs` after it, to the subscribers of that moment (or of ever, when `ignoresUnsubscribe`). */
-async function startSender(delayMs: number, ignoresUnsubscribe: boolean): Promise<Server & { url: string }> {
+async function startSender(delayMs: number, ignoresUnsubscribe: boolean): Promise<Sender> {
   const subscribers = new Map<string, string>();
   const ever = new Set<string>();
   let events = 0;
@@ -60,28 +56,13 @@ async function startSender(delayMs: number, ignoresUnsubscribe: boolean): Promis
       send(404, { type: 'about:blank', title: 'Not Found', status: 404 });
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  return Object.assign(server, { url: `http://127.0.0.1:${port}` });
+  return listenSender(server);
 }
 
-let sender: (Server & { url: string }) | undefined;
-afterEach(async () => {
-  await new Promise((resolve) => sender?.close(resolve));
-  sender = undefined;
-});
+afterEach(closeSenders);
 
 async function judge(delayMs: number, ignoresUnsubscribe: boolean) {
-  sender = await startSender(delayMs, ignoresUnsubscribe);
-  const dir = await mkdtemp(join(tmpdir(), 'restprobe-late-sender-'));
-  const configPath = join(dir, 'restprobe.config.json');
-  await writeFile(configPath, JSON.stringify({
-    baseUrl: sender.url,
-    collections: [{ name: 'projects', path: '/projects', create: { body: { name: 'p' } }, mark: { field: 'label' } }],
-    webhooks: { subscribe: { path: '/hooks', body: { url: '{url}' }, secretField: 'secret' }, collection: 'projects', scheme: 'standard', deliveryWithinMs: 3000, quietMs: 200 },
-  }));
-  const profile = await loadProfile({ configPath, env: {} });
-  const { results } = await runChecks({ profile, checks: unsubscribeChecks, seed: 1 });
+  const results = await runAgainstSender(await startSender(delayMs, ignoresUnsubscribe), unsubscribeChecks, {}, { deliveryWithinMs: 3000, quietMs: 200 });
   return results[0]!;
 }
 

@@ -7,13 +7,9 @@
  * is the update's. A sender that delivers before it answers the create is recognised by the
  * item's mark, and refused all the same.
  */
-import { createServer, request, type IncomingMessage, type Server } from 'node:http';
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { createServer, request, type IncomingMessage } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadProfile } from '../src/config/load.js';
-import { runChecks } from '../src/engine/run.js';
+import { closeSenders, listenSender, runAgainstSender, type Sender } from './support/webhook-sender.js';
 import { catalogue } from '../suites/catalogue.js';
 
 const checksOf = (...ids: string[]) => catalogue.filter((c) => ids.includes(c.id));
@@ -51,7 +47,7 @@ async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> 
  * holder. `followUp`: a create brings a second event of another type, the whole item as well
  * (an audit hook's project.updated), with an id of its own.
  */
-async function startSender(retry: Retry, eventFirst = false, followUp = false): Promise<Server & { url: string }> {
+async function startSender(retry: Retry, eventFirst = false, followUp = false): Promise<Sender> {
   const subscribers: string[] = [];
   let events = 0;
   const server = createServer((req, res) => {
@@ -87,28 +83,13 @@ async function startSender(retry: Retry, eventFirst = false, followUp = false): 
       send(404, { type: 'about:blank', title: 'Not Found', status: 404 });
     })();
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  return Object.assign(server, { url: `http://127.0.0.1:${port}` });
+  return listenSender(server);
 }
 
-let sender: (Server & { url: string }) | undefined;
-afterEach(async () => {
-  await new Promise((resolve) => sender?.close(resolve));
-  sender = undefined;
-});
+afterEach(closeSenders);
 
 async function judge(retry: Retry, checks = retryChecks, eventFirst = false, followUp = false): Promise<Record<string, string>> {
-  sender = await startSender(retry, eventFirst, followUp);
-  const dir = await mkdtemp(join(tmpdir(), 'restprobe-reused-ids-'));
-  const configPath = join(dir, 'restprobe.config.json');
-  await writeFile(configPath, JSON.stringify({
-    baseUrl: sender.url,
-    collections: [{ name: 'projects', path: '/projects', create: { body: { name: 'p' } }, patch: { body: { name: 'q' } }, mark: { field: 'label' } }],
-    webhooks: { subscribe: { path: '/hooks', body: { url: '{url}' }, secretField: 'secret' }, collection: 'projects', actions: ['create', 'update', 'delete'], scheme: 'standard', deliveryWithinMs: 2000, slowAnswerMs: 400 },
-  }));
-  const profile = await loadProfile({ configPath, env: {} });
-  const { results } = await runChecks({ profile, checks, seed: 1 });
+  const results = await runAgainstSender(await startSender(retry, eventFirst, followUp), checks, { patch: { body: { name: 'q' } } }, { actions: ['create', 'update', 'delete'], deliveryWithinMs: 2000, slowAnswerMs: 400 });
   return Object.fromEntries(results.map((r) => [r.id, `${r.status}${r.message ? `: ${r.message}` : ''}`]));
 }
 
