@@ -22,6 +22,7 @@ const definitions = [
   { name: 'receiver-accepts-bad-signature', description: 'The receiver checks that a signature is present but never compares it.', detects: ['EVT-receiver-bad-signature-4xx', 'EVT-receiver-reserialised-4xx'] },
   { name: 'receiver-verifies-reserialised-json', description: 'The receiver computes the HMAC over the body parsed and re-serialised, not over its raw bytes.', detects: ['EVT-receiver-reserialised-4xx'] },
   { name: 'receiver-skips-timestamp-check', description: 'The receiver accepts any webhook-timestamp, however old or far ahead.', detects: ['EVT-receiver-timestamp-4xx'] },
+  { name: 'receiver-first-signature-only', description: 'The receiver verifies only the first signature listed in webhook-signature, so a delivery during a secret rotation is refused.', detects: ['EVT-receiver-rotation-2xx'] },
   { name: 'receiver-accepts-unsigned', description: 'The receiver accepts a delivery without webhook headers as if it were verified.', detects: ['EVT-receiver-unsigned-4xx'] },
   { name: 'receiver-fails-duplicate', description: 'The receiver answers 409 to an event id it has already processed.', detects: ['EVT-receiver-duplicate-2xx'] },
   { name: 'receiver-processes-twice', description: 'The receiver acknowledges a repeated event and processes it again (seen with --processed-url).', detects: ['EVT-receiver-duplicate-2xx'] },
@@ -98,7 +99,9 @@ export async function startReferenceReceiver(options: ReceiverOptions, port = 0)
           return reply(res, 400, 'The body is not JSON.');
         }
       }
-      if (!faults.has('receiver-accepts-bad-signature') && !verifiesStandardSignature(options.secret, id, timestamp, signed, signature)) return reply(res, 401, 'The signature does not verify.');
+      // Fault `receiver-first-signature-only`: the list read as one signature.
+      const listed = faults.has('receiver-first-signature-only') ? signature.split(' ')[0]! : signature;
+      if (!faults.has('receiver-accepts-bad-signature') && !verifiesStandardSignature(options.secret, id, timestamp, signed, listed)) return reply(res, 401, 'The signature does not verify.');
     }
     const key = typeof id === 'string' ? id : '';
     // Fault `receiver-dedupes-by-signature`: a repeat is known by its signature, which a sender signs anew for each retry.

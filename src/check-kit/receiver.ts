@@ -4,6 +4,7 @@
  * recorded, redacted and reproducible by curl), timed, and the receiver's processed count
  * read until it settles.
  */
+import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CheckFailure } from '../model/check.js';
 import type { CheckContext, HttpResponse } from '../model/context.js';
@@ -13,6 +14,7 @@ import { companionHeaders, probeEvent, signatureHeaders, type ProbeEvent } from 
 // What the receiver checks build deliveries with: the scheme's companion headers and whether it carries a timestamp.
 export { companionHeaders };
 export { hasTimestamp } from '../webhooks/signing.js';
+import { signatureHeader } from '../webhooks/signing.js';
 
 /** A delivery's answer and how long it took. */
 export interface Delivered {
@@ -46,6 +48,26 @@ export const newEvent = (receiver: ReceiverTarget): ProbeEvent => probeEvent(rec
  */
 export function signedHeaders(receiver: ReceiverTarget, e: ProbeEvent, ts = nowSeconds(), secret = receiver.secret.value, body = e.body): Record<string, string> {
   return { ...companionHeaders(receiver.scheme, e, ts), ...signatureHeaders(receiver.scheme, secret, e, ts, body) };
+}
+
+/** A secret other than the receiver's, in its scheme's form: what a delivery not made by the sender is signed with. */
+export const otherSecret = (receiver: ReceiverTarget): string => (receiver.scheme === 'standard' ? `whsec_${randomBytes(24).toString('base64')}` : randomBytes(24).toString('hex'));
+
+/**
+ * The delivery's headers as a sender sends them while it rotates its secret: a signature made
+ * with `oldSecret` listed first, then the receiver's (Standard Webhooks: space-separated in
+ * webhook-signature; Stripe: another `v1=` in Stripe-Signature). Undefined for a scheme that
+ * carries one signature (github).
+ */
+export function rotationHeaders(receiver: ReceiverTarget, e: ProbeEvent, oldSecret: string): Record<string, string> | undefined {
+  if (receiver.scheme === 'github') return undefined;
+  const ts = nowSeconds();
+  const name = signatureHeader[receiver.scheme];
+  const current = signedHeaders(receiver, e, ts);
+  const old = signedHeaders(receiver, e, ts, oldSecret)[name]!;
+  // Stripe's `t=…,v1=…`: one timestamp, the signatures after it.
+  const both = receiver.scheme === 'standard' ? `${old} ${current[name]!}` : `${old},${current[name]!.split(',').slice(1).join(',')}`;
+  return { ...current, [name]: both };
 }
 
 /** POSTs one delivery to the receiver (the team's `--header`s last) and notes what it was. */

@@ -5,9 +5,8 @@
  * command gives, so they are a list of their own: `restprobe run` and its reports never
  * carry them, `restprobe checks` and docs/checks.md do.
  */
-import { randomBytes } from 'node:crypto';
 import { defineCheck, CheckFailure, CheckSkipped, ShouldFailure, type Check } from '../../src/model/check.js';
-import { companionHeaders, deliver, expectRefused, hasTimestamp, is2xx, is4xx, newEvent, nowSeconds, settledCount, signedHeaders } from '../../src/check-kit/receiver.js';
+import { companionHeaders, deliver, expectRefused, hasTimestamp, is2xx, is4xx, newEvent, nowSeconds, otherSecret, rotationHeaders, settledCount, signedHeaders } from '../../src/check-kit/receiver.js';
 
 export const receiverValid2xx = defineCheck({
   id: 'EVT-receiver-valid-2xx',
@@ -40,9 +39,23 @@ export const receiverBadSignature4xx = defineCheck({
   needs: ['receiver'],
   async run(ctx, { receiver }) {
     const e = newEvent(receiver);
-    const otherSecret = receiver.scheme === 'standard' ? `whsec_${randomBytes(24).toString('base64')}` : randomBytes(24).toString('hex');
-    const sent = await deliver(ctx, receiver, 'signed with another secret', signedHeaders(receiver, e, nowSeconds(), otherSecret), e.body);
+    const sent = await deliver(ctx, receiver, 'signed with another secret', signedHeaders(receiver, e, nowSeconds(), otherSecret(receiver)), e.body);
     expectRefused(sent, 'a wrong signature');
+  },
+});
+
+export const receiverRotation2xx = defineCheck({
+  id: 'EVT-receiver-rotation-2xx',
+  title: 'A delivery signed with an old secret and the current one gets a 2xx',
+  rule: 'While a sender rotates its secret it lists a signature made with each, the old one first (Standard Webhooks: space-separated in webhook-signature; Stripe: several v1= in Stripe-Signature): a receiver MUST accept a delivery when any listed signature verifies (Standard Webhooks, verifying signatures).',
+  severity: 'must',
+  needs: ['receiver'],
+  async run(ctx, { receiver }) {
+    const e = newEvent(receiver);
+    const headers = rotationHeaders(receiver, e, otherSecret(receiver));
+    if (headers === undefined) throw new CheckSkipped(`the ${receiver.scheme} scheme carries one signature a delivery, so a sender cannot list two while it rotates its secret`);
+    const sent = await deliver(ctx, receiver, 'signed with an old secret, then the current one', headers, e.body);
+    if (!is2xx(sent)) throw new CheckFailure(`answered ${sent.res.status} to a delivery whose second signature, made with the shared secret, verifies: only the first listed signature is checked, so every delivery during a secret rotation is refused`, 'a 2xx', String(sent.res.status), sent.res.exchangeIndex);
   },
 });
 
@@ -117,4 +130,4 @@ export const receiverDuplicate2xx = defineCheck({
 });
 
 /** The receiver-mode checks, in the order `restprobe checks` lists them. */
-export const receiverCatalogue: readonly Check[] = [receiverValid2xx, receiverBadSignature4xx, receiverReserialised4xx, receiverTimestamp4xx, receiverUnsigned4xx, receiverDuplicate2xx];
+export const receiverCatalogue: readonly Check[] = [receiverValid2xx, receiverBadSignature4xx, receiverRotation2xx, receiverReserialised4xx, receiverTimestamp4xx, receiverUnsigned4xx, receiverDuplicate2xx];
