@@ -27,7 +27,7 @@ describe('check catalogue', () => {
 
   it('lists the receiver-mode checks after the catalogue, marked so, and restprobe run does not run them', () => {
     const receiverIds = receiverCatalogue.map((c) => c.id);
-    expect(receiverIds).toEqual(['EVT-receiver-valid-2xx', 'EVT-receiver-bad-signature-4xx', 'EVT-receiver-reserialised-4xx', 'EVT-receiver-timestamp-4xx', 'EVT-receiver-unsigned-4xx', 'EVT-receiver-duplicate-2xx']);
+    expect(receiverIds).toEqual(['EVT-receiver-valid-2xx', 'EVT-receiver-bad-signature-4xx', 'EVT-receiver-rotation-2xx', 'EVT-receiver-reserialised-4xx', 'EVT-receiver-timestamp-4xx', 'EVT-receiver-unsigned-4xx', 'EVT-receiver-duplicate-2xx']);
     expect(catalogue.map((c) => c.id).filter((id) => receiverIds.includes(id))).toEqual([]);
     const entries = catalogueEntries(listedChecks);
     expect(entries.filter((e) => e.mode === 'receiver').map((e) => e.id)).toEqual(receiverIds);
