@@ -202,7 +202,7 @@ async function expectRetry(ctx: CheckContext, webhooks: WebhookProbe, first: { s
     const within = webhooks.config.deliveryWithinMs + (first.delayMs ?? 0);
     const retry = await channel.next(id === undefined ? trigger.about : retryOf, within, ctx.signal, channel.deliveries.indexOf(d) + 1);
     const at = trigger.item.response.exchangeIndex;
-    if (retry === undefined) throw new CheckFailure(`the delivery was not retried within ${within} ms after ${why}`, 'a retry of the same event', 'no further delivery of the event', at);
+    if (retry === undefined) throw new CheckFailure(`the delivery was not retried within ${within} ms after ${why} (webhooks.deliveryWithinMs${first.delayMs === undefined ? '' : ' and slowAnswerMs'}: a sender whose first retry comes later needs more)`, 'a retry of the same event', 'no further delivery of the event', at);
     const b = metaOf(webhooks, retry).id;
     if (id === undefined || b === undefined) throw new CheckSkipped('the deliveries carry no event id to compare (EVT-event-id judges that)');
     if (id !== b) throw new CheckFailure(`the retry after ${why} carries a new event id`, `the same id (${id})`, b, at);
