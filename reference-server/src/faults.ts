@@ -767,6 +767,11 @@ const definitions = [
     detects: ['EVT-retry-after-500', 'EVT-retry-after-timeout'],
   },
   {
+    name: 'webhook-retry-keeps-timestamp',
+    description: 'Each retry of a webhook delivery comes 2.1 s later with the first attempt\'s webhook-timestamp and signature.',
+    detects: ['EVT-retry-after-500', 'EVT-retry-after-timeout'],
+  },
+  {
     name: 'webhook-unsubscribe-ignored',
     description: 'Deleting a webhook subscription answers 204 but events are still delivered to it.',
     detects: ['EVT-unsubscribe-stops'],

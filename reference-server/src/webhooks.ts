@@ -169,6 +169,10 @@ export class Webhooks {
     const sentId = attempt > 1 && this.faults.has('webhook-new-id-on-retry') ? `msg_${randomBytes(16).toString('base64url')}` : id;
     const sentBody = attempt > 1 && this.faults.has('webhook-body-changed-on-retry') ? Buffer.from(JSON.stringify({ ...payload, attempt }, null, 2)) : body;
     const signed = this.faults.has('webhook-signs-reserialised-json') ? Buffer.from(JSON.stringify(JSON.parse(sentBody.toString('utf8')))) : sentBody;
+    // Each attempt is signed anew with the time it is sent, as Svix and Stripe sign theirs: a
+    // retry hours later with the first attempt's timestamp is refused as a replay. Fault
+    // `webhook-retry-keeps-timestamp`: the first attempt's timestamp and signature again.
+    const signedAt = attempt > 1 && !this.faults.has('webhook-retry-keeps-timestamp') ? Math.floor(Date.now() / 1000) : timestamp;
     const headers: Record<string, string> = { 'content-type': this.faults.has('webhook-text-plain') ? 'text/plain' : 'application/json', 'user-agent': 'restprobe-reference-server' };
     if (this.scheme === 'github') {
       // GitHub's style: the id in X-GitHub-Delivery, sha256=<hex HMAC(secret, body)>, no timestamp.
@@ -176,8 +180,8 @@ export class Webhooks {
       if (!this.faults.has('webhook-unsigned')) headers['x-hub-signature-256'] = githubSignature(sub.secret, signed);
     } else {
       if (!this.faults.has('webhook-no-id')) headers['webhook-id'] = sentId;
-      if (!this.faults.has('webhook-no-timestamp')) headers['webhook-timestamp'] = String(timestamp);
-      if (!this.faults.has('webhook-unsigned')) headers['webhook-signature'] = standardSignature(sub.secret, sentId, timestamp, signed);
+      if (!this.faults.has('webhook-no-timestamp')) headers['webhook-timestamp'] = String(signedAt);
+      if (!this.faults.has('webhook-unsigned')) headers['webhook-signature'] = standardSignature(sub.secret, sentId, signedAt, signed);
     }
     let ok = false;
     try {
@@ -196,7 +200,9 @@ export class Webhooks {
     if (ok || attempt >= this.schedule.attempts) return;
     // Fault `webhook-no-retry`: one attempt only, whatever the answer.
     if (this.faults.has('webhook-no-retry')) return;
-    this.later(backoffMs(this.schedule, attempt), () => this.deliver(sub, id, timestamp, body, payload, attempt + 1));
+    // The fault's retries come late enough (2.1 s) for a kept timestamp to show: timestamps count whole seconds.
+    const keptFor = this.faults.has('webhook-retry-keeps-timestamp') ? 2_100 : 0;
+    this.later(backoffMs(this.schedule, attempt) + keptFor, () => this.deliver(sub, id, timestamp, body, payload, attempt + 1));
   }
 
   private later(ms: number, run: () => Promise<void>): void {

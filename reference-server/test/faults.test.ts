@@ -1044,6 +1044,20 @@ const demonstrations: Record<FaultName, (h: Harness) => Promise<void>> = {
     expect(b.headers['webhook-id']).toBe(a.headers['webhook-id']);
     expect(b.json).toEqual({ ...a.json, attempt: 2 });
   },
+  async 'webhook-retry-keeps-timestamp'(h) {
+    await withCapture(h, async (capture) => {
+      capture.answer = (n) => (n === 0 ? { status: 500 } : { status: 204 });
+      await h.createProject();
+      const [a] = await capture.waitFor(1);
+      const firstAt = performance.now();
+      const [, b] = await capture.waitFor(2, 5_000);
+      // Two seconds later, the first attempt's timestamp and signature again.
+      expect(performance.now() - firstAt).toBeGreaterThanOrEqual(2_000);
+      expect(b!.headers['webhook-id']).toBe(a!.headers['webhook-id']);
+      expect(b!.headers['webhook-timestamp']).toBe(a!.headers['webhook-timestamp']);
+      expect(b!.headers['webhook-signature']).toBe(a!.headers['webhook-signature']);
+    });
+  },
   async 'webhook-unsubscribe-ignored'(h) {
     await withCapture(h, async (capture, sub) => {
       expect((await h.call('DELETE', sub.location)).status).toBe(204);

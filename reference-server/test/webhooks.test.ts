@@ -52,6 +52,10 @@ describe('webhook deliveries', () => {
       for (const retry of [b!, c!]) {
         expect(retry.headers['webhook-id']).toBe(id);
         expect(retry.raw.equals(a!.raw)).toBe(true);
+        // Each attempt signed anew, with the time it is sent.
+        const at = Number(retry.headers['webhook-timestamp']);
+        expect(at).toBeGreaterThanOrEqual(ts);
+        expect(retry.headers['webhook-signature']).toBe(standardSignature(secret, id, at, retry.raw));
       }
       expect((await h.call('DELETE', location)).status).toBe(204);
       await h.call('DELETE', `/v2/projects/${project.id}`);

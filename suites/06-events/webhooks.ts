@@ -207,14 +207,20 @@ async function expectRetry(ctx: CheckContext, webhooks: WebhookProbe, first: { s
     if (id === undefined || b === undefined) throw new CheckSkipped('the deliveries carry no event id to compare (EVT-event-id judges that)');
     if (id !== b) throw new CheckFailure(`the retry after ${why} carries a new event id`, `the same id (${id})`, b, at);
     if (!retry.raw.equals(d.raw)) throw new CheckFailure(`the retry after ${why} changed the body`, `the same ${d.raw.length} bytes`, `${retry.raw.length} other bytes: ${retry.raw.toString('utf8').slice(0, 200)}`, at);
-    ctx.note(`retried after ${retry.receivedAt - d.receivedAt} ms with the same id and bytes`);
+    // Timestamps count whole seconds: two attempts 2 s apart with one timestamp were not signed anew.
+    const gap = retry.receivedAt - d.receivedAt;
+    const signedAt = metaOf(webhooks, d).timestamp;
+    if (signedAt !== undefined && gap >= 2_000 && metaOf(webhooks, retry).timestamp === signedAt) {
+      throw new CheckFailure(`the retry after ${why} came ${gap} ms after the first attempt with its timestamp (${signedAt}), expected each attempt signed anew with the time it is sent: a receiver refuses a retry whose timestamp is past its tolerance as a replay, so the retries of a long schedule are lost`, 'a timestamp of the retry\'s own', `the first attempt's ${signedAt}`, at);
+    }
+    ctx.note(`retried after ${gap} ms with the same id and bytes`);
   });
 }
 
 export const retryAfter500 = defineCheck({
   id: 'EVT-retry-after-500',
   title: 'A delivery answered 500 is retried, with the same id and body',
-  rule: 'A failed webhook delivery MUST be retried (at-least-once), with the same event id and the identical body.',
+  rule: 'A failed webhook delivery MUST be retried (at-least-once), with the same event id and the identical body, each attempt signed anew with the time it is sent (a receiver refuses a stale timestamp as a replay, §6.3).',
   severity: 'must',
   needs: ['webhooks'],
   async run(ctx, { webhooks }) {
@@ -225,7 +231,7 @@ export const retryAfter500 = defineCheck({
 export const retryAfterTimeout = defineCheck({
   id: 'EVT-retry-after-timeout',
   title: 'A delivery answered too slowly is retried, with the same id and body',
-  rule: 'A webhook delivery that gets no answer within the sender\'s timeout MUST be retried, with the same event id and the identical body.',
+  rule: 'A webhook delivery that gets no answer within the sender\'s timeout MUST be retried, with the same event id and the identical body, each attempt signed anew with the time it is sent (a receiver refuses a stale timestamp as a replay, §6.3).',
   severity: 'must',
   // Mostly waiting (an answer held, then the retry): started among the first, the wait overlaps the run.
   slow: true,
