@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { jsonOf, type ProxiedRequest, type Rewrites } from './support/rewriting-proxy.js';
 import { startTarget, startVariant, type Target } from './support/target.js';
 import { verdictsOf } from './support/verdicts.js';
+import type { TargetProfile } from '../src/model/profile.js';
 
 const ids = ['END-idempotency-key-replay', 'END-idempotency-key-mismatch'] as const;
 
@@ -35,6 +36,24 @@ describe('Idempotency-Key checks', () => {
     };
     const got = await verdicts(startVariant(rewrites));
     expect(got.verdicts, got.explain).toEqual({ 'END-idempotency-key-replay': 'fail', 'END-idempotency-key-mismatch': 'error' });
+  });
+
+  it('send another body with the reused key where the collection has no mark field (one value changed), so the clean server refuses it and passes; a repeat of the same body is a retry, rightly replayed', async () => {
+    const unmarked = (p: TargetProfile): TargetProfile => ({ ...p, collections: p.collections.map(({ markField: _, ...c }) => c) });
+    const got = await verdictsOf(startTarget(), ['END-idempotency-key-mismatch'], unmarked);
+    expect(got.verdicts, got.explain).toEqual({ 'END-idempotency-key-mismatch': 'pass' });
+  });
+
+  it('pass on a target that takes only UUIDs as keys (the draft\'s example: a quoted bare UUID)', async () => {
+    const uuid = /^"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"$/;
+    const rewrites: Rewrites = {
+      response: (res, req) => {
+        const key = keyOf(req);
+        return key === undefined || uuid.test(key) ? res : { status: 400, headers: { 'content-type': 'application/problem+json' }, body: JSON.stringify({ type: 'about:blank', title: 'Bad Request', status: 400, detail: 'Idempotency-Key must be a UUID.' }) };
+      },
+    };
+    const got = await verdicts(startVariant(rewrites));
+    expect(got.verdicts, got.explain).toEqual({ 'END-idempotency-key-replay': 'pass', 'END-idempotency-key-mismatch': 'pass' });
   });
 
   it('warn on a target that answers a reused key with the first result, whatever the body', async () => {

@@ -8,6 +8,7 @@ import { diffRepresentations, pickFields, valuesNotStored } from '../../src/chec
 import { targetOrigins } from '../../src/check-kit/created-url.js';
 import { setupError } from '../../src/check-kit/setup.js';
 import { sharedItemWithCreate } from '../../src/check-kit/probes.js';
+import { alteredBody } from '../../src/check-kit/altered-body.js';
 
 export const post201Location = defineCheck({
   id: 'END-post-201-location',
@@ -103,11 +104,10 @@ export const postServerChoosesId = defineCheck({
     const read = await ctx.http.send({ method: 'GET', url: existing.url });
     expectStatus(read, 200, 'GET of the item whose id the POST sends');
     const before = expectJsonObject(read, 'the item whose id the POST sends');
-    const field = Object.keys(collection.createBody).find((k) => typeof collection.createBody[k] === 'string' && k !== idField);
     const clash = await ctx.sendCreating(collection, {
       method: 'POST',
       path: collection.path,
-      json: { ...collection.createBody, ...(field !== undefined && { [field]: `${String(collection.createBody[field])} (restprobe clash)` }), [idField]: asSent(existing.id, numbers) },
+      json: { ...(alteredBody(collection.createBody, idField, 'clash') ?? collection.createBody), [idField]: asSent(existing.id, numbers) },
     });
     const clashWrong = adoptedOrCrashed(clash, idField, existing.id);
     if (clashWrong) throw new CheckFailure(`POST with the id of an existing item — ${clashWrong}`, 'an id the server chose, or a 4xx', String(clash.status), clash.exchangeIndex);
