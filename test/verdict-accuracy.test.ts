@@ -709,3 +709,18 @@ describe('an action link that Express answers GET with 404', () => {
     expect(judged.explain).toMatch(/_links\.(restoration|completion) .*→ 404/);
   });
 });
+
+describe('HAL links computed from the item (Spring HATEOAS: an action link shown or not by state)', () => {
+  // Each project answer links a rename whose target names the project's name: a PATCH of the name changes the links.
+  const stateLinks: Rewrites = {
+    response: (res, req) => {
+      const item = jsonOf(res);
+      if (!isItem(req) || !isObject(item)) return res;
+      return withJson(res, { ...item, _links: { ...(isObject(item['_links']) ? item['_links'] : {}), [`rename-from-${String(item['name'])}`]: { href: pathOf(req) } } });
+    },
+  };
+
+  it('END-patch-keeps-unsent does not count the links among the fields the PATCH did not send', async () => {
+    expectVerdicts(await verdictsOn(startVariant(stateLinks), ['END-patch-keeps-unsent']), { 'END-patch-keeps-unsent': 'pass' });
+  });
+});
