@@ -724,3 +724,25 @@ describe('HAL links computed from the item (Spring HATEOAS: an action link shown
     expectVerdicts(await verdictsOn(startVariant(stateLinks), ['END-patch-keeps-unsent']), { 'END-patch-keeps-unsent': 'pass' });
   });
 });
+
+describe('an array POSTed to a collection taken as a bulk create (PostgREST)', () => {
+  const bulk = (alsoNull: boolean): Rewrites => ({
+    response: (res, req) => {
+      const body = req.body.trim();
+      const bulkCreate = req.method === 'POST' && pathOf(req) === '/v2/projects' && (body.startsWith('[') || (alsoNull && body === 'null'));
+      return bulkCreate ? { status: 201, headers: { 'content-type': 'application/json' }, body: '[]' } : res;
+    },
+  });
+
+  it('ERR-bad-input-no-5xx takes it as a bulk create may be, noted', async () => {
+    const got = await verdictsOn(startVariant(bulk(false)), ['ERR-bad-input-no-5xx']);
+    expectVerdicts(got, { 'ERR-bad-input-no-5xx': 'pass' });
+    expect(got.explain).not.toMatch(/expected a 4xx/);
+  });
+
+  it('still fails a null body taken as a create', async () => {
+    const got = await verdictsOn(startVariant(bulk(true)), ['ERR-bad-input-no-5xx']);
+    expectVerdicts(got, { 'ERR-bad-input-no-5xx': 'fail' });
+    expect(got.explain).toMatch(/for not-an-object \{"method":"POST","value":null\}, expected a 4xx/);
+  });
+});

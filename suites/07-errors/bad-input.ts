@@ -16,7 +16,7 @@ import { errorProbes, malformedJson, refusedWritesItem } from '../../src/check-k
 type WriteMethod = 'POST' | 'PUT' | 'PATCH';
 
 /** One bad input; each kind names what is wrong with it. */
-type BadInput =
+export type BadInput =
   | { kind: 'malformed-json'; method: WriteMethod; body: string }
   | { kind: 'wrong-type'; method: WriteMethod; field: string; value: unknown }
   | { kind: 'invalid-body' }
@@ -30,8 +30,8 @@ type BadInput =
   | { kind: 'no-content-type' };
 
 /**
- * Kinds a server MUST refuse with a 4xx: malformed JSON, a body that is no object, and the
- * body the config declares invalid. The others MUST NOT get a 5xx but may succeed: a field
+ * Kinds a server MUST refuse with a 4xx: malformed JSON, a body that is no object (but an
+ * array POSTed to a collection: see {@link mustBeRefused}), and the body the config declares invalid. The others MUST NOT get a 5xx but may succeed: a field
  * of another type than the create body's may be typed `any` or coerced (pydantic reads 0
  * as false), an omitted field may be optional, unknown members are ignored (tolerant
  * reader, §9.5), a larger body limit may admit an oversized body, an odd id, query or
@@ -39,6 +39,25 @@ type BadInput =
  * Content-Type.
  */
 const mustRefuse: ReadonlySet<BadInput['kind']> = new Set(['malformed-json', 'not-an-object', 'invalid-body']);
+
+/**
+ * Whether `input` must be refused: its kind says so, but an array POSTed to a collection may
+ * be a bulk create (PostgREST inserts each member), and a generated "malformed" text that
+ * happens to parse (`{}`) is JSON after all.
+ */
+export function mustBeRefused(input: BadInput): boolean {
+  if (!mustRefuse.has(input.kind)) return false;
+  if (input.kind === 'not-an-object') return !(input.method === 'POST' && Array.isArray(input.value));
+  if (input.kind === 'malformed-json') {
+    try {
+      JSON.parse(input.body);
+      return false;
+    } catch {
+      return true;
+    }
+  }
+  return true;
+}
 
 /** The JSON type of a value, as a wrong-type probe must differ from it. */
 function jsonType(v: unknown): string {
@@ -213,7 +232,7 @@ function show(input: BadInput): string {
 export const badInputNo5xx = defineCheck({
   id: 'ERR-bad-input-no-5xx',
   title: 'Bad input gets a 4xx, and no input a 5xx',
-  rule: 'Malformed JSON, a body that is not a JSON object and the configured invalid body MUST get a 4xx, and any other input (fields of another type, missing fields, oversized or deeply nested bodies, a body without Content-Type, odd ids, query strings, If-Match and Idempotency-Key values, sent in a POST, PUT or PATCH) MUST NOT get a 5xx, which is kept for server faults (§7.1).',
+  rule: 'Malformed JSON, a body that is not a JSON object (but an array POSTed to a collection, which may be a bulk create) and the configured invalid body MUST get a 4xx, and any other input (fields of another type, missing fields, oversized or deeply nested bodies, a body without Content-Type, odd ids, query strings, If-Match and Idempotency-Key values, sent in a POST, PUT or PATCH) MUST NOT get a 5xx, which is kept for server faults (§7.1).',
   severity: 'must',
   needs: ['collection'],
   uses: ['writable', 'destructive'],
@@ -230,6 +249,7 @@ export const badInputNo5xx = defineCheck({
     let item: Promise<CreatedResource> | undefined;
     let sniffed = false;
     let coerced = false;
+    let bulk = false;
     // A 5xx is the finding to name: bad input merely accepted is reported only when no input got one.
     let accepted: CheckFailure | undefined;
     await checkProperty(ctx, {
@@ -256,8 +276,12 @@ export const badInputNo5xx = defineCheck({
         }
         if (res.status >= 500) throw new CheckFailure(`${describe(res)} for ${show(input)}, expected a 4xx`, '4xx', String(res.status), res.exchangeIndex);
         const refused = res.status >= 400 && res.status <= 499;
-        if (mustRefuse.has(input.kind) && !refused) {
+        if (mustBeRefused(input) && !refused) {
           accepted ??= new CheckFailure(`${describe(res)} for ${show(input)}, expected a 4xx: the input is bad and must be refused`, '4xx', String(res.status), res.exchangeIndex);
+        }
+        if (input.kind === 'not-an-object' && Array.isArray(input.value) && !refused && !bulk) {
+          bulk = true;
+          ctx.note(`${describe(res)} for ${show(input)}: accepted, as a bulk create may be`);
         }
         if (input.kind === 'wrong-type' && !refused && !coerced) {
           coerced = true;
