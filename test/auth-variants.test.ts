@@ -96,6 +96,21 @@ describe('violations the reference faults do not cover', () => {
     expect(verdicts).toMatchObject({ 'AUT-missing-credentials-401': 'pass', 'AUT-invalid-credentials-401': 'fail' });
   });
 
+  it('Authorization: Bearer with no token answered 400 (passport-http-bearer; RFC 6750 §3.1 invalid_request) passes, noted; the same 400 for a wrong key still fails', async () => {
+    const bareBearer = (alsoWrongKey: boolean): Rewrites => ({
+      response: (res, req) => (res.status === 401 && (req.headers['authorization'] === 'Bearer' || (alsoWrongKey && req.headers['x-api-key'] !== undefined)) ? { ...res, status: 400, headers: { ...res.headers, 'www-authenticate': 'Bearer error="invalid_request"' } } : res),
+    });
+    const variant = await startVariant(bareBearer(false));
+    open = variant;
+    const { verdicts, outcome } = await judge(variant.profile, variant.client);
+    expect(verdicts).toMatchObject({ 'AUT-invalid-credentials-401': 'pass' });
+    expect(outcome.results.filter((r) => r.id === 'AUT-invalid-credentials-401').flatMap((r) => r.evidence.notes)).toContainEqual(expect.stringMatching(/to Authorization: Bearer without a token: the malformed request RFC 6750 §3\.1 answers with 400/));
+    await variant.close();
+    const wrongKey = await startVariant(bareBearer(true));
+    open = wrongKey;
+    expect((await judge(wrongKey.profile, wrongKey.client)).verdicts).toMatchObject({ 'AUT-invalid-credentials-401': 'fail' });
+  });
+
   it('a listing that ignores the mark filter still passes AUT-scope-403: only items carrying the refused POST\'s mark count as its work', async () => {
     const ignoresFilter: Rewrites = { request: (req) => (req.method === 'GET' && /[?&]label=/.test(req.path) ? { ...req, path: req.path.replace(/([?&])label=[^&]*&?/, '$1').replace(/[?&]$/, '') } : req) };
     // Projects to list besides the check's own items.

@@ -61,7 +61,7 @@ export const missingCredentials401 = defineCheck({
 export const invalidCredentials401 = defineCheck({
   id: 'AUT-invalid-credentials-401',
   title: 'Unknown and malformed credentials get 401 with a challenge',
-  rule: 'A request with an unknown, malformed or wrongly presented credential MUST get 401 with a `WWW-Authenticate` challenge, on every method of every collection (RFC 6750 §3.1: `invalid_token`).',
+  rule: 'A request with an unknown, malformed or wrongly presented credential MUST get 401 with a `WWW-Authenticate` challenge, on every method of every collection (RFC 6750 §3.1: `invalid_token`); `Authorization: Bearer` with no token may get 400 instead (RFC 6750 §3.1: `invalid_request`).',
   severity: 'must',
   needs: ['collection', 'credentials'],
   uses: ['mayWrite'],
@@ -75,8 +75,11 @@ export const invalidCredentials401 = defineCheck({
       // The real key, one character short: a near miss must not pass a prefix comparison.
       await ctx.http.send({ method: 'GET', path: collection.path, ...withKey(credentials, key.slice(0, -1)) }),
       await ctx.http.send({ method: 'GET', path: collection.path, auth: false, headers: { authorization: `Restprobe ${unknown}` } }),
-      await ctx.http.send({ method: 'GET', path: collection.path, auth: false, headers: { authorization: 'Bearer' } }),
     ];
+    const noToken = await ctx.http.send({ method: 'GET', path: collection.path, auth: false, headers: { authorization: 'Bearer' } });
+    // A Bearer scheme without its token is a malformed request, which RFC 6750 §3.1 says SHOULD get 400 (invalid_request), as passport-http-bearer answers.
+    if (noToken.status === 400) ctx.note(`${describe(noToken)} to Authorization: Bearer without a token: the malformed request RFC 6750 §3.1 answers with 400 (invalid_request)`);
+    else malformed.push(noToken);
     expectChallenges(malformed, 'with a malformed credential');
   },
 });
