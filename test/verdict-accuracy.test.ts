@@ -725,7 +725,7 @@ describe('HAL links computed from the item (Spring HATEOAS: an action link shown
   });
 });
 
-describe('an array POSTed to a collection taken as a bulk create (PostgREST)', () => {
+describe('an array POSTed to a collection taken as a bulk create (PostgREST), answered with an array', () => {
   const bulk = (alsoNull: boolean): Rewrites => ({
     response: (res, req) => {
       const body = req.body.trim();

@@ -7,10 +7,12 @@ describe('which bad inputs ERR-bad-input-no-5xx must see refused', () => {
     expect(mustBeRefused({ kind: 'malformed-json', method: 'POST', body: '{}' })).toBe(false);
   });
 
-  it('a body that is no object, but an array POSTed to a collection (a bulk create may take it)', () => {
-    expect(mustBeRefused({ kind: 'not-an-object', method: 'POST', value: null })).toBe(true);
-    expect(mustBeRefused({ kind: 'not-an-object', method: 'PUT', value: [] })).toBe(true);
-    expect(mustBeRefused({ kind: 'not-an-object', method: 'POST', value: [{ name: 'p' }] })).toBe(false);
+  it('a body that is no object, but an array POSTed to a collection and answered with an array (a bulk create)', () => {
+    expect(mustBeRefused({ kind: 'not-an-object', method: 'POST', value: null }, [])).toBe(true);
+    expect(mustBeRefused({ kind: 'not-an-object', method: 'PUT', value: [] }, [])).toBe(true);
+    expect(mustBeRefused({ kind: 'not-an-object', method: 'POST', value: [{ name: 'p' }] }, [{ id: 1, name: 'p' }])).toBe(false);
+    // One item answered for an array: the array was taken as one item.
+    expect(mustBeRefused({ kind: 'not-an-object', method: 'POST', value: [{ name: 'p' }] }, { id: 1, name: 'p' })).toBe(true);
   });
 
   it('the configured invalid body; never an input that may be taken (a missing field, a wrong type)', () => {

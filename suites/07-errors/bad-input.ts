@@ -31,7 +31,7 @@ export type BadInput =
 
 /**
  * Kinds a server MUST refuse with a 4xx: malformed JSON, a body that is no object (but an
- * array POSTed to a collection: see {@link mustBeRefused}), and the body the config declares invalid. The others MUST NOT get a 5xx but may succeed: a field
+ * array POSTed to a collection and created as many: see {@link mustBeRefused}), and the body the config declares invalid. The others MUST NOT get a 5xx but may succeed: a field
  * of another type than the create body's may be typed `any` or coerced (pydantic reads 0
  * as false), an omitted field may be optional, unknown members are ignored (tolerant
  * reader, §9.5), a larger body limit may admit an oversized body, an odd id, query or
@@ -41,13 +41,14 @@ export type BadInput =
 const mustRefuse: ReadonlySet<BadInput['kind']> = new Set(['malformed-json', 'not-an-object', 'invalid-body']);
 
 /**
- * Whether `input` must be refused: its kind says so, but an array POSTed to a collection may
- * be a bulk create (PostgREST inserts each member), and a generated "malformed" text that
- * happens to parse (`{}`) is JSON after all.
+ * Whether `input`, answered with `answer` (its JSON), must be refused: its kind says so, but
+ * an array POSTed to a collection and answered with an array is a bulk create (PostgREST
+ * inserts each member; one item answered for an array took it as one), and a generated
+ * "malformed" text that happens to parse (`{}`) is JSON after all.
  */
-export function mustBeRefused(input: BadInput): boolean {
+export function mustBeRefused(input: BadInput, answer?: unknown): boolean {
   if (!mustRefuse.has(input.kind)) return false;
-  if (input.kind === 'not-an-object') return !(input.method === 'POST' && Array.isArray(input.value));
+  if (input.kind === 'not-an-object') return !(input.method === 'POST' && Array.isArray(input.value) && Array.isArray(answer));
   if (input.kind === 'malformed-json') {
     try {
       JSON.parse(input.body);
@@ -232,7 +233,7 @@ function show(input: BadInput): string {
 export const badInputNo5xx = defineCheck({
   id: 'ERR-bad-input-no-5xx',
   title: 'Bad input gets a 4xx, and no input a 5xx',
-  rule: 'Malformed JSON, a body that is not a JSON object (but an array POSTed to a collection, which may be a bulk create) and the configured invalid body MUST get a 4xx, and any other input (fields of another type, missing fields, oversized or deeply nested bodies, a body without Content-Type, odd ids, query strings, If-Match and Idempotency-Key values, sent in a POST, PUT or PATCH) MUST NOT get a 5xx, which is kept for server faults (§7.1).',
+  rule: 'Malformed JSON, a body that is not a JSON object (but an array POSTed to a collection and answered with an array: a bulk create) and the configured invalid body MUST get a 4xx, and any other input (fields of another type, missing fields, oversized or deeply nested bodies, a body without Content-Type, odd ids, query strings, If-Match and Idempotency-Key values, sent in a POST, PUT or PATCH) MUST NOT get a 5xx, which is kept for server faults (§7.1).',
   severity: 'must',
   needs: ['collection'],
   uses: ['writable', 'destructive'],
@@ -276,10 +277,10 @@ export const badInputNo5xx = defineCheck({
         }
         if (res.status >= 500) throw new CheckFailure(`${describe(res)} for ${show(input)}, expected a 4xx`, '4xx', String(res.status), res.exchangeIndex);
         const refused = res.status >= 400 && res.status <= 499;
-        if (mustBeRefused(input) && !refused) {
+        if (mustBeRefused(input, res.json) && !refused) {
           accepted ??= new CheckFailure(`${describe(res)} for ${show(input)}, expected a 4xx: the input is bad and must be refused`, '4xx', String(res.status), res.exchangeIndex);
         }
-        if (input.kind === 'not-an-object' && Array.isArray(input.value) && !refused && !bulk) {
+        if (input.kind === 'not-an-object' && Array.isArray(input.value) && Array.isArray(res.json) && !refused && !bulk) {
           bulk = true;
           ctx.note(`${describe(res)} for ${show(input)}: accepted, as a bulk create may be`);
         }
