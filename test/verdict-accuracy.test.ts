@@ -746,3 +746,24 @@ describe('an array POSTed to a collection taken as a bulk create (PostgREST), an
     expect(got.explain).toMatch(/for not-an-object \{"method":"POST","value":null\}, expected a 4xx/);
   });
 });
+
+describe('error answers the API does not write, or writes only when asked for problem+json', () => {
+  const problemChecks = ['ERR-problem-json-content-type', 'ERR-problem-members', 'ERR-problem-status-matches'];
+  // nginx refuses TRACE itself with an HTML page; ASP.NET Core writes a 406 with no body unless Accept admits problem+json.
+  const frontedAspNet = (traceJson: boolean): Rewrites => ({
+    response: (res, req) => {
+      if (req.method === 'TRACE') return traceJson ? { ...withJson(res, { error: 'Method Not Allowed' }, 405), headers: { ...res.headers, 'content-type': 'application/json' } } : { status: 405, headers: { 'content-type': 'text/html' }, body: '<html><head><title>405 Not Allowed</title></head><body><center><h1>405 Not Allowed</h1></center><hr><center>nginx</center></body></html>' };
+      if (res.status === 406 && !String(req.headers['accept'] ?? '').includes('application/problem+json')) return { status: 406, headers: {}, body: '' };
+      return res;
+    },
+  });
+
+  it('pass the problem checks: the TRACE page is noted, not judged, and the 406 probe admits problem+json', async () => {
+    const got = await verdictsOn(startVariant(frontedAspNet(false)), problemChecks);
+    expectVerdicts(got, Object.fromEntries(problemChecks.map((id) => [id, 'pass'])));
+  });
+
+  it('still fail the content-type check on a JSON 405 to TRACE that is no problem+json (the API\'s own)', async () => {
+    expectVerdicts(await verdictsOn(startVariant(frontedAspNet(true)), ['ERR-problem-json-content-type']), { 'ERR-problem-json-content-type': 'fail' });
+  });
+});

@@ -13,6 +13,8 @@ import { isRestprobeError } from '../errors.js';
 import { CheckFailure } from '../model/check.js';
 import { createdItemUrl, createdUrlNote } from '../http/created-url.js';
 import { freshMark } from './fresh-mark.js';
+import { describe } from './expect.js';
+import { problemMediaType } from './problem.js';
 
 /** A path no API has: unknown-path probes. */
 function unknownPath(): string {
@@ -107,6 +109,13 @@ export function sharedResponse(ctx: CheckContext, key: string, send: (sender: Ch
 export const unsupportedAccept = 'application/x-restprobe-unsupported';
 
 /**
+ * What the 406 probe sends: {@link unsupportedAccept}, and problem+json at a low weight, as a
+ * client that reads problem details does, so the 406 may carry one. ASP.NET Core writes no
+ * body when Accept admits no JSON, which RFC 9457 allows and the problem checks would fault.
+ */
+const unsupportedAcceptHeader = `${unsupportedAccept}, ${problemMediaType};q=0.1`;
+
+/**
  * A media type no API consumes: made up, so a 415 is owed for it whatever else an API reads
  * (many consume forms beside JSON; `collections[].notConsumed` names what one refuses).
  */
@@ -194,7 +203,7 @@ export const errorProbes = {
   unknownPath: (ctx: CheckContext) => errorProbe(ctx, 'GET of an unknown path', (s) => s.http.send({ method: 'GET', path: unknownPath() })),
   // By the collection's name, not its path: two collections may share a path, with other item paths, ids and bodies.
   unknownItem: (ctx: CheckContext, c: CollectionProfile) => errorProbe(ctx, `GET of an unknown item of ${c.name}`, (s) => s.http.send({ method: 'GET', path: unknownItemPath(c) })),
-  unsupportedAccept: (ctx: CheckContext, c: CollectionProfile) => errorProbe(ctx, `GET ${c.name} with Accept: ${unsupportedAccept}`, (s) => s.http.send({ method: 'GET', path: c.path, headers: { accept: unsupportedAccept } })),
+  unsupportedAccept: (ctx: CheckContext, c: CollectionProfile) => errorProbe(ctx, `GET ${c.name} with Accept: ${unsupportedAcceptHeader}`, (s) => s.http.send({ method: 'GET', path: c.path, headers: { accept: unsupportedAcceptHeader } })),
   unsupportedMethod: (ctx: CheckContext, c: CollectionProfile) => errorProbe(ctx, `${unsupportedMethod} ${c.name}`, (s) => unsupportedMethodProbe(s, s.http.url(c.path))),
   withoutCredentials: (ctx: CheckContext, c: CollectionProfile) => errorProbe(ctx, `GET ${c.name} without credentials`, (s) => s.http.send({ method: 'GET', path: c.path, auth: false })),
   malformedJson: (ctx: CheckContext, w: WritableCollection) => errorProbe(ctx, `POST ${w.name} with malformed JSON`, (s) => post(s, w, { body: malformedJson, headers: { 'content-type': 'application/json' } })),
@@ -251,7 +260,11 @@ export async function provokeErrors(ctx: CheckContext, needs: ErrorProbeNeeds): 
   const { collection, writable, limitedCredential } = needs;
   const responses: HttpResponse[] = [await errorProbes.unknownPath(ctx)];
   if (collection) {
-    responses.push(await errorProbes.unknownItem(ctx, collection), await errorProbes.unsupportedAccept(ctx, collection), await errorProbes.unsupportedMethod(ctx, collection));
+    responses.push(await errorProbes.unknownItem(ctx, collection), await errorProbes.unsupportedAccept(ctx, collection));
+    const trace = await errorProbes.unsupportedMethod(ctx, collection);
+    // nginx refuses TRACE itself, with a page of its own, before the API sees it: no client's call, and no error body of the API's.
+    if (trace.status === 405 && !/[/+]json$/.test(trace.mediaType)) ctx.note(`${describe(trace)}: ${unsupportedMethod} refused with a body that is no JSON, by something in front of the API it seems (nginx refuses TRACE itself); not judged as the API's error body`);
+    else responses.push(trace);
     if (needs.credentials) responses.push(await errorProbes.withoutCredentials(ctx, collection));
   }
   if (writable) {
