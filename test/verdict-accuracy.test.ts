@@ -767,3 +767,13 @@ describe('error answers the API does not write, or writes only when asked for pr
     expectVerdicts(await verdictsOn(startVariant(frontedAspNet(true)), ['ERR-problem-json-content-type']), { 'ERR-problem-json-content-type': 'fail' });
   });
 });
+
+describe('an invalid body configured as one that leaves a required field out', () => {
+  // collections[].invalid.body {"description": …}: the name it lacks is what the errors name.
+  const missingName = (p: TargetProfile): TargetProfile => adjustProjects(p, () => ({ invalidBody: { description: 'a project with no name' } }));
+
+  it('ERR-validation-errors-field takes errors that name the field it lacks', async () => {
+    const got = await verdictsOn(startTarget(), ['ERR-validation-errors-field'], missingName);
+    expectVerdicts(got, { 'ERR-validation-errors-field': 'pass' });
+  });
+});

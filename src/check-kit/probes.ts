@@ -161,6 +161,15 @@ export function invalidBody(collection: CollectionProfile): Record<string, unkno
   return collection.invalidBody ?? wrongTyped(collection.createBody ?? {});
 }
 
+/**
+ * The fields an invalid body offends with: those it sends, and those of the create body it
+ * leaves out (a configured `{}` or `{"price": 5}` is invalid for the required fields it lacks).
+ */
+export function offendingFields(collection: CollectionProfile): string[] {
+  const sent = Object.keys(invalidBody(collection));
+  return [...sent, ...Object.keys(collection.createBody ?? {}).filter((k) => !sent.includes(k))];
+}
+
 /** `body` with each value's type changed: a string becomes an object, anything else a string. */
 function wrongTyped(body: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(body).map(([k, v]) => [k, typeof v === 'string' ? {} : 'restprobe-wrong-type']));

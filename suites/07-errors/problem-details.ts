@@ -2,7 +2,7 @@
 import { defineCheck } from '../../src/model/check.js';
 import { describe, ensure, brief } from '../../src/check-kit/expect.js';
 import { errorAs2xx, errorBodyMarkers, expectFieldErrors, expectProblems, leakedInternals } from '../../src/check-kit/problem.js';
-import { errorProbeUses, errorProbes, invalidBody, provokeErrors } from '../../src/check-kit/probes.js';
+import { errorProbeUses, errorProbes, offendingFields, provokeErrors } from '../../src/check-kit/probes.js';
 
 export const problemJsonContentType = defineCheck({
   id: 'ERR-problem-json-content-type',
@@ -48,7 +48,7 @@ export const validationErrorsField = defineCheck({
   needs: ['writable'],
   async run(ctx, { writable: collection }) {
     const res = await errorProbes.invalidBody(ctx, collection);
-    expectFieldErrors(res, Object.keys(invalidBody(collection)), 'the answer to an invalid body');
+    expectFieldErrors(res, offendingFields(collection), 'the answer to an invalid body');
   },
 });
 
