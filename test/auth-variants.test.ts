@@ -227,3 +227,19 @@ describe('Strict-Transport-Security grammar (RFC 6797 §6.1)', () => {
 
   it.each([undefined, 'max-age=0', 'includeSubDomains', 'max-age=10; max-age=20', 'max-age=ten'])('refuses %s', (value) => expect(hstsProblem(value)).toBeDefined());
 });
+
+describe('a collection whose reads are public (only writes protected, as §5 leaves open)', () => {
+  it('AUT-key-not-in-query and AUT-revoked-key-401 skip there, naming why, instead of taking its 200s for an accepted key; protected collections are still judged', async () => {
+    // The proxy lets any GET of the projects listing through as if it carried the run's key.
+    let key = '';
+    const publicReads: Rewrites = { request: (req) => (req.method === 'GET' && /^\/v2\/projects(\?|$)/.test(req.path) && req.headers['x-api-key'] === undefined ? { ...req, headers: { ...req.headers, 'x-api-key': key } } : req) };
+    const variant = await startVariant(publicReads);
+    key = variant.profile.auth.apiKey!.value.value;
+    open = variant;
+    const { outcome } = await judge(variant.profile, variant.client);
+    const byCollection = Object.fromEntries(outcome.results.filter((r) => r.id === 'AUT-key-not-in-query').map((r) => [r.collection, r.status]));
+    expect(byCollection).toMatchObject({ projects: 'skip', members: 'pass' });
+    expect(outcome.results.find((r) => r.id === 'AUT-key-not-in-query' && r.collection === 'projects')!.message).toMatch(/without credentials: \/v2\/projects is public, so whether a key in the URL is accepted cannot be seen there/);
+    expect(outcome.results.find((r) => r.id === 'AUT-revoked-key-401')).toMatchObject({ status: 'skip', message: expect.stringMatching(/is public, so whether a deleted key still works cannot be seen there/) });
+  });
+});

@@ -4,7 +4,7 @@ import type { CheckContext, HttpResponse, RequestSpec } from '../../src/model/co
 import type { CollectionProfile, MintAuth } from '../../src/model/profile.js';
 import { challengeCause, challengeProblem, commonKeyParams, currentKey, garbageKey, withKey } from '../../src/check-kit/auth.js';
 import { describe, ensure, expectEvery, expectJsonObject } from '../../src/check-kit/expect.js';
-import { sharedGet, sharedItemWithCreate, unknownItemPath } from '../../src/check-kit/probes.js';
+import { errorProbes, sharedGet, sharedItemWithCreate, unknownItemPath } from '../../src/check-kit/probes.js';
 import { setupError } from '../../src/check-kit/setup.js';
 import { createdItemUrl } from '../../src/check-kit/created-url.js';
 import { supports } from '../../src/model/needs.js';
@@ -58,6 +58,16 @@ export const missingCredentials401 = defineCheck({
   },
 });
 
+/**
+ * Skips unless the collection's listing refuses a request without credentials: on a public
+ * route (reads open, writes protected, as §5 leaves open) a credential's being taken or not
+ * shows nothing. The answer is the run's shared probe, which AUT-missing-credentials-401 judges.
+ */
+async function requireProtected(ctx: CheckContext, collection: CollectionProfile, what: string): Promise<void> {
+  const open = await errorProbes.withoutCredentials(ctx, collection);
+  if (open.status >= 200 && open.status < 300) throw new CheckSkipped(`${describe(open)} without credentials: ${collection.path} is public, so ${what} cannot be seen there`, 'collections');
+}
+
 export const invalidCredentials401 = defineCheck({
   id: 'AUT-invalid-credentials-401',
   title: 'Unknown and malformed credentials get 401 with a challenge',
@@ -91,6 +101,7 @@ export const keyNotInQuery = defineCheck({
   severity: 'must',
   needs: ['collection', 'credentials'],
   async run(ctx, { collection, credentials }) {
+    await requireProtected(ctx, collection, 'whether a key in the URL is accepted');
     const key = await currentKey(ctx, credentials);
     const names = [...new Set([...commonKeyParams, ...ctx.profile.auth.queryParams])];
     for (const name of names) {
@@ -108,8 +119,10 @@ export const revokedKey401 = defineCheck({
   needs: ['mint', 'credentials'],
   dependsOn: ['AUT-missing-credentials-401'],
   async run(ctx, { mint, credentials }) {
+    const first = ctx.collections[0];
+    if (first !== undefined) await requireProtected(ctx, first, 'whether a deleted key still works');
     const { key, url } = await mintKey(ctx, mint);
-    const probe = ctx.collections[0]?.path ?? url;
+    const probe = first?.path ?? url;
     const before = await ctx.http.send({ method: 'GET', path: probe, ...withKey(credentials, key) });
     if (before.status === 401 || before.status === 403) throw setupError(before, `${describe(before)} with the key just minted, so its revocation cannot be shown`);
     const deleted = await ctx.http.send({ method: 'DELETE', url });
