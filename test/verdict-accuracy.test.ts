@@ -777,3 +777,22 @@ describe('an invalid body configured as one that leaves a required field out', (
     expectVerdicts(got, { 'ERR-validation-errors-field': 'pass' });
   });
 });
+
+describe('a content-hash ETag (Express, Spring ShallowEtagHeaderFilter) on a write the representation does not show', () => {
+  // The projects' description is write-only here, and no modification time is shown: the ETag hashes what is shown.
+  const writeOnlyDescription: Rewrites = {
+    response: (res, req) => {
+      const item = jsonOf(res);
+      if (req.method !== 'GET' || !isItem(req) || !isObject(item)) return res;
+      const shown = Object.fromEntries(['id', 'name', 'status', 'label'].filter((k) => k in item).map((k) => [k, item[k]]));
+      const body = JSON.stringify(shown);
+      return { ...res, headers: { ...res.headers, etag: `"${createHash('sha1').update(body).digest('hex')}"` }, body };
+    },
+  };
+  const patchDescription = (p: TargetProfile): TargetProfile => adjustProjects(p, () => ({ patchBody: { description: 'restprobe: a new description' } }));
+
+  it('END-etag-changes-on-write lets the ETag stay where the PATCH left the representation as it was, noted; the PUT that changed it is judged', async () => {
+    const got = await verdictsOn(startVariant(writeOnlyDescription), ['END-etag-changes-on-write'], patchDescription);
+    expectVerdicts(got, { 'END-etag-changes-on-write': 'pass' });
+  });
+});

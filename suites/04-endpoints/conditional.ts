@@ -61,11 +61,13 @@ export const etagChangesOnWrite = defineCheck({
       const step = stepOf(sequence, 0);
       expectStatus(step.write, [200, 204], method);
       const after = taggedAnswer(step.after, `GET after ${method}`);
-      // A write that sends only values the item has, and leaves it as it was, may keep its ETag: a content-hash ETag rightly does.
+      // A write that leaves the representation as it was may keep its ETag, which tags the
+      // representation (RFC 9110 §8.8.3): a content-hash ETag rightly does, where the write sent
+      // only values the item had, or values it does not show (a write-only field, one ignored).
       const shown = isObject(before.res.json) ? before.res.json : {};
       const sendsNew = Object.entries(body).some(([k, v]) => !deepEqual(shown[k], v));
       const seenChanged = isObject(after.res.json) && diffRepresentations(shown, after.res.json, updatable.volatileFields).length > 0;
-      if (!sendsNew && !seenChanged) ctx.note(`${method} sent only values the item had, and left it as it was: its ETag may stay`);
+      if (!seenChanged) ctx.note(`${method} ${sendsNew ? 'sent values the representation does not show (write-only, or ignored)' : 'sent only values the item had'}, and left it as it was: its ETag may stay`);
       else {
         changed++;
         ensure(after.etag !== before.etag, `after ${method} changed the item, GET still carried ETag ${before.etag}, expected a new validator`, 'a new ETag', before.etag);
