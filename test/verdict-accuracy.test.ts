@@ -796,3 +796,14 @@ describe('a content-hash ETag (Express, Spring ShallowEtagHeaderFilter) on a wri
     expectVerdicts(got, { 'END-etag-changes-on-write': 'pass' });
   });
 });
+
+describe('a field created with the value a reset gives it (a todo\'s completed: false)', () => {
+  // Every project shows pinned: false, its default; the create body sends that default too.
+  const pinnedDefault: Rewrites = { response: (res, req) => (req.method === 'GET' && isItem(req) && isObject(jsonOf(res)) ? withJson(res, { ...jsonOf(res), pinned: false }) : res) };
+  const createsPinned = (p: TargetProfile): TargetProfile => adjustProjects(p, (c) => ({ createBody: { ...c.createBody, pinned: false } }));
+
+  it('END-put-replaces does not take it for a field the PUT kept, noted; the other omitted fields are judged', async () => {
+    const got = await verdictsOn(startVariant(pinnedDefault), ['END-put-replaces'], createsPinned);
+    expectVerdicts(got, { 'END-put-replaces': 'pass' });
+  });
+});
