@@ -5,6 +5,9 @@
  * behind a rewriting proxy that changes exactly one behaviour, or with a named fault.
  */
 import { createHash } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { testProfile, thingsCollection } from './support/profile.js';
 import { describe, expect, it } from 'vitest';
 import { runChecks } from '../src/engine/run.js';
 import { resultName, worstFinding, type CheckResult } from '../src/model/result.js';
@@ -805,5 +808,37 @@ describe('a field created with the value a reset gives it (a todo\'s completed: 
   it('END-put-replaces does not take it for a field the PUT kept, noted; the other omitted fields are judged', async () => {
     const got = await verdictsOn(startVariant(pinnedDefault), ['END-put-replaces'], createsPinned);
     expectVerdicts(got, { 'END-put-replaces': 'pass' });
+  });
+});
+
+describe('ids that are Mongo ObjectIds (Express and Mongoose, a CastError answered 400)', () => {
+  const known = '64f0c2a1b3d4e5f6a7b8c9d0';
+  async function objectIdServer(missing: number): Promise<{ url: string; close(): Promise<void> }> {
+    const problem = (status: number, title: string) => JSON.stringify({ type: 'about:blank', title, status });
+    const server = createServer((req, res) => {
+      const path = (req.url ?? '/').split('?')[0]!;
+      if (path === '/things') return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: [{ id: known, name: 'thing' }], next_cursor: null }));
+      const id = /^\/things\/([^/]+)$/.exec(path)?.[1];
+      if (id === undefined) return void res.writeHead(404, { 'content-type': 'application/problem+json' }).end(problem(404, 'Not Found'));
+      if (!/^[0-9a-f]{24}$/.test(id)) return void res.writeHead(400, { 'content-type': 'application/problem+json' }).end(problem(400, 'Invalid id'));
+      if (id === known) return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id, name: 'thing' }));
+      res.writeHead(missing, { 'content-type': 'application/problem+json' }).end(problem(missing, 'Not Found'));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  }
+
+  it('ERR-unknown-id-404 asks again with an id shaped like a listed one, and passes on its 404; a 200 for it still fails', async () => {
+    for (const [missing, want] of [[404, 'pass'], [200, 'fail']] as const) {
+      const server = await objectIdServer(missing);
+      try {
+        const profile = { ...testProfile(server.url, { keyHeader: null }), collections: [thingsCollection] };
+        const [result] = (await runChecks({ profile, checks: catalogue.filter((c) => c.id === 'ERR-unknown-id-404'), seed: 1 })).results;
+        expect(result, result!.message).toMatchObject({ status: want });
+        if (want === 'pass') expect(result!.evidence.notes).toContainEqual(expect.stringMatching(/for a UUID, which is no id of the shape \/things lists \(64f0c2a1b3d4e5f6a7b8c9d0\): asked again with one shaped like it/));
+      } finally {
+        await server.close();
+      }
+    }
   });
 });

@@ -26,6 +26,31 @@ export function unknownId(): string {
   return randomUUID();
 }
 
+/** The characters an id's characters are replaced with, by kind. */
+const idAlphabets = ['0123456789', 'abcdefghijklmnopqrstuvwxyz', 'ABCDEFGHIJKLMNOPQRSTUVWXYZ'];
+
+/**
+ * An id shaped like `known` that names nothing else: each digit, letter and hex digit
+ * replaced with a random one of its kind, the rest (a `cus_` prefix's underscore, a UUID's
+ * dashes) kept. A Mongo ObjectId gives 24 hex digits, which Mongoose casts where a UUID
+ * is refused with 400.
+ *
+ * @example
+ * ```ts
+ * lookalikeId('64f0c2a1b3d4e5f6a7b8c9d0'); // e.g. '1a9e07cc4b2d8f3e6a0b5c71'
+ * ```
+ */
+export function lookalikeId(known: string): string {
+  const head = /^[a-z]+_/i.exec(known)?.[0] ?? '';
+  const body = known.slice(head.length);
+  // All hex (an ObjectId): hex digits stay hex digits.
+  const sets = /^[0-9a-f]+$/.test(body) ? ['0123456789abcdef'] : /^[0-9A-F]+$/.test(body) ? ['0123456789ABCDEF'] : idAlphabets;
+  return head + [...body].map((ch) => {
+    const set = sets.find((s) => s.includes(ch));
+    return set === undefined ? ch : set[randomInt(set.length)]!;
+  }).join('');
+}
+
 /**
  * The path of an item that does not exist, with an id of the collection's own kind: a UUID,
  * or for integer ids a large int32 (an API may rightly refuse a malformed id with 400).

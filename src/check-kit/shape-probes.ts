@@ -30,7 +30,7 @@ export function majorVersion(profile: TargetProfile, c: CollectionProfile): stri
 }
 
 /** The id of the listing's first item, to read an item on a run that may not create one. */
-function firstListedId(res: HttpResponse, c: CollectionProfile): string | undefined {
+export function firstListedId(res: HttpResponse, c: CollectionProfile): string | undefined {
   const id = listedItems(res, c)?.[0]?.[c.idField];
   return typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
 }

@@ -2,7 +2,8 @@
 import { CheckFailure, defineCheck } from '../../src/model/check.js';
 import { describe, expectStatus } from '../../src/check-kit/expect.js';
 import { errorAs2xx, expectProblems, isErrorAs2xx } from '../../src/check-kit/problem.js';
-import { errorProbes, refusedWritesItem, unsupportedAccept, unsupportedContentType, unconsumedTypes } from '../../src/check-kit/probes.js';
+import { errorProbes, itemPath, lookalikeId, refusedWritesItem, sharedGet, unsupportedAccept, unsupportedContentType, unconsumedTypes } from '../../src/check-kit/probes.js';
+import { firstListedId } from '../../src/check-kit/shape-probes.js';
 import { freshMark } from '../../src/check-kit/fresh-mark.js';
 import { isRestprobeError } from '../../src/errors.js';
 
@@ -13,7 +14,17 @@ export const unknownId404 = defineCheck({
   severity: 'must',
   needs: ['collection'],
   async run(ctx, { collection }) {
-    const res = await errorProbes.unknownItem(ctx, collection);
+    let res = await errorProbes.unknownItem(ctx, collection);
+    // A UUID may be no id of this API's shape (a Mongo ObjectId, a prefixed id), rightly refused
+    // with 400: then an id shaped like one the listing shows is the unknown id asked for.
+    if (res.status === 400 || res.status === 422) {
+      const known = firstListedId(await sharedGet(ctx, { path: collection.path }), collection);
+      // Long enough that a random one of its shape names no item (an ObjectId's 24 characters), and no UUID itself.
+      if (known !== undefined && known.length >= 12 && !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(known)) {
+        ctx.note(`${describe(res)} for a UUID, which is no id of the shape ${collection.path} lists (${known}): asked again with one shaped like it`);
+        res = await ctx.http.send({ method: 'GET', path: itemPath(collection, lookalikeId(known)) });
+      }
+    }
     expectStatus(res, 404, 'GET of an unknown id');
     expectProblems([res], 'content-type', 'application/problem+json');
   },
