@@ -166,6 +166,13 @@ describe('session cookies (AUT-cookie-attributes)', () => {
     expect(verdicts['AUT-logout-ends-session']!.status).toBe('pass');
   });
 
+  it('AUT-logout-ends-session: a 403 to the ended session (Django REST framework) passes, noted; a public route skips naming auth.session', async () => {
+    const drf = await sessionVerdicts({ refusedStatus: 403 });
+    expect(drf['AUT-logout-ends-session']).toMatchObject({ status: 'pass', notes: expect.arrayContaining([expect.stringMatching(/with the session cookie after logout: the session ended \(that a request without a valid credential gets 403, not 401, is AUT-missing-credentials-401's finding\)/)]) });
+    await open?.close();
+    expect((await sessionVerdicts({ open: true }))['AUT-logout-ends-session']).toMatchObject({ status: 'skip', configKey: 'auth.session', message: expect.stringMatching(/without a session too: \/things is public/) });
+  });
+
   it('fails a session cookie without HttpOnly, naming it and not the CSRF cookie', async () => {
     const verdicts = await sessionVerdicts({ sessionAttributes: 'Path=/; Secure; SameSite=Lax' });
     expect(verdicts['AUT-cookie-attributes']).toMatchObject({ status: 'fail', message: expect.stringMatching(/the session cookie "sessionid" \(path; secure; samesite\) lacks HttpOnly, expected/) });

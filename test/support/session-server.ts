@@ -22,6 +22,8 @@ export interface SessionServerOptions {
   readonly csrf?: string | null;
   /** `GET /things` is served to anyone, with a session or without (an open API). */
   readonly open?: boolean;
+  /** The status a request without a live session gets (default 401; Django REST framework's SessionAuthentication answers 403). */
+  readonly refusedStatus?: number;
 }
 
 export interface SessionServer {
@@ -57,7 +59,10 @@ export async function startSessionServer(opts: SessionServerOptions = {}): Promi
         return void res.writeHead(204).end();
       }
       if (route === 'GET /things') {
-        if (session === undefined && !opts.open) return json(401, { title: 'Unauthorized', status: 401 }, { 'www-authenticate': 'Cookie realm="stand-in"' });
+        if (session === undefined && !opts.open) {
+          const status = opts.refusedStatus ?? 401;
+          return json(status, { title: status === 401 ? 'Unauthorized' : 'Forbidden', status }, status === 401 ? { 'www-authenticate': 'Cookie realm="stand-in"' } : {});
+        }
         return json(200, { data: [], next_cursor: null });
       }
       json(404, { title: 'Not Found', status: 404 });
