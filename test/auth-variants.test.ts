@@ -111,6 +111,18 @@ describe('violations the reference faults do not cover', () => {
     expect((await judge(wrongKey.profile, wrongKey.client)).verdicts).toMatchObject({ 'AUT-invalid-credentials-401': 'fail' });
   });
 
+  it('AUT-scope-403 with a limited credential of another tenant (its reads of the item get 404) is a setup error naming auth.limited, not a failure', async () => {
+    let limitedKey = '';
+    const otherTenant: Rewrites = { response: (res, req) => (req.headers['x-api-key'] === limitedKey && /^\/v2\/(projects|members)\/[^/?]+$/.test(req.path) ? { status: 404, headers: { 'content-type': 'application/problem+json' }, body: JSON.stringify({ type: 'about:blank', title: 'Not Found', status: 404 }) } : res) };
+    const variant = await startVariant(otherTenant);
+    open = variant;
+    limitedKey = variant.profile.auth.limited!.value.value;
+    const { outcome } = await judge(variant.profile, variant.client);
+    const scope = outcome.results.filter((r) => r.id === 'AUT-scope-403');
+    expect(scope.length).toBeGreaterThan(0);
+    for (const r of scope) expect(r, r.message).toMatchObject({ status: 'error', errorCode: 'ERR_SETUP', message: expect.stringMatching(/auth\.limited must be a read-only credential of the same tenant/) });
+  });
+
   it('a listing that ignores the mark filter still passes AUT-scope-403: only items carrying the refused POST\'s mark count as its work', async () => {
     const ignoresFilter: Rewrites = { request: (req) => (req.method === 'GET' && /[?&]label=/.test(req.path) ? { ...req, path: req.path.replace(/([?&])label=[^&]*&?/, '$1').replace(/[?&]$/, '') } : req) };
     // Projects to list besides the check's own items.

@@ -65,6 +65,8 @@ export const scope403 = defineCheck({
     const as = withKey(limited, limited.value.value);
     const read = await ctx.http.send({ method: 'GET', url: item.url, ...as });
     if (read.status === 401) throw setupError(read, `${describe(read)} with auth.limited: the credential is not accepted at all, so a missing scope cannot be shown`);
+    // A 404 (or 403) to the read: the credential may belong to another tenant, whose writes a 404 rightly hides (RFC 9110 §15.5.4); only a reader of the item shows a missing write scope.
+    if (read.status < 200 || read.status > 299) throw setupError(read, `${describe(read)} with auth.limited reading an item just created: it cannot read the item (another tenant's credential?), so its writes' refusals say nothing of a scope; auth.limited must be a read-only credential of the same tenant`);
     const first = await readWithFullKey(ctx, item.url);
     if (first.body === undefined) throw setupError(first.res, `${describe(first.res)} reading the item just created, so a refused write's effect cannot be seen`);
     // Fields that change between two reads alone (a view counter, a last-read time) say nothing of a write.
