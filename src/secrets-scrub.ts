@@ -55,7 +55,7 @@ function encodingsOf(value: string): string[] {
  * are only six bytes, which the mark `restprobe-…` in an encoded cursor shares with a
  * username `probe-user`.
  */
-const base64RunLength = Math.ceil((fragmentLength * 8) / 6) + 1;
+export const base64RunLength = Math.ceil((fragmentLength * 8) / 6) + 1;
 
 /** A secret's forms, the forms whose pieces are scrubbed too, and the hashes of those pieces: what scrubbing needs of it. */
 interface Prepared {

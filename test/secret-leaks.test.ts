@@ -19,7 +19,7 @@ import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startReferenceServer, type ReferenceServer } from '../reference-server/src/index.js';
-import { base64Cores, fragmentLength } from '../src/secrets-scrub.js';
+import { base64Cores, base64RunLength, fragmentLength } from '../src/secrets-scrub.js';
 import { catalogue } from '../suites/catalogue.js';
 import { sections } from '../src/model/section.js';
 import { tokenEndpointChecks } from '../suites/05-authentication/token-endpoint.js';
@@ -34,24 +34,33 @@ afterEach(async () => {
   for (const close of closers.splice(0)) await close();
 });
 
-/** Every 8-character window of a secret's forms: as sent, URL- and form-encoded, base64 and base64url at each alignment. */
-function windowsOf(secrets: Iterable<string>): Map<string, string> {
-  const windows = new Map<string, string>();
+/**
+ * The windows of a secret's forms, by length: every 8 characters of it as sent, URL- and
+ * form-encoded; every 12 of its base64 and base64url at each alignment, which hold 8 bytes
+ * (8 base64 characters are 6 bytes, which an encoded cursor may share with a secret by chance,
+ * as `","k":` of a cursor's keys with an HMAC JWK's: the scrubber counts the same way).
+ */
+function windowsOf(secrets: Iterable<string>): Map<number, Map<string, string>> {
+  const windows = new Map<number, Map<string, string>>([[fragmentLength, new Map()], [base64RunLength, new Map()]]);
+  const add = (form: string, length: number, secret: string): void => {
+    for (let i = 0; i + length <= form.length; i++) windows.get(length)!.set(form.slice(i, i + length), secret.slice(0, 4));
+  };
   for (const secret of secrets) {
     const texts = [secret, encodeURIComponent(secret), new URLSearchParams([['', secret]]).toString().slice(1)];
-    for (const form of [...texts, ...texts.flatMap(base64Cores)]) {
-      for (let i = 0; i + fragmentLength <= form.length; i++) windows.set(form.slice(i, i + fragmentLength), secret.slice(0, 4));
-    }
+    for (const form of texts) add(form, fragmentLength, secret);
+    for (const form of texts.flatMap(base64Cores)) add(form, base64RunLength, secret);
   }
   return windows;
 }
 
 /** The windows of `secrets` found in `text`, with where: none, for a clean output. */
-function leaksIn(text: string, windows: Map<string, string>, where: string): string[] {
+function leaksIn(text: string, windows: Map<number, Map<string, string>>, where: string): string[] {
   const found: string[] = [];
-  for (let i = 0; i + fragmentLength <= text.length; i++) {
-    const w = text.slice(i, i + fragmentLength);
-    if (windows.has(w)) found.push(`${where}: …${text.slice(Math.max(0, i - 20), i + 28)}… (a piece of the secret starting ${windows.get(w)})`);
+  for (const [length, byWindow] of windows) {
+    for (let i = 0; i + length <= text.length; i++) {
+      const w = text.slice(i, i + length);
+      if (byWindow.has(w)) found.push(`${where}: …${text.slice(Math.max(0, i - 20), i + 28)}… (a piece of the secret starting ${byWindow.get(w)})`);
+    }
   }
   return found;
 }
@@ -120,6 +129,22 @@ function expectNoLeak(outputs: Map<string, string>, secrets: Iterable<string>): 
   const renamed = [...outputs].flatMap(([where, text]) => [...text.matchAll(idCut)].map((m) => `${where}: …${text.slice(Math.max(0, m.index - 40), m.index + 40)}…`));
   expect(renamed.slice(0, 5)).toEqual([]);
 }
+
+describe('the leak detector', () => {
+  const jwk = '{"kty":"oct","k":"c2VjcmV0LWtleS1vZi10aGUtcnVu"}';
+  it('takes no cursor for a leak for six bytes it shares with a secret by chance, at any alignment (the scrubber leaves those too)', () => {
+    const windows = windowsOf([jwk]);
+    for (const pad of ['', 'x', 'xy']) {
+      const cursor = Buffer.from(`{"l":"/v2/projects${pad}","k":["2026-11-27T12:00:00Z",46]}`).toString('base64url');
+      expect(leaksIn(cursor, windows, 'cursor')).toEqual([]);
+    }
+  });
+
+  it('finds the secret base64-encoded inside other text, at any alignment', () => {
+    const windows = windowsOf([jwk]);
+    for (const pad of ['', 'x', 'xy']) expect(leaksIn(Buffer.from(`{"a":"${pad}${jwk}"}`).toString('base64'), windows, 'echo').length).toBeGreaterThan(0);
+  });
+});
 
 describe('no secret in any output', () => {
   it('the whole catalogue, against a target echoing every request, with every credential kind configured and failing checks keeping whole exchanges', async () => {
