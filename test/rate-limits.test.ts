@@ -194,6 +194,15 @@ describe('stand-in limiters that conform differently', () => {
     expect((await run(standIn(byUser, { limit: 5, windowMs: 250, keyedBy: 'user' }), perClient))['LIM-rate-limit-per-client']).toMatchObject({ status: 'pass' });
   });
 
+  it('a gateway\'s passing 502 amid the burst is not taken for the limiter\'s answer: the burst is sent again and meets the 429; a limiter that answers 502 itself still fails', async () => {
+    const enforced = rateLimitChecks.filter((c) => c.id === 'LIM-rate-limit-enforced');
+    const glitch = await limiter({ limit: 5, windowMs: 250, gatewayErrorAt: 3 });
+    const result = (await run(standIn(glitch, { limit: 5, windowMs: 250 }), enforced))['LIM-rate-limit-enforced']!;
+    expect(result, result.message).toMatchObject({ status: 'pass', evidence: { notes: expect.arrayContaining([expect.stringMatching(/^GET \/things → 502 text\/html after 2 served requests, with no Retry-After and no RateLimit fields: taken for a passing gateway error/)]) } });
+    const refuses502 = await limiter({ limit: 5, windowMs: 250, limitedStatus: 502 });
+    expect((await run(standIn(refuses502, { limit: 5, windowMs: 250 }), enforced))['LIM-rate-limit-enforced']).toMatchObject({ status: 'fail' });
+  });
+
   it('a Retry-After longer than http.maxRetryWaitMs (a 15-minute window) is not waited out: LIM-retry-after-truthful skips naming the key, at once', async () => {
     const server = await limiter({ limit: 3, windowMs: 900_000, algorithm: 'sliding-log' });
     const truthful = rateLimitChecks.filter((c) => c.id === 'LIM-retry-after-truthful');

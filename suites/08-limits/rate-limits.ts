@@ -11,6 +11,7 @@ import { setupError } from '../../src/check-kit/setup.js';
 import { advertised, answerOf, lastRefusal, quotaOf, requireLimited, sendAs, type Burst, type Sent } from '../../src/check-kit/rate-limit-burst.js';
 import { burstToLimit, elapsed, leavingQuotaAsFound, probeAfter, quotaWindowMs, retryAfterWait, sharedBurstToLimit, slackMs, sleepAfter, statedWait, wholeQuotaFirst } from '../../src/check-kit/rate-limit-wait.js';
 import type { RateLimitProbe } from '../../src/model/needs.js';
+import { readRateLimitFields } from '../../src/check-kit/rate-limit-fields.js';
 
 export const enforcedId = 'LIM-rate-limit-enforced';
 
@@ -44,7 +45,14 @@ export const rateLimitEnforced = defineCheck({
   needs: ['rateLimit'],
   schedule: 'exclusive',
   run: (ctx, { rateLimit: probe }) => leavingQuotaAsFound(ctx, probe, async () => {
-    const burst = await sharedBurstToLimit(ctx, probe);
+    let burst = await sharedBurstToLimit(ctx, probe);
+    // A gateway's passing 500, 502 or 504 amid a burst, with no sign of a limiter (no Retry-After,
+    // no RateLimit fields), is no limiter's answer: the burst is sent again, once.
+    const stop = burst.stop;
+    if (stop !== undefined && [500, 502, 504].includes(stop.res.status) && stop.res.headers['retry-after'] === undefined && readRateLimitFields(stop.res) === undefined) {
+      ctx.note(`${describe(stop.res)} after ${burst.served} served requests, with no Retry-After and no RateLimit fields: taken for a passing gateway error, and the burst sent again`);
+      burst = await burstToLimit(ctx, probe);
+    }
     ctx.note(characterise(burst, probe));
     const policy = advertised(burst);
     const limit = probe.limit ?? policy?.quota;

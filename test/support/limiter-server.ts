@@ -36,6 +36,8 @@ export interface LimiterServerOptions {
   readonly overstateMs?: number;
   /** A token bucket's capacity, where more than `limit` (AWS API Gateway's burst); default `limit`. */
   readonly capacity?: number;
+  /** Answer the nth request of `GET /things` (from 1) with a gateway's 502 page instead, once. */
+  readonly gatewayErrorAt?: number;
   /** How long each answer takes (a slow endpoint); default none. */
   readonly delayMs?: number;
   /** How far the server's clock is from the machine's: its HTTP-dates are off by this much, and it sends no Date to tell. */
@@ -177,12 +179,14 @@ export async function startLimiterServer(o: LimiterServerOptions): Promise<Limit
     res.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(text), ...headers });
     res.end(text);
   };
+  let things = 0;
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const key = req.headers['x-api-key'];
     if (o.keyedBy !== 'ip' && (typeof key !== 'string' || !known.has(key))) {
       return send(res, 401, 'application/problem+json', { type: 'about:blank', title: 'Unauthorized', status: 401, detail: 'no valid key' }, { 'www-authenticate': 'ApiKey' });
     }
     if (req.url?.split('?')[0] !== '/things') return send(res, 404, 'application/problem+json', { type: 'about:blank', title: 'Not Found', status: 404, detail: 'no such path' }, {});
+    if (++things === o.gatewayErrorAt) return void res.writeHead(502, { 'content-type': 'text/html' }).end('<html><body><h1>502 Bad Gateway</h1></body></html>');
     if (o.limit === 0) return void setTimeout(() => send(res, 200, 'application/json', { data: [] }, {}), o.delayMs ?? 0);
     const now = Date.now();
     const verdict = limiter(o.keyedBy === 'ip' ? `ip:${req.socket.remoteAddress}` : String(key), now);
