@@ -249,12 +249,8 @@ const typeFields = ['type', 'event', 'event_type', 'eventType', 'kind'] as const
 
 /** The event's type as its body names it (`project.created`); undefined when the body is no JSON object or names none. */
 export function eventType(d: Delivery): string | undefined {
-  let body: unknown;
-  try {
-    body = JSON.parse(d.raw.toString('utf8'));
-  } catch {
-    return undefined;
-  }
+  // Decoded once per delivery (decoded): a retry is looked for among every delivery again as each arrives.
+  const { body } = decoded(d);
   if (!isObject(body)) return undefined;
   const found = typeFields.map((k) => body[k]).find((v) => typeof v === 'string');
   return found as string | undefined;

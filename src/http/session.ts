@@ -284,7 +284,7 @@ export function versionHeader(v: VersionProfile, version: string): Record<string
 export function currentVersionHeaders(profile: TargetProfile): Record<string, string> {
   const v = profile.version;
   if (v?.scheme !== 'header' || v.header.toLowerCase() === 'accept') return {};
-  return Object.fromEntries(Object.entries(versionHeader(v, v.current)).map(([k, x]) => [k.toLowerCase(), x]));
+  return { [v.header.toLowerCase()]: v.current };
 }
 
 /** What the run's own requests to the target send (the health probe, cleanup, the search for marked items): Accept, the version, fresh credentials. */

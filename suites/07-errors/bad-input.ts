@@ -40,6 +40,9 @@ export type BadInput =
  */
 const mustRefuse: ReadonlySet<BadInput['kind']> = new Set(['malformed-json', 'not-an-object', 'invalid-body']);
 
+/** An array POSTed to a collection and answered with an array: a bulk create (PostgREST inserts each member). */
+const isBulkCreate = (input: BadInput, answer: unknown): boolean => input.kind === 'not-an-object' && input.method === 'POST' && Array.isArray(input.value) && Array.isArray(answer);
+
 /**
  * Whether `input`, answered with `answer` (its JSON), must be refused: its kind says so, but
  * an array POSTed to a collection and answered with an array is a bulk create (PostgREST
@@ -48,7 +51,7 @@ const mustRefuse: ReadonlySet<BadInput['kind']> = new Set(['malformed-json', 'no
  */
 export function mustBeRefused(input: BadInput, answer?: unknown): boolean {
   if (!mustRefuse.has(input.kind)) return false;
-  if (input.kind === 'not-an-object') return !(input.method === 'POST' && Array.isArray(input.value) && Array.isArray(answer));
+  if (input.kind === 'not-an-object') return !isBulkCreate(input, answer);
   if (input.kind === 'malformed-json') {
     try {
       JSON.parse(input.body);
@@ -280,7 +283,7 @@ export const badInputNo5xx = defineCheck({
         if (mustBeRefused(input, res.json) && !refused) {
           accepted ??= new CheckFailure(`${describe(res)} for ${show(input)}, expected a 4xx: the input is bad and must be refused`, '4xx', String(res.status), res.exchangeIndex);
         }
-        if (input.kind === 'not-an-object' && Array.isArray(input.value) && Array.isArray(res.json) && !refused && !bulk) {
+        if (isBulkCreate(input, res.json) && !refused && !bulk) {
           bulk = true;
           ctx.note(`${describe(res)} for ${show(input)}: accepted, as a bulk create may be`);
         }

@@ -4,6 +4,7 @@ import { describe, expectStatus } from '../../src/check-kit/expect.js';
 import { errorAs2xx, expectProblems, isErrorAs2xx } from '../../src/check-kit/problem.js';
 import { errorProbes, itemPath, lookalikeId, refusedWritesItem, sharedGet, unsupportedAccept, unsupportedContentType, unconsumedTypes } from '../../src/check-kit/probes.js';
 import { firstListedId } from '../../src/check-kit/shape-probes.js';
+import { uuidPattern } from '../../src/model/ids.js';
 import { freshMark } from '../../src/check-kit/fresh-mark.js';
 import { isRestprobeError } from '../../src/errors.js';
 
@@ -20,7 +21,7 @@ export const unknownId404 = defineCheck({
     if (res.status === 400 || res.status === 422) {
       const known = firstListedId(await sharedGet(ctx, { path: collection.path }), collection);
       // Long enough that a random one of its shape names no item (an ObjectId's 24 characters), and no UUID itself.
-      if (known !== undefined && known.length >= 12 && !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(known)) {
+      if (known !== undefined && known.length >= 12 && !uuidPattern.test(known)) {
         ctx.note(`${describe(res)} for a UUID, which is no id of the shape ${collection.path} lists (${known}): asked again with one shaped like it`);
         res = await ctx.http.send({ method: 'GET', path: itemPath(collection, lookalikeId(known)) });
       }

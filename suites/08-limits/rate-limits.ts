@@ -30,6 +30,9 @@ function characterise(burst: Burst, probe: RateLimitProbe): string {
   ].join('; ');
 }
 
+/** How long after its 429 a stated wait is surely over: the wait, an HTTP-date's clock grain and restprobe's slack. */
+const untilSurelyOver = (w: { readonly ms: number; readonly graceMs: number }): number => w.ms + w.graceMs + slackMs;
+
 /** The limit as a failure names it: with the declared burst, or a word on declaring one. */
 const limitShown = (limit: number, windowMs: number | undefined, probe: RateLimitProbe): string =>
   `${perWindow(limit, windowMs)}${probe.burst === undefined ? ' (a token bucket that serves more at once than its rate: declare its capacity in rateLimit.burst)' : ` and the burst of ${probe.burst}`}`;
@@ -99,7 +102,7 @@ export const retryAfterTruthful = defineCheck({
     if (said === undefined) throw new CheckSkipped(`${describe(limited.res)} carries no valid Retry-After to judge (see LIM-retry-after-valid)`);
     const most = ctx.profile.http.maxRetryWaitMs;
     // A quota of an hour (DRF's 100/hour, express-rate-limit's 15 minutes) is not waited out: the run would hold, and the check's deadline end it.
-    if (said.ms + said.graceMs + slackMs > most) throw new CheckSkipped(`${describe(limited.res)} says ${said.said}, longer than http.maxRetryWaitMs (${most} ms): the wait is not waited out to see whether it is true`, 'http.maxRetryWaitMs');
+    if (untilSurelyOver(said) > most) throw new CheckSkipped(`${describe(limited.res)} says ${said.said}, longer than http.maxRetryWaitMs (${most} ms): the wait is not waited out to see whether it is true`, 'http.maxRetryWaitMs');
     const served = (s: Sent): boolean => answerOf(s.res, probe.client) === 'served';
     // An honest target is still limiting this long after the 429, whatever its rounding.
     const early = said.ms - said.quantumMs - slackMs;
@@ -114,7 +117,7 @@ export const retryAfterTruthful = defineCheck({
       // A limiter that counts a refused request too (INCR and EXPIRE on each, a penalty box) restarts
       // the wait: the early request, which an obeying client would not send, is restprobe's doing.
       if (again !== undefined && first.at + again.ms > limited.at + said.ms) {
-        if (again.ms + again.graceMs + slackMs > most) throw new CheckSkipped(`the early request's 429 restarted the wait (${again.said}), longer than http.maxRetryWaitMs (${most} ms): not waited out`, 'http.maxRetryWaitMs');
+        if (untilSurelyOver(again) > most) throw new CheckSkipped(`the early request's 429 restarted the wait (${again.said}), longer than http.maxRetryWaitMs (${most} ms): not waited out`, 'http.maxRetryWaitMs');
         ctx.note(`the early request's 429 restarted the wait (${again.said}): the late request keeps that wait`);
         from = { sent: first, said: again };
       }
@@ -131,7 +134,7 @@ export const retryAfterTruthful = defineCheck({
       }
     }
     // An HTTP-date read against a clock may end up to the clocks' grain later than it reads.
-    const late = await probeAfter(ctx, probe, from.sent, from.said.ms + from.said.graceMs + slackMs);
+    const late = await probeAfter(ctx, probe, from.sent, untilSurelyOver(from.said));
     if (!served(late)) {
       const short = `${describe(late.res)} ${elapsed(from.sent, late)} ms after the 429, though ${from.said.said}`;
       // Whole seconds rounded down (ASP.NET's documented `(int)retryAfter.TotalSeconds`) are up to a
