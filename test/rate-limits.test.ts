@@ -80,11 +80,11 @@ describe('the rate-limit checks on the reference server', () => {
 describe('LIM-rate-limit-shared-across-nodes behind a load balancer (serve --balancer), the balancer as base URL and every node listed', () => {
   const shared = rateLimitChecks.filter((c) => c.id === 'LIM-rate-limit-shared-across-nodes');
 
-  async function balanced(faults: string[], rl: Partial<RateLimitProfile> = {}): Promise<TargetProfile> {
-    const server = await startReferenceServer({ port: 0, nodes: 2, balancer: true, probeRateLimit: testProbeRateLimit, faults });
+  async function balanced(faults: string[], rl: Partial<RateLimitProfile> = {}, probeRateLimit = testProbeRateLimit): Promise<TargetProfile> {
+    const server = await startReferenceServer({ port: 0, nodes: 2, balancer: true, probeRateLimit, faults });
     const target = await targetAt(server, server.balancerUrl!, server.urls);
     open.push(target);
-    return { ...target.profile, rateLimit: { ...target.profile.rateLimit!, ...rl } };
+    return { ...target.profile, rateLimit: { ...target.profile.rateLimit!, ...probeRateLimit, ...rl } };
   }
 
   it('passes with one counter store', async () => {
@@ -95,20 +95,24 @@ describe('LIM-rate-limit-shared-across-nodes behind a load balancer (serve --bal
   });
 
   it('fails per-node counters (fault rate-limit-per-node), which a burst through the balancer hides: it empties both nodes before its first 429', async () => {
-    // A budget with room for a loaded machine, where the 25 ms tokens come back while the burst goes on.
-    const profile = await balanced(['rate-limit-per-node'], { budget: 100 });
+    // A token every 200 ms, and a budget with room for a loaded machine, where tokens come back while the rounds go on.
+    const slow = { limit: 5, windowMs: 1_000 };
+    const profile = await balanced(['rate-limit-per-node'], { budget: 100 }, slow);
     // What the probe no longer does: through the balancer, about twice the limit is served, then every node refuses.
     let served = 0;
-    for (let i = 0; i < 3 * testProbeRateLimit.limit; i++) {
+    for (let i = 0; i < 3 * slow.limit; i++) {
       const res = await fetch(new URL(profile.rateLimit!.path, profile.baseUrl), { headers: { 'x-api-key': profile.rateLimit!.credential!.value } });
       await res.arrayBuffer();
       if (res.status !== 200) break;
       served++;
     }
-    expect(served).toBeGreaterThan(1.5 * testProbeRateLimit.limit);
-    await new Promise((r) => setTimeout(r, 2 * testProbeRateLimit.windowMs));
+    expect(served).toBeGreaterThan(1.5 * slow.limit);
+    await new Promise((r) => setTimeout(r, 2 * slow.windowMs));
     const result = (await run(profile, shared))['LIM-rate-limit-shared-across-nodes']!;
     expect(result).toMatchObject({ status: 'fail', message: expect.stringMatching(/^after http:\/\/127\.0\.0\.1:\d+ limited \$RESTPROBE_LIMIT_KEY \(\d+ served, then 429\), http:\/\/127\.0\.0\.1:\d+ served \d+ more requests while .* expected it to refuse as .* did: each node counts on its own/) });
+    // The balancer routes to the listed nodes: asked beside them, it spent the judged node's own counter unseen, and a fresh quota refused early (a pass on a loaded machine).
+    const balancer = new URL(profile.baseUrl).host;
+    expect(result.evidence.exchanges.filter((e) => new URL(e.request.url).host === balancer)).toEqual([]);
   });
 
   it('does not count a node that answers what no limiter does (a 404: a node URL the gateway does not route) as one that refused: a setup error naming nodes', async () => {

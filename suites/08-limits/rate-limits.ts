@@ -226,42 +226,49 @@ export const rateLimitSharedAcrossNodes = defineCheck({
     // A fresh quota elsewhere shows as about the whole limit served; a shared one refills
     // alike at every node, so what the spent node serves in the same rounds is the baseline.
     const fresh = Math.max(2, Math.ceil(quota / 2));
-    const others = [...new Set([ctx.profile.baseUrl, ...rest])].filter((u) => u !== spentAt);
-    if (others.length === 0) throw new CheckSkipped(`nodes names only the base URL ${spentAt}: no other node to ask`, 'nodes');
-    const servedAt = new Map(others.map((n) => [n, 0]));
-    const lastServed = new Map<string, number>();
-    const pending = new Set(others);
-    let servedThere = 0;
+    // The listed nodes are asked first, together. The base URL, when the list leaves it out,
+    // is asked only after them: a load balancer there routes to the listed nodes, and its
+    // requests would spend a node's own counter unseen, so a fresh quota refused early.
+    const listed = rest.filter((u) => u !== spentAt);
+    const base = ctx.profile.baseUrl;
+    const groups = [listed, base === spentAt || listed.includes(base) ? [] : [base]].filter((g) => g.length > 0);
+    if (groups.length === 0) throw new CheckSkipped(`nodes names only the base URL ${spentAt}: no other node to ask`, 'nodes');
+    const servedAt = new Map(groups.flat().map((n) => [n, 0]));
     let sent = burst.sent.length;
-    // Round robin, until every other node has refused once or one has served a fresh quota.
-    while (pending.size > 0 && sent + pending.size + 1 <= probe.budget) {
-      for (const node of pending) {
-        const { res } = await sendAs(ctx, probe, probe.client, node);
-        // A node that has served nothing and answers an error that is no limiter's (a 404 from a path the gateway does not route, a 421) never showed a counter.
-        if (answerOf(res, probe.client, servedAt.get(node)! > 0, `nodes: ${node}`) === 'served') {
-          servedAt.set(node, servedAt.get(node)! + 1);
-          lastServed.set(node, res.exchangeIndex);
-        } else pending.delete(node);
+    for (const group of groups) {
+      const lastServed = new Map<string, number>();
+      const pending = new Set(group);
+      let servedThere = 0;
+      // Round robin, until every node of the group has refused once or one has served a fresh quota.
+      while (pending.size > 0 && sent + pending.size + 1 <= probe.budget) {
+        for (const node of pending) {
+          const { res } = await sendAs(ctx, probe, probe.client, node);
+          // A node that has served nothing and answers an error that is no limiter's (a 404 from a path the gateway does not route, a 421) never showed a counter.
+          if (answerOf(res, probe.client, servedAt.get(node)! > 0, `nodes: ${node}`) === 'served') {
+            servedAt.set(node, servedAt.get(node)! + 1);
+            lastServed.set(node, res.exchangeIndex);
+          } else pending.delete(node);
+          sent++;
+        }
+        if (answerOf((await sendAs(ctx, probe, probe.client, spentAt)).res, probe.client) === 'served') servedThere++;
         sent++;
+        const [node, count] = group.map((n) => [n, servedAt.get(n)!] as const).reduce((a, b) => (b[1] > a[1] ? b : a));
+        const shown = group.map((n) => `${n} ${servedAt.get(n)}`).join(', ');
+        if (count - servedThere >= fresh) {
+          throw new CheckFailure(
+            `after ${spentAt} limited ${probe.client.label} (${burst.served} served, then 429), ${node} served ${count} more requests while ${spentAt} served ${servedThere} in the same rounds (${shown}), expected it to refuse as ${spentAt} did: each node counts on its own, so a client gets the limit of ${quota} at every node`,
+            'a 429 from every node',
+            `${count} served by ${node}`,
+            lastServed.get(node),
+          );
+        }
       }
-      if (answerOf((await sendAs(ctx, probe, probe.client, spentAt)).res, probe.client) === 'served') servedThere++;
-      sent++;
-      const [node, count] = [...servedAt].reduce((a, b) => (b[1] > a[1] ? b : a));
-      const shown = [...servedAt].map(([n, c]) => `${n} ${c}`).join(', ');
-      if (count - servedThere >= fresh) {
-        throw new CheckFailure(
-          `after ${spentAt} limited ${probe.client.label} (${burst.served} served, then 429), ${node} served ${count} more requests while ${spentAt} served ${servedThere} in the same rounds (${shown}), expected it to refuse as ${spentAt} did: each node counts on its own, so a client gets the limit of ${quota} at every node`,
-          'a 429 from every node',
-          `${count} served by ${node}`,
-          lastServed.get(node),
-        );
+      const undecided = [...pending];
+      if (undecided.length > 0) {
+        throw new CheckSkipped(`${undecided.join(', ')} neither refused ${probe.client.label} nor served a fresh quota within rateLimit.budget (${probe.budget} requests, ${burst.sent.length} of them spent at ${spentAt}): too few to tell whether the counter is shared`, 'rateLimit.budget');
       }
     }
-    const undecided = [...pending];
-    if (undecided.length > 0) {
-      throw new CheckSkipped(`${undecided.join(', ')} neither refused ${probe.client.label} nor served a fresh quota within rateLimit.budget (${probe.budget} requests, ${burst.sent.length} of them spent at ${spentAt}): too few to tell whether the counter is shared`, 'rateLimit.budget');
-    }
-    ctx.note(`observed: ${spentAt} served ${burst.served} requests, then 429; then every other node refused too (${[...servedAt].map(([n, c]) => `${n} served ${c}`).join(', ')}; ${spentAt} ${servedThere} in the same rounds)`);
+    ctx.note(`observed: ${spentAt} served ${burst.served} requests, then 429; then every other node refused too (${[...servedAt].map(([n, c]) => `${n} served ${c}`).join(', ')})`);
   }),
 });
 
