@@ -77,6 +77,32 @@ describe('the rate-limit checks on the reference server', () => {
   });
 });
 
+describe('LIM-rate-limit-shared-across-nodes on a stand-in deployment: two nodes counting in one token bucket', () => {
+  const shared = rateLimitChecks.filter((c) => c.id === 'LIM-rate-limit-shared-across-nodes');
+  /** The first node as base URL, both listed; bursts eight wide, so a node answering 20 ms late is still spent faster than it refills. */
+  function twoNodes(server: LimiterServer, windowMs: number): TargetProfile {
+    const profile = standIn(server, { limit: 5, windowMs, budget: 60 });
+    return { ...profile, http: { ...profile.http, concurrency: 8 }, nodes: server.urls };
+  }
+
+  it('does not take the other node winning every refill for a fresh quota: it asks first after each (the spent node answers 20 ms late), while the bucket gives back a token every 15 ms', async () => {
+    // A round (the other node, then the spent one) takes longer than a refill, so the other node is served every round and the spent one seldom: served more, but never more than one bucket gives back.
+    const server = await limiter({ limit: 5, windowMs: 75, algorithm: 'token-bucket', nodes: 2, nodeDelayMs: [20, 0] });
+    const result = (await run(twoNodes(server, 75), shared))['LIM-rate-limit-shared-across-nodes']!;
+    // Never a failure; the counter refills faster than the rounds go, so the other node may never refuse within the budget: an honest skip then.
+    expect(result.status, result.message).not.toBe('fail');
+    if (result.status === 'skip') expect(result).toMatchObject({ configKey: 'rateLimit.budget', message: expect.stringMatching(/neither refused \$LIMIT_KEY nor served a fresh quota within rateLimit\.budget/) });
+    else expect(result.status).toBe('pass');
+  });
+
+  it('still fails counters of their own on the same stand-in (one bucket a node, a token every 50 ms): the other node serves its whole quota, more than any shared bucket gives back', async () => {
+    // A token every 50 ms here: where the rounds outpace the refills (they cannot be told apart when refills come faster than a node is asked).
+    const server = await limiter({ limit: 5, windowMs: 250, algorithm: 'token-bucket', nodes: 2, nodeDelayMs: [20, 0], perNode: true });
+    const result = (await run(twoNodes(server, 250), shared))['LIM-rate-limit-shared-across-nodes']!;
+    expect(result).toMatchObject({ status: 'fail', message: expect.stringMatching(/served \d+ more requests while .*, \d+ in all in \d+ ms, more than the \d+ a counter of 5 per 250 ms shared by every node gives back\), expected it to refuse/) });
+  });
+});
+
 describe('LIM-rate-limit-shared-across-nodes behind a load balancer (serve --balancer), the balancer as base URL and every node listed', () => {
   const shared = rateLimitChecks.filter((c) => c.id === 'LIM-rate-limit-shared-across-nodes');
 

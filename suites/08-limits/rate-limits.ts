@@ -234,29 +234,49 @@ export const rateLimitSharedAcrossNodes = defineCheck({
     const groups = [listed, base === spentAt || listed.includes(base) ? [] : [base]].filter((g) => g.length > 0);
     if (groups.length === 0) throw new CheckSkipped(`nodes names only the base URL ${spentAt}: no other node to ask`, 'nodes');
     const servedAt = new Map(groups.flat().map((n) => [n, 0]));
+    // A shared counter gives back at most the limit per window, at every node together: a node
+    // that wins every refill (it asks first after each) is no fresh quota. What all nodes served
+    // since the counter was last seen empty (a refusal) must exceed that too, when the window is known.
+    const windowMs = quotaWindowMs(probe, burst.sent);
+    const refillsIn = (ms: number): number => (windowMs === undefined ? 0 : Math.floor((quota * ms) / windowMs) + 1);
+    let emptySince = burst.stop!;
     let sent = burst.sent.length;
     for (const group of groups) {
       const lastServed = new Map<string, number>();
       const pending = new Set(group);
+      const since = emptySince;
       let servedThere = 0;
+      let servedInGroup = 0;
       // Round robin, until every node of the group has refused once or one has served a fresh quota.
       while (pending.size > 0 && sent + pending.size + 1 <= probe.budget) {
         for (const node of pending) {
-          const { res } = await sendAs(ctx, probe, probe.client, node);
+          const asked = await sendAs(ctx, probe, probe.client, node);
           // A node that has served nothing and answers an error that is no limiter's (a 404 from a path the gateway does not route, a 421) never showed a counter.
-          if (answerOf(res, probe.client, servedAt.get(node)! > 0, `nodes: ${node}`) === 'served') {
+          if (answerOf(asked.res, probe.client, servedAt.get(node)! > 0, `nodes: ${node}`) === 'served') {
             servedAt.set(node, servedAt.get(node)! + 1);
-            lastServed.set(node, res.exchangeIndex);
-          } else pending.delete(node);
+            lastServed.set(node, asked.res.exchangeIndex);
+            servedInGroup++;
+          } else {
+            pending.delete(node);
+            emptySince = asked;
+          }
           sent++;
         }
-        if (answerOf((await sendAs(ctx, probe, probe.client, spentAt)).res, probe.client) === 'served') servedThere++;
+        const there = await sendAs(ctx, probe, probe.client, spentAt);
+        if (answerOf(there.res, probe.client) === 'served') {
+          servedThere++;
+          servedInGroup++;
+        }
         sent++;
         const [node, count] = group.map((n) => [n, servedAt.get(n)!] as const).reduce((a, b) => (b[1] > a[1] ? b : a));
         const shown = group.map((n) => `${n} ${servedAt.get(n)}`).join(', ');
-        if (count - servedThere >= fresh) {
+        // From the refusal's departure: the counter was empty when it arrived, no earlier.
+        const ms = there.at - since.left;
+        const refills = refillsIn(ms);
+        if (count - servedThere >= fresh && servedInGroup > refills) {
+          const beyond = windowMs === undefined ? '' : `, ${servedInGroup} in all in ${Math.round(ms)} ms, more than the ${refills} a counter of ${quota} per ${windowMs} ms shared by every node gives back`;
           throw new CheckFailure(
-            `after ${spentAt} limited ${probe.client.label} (${burst.served} served, then 429), ${node} served ${count} more requests while ${spentAt} served ${servedThere} in the same rounds (${shown}), expected it to refuse as ${spentAt} did: each node counts on its own, so a client gets the limit of ${quota} at every node`,
+            `after ${spentAt} limited ${probe.client.label} (${burst.served} served, then 429), ${node} served ${count} more requests while ${spentAt} served ${servedThere} in the same rounds (${shown}${beyond}), expected it to refuse as ${spentAt} did: each node counts on its own, so a client gets the limit of ${quota} at every node`,
             'a 429 from every node',
             `${count} served by ${node}`,
             lastServed.get(node),

@@ -41,8 +41,10 @@ export async function startExpressLimiter(o: ExpressLimiterOptions): Promise<Lim
   });
   const server = app.listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url,
+    urls: [url],
     keys,
     async close() {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));

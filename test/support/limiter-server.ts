@@ -42,10 +42,18 @@ export interface LimiterServerOptions {
   readonly delayMs?: number;
   /** How far the server's clock is from the machine's: its HTTP-dates are off by this much, and it sends no Date to tell. */
   readonly clockOffsetMs?: number;
+  /** Nodes of one deployment, each on a port of its own, every one counting in the one limiter (a shared counter store); default 1. */
+  readonly nodes?: number;
+  /** Each node counts in a limiter of its own instead (counters per node, which §8.2 forbids). */
+  readonly perNode?: boolean;
+  /** How long node i holds each answer after the limiter has taken the request (a node farther away); default none. */
+  readonly nodeDelayMs?: readonly number[];
 }
 
 export interface LimiterServer {
   readonly url: string;
+  /** Every node's URL, `url` first. */
+  readonly urls: readonly string[];
   /** Keys the server accepts (keyedBy `key`). */
   readonly keys: { readonly API_KEY: string; readonly LIMIT_KEY: string; readonly LIMIT_KEY_2: string };
   close(): Promise<void>;
@@ -172,15 +180,16 @@ function fieldHeaders(o: LimiterServerOptions, v: Verdict, now: number): Record<
 export async function startLimiterServer(o: LimiterServerOptions): Promise<LimiterServer> {
   const keys = { API_KEY: 'sk-stand-in-api-7d3a9f01c2', LIMIT_KEY: 'sk-stand-in-limit-4e8b2a67d1', LIMIT_KEY_2: 'sk-stand-in-limit-2-9c1f5b03e8' };
   const known = new Set(Object.values(keys));
-  const limiter = limiterFor(o);
-  const send = (res: ServerResponse, status: number, type: string, body: unknown, headers: Record<string, string>): void => {
+  const shared = limiterFor(o);
+  const sendNow = (res: ServerResponse, status: number, type: string, body: unknown, headers: Record<string, string>): void => {
     const text = JSON.stringify(body);
     if (o.clockOffsetMs !== undefined) res.sendDate = false;
     res.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(text), ...headers });
     res.end(text);
   };
   let things = 0;
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+  const node = (held: number, limiter: Limiter) => createServer((req: IncomingMessage, res: ServerResponse) => {
+    const send = (...args: Parameters<typeof sendNow>): void => void (held > 0 ? setTimeout(() => sendNow(...args), held) : sendNow(...args));
     const key = req.headers['x-api-key'];
     if (o.keyedBy !== 'ip' && (typeof key !== 'string' || !known.has(key))) {
       return send(res, 401, 'application/problem+json', { type: 'about:blank', title: 'Unauthorized', status: 401, detail: 'no valid key' }, { 'www-authenticate': 'ApiKey' });
@@ -198,5 +207,11 @@ export async function startLimiterServer(o: LimiterServerOptions): Promise<Limit
       ? send(res, status, 'application/json', { error: 'rate limited' }, { ...fields, ...retryHeaders(o, verdict.waitMs, now + (o.clockOffsetMs ?? 0)) })
       : send(res, status, 'application/problem+json', problem, { ...fields, ...retryHeaders(o, verdict.waitMs, now + (o.clockOffsetMs ?? 0)) });
   });
-  return { ...(await listenOnLoopback(server)), keys };
+  const listening = await Promise.all(Array.from({ length: o.nodes ?? 1 }, (_n, i) => listenOnLoopback(node(o.nodeDelayMs?.[i] ?? 0, o.perNode === true ? limiterFor(o) : shared))));
+  return {
+    url: listening[0]!.url,
+    urls: listening.map((l) => l.url),
+    keys,
+    close: async () => void (await Promise.all(listening.map((l) => l.close()))),
+  };
 }
