@@ -160,7 +160,8 @@ describe('VER- checks', () => {
       const off = results.filter((r) => !['pass', 'skip'].includes(r.status) && cleanServerExceptions[r.id]?.status !== r.status).map((r) => `${resultName(r.id, r.collection)}: ${r.status} ${r.message}`);
       expect(off).toEqual(warning === undefined ? [] : [expect.stringMatching(warning)]);
       expect(results.filter((r) => r.status === 'pass').length).toBeGreaterThan(100);
-      expect(unversioned).toEqual([]);
+      // But for VER-no-query-scheme's two, which leave the header out to see whether ?v= alone chooses a version.
+      expect(unversioned).toEqual(versioning === 'x-api-version' ? ['GET /projects?v=1', 'GET /projects'] : []);
       expect(leftovers).toEqual([]);
       // Cleanup deletes with the version too, and knows the checks' own deletes for what they were
       // (revoking the code flow's refresh tokens is cleanup too, and says so).
@@ -215,6 +216,13 @@ describe('VER- checks', () => {
     const refused: Rewrites = { response: (res, req) => (req.headers['x-api-version'] === undefined ? { ...res, status: 410, body: JSON.stringify({ type: 'about:blank', title: 'Gone', status: 410 }) } : res) };
     const removedOnly = await verdicts(versionedServer('x-api-version', refused), (p) => ({ ...customHeaderScheme(p), version: { ...customHeaderScheme(p).version!, deprecated: [] } }));
     expect(removedOnly.verdicts['VER-no-query-scheme'], removedOnly.explain).toBe('pass');
+  });
+
+  it('warn of ?v= read when X-API-Version is absent (an Express middleware: the header, else the query), which the header on every other request hides', async () => {
+    const queryWhenNoHeader: Rewrites = { request: (req) => (req.headers['x-api-version'] === undefined && queryOf(req).has('v') ? { ...req, headers: { ...req.headers, 'x-api-version': queryOf(req).get('v')! } } : req) };
+    const got = await verdicts(versionedServer('x-api-version', queryWhenNoHeader), customHeaderScheme);
+    expect(got.verdicts, got.explain).toEqual({ ...allPass, 'VER-no-query-scheme': 'warn' });
+    expect(got.explain).toMatch(/\?v=1 honoured|answers as the deprecated version 1/);
   });
 
   it('skip the query probe when no old version is configured to ask for', async () => {

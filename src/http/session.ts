@@ -206,8 +206,9 @@ export class RecordingSession implements HttpSession {
   private headersFor(spec: RequestSpec, absoluteUrl: string | undefined): Readonly<Record<string, string>> {
     const defaults = !this.onTarget(absoluteUrl) ? plainHeaders : spec.auth === false ? this.targetHeaders : this.defaultHeaders;
     // Most requests send just the defaults: one shared object, not one per request.
-    if (spec.json === undefined && spec.form === undefined && spec.headers === undefined) return defaults;
+    if (spec.json === undefined && spec.form === undefined && spec.headers === undefined && spec.version !== false) return defaults;
     const headers: Record<string, string> = { ...defaults };
+    if (spec.version === false) for (const name in currentVersionHeaders(this.profile)) delete headers[name];
     if (spec.json !== undefined) headers['content-type'] = 'application/json';
     else if (spec.form !== undefined) headers['content-type'] = 'application/x-www-form-urlencoded';
     if (spec.headers) for (const name in spec.headers) headers[name.toLowerCase()] = spec.headers[name]!;

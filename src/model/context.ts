@@ -24,6 +24,8 @@ export interface RequestSpec {
   readonly body?: string | Uint8Array;
   /** Send the configured credentials (default true). */
   readonly auth?: boolean;
+  /** Send the current version's own header (`version.header` under the header scheme, not Accept; default true). */
+  readonly version?: boolean;
 }
 
 /** A response as a check sees it: the whole (capped) body, parsed JSON when it parses. */

@@ -23,12 +23,14 @@ export const noQueryScheme = defineCheck({
     const other = v.deprecated[0] ?? v.removed[0];
     if (other === undefined) throw new CheckSkipped(`no deprecated or removed version to ask for with ?${v.queryParam}=, to see whether the query chooses a version besides the ${v.scheme} scheme`, 'version.deprecated');
     const deprecated = v.deprecated.includes(other);
-    // The same URL, without the scheme's header: the query alone names the version.
-    const probe = await ctx.http.send({ method: 'GET', url: withQueryParam(current.url, v.queryParam, other) });
+    // The same URL, without the scheme's header (which a header of the API's own is otherwise
+    // on every request, and read first, would hide the query): the query alone names the version.
+    const probe = await ctx.http.send({ method: 'GET', url: withQueryParam(current.url, v.queryParam, other), version: false });
     // Compared with the same request without the query: an API may answer a request that names
     // no version in its header as its oldest one, and that is not the query choosing.
-    const plain = v.scheme === 'url' ? current : await ctx.http.send({ method: 'GET', url: current.url });
-    const gone = (res: typeof probe): boolean => res.status === 404 || res.status === 410;
+    const plain = v.scheme === 'url' ? current : await ctx.http.send({ method: 'GET', url: current.url, version: false });
+    // Refused as VER-removed-version-gone takes a removed version's refusal: 404, 410 or 400.
+    const gone = (res: typeof probe): boolean => res.status === 404 || res.status === 410 || res.status === 400;
     const chosen = deprecated ? probe.headers['deprecation'] !== undefined && plain.headers['deprecation'] === undefined : gone(probe) && !gone(plain);
     if (chosen) {
       const shows = deprecated ? `Deprecation: ${probe.headers['deprecation']}` : String(probe.status);
