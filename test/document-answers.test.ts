@@ -40,7 +40,7 @@ function document(serverUrl: string, { onlySuccess = false }: { readonly onlySuc
       },
       '/books/{id}': {
         parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer' } }],
-        get: { responses: { '200': { description: 'a book', headers: { ETag: { required: true, schema: { type: 'string' } } }, content: { 'application/*': { schema: book } } }, ...(!onlySuccess && { default: { description: 'error', content: problem } }) } },
+        get: { responses: { '200': { description: 'a book', headers: { ETag: { required: true, schema: { type: 'string' } }, Sunset: { schema: { type: 'string', format: 'date-time' } } }, content: { 'application/*': { schema: book } } }, ...(!onlySuccess && { default: { description: 'error', content: problem } }) } },
       },
       '/books/latest': {
         get: { responses: { '200': { description: 'the newest', content: { 'application/json': { schema: book } } } } },
@@ -87,7 +87,7 @@ describe('DocumentJudge: which operation an answer answered', () => {
     expect(judged(statusRule, received('GET', `${base}/v1/books/7`, 503, {}))).toEqual([undefined]);
     expect(judged(statusRule, received('GET', `${base}/v1/books`, 500, {}))).toEqual(['answered 500, which is not documented (documented: 200, 4XX)']);
     // What the HTTP machinery answers any operation (a precondition, authentication, negotiation) is not held against a document that lists only 200; what the operation itself answers is.
-    for (const status of [304, 401, 406, 412, 415, 429]) expect(judged(statusRule, received('GET', `${base}/v1/books/latest`, status, {})), String(status)).toEqual([undefined]);
+    for (const status of [304, 401, 403, 406, 412, 415, 429]) expect(judged(statusRule, received('GET', `${base}/v1/books/latest`, status, {})), String(status)).toEqual([undefined]);
     // An error the document leaves out is a SHOULD (OpenAPI 3.1 §4.8.16: known errors are expected, not every code).
     expect(judged(statusRule, received('GET', `${base}/v1/books/latest`, 404, {}))).toEqual([{ should: 'answered 404, which is not documented (documented: 200)' }]);
     // A 405 to a method the document lists refuses what it promises.
@@ -123,6 +123,12 @@ describe('DocumentJudge: which operation an answer answered', () => {
   it('finds a required header missing, and takes it present', () => {
     expect(judged(headersRule, received('GET', `${base}/v1/books/7`, 200, { 'content-type': 'application/json' }, '{}'))).toEqual(['answered 200 where ETag is missing']);
     expect(judged(headersRule, received('GET', `${base}/v1/books/7`, 200, { etag: '"1"' }, '{}'))).toEqual([undefined]);
+  });
+
+  it('warns of a header that breaks only its format (an HTTP-date Sunset documented as date-time): format is an annotation; fails where more is wrong', () => {
+    const sunset = 'Sat, 31 Dec 2026 23:59:59 GMT';
+    expect(judged(headersRule, received('GET', `${base}/v1/books/7`, 200, { etag: '"1"', sunset }, '{}'))).toEqual([{ should: 'answered 200 where Sunset must match format "date-time"' }]);
+    expect(judged(headersRule, received('GET', `${base}/v1/books/7`, 200, { sunset }, '{}'))).toEqual(['answered 200 where ETag is missing, Sunset must match format "date-time"']);
   });
 });
 

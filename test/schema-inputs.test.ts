@@ -78,8 +78,11 @@ interface WidgetsOptions {
   readonly forbidsAll?: boolean;
   /** Turns a number sent for a text field into its digits, as DRF's CharField, pydantic v1 and Mongoose do. */
   readonly coercesNumbers?: boolean;
-  /** A required `factory_id` (an integer the document bounds at 1), refused unless it names factory 7, the only one: a foreign key. */
-  readonly references?: boolean;
+  /**
+   * A required foreign key (an integer the document bounds at 1), refused unless it names 7, the only one: `factory_id`, or
+   * `category` as DRF's PrimaryKeyRelatedField names one, beside a configured `categories` collection.
+   */
+  readonly references?: 'factory_id' | 'category';
   /** The document writes the code's pattern unanchored (`[A-Z]{3}`), as springdoc does a Java `@Pattern`, which the stand-in matches whole. */
   readonly unanchored?: boolean;
 }
@@ -89,7 +92,7 @@ interface WidgetsOptions {
  * enum, a bounded integer, an email, a patterned code and a nullable label (the mark), and a
  * documented 409 for a code already taken.
  */
-const widgetsDocument = ({ references = false, unanchored = false }: Pick<WidgetsOptions, 'references' | 'unanchored'> = {}): OpenApiDocument => {
+const widgetsDocument = ({ references, unanchored = false }: Pick<WidgetsOptions, 'references' | 'unanchored'> = {}): OpenApiDocument => {
   const problem = { description: 'A problem.', content: { 'application/problem+json': { schema: { type: 'object' } } } };
   const widget = { type: 'object', properties: { id: { type: 'integer', readOnly: true }, name: { type: 'string' } } };
   return new OpenApiDocument(
@@ -105,9 +108,9 @@ const widgetsDocument = ({ references = false, unanchored = false }: Pick<Widget
                 'application/json': {
                   schema: {
                     type: 'object',
-                    required: ['name', 'kind', ...(references ? ['factory_id'] : [])],
+                    required: ['name', 'kind', ...(references ? [references] : [])],
                     properties: {
-                      ...(references && { factory_id: { type: 'integer', minimum: 1 } }),
+                      ...(references && { [references]: { type: 'integer', minimum: 1 } }),
                       id: { type: 'integer', readOnly: true },
                       name: { type: 'string', minLength: 1, maxLength: 50 },
                       kind: { type: 'string', enum: ['gear', 'sprocket'] },
@@ -150,7 +153,7 @@ async function startWidgets(options: WidgetsOptions): Promise<{ url: string; ite
     if (body['contact'] !== undefined && !(typeof body['contact'] === 'string' && /^[^@\s]+@[^@\s]+\.[a-z]+$/i.test(body['contact']))) bad.push('contact');
     if (body['code'] !== undefined && !(typeof body['code'] === 'string' && /^[A-Z]{3}$/.test(body['code']))) bad.push('code');
     if (body['label'] !== undefined && body['label'] !== null && !text(body['label'], 0, 100)) bad.push('label');
-    if (options.references === true && body['factory_id'] !== 7) bad.push('factory_id');
+    if (options.references !== undefined && body[options.references] !== 7) bad.push(options.references);
     return bad;
   };
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
@@ -195,9 +198,10 @@ async function onWidgets(options: WidgetsOptions): Promise<{ verdicts: Verdicts;
   // Generous timeouts: on a loaded machine (the test files run side by side) this process may wait seconds for a core.
   const client = new HttpClient({ timeoutMs: 10_000, maxBodyBytes: 1 << 20, connections: 2, maxRequests: 1_000 });
   try {
-    const collection = { ...thingsCollection(), name: 'widgets', path: '/widgets', itemPath: '/widgets/{id}', idType: 'integer' as const, createBody: { name: 'w', kind: 'gear', ...(options.references === true && { factory_id: 7 }) }, markField: 'label' };
+    const collection = { ...thingsCollection(), name: 'widgets', path: '/widgets', itemPath: '/widgets/{id}', idType: 'integer' as const, createBody: { name: 'w', kind: 'gear', ...(options.references !== undefined && { [options.references]: 7 }) }, markField: 'label' };
+    const categories = { ...thingsCollection(), name: 'categories', path: '/categories', itemPath: '/categories/{id}', idType: 'integer' as const, createBody: undefined };
     const base = testProfile(widgets.url, { keyHeader: null });
-    const profile = { ...base, http: { ...base.http, timeoutMs: 10_000 }, collections: [collection] };
+    const profile = { ...base, http: { ...base.http, timeoutMs: 10_000 }, collections: [collection, ...(options.references === 'category' ? [categories] : [])] };
     const { results } = await runChecks({ profile, checks, seed: 3, client, inputs: { openapi: widgetsDocument(options) } });
     return { ...verdicts(results), left: widgets.items.size, creates: widgets.creates };
   } finally {
@@ -226,10 +230,17 @@ describe.concurrent('on stand-ins held to their own document', () => {
   });
 
   it('a required foreign key (factory_id) the config sets: every body keeps the configured one, which the target knows, and both pass', async () => {
-    const { verdicts: v, explain, creates } = await onWidgets({ refusal: 400, namesFields: true, maxName: 50, references: true });
+    const { verdicts: v, explain, creates } = await onWidgets({ refusal: 400, namesFields: true, maxName: 50, references: 'factory_id' });
     expect(v, explain).toEqual({ 'DOC-valid-bodies-accepted [widgets]': 'pass', 'DOC-invalid-bodies-refused [widgets]': 'pass' });
     expect(creates.length).toBeGreaterThan(4);
     expect(creates.every((c) => c.body['factory_id'] === 7)).toBe(true);
+  });
+
+  it('a required foreign key named for another configured collection (category beside categories: DRF PrimaryKeyRelatedField): every body keeps the configured one, and both pass', async () => {
+    const { verdicts: v, explain, creates } = await onWidgets({ refusal: 400, namesFields: true, maxName: 50, references: 'category' });
+    expect(v, explain).toMatchObject({ 'DOC-valid-bodies-accepted [widgets]': 'pass', 'DOC-invalid-bodies-refused [widgets]': 'pass' });
+    expect(creates.length).toBeGreaterThan(4);
+    expect(creates.every((c) => c.body['category'] === 7)).toBe(true);
   });
 
   it('a pattern the document writes unanchored, which the API matches whole (springdoc over a Java @Pattern): valid bodies match it whole, and both pass', async () => {

@@ -223,13 +223,13 @@ const maxFindingsShown = 10;
 const documented = (operation: Operation): string => operation.responses.map((r) => r.status).join(', ') || 'none';
 
 /**
- * Statuses the HTTP machinery gives any operation (a conditional request, authentication,
- * media type negotiation, a precondition, a rate limiter), whatever it does: generated
+ * Statuses the HTTP machinery gives any operation (a conditional request, authentication and
+ * the scopes it grants, media type negotiation, a precondition, a rate limiter), whatever it does: generated
  * documents seldom list them, and OpenAPI does not ask a Responses Object to cover every code
  * (3.1 §4.8.16). Undocumented, they are not held against the document. Not 405: an answer is
  * matched to a method the document lists, so a 405 there refuses what it promises.
  */
-const machineryStatuses: ReadonlySet<number> = new Set([304, 401, 406, 412, 415, 429]);
+const machineryStatuses: ReadonlySet<number> = new Set([304, 401, 403, 406, 412, 415, 429]);
 
 /**
  * DOC-status-documented: the answer's status is described for its operation. A 4xx (but a
@@ -325,20 +325,26 @@ function headerValue(text: string, schema: unknown): unknown {
   return text;
 }
 
-/** DOC-required-headers: each header the documented response marks required is present and valid. */
+/**
+ * DOC-required-headers: each header the documented response marks required is present and
+ * valid. A value that breaks only a `format` is a SHOULD, as for a body: `format` is an
+ * annotation in JSON Schema 2020-12 (an HTTP-date `Sunset` documented as `date-time`).
+ */
 export const headersRule: AnswerRule = ({ response, exchange }, judge) => {
   if (response === undefined) return undefined;
   const problems = response.headers.flatMap(([name, header]) => {
     // Content-Type is described by `content`, never by `headers` (OpenAPI §4.8.21.1).
     if (name.toLowerCase() === 'content-type' || !isObject(header.value)) return [];
     const value = headerOf(exchange, name);
-    if (value === undefined) return header.value['required'] === true ? [`${name} is missing`] : [];
+    if (value === undefined) return header.value['required'] === true ? [{ text: `${name} is missing`, formatOnly: false }] : [];
     const schema = judge.doc.child(header, 'schema');
     if (schema === undefined) return [];
     const validity = judge.validate(schema, headerValue(value, schema.value));
-    return validity.ok ? [] : [`${name} ${validity.problem.replace(/^\(the value\) /, '')}`];
+    return validity.ok ? [] : [{ text: `${name} ${validity.problem.replace(/^\(the value\) /, '')}`, formatOnly: validity.formatOnly === true }];
   });
-  return problems.length === 0 ? undefined : `answered ${exchange.response.status} where ${problems.join(', ')}`;
+  if (problems.length === 0) return undefined;
+  const problem = `answered ${exchange.response.status} where ${problems.map((p) => p.text).join(', ')}`;
+  return problems.every((p) => p.formatOnly) ? { should: problem } : problem;
 };
 
 /**

@@ -20,6 +20,7 @@ import type { Located, OpenApiDocument } from '../model/openapi-document.js';
 import { validatorOf, type SchemaValidator } from '../document/json-schema.js';
 import { ValueGenerator, wholePattern } from '../document/generate.js';
 import { admits, flatten, soleType, type FlatSchema } from '../document/schema.js';
+import { documentPattern } from '../document/pattern.js';
 import { jsonMedia, type Operation } from '../document/operations.js';
 import { judgeFor, responseFor } from './documented-answers.js';
 
@@ -316,11 +317,7 @@ function matching(pattern: string): Arbitrary<string> | undefined {
 
 /** Whether `pattern` matches `s`; a pattern JavaScript cannot compile matches nothing. */
 function safeTest(pattern: string, s: string): boolean {
-  try {
-    return new RegExp(pattern, 'u').test(s);
-  } catch {
-    return false;
-  }
+  return documentPattern(pattern)?.test(s) ?? false;
 }
 
 /**
@@ -383,7 +380,8 @@ export function createInputs(ctx: CheckContext, openapi: OpenApiDocument, collec
  * configured collection (`project` beside `projects`: DRF's PrimaryKeyRelatedField).
  */
 function references(ctx: CheckContext, collection: CollectionProfile): Record<string, unknown> {
-  const others = new Set(ctx.profile.collections.filter((c) => c.name !== collection.name).map((c) => c.name.replace(/s$/, '')));
+  // Every configured collection: a check's profile holds its own alone. A name's singular may drop `s`, `es` or `ies` (for `y`).
+  const others = new Set(ctx.collections.filter((c) => c.name !== collection.name).flatMap((c) => [c.name.replace(/s$/, ''), c.name.replace(/es$/, ''), c.name.replace(/ies$/, 'y')]));
   const isReference = (name: string): boolean => name !== collection.idField && (/(?:^|_)id$|[a-z]Id$/.test(name) || others.has(name));
   return Object.fromEntries(Object.entries(collection.createBody ?? {}).filter(([name]) => isReference(name)));
 }

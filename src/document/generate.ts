@@ -12,6 +12,7 @@
 import type { Located, OpenApiDocument } from '../model/openapi-document.js';
 import type { SchemaValidator } from './json-schema.js';
 import { admits, flatten, soleType, type FlatSchema, type SchemaType } from './schema.js';
+import { documentPattern } from './pattern.js';
 
 /** What a generated body is for: a create writes every property, a replace the required ones. */
 export type BodyPurpose = 'create' | 'replace' | 'patch';
@@ -56,12 +57,8 @@ export const wholePattern = (pattern: string): string => `^(?:${pattern})$`;
 
 /** Whether a string matches `pattern` whole; undefined for a pattern JavaScript cannot compile. */
 function matchesWhole(pattern: string): ((s: string) => boolean) | undefined {
-  try {
-    const whole = new RegExp(wholePattern(pattern), 'u');
-    return (s) => whole.test(s);
-  } catch {
-    return undefined;
-  }
+  const whole = documentPattern(wholePattern(pattern));
+  return whole && ((s) => whole.test(s));
 }
 
 export class ValueGenerator {

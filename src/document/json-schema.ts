@@ -5,13 +5,16 @@
  *
  * One reading departs from the letter of JSON Schema, as OpenAPI tools do: an object schema
  * with `additionalProperties: false` beside `allOf` (or `oneOf`, `anyOf`) is read as
- * `unevaluatedProperties: false`, so the properties its parts declare are allowed.
+ * `unevaluatedProperties: false`, so the properties its parts declare are allowed; and an
+ * `allOf` part that names a closed base is an open copy of it, so a subtype's own are too.
  *
  * The direction matters: a property marked `readOnly` is required of a response only, a
  * `writeOnly` one of a request only (OpenAPI 3.0 §4.7.25.3 and 3.1's JSON Schema alike).
  * `init` checks every body it infers this way; response checks can later do the same.
  */
 import type { Ajv2020, ValidateFunction } from 'ajv/dist/2020.js';
+import type { RegExpLike } from 'ajv/dist/types/index.js';
+import { documentPattern } from './pattern.js';
 import { newAjv } from '../ajv-lib.js';
 import { isObject } from '../model/json.js';
 import type { Located, OpenApiDocument } from '../model/openapi-document.js';
@@ -24,6 +27,9 @@ export type Direction = 'request' | 'response';
 export type Validity = { readonly ok: true } | { readonly ok: false; readonly problem: string; readonly formatOnly?: boolean };
 
 const documentKey = 'urn:restprobe:openapi-document';
+
+/** ajv's pattern engine: {@link documentPattern}, and a pattern it cannot compile matches anything (not judged). */
+const patternEngine = Object.assign((pattern: string): RegExpLike => documentPattern(pattern) ?? { test: () => true }, { code: 'documentPattern' });
 
 /** The node a local `$ref` names in the original document, for a property's readOnly/writeOnly. */
 function target(root: unknown, node: unknown, depth = 0): unknown {
@@ -68,6 +74,10 @@ function convert(root: unknown, node: unknown, version: OpenApiDocument['version
   for (const [k, v] of Object.entries(node)) out[k] = convert(root, v, version, direction);
   if (out['required'] !== undefined) out['required'] = requiredFor(root, node, direction);
   if (Array.isArray(out['oneOf']) && isObject(out['discriminator']) && typeof out['discriminator']['propertyName'] === 'string') byDiscriminator(out);
+  // A closed base a part names (Swashbuckle closes every object schema, and writes a subtype as
+  // allOf its base and its own properties) would refuse the subtype's own: the part is an open
+  // copy of the base, and the subtype closes the whole (below) where it is closed itself.
+  if (Array.isArray(node['allOf']) && Array.isArray(out['allOf'])) out['allOf'] = out['allOf'].map((part, i) => openedBase(root, (node['allOf'] as unknown[])[i], version, direction) ?? part);
   const composed = compositions.some((k) => Array.isArray(out[k]));
   // `additionalProperties: false` beside `allOf` refuses, in JSON Schema, every property the
   // parts declare: no object is valid. Its authors mean what 2020-12 says with `unevaluatedProperties`.
@@ -94,6 +104,15 @@ function convert(root: unknown, node: unknown, version: OpenApiDocument['version
     }
   }
   return out;
+}
+
+/** For an `allOf` part that is a `$ref` to a closed object schema, a converted copy of it that is open; otherwise undefined. */
+function openedBase(root: unknown, part: unknown, version: OpenApiDocument['version'], direction: Direction): unknown {
+  if (!isObject(part) || typeof part['$ref'] !== 'string') return undefined;
+  const base = target(root, part);
+  if (!isObject(base) || (base['additionalProperties'] !== false && base['unevaluatedProperties'] !== false)) return undefined;
+  const { additionalProperties: _a, unevaluatedProperties: _u, ...open } = convert(root, base, version, direction) as Record<string, unknown>;
+  return open;
 }
 
 /**
@@ -152,8 +171,9 @@ export class SchemaValidator {
     formats = true,
   ) {
     // Documents are not JSON Schema meta-valid (they hold paths, info…), use keywords of their own
-    // (`example`, `discriminator`, `xml`), and write patterns for engines without the `u` flag.
-    this.ajv = newAjv('2020-12', { strict: false, validateSchema: false, allErrors: false, logger: false, unicodeRegExp: false, allowUnionTypes: true, validateFormats: formats });
+    // (`example`, `discriminator`, `xml`), and write patterns for other engines (documentPattern).
+    // Decimal steps (`multipleOf: 0.01`) are judged to 9 places: 19.99 / 0.01 is 1998.9999… in floats.
+    this.ajv = newAjv('2020-12', { strict: false, validateSchema: false, allErrors: false, logger: false, code: { regExp: patternEngine }, multipleOfPrecision: 9, allowUnionTypes: true, validateFormats: formats });
     this.ajv.addSchema(convert(doc.root, doc.root, doc.version, direction) as object, documentKey);
   }
 
