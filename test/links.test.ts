@@ -70,6 +70,34 @@ describe('_links checks', () => {
     expect(got.explain).toMatch(/STA-links-open-actions: fail .*restoration/);
   });
 
+  it.each([
+    [415, 'without Content-Type: application/json (ASP.NET [FromBody])'],
+    [422, 'without a JSON object (FastAPI, a body model whose fields are all optional)'],
+  ] as const)('pass where an action endpoint binds a body and refuses a POST %i %s: the action is taken with an empty JSON object', async (status, _how) => {
+    let refused = 0;
+    const bindsBody: Rewrites = {
+      request: (req) => {
+        if (req.method !== 'POST' || !/\/(restoration|completion)$/.test(req.path)) return req;
+        const json = status === 415 ? req.headers['content-type']?.startsWith('application/json') === true : isObject(jsonOf(req));
+        if (json) return req;
+        refused++;
+        return { status, headers: { 'content-type': 'application/problem+json' }, body: JSON.stringify({ type: 'about:blank', title: 'Unprocessable', status }) };
+      },
+    };
+    const got = await verdicts(bindsBody);
+    expect(got.verdicts, got.explain).toEqual({ 'RES-links-resolve': 'pass', 'STA-links-open-actions': 'pass' });
+    expect(refused).toBe(0);
+  });
+
+  it('not fail, but say it could not take the action, where it wants a body restprobe cannot know (a required reason): a setup error naming collections[].actions', async () => {
+    const wantsReason: Rewrites = {
+      request: (req) => (req.method === 'POST' && /\/restoration$/.test(req.path) && typeof jsonOf(req)?.reason !== 'string' ? { status: 422, headers: { 'content-type': 'application/problem+json' }, body: JSON.stringify({ type: 'about:blank', title: 'Unprocessable', status: 422, errors: [{ field: 'reason', message: 'required' }] }) } : req),
+    };
+    const got = await verdicts(wantsReason, [], topLevelOnly);
+    expect(got.verdicts['STA-links-open-actions'], got.explain).toBe('error');
+    expect(got.explain).toMatch(/taking the open action restoration with an empty JSON object: .*422.*collections\[\]\.actions/);
+  });
+
   it('pass where each read of an item bumps a counter the config declares volatile (collections[].volatileFields)', async () => {
     const views = new Map<string, number>();
     const counted: Rewrites = {

@@ -6,6 +6,7 @@ import { brief, describe, expectJsonObject, expectStatus } from '../../src/check
 import { createChild } from '../../src/check-kit/children.js';
 import { diffRepresentations } from '../../src/check-kit/compare.js';
 import { linksOf, linkTarget } from '../../src/check-kit/links.js';
+import { setupError } from '../../src/check-kit/setup.js';
 
 const readItem = async (ctx: CheckContext, url: string, what: string): Promise<{ res: HttpResponse; body: Record<string, unknown> }> => {
   const res = await ctx.http.send({ method: 'GET', url });
@@ -50,7 +51,12 @@ export const linksOpenActions = defineCheck({
         if (changed.length > 0 || !linksOf(afterGet.body).has(action)) {
           throw new CheckFailure(`a GET on ${href} changed the ${name} item (${changed.slice(0, 3).join('; ') || `_links.${action} is gone`}), expected a GET to change nothing: an action is taken with POST`, 'unchanged', changed.join('; '), afterGet.res.exchangeIndex);
         }
-        const taken = await ctx.http.send({ method: 'POST', url: actionUrl });
+        // With an empty JSON object: an endpoint that binds a body (FastAPI, Spring's @RequestBody,
+        // ASP.NET's [FromBody], a Fastify schema) refuses a POST with none, or without its type.
+        const taken = await ctx.http.send({ method: 'POST', url: actionUrl, json: {} });
+        if (taken.status === 400 || taken.status === 415 || taken.status === 422) {
+          throw setupError(taken, `taking the open action ${action} with an empty JSON object: ${describe(taken)}, so the action wants a body restprobe cannot know, and its links cannot be judged after it (check collections[].actions)`);
+        }
         if (taken.status < 200 || taken.status > 299) throw new CheckFailure(`taking the open action ${action}: ${describe(taken)}, expected a 2xx`, '2xx', String(taken.status), taken.exchangeIndex);
         const after = await readItem(ctx, url, `the ${name} item after its ${action}`);
         if (linksOf(after.body).has(action)) {
