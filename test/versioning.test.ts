@@ -18,7 +18,7 @@ import { verdictsOf } from './support/verdicts.js';
 const ids = ['VER-current-version', 'VER-deprecation-headers', 'VER-removed-version-gone', 'VER-rename-transition', 'VER-no-query-scheme'] as const;
 type Verdicts = Partial<Record<(typeof ids)[number], string>>;
 
-function verdicts(start: Promise<Target>, adjust?: (p: TargetProfile) => TargetProfile): Promise<{ verdicts: Verdicts; explain: string }> {
+function verdicts(start: Promise<Target>, adjust?: (p: TargetProfile) => TargetProfile): Promise<{ verdicts: Verdicts; explain: string; notes: string[] }> {
   return verdictsOf(start, ids, adjust);
 }
 
@@ -116,6 +116,18 @@ describe('VER- checks', () => {
     const got = await verdicts(startVariant(botWall));
     expect(refused).toBeGreaterThan(0);
     expect(got.verdicts['VER-deprecation-headers'], got.explain).toBe('pass');
+  });
+
+  it('judge a deprecated version on every collection: one younger than it (404 under it, listed first) passes; another served without Deprecation fails', async () => {
+    const notFound = { status: 404, headers: { 'content-type': 'application/problem+json' }, body: JSON.stringify({ type: 'about:blank', title: 'Not Found', status: 404 }) };
+    const younger: Rewrites = { request: (req) => (req.method === 'GET' && /^\/v1\/projects(\?|$)/.test(req.path) ? notFound : req) };
+    const got = await verdicts(startVariant(younger));
+    expect(got.verdicts['VER-deprecation-headers'], got.explain).toBe('pass');
+    expect(got.notes).toContainEqual(expect.stringMatching(/^VER-deprecation-headers: version 1: \/v1\/projects 404: not served under it, as an endpoint added in a later version is not/));
+    const unannounced: Rewrites = { response: (res, req) => (/^\/v1\/members(\?|$)/.test(req.path) ? { ...res, headers: Object.fromEntries(Object.entries(res.headers).filter(([k]) => k !== 'deprecation')) } : res) };
+    const silent = await verdicts(startVariant(unannounced));
+    expect(silent.verdicts['VER-deprecation-headers'], silent.explain).toBe('fail');
+    expect(silent.explain).toMatch(/\/v1\/members.*deprecated version 1 sends no Deprecation/);
   });
 
   it('skip naming version.removed when the deprecated version is past its Sunset and removed, as the flow says', async () => {

@@ -60,38 +60,49 @@ export const deprecationHeaders = defineCheck({
   severity: 'must',
   needs: ['deprecatedVersions'],
   async run(ctx, { deprecatedVersions: v }) {
-    const c = firstCollection(ctx);
+    if (ctx.profile.collections.length === 0) throw new CheckSkipped('no collection to read under each deprecated version', 'collections');
     // A version without a notice breaks only the SHOULD: judged once every version met the MUSTs.
     let unlinked: ShouldFailure | undefined;
     const removed: string[] = [];
     for (const version of v.deprecated) {
-      const res = await getVersioned(ctx, v, version, c.path);
-      const at = (name: string): string => {
-        const value = res.headers[name.toLowerCase()];
-        if (value === undefined) throw new CheckFailure(`${describe(res)}: deprecated version ${version} sends no ${name}, expected one`, name, 'none', res.exchangeIndex);
-        return value;
-      };
-      const sunset = res.headers['sunset'];
-      const sunsetMs = sunset === undefined || httpDateProblem(sunset) !== undefined ? undefined : Date.parse(sunset);
-      if (res.status !== 200) {
-        const past = sunsetMs !== undefined && sunsetMs <= Date.now();
+      // Every collection: each that serves the version must announce its end. One that does not
+      // may be younger than the version (a new endpoint is a compatible change, §9.4).
+      const answers: HttpResponse[] = [];
+      for (const c of ctx.profile.collections) answers.push(await getVersioned(ctx, v, version, c.path));
+      const served = answers.filter((res) => res.status === 200);
+      if (served.length === 0) {
+        const res = answers[0]!;
+        const sunset = res.headers['sunset'];
+        const past = sunset !== undefined && httpDateProblem(sunset) === undefined && Date.parse(sunset) <= Date.now();
         // Past its Sunset and refused: removed, as the flow says; the config is what is late.
         if (past && [400, 404, 410].includes(res.status)) {
           ctx.note(`version ${version}: ${describe(res)}, past its Sunset ${sunset}: removed, as the deprecation flow says (list it in version.removed)`);
           removed.push(version);
           continue;
         }
-        throw new CheckFailure(`${describe(res)}: deprecated version ${version} ${past ? 'is past its Sunset' : `no longer serves before its Sunset (${sunset ?? 'none given'})`}, expected 200 until the sunset date, then removal`, '200', String(res.status), res.exchangeIndex);
+        throw new CheckFailure(`${describe(res)}: deprecated version ${version} ${past ? 'is past its Sunset' : `no longer serves before its Sunset (${sunset ?? 'none given'})`}, no configured collection served it, expected 200 until the sunset date, then removal`, '200', String(res.status), res.exchangeIndex);
       }
-      const deprecation = at('Deprecation');
-      const badDeprecation = deprecationProblem(deprecation);
-      if (badDeprecation) throw new CheckFailure(`${describe(res)}: Deprecation: ${deprecation} ${badDeprecation}`, '@<seconds>', deprecation, res.exchangeIndex);
-      const sunsetValue = at('Sunset');
-      const badSunset = httpDateProblem(sunsetValue);
-      if (badSunset) throw new CheckFailure(`${describe(res)}: Sunset: ${sunsetValue} ${badSunset}, expected an HTTP-date (RFC 8594)`, 'an HTTP-date', sunsetValue, res.exchangeIndex);
-      const deprecatedMs = Number(deprecation.slice(1)) * 1000;
-      ensure(sunsetMs! >= deprecatedMs, `${describe(res)}: Sunset ${sunsetValue} is before Deprecation ${new Date(deprecatedMs).toUTCString()}, expected the sunset not earlier than the deprecation (RFC 9745 §4)`, `not before ${new Date(deprecatedMs).toUTCString()}`, sunsetValue);
-      const dates = `Deprecation ${deprecation} (${new Date(deprecatedMs).toISOString()}), Sunset ${sunsetValue}`;
+      const younger = answers.filter((res) => res.status !== 200);
+      if (younger.length > 0) ctx.note(`version ${version}: ${younger.map((res) => `${new URL(res.url).pathname} ${res.status}`).join(', ')}: not served under it, as an endpoint added in a later version is not; judged where it is served`);
+      for (const res of served) {
+        const at = (name: string): string => {
+          const value = res.headers[name.toLowerCase()];
+          if (value === undefined) throw new CheckFailure(`${describe(res)}: deprecated version ${version} sends no ${name}, expected one`, name, 'none', res.exchangeIndex);
+          return value;
+        };
+        const deprecation = at('Deprecation');
+        const badDeprecation = deprecationProblem(deprecation);
+        if (badDeprecation) throw new CheckFailure(`${describe(res)}: Deprecation: ${deprecation} ${badDeprecation}`, '@<seconds>', deprecation, res.exchangeIndex);
+        const sunsetValue = at('Sunset');
+        const badSunset = httpDateProblem(sunsetValue);
+        if (badSunset) throw new CheckFailure(`${describe(res)}: Sunset: ${sunsetValue} ${badSunset}, expected an HTTP-date (RFC 8594)`, 'an HTTP-date', sunsetValue, res.exchangeIndex);
+        const deprecatedMs = Number(deprecation.slice(1)) * 1000;
+        ensure(Date.parse(sunsetValue) >= deprecatedMs, `${describe(res)}: Sunset ${sunsetValue} is before Deprecation ${new Date(deprecatedMs).toUTCString()}, expected the sunset not earlier than the deprecation (RFC 9745 §4)`, `not before ${new Date(deprecatedMs).toUTCString()}`, sunsetValue);
+      }
+      // The notice is the version's: read from the first answer that served it.
+      const res = served[0]!;
+      const deprecation = res.headers['deprecation']!;
+      const dates = `Deprecation ${deprecation} (${new Date(Number(deprecation.slice(1)) * 1000).toISOString()}), Sunset ${res.headers['sunset']}`;
       const [notice] = linkTargets(res.headers['link'], 'deprecation');
       if (notice === undefined) {
         unlinked ??= new ShouldFailure(`${describe(res)}: Link: ${res.headers['link'] ?? '(none)'} has no rel="deprecation", expected a link to the deprecation notice, which RFC 9745 §3 recommends (SHOULD)`, 'rel="deprecation"', res.headers['link'] ?? 'none', res.exchangeIndex);
