@@ -83,10 +83,23 @@ describe('compareShapes (§9.4)', () => {
 
   it('calls a changed type breaking once, not again for what lay under it', () => {
     expect(compareShapes(shapeOf({ id: 'a7', owner: { name: 'x' } }), shapeOf({ id: 7, owner: 'x' })).breaking).toEqual(['$.id: was string, is now number', '$.owner: was object, is now string']);
-    // Deep in arrays of arrays too, and in a listing's elements (whose types are judged, though not their absence).
+    // Deep in arrays of arrays too.
     const nested = (n: unknown) => ({ data: [{ steps: [{ checks: [{ n }] }] }] });
     expect(compareShapes(shapeOf(nested(1)), shapeOf(nested('1'))).breaking).toEqual(['$.data[].steps[].checks[].n: was number, is now string']);
-    expect(compareSnapshots({ probes: { list: { request: 'GET /v2/runs', status: 200, body: shapeOf(nested(1)) } } }, { probes: { list: { request: 'GET /v2/runs', status: 200, body: shapeOf(nested('1')) } } }).breaking).toEqual(['GET /v2/runs (list) $.data[].steps[].checks[].n: was number, is now string']);
+  });
+
+  it("judges the types of a listing's items' own fields, and only notes those inside a field: other items may hold free-form data there (a JSONField, a dict[str, Any])", () => {
+    const listing = (item: unknown): ShapeSnapshot => ({ probes: { list: { request: 'GET /v2/things', status: 200, body: shapeOf({ data: [item] }) } } });
+    const read = (item: unknown): ShapeSnapshot => ({ probes: { 'listed item': { request: 'GET /v2/things/{id}', status: 200, body: shapeOf(item) } } });
+    for (const probe of [listing, read]) {
+      const freeForm = compareSnapshots(probe({ id: 'a', attributes: { size: 3 } }), probe({ id: 'b', attributes: { size: 'L' } }));
+      expect(freeForm.breaking).toEqual([]);
+      expect(freeForm.unobserved).toEqual([expect.stringMatching(/attributes\.size: was number in the items read then, is string in those read now; inside a field of items that are not the baseline's, it may be free-form data/)]);
+      expect(compareSnapshots(probe({ id: 'a', attributes: {} }), probe({ id: 7, attributes: {} })).breaking).toEqual([expect.stringMatching(/\.id: was string, is now number$/)]);
+    }
+    // The run's own item is the same every run: inside its fields too, a changed type is breaking.
+    const created = (item: unknown): ShapeSnapshot => ({ probes: { item: { request: 'GET /v2/things/{id}', status: 200, body: shapeOf(item) } } });
+    expect(compareSnapshots(created({ id: 'a', attributes: { size: 3 } }), created({ id: 'b', attributes: { size: 'L' } })).breaking).toEqual(['GET /v2/things/{id} (item) $.attributes.size: was number, is now string']);
   });
 
   it('takes null as saying nothing about a type, an empty array as showing no elements, and an optional member as allowed to go', () => {

@@ -127,6 +127,13 @@ export interface CompareOptions {
    * runs, so a field missing there is noted as unobserved, not judged removed.
    */
   readonly storedData?: (path: string) => boolean;
+  /**
+   * The paths inside a field of such an item (`$.data[].attributes.size`), where a changed type
+   * is noted, not judged: a free-form field (Django's JSONField, FastAPI's `dict[str, Any]`,
+   * Spring's `JsonNode`) holds a number in one item and text in another. A stored item's own
+   * fields (`$.data[].id`) are the API's, and their types are judged.
+   */
+  readonly freeForm?: (path: string) => boolean;
 }
 
 /**
@@ -134,7 +141,7 @@ export interface CompareOptions {
  * while still showing its parent object is a removed field (unless `before` had it as
  * optional, or it shows stored data, see {@link CompareOptions}, or is named like a value:
  * {@link isDataKey}); a path whose non-null
- * types now include one it never had is a changed type. Paths under a reported one, or
+ * types now include one it never had is a changed type (noted only inside a stored item's field, see {@link CompareOptions}). Paths under a reported one, or
  * under an array that is empty now, are not worded again. An added path under a parent
  * `before` had is a safe addition.
  *
@@ -172,7 +179,8 @@ export function compareShapes(before: Shape, now: Shape, options: CompareOptions
     const wasTypes = nonNull(was);
     const added = nonNull(is).filter((t) => !wasTypes.includes(t));
     if (wasTypes.length > 0 && added.length > 0) {
-      breaking.push(`${path}: was ${wasTypes.join(' or ')}, is now ${nonNull(is).join(' or ')}`);
+      if (options.freeForm?.(path) === true) unobserved.push(`${path}: was ${wasTypes.join(' or ')} in the items read then, is ${nonNull(is).join(' or ')} in those read now; inside a field of items that are not the baseline's, it may be free-form data, not the API's change`);
+      else breaking.push(`${path}: was ${wasTypes.join(' or ')}, is now ${nonNull(is).join(' or ')}`);
       settled.add(path);
     }
   }
@@ -192,6 +200,15 @@ export function compareShapes(before: Shape, now: Shape, options: CompareOptions
 const storedData: Readonly<Record<string, (path: string) => boolean>> = {
   list: (path) => path.includes('[]'),
   'listed item': (path) => path !== '$',
+};
+
+/** Whether `path` lies inside a field of the item at `item`, below the field itself. */
+const insideField = (path: string, item: string): boolean => path.startsWith(item) && path !== item && parentPath(path) !== item;
+
+/** The paths of those probes inside a stored item's field (see CompareOptions.freeForm): a listing's items are its first array's elements. */
+const freeForm: Readonly<Record<string, (path: string) => boolean>> = {
+  list: (path) => path.includes('[]') && insideField(path, path.slice(0, path.indexOf('[]') + 2)),
+  'listed item': (path) => insideField(path, '$'),
 };
 
 /**
@@ -218,7 +235,7 @@ export function compareSnapshots(before: ShapeSnapshot, now: ShapeSnapshot): Sha
       out.breaking.push(`${is.request} (${name}): a JSON body then, none now`);
       continue;
     }
-    const changes = compareShapes(was.body, is.body, { storedData: storedData[name] });
+    const changes = compareShapes(was.body, is.body, { storedData: storedData[name], freeForm: freeForm[name] });
     for (const key of ['breaking', 'safe', 'unobserved'] as const) out[key].push(...changes[key].map((line) => `${is.request} (${name}) ${line}`));
   }
   return out;
