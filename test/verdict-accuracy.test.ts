@@ -560,6 +560,20 @@ describe('14. bad input must get a 4xx, not only no 5xx', () => {
     expect(judged.explain).toMatch(/→ 500 .* for wrong-type .*"method":"(PUT|PATCH)".*"field":"name"/);
   });
 
+  it('a 503 with Retry-After to one bad POST (a gateway shedding load) is waited out and the input sent again; a 503 every time still fails', async () => {
+    const unavailable = { status: 503, headers: { 'content-type': 'text/html', 'retry-after': '1' }, body: '<h1>503 Service Temporarily Unavailable</h1>' };
+    let shed = 0;
+    const shedsOnce: Rewrites = { request: (req) => (req.method === 'POST' && pathOf(req) === '/v2/projects' && Array.isArray(jsonOf(req)) && shed++ === 0 ? unavailable : req) };
+    const judged = await verdictsOn(startVariant(shedsOnce), ['ERR-bad-input-no-5xx']);
+    expectVerdicts(judged, { 'ERR-bad-input-no-5xx': 'pass' });
+    expect(shed).toBeGreaterThan(1);
+    // Retry-After: 0 here, so that each of its inputs is not waited on for a second.
+    const crashes: Rewrites = { request: (req) => (req.method === 'POST' && pathOf(req) === '/v2/projects' && Array.isArray(jsonOf(req)) ? { ...unavailable, headers: { ...unavailable.headers, 'retry-after': '0' } } : req) };
+    const crashing = await verdictsOn(startVariant(crashes), ['ERR-bad-input-no-5xx']);
+    expectVerdicts(crashing, { 'ERR-bad-input-no-5xx': 'fail' });
+    expect(crashing.explain).toMatch(/→ 503 text\/html for not-an-object .*expected a 4xx/);
+  });
+
   it('a server that reads a JSON body sent without Content-Type passes (RFC 9110 §8.3 lets it)', async () => {
     const sniffs: Rewrites = {
       request: (req) => (req.method === 'POST' && req.headers['content-type'] === undefined && req.body.length > 0 ? { ...req, headers: { ...req.headers, 'content-type': 'application/json' } } : req),

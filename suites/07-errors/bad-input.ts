@@ -8,6 +8,7 @@ import type { WritableCollection } from '../../src/model/needs.js';
 import type { CollectionProfile } from '../../src/model/profile.js';
 import { describe } from '../../src/check-kit/expect.js';
 import { isRestprobeError } from '../../src/errors.js';
+import { answeredAt, pauseFor, retryAfterMs } from '../../src/http/polite.js';
 import { checkProperty } from '../../src/check-kit/property.js';
 import { freshMark } from '../../src/check-kit/fresh-mark.js';
 import { errorProbes, malformedJson, refusedWritesItem } from '../../src/check-kit/probes.js';
@@ -236,7 +237,7 @@ function show(input: BadInput): string {
 export const badInputNo5xx = defineCheck({
   id: 'ERR-bad-input-no-5xx',
   title: 'Bad input gets a 4xx, and no input a 5xx',
-  rule: 'Malformed JSON, a body that is not a JSON object (but an array POSTed to a collection and answered with an array: a bulk create) and the configured invalid body MUST get a 4xx, and any other input (fields of another type, missing fields, oversized or deeply nested bodies, a body without Content-Type, odd ids, query strings, If-Match and Idempotency-Key values, sent in a POST, PUT or PATCH) MUST NOT get a 5xx, which is kept for server faults (§7.1).',
+  rule: 'Malformed JSON, a body that is not a JSON object (but an array POSTed to a collection and answered with an array: a bulk create) and the configured invalid body MUST get a 4xx, and any other input (fields of another type, missing fields, oversized or deeply nested bodies, a body without Content-Type, odd ids, query strings, If-Match and Idempotency-Key values, sent in a POST, PUT or PATCH) MUST NOT get a 5xx, which is kept for server faults (§7.1); a 503 with Retry-After sheds load, and the input is sent again once after the wait.',
   severity: 'must',
   needs: ['collection'],
   uses: ['writable', 'destructive'],
@@ -263,20 +264,32 @@ export const badInputNo5xx = defineCheck({
       show,
       predicate: async (input) => {
         const itemUrl = toItem(input) && needs.writable ? (await (item ??= refusedWritesItem(ctx, needs.writable))).url : undefined;
-        let res;
-        try {
-          res = await sendInput(ctx, input, collection, needs.writable, itemUrl);
-        } catch (err) {
-          // A server may refuse an oversized upload by closing the connection (RFC 9110 §15.5.14).
-          if (isRestprobeError(err, 'ERR_PROTOCOL')) {
-            if (input.kind === 'oversized') {
-              ctx.note(`${show(input)}: the server closed the connection before the upload ended`);
-              return;
+        const answer = async (): Promise<HttpResponse | undefined> => {
+          try {
+            return await sendInput(ctx, input, collection, needs.writable, itemUrl);
+          } catch (err) {
+            // A server may refuse an oversized upload by closing the connection (RFC 9110 §15.5.14).
+            if (isRestprobeError(err, 'ERR_PROTOCOL')) {
+              if (input.kind === 'oversized') {
+                ctx.note(`${show(input)}: the server closed the connection before the upload ended`);
+                return undefined;
+              }
+              // A dropped connection is no answer at all: worse than a 5xx.
+              throw new CheckFailure(`the server dropped the connection for ${show(input)} (${err.message}), expected a 4xx`, '4xx', 'connection dropped');
             }
-            // A dropped connection is no answer at all: worse than a 5xx.
-            throw new CheckFailure(`the server dropped the connection for ${show(input)} (${err.message}), expected a 4xx`, '4xx', 'connection dropped');
+            throw err;
           }
-          throw err;
+        };
+        let res = await answer();
+        if (res === undefined) return;
+        // A 503 that says when to come back sheds load (a gateway, a node at capacity) and says
+        // nothing of the input: sent once more after the wait, and the second answer is judged.
+        const shedMs = res.status === 503 ? retryAfterMs(res.headers['retry-after'], answeredAt(res.headers, Date.now())) : undefined;
+        if (shedMs !== undefined && shedMs <= ctx.profile.http.maxRetryWaitMs) {
+          ctx.note(`${describe(res)} for ${show(input)} with Retry-After: ${res.headers['retry-after']}: shed, not judged; sent again after ${shedMs} ms`);
+          await pauseFor(shedMs, ctx.signal);
+          res = await answer();
+          if (res === undefined) return;
         }
         if (res.status >= 500) throw new CheckFailure(`${describe(res)} for ${show(input)}, expected a 4xx`, '4xx', String(res.status), res.exchangeIndex);
         const refused = res.status >= 400 && res.status <= 499;
