@@ -21,6 +21,7 @@ import { validatorOf, type SchemaValidator } from '../document/json-schema.js';
 import { ValueGenerator, wholePattern } from '../document/generate.js';
 import { admits, flatten, soleType, type FlatSchema } from '../document/schema.js';
 import { documentPattern } from '../document/pattern.js';
+import { singularForms } from '../model/ids.js';
 import { jsonMedia, type Operation } from '../document/operations.js';
 import { judgeFor, responseFor } from './documented-answers.js';
 
@@ -380,8 +381,8 @@ export function createInputs(ctx: CheckContext, openapi: OpenApiDocument, collec
  * configured collection (`project` beside `projects`: DRF's PrimaryKeyRelatedField).
  */
 function references(ctx: CheckContext, collection: CollectionProfile): Record<string, unknown> {
-  // Every configured collection: a check's profile holds its own alone. A name's singular may drop `s`, `es` or `ies` (for `y`).
-  const others = new Set(ctx.collections.filter((c) => c.name !== collection.name).flatMap((c) => [c.name.replace(/s$/, ''), c.name.replace(/es$/, ''), c.name.replace(/ies$/, 'y')]));
+  // Every configured collection: a check's profile holds its own alone.
+  const others = new Set(ctx.collections.filter((c) => c.name !== collection.name).flatMap((c) => singularForms(c.name)));
   const isReference = (name: string): boolean => name !== collection.idField && (/(?:^|_)id$|[a-z]Id$/.test(name) || others.has(name));
   return Object.fromEntries(Object.entries(collection.createBody ?? {}).filter(([name]) => isReference(name)));
 }

@@ -18,6 +18,7 @@ import { setupError } from './setup.js';
 import { createdItemUrl } from './created-url.js';
 import { expectStatus } from './expect.js';
 import { updateBody, updateMethod } from './probes.js';
+import { singularForms } from '../model/ids.js';
 
 export interface Subscription {
   readonly channel: Channel;
@@ -82,11 +83,12 @@ export async function triggerCreate(ctx: CheckContext, probe: WebhookProbe, befo
   // An event that shows another mark is another item's, whatever its id (ids can be reused);
   // one that shows no mark at all (a delete event of the id alone) is matched by the id.
   const showsMark = (d: Delivery): boolean => decoded(d).text.includes(mark);
+  const idKeys = idMembers(idField, probe.trigger.name);
   const about = (d: Delivery): boolean => {
     const seen = decoded(d);
     if (seen.text.includes(mark)) return true;
     if (seen.body === notJson || membersNamed(seen, markField).length > 0 || id === undefined || id === '') return false;
-    return membersNamed(seen, idField).some((v) => String(v) === id);
+    return idKeys.some((key) => membersNamed(seen, key).some((v) => String(v) === id));
   };
   beforeCreate?.({ about, showsMark });
   const item = await ctx.create(probe.trigger, { [probe.trigger.markField]: mark });
@@ -95,6 +97,15 @@ export async function triggerCreate(ctx: CheckContext, probe: WebhookProbe, befo
 }
 
 const notJson = Symbol('not JSON');
+
+/**
+ * The members that may name the item in an event that shows only its id: the collection's id
+ * field (a full item in the event, Stripe's thin `related_object.id`), and the names thin events
+ * give it (`object_id`, `resource_id`, `entity_id`, `project_id` for projects; camelCase too).
+ */
+function idMembers(idField: string, collection: string): string[] {
+  return [...new Set([idField, ...['object', 'resource', 'entity', ...singularForms(collection)].flatMap((k) => [`${k}_id`, `${k}Id`])])];
+}
 
 /** A delivery's body as text and as JSON, and the values of members looked up by name so far. */
 interface Decoded {
