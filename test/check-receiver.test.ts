@@ -56,12 +56,14 @@ describe('webhooks check-receiver', () => {
     }
   });
 
-  it('prints verdicts and writes the report files as run does, never the secret, and exits 1 on a failure', async () => {
+  it('prints verdicts and writes the report files as run does, never the secret nor a --header value, and exits 1 on a failure', async () => {
+    const gatewayKey = 'kf_7Qm2xV9pLr4TzW8n';
     const receiver = await startReferenceReceiver({ secret, faults: ['receiver-accepts-bad-signature'] });
     const dir = await mkdtemp(join(tmpdir(), 'restprobe-receiver-'));
     let out = '';
     try {
-      const code = await checkReceiverCommand(receiver.url, { secretEnv: 'HOOK_SECRET', scheme: 'standard', answerWithinMs: '2000', toleranceSeconds: '300', reportDir: dir, format: 'json,junit,md,html,allure' }, { HOOK_SECRET: secret }, { write: (s: string) => ((out += s), true) } as never);
+      // A gateway's key sent with every delivery (Azure Functions): a secret too, whatever its header's name.
+      const code = await checkReceiverCommand(receiver.url, { secretEnv: 'HOOK_SECRET', scheme: 'standard', answerWithinMs: '2000', toleranceSeconds: '300', reportDir: dir, format: 'json,junit,md,html,allure', header: [`x-functions-key: ${gatewayKey}`] }, { HOOK_SECRET: secret }, { write: (s: string) => ((out += s), true) } as never);
       expect(code).toBe(1);
       expect(out).toMatch(/FAIL  EVT-receiver-bad-signature-4xx/);
       expect(out).toMatch(/Total .*\n/);
@@ -69,15 +71,20 @@ describe('webhooks check-receiver', () => {
       expect(report.checks.map((c) => c.id).sort()).toEqual(receiverCatalogue.map((c) => c.id).sort());
       const bad = report.checks.find((c) => c.id === 'EVT-receiver-bad-signature-4xx')!;
       expect(bad.status).toBe('fail');
-      expect(bad.evidence.exchanges[0]?.curl).toMatch(/^curl .*-X POST/);
+      expect(bad.evidence.exchanges[0]?.curl).toMatch(/^curl .*-X POST.*x-functions-key: \$HEADER_X_FUNCTIONS_KEY/);
       const files = (await readdir(dir, { recursive: true, withFileTypes: true })).filter((f) => f.isFile());
       expect(files.map((f) => f.name)).toEqual(expect.arrayContaining(['restprobe-report.json', 'restprobe-junit.xml', 'restprobe-report.md', 'restprobe-report.html']));
-      for (const f of files) expect(await readFile(join(f.parentPath, f.name), 'utf8'), f.name).not.toContain(secret.slice(6, 20));
+      for (const f of files) {
+        const text = await readFile(join(f.parentPath, f.name), 'utf8');
+        expect(text, f.name).not.toContain(secret.slice(6, 20));
+        expect(text, f.name).not.toContain(gatewayKey.slice(3, 11));
+      }
     } finally {
       await receiver.close();
       await rm(dir, { recursive: true, force: true });
     }
     expect(out).not.toContain(secret.slice(6, 20));
+    expect(out).not.toContain(gatewayKey.slice(3, 11));
   });
 
   it('says an unset secret variable is missing, and an unreachable receiver could not be reached', async () => {

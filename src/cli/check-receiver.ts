@@ -12,7 +12,7 @@ import { receiverCatalogue } from '../../suites/06-events/receiver.js';
 import { loadProfile } from '../config/load.js';
 import { runChecks, type RunInput, type RunOutcome } from '../engine/run.js';
 import type { Check } from '../model/check.js';
-import type { TargetProfile } from '../model/profile.js';
+import type { Secret, TargetProfile } from '../model/profile.js';
 import type { ReceiverTarget } from '../model/receiver-need.js';
 import type { CheckResult } from '../model/result.js';
 import type { SignatureScheme } from '../model/signature-scheme.js';
@@ -36,6 +36,20 @@ export interface ReceiverCheckOptions {
 }
 
 export const defaultSettleMs = 2_000;
+
+/**
+ * The values of the headers sent with every delivery, as secrets: such a header is most often
+ * a gateway's key (Azure Functions' `x-functions-key`, APIM's `Ocp-Apim-Subscription-Key`,
+ * Kong's `apikey`), and a name alone cannot tell. Curl lines say `$HEADER_<NAME>` for each.
+ *
+ * @example
+ * ```ts
+ * headerSecrets({ 'x-functions-key': 'kf_0123' }); // [{ envName: 'HEADER_X_FUNCTIONS_KEY', value: 'kf_0123' }]
+ * ```
+ */
+export function headerSecrets(headers: Readonly<Record<string, string>>): Secret[] {
+  return Object.entries(headers).map(([name, value]) => ({ envName: `HEADER_${name.toUpperCase().replace(/[^A-Z0-9]+/g, '_')}`, value }));
+}
 
 /** The receiver as the checks' need sees it, defaults filled in. */
 export function receiverTarget(opts: ReceiverCheckOptions): ReceiverTarget {
@@ -61,7 +75,7 @@ export async function receiverProfile(receiver: ReceiverTarget): Promise<TargetP
   const profile = await loadProfile({ baseUrl: receiver.url, env: {} });
   return {
     ...profile,
-    secrets: [...profile.secrets, receiver.secret],
+    secrets: [...profile.secrets, receiver.secret, ...headerSecrets(receiver.headers)],
     http: { ...profile.http, concurrency: 1, timeoutMs: Math.max(receiver.answerWithinMs * 2, profile.http.timeoutMs) },
   };
 }
