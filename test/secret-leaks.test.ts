@@ -171,6 +171,22 @@ describe('no secret in any output', () => {
     expectNoLeak(outputs, [...configured, ...collected]);
   }, 120_000);
 
+  it('the token checks, against a token server that answers form-encoded (access_token=…&refresh_token=…), which they fail and quote', async () => {
+    const as: OAuthServer = await startOAuthServer({ formEncodedTokens: true });
+    closers.push(() => as.close());
+    // The run's own credential, got beforehand.
+    const basic = `Basic ${Buffer.from(`${as.env['RESTPROBE_OAUTH_CLIENT_ID']}:${as.env['RESTPROBE_OAUTH_CLIENT_SECRET']}`).toString('base64')}`;
+    const granted = await fetch(`${as.url}/oauth/token`, { method: 'POST', headers: { authorization: basic, 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=client_credentials&scope=read%3A*' });
+    const env = { ...as.env, RESTPROBE_API_TOKEN: new URLSearchParams(await granted.text()).get('access_token')! };
+    const dir = await mkdtemp(join(tmpdir(), 'restprobe-form-'));
+    const config = join(dir, 'restprobe.config.json');
+    await writeFile(config, JSON.stringify({ baseUrl: as.url, collections: [{ name: 'projects', path: '/v2/projects', methods: ['GET'] }], auth: { apiKey: { header: 'Authorization', value: { env: 'RESTPROBE_API_TOKEN' } }, oauth: { clientId: { env: 'RESTPROBE_OAUTH_CLIENT_ID' }, clientSecret: { env: 'RESTPROBE_OAUTH_CLIENT_SECRET' }, scopes: ['read:*'] } } }));
+    const { run, summaryFile } = await runWith(as.url, env, { config, only: ['AUT-client-credentials-token'] });
+    expect(run.out, `${run.error?.message ?? ''} ${run.error?.problems.join('; ') ?? ''}`).toMatch(/FAIL +AUT-client-credentials-token/);
+    expect(as.issued.length, 'tokens were issued, form-encoded').toBeGreaterThan(0);
+    expectNoLeak(await outputsOf(run, summaryFile), [as.env['RESTPROBE_OAUTH_CLIENT_SECRET']!, ...as.issued]);
+  }, 60_000);
+
   it('the token checks, against a token server whose tokens carry the client id at every alignment', async () => {
     const as: OAuthServer = await startOAuthServer({ clientIdAtEveryAlignment: true, violations: ['token-response-cacheable', 'client-secret-unchecked', 'password-grant-accepted', 'jwt-exp-unchecked', 'code-reusable', 'old-refresh-still-valid'] });
     closers.push(() => as.close());

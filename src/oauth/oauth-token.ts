@@ -54,13 +54,16 @@ export interface Tokens {
   readonly response: HttpResponse;
 }
 
-/** Registers every token a response holds as a secret (also of a refused or odd answer). */
+/**
+ * Registers every token a response holds as a secret (also of a refused or odd answer: one
+ * form-encoded, `access_token=…&refresh_token=…`, as GitHub's token endpoint answers without
+ * `Accept: application/json`, which the checks fail but must not print).
+ */
 function secretsOf(ctx: CheckContext, res: HttpResponse): void {
-  const body = res.json;
-  if (typeof body !== 'object' || body === null) return;
+  const body = typeof res.json === 'object' && res.json !== null ? (res.json as Record<string, unknown>) : Object.fromEntries(new URLSearchParams(res.text.trim()));
   for (const [name, label] of [['access_token', 'ACCESS_TOKEN'], ['refresh_token', 'REFRESH_TOKEN'], ['id_token', 'ID_TOKEN']] as const) {
-    const v = (body as Record<string, unknown>)[name];
-    if (typeof v === 'string') ctx.treatAsSecret(v, label);
+    const v = body[name];
+    if (typeof v === 'string' && v !== '') ctx.treatAsSecret(v, label);
   }
 }
 

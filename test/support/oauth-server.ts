@@ -57,6 +57,8 @@ export interface OAuthServerOptions {
   readonly noChallenge?: boolean;
   /** A request without credentials gets 403 (forged ones still get 401 with a challenge). */
   readonly missingCredentials403?: boolean;
+  /** Token responses form-encoded (`access_token=…&token_type=bearer`), as GitHub's answers without `Accept: application/json` (RFC 6749 §5.1 says JSON). */
+  readonly formEncodedTokens?: boolean;
   /** Token responses carry no expires_in (RFC 6749 §5.1: RECOMMENDED only). */
   readonly noExpiresIn?: boolean;
   /** The metadata's token_endpoint is no URL. */
@@ -210,6 +212,10 @@ export async function startOAuthServer(opts: OAuthServerOptions = {}): Promise<O
       const r = issue(rand(32));
       refreshes.set(r, { family: withRefresh, active: true });
       out.refresh_token = r;
+    }
+    if (opts.formEncodedTokens) {
+      res.writeHead(200, { 'content-type': 'application/x-www-form-urlencoded', 'cache-control': 'no-store' }).end(new URLSearchParams(Object.entries(out).map(([k, v]): [string, string] => [k, String(v)])).toString());
+      return;
     }
     tokenJson(res, 200, out);
   }
