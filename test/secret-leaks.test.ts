@@ -17,6 +17,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { createServer } from 'node:http';
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { startReferenceServer, type ReferenceServer } from '../reference-server/src/index.js';
 import { base64Cores, base64RunLength, fragmentLength } from '../src/secrets-scrub.js';
@@ -27,6 +29,7 @@ import { refreshChecks } from '../suites/03-states/refresh-rotation.js';
 import { startOAuthServer, type OAuthServer } from './support/oauth-server.js';
 import { jsonOf, startRewritingProxy, type ProxiedResponse, type RewritingProxy } from './support/rewriting-proxy.js';
 import { runInProcess, type InProcessRun } from './support/run-in-process.js';
+import { closeSenders, listenSender } from './support/webhook-sender.js';
 import { referenceConfig, testProbeRateLimit } from './support/target.js';
 
 const closers: (() => Promise<void>)[] = [];
@@ -185,6 +188,30 @@ describe('no secret in any output', () => {
     expect(run.out, `${run.error?.message ?? ''} ${run.error?.problems.join('; ') ?? ''}`).toMatch(/FAIL +AUT-client-credentials-token/);
     expect(as.issued.length, 'tokens were issued, form-encoded').toBeGreaterThan(0);
     expectNoLeak(await outputsOf(run, summaryFile), [as.env['RESTPROBE_OAUTH_CLIENT_SECRET']!, ...as.issued]);
+  }, 60_000);
+
+  it("a minted key under a member the config names (auth.mint.secretField: value, as OpenAI's admin keys answer), in a cacheable answer LIM-no-store-secrets fails and keeps whole", async () => {
+    const minted: string[] = [];
+    const server = createServer((req, res) => {
+      const send = (status: number, body: unknown, headers: Record<string, string> = {}) => res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
+      if (req.headers['x-api-key'] !== 'sk-stand-in-run-key-4b1d9e') return send(401, { type: 'about:blank', title: 'Unauthorized', status: 401 }, { 'www-authenticate': 'ApiKey' });
+      if (req.method === 'POST' && req.url === '/keys') {
+        const value = `sk_live_${randomBytes(12).toString('hex')}`;
+        minted.push(value);
+        return send(201, { id: `k${minted.length}`, value }, { location: `/keys/k${minted.length}`, 'cache-control': 'private, max-age=60' });
+      }
+      if (req.method === 'DELETE' && req.url?.startsWith('/keys/')) return void res.writeHead(204).end();
+      return send(200, { data: [] });
+    });
+    const sender = await listenSender(server);
+    closers.push(closeSenders);
+    const dir = await mkdtemp(join(tmpdir(), 'restprobe-mint-'));
+    const config = join(dir, 'restprobe.config.json');
+    await writeFile(config, JSON.stringify({ baseUrl: sender.url, collections: [{ name: 'things', path: '/things', methods: ['GET'] }], auth: { apiKey: { header: 'X-API-Key', value: { env: 'RUN_KEY' } }, mint: { path: '/keys', secretField: 'value' } }, secretEndpoints: [{ method: 'POST', path: '/keys' }] }));
+    const { run, summaryFile } = await runWith(sender.url, { RUN_KEY: 'sk-stand-in-run-key-4b1d9e' }, { config, only: ['LIM-no-store-secrets'] });
+    expect(run.out, `${run.error?.message ?? ''} ${run.error?.problems.join('; ') ?? ''}`).toMatch(/FAIL +LIM-no-store-secrets/);
+    expect(minted.length).toBeGreaterThan(0);
+    expectNoLeak(await outputsOf(run, summaryFile), minted);
   }, 60_000);
 
   it('the token checks, against a token server whose tokens carry the client id at every alignment', async () => {

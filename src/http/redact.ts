@@ -20,16 +20,28 @@ const credentialHeaders = new Set([
 /** JSON members whose value is a secret (access_token, client_secret, password, apiKey…). */
 const secretWords = /token|secret|password|passwd|api[-_]?key|authorization|cookie|credential/i;
 
-/** A member name that says it holds a secret: `access_token`, `client_secret`, `key`, `api_key`, `signingKey`… */
-export function isSecretMemberName(name: string): boolean {
-  return secretWords.test(name) || /(^|[-_.])key$/i.test(name) || /[a-z0-9]Key$/.test(name);
+/**
+ * A member name that says it holds a secret: `access_token`, `client_secret`, `key`, `api_key`,
+ * `signingKey`…, or one of `extra`, the names the config gives (a minted key's `value`).
+ */
+export function isSecretMemberName(name: string, extra: readonly string[] = []): boolean {
+  return secretWords.test(name) || /(^|[-_.])key$/i.test(name) || /[a-z0-9]Key$/.test(name) || extra.includes(name);
 }
 
-/** The string values of secret-named members of a JSON value, at any depth up to 8. */
-export function secretMemberValues(value: unknown, depth = 0): string[] {
+/**
+ * The members the config says hold a secret, whatever their names: the minted key's
+ * (`auth.mint.secretField`, OpenAI's admin keys answer `value`) and the webhook secret's
+ * (`webhooks.subscribe.secretField`).
+ */
+export function configuredSecretMembers(profile: { readonly auth: { readonly mint?: { readonly secretField: string } }; readonly webhooks?: { readonly secretField: string } }): string[] {
+  return [profile.auth.mint?.secretField, profile.webhooks?.secretField].filter((n) => n !== undefined);
+}
+
+/** The string values of secret-named members (see {@link isSecretMemberName}) of a JSON value, at any depth up to 8. */
+export function secretMemberValues(value: unknown, extra: readonly string[] = [], depth = 0): string[] {
   if (depth > 8 || typeof value !== 'object' || value === null) return [];
   return Object.entries(value).flatMap(([k, v]) =>
-    isSecretMemberName(k) && (typeof v === 'string' || typeof v === 'number') ? [String(v)] : secretMemberValues(v, depth + 1),
+    isSecretMemberName(k, extra) && (typeof v === 'string' || typeof v === 'number') ? [String(v)] : secretMemberValues(v, extra, depth + 1),
   );
 }
 
@@ -50,8 +62,8 @@ export function redactHeaders<T extends string | string[]>(
   return out;
 }
 
-/** Redacts secret-named members of a JSON text; non-JSON text is returned as it is. */
-export function redactJsonText(text: string): string {
+/** Redacts secret-named members (and those named `extra`) of a JSON text; non-JSON text is returned as it is. */
+export function redactJsonText(text: string, extra: readonly string[] = []): string {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -71,7 +83,7 @@ export function redactJsonText(text: string): string {
     const o: Record<string, unknown> = {};
     for (const [k, x] of Object.entries(v)) {
       // Whatever a secret-named member holds (a string, a list of tokens, an object) is secret.
-      if (isSecretMemberName(k) && x !== null && typeof x !== 'boolean') {
+      if (isSecretMemberName(k, extra) && x !== null && typeof x !== 'boolean') {
         o[k] = REDACTED;
         changed = true;
       } else o[k] = walk(x, depth + 1);

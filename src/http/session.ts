@@ -13,7 +13,7 @@ import type { RawResponse } from './client.js';
 import type { Send } from './guards.js';
 import { toCurl } from './curl.js';
 import { hasQueryParam, withQueryParam } from './target-url.js';
-import { redactHeaders, redactJsonText } from './redact.js';
+import { configuredSecretMembers, redactHeaders, redactJsonText } from './redact.js';
 import { scrubSecrets } from '../secrets-scrub.js';
 
 /** What every request sends, to any origin. */
@@ -47,6 +47,8 @@ export interface Transport {
 
 export class RecordingSession implements HttpSession {
   private readonly credentialHeader: string[];
+  /** Members the config says hold a secret (a minted key's `value`), redacted from evidence like `token` is. */
+  private readonly secretMembers: readonly string[];
   /** What every request to the target sends unless it says otherwise: Accept, and the version under a header scheme of its own. */
   private readonly targetHeaders: Readonly<Record<string, string>>;
   /** {@link targetHeaders} and the credentials (renewed ones: made per request). */
@@ -62,6 +64,7 @@ export class RecordingSession implements HttpSession {
     readonly secrets: Secret[] = [...profile.secrets],
   ) {
     this.credentialHeader = profile.auth.apiKey ? [profile.auth.apiKey.header] : [];
+    this.secretMembers = configuredSecretMembers(profile);
     this.targetHeaders = Object.freeze({ ...plainHeaders, ...currentVersionHeaders(profile) });
     this.defaultHeaders = Object.freeze({ ...this.targetHeaders, ...credentialHeaders(profile) });
     this.origins = targetOrigins(profile);
@@ -222,7 +225,7 @@ export class RecordingSession implements HttpSession {
   }
 
   private forEvidence(text: string): { text: string; truncated: boolean } {
-    const safe = scrubSecrets(redactJsonText(text), this.secrets);
+    const safe = scrubSecrets(redactJsonText(text, this.secretMembers), this.secrets);
     return safe.length > evidenceBodyLimit
       ? { text: safe.slice(0, evidenceBodyLimit), truncated: true }
       : { text: safe, truncated: false };

@@ -4,7 +4,7 @@ import type { CheckContext, HttpResponse } from '../../src/model/context.js';
 import type { CollectionProfile } from '../../src/model/profile.js';
 import type { WritableCollection } from '../../src/model/needs.js';
 import { describe, ensure, expectStatus } from '../../src/check-kit/expect.js';
-import { secretMemberValues } from '../../src/check-kit/secret-members.js';
+import { configuredSecretMembers, secretMemberValues } from '../../src/check-kit/secret-members.js';
 import { createdItemUrl } from '../../src/check-kit/created-url.js';
 import { hasCacheDirective, parseCacheControl } from '../../src/check-kit/http-grammar.js';
 import { errorProbes, sharedGet, sharedItem } from '../../src/check-kit/probes.js';
@@ -104,7 +104,7 @@ export const noStoreSecrets = defineCheck({
         else if (endpoint.method === 'POST') ctx.note(`${describe(res)}: a secret may have been minted that restprobe cannot revoke (${reason}); revoke it by hand`);
       }
       expectStatus(res, [200, 201], `${endpoint.method} ${endpoint.path}`);
-      const found = secretMemberValues(res.json);
+      const found = secretMemberValues(res.json, configuredSecretMembers(ctx.profile));
       for (const value of found) ctx.treatAsSecret(value);
       if (found.length === 0) ctx.note(`${describe(res)}: no member named like a secret (token, key, secret…); judged as configured`);
       ensure(hasCacheDirective(res.headers['cache-control'], 'no-store'), `${describe(res)} holds a secret but has Cache-Control ${JSON.stringify(res.headers['cache-control'] ?? null)}, expected no-store`, 'no-store', res.headers['cache-control'] ?? 'none');
