@@ -9,7 +9,7 @@ import { ApiToken, apiTokenCredential } from '../../../oauth/api-token.js';
 import { RestprobeError } from '../../../errors.js';
 import type { RawConfig, SecretRef } from '../../raw-config.js';
 import type { SecretResolver } from '../../secrets.js';
-import { jwtProfile, oauthProfile } from '../oauth/load.js';
+import { invalid, jwtProfile, oauthProfile, refuseLiteralSecrets } from '../oauth/load.js';
 import type { JwtProfile, OAuthProfile } from '../oauth/profile.js';
 import type { ApiKeyAuth, AuthProfile } from './profile.js';
 
@@ -25,7 +25,6 @@ export const authDefaults = {
  * confidential (client credentials), and its id and secret set, since every check sends it.
  */
 function oauthApiKey(raw: NonNullable<RawConfig['auth']>, oauth: OAuthProfile | undefined, jwt: JwtProfile | undefined, header: string | undefined, secrets: SecretResolver, profile: () => TargetProfile): ApiKeyAuth {
-  const invalid = (key: string, problem: string): RestprobeError => new RestprobeError('ERR_CONFIG_INVALID', `${key}: ${problem}`, [`${key}: ${problem}`]);
   if (oauth === undefined || jwt === undefined || raw.oauth === undefined) throw invalid('auth.apiKey.fromOAuth', 'needs auth.oauth, whose client gets the token with client credentials');
   if (raw.oauth.clientSecret === undefined) throw invalid('auth.apiKey.fromOAuth', 'needs auth.oauth.clientSecret: client credentials are for a confidential client');
   if (oauth.clientId === '') throw new RestprobeError('ERR_ENV_MISSING', `auth.oauth.clientId: environment variable ${oauth.clientIdEnv} is not set (auth.apiKey.fromOAuth gets the API's token with it)`, [`auth.oauth.clientId: environment variable ${oauth.clientIdEnv} is not set`]);
@@ -39,6 +38,7 @@ function oauthApiKey(raw: NonNullable<RawConfig['auth']>, oauth: OAuthProfile | 
 export function authProfile(raw: NonNullable<RawConfig['auth']>, secrets: SecretResolver, configPath: string | undefined, profile: () => TargetProfile): AuthProfile {
   const key = (where: string, k: { readonly header?: string; readonly scheme?: string; readonly value: SecretRef }): ApiKeyAuth => ({ header: k.header ?? authDefaults.apiKeyHeader, ...(k.scheme !== undefined && { scheme: k.scheme }), value: secrets.resolve(where, k.value) });
   const { apiKey, limited, session, mint } = raw;
+  refuseLiteralSecrets(session?.login.body ?? {}, 'auth.session.login.body');
   const oauth = raw.oauth && oauthProfile(raw.oauth, secrets, configPath);
   // Tokens from an authorization server are judged with the defaults when auth.jwt is absent.
   const jwt = (raw.jwt ?? raw.oauth) && jwtProfile(raw.jwt ?? {}, secrets);

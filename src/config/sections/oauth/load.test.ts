@@ -104,5 +104,9 @@ describe('auth.oauth and auth.jwt', () => {
     const literal = await problems({ oauth: { clientId: 'c', redirectUri: 'http://127.0.0.1/cb', login: { form: { fields: { username: 'probe', password: 'hunter2-literal' } } } } });
     expect(literal).toMatch(/auth\.oauth\.login\.form\.fields\.password: a secret is never literal/);
     expect(literal).not.toContain('hunter2-literal');
+    // A session login's password likewise: it would be in the login's curl line.
+    const session = await problems({ session: { login: { path: '/v2/sessions', body: { username: 'probe', password: 'hunter2-literal' } }, logout: { path: '/v2/sessions/current' } } });
+    expect(session).toMatch(/auth\.session\.login\.body\.password: a secret is never literal/);
+    expect(session).not.toContain('hunter2-literal');
   });
 });

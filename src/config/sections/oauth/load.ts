@@ -24,7 +24,18 @@ export const oauthDefaults = {
   personalDataValues: ['^[^@\\s]+@[^@\\s]+\\.[a-z]{2,}$', '^\\+[1-9][0-9 ().-]{6,}[0-9]$'] as readonly string[],
 } as const;
 
-const invalid = (path: string, problem: string): RestprobeError => new RestprobeError('ERR_CONFIG_INVALID', `${path}: ${problem}`, [`${path}: ${problem}`]);
+/** A config error at `path` (`auth.oauth.scopes`). */
+export const invalid = (path: string, problem: string): RestprobeError => new RestprobeError('ERR_CONFIG_INVALID', `${path}: ${problem}`, [`${path}: ${problem}`]);
+
+/**
+ * Refuses a secret-named member (`password`, `client_secret`) given literally under `path`: it
+ * would sit in the config and, unknown as a secret, in the evidence of every request that sends it.
+ */
+export function refuseLiteralSecrets(members: Readonly<Record<string, unknown>>, path: string): void {
+  for (const [name, v] of Object.entries(members)) {
+    if (typeof v === 'string' && isSecretMemberName(name)) throw invalid(`${path}.${name}`, 'a secret is never literal: use { "env": "NAME" }');
+  }
+}
 
 /** A login command's argv: a string split on spaces (no shell, no quoting), a relative program path taken from the config's folder. */
 function commandArgv(command: string | readonly string[], configPath: string | undefined): string[] {
@@ -36,10 +47,7 @@ function commandArgv(command: string | readonly string[], configPath: string | u
 
 function login(raw: NonNullable<RawOAuth['login']>, secrets: SecretResolver, configPath: string | undefined): OAuthLogin {
   if ('command' in raw) return { kind: 'command', argv: commandArgv(raw.command, configPath), timeoutMs: raw.timeoutMs ?? oauthDefaults.loginCommandTimeoutMs };
-  // A password given literally would sit in the config and, unknown as a secret, in every login's evidence.
-  for (const [name, v] of Object.entries(raw.form.fields)) {
-    if (typeof v === 'string' && isSecretMemberName(name)) throw invalid(`auth.oauth.login.form.fields.${name}`, 'a secret is never literal: use { "env": "NAME" }');
-  }
+  refuseLiteralSecrets(raw.form.fields, 'auth.oauth.login.form.fields');
   // Optional like the client secret: an unset variable skips the code-flow checks, naming auth.oauth.login.
   const fields = Object.entries(raw.form.fields).map(([name, v]) => [name, typeof v === 'string' ? v : secrets.resolveOptional(v).value] as const);
   const unset = Object.entries(raw.form.fields).flatMap(([name, v]) => (typeof v !== 'string' && secrets.resolveOptional(v).value === '' ? [`${name} (${v.env})`] : []));
