@@ -163,8 +163,19 @@ describe('loadProfile: problems', () => {
     const path = await configFile('envname.json', { auth: { apiKey: { value: { env: 'MY-KEY' } } } });
     const err = await loadError({ configPath: path, baseUrl: 'http://x.test', env }, 'ERR_CONFIG_INVALID');
     expect(err.problems).toEqual([
-      'auth.apiKey.value.env: must be an environment variable name (letters, digits and _, not starting with a digit) (found string "MY-KEY")',
+      'auth.apiKey.value.env: must be an environment variable name (letters, digits and _, not starting with a digit) (found a string)',
     ]);
+  });
+
+  it('never echoes a secret pasted where the variable name goes', async () => {
+    const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJwcm9iZSJ9.c2lnbmF0dXJlLW9mLXRoZS10b2tlbg';
+    const bad = await loadError({ configPath: await configFile('pasted.json', { auth: { apiKey: { value: { env: jwt } } } }), baseUrl: 'http://x.test', env }, 'ERR_CONFIG_INVALID');
+    expect([bad.message, ...bad.problems].join('\n')).not.toContain(jwt.slice(0, 12));
+    // One that fits a name's grammar is told apart from names (UPPER_SNAKE) by its look: cut to four characters.
+    const key = 'sk_live_51HxYzAbC0123456789';
+    const fits = await loadError({ configPath: await configFile('fits.json', { auth: { apiKey: { value: { env: key } } } }), baseUrl: 'http://x.test', env }, 'ERR_ENV_MISSING');
+    expect(fits.problems).toEqual([expect.stringMatching(/^auth\.apiKey\.value: environment variable sk_l… is not set \(a name like a secret/)]);
+    expect([fits.message, ...fits.problems].join('\n')).not.toContain(key.slice(0, 10));
   });
 
   it('names each missing environment variable', async () => {

@@ -34,7 +34,8 @@ export class SecretResolver {
     if (value === undefined || value === '') {
       if (!this.#missing.has(ref.env)) {
         const state = value === undefined ? 'is not set' : 'is set but empty';
-        this.#missing.set(ref.env, `${configPath}: environment variable ${ref.env} ${state}`);
+        const hint = shownName(ref.env) === ref.env ? '' : ' (a name like a secret: if it is the secret itself, put it in a variable and name that)';
+        this.#missing.set(ref.env, `${configPath}: environment variable ${shownName(ref.env)} ${state}${hint}`);
       }
       return { envName: ref.env, value: '' };
     }
@@ -69,10 +70,19 @@ export class SecretResolver {
   /** Throws `ERR_ENV_MISSING`, one problem per variable, if any variable was missing. */
   assertComplete(source: string): void {
     if (this.#missing.size === 0) return;
-    const names = [...this.#missing.keys()];
+    const names = [...this.#missing.keys()].map(shownName);
     const what = names.length === 1 ? `environment variable ${names[0]} is` : `environment variables ${names.join(', ')} are`;
     throw new RestprobeError('ERR_ENV_MISSING', `${source} reads secrets from the environment, but ${what} missing`, [
       ...this.#missing.values(),
     ]);
   }
+}
+
+/**
+ * A variable's name as an error shows it: whole, unless it looks like a secret pasted where the
+ * name goes (`{ "env": "sk_live_51Hx…" }`: long, with lower-case letters and digits, where names
+ * are UPPER_SNAKE), which is cut to its first four characters.
+ */
+function shownName(name: string): string {
+  return name.length >= 20 && /[a-z]/.test(name) && /\d/.test(name) ? `${name.slice(0, 4)}…` : name;
 }
