@@ -34,15 +34,19 @@ export function pickFields(o: Record<string, unknown>, keys: readonly string[]):
 }
 
 /**
- * Whether `stored` is `sent` as a server keeps it: the same JSON value, or a string without
- * the leading and trailing whitespace it was sent with. That one normalisation is
- * documented by common frameworks (Django REST framework's CharField trims by default) and
- * changes no meaning; restprobe's own generated values carry no such whitespace, so it
- * only matters for values a config supplies.
+ * Whether `stored` is `sent` as a server keeps it: the same JSON value, a string without the
+ * leading and trailing whitespace it was sent with, or a number as the decimal string of the
+ * same value (`9.9` → `"9.90"`). Those normalisations are documented by common frameworks
+ * (Django REST framework's CharField trims, and its DecimalField answers a string by default,
+ * COERCE_DECIMAL_TO_STRING, as pydantic v2 does a Decimal) and change no meaning; restprobe's
+ * own generated values carry no such whitespace, so trimming only matters for values a config supplies.
  */
 export function storedAsSent(sent: unknown, stored: unknown): boolean {
-  return deepEqual(sent, stored) || (typeof sent === 'string' && typeof stored === 'string' && sent.trim() === stored);
+  return deepEqual(sent, stored) || (typeof sent === 'string' && typeof stored === 'string' && sent.trim() === stored) || asDecimal(sent, stored);
 }
+
+/** A number stored as the decimal string of the same value (`9.9` as `"9.90"`). */
+const asDecimal = (sent: unknown, stored: unknown): boolean => typeof sent === 'number' && typeof stored === 'string' && /^-?\d+(\.\d+)?$/.test(stored) && Number(stored) === sent;
 
 /**
  * Fields of `sent` whose value `stored` does not hold ({@link storedAsSent}), as
@@ -53,7 +57,7 @@ export function valuesNotStored(sent: Record<string, unknown>, stored: Record<st
   const hidden = Object.keys(sent).filter((k) => writeOnly.includes(k) && !(k in stored));
   if (hidden.length > 0) note(`write-only, not expected back (collections[].writeOnlyFields): ${hidden.join(', ')}`);
   const shown = Object.keys(sent).filter((k) => !hidden.includes(k));
-  const trimmed = shown.filter((k) => !deepEqual(sent[k], stored[k]) && storedAsSent(sent[k], stored[k]));
-  if (trimmed.length > 0) note(`stored without leading or trailing whitespace, judged as sent: ${trimmed.map((k) => `${k} ${brief(sent[k], 40)} → ${brief(stored[k], 40)}`).join('; ')}`);
+  const normalised = shown.filter((k) => !deepEqual(sent[k], stored[k]) && storedAsSent(sent[k], stored[k]));
+  if (normalised.length > 0) note(`stored trimmed, or a number as its decimal string, judged as sent: ${normalised.map((k) => `${k} ${brief(sent[k], 40)} → ${brief(stored[k], 40)}`).join('; ')}`);
   return shown.filter((k) => !storedAsSent(sent[k], stored[k])).map((k) => `${k}: ${brief(sent[k], 40)} → ${brief(stored[k], 40)}`);
 }
