@@ -78,6 +78,20 @@ describe('1. HEAD headers are a SHOULD, apart from status and content', () => {
   });
 });
 
+describe('405 is a SHOULD for a method a path does not serve; its Allow a MUST', () => {
+  const trace = (answer: { status: number; headers: Record<string, string>; body: string }): Rewrites => ({ request: (req) => (req.method === 'TRACE' ? answer : req) });
+  it("a 404 to TRACE (Express's finalhandler, LoopBack: no route, no method) warns; a proxy's HTML 405 without Allow (nginx) is not judged", async () => {
+    expectVerdicts(await verdictsOn(startVariant(trace({ status: 404, headers: { 'content-type': 'application/problem+json' }, body: JSON.stringify({ type: 'about:blank', title: 'Not Found', status: 404 }) })), ['END-method-not-allowed-405']), { 'END-method-not-allowed-405': 'warn' });
+    const nginx = await verdictsOn(startVariant(trace({ status: 405, headers: { 'content-type': 'text/html' }, body: '<html><head><title>405 Not Allowed</title></head><body><center><h1>405 Not Allowed</h1></center><hr><center>nginx</center></body></html>' })), ['END-method-not-allowed-405']);
+    expectVerdicts(nginx, { 'END-method-not-allowed-405': 'skip' });
+    expect(nginx.explain).toMatch(/a proxy in front answered TRACE on every path/);
+  });
+
+  it('a JSON 405 without Allow still fails (fault method-not-allowed-without-allow)', async () => {
+    expectVerdicts(await verdictsOn(startTarget(['method-not-allowed-without-allow']), ['END-method-not-allowed-405']), { 'END-method-not-allowed-405': 'fail' });
+  });
+});
+
 describe('7. bytes after a response that has no content', () => {
   it.each([
     ['head-with-body', 'END-head-matches-get'],

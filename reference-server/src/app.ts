@@ -151,7 +151,7 @@ export function createRequestListener(config: AppConfig): (req: IncomingMessage,
     if (method === 'OPTIONS') return optionsReply(match.route);
     const operation = method === 'HEAD' ? match.route.operations.GET : isMethod(method) ? match.route.operations[method] : undefined;
     if (operation === undefined) {
-      if (faultActive('unsupported-method-404')) throw notFound();
+      if (faultActive('method-not-allowed-without-allow')) throw new ProblemError(genericProblem(405, `This path does not support ${method}.`));
       // Fault `allow-lists-refused-method`: a static Allow that lists every method, the refused one too.
       const allow = faultActive('allow-lists-refused-method') ? [...new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', method])].join(', ') : allowedMethods(match.route).join(', ');
       throw new ProblemError(genericProblem(405, `This path does not support ${method}; see Allow.`), { Allow: allow });

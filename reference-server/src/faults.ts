@@ -174,8 +174,8 @@ const definitions = [
     detects: ['END-delete-idempotent', 'DOC-status-documented'],
   },
   {
-    name: 'unsupported-method-404',
-    description: 'A method that a known path does not support answers 404 without Allow instead of 405.',
+    name: 'method-not-allowed-without-allow',
+    description: 'A method that a known path does not support answers 405 without the Allow header RFC 9110 requires of it.',
     detects: ['END-method-not-allowed-405'],
   },
   {

@@ -350,9 +350,9 @@ const demonstrations: Record<FaultName, (h: Harness) => Promise<void>> = {
     expect(again.json()).toMatchObject({ type: 'about:blank', title: 'Internal Server Error', status: 500 });
     expect((await h.call('DELETE', '/v2/projects/never-existed')).status).toBe(404);
   },
-  async 'unsupported-method-404'(h) {
+  async 'method-not-allowed-without-allow'(h) {
     const res = await h.call('DELETE', '/v2/projects');
-    expect(res.status).toBe(404);
+    expect(res.status).toBe(405);
     expect(res.headers['allow']).toBeUndefined();
   },
   async 'allow-lists-refused-method'(h) {

@@ -1,7 +1,7 @@
 /** §4 method contract: unsupported methods, and safe methods that change nothing. */
 import type { Arbitrary } from 'fast-check';
 import { fastCheck } from '../../src/check-kit/lazy-libraries.js';
-import { CheckFailure, CheckSkipped, defineCheck } from '../../src/model/check.js';
+import { CheckFailure, CheckSkipped, ShouldFailure, defineCheck } from '../../src/model/check.js';
 import type { CheckContext, HttpResponse, RequestSpec } from '../../src/model/context.js';
 import type { CollectionProfile } from '../../src/model/profile.js';
 import { brief, describe, ensure, expectHeader, expectJsonObject, expectStatus } from '../../src/check-kit/expect.js';
@@ -19,7 +19,7 @@ interface Served {
 export const methodNotAllowed405 = defineCheck({
   id: 'END-method-not-allowed-405',
   title: 'An unsupported method answers 405 with an Allow that lists what the path serves',
-  rule: 'A method a known path does not support MUST get 405 with an `Allow` header that lists the methods the path serves (at least those seen to succeed there) and leaves out the refused one (RFC 9110 §15.5.6, §10.2.1). Probed with TRACE, which the conventions leave unused and RFC 9110 defines as safe, so no probe can be a bulk write.',
+  rule: 'A method a known path does not support SHOULD get 405 (RFC 9110 §9.1; the conventions list no status for it: another is a warning), and a 405 MUST carry an `Allow` header that lists the methods the path serves (at least those seen to succeed there) and leaves out the refused one (RFC 9110 §15.5.6, §10.2.1). Probed with TRACE, which the conventions leave unused and RFC 9110 defines as safe, so no probe can be a bulk write; an HTML 405 without Allow is a proxy refusing TRACE itself (nginx), not judged.',
   severity: 'must',
   needs: ['collection'],
   uses: ['writable'],
@@ -31,16 +31,30 @@ export const methodNotAllowed405 = defineCheck({
       const item = await sharedItem(ctx, writable);
       paths.push({ url: listing, methods: [...(await succeeded(listing)), 'POST'] }, { url: item.url, methods: await succeeded(item.url) });
     } else paths.push({ url: listing, methods: await succeeded(listing) });
+    // Another status is a SHOULD's breach, judged once every path has met the MUSTs of a 405.
+    let notAllowed: ShouldFailure | undefined;
+    let judged = 0;
     for (const { url, methods } of paths) {
       const res = url === listing ? await errorProbes.unsupportedMethod(ctx, collection) : await unsupportedMethodProbe(ctx, url);
       if (res.status === 501) throw new CheckSkipped(`${describe(res)}: the server implements ${unsupportedMethod} for no resource (RFC 9110 §9.1), so there is no method restprobe may safely send to see a 405`);
       if (res.status < 300 && res.mediaType === 'message/http') throw new CheckSkipped(`${describe(res)}: the path serves ${unsupportedMethod}, so there is no method restprobe may safely send to see a 405`);
-      expectStatus(res, 405, `${unsupportedMethod}, which the path does not serve`);
+      if (res.status !== 405) {
+        // Express, Fastify, NestJS and LoopBack answer a method no route serves 404: RFC 9110 asks 405 as a SHOULD.
+        notAllowed ??= new ShouldFailure(`${describe(res)} to ${unsupportedMethod}, which the path does not serve: expected 405 with Allow, which RFC 9110 §9.1 recommends (SHOULD)`, '405', String(res.status), res.exchangeIndex);
+        continue;
+      }
+      if (res.headers['allow'] === undefined && res.mediaType === 'text/html') {
+        ctx.note(`${describe(res)} to ${unsupportedMethod}, an HTML page without Allow: a proxy in front refused the method itself (nginx does TRACE), not the API; not judged`);
+        continue;
+      }
+      judged++;
       const allow = parseAllow(expectHeader(res, 'Allow', '405')) ?? [];
       ensure(!allow.includes(res.method), `${describe(res)}: Allow is "${res.headers['allow']}", which lists ${res.method}, the method refused; expected only the methods the path serves`, `Allow without ${res.method}`, res.headers['allow']);
       const missing = methods.filter((m) => !allow.includes(m));
       ensure(missing.length === 0, `${describe(res)}: Allow is "${res.headers['allow']}", which leaves out ${missing.join(' and ')}, seen to succeed on this path; expected every method the path serves`, `Allow with ${methods.join(', ')}`, res.headers['allow']);
     }
+    if (notAllowed !== undefined) throw notAllowed;
+    if (judged === 0) throw new CheckSkipped(`a proxy in front answered ${unsupportedMethod} on every path: no 405 of the API's to judge`);
   },
 });
 
