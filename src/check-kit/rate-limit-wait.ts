@@ -3,7 +3,7 @@
  * out before a check ends, so the next one finds the client's budget back. Every wait comes
  * from what the target said, never a fixed sleep.
  */
-import type { CheckContext } from '../model/context.js';
+import type { CheckContext, HttpResponse } from '../model/context.js';
 import type { ProbeClient, RateLimitProbe } from '../model/needs.js';
 import { answeredAt, dateGrainMs, pauseFor, politeDefaults, retryAfterMs } from '../http/polite.js';
 
@@ -50,6 +50,14 @@ export function retryAfterWait(sent: Sent): StatedWait | undefined {
   // against restprobe's clock, to the skew answeredAt leaves unread (up to dateGrainMs) either way.
   return clock === sent.wall ? { ms, said, quantumMs: 1000 + dateGrainMs, graceMs: dateGrainMs } : { ms, said, quantumMs: 2000, graceMs: 1000 };
 }
+
+/** An answer's Retry-After in milliseconds from now, read as the polite client reads it (a 503 shedding load); undefined when absent or malformed. */
+export function retryAfterFromNow(res: HttpResponse): number | undefined {
+  return retryAfterMs(res.headers['retry-after'], answeredAt(res.headers, Date.now()));
+}
+
+/** Waits `ms`; the check's deadline ends the wait. */
+export const waitFor = (ctx: CheckContext, ms: number): Promise<void> => pauseFor(ms, ctx.signal);
 
 /** The most precise wait an answer states: a millisecond field when it sends one, else Retry-After. */
 export function statedWait(sent: Sent): StatedWait | undefined {

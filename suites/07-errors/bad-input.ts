@@ -8,7 +8,7 @@ import type { WritableCollection } from '../../src/model/needs.js';
 import type { CollectionProfile } from '../../src/model/profile.js';
 import { describe } from '../../src/check-kit/expect.js';
 import { isRestprobeError } from '../../src/errors.js';
-import { answeredAt, pauseFor, retryAfterMs } from '../../src/http/polite.js';
+import { retryAfterFromNow, waitFor } from '../../src/check-kit/rate-limit-wait.js';
 import { checkProperty } from '../../src/check-kit/property.js';
 import { freshMark } from '../../src/check-kit/fresh-mark.js';
 import { errorProbes, malformedJson, refusedWritesItem } from '../../src/check-kit/probes.js';
@@ -284,10 +284,10 @@ export const badInputNo5xx = defineCheck({
         if (res === undefined) return;
         // A 503 that says when to come back sheds load (a gateway, a node at capacity) and says
         // nothing of the input: sent once more after the wait, and the second answer is judged.
-        const shedMs = res.status === 503 ? retryAfterMs(res.headers['retry-after'], answeredAt(res.headers, Date.now())) : undefined;
+        const shedMs = res.status === 503 ? retryAfterFromNow(res) : undefined;
         if (shedMs !== undefined && shedMs <= ctx.profile.http.maxRetryWaitMs) {
           ctx.note(`${describe(res)} for ${show(input)} with Retry-After: ${res.headers['retry-after']}: shed, not judged; sent again after ${shedMs} ms`);
-          await pauseFor(shedMs, ctx.signal);
+          await waitFor(ctx, shedMs);
           res = await answer();
           if (res === undefined) return;
         }
