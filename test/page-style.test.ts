@@ -36,6 +36,8 @@ interface NotesOptions {
   readonly byOffset?: boolean;
   /** Another writer: each listing without a label adds an item of theirs once it is answered. */
   readonly busy?: boolean;
+  /** A page number past the last page answers 404 "Invalid page." (Django REST framework's PageNumberPagination). */
+  readonly pastEnd404?: boolean;
 }
 
 const cap = 10;
@@ -95,6 +97,7 @@ async function startNotes(options: NotesOptions = {}): Promise<{ profile: Target
         const byDefault = !q.has('per_page');
         const from = options.byOffset ? Number(q.get('offset') ?? 0) : options.ignorePage || page === 1 ? 0 : (page - 1) * perPage + (byDefault ? (options.skipBetweenPages ?? 0) : 0);
         const dropped = options.truncated && byDefault && (options.byOffset ? from > 0 : page > 1);
+        if (options.pastEnd404 && page > Math.max(1, Math.ceil(matching.length / perPage))) return send(404, { type: 'about:blank', title: 'Not Found', status: 404, detail: 'Invalid page.' });
         send(200, { data: dropped ? [] : sorted.slice(from, from + perPage), page, per_page: perPage, total: matching.length });
         if (options.busy && label === null) {
           add({ name: 'theirs, meanwhile' });
@@ -142,20 +145,29 @@ async function verdicts(profile: TargetProfile, only: readonly string[] = ids): 
   return Object.fromEntries(only.map((id) => [id, worstFinding(results.filter((r) => r.id === id))?.status ?? 'none']));
 }
 
+/** What a conforming page-numbered collection gets. */
+const conforming = {
+  'END-get-collection-200': 'pass',
+  'END-offset-pages-disjoint': 'pass',
+  // Page numbers shift under inserts as offsets do: reported, never failed.
+  'END-offset-shift-under-inserts': 'warn',
+  'END-sort-honoured': 'pass',
+  'END-sort-ties-deterministic': 'pass',
+  'LIM-limit-capped': 'pass',
+  'LIM-default-page-bounded': 'pass',
+  'LIM-limit-invalid-400': 'pass',
+};
+
 describe('a collection paged by number, sorted with a separate order parameter', () => {
   it('conforming: passes, walks page numbers from 1, sends the direction in order, and leaves only what was there', async () => {
     const notes = await startNotes({ preexisting: 3 });
-    expect(await verdicts(notes.profile)).toEqual({
-      'END-get-collection-200': 'pass',
-      'END-offset-pages-disjoint': 'pass',
-      // Page numbers shift under inserts as offsets do: reported, never failed.
-      'END-offset-shift-under-inserts': 'warn',
-      'END-sort-honoured': 'pass',
-      'END-sort-ties-deterministic': 'pass',
-      'LIM-limit-capped': 'pass',
-      'LIM-default-page-bounded': 'pass',
-      'LIM-limit-invalid-400': 'pass',
-    });
+    expect(await verdicts(notes.profile)).toEqual(conforming);
+    expect(notes.count()).toBe(3);
+  });
+
+  it("conforming, and answering a page number past the last page 404 (Django REST framework's PageNumberPagination): passes the same, nothing taken for a broken page", async () => {
+    const notes = await startNotes({ preexisting: 3, pastEnd404: true });
+    expect(await verdicts(notes.profile)).toEqual(conforming);
     expect(notes.count()).toBe(3);
   });
 

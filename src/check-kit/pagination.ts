@@ -78,6 +78,23 @@ export async function fetchPage(ctx: CheckContext, c: CollectionProfile, q: Page
 }
 
 /**
+ * {@link fetchPage}, but a page number past the last one answered 404 is the end, undefined:
+ * Django REST framework's PageNumberPagination answers so ("Invalid page."), and the
+ * conventions say nothing of pages past the end. The first page never is.
+ */
+export async function fetchPageOrEnd(ctx: CheckContext, c: CollectionProfile, q: PageQuery, options: ShapeOptions = {}): Promise<Page | undefined> {
+  const index = c.pagination.style === 'page' ? (q.page ?? pageIndex(q)) : undefined;
+  if (index === undefined || index === 0) return fetchPage(ctx, c, q, options);
+  const res = await ctx.http.send({ method: 'GET', path: pagePath(c, q) });
+  if (res.status === 404) {
+    ctx.note(`${describe(res)}: a page number past the last page, answered 404 (as Django REST framework does): the end of the pages`);
+    return undefined;
+  }
+  expectStatus(res, 200, 'a page of results');
+  return readPage(res, c, options);
+}
+
+/**
  * GETs one page of a marked query: a page holding an item outside the filter means the
  * collection ignores it, and the page is no fixture (ERR_SETUP, see {@link walk}).
  */
@@ -184,7 +201,8 @@ export async function* walk(
     if (n > maxRequests) throw endless(`still going after ${maxRequests} requests`);
     if (Date.now() - started > walkMsAllowed) throw endless(`still going after ${walkMsAllowed / 1000} s`);
     const at = c.pagination.style === 'page' ? { page: n - 1 } : { offset };
-    const page = await fetchPage(ctx, c, positional(c) ? { ...q, ...at } : { ...q, ...(cursor !== undefined && { cursor }) }, options);
+    const page = await fetchPageOrEnd(ctx, c, positional(c) ? { ...q, ...at } : { ...q, ...(cursor !== undefined && { cursor }) }, options);
+    if (page === undefined) return;
     if (!options.judgeFilters) expectFiltered(page, q.filters ?? {}, c);
     // A page larger than asked for means the limit (or its parameter name) is ignored.
     ensure(q.limit === undefined || page.items.length <= q.limit, `${describe(page.res)}: ${page.items.length} items for ${c.pagination.limitParam}=${q.limit}, expected at most ${q.limit}`, `≤ ${q.limit} items`, `${page.items.length}`);

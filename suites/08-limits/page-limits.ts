@@ -4,7 +4,7 @@ import type { CollectionProfile } from '../../src/model/profile.js';
 import type { CheckContext } from '../../src/model/context.js';
 import { brief, describe, ensure, expectStatus } from '../../src/check-kit/expect.js';
 import { Unmet, maxCapToFill, needs, type CappedWalk } from '../../src/model/needs.js';
-import { createMarked, fetchPage, pagePath, positional, readPage, sharedWalkSet, walk, walkDefects, type MarkedSet, type Page } from '../../src/check-kit/pagination.js';
+import { createMarked, fetchPage, fetchPageOrEnd, pagePath, positional, readPage, sharedWalkSet, walk, walkDefects, type MarkedSet, type Page } from '../../src/check-kit/pagination.js';
 
 /**
  * The sizes the cap checks fill a collection to, smallest first: just past the common
@@ -161,7 +161,8 @@ const idsOf = (page: Page, c: CollectionProfile): string[] => page.items.map((i)
 async function boundShown(ctx: CheckContext, c: CollectionProfile, first: Page, max: number | undefined): Promise<string | undefined> {
   const held = first.items.length;
   if (!positional(c) && typeof first.nextCursor !== 'string') return undefined;
-  const second = await fetchPage(ctx, c, !positional(c) ? { cursor: first.nextCursor! } : c.pagination.style === 'page' ? { page: 1 } : { offset: held });
+  const second = await fetchPageOrEnd(ctx, c, !positional(c) ? { cursor: first.nextCursor! } : c.pagination.style === 'page' ? { page: 1 } : { offset: held });
+  if (second === undefined) return undefined;
   withinMax(second, max);
   const [one, two] = [idsOf(first, c), idsOf(second, c)];
   if (two.length === 0 || two.some((id) => one.includes(id))) return undefined;
@@ -192,7 +193,7 @@ async function pageAboveCap(ctx: CheckContext, c: CollectionProfile, max: number
 /** Whether items follow a non-empty page: a next cursor, or (offset and page styles) items at the next offset. */
 async function moreFollow(ctx: CheckContext, c: CollectionProfile, page: Page): Promise<boolean> {
   const n = page.items.length;
-  return typeof page.nextCursor === 'string' || (positional(c) && n > 0 && (await fetchPage(ctx, c, { limit: n, offset: n })).items.length > 0);
+  return typeof page.nextCursor === 'string' || (positional(c) && n > 0 && ((await fetchPageOrEnd(ctx, c, { limit: n, offset: n }))?.items.length ?? 0) > 0);
 }
 
 /** A limit no cap allows: a list that answers it in full is unbounded. */
