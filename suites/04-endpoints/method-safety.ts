@@ -19,7 +19,7 @@ interface Served {
 export const methodNotAllowed405 = defineCheck({
   id: 'END-method-not-allowed-405',
   title: 'An unsupported method answers 405 with an Allow that lists what the path serves',
-  rule: 'A method a known path does not support SHOULD get 405 (RFC 9110 §9.1; the conventions list no status for it: another is a warning), and a 405 MUST carry an `Allow` header that lists the methods the path serves (at least those seen to succeed there) and leaves out the refused one (RFC 9110 §15.5.6, §10.2.1). Probed with TRACE, which the conventions leave unused and RFC 9110 defines as safe, so no probe can be a bulk write; an HTML 405 without Allow is a proxy refusing TRACE itself (nginx), not judged.',
+  rule: 'A method a known path does not support MUST be refused, and SHOULD be with 405 (RFC 9110 §9.1; the conventions list no status for it: another 4xx is a warning), and a 405 MUST carry an `Allow` header that lists the methods the path serves (at least those seen to succeed there) and leaves out the refused one (RFC 9110 §15.5.6, §10.2.1). Probed with TRACE, which the conventions leave unused and RFC 9110 defines as safe, so no probe can be a bulk write; an HTML 405 without Allow is a proxy refusing TRACE itself (nginx), not judged.',
   severity: 'must',
   needs: ['collection'],
   uses: ['writable'],
@@ -38,11 +38,13 @@ export const methodNotAllowed405 = defineCheck({
       const res = url === listing ? await errorProbes.unsupportedMethod(ctx, collection) : await unsupportedMethodProbe(ctx, url);
       if (res.status === 501) throw new CheckSkipped(`${describe(res)}: the server implements ${unsupportedMethod} for no resource (RFC 9110 §9.1), so there is no method restprobe may safely send to see a 405`);
       if (res.status < 300 && res.mediaType === 'message/http') throw new CheckSkipped(`${describe(res)}: the path serves ${unsupportedMethod}, so there is no method restprobe may safely send to see a 405`);
-      if (res.status !== 405) {
-        // Express, Fastify, NestJS and LoopBack answer a method no route serves 404: RFC 9110 asks 405 as a SHOULD.
+      // Express, Fastify, NestJS and LoopBack answer a method no route serves 404: RFC 9110 asks 405 as a SHOULD.
+      // A success (TRACE served as if it were GET) or a server error is no refusal at all, and fails.
+      if (res.status !== 405 && res.status >= 400 && res.status < 500) {
         notAllowed ??= new ShouldFailure(`${describe(res)} to ${unsupportedMethod}, which the path does not serve: expected 405 with Allow, which RFC 9110 §9.1 recommends (SHOULD)`, '405', String(res.status), res.exchangeIndex);
         continue;
       }
+      expectStatus(res, 405, `${unsupportedMethod}, which the path does not serve`);
       if (res.headers['allow'] === undefined && res.mediaType === 'text/html') {
         ctx.note(`${describe(res)} to ${unsupportedMethod}, an HTML page without Allow: a proxy in front refused the method itself (nginx does TRACE), not the API; not judged`);
         continue;
