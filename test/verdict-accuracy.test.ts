@@ -651,6 +651,23 @@ describe('not covered before, both ways', () => {
   });
 });
 
+describe('a key taken from the query by a gateway in front', () => {
+  it.each(['subscription-key', 'x-api-key'])("fails where ?%s= is taken as the key (Azure API Management's default, a gateway reading the header's own name)", async (name) => {
+    const gateway: Rewrites = {
+      request: (req) => {
+        const url = new URL(req.path, 'http://x');
+        const key = url.searchParams.get(name);
+        if (key === null) return req;
+        url.searchParams.delete(name);
+        return { ...req, path: `${url.pathname}${url.search}`, headers: { ...req.headers, 'x-api-key': key } };
+      },
+    };
+    const judged = await verdictsOn(startVariant(gateway), ['AUT-key-not-in-query']);
+    expectVerdicts(judged, { 'AUT-key-not-in-query': 'fail' });
+    expect(judged.explain).toContain(`?${name}=`);
+  });
+});
+
 describe('messages', () => {
   it('a problem-body failure counts the responses that break the rule, not their violations', async () => {
     // Every error body lacks both title and detail: two violations each.

@@ -103,7 +103,9 @@ export const keyNotInQuery = defineCheck({
   async run(ctx, { collection, credentials }) {
     await requireProtected(ctx, collection, 'whether a key in the URL is accepted');
     const key = await currentKey(ctx, credentials);
-    const names = [...new Set([...commonKeyParams, ...ctx.profile.auth.queryParams])];
+    // The key's own header name too (x-api-key): a gateway may take it in the query under the same name.
+    const header = ctx.profile.auth.apiKey?.header.toLowerCase();
+    const names = [...new Set([...commonKeyParams, ...ctx.profile.auth.queryParams, ...(header !== undefined && header !== 'authorization' ? [header] : [])])];
     for (const name of names) {
       const res = await ctx.http.send({ method: 'GET', path: withQueryParam(collection.path, name, key), auth: false });
       ensure(res.status >= 400, `${describe(res)} with the key in ?${name}= and no credential header: the key was accepted from the URL, expected 401`, '401', String(res.status));
