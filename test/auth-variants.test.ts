@@ -185,6 +185,13 @@ describe('session cookies (AUT-cookie-attributes)', () => {
     expect((await sessionVerdicts({ open: true }))['AUT-logout-ends-session']).toMatchObject({ status: 'skip', configKey: 'auth.session', message: expect.stringMatching(/without a session too: \/things is public/) });
   });
 
+  it('AUT-logout-ends-session with no collection to read: the logout path, which no GET opens (404 before and after), shows nothing of the session: a setup error, never a pass', async () => {
+    const server = await startSessionServer({});
+    open = server;
+    const { results } = await runChecks({ profile: { ...server.profile(), collections: [] }, checks: aut.filter((c) => c.id === 'AUT-logout-ends-session'), seed: 2 });
+    expect(results[0]).toMatchObject({ status: 'error', errorCode: 'ERR_SETUP', message: expect.stringMatching(/GET \/logout → 404 .*with the session cookie just set, so its end cannot be shown/) });
+  });
+
   it('fails a session cookie without HttpOnly, naming it and not the CSRF cookie', async () => {
     const verdicts = await sessionVerdicts({ sessionAttributes: 'Path=/; Secure; SameSite=Lax' });
     expect(verdicts['AUT-cookie-attributes']).toMatchObject({ status: 'fail', message: expect.stringMatching(/the session cookie "sessionid" \(path; secure; samesite\) lacks HttpOnly, expected/) });
