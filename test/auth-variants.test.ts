@@ -6,6 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { mkdtemp, readdir, readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,7 +18,9 @@ import { resultName, worstFinding } from '../src/model/result.js';
 import { catalogue } from '../suites/catalogue.js';
 import { hstsProblem } from '../suites/05-authentication/transport.js';
 import { startItemsServer, type ItemsServer } from './support/items-server.js';
-import { testProfile } from './support/profile.js';
+import { testProfile, thingsCollection } from './support/profile.js';
+import { HttpClient } from '../src/http/client.js';
+import { generateTlsMaterial } from '../reference-server/src/certificates.js';
 import { startSessionServer, type SessionServerOptions } from './support/session-server.js';
 import { startTarget, startVariant, type Target } from './support/target.js';
 import type { Rewrites } from './support/rewriting-proxy.js';
@@ -84,6 +87,28 @@ describe('the clean reference server', () => {
     const profile = { ...target.profile, auth: { ...target.profile.auth, apiKey: bearer(target.profile.auth.apiKey), limited: target.profile.auth.limited && { ...target.profile.auth.limited, header: 'Authorization' } } };
     const { verdicts, explain } = await judge(profile, target.client);
     expect(verdicts, explain).toMatchObject({ 'AUT-missing-credentials-401': 'pass', 'AUT-invalid-credentials-401': 'pass', 'AUT-key-not-in-query': 'pass', 'AUT-scope-403': 'pass', 'AUT-revoked-key-401': 'pass' });
+  });
+});
+
+describe('AUT-hsts on a loopback HTTPS host', () => {
+  it("skips, naming baseUrl, where no response carries Strict-Transport-Security (ASP.NET Core's HSTS leaves out localhost and 127.0.0.1 by default); one sent malformed still fails", async () => {
+    const tls = await generateTlsMaterial();
+    for (const [hsts, want] of [[undefined, 'skip'], ['max-age=0', 'fail']] as const) {
+      const server = createHttpsServer({ key: tls.key, cert: tls.cert }, (req, res) => {
+        res.writeHead(req.url === '/things' ? 200 : 404, { 'content-type': 'application/json', ...(hsts !== undefined && { 'strict-transport-security': hsts }) }).end(req.url === '/things' ? '{"data":[],"next_cursor":null}' : '{"status":404}');
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const base = testProfile(`https://127.0.0.1:${(server.address() as AddressInfo).port}`, { keyHeader: null });
+      const client = new HttpClient({ timeoutMs: 5_000, maxBodyBytes: 1 << 20, connections: 2, maxRequests: 100, ca: tls.ca });
+      try {
+        const { results } = await runChecks({ profile: { ...base, http: { ...base.http, ca: tls.ca }, collections: [thingsCollection] }, checks: aut.filter((c) => c.id === 'AUT-hsts'), seed: 2, client });
+        expect(results[0], results[0]?.message).toMatchObject({ status: want, ...(want === 'skip' && { configKey: 'baseUrl', message: expect.stringMatching(/no response from the loopback host 127\.0\.0\.1 carries Strict-Transport-Security/) }) });
+      } finally {
+        await client.close();
+        server.closeAllConnections();
+        await new Promise((resolve) => server.close(resolve));
+      }
+    }
   });
 });
 

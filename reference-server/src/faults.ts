@@ -496,7 +496,7 @@ const definitions = [
   },
   {
     name: 'missing-hsts',
-    description: 'HTTPS responses carry no Strict-Transport-Security.',
+    description: "HTTPS error responses (4xx, 5xx) carry no Strict-Transport-Security, as nginx's add_header without always.",
     detects: ['AUT-hsts'],
     overTls: true,
   },

@@ -192,12 +192,13 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   const routes = createRoutes({ seedProjects, projectsMaxLimit, keys, sessions, ids: options.reuseIds ? 'reuse' : 'uuid', webhooks, faults });
   // Loaded only for TLS: the certificate library and its polyfill stay out of plain runs.
   const tls = options.tls === true ? await (await import('./certificates.js')).generateTlsMaterial() : undefined;
-  const hsts = tls !== undefined && !faults.has('missing-hsts');
+  // Fault `missing-hsts`: only the 2xx and 3xx responses carry it.
+  const hstsOnErrors = !faults.has('missing-hsts');
   /** A node's server (or the balancer's): HTTPS with HSTS under `tls`, else plain HTTP. */
   const serverFor = (app: ReturnType<typeof withHsts>): Server => {
     // An https.Server is an http.Server for everything used here (listen, close, address).
-    const server: Server = tls === undefined ? createServer(app) : createHttpsServer({ key: tls.key, cert: tls.cert }, hsts ? withHsts(app) : app);
-    server.on('clientError', createClientErrorListener(faults, hsts ? { 'Strict-Transport-Security': hstsValue } : {}));
+    const server: Server = tls === undefined ? createServer(app) : createHttpsServer({ key: tls.key, cert: tls.cert }, withHsts(app, hstsOnErrors));
+    server.on('clientError', createClientErrorListener(faults, tls !== undefined && hstsOnErrors ? { 'Strict-Transport-Security': hstsValue } : {}));
     return server;
   };
   const memory = new ValidatorMemory();

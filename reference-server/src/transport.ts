@@ -17,11 +17,20 @@ type Listener = (req: IncomingMessage, res: ServerResponse) => void;
 /**
  * Adds Strict-Transport-Security to every response of `listener`. Set before the app
  * writes: Node merges it into the app's `writeHead`. Only for HTTPS listeners, since
- * RFC 6797 §7.2 forbids it over plain HTTP.
+ * RFC 6797 §7.2 forbids it over plain HTTP. Without `onErrors` (fault `missing-hsts`), a
+ * 4xx or 5xx goes without it, as nginx's `add_header` without `always` leaves them.
  */
-export function withHsts(listener: Listener): Listener {
+export function withHsts(listener: Listener, onErrors = true): Listener {
   return (req, res) => {
     res.setHeader('Strict-Transport-Security', hstsValue);
+    if (!onErrors) {
+      // end() without writeHead calls writeHead too (its implicit header).
+      const writeHead = res.writeHead.bind(res) as (status: number, ...rest: unknown[]) => ServerResponse;
+      res.writeHead = ((status: number, ...rest: unknown[]) => {
+        if (status >= 400) res.removeHeader('Strict-Transport-Security');
+        return writeHead(status, ...rest);
+      }) as ServerResponse['writeHead'];
+    }
     listener(req, res);
   };
 }

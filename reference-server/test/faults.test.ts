@@ -863,9 +863,11 @@ const demonstrations: Record<FaultName, (h: Harness) => Promise<void>> = {
   },
   async 'missing-hsts'(h) {
     expect(h.server.url).toMatch(/^https:/);
-    const res = await h.call('GET', '/v2/projects');
-    expect(res.status).toBe(200);
+    const res = await h.call('GET', '/v2/restprobe-no-such-path');
+    expect(res.status).toBe(404);
     expect(res.headers['strict-transport-security']).toBeUndefined();
+    // A success still carries it, as nginx's add_header does.
+    expect((await h.call('GET', '/v2/projects')).headers['strict-transport-security']).toBe('max-age=31536000');
   },
   async 'plain-http-serves-data'(h) {
     const project = await h.createProject();

@@ -38,6 +38,12 @@ export const hsts = defineCheck({
       await errorProbes.unknownPath(ctx),
       await ctx.http.send({ method: 'GET', path: '/', auth: false }),
     ];
+    // ASP.NET Core's HSTS middleware leaves out localhost, 127.0.0.1 and [::1] by default, and a
+    // browser records no HSTS for an IP address (RFC 6797 §8.1): on a loopback host, a header that is
+    // missing everywhere says nothing of the deployed host. One sent is judged all the same.
+    if (loopback.has(base.hostname) && responses.every((r) => r.headers['strict-transport-security'] === undefined)) {
+      throw new CheckSkipped(`no response from the loopback host ${base.hostname} carries Strict-Transport-Security, which servers leave out there (ASP.NET Core's default) and browsers would not record: run against the deployed host name to judge it`, 'baseUrl');
+    }
     const problemOf = (r: HttpResponse): string | undefined => {
       const why = hstsProblem(r.headers['strict-transport-security']);
       return why === undefined ? undefined : `${describe(r)}: ${why}`;
