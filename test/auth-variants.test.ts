@@ -23,7 +23,7 @@ import { HttpClient } from '../src/http/client.js';
 import { generateTlsMaterial } from '../reference-server/src/certificates.js';
 import { startSessionServer, type SessionServerOptions } from './support/session-server.js';
 import { startTarget, startVariant, type Target } from './support/target.js';
-import type { Rewrites } from './support/rewriting-proxy.js';
+import { jsonOf, type Rewrites } from './support/rewriting-proxy.js';
 
 const aut = catalogue.filter((c) => c.section === 'AUT');
 let open: { close(): Promise<void> } | undefined;
@@ -109,6 +109,22 @@ describe('AUT-hsts on a loopback HTTPS host', () => {
         await new Promise((resolve) => server.close(resolve));
       }
     }
+  });
+});
+
+describe('a framework that validates the body before it authenticates (Fastify, auth in preHandler)', () => {
+  it('passes both credential checks: the writes they send carry the configured valid bodies, so the 400 an invalid one would get says nothing of them', async () => {
+    const validatesFirst: Rewrites = {
+      request: (req) => {
+        if ((req.method !== 'POST' && req.method !== 'PUT') || !/^\/v2\/(projects|members)(\/|$)/.test(req.path)) return req;
+        const body = jsonOf(req);
+        return typeof body?.name === 'string' ? req : { status: 400, headers: { 'content-type': 'application/problem+json' }, body: JSON.stringify({ type: 'about:blank', title: 'Bad Request', status: 400, detail: "body must have required property 'name'" }) };
+      },
+    };
+    const variant = await startVariant(validatesFirst);
+    open = variant;
+    const { verdicts, explain } = await judge(variant.profile, variant.client);
+    expect(verdicts, explain).toMatchObject({ 'AUT-missing-credentials-401': 'pass', 'AUT-invalid-credentials-401': 'pass' });
   });
 });
 

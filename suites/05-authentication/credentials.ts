@@ -18,18 +18,22 @@ function expectChallenges(responses: readonly HttpResponse[], what: string): voi
 /**
  * The requests of every method the collection takes, sent `how` (without credentials, or
  * with another): reads of the collection and of an item, and (on a run that may write)
- * writes that create nothing a refusing target would keep: a POST body of the run's mark
- * alone (sendCreating adds it), and writes to an item that does not exist. Anything a lenient target did create is cleaned up.
+ * writes that create nothing a refusing target would keep: a POST of the configured create
+ * body with the run's mark (sendCreating adds it), and writes to an item that does not exist.
+ * The bodies are the configured valid ones: a framework that validates the body before it
+ * authenticates (Fastify with auth in preHandler) answers an invalid one 400, which says
+ * nothing of the credentials. Anything a lenient target did create is cleaned up.
  */
 async function everyMethod(ctx: CheckContext, c: CollectionProfile, mayWrite: boolean, how: Pick<RequestSpec, 'auth' | 'headers'>): Promise<HttpResponse[]> {
   const item = unknownItemPath(c);
   const out = [await ctx.http.send({ method: 'GET', path: c.path, ...how }), await ctx.http.send({ method: 'GET', path: item, ...how })];
   if (!mayWrite) return out;
   // A POST only where restprobe could delete what a lenient target made of it.
-  if (supports(c, 'POST') && supports(c, 'DELETE')) out.push(await ctx.sendCreating(c, { method: 'POST', path: c.path, json: {}, ...how }));
+  if (supports(c, 'POST') && supports(c, 'DELETE')) out.push(await ctx.sendCreating(c, { method: 'POST', path: c.path, json: c.createBody ?? {}, ...how }));
+  const bodies = { PUT: c.replaceBody ?? c.createBody ?? {}, PATCH: c.patchBody ?? {} };
   for (const method of ['PUT', 'PATCH', 'DELETE'] as const) {
     if (!supports(c, method)) continue;
-    const res = await ctx.http.send({ method, path: item, ...(method !== 'DELETE' && { json: {} }), ...how });
+    const res = await ctx.http.send({ method, path: item, ...(method !== 'DELETE' && { json: bodies[method] }), ...how });
     if (method === 'PUT' && res.status >= 200 && res.status < 300) ctx.track(ctx.http.url(item));
     out.push(res);
   }
