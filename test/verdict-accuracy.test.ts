@@ -859,31 +859,35 @@ describe('a field created with the value a reset gives it (a todo\'s completed: 
   });
 });
 
-describe('ids that are Mongo ObjectIds (Express and Mongoose, a CastError answered 400)', () => {
-  const known = '64f0c2a1b3d4e5f6a7b8c9d0';
-  async function objectIdServer(missing: number): Promise<{ url: string; close(): Promise<void> }> {
+describe('ids of a shape a UUID is not (ERR-unknown-id-404 asks again with one shaped like a listed id)', () => {
+  /** A things API listing one item, `known`; an id not of `shape` is refused with `refusal`, an unknown one of it answered `missing`. */
+  async function idServer(known: string | number, shape: RegExp, refusal: number, missing: number): Promise<{ url: string; close(): Promise<void> }> {
     const problem = (status: number, title: string) => JSON.stringify({ type: 'about:blank', title, status });
     const server = createServer((req, res) => {
       const path = (req.url ?? '/').split('?')[0]!;
       if (path === '/things') return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: [{ id: known, name: 'thing' }], next_cursor: null }));
       const id = /^\/things\/([^/]+)$/.exec(path)?.[1];
       if (id === undefined) return void res.writeHead(404, { 'content-type': 'application/problem+json' }).end(problem(404, 'Not Found'));
-      if (!/^[0-9a-f]{24}$/.test(id)) return void res.writeHead(400, { 'content-type': 'application/problem+json' }).end(problem(400, 'Invalid id'));
-      if (id === known) return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id, name: 'thing' }));
+      if (!shape.test(id)) return void res.writeHead(refusal, { 'content-type': 'application/problem+json' }).end(problem(refusal, 'Invalid id'));
+      if (id === String(known)) return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: known, name: 'thing' }));
       res.writeHead(missing, { 'content-type': 'application/problem+json' }).end(problem(missing, 'Not Found'));
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
   }
 
-  it('ERR-unknown-id-404 asks again with an id shaped like a listed one, and passes on its 404; a 200 for it still fails', async () => {
+  it.each([
+    ['Mongo ObjectIds (Express and Mongoose, a CastError answered 400)', '64f0c2a1b3d4e5f6a7b8c9d0', /^[0-9a-f]{24}$/, 400, /for a UUID, which is no id of the shape \/things lists \(64f0c2a1b3d4e5f6a7b8c9d0\): asked again with one shaped like it/],
+    ["integers, collections[].idType left out (FastAPI's int path parameter, 422)", 7, /^\d+$/, 422, /for a UUID, where \/things lists integer ids \(7\): asked again with an unknown integer/],
+    ['ULIDs (a validator of their Crockford base32, 400)', '01HF8ZJ6Q9X4M2K7T3VWR5YNBC', /^[0-7][0-9A-HJKMNP-TV-Z]{25}$/, 400, /asked again with one shaped like it/],
+  ] as const)('%s: passes on the 404 to one of its shape; a 200 for it still fails', async (_what, known, shape, refusal, note) => {
     for (const [missing, want] of [[404, 'pass'], [200, 'fail']] as const) {
-      const server = await objectIdServer(missing);
+      const server = await idServer(known, shape, refusal, missing);
       try {
         const profile = { ...testProfile(server.url, { keyHeader: null }), collections: [thingsCollection] };
         const [result] = (await runChecks({ profile, checks: catalogue.filter((c) => c.id === 'ERR-unknown-id-404'), seed: 1 })).results;
         expect(result, result!.message).toMatchObject({ status: want });
-        if (want === 'pass') expect(result!.evidence.notes).toContainEqual(expect.stringMatching(/for a UUID, which is no id of the shape \/things lists \(64f0c2a1b3d4e5f6a7b8c9d0\): asked again with one shaped like it/));
+        if (want === 'pass') expect(result!.evidence.notes).toContainEqual(expect.stringMatching(note));
       } finally {
         await server.close();
       }

@@ -43,6 +43,8 @@ const idAlphabets = ['0123456789', 'abcdefghijklmnopqrstuvwxyz', 'ABCDEFGHIJKLMN
 export function lookalikeId(known: string): string {
   const head = /^[a-z]+_/i.exec(known)?.[0] ?? '';
   const body = known.slice(head.length);
+  // A ULID: Crockford's base32 (no I, L, O, U), its first character 0 to 7, kept.
+  if (/^[0-7][0-9A-HJKMNP-TV-Z]{25}$/.test(body)) return head + body[0] + Array.from({ length: 25 }, () => crockford[randomInt(crockford.length)]).join('');
   // All hex (an ObjectId): hex digits stay hex digits.
   const sets = /^[0-9a-f]+$/.test(body) ? ['0123456789abcdef'] : /^[0-9A-F]+$/.test(body) ? ['0123456789ABCDEF'] : idAlphabets;
   return head + [...body].map((ch) => {
@@ -50,6 +52,9 @@ export function lookalikeId(known: string): string {
     return set === undefined ? ch : set[randomInt(set.length)]!;
   }).join('');
 }
+
+/** Crockford's base32, a ULID's alphabet. */
+const crockford = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
 /**
  * The path of an item that does not exist, with an id of the collection's own kind: a UUID,

@@ -2,7 +2,7 @@
 import { CheckFailure, defineCheck } from '../../src/model/check.js';
 import { describe, expectStatus } from '../../src/check-kit/expect.js';
 import { errorAs2xx, expectProblems, isErrorAs2xx } from '../../src/check-kit/problem.js';
-import { errorProbes, itemPath, lookalikeId, refusedWritesItem, sharedGet, unsupportedAccept, unsupportedContentType, unconsumedTypes } from '../../src/check-kit/probes.js';
+import { errorProbes, itemPath, lookalikeId, refusedWritesItem, sharedGet, unknownItemPath, unsupportedAccept, unsupportedContentType, unconsumedTypes } from '../../src/check-kit/probes.js';
 import { firstListedId } from '../../src/check-kit/shape-probes.js';
 import { uuidPattern } from '../../src/model/ids.js';
 import { freshMark } from '../../src/check-kit/fresh-mark.js';
@@ -20,8 +20,12 @@ export const unknownId404 = defineCheck({
     // with 400: then an id shaped like one the listing shows is the unknown id asked for.
     if (res.status === 400 || res.status === 422) {
       const known = firstListedId(await sharedGet(ctx, { path: collection.path }), collection);
-      // Long enough that a random one of its shape names no item (an ObjectId's 24 characters), and no UUID itself.
-      if (known !== undefined && known.length >= 12 && !uuidPattern.test(known)) {
+      // Integer ids with collections[].idType left out (FastAPI's int, NestJS's ParseIntPipe, Spring's Long refuse a UUID).
+      if (known !== undefined && /^\d+$/.test(known)) {
+        ctx.note(`${describe(res)} for a UUID, where ${collection.path} lists integer ids (${known}): asked again with an unknown integer (say collections[].idType: integer)`);
+        res = await ctx.http.send({ method: 'GET', path: unknownItemPath({ ...collection, idType: 'integer' }) });
+      } else if (known !== undefined && known.length >= 12 && !uuidPattern.test(known)) {
+        // Long enough that a random one of its shape names no item (an ObjectId's 24 characters), and no UUID itself.
         ctx.note(`${describe(res)} for a UUID, which is no id of the shape ${collection.path} lists (${known}): asked again with one shaped like it`);
         res = await ctx.http.send({ method: 'GET', path: itemPath(collection, lookalikeId(known)) });
       }
