@@ -89,6 +89,8 @@ describe('webhooks check-receiver', () => {
 
   it('says an unset secret variable is missing, and an unreachable receiver could not be reached', async () => {
     await expect(checkReceiverCommand('http://127.0.0.1:9/x', { secretEnv: 'NOPE', scheme: 'standard', answerWithinMs: '100', toleranceSeconds: '300' }, {})).rejects.toThrow(/NOPE/);
+    // A processed URL that is none is a usage error at once, not a harness fault of one check later.
+    await expect(checkReceiverCommand('http://127.0.0.1:9/x', { secretEnv: 'HOOK', scheme: 'standard', answerWithinMs: '100', toleranceSeconds: '300', processedUrl: 'notemplate' }, { HOOK: 'whsec_x' })).rejects.toThrow(/^--processed-url: "notemplate" is not an http or https URL/);
     const code = await checkReceiverCommand('http://127.0.0.1:9/x', { secretEnv: 'S', scheme: 'standard', answerWithinMs: '100', toleranceSeconds: '300' }, { S: secret }, { write: () => true } as never);
     expect(code).toBe(3);
   });

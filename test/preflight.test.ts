@@ -45,6 +45,18 @@ describe('preflight', () => {
     expect(ran.out).toBe('');
   });
 
+  it.each<[string, Partial<RunOptions>, RegExp]>([
+    ['an empty --report-dir', { reportDir: '' }, /^--report-dir: no directory given/],
+    ['an empty --format (an unset variable in CI: no report at all, and exit 0)', { format: '' }, /^--format: no format given/],
+    ['an empty --only (which ran the whole catalogue)', { only: [''] }, /^--only: no check or section given/],
+    ['a section named in lower case', { only: ['err'] }, /unknown check or section "err" \(did you mean the section ERR\?\)/],
+  ])('%s: exit 2 naming it, before any request', async (_what, opts, message) => {
+    const ran = await runInProcess(server.url, { config: referenceConfig, ...opts });
+    expect(ran.code).toBe(2);
+    expect(ran.error?.message).toMatch(message);
+    expect(ran.out).toBe('');
+  });
+
   it('reports of an earlier run are removed, so CI never publishes a stale one', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'restprobe-pre-'));
     await writeFile(join(dir, 'restprobe-junit.xml'), '<testsuites tests="1" failures="0"/>');

@@ -213,7 +213,7 @@ Examples:
   const webhooks = cli.command('webhooks').description("webhook tools: test a team's own receiver");
   webhooks
     .command('check-receiver')
-    .description("send deliveries to a webhook receiver as the scheme's real senders do, and judge its answers (2xx for a valid one, quickly; 4xx for a wrong signature, a re-serialised body, a stale timestamp, missing signature headers, and a future timestamp should get one; 2xx for a repeat, processed once where --processed-url tells)")
+    .description("send deliveries to a webhook receiver as the scheme's real senders do, and judge its answers (2xx for a valid one, quickly, and for one signed during a secret rotation; 4xx for a wrong signature, a re-serialised body, a stale timestamp, missing signature headers, and a future timestamp should get one; 2xx for a repeat, processed once where --processed-url tells)")
     .argument('<url>', "the receiver's URL")
     .requiredOption('--secret-env <name>', 'the environment variable that holds the signing secret (never printed)')
     .addOption(new Option('--scheme <name>', 'how deliveries are signed').choices(['standard', 'github', 'stripe']).default('standard'))

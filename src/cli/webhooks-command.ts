@@ -52,6 +52,15 @@ export function parseHeaderLines(lines: readonly string[]): Record<string, strin
   return headers;
 }
 
+/** Whether `text` is an absolute http or https URL. */
+function isHttpUrl(text: string): boolean {
+  try {
+    return ['http:', 'https:'].includes(new URL(text).protocol);
+  } catch {
+    return false;
+  }
+}
+
 export async function checkReceiverCommand(url: string, opts: CheckReceiverOptions, env: NodeJS.ProcessEnv = process.env, out: NodeJS.WritableStream = process.stdout): Promise<number> {
   let target: URL;
   try {
@@ -69,6 +78,7 @@ export async function checkReceiverCommand(url: string, opts: CheckReceiverOptio
   if (!Number.isSafeInteger(tolerance) || tolerance < 1) throw new RestprobeError('ERR_USAGE', `--tolerance-seconds: "${opts.toleranceSeconds}" is not a positive whole number`);
   const settleMs = Number(opts.settleMs ?? defaultSettleMs);
   if (!Number.isSafeInteger(settleMs) || settleMs < 0) throw new RestprobeError('ERR_USAGE', `--settle-ms: "${opts.settleMs ?? ''}" is not a whole number of milliseconds`);
+  if (opts.processedUrl !== undefined && !isHttpUrl(opts.processedUrl.replace('{id}', 'evt_1'))) throw new RestprobeError('ERR_USAGE', `--processed-url: "${opts.processedUrl}" is not an http or https URL ({id} stands for the event id)`);
   const headers = parseHeaderLines(opts.header ?? []);
   const files = opts.reportDir === undefined && opts.format === undefined ? undefined : { dir: opts.reportDir ?? 'reports', formats: parseFormats(opts.format ?? defaultFormats) };
   if (files !== undefined) await prepareReportDir(files.dir);

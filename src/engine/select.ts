@@ -33,7 +33,11 @@ export function splitList(values: readonly string[] | undefined): string[] {
  * selectionOf(['ERR,END'], ['ERR-bad-input-no-5xx']); // { only: ['ERR', 'END'], skip: ['ERR-bad-input-no-5xx'] }
  * ```
  */
-export const selectionOf = (only: readonly string[] | undefined, skip: readonly string[] | undefined): Selection => ({ only: splitList(only), skip: splitList(skip) });
+export function selectionOf(only: readonly string[] | undefined, skip: readonly string[] | undefined): Selection {
+  // `--only ""` (an unset variable in a CI job) would run the whole catalogue instead of a part.
+  if (only !== undefined && only.length > 0 && splitList(only).length === 0) throw new RestprobeError('ERR_USAGE', '--only: no check or section given');
+  return { only: splitList(only), skip: splitList(skip) };
+}
 
 const matches = (check: Check, selector: string): boolean => check.id === selector || check.section === selector;
 
@@ -72,6 +76,7 @@ function filterChecks(checks: readonly Check[], selection: Selection): Check[] {
 }
 
 function suggest(selector: string, checks: readonly Check[]): string {
+  if (selector.toUpperCase() in sections) return ` (did you mean the section ${selector.toUpperCase()}?)`;
   const lower = selector.toLowerCase();
   const near = checks.find((c) => c.id.toLowerCase().includes(lower) || lower.includes(c.id.toLowerCase()));
   return near ? ` (did you mean ${near.id}?)` : ` (sections: ${Object.keys(sections).join(', ')})`;

@@ -81,6 +81,8 @@ export interface WriteReportsOptions {
  * ```
  */
 export async function prepareReportDir(dir: string): Promise<void> {
+  // An empty one (an unset variable) would pass the probe below in the working directory, then fail to be made after the run.
+  if (dir.trim() === '') throw new RestprobeError('ERR_USAGE', '--report-dir: no directory given; name one (default reports)');
   const probe = join(dir, `.restprobe-write-test.${process.pid}`);
   try {
     // Not mkdir -p: it never returns for a path under /proc (see make-dir.ts).
