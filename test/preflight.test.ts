@@ -173,6 +173,18 @@ describe('TLS', () => {
     }
   });
 
+  it('the wrong scheme either way ends the run at once, naming the right one: https:// to a plain server, http:// to a TLS one', async () => {
+    const plain = server.url;
+    const tlsToPlain = await run(plain.replace(/^http:/, 'https:'), { config: referenceConfig });
+    expect(tlsToPlain.code).toBe(3);
+    expect(tlsToPlain.error?.message).toBe(`cannot reach ${plain.replace(/^http:/, 'https:')}: the TLS handshake failed: the server speaks plain HTTP (did you mean ${plain}?)`);
+    expect(tlsToPlain.out).toBe('');
+    const plainToTls = await run(url.replace(/^https:/, 'http:'), { ca: join(dir, 'cert.pem') });
+    expect(plainToTls.code).toBe(3);
+    expect(plainToTls.error?.message).toBe(`cannot reach ${url.replace(/^https:/, 'http:')}: the server speaks TLS and closes plain HTTP requests (did you mean ${url}?)`);
+    expect(plainToTls.out).toBe('');
+  });
+
   it('--ca FILE trusts the target\'s CA: the run goes on to its checks (verification stays on)', async () => {
     const ran = await run(url, { ca: join(dir, 'cert.pem'), only: ['ERR-unknown-path-404'] });
     expect(ran.error?.message).toBeUndefined();

@@ -4,6 +4,7 @@
  * says once "the target stopped working after CHECK", with both answers as evidence, and
  * blocks the checks after it instead of blaming them.
  */
+import { connect as tlsConnect } from 'node:tls';
 import type { Damage, Health } from '../model/run-outcome.js';
 import type { TargetProfile } from '../model/profile.js';
 import { RestprobeError } from '../errors.js';
@@ -79,9 +80,34 @@ export async function healthPhase(profile: TargetProfile, send: Send): Promise<H
   // The API's access token from auth.oauth, got first: a refusal ends the run here, saying so.
   await profile.auth.apiKey?.issued?.fresh();
   const answers = await probe(profile, send);
-  const problem = harnessSideProblem(profile, answers);
+  const problem = harnessSideProblem(profile, answers) ?? (await speaksTls(profile, answers));
   if (problem !== undefined) throw problem;
   return answers.map(lineOf);
+}
+
+/**
+ * An http:// base URL whose every probe lost its connection before any answer: a server that
+ * speaks TLS closes a plain request that way (every check would end in the same error). A TLS
+ * handshake with it tells; the certificate is not judged here, only that it speaks TLS.
+ */
+async function speaksTls(profile: TargetProfile, answers: ProbeAnswer[]): Promise<RestprobeError | undefined> {
+  const base = new URL(profile.baseUrl);
+  if (base.protocol !== 'http:' || profile.http.proxy !== undefined || !answers.every((a) => a.error instanceof RestprobeError && a.error.code === 'ERR_PROTOCOL')) return undefined;
+  const port = Number(base.port || 80);
+  const handshake = await new Promise<boolean>((resolve) => {
+    const socket = tlsConnect({ host: base.hostname.replace(/^\[|\]$/g, ''), port, rejectUnauthorized: false, timeout: Math.min(profile.http.timeoutMs, 3_000) }, () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+    socket.once('timeout', () => {
+      socket.destroy();
+      resolve(false);
+    });
+  });
+  if (!handshake) return undefined;
+  const https = profile.baseUrl.replace(/^http:/, 'https:');
+  return new RestprobeError('ERR_TARGET_UNREACHABLE', `cannot reach ${profile.baseUrl}: the server speaks TLS and closes plain HTTP requests (did you mean ${https}?)`);
 }
 
 function harnessSideProblem(profile: TargetProfile, [base, collection]: ProbeAnswer[]): RestprobeError | undefined {

@@ -302,6 +302,10 @@ function toTransportError(err: unknown, req: RawRequest, options: ClientOptions)
   if (code !== undefined && unreachableCodes.has(code)) {
     return new RestprobeError('ERR_TARGET_UNREACHABLE', `${where}: cannot connect (${code})`, [], { cause: err });
   }
+  // OpenSSL's answer to plain HTTP where a TLS handshake was expected: the URL's scheme is wrong, for every request alike.
+  if (code === 'ERR_SSL_WRONG_VERSION_NUMBER' || /wrong version number/i.test(detail)) {
+    return new RestprobeError('ERR_TARGET_UNREACHABLE', `${where}: the TLS handshake failed: the server speaks plain HTTP (did you mean ${req.url.replace(/^https:/, 'http:')}?)`, [], { cause: err });
+  }
   return new RestprobeError('ERR_PROTOCOL', `${where}: the connection failed mid-exchange (${code ?? detail})`, [], { cause: err });
 }
 
