@@ -27,7 +27,9 @@ export function normaliseBaseUrl(raw: string): { ok: true; url: string } | { ok:
     return { ok: false, problem: 'must not contain credentials (found user:password@); use auth.apiKey with { "env": "NAME" }' };
   }
   if (url.search !== '' || url.hash !== '') {
-    return { ok: false, problem: `must not have a query or fragment (found ${JSON.stringify(url.search + url.hash)})` };
+    // Names only: a query's values may be a key (?api_key=…), which must not be echoed.
+    const shown = `${url.search === '' ? '' : `?${[...url.searchParams.keys()].map((k) => `${k}=…`).join('&')}`}${url.hash === '' ? '' : '#…'}`;
+    return { ok: false, problem: `must not have a query or fragment (found ${shown})` };
   }
   return { ok: true, url: url.href.replace(/\/+$/, '') };
 }

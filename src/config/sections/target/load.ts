@@ -46,7 +46,9 @@ function nodeUrl(raw: string): string {
 function plainUrl(raw: string, where: string): string {
   const result = normaliseBaseUrl(raw);
   if (result.ok && result.url.startsWith('http://')) return result.url;
-  throw new RestprobeError(where.startsWith('--') ? 'ERR_USAGE' : 'ERR_CONFIG_INVALID', `${where}: must be an http:// URL, not "${raw}"`, [`${where}: must be an http:// URL`]);
+  // The base URL's own wording, which never echoes credentials or a query's values.
+  const problem = result.ok ? 'must be an http:// URL (found https://)' : result.problem;
+  throw new RestprobeError(where.startsWith('--') ? 'ERR_USAGE' : 'ERR_CONFIG_INVALID', `${where}: ${problem}`, [`${where}: ${problem}`]);
 }
 
 /** Where the OpenAPI document is: a URL as it is, a file path absolute (the config's relative to its folder, the flag's to the working directory). */
