@@ -10,6 +10,7 @@ import $RefParser from '@apidevtools/json-schema-ref-parser';
 import { describe, expect, it } from 'vitest';
 import { loadOpenApi } from '../src/document/load.js';
 import { startTarget } from './support/target.js';
+import { refusedPort } from './support/refused-port.js';
 
 async function written(doc: unknown): Promise<string> {
   const path = join(await mkdtemp(join(tmpdir(), 'restprobe-doc-')), 'openapi.json');
@@ -42,5 +43,22 @@ describe('a self-contained JSON document', () => {
   it('with a reference that points nowhere in it: the resolver says which', async () => {
     const path = await written({ openapi: '3.1.0', info: { title: 't', version: '1' }, paths: { '/x': { get: { responses: { '200': { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/Gone' } } } } } } } } });
     await expect(loadOpenApi(path)).rejects.toThrow(/a \$ref points nowhere: .* has no #\/components\/schemas\/Gone/);
+  });
+});
+
+describe('a document at a URL that cannot be read', () => {
+  it('says why (refused, a status), with the run\'s own download or without one (restprobe init)', async () => {
+    const refused = `http://127.0.0.1:${refusedPort}/openapi.json`;
+    for (const download of [undefined, async (u: string) => { throw new Error(`GET ${u}: cannot connect (ECONNREFUSED)`); }]) {
+      await expect(loadOpenApi(refused, download)).rejects.toThrow(`OpenAPI document ${refused}: cannot be read: GET ${refused}: cannot connect (ECONNREFUSED)`);
+    }
+    const target = await startTarget();
+    try {
+      const missing = `${target.server.url}/no-such-openapi.json`;
+      await expect(loadOpenApi(missing)).rejects.toThrow(`OpenAPI document ${missing}: cannot be read: GET ${missing} answered 404`);
+      expect((await loadOpenApi(`${target.server.url}/openapi.json`)).version).toMatch(/^3\./);
+    } finally {
+      await target.close();
+    }
   });
 });

@@ -83,6 +83,31 @@ async function selfContained(location: string, source: string, download?: (url: 
   return resolves(root) ? root : undefined;
 }
 
+/**
+ * An http(s) file's text, where no run's client is given (`restprobe init`): the resolver's own
+ * download keeps a 30 s timer alive after a failure, which held the process that long.
+ */
+async function fetchText(url: string, redirects = 5): Promise<string> {
+  const { request } = await import('undici');
+  let res: Awaited<ReturnType<typeof request>>;
+  try {
+    res = await request(url, { method: 'GET', signal: AbortSignal.timeout(downloadTimeoutMs) });
+  } catch (err) {
+    const code = (err as { code?: string }).code ?? (err as Error).name;
+    throw new Error(`GET ${url}: cannot connect (${code})`, { cause: err });
+  }
+  const location = res.headers['location'];
+  if (res.statusCode >= 300 && res.statusCode < 400 && typeof location === 'string' && redirects > 0) {
+    await res.body.dump();
+    return fetchText(new URL(location, url).href, redirects - 1);
+  }
+  if (res.statusCode < 200 || res.statusCode > 299) {
+    await res.body.dump();
+    throw new Error(`GET ${url} answered ${res.statusCode}`);
+  }
+  return res.body.text();
+}
+
 /** `download`, each URL fetched once (a failure too): the fast path and the resolver share its answers. */
 function once(download: (url: string) => Promise<string>): (url: string) => Promise<string> {
   const fetched = new Map<string, Promise<string>>();
@@ -133,18 +158,28 @@ export async function loadOpenApi(source: string, download?: (url: string) => Pr
     }
   }
   // Each file read once: the resolver reads the root again only when it is not self-contained.
-  const read = download === undefined ? undefined : once(download);
+  // The last download that failed, whose reason the resolver's error leaves out.
+  let failed: Error | undefined;
+  const read = once(async (url) => {
+    try {
+      return await (download ?? fetchText)(url);
+    } catch (err) {
+      failed = err instanceof Error ? err : new Error(String(err));
+      throw err;
+    }
+  });
   let root = await selfContained(location, source, read);
   if (root === undefined) {
     try {
       const { default: $RefParser } = await import('@apidevtools/json-schema-ref-parser');
       // The user names the URL (often a staging host on a private network): no SSRF guard here.
       // `download` (a run's own client: its CA, proxy, timeout and body cap) reads http(s) files when given.
-      const http = { safeUrlResolver: false, timeout: downloadTimeoutMs, ...(read !== undefined && { read: (file: { url: string }) => read(file.url) }) };
+      const http = { safeUrlResolver: false, timeout: downloadTimeoutMs, read: (file: { url: string }) => read(file.url) };
       // A document fetched from a URL may not pull files of this machine into the bundle.
       root = await $RefParser.bundle(location, { resolve: { http, ...(isUrl(source) && { file: false }) } });
     } catch (err) {
-      throw invalid(source, resolverProblem(err), err);
+      const reason = (err as { name?: string }).name === 'ResolverError' && failed !== undefined ? `cannot be read: ${failed.message}` : resolverProblem(err);
+      throw invalid(source, reason, err);
     }
   }
   const version = versionOf(root);
