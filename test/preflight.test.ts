@@ -50,6 +50,7 @@ describe('preflight', () => {
     ['an empty --format (an unset variable in CI: no report at all, and exit 0)', { format: '' }, /^--format: no format given/],
     ['an empty --only (which ran the whole catalogue)', { only: [''] }, /^--only: no check or section given/],
     ['a section named in lower case', { only: ['err'] }, /unknown check or section "err" \(did you mean the section ERR\?\)/],
+    ['a receiver-mode check', { only: ['EVT-receiver-valid-2xx'] }, /^EVT-receiver-valid-2xx: receiver mode, run by restprobe webhooks check-receiver URL --secret-env NAME, not by restprobe run$/],
   ])('%s: exit 2 naming it, before any request', async (_what, opts, message) => {
     const ran = await runInProcess(server.url, { config: referenceConfig, ...opts });
     expect(ran.code).toBe(2);

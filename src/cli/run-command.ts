@@ -3,6 +3,7 @@
  * print live lines and a summary, write the reports, and choose the exit code.
  */
 import { catalogue } from '../../suites/catalogue.js';
+import { receiverCatalogue } from '../../suites/06-events/receiver.js';
 import { loadProfile } from '../config/load.js';
 import { instancesOf } from '../engine/instances.js';
 import { runChecks } from '../engine/run.js';
@@ -60,6 +61,9 @@ export async function runCommand(baseUrl: string | undefined, opts: RunOptions, 
   const formats = parseFormats(opts.format);
   const seed = parseSeed(opts.seed, '--seed');
   const selection = selectionOf(opts.only, opts.skip);
+  // A receiver-mode check judges a team's own receiver, which `run` has none of: say where it runs.
+  const receiverOnly = selection.only.filter((s) => receiverCatalogue.some((c) => c.id === s));
+  if (receiverOnly.length > 0) throw new RestprobeError('ERR_USAGE', `${receiverOnly.join(', ')}: receiver mode, run by restprobe webhooks check-receiver URL --secret-env NAME, not by restprobe run`);
   const matching = selectChecks(catalogue, selection);
   if (matching.length === 0) {
     throw new RestprobeError('ERR_USAGE', `no check selected: ${describeSelection(selection)} matches no check in the catalogue (see restprobe checks)`);
