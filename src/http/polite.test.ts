@@ -39,7 +39,9 @@ describe('Pacer waits', () => {
     while (Date.now() < busyUntil);
     await Promise.all(waits);
     const gaps = left.slice(1).map((t, i) => t - left[i]!);
-    // A millisecond of slack: each records its time a few microtasks after it left.
-    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(49);
+    // Without the pace they would leave together (gaps of 0). Slack of three clock grains: Date.now
+    // counts whole milliseconds at both ends of a gap, and a timer may fire in the millisecond
+    // before its slot (48 was seen once in a CI replica).
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(47);
   });
 });
