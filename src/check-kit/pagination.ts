@@ -72,7 +72,11 @@ export interface ShapeOptions {
 
 /** GETs one page; fails unless it is 200 with its items (a `data` array, or where the envelope says) and, cursor style, its next cursor or null. */
 export async function fetchPage(ctx: CheckContext, c: CollectionProfile, q: PageQuery, options: ShapeOptions = {}): Promise<Page> {
-  const res = await ctx.http.send({ method: 'GET', path: pagePath(c, q) });
+  return pageOf(await ctx.http.send({ method: 'GET', path: pagePath(c, q) }), c, options);
+}
+
+/** A page's answer as a page: 200, read as the collection's style, or the check fails. */
+function pageOf(res: HttpResponse, c: CollectionProfile, options: ShapeOptions): Page {
   expectStatus(res, 200, 'a page of results');
   return readPage(res, c, options);
 }
@@ -84,14 +88,12 @@ export async function fetchPage(ctx: CheckContext, c: CollectionProfile, q: Page
  */
 export async function fetchPageOrEnd(ctx: CheckContext, c: CollectionProfile, q: PageQuery, options: ShapeOptions = {}): Promise<Page | undefined> {
   const index = c.pagination.style === 'page' ? (q.page ?? pageIndex(q)) : undefined;
-  if (index === undefined || index === 0) return fetchPage(ctx, c, q, options);
   const res = await ctx.http.send({ method: 'GET', path: pagePath(c, q) });
-  if (res.status === 404) {
+  if (index !== undefined && index > 0 && res.status === 404) {
     ctx.note(`${describe(res)}: a page number past the last page, answered 404 (as Django REST framework does): the end of the pages`);
     return undefined;
   }
-  expectStatus(res, 200, 'a page of results');
-  return readPage(res, c, options);
+  return pageOf(res, c, options);
 }
 
 /**

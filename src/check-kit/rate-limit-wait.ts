@@ -5,7 +5,7 @@
  */
 import type { CheckContext, HttpResponse } from '../model/context.js';
 import type { ProbeClient, RateLimitProbe } from '../model/needs.js';
-import { answeredAt, dateGrainMs, pauseFor, politeDefaults, retryAfterMs } from '../http/polite.js';
+import { answeredAt, dateGrainMs, pauseFor, politeDefaults, retryAfterMs, retryAfterOf } from '../http/polite.js';
 
 /** The polite client's first back-off, for checks that wait as it would. */
 export const firstBackoffMs = politeDefaults.baseDelayMs;
@@ -53,7 +53,7 @@ export function retryAfterWait(sent: Sent): StatedWait | undefined {
 
 /** An answer's Retry-After in milliseconds from now, read as the polite client reads it (a 503 shedding load); undefined when absent or malformed. */
 export function retryAfterFromNow(res: HttpResponse): number | undefined {
-  return retryAfterMs(res.headers['retry-after'], answeredAt(res.headers, Date.now()));
+  return retryAfterOf(res.headers);
 }
 
 /** Waits `ms`; the check's deadline ends the wait. */

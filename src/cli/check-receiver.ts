@@ -51,6 +51,11 @@ export function headerSecrets(headers: Readonly<Record<string, string>>): Secret
   return Object.entries(headers).map(([name, value]) => ({ envName: `HEADER_${name.toUpperCase().replace(/[^A-Z0-9]+/g, '_')}`, value }));
 }
 
+/** What a receiver run keeps out of every report and line it prints: the signing secret and the --header values. */
+export function receiverSecrets(receiver: ReceiverTarget): Secret[] {
+  return [receiver.secret, ...headerSecrets(receiver.headers)];
+}
+
 /** The receiver as the checks' need sees it, defaults filled in. */
 export function receiverTarget(opts: ReceiverCheckOptions): ReceiverTarget {
   return {
@@ -75,7 +80,7 @@ export async function receiverProfile(receiver: ReceiverTarget): Promise<TargetP
   const profile = await loadProfile({ baseUrl: receiver.url, env: {} });
   return {
     ...profile,
-    secrets: [...profile.secrets, receiver.secret, ...headerSecrets(receiver.headers)],
+    secrets: [...profile.secrets, ...receiverSecrets(receiver)],
     http: { ...profile.http, concurrency: 1, timeoutMs: Math.max(receiver.answerWithinMs * 2, profile.http.timeoutMs) },
   };
 }

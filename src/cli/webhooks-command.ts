@@ -8,7 +8,7 @@
  * a failure, 3 when the receiver could not be reached.
  */
 import { RestprobeError } from '../errors.js';
-import { defaultSettleMs, headerSecrets, runReceiverChecks } from './check-receiver.js';
+import { defaultSettleMs, receiverSecrets, receiverTarget, runReceiverChecks } from './check-receiver.js';
 import { signatureSchemes, type SignatureScheme } from '../webhooks/signing.js';
 import { buildReport } from '../report/model.js';
 import { renderJson } from '../report/json.js';
@@ -84,9 +84,9 @@ export async function checkReceiverCommand(url: string, opts: CheckReceiverOptio
   if (files !== undefined) await prepareReportDir(files.dir);
 
   const color = (out as NodeJS.WriteStream).isTTY === true && !process.env['NO_COLOR'];
-  const secrets = [{ envName: opts.secretEnv, value: secret }, ...headerSecrets(headers)];
   const startedAt = new Date();
   const receiver = { url: target.href, secret, secretEnv: opts.secretEnv, scheme: opts.scheme as SignatureScheme, answerWithinMs: within, toleranceSeconds: tolerance, settleMs, headers, ...(opts.processedUrl !== undefined && { processedUrl: opts.processedUrl }) };
+  const secrets = receiverSecrets(receiverTarget(receiver));
   const { profile, outcome } = await runReceiverChecks(receiver, { ...(opts.json !== true && { onResult: (r) => out.write(`${renderCheckLine(r, { color, secrets })}\n`) }) });
   const report = buildReport({ baseUrl: profile.baseUrl, startedAt, durationMs: Date.now() - startedAt.getTime(), seed: 0, strict: false, version: toolVersion(), results: outcome.results, order: outcome.order, leftovers: outcome.leftovers });
   const paths = files === undefined ? [] : await publishReports(report, { ...files, secrets: profile.secrets }, out);

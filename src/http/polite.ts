@@ -61,6 +61,11 @@ export function retryAfterMs(value: string | string[] | undefined, now = Date.no
   return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
 
+/** An answer's Retry-After in milliseconds from now, an HTTP-date read against the clock {@link answeredAt} picks; undefined when absent or malformed. */
+export function retryAfterOf(headers: Readonly<Record<string, string | string[] | undefined>>): number | undefined {
+  return retryAfterMs(headers['retry-after'], answeredAt(headers, Date.now()));
+}
+
 /** How far the answer's Date may be from restprobe's clock and still be the same clock: a Date is whole seconds. */
 export const dateGrainMs = 2_000;
 /** The furthest a Date is believed off restprobe's clock: beyond it (a frozen clock, 1970), the arrival time is the better guess. */
@@ -229,7 +234,7 @@ async function sendPolitely(next: Send, req: RawRequest, pacer: Pacer, options: 
       // Each attempt's timeout counts from when it leaves, not from before the waits.
       const res = await next(attempt === 1 && held === undefined ? req : { ...req, startedAt: performance.now() });
       // Read only where a wait may follow: the Date behind an HTTP-date is parsed for these answers alone.
-      const retryAfter = res.status === 429 || res.status === 503 ? retryAfterMs(res.headers['retry-after'], answeredAt(res.headers, Date.now())) : undefined;
+      const retryAfter = res.status === 429 || res.status === 503 ? retryAfterOf(res.headers) : undefined;
       if (res.status === 429 || (res.status === 503 && retryAfter !== undefined && safeToRepeat)) {
         const asked = retryAfter ?? backoff(options, attempt);
         const shown = res.headers['retry-after'] === undefined ? 'no Retry-After' : `Retry-After: ${String(res.headers['retry-after'])}`;

@@ -49,6 +49,8 @@ export class RecordingSession implements HttpSession {
   private readonly credentialHeader: string[];
   /** Members the config says hold a secret (a minted key's `value`), redacted from evidence like `token` is. */
   private readonly secretMembers: readonly string[];
+  /** The current version's own header, which a request sent with `version: false` leaves out. */
+  private readonly versionHeaderNames: readonly string[];
   /** What every request to the target sends unless it says otherwise: Accept, and the version under a header scheme of its own. */
   private readonly targetHeaders: Readonly<Record<string, string>>;
   /** {@link targetHeaders} and the credentials (renewed ones: made per request). */
@@ -65,6 +67,7 @@ export class RecordingSession implements HttpSession {
   ) {
     this.credentialHeader = profile.auth.apiKey ? [profile.auth.apiKey.header] : [];
     this.secretMembers = configuredSecretMembers(profile);
+    this.versionHeaderNames = Object.keys(currentVersionHeaders(profile));
     this.targetHeaders = Object.freeze({ ...plainHeaders, ...currentVersionHeaders(profile) });
     this.defaultHeaders = Object.freeze({ ...this.targetHeaders, ...credentialHeaders(profile) });
     this.origins = targetOrigins(profile);
@@ -211,7 +214,7 @@ export class RecordingSession implements HttpSession {
     // Most requests send just the defaults: one shared object, not one per request.
     if (spec.json === undefined && spec.form === undefined && spec.headers === undefined && spec.version !== false) return defaults;
     const headers: Record<string, string> = { ...defaults };
-    if (spec.version === false) for (const name in currentVersionHeaders(this.profile)) delete headers[name];
+    if (spec.version === false) for (const name of this.versionHeaderNames) delete headers[name];
     if (spec.json !== undefined) headers['content-type'] = 'application/json';
     else if (spec.form !== undefined) headers['content-type'] = 'application/x-www-form-urlencoded';
     if (spec.headers) for (const name in spec.headers) headers[name.toLowerCase()] = spec.headers[name]!;

@@ -69,7 +69,7 @@ export const deprecationHeaders = defineCheck({
       // may be younger than the version (a new endpoint is a compatible change, §9.4).
       const answers: HttpResponse[] = [];
       for (const c of ctx.profile.collections) answers.push(await getVersioned(ctx, v, version, c.path));
-      const served = answers.filter((res) => res.status === 200);
+      const [served, younger] = [answers.filter((res) => res.status === 200), answers.filter((res) => res.status !== 200)];
       if (served.length === 0) {
         const res = answers[0]!;
         const sunset = res.headers['sunset'];
@@ -82,9 +82,9 @@ export const deprecationHeaders = defineCheck({
         }
         throw new CheckFailure(`${describe(res)}: deprecated version ${version} ${past ? 'is past its Sunset' : `no longer serves before its Sunset (${sunset ?? 'none given'})`}, no configured collection served it, expected 200 until the sunset date, then removal`, '200', String(res.status), res.exchangeIndex);
       }
-      const younger = answers.filter((res) => res.status !== 200);
       if (younger.length > 0) ctx.note(`version ${version}: ${younger.map((res) => `${new URL(res.url).pathname} ${res.status}`).join(', ')}: not served under it, as an endpoint added in a later version is not; judged where it is served`);
-      for (const res of served) {
+      // Each served answer judged; the dates of each, for the note.
+      const datesOf = served.map((res) => {
         const at = (name: string): string => {
           const value = res.headers[name.toLowerCase()];
           if (value === undefined) throw new CheckFailure(`${describe(res)}: deprecated version ${version} sends no ${name}, expected one`, name, 'none', res.exchangeIndex);
@@ -98,11 +98,11 @@ export const deprecationHeaders = defineCheck({
         if (badSunset) throw new CheckFailure(`${describe(res)}: Sunset: ${sunsetValue} ${badSunset}, expected an HTTP-date (RFC 8594)`, 'an HTTP-date', sunsetValue, res.exchangeIndex);
         const deprecatedMs = Number(deprecation.slice(1)) * 1000;
         ensure(Date.parse(sunsetValue) >= deprecatedMs, `${describe(res)}: Sunset ${sunsetValue} is before Deprecation ${new Date(deprecatedMs).toUTCString()}, expected the sunset not earlier than the deprecation (RFC 9745 §4)`, `not before ${new Date(deprecatedMs).toUTCString()}`, sunsetValue);
-      }
+        return `Deprecation ${deprecation} (${new Date(deprecatedMs).toISOString()}), Sunset ${sunsetValue}`;
+      });
       // The notice is the version's: read from the first answer that served it.
       const res = served[0]!;
-      const deprecation = res.headers['deprecation']!;
-      const dates = `Deprecation ${deprecation} (${new Date(Number(deprecation.slice(1)) * 1000).toISOString()}), Sunset ${res.headers['sunset']}`;
+      const dates = datesOf[0]!;
       const [notice] = linkTargets(res.headers['link'], 'deprecation');
       if (notice === undefined) {
         unlinked ??= new ShouldFailure(`${describe(res)}: Link: ${res.headers['link'] ?? '(none)'} has no rel="deprecation", expected a link to the deprecation notice, which RFC 9745 §3 recommends (SHOULD)`, 'rel="deprecation"', res.headers['link'] ?? 'none', res.exchangeIndex);
