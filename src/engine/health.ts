@@ -22,8 +22,7 @@ interface ProbeAnswer {
 }
 
 /** The probe's requests: GET the base URL, and the first collection, with the run's credentials. */
-async function probe(profile: TargetProfile, send: Send): Promise<ProbeAnswer[]> {
-  const paths = ['/', ...(profile.collections[0] ? [profile.collections[0].path] : [])];
+async function probe(profile: TargetProfile, send: Send, paths = ['/', ...(profile.collections[0] ? [profile.collections[0].path] : [])]): Promise<ProbeAnswer[]> {
   const out: ProbeAnswer[] = [];
   for (const path of paths) {
     try {
@@ -50,15 +49,19 @@ function lineOf(a: ProbeAnswer): string {
 }
 
 /**
- * GETs the base URL and the first collection, as the health phase did before the run.
+ * GETs the base URL and the first collection, as the health phase does before the run; with
+ * `again`, after a check, the first collection alone (the base URL, where there is none): a
+ * target that stopped working stops answering its API, and the probe is one request.
  *
  * @example
  * ```ts
  * await probeHealth(profile, send); // ['GET / → 200', 'GET /v2/projects → 200']
+ * await probeHealth(profile, send, { again: true }); // ['GET /v2/projects → 500']
  * ```
  */
-export async function probeHealth(profile: TargetProfile, send: Send): Promise<Health> {
-  return (await probe(profile, send)).map(lineOf);
+export async function probeHealth(profile: TargetProfile, send: Send, { again = false } = {}): Promise<Health> {
+  const first = profile.collections[0];
+  return (await probe(profile, send, ...(again ? [[first?.path ?? '/']] : []))).map(lineOf);
 }
 
 /**
@@ -128,8 +131,19 @@ function harnessSideProblem(profile: TargetProfile, [base, collection]: ProbeAns
   return new RestprobeError('ERR_CREDENTIALS_MISSING', `the target wants credentials: GET ${collection.path} answered 401${collection.challenge ? ` (WWW-Authenticate: ${collection.challenge.slice(0, 80)})` : ''}; configure auth.apiKey`);
 }
 
-/** Whether the target answers worse than before: a status class that changed, or no answer. */
+/** The request of a health line: `GET /v2/projects` of `GET /v2/projects → 200`. */
+const requestOf = (line: string): string => line.slice(0, line.lastIndexOf(' → '));
+
+/** The lines of `before` for the requests `now` sent again. */
+export function sameRequests(before: Health, now: Health): Health {
+  return before.filter((line) => now.some((n) => requestOf(n) === requestOf(line)));
+}
+
+/** Whether the target answers worse than before to a request sent both times: a status class that changed, or no answer. */
 export function worse(before: Health, now: Health): boolean {
   const cls = (line: string) => (line.endsWith('→ unknown') ? 'unknown' : (/→ (\d)\d\d$/.exec(line)?.[1] ?? 'none'));
-  return now.some((line, i) => before[i] !== undefined && cls(before[i]!) !== 'unknown' && cls(line) !== cls(before[i]!) && (cls(line) === '5' || cls(line) === 'none'));
+  return now.some((line) => {
+    const was = before.find((b) => requestOf(b) === requestOf(line));
+    return was !== undefined && cls(was) !== 'unknown' && cls(line) !== cls(was) && (cls(line) === '5' || cls(line) === 'none');
+  });
 }

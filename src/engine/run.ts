@@ -26,7 +26,7 @@ import { clientForProfile, type HttpClient } from '../http/client.js';
 import { blockedResult, damagedResult, executeCheck, harnessFaultResult, stoppedResult } from './execute.js';
 import { guard } from '../http/guards.js';
 import { politely, type Wait } from '../http/polite.js';
-import { probeHealth, worse, type Damage, type Health } from './health.js';
+import { probeHealth, sameRequests, worse, type Damage, type Health } from './health.js';
 import { planOrder } from './schedule.js';
 import type { Leftover, LedgerJournal } from './ledger.js';
 import { runShared } from './context.js';
@@ -174,8 +174,8 @@ export async function runChecks(input: RunInput): Promise<RunOutcome> {
     const settle = async (result: CheckResult): Promise<void> => {
       try {
         if (check.schedule === 'last' && damage === undefined && !stop.aborted) {
-          const now = await probeHealth(input.profile, healthSend);
-          if (!stop.aborted && worse(baseline, now)) damage = { after: key, before: baseline, now };
+          const now = await probeHealth(input.profile, healthSend, { again: true });
+          if (!stop.aborted && worse(baseline, now)) damage = { after: key, before: sameRequests(baseline, now), now };
         }
       } finally {
         running.delete(key);
