@@ -41,6 +41,7 @@ async function judge(target: Target, ids: readonly string[], profile: TargetProf
 interface Judged {
   readonly verdicts: Verdicts;
   readonly explain: string;
+  readonly results: readonly CheckResult[];
 }
 
 /** The verdicts of `ids` on a target, which is closed afterwards. */
@@ -48,7 +49,7 @@ async function verdictsOn(start: Promise<Target>, ids: readonly string[], adjust
   const target = await start;
   try {
     const { verdicts, results } = await judge(target, ids, adjust ? adjust(target.profile) : target.profile);
-    return { verdicts, explain: results.map((r) => `${resultName(r.id, r.collection)}: ${r.status} ${r.message}`).join('\n') };
+    return { verdicts, explain: results.map((r) => `${resultName(r.id, r.collection)}: ${r.status} ${r.message}`).join('\n'), results };
   } finally {
     await target.close();
   }
@@ -665,6 +666,33 @@ describe('a key taken from the query by a gateway in front', () => {
     const judged = await verdictsOn(startVariant(gateway), ['AUT-key-not-in-query']);
     expectVerdicts(judged, { 'AUT-key-not-in-query': 'fail' });
     expect(judged.explain).toContain(`?${name}=`);
+  });
+
+  /** A gateway that takes `?name=` as the key on the paths `where` matches, and refuses `?refused=` with 400 everywhere. */
+  const takesOn = (name: string, where: RegExp, refused?: string): Rewrites => ({
+    request: (req) => {
+      const url = new URL(req.path, 'http://x');
+      if (refused !== undefined && url.searchParams.has(refused)) return { status: 400, headers: { 'content-type': 'application/problem+json' }, body: '{"type":"about:blank","title":"Bad Request","status":400,"detail":"no keys in URLs"}' };
+      const key = url.searchParams.get(name);
+      if (key === null || !where.test(url.pathname)) return req;
+      url.searchParams.delete(name);
+      return { ...req, path: `${url.pathname}${url.search}`, headers: { ...req.headers, 'x-api-key': key } };
+    },
+  });
+
+  it('fails where one route alone takes the key from the query (its names sent in one request there)', async () => {
+    const judged = await verdictsOn(startVariant(takesOn('token', /^\/v2\/members/)), ['AUT-key-not-in-query']);
+    expect(judged.explain).toMatch(/^AUT-key-not-in-query \[members\]: fail .*\?api_key=, .*\?token=/m);
+    expect(judged.explain).toMatch(/^AUT-key-not-in-query \[projects\]: pass/m);
+    // One request there for every name (and the shared probe without credentials); the first collection one a name.
+    const sent = (collection: string) => judged.results.find((r) => r.collection === collection)!.evidence.requestCount;
+    expect(sent('members')).toBe(2);
+    expect(sent('projects')).toBeGreaterThanOrEqual(9);
+  });
+
+  it('fails on the first collection where a gateway refuses ?api_key= but takes ?token= (each name sent on its own there)', async () => {
+    const judged = await verdictsOn(startVariant(takesOn('token', /^\/v2\/projects/, 'api_key')), ['AUT-key-not-in-query']);
+    expect(judged.explain).toMatch(/^AUT-key-not-in-query \[projects\]: fail .*\?token= and no credential header/m);
   });
 });
 
