@@ -1,27 +1,57 @@
 /**
  * §3 refresh-token states and §5 rule 10 (RFC 6749 §6, RFC 9700 §4.14.2): every refresh
  * rotates the refresh token, the old one is then refused, and presenting it again revokes
- * the whole family. Each check runs its own code flow, so the run's shared token and the
- * other checks' families are untouched.
+ * the whole family. The three checks judge the steps of one family of their own (a code flow,
+ * so the run's shared token and the other checks' tokens are untouched), sent once for the run.
  */
 import { CheckSkipped, defineCheck } from '../../src/model/check.js';
-import type { CheckContext } from '../../src/model/context.js';
+import type { CheckContext, HttpResponse } from '../../src/model/context.js';
 import type { CodeFlowClient } from '../../src/model/needs.js';
 import { codeFlowTokens, refresh } from '../../src/check-kit/code-flow.js';
-import { requireTokens, tokensOf, type Tokens } from '../../src/check-kit/oauth-token.js';
+import { requireTokens, tokensOf } from '../../src/check-kit/oauth-token.js';
 import { describe, ensure, expectStatus } from '../../src/check-kit/expect.js';
 import { expectTokenError } from '../../src/check-kit/oauth-errors.js';
 
-/** A refresh token of the check's own family. */
-async function ownRefreshToken(ctx: CheckContext, client: CodeFlowClient): Promise<string> {
-  const tokens = await codeFlowTokens(ctx, client);
-  if (tokens.refreshToken === undefined) throw new CheckSkipped('the authorization server issued no refresh token with the code flow: there is no rotation to judge');
-  return tokens.refreshToken;
+/**
+ * A family's steps in order: the first refresh, the rotated-out refresh token presented again,
+ * then the newest one. Each step is sent only where the one before it leaves something to judge:
+ * the reuse after a refresh that issued tokens, the newest after a reuse that was refused.
+ */
+interface Family {
+  /** The refresh token the code flow issued; undefined where it issued none. */
+  readonly old?: string;
+  readonly first?: HttpResponse;
+  readonly reuse?: HttpResponse;
+  readonly newest?: HttpResponse;
 }
 
-/** The first refresh of a family, which must succeed for the check to go on. */
-async function rotated(ctx: CheckContext, client: CodeFlowClient, old: string): Promise<Tokens> {
-  return requireTokens(await refresh(ctx, client, old), 'refreshing with a fresh refresh token');
+/**
+ * The family, sent by the first of the three checks that asks, each holding the answers in its
+ * own evidence: one code flow and three refreshes, where each check would run the flow and the
+ * refreshes before its step.
+ */
+function family(ctx: CheckContext, client: CodeFlowClient): Promise<Family> {
+  return ctx.sharedAnswers(
+    'a refresh-token family',
+    async (sender): Promise<Family> => {
+      const old = (await codeFlowTokens(sender, client)).refreshToken;
+      if (old === undefined) return {};
+      const first = await refresh(sender, client, old);
+      const next = tokensOf(first)?.refreshToken;
+      if (first.status !== 200 || next === undefined || next === old) return { old, first };
+      const reuse = await refresh(sender, client, old);
+      if (tokensOf(reuse) !== undefined) return { old, first, reuse };
+      return { old, first, reuse, newest: await refresh(sender, client, next) };
+    },
+    (f, take) => ({ ...f, ...(f.first && { first: take(f.first) }), ...(f.reuse && { reuse: take(f.reuse) }), ...(f.newest && { newest: take(f.newest) }) }),
+  );
+}
+
+/** The family's first refresh, of a refresh token the code flow issued. */
+async function firstRefresh(ctx: CheckContext, client: CodeFlowClient): Promise<Family & { old: string; first: HttpResponse }> {
+  const f = await family(ctx, client);
+  if (f.old === undefined || f.first === undefined) throw new CheckSkipped('the authorization server issued no refresh token with the code flow: there is no rotation to judge');
+  return { ...f, old: f.old, first: f.first };
 }
 
 export const refreshRotates = defineCheck({
@@ -31,8 +61,7 @@ export const refreshRotates = defineCheck({
   severity: 'must',
   needs: ['oauthCodeFlow'],
   async run(ctx, { oauthCodeFlow: client }) {
-    const old = await ownRefreshToken(ctx, client);
-    const res = await refresh(ctx, client, old);
+    const { old, first: res } = await firstRefresh(ctx, client);
     expectStatus(res, 200, 'a refresh');
     const next = tokensOf(res);
     ensure(next !== undefined, `${describe(res)} holds no access_token, expected a new one`, 'access_token', 'none');
@@ -48,9 +77,10 @@ export const refreshOldRefused = defineCheck({
   needs: ['oauthCodeFlow'],
   assumes: ['STA-refresh-rotates'],
   async run(ctx, { oauthCodeFlow: client }) {
-    const old = await ownRefreshToken(ctx, client);
-    await rotated(ctx, client, old);
-    expectTokenError(await refresh(ctx, client, old), 'invalid_grant', [400], 'presenting the rotated-out refresh token at once (conventions §3: a refresh invalidates the old token; a reuse grace period, as Okta keeps 30 s by default, shows so)');
+    const { first, reuse } = await firstRefresh(ctx, client);
+    requireTokens(first, 'refreshing with a fresh refresh token');
+    if (reuse === undefined) throw new CheckSkipped(`${describe(first)} returned the same refresh token or none: there is no rotated-out token to present (STA-refresh-rotates judges that)`);
+    expectTokenError(reuse, 'invalid_grant', [400], 'presenting the rotated-out refresh token at once (conventions §3: a refresh invalidates the old token; a reuse grace period, as Okta keeps 30 s by default, shows so)');
   },
 });
 
@@ -61,13 +91,12 @@ export const refreshReuseRevokesFamily = defineCheck({
   severity: 'must',
   needs: ['oauthCodeFlow'],
   async run(ctx, { oauthCodeFlow: client }) {
-    const old = await ownRefreshToken(ctx, client);
-    const newest = (await rotated(ctx, client, old)).refreshToken;
-    if (newest === undefined) throw new CheckSkipped('the refresh returned no new refresh token: STA-refresh-rotates judges that');
+    const { first, reuse, newest } = await firstRefresh(ctx, client);
+    requireTokens(first, 'refreshing with a fresh refresh token');
+    if (reuse === undefined) throw new CheckSkipped('the refresh returned no new refresh token: STA-refresh-rotates judges that');
     // Not a dependency on STA-refresh-old-refused: that one may only warn (a 403 refusal), and the reuse is still judged.
-    const reuse = await refresh(ctx, client, old);
-    if (tokensOf(reuse) !== undefined) throw new CheckSkipped('the rotated-out refresh token still works, so no reuse was detected: STA-refresh-old-refused judges that');
-    expectTokenError(await refresh(ctx, client, newest), 'invalid_grant', [400], 'presenting the newest refresh token after the old one was reused (conventions §3: reuse revokes the whole family)');
+    if (newest === undefined) throw new CheckSkipped('the rotated-out refresh token still works, so no reuse was detected: STA-refresh-old-refused judges that');
+    expectTokenError(newest, 'invalid_grant', [400], 'presenting the newest refresh token after the old one was reused (conventions §3: reuse revokes the whole family)');
   },
 });
 
