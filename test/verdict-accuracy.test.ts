@@ -258,6 +258,34 @@ describe('4. an unknown sort field may get 422 as well as 400', () => {
   });
 });
 
+describe('the sort checks read the shared walk set, four of its items tied', () => {
+  it('END-sort-ties-deterministic makes no items of its own: one set of 7 a collection serves both sort checks', async () => {
+    let posts = 0;
+    const counting: Rewrites = { request: (req) => ((posts += req.method === 'POST' ? 1 : 0), req) };
+    const target = await startVariant(counting);
+    try {
+      const checks = catalogue.filter((c) => c.id === 'END-sort-honoured' || c.id === 'END-sort-ties-deterministic');
+      const { results } = await runChecks({ profile: target.profile, checks, seed: 1, client: target.client });
+      expect(results.map((r) => `${resultName(r.id, r.collection)}: ${r.status}`).sort()).toEqual(['END-sort-honoured [members]: pass', 'END-sort-honoured [projects]: pass', 'END-sort-ties-deterministic [members]: pass', 'END-sort-ties-deterministic [projects]: pass']);
+      // The shared set in projects and in members; a tied set of its own was 6 more in each.
+      expect(posts).toBe(14);
+    } finally {
+      await target.close();
+    }
+  });
+
+  it('a sorted walk that drops an item not tied fails END-sort-honoured: only tied items missing are the ties check\'s', async () => {
+    const dropsA: Rewrites = {
+      response: (res, req) => {
+        const body = jsonOf(res);
+        if (!isProjectListing(req) || !/^-?name$/.test(queryOf(req).get('sort') ?? '') || !isObject(body) || !Array.isArray(body.data)) return res;
+        return withJson(res, { ...body, data: body.data.filter((i) => !(isObject(i) && String(i.name).endsWith('-a'))) });
+      },
+    };
+    expectVerdicts(await verdictsOn(startVariant(dropsA), ['END-sort-honoured', 'END-sort-ties-deterministic']), { 'END-sort-honoured': 'fail', 'END-sort-ties-deterministic': 'pass' });
+  });
+});
+
 describe('5. a zero or negative limit may be clamped to 1, as one above the cap may be clamped to it', () => {
   /** The listings read limit=0 and limit=-1 as limit=1. */
   const clampedToOne: Rewrites = {

@@ -285,14 +285,19 @@ export interface WalkSet extends MarkedSet {
   readonly sort?: { readonly field: string; readonly values: ReadonlyMap<string, string> };
 }
 
-/** Created out of order, so creation order never passes for sorted order; 7 items cross page boundaries at 1, 2 and 3 a page. */
-const walkSetLetters = ['c', 'a', 'd', 'b', 'g', 'e', 'f'];
+/**
+ * Created out of order, so creation order never passes for sorted order; 7 items cross page
+ * boundaries at 1, 2 and 3 a page. Four are tied on the highest sort value (`d`), so pages of
+ * 1 and 2 items end inside the tie in either direction: END-sort-ties-deterministic walks them
+ * where it would make a set of its own.
+ */
+const walkSetLetters = ['c', 'a', 'd', 'b', 'd', 'd', 'd'];
 
 /**
  * Marked items that checks only read (walk, page through, take a cursor from), one set per
  * collection for the run, made by the first check that asks: each such check would otherwise
  * create and delete a set of its own. With a sort field the harness sets, the items hold
- * values out of creation order, so a sort check reads the set too. A check that writes under
+ * values out of creation order, four of them tied, so the sort checks read the set too. A check that writes under
  * the mark (inserts, deletes, moves) or needs other values makes its own set.
  */
 export async function sharedWalkSet(ctx: CheckContext, c: WalkableCollection): Promise<WalkSet> {

@@ -13,7 +13,7 @@ import { isObject } from '../../src/model/json.js';
 import { isMismatch, readEnvelope } from '../../src/model/page-envelope.js';
 import { brief, describe, ensure, expectStatus } from '../../src/check-kit/expect.js';
 import { checkProperty } from '../../src/check-kit/property.js';
-import { createMarked, fetchMarkedPage, fetchPageOrEnd, pagePath, settableSortField, sharedWalkSet, walk, walkDefects, walkIds, type MarkedSet, type PageQuery } from '../../src/check-kit/pagination.js';
+import { createMarked, fetchMarkedPage, fetchPageOrEnd, pagePath, settableSortField, sharedWalkSet, walk, walkDefects, walkIds, type MarkedSet, type PageQuery, type WalkSet } from '../../src/check-kit/pagination.js';
 import { setupError } from '../../src/check-kit/setup.js';
 import { createdItemUrl } from '../../src/check-kit/created-url.js';
 
@@ -266,6 +266,19 @@ async function walkWithWrites(ctx: CheckContext, c: WalkableCollection, sortFiel
   }
 }
 
+/** The shared walk set of `c` with its values of `field`, which the sort checks read. */
+async function sortedWalkSet(ctx: CheckContext, c: WalkableCollection, field: string): Promise<WalkSet & { sort: NonNullable<WalkSet['sort']> }> {
+  const set = await sharedWalkSet(ctx, c);
+  if (set.sort?.field !== field) throw new Error(`the shared walk set of ${c.name} holds no values of ${field}`);
+  return { ...set, sort: set.sort };
+}
+
+/** Ids of `set` that share their sort value with another of its items. */
+const tiedIds = (set: { sort: NonNullable<WalkSet['sort']> }): string[] => {
+  const values = [...set.sort.values.values()];
+  return [...set.sort.values].filter(([, v]) => values.indexOf(v) !== values.lastIndexOf(v)).map(([id]) => id);
+};
+
 export const sortHonoured = defineCheck({
   id: 'END-sort-honoured',
   title: 'sort orders ascending and descending, and refuses unknown fields',
@@ -276,15 +289,24 @@ export const sortHonoured = defineCheck({
   async run(ctx, { sortableWalk: c }) {
     const field = c.sortField;
     // The shared set's values on the sort field were given out of creation order.
-    const created = await sharedWalkSet(ctx, c);
-    if (created.sort?.field !== field) throw new Error(`the shared walk set of ${c.name} holds no values of ${field}`);
+    const created = await sortedWalkSet(ctx, c, field);
     const idOf = created.sort.values;
     const values = [...idOf.values()];
+    const tied = new Set(tiedIds(created));
     for (const [sort, cmp] of [[field, 1], [`-${field}`, -1]] as const) {
       const ids = await walkIds(ctx, c, { limit: small, sort, filters: created.filters }, pagesFor(values.length));
       const got = ids.map((id) => idOf.get(id) ?? `(unknown ${id})`);
-      const want = [...values].sort((a, b) => (a < b ? -cmp : a > b ? cmp : 0));
-      ensure(got.join() === want.join(), `sort=${sort} returned ${field} in the order ${brief(got)}, expected ${brief(want)}`, brief(want), brief(got));
+      const order = (a: string, b: string) => cmp * (a < b ? -1 : a > b ? 1 : 0);
+      const want = [...values].sort(order);
+      if (got.join() === want.join()) continue;
+      // Tied items missing or repeated, the others in order, are END-sort-ties-deterministic's finding.
+      const inOrder = got.every((v, i) => i === 0 || order(got[i - 1]!, v) <= 0);
+      const wrong = [...new Set(ids.filter((id, i) => !idOf.has(id) || ids.indexOf(id) !== i)), ...created.ids.filter((id) => !ids.includes(id))];
+      if (inOrder && wrong.every((id) => tied.has(id))) {
+        ctx.note(`sort=${sort} returned ${field} in the order ${brief(got)}: in order, with tied items missing or repeated, which END-sort-ties-deterministic judges`);
+        continue;
+      }
+      ensure(false, `sort=${sort} returned ${field} in the order ${brief(got)}, expected ${brief(want)}`, brief(want), brief(got));
     }
     const res = await ctx.http.send({ method: 'GET', path: pagePath(c, { sort: 'restprobe_no_such_field', limit: small }) });
     expectStatus(res, [400, 422], 'sort on an unknown field');
@@ -300,12 +322,15 @@ export const sortTiesDeterministic = defineCheck({
   assumes: ['END-filter-matches', 'END-offset-pages-disjoint'],
   async run(ctx, { sortableWalk: c }) {
     const field = c.sortField;
-    const created = await createMarked(ctx, c, 6, (_i, marker) => ({ [field]: `${marker}-tie` }));
+    // The shared set holds items tied on the field, which pages end inside.
+    const created = await sortedWalkSet(ctx, c, field);
+    const tied = tiedIds(created);
     const query = { limit: small, sort: field, filters: created.filters };
-    const first = await walkIds(ctx, c, query, pagesFor(6));
-    const defects = walkDefects(created.ids, first);
-    ensure(defects.length === 0, `a walk over 6 items tied on ${field} ${defects.join('; ')}, expected each once`, brief(created.ids), brief(first));
-    const second = await walkIds(ctx, c, query, pagesFor(6));
+    const tiedIn = (walked: readonly string[]) => walked.filter((id) => tied.includes(id));
+    const first = tiedIn(await walkIds(ctx, c, query, pagesFor(created.ids.length)));
+    const defects = walkDefects(tied, first);
+    ensure(defects.length === 0, `a walk over ${created.ids.length} items, ${tied.length} of them tied on ${field}, ${defects.join('; ')}, expected each tied item once`, brief(tied), brief(first));
+    const second = tiedIn(await walkIds(ctx, c, query, pagesFor(created.ids.length)));
     ensure(first.join() === second.join(), `two walks over items tied on ${field} came in different orders (${brief(first)} then ${brief(second)}), expected one deterministic order`, brief(first), brief(second));
   },
 });
@@ -512,11 +537,12 @@ export const offsetShiftUnderInserts = defineCheck({
   assumes: ['END-offset-pages-disjoint'],
   async run(ctx, { newestFirstWalk: c }) {
     const newestFirst = c.sortField;
-    const { marker, filters } = await createMarked(ctx, c, 4);
-    const q = { limit: small, sort: `-${newestFirst}`, filters };
+    // Pages of one item over two: an insert ahead of them pushes page 1's item onto page 2.
+    const { marker, filters } = await createMarked(ctx, c, 2);
+    const q = { limit: 1, sort: `-${newestFirst}`, filters };
     const first = (await fetchMarkedPage(ctx, c, { ...q, offset: 0 })).items.map((i) => String(i[c.idField]));
     await ctx.create(c, { [c.markField]: marker });
-    const second = (await fetchMarkedPage(ctx, c, { ...q, offset: small })).items.map((i) => String(i[c.idField]));
+    const second = (await fetchMarkedPage(ctx, c, { ...q, offset: 1 })).items.map((i) => String(i[c.idField]));
     const repeated = second.filter((id) => first.includes(id));
     if (repeated.length > 0) {
       throw new CheckFailure(`after one insert, offset page 2 repeated ${brief(repeated)} from page 1: offset pages shift under writes (prefer cursor pagination for changing data)`, 'disjoint pages', brief(repeated));
