@@ -52,7 +52,8 @@ export async function withSubscription(ctx: CheckContext, probe: WebhookProbe, b
     // A safe Location (inside the base URL's path, under a gateway's prefix), as for any created item.
     const { url, reason } = createdItemUrl(ctx.profile, res);
     if (reason !== undefined && res.headers['location'] !== undefined) ctx.note(`POST ${config.subscribePath}: ${reason}`);
-    if (url !== undefined) ctx.track(url);
+    // Unsubscribed before the check's items are deleted: their deletes then send it no events.
+    if (url !== undefined) ctx.track(url, { first: true });
     ctx.note(`subscribed ${channel.url} (restprobe's listener${config.publicUrl === undefined ? ' on 127.0.0.1' : `, through ${config.publicUrl}`})`);
     await body({ channel, secret, url, response: res });
   } finally {

@@ -73,3 +73,10 @@ it('a failure with one item (its ledger line not written) is a note, and the oth
   expect(ledger.toCleanUp().map((e) => e.url)).toEqual([`${base}/things/x`]);
   expect(notes).toContainEqual(expect.stringMatching(/cleanup of .*\/things\/x failed: ENOSPC/));
 });
+
+it('puts an entry recorded `first` (a webhook subscription) ahead of its owner\'s other items, the rest newest first', () => {
+  const ledger = new Ledger(testProfile(base));
+  const owner = 'EVT-event-id';
+  for (const [path, first] of [['/subs/s', true], ['/things/a', false], ['/things/b', false]] as const) ledger.record(`${base}${path}`, owner, { first });
+  expect(ledger.toCleanUp(owner).map((e) => e.url.slice(base.length))).toEqual(['/subs/s', '/things/b', '/things/a']);
+});

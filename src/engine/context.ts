@@ -7,7 +7,7 @@ import { RequestTally } from '../http/tally.js';
 import { randomUUID } from 'node:crypto';
 import { CheckFailure, SetupFailure } from '../model/check.js';
 import type { PropertyEvidence } from '../model/result.js';
-import type { CheckContext, CreatedResource, FixtureMaker, HttpResponse, IssuedCredential, Lease, ReceivedExchange, RequestSpec } from '../model/context.js';
+import type { CheckContext, CreatedResource, FixtureMaker, HttpResponse, IssuedCredential, Lease, ReceivedExchange, RequestSpec, TrackOptions } from '../model/context.js';
 import { profileDefaults, type CollectionProfile, type Secret, type TargetProfile } from '../model/profile.js';
 import { clientForProfile, type HttpClient } from '../http/client.js';
 import { abortOn, guard, refuseWhenClosed, refuseWrites, type Guard, type Send } from '../http/guards.js';
@@ -180,13 +180,13 @@ export class RunContext implements CheckContext {
     this.ledger.unlocated(ahead.intent, ahead.where, this.owner, `${why}${lookingFor(ahead.marked)}`, 'certain', ahead.marked);
   }
 
-  track(url: string, options: { beforeCreate?: boolean } = {}): void {
+  track(url: string, options: TrackOptions = {}): void {
     this.trackFor(this.owner, url, options);
   }
 
   /** Records `url` for cleanup, owned by `owner` in the ledger (the check, or a run fixture). */
-  private trackFor(owner: string, url: string, options: { beforeCreate?: boolean }): void {
-    this.ledger.record(this.ledgerUrl(url), owner, options.beforeCreate ? { certainty: 'possible', unsent: true } : {});
+  private trackFor(owner: string, url: string, options: TrackOptions): void {
+    this.ledger.record(this.ledgerUrl(url), owner, { ...(options.beforeCreate && { certainty: 'possible', unsent: true }), ...(options.first && { first: true }) });
   }
 
   newMark(): string {

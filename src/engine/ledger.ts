@@ -50,6 +50,8 @@ export interface LedgerEntry {
   unsent?: boolean;
   /** A create that got no answer in this process: it may still reach the target (a gateway may be inserting yet), so a search that finds nothing now proves nothing. */
   mayStillArrive?: boolean;
+  /** Cleaned up before its owner's other items (a webhook subscription: their deletes send it no events). */
+  first?: boolean;
   /** Looked for by its mark in this process, and not found: not looked for again until `restprobe cleanup`. */
   searched?: boolean;
 }
@@ -115,7 +117,7 @@ export class Ledger {
    * twice by its owner is one entry. `of` names the {@link creating} it resolves: the entry
    * takes its number, so the journal's intent and item are one.
    */
-  record(url: string, owner: string, options: { certainty?: Certainty; proof?: Mark; of?: number; unsent?: boolean } = {}): LedgerEntry {
+  record(url: string, owner: string, options: { certainty?: Certainty; proof?: Mark; of?: number; unsent?: boolean; first?: boolean } = {}): LedgerEntry {
     const certainty = options.certainty ?? 'certain';
     const known = this.entries.find((e) => e.url === url && e.owner === owner && e.state === 'owned');
     if (known) {
@@ -124,7 +126,7 @@ export class Ledger {
       if (options.of !== undefined) this.journal?.write({ e: 'not-created', run: this.run, n: options.of });
       return known;
     }
-    const entry: LedgerEntry = { run: this.run, n: options.of ?? this.next++, url, owner, state: 'owned', exists: certainty, ...(options.proof && { proof: options.proof }), ...(options.unsent && { unsent: true }) };
+    const entry: LedgerEntry = { run: this.run, n: options.of ?? this.next++, url, owner, state: 'owned', exists: certainty, ...(options.proof && { proof: options.proof }), ...(options.unsent && { unsent: true }), ...(options.first && { first: true }) };
     this.entries.push(entry);
     this.journal?.write({ e: 'created', run: this.run, n: entry.n, url, owner, certainty, ...(options.proof && { proof: options.proof }) });
     return entry;
@@ -180,9 +182,10 @@ export class Ledger {
     return this.entries.some((e) => e.url === url && e.lookFor === undefined && e.state !== 'deleted');
   }
 
-  /** The items `owner` still owns, or removed itself unverified, newest first (the order to clean them up in); every owner's without one. */
+  /** The items `owner` still owns, or removed itself unverified, newest first, those marked `first` ahead (the order to clean them up in); every owner's without one. */
   toCleanUp(owner?: string): LedgerEntry[] {
-    return this.entries.filter((e) => (owner === undefined || e.owner === owner) && (e.state === 'owned' || e.state === 'deleted-unverified')).reverse();
+    const left = this.entries.filter((e) => (owner === undefined || e.owner === owner) && (e.state === 'owned' || e.state === 'deleted-unverified')).reverse();
+    return [...left.filter((e) => e.first === true), ...left.filter((e) => e.first !== true)];
   }
 
   /** The check's own DELETE answered success or 404: cleanup checks it is gone, and deletes again only with proof. */

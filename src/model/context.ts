@@ -88,6 +88,12 @@ export interface CreatedResource {
   readonly response: HttpResponse;
 }
 
+/** How an item registered with {@link CheckContext.track} is cleaned up. */
+export interface TrackOptions {
+  readonly beforeCreate?: boolean;
+  readonly first?: boolean;
+}
+
 export interface CheckContext {
   /** The target's profile; where the check runs once per collection, it holds only that collection. */
   readonly profile: TargetProfile;
@@ -110,6 +116,8 @@ export interface CheckContext {
    * (a PUT to a fresh id, registered before it is sent) the item only possibly exists
    * until the check's PUT there answers: a 2xx makes it certain, a 4xx (a 429 too) drops
    * it, since nothing was created, as does a PUT never sent (the check stopped first).
+   * With `first`, it is cleaned up before the check's other items, newest first as ever: a
+   * webhook subscription, so that their deletes send it no events.
    *
    * @example
    * ```ts
@@ -117,7 +125,7 @@ export interface CheckContext {
    * await ctx.http.send({ method: 'PUT', url, json: body });
    * ```
    */
-  track(url: string, options?: { readonly beforeCreate?: boolean }): void;
+  track(url: string, options?: TrackOptions): void;
   /**
    * Sends a request that may create an item in `collection` by mistake or by design (a POST
    * the target should refuse, a body of the check's own) and registers what a 2xx created for
