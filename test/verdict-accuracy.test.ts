@@ -286,6 +286,32 @@ describe('the sort checks read the shared walk set, four of its items tied', () 
   });
 });
 
+describe('LIM-default-page-bounded on a collection a few items short of showing its bound', () => {
+  const run = async (faults: string[]) => {
+    // Eight items already there (a staging database nearly empty); the default page holds 10.
+    const target = await startVariant({}, faults, { seedProjects: 8 });
+    try {
+      const { results } = await runChecks({ profile: target.profile, checks: catalogue.filter((c) => c.id === 'LIM-default-page-bounded'), seed: 1, client: target.client });
+      return results.find((r) => r.collection === 'projects')!;
+    } finally {
+      await target.close();
+    }
+  };
+
+  it('makes the three items that take it past a default page and reads it again as it is: no fill of 11 of its own', async () => {
+    const r = await run([]);
+    expect([r.status, r.message], r.evidence.notes.join('\n')).toEqual(['pass', expect.anything()]);
+    expect(r.evidence.notes.join('\n')).toMatch(/projects listed 8 items; with 3 more made, without a limit, the first page held 10 items and the next 1 others, with none skipped between them/);
+    // Three made and deleted, the pages read: a fill would have made 11.
+    expect(r.evidence.requestCount).toBeLessThan(15);
+  });
+
+  it('still fails an unbounded default page: the items made show no bound, and the fill does', async () => {
+    const r = await run(['default-page-unbounded']);
+    expect(r.status, r.message).toBe('fail');
+  });
+});
+
 describe('5. a zero or negative limit may be clamped to 1, as one above the cap may be clamped to it', () => {
   /** The listings read limit=0 and limit=-1 as limit=1. */
   const clampedToOne: Rewrites = {

@@ -12,6 +12,9 @@ import { createMarked, fetchPage, fetchPageOrEnd, pagePath, positional, readPage
  * smaller set already shows its bound, so a run fills a collection to its cap only when it
  * must; a step between costs a walk (a page or two), a step too far five items made and deleted.
  */
+/** The most items LIM-default-page-bounded adds to a collection as it is, before it fills one of its own instead ({@link fillSteps}' first step, made and deleted, costs twice that many requests and more). */
+const topUpAtMost = 5;
+
 function fillSteps(max: number): number[] {
   return [...[11, 21, 26, 51].filter((n) => n <= max), max + 1];
 }
@@ -82,6 +85,17 @@ export const defaultPageBounded = defineCheck({
     if (c === undefined) {
       const why = unfillable(ctx);
       throw new CheckSkipped(`without a limit, ${collection.name} listed ${first.items.length} items and showed no bound, and restprobe may not fill it to show one: ${why.reason}`, why.configKey);
+    }
+    // A collection a few items short of the smallest step (a staging one nearly empty): those
+    // few are made, and the collection read again as it is; a fill of its own is made only
+    // where that shows no bound (a larger default page, or other writers moving the pages).
+    const short = fillSteps(c.maxLimit)[0]! - first.items.length;
+    if (first.items.length > 0 && short > 0 && short <= topUpAtMost) {
+      for (let i = 0; i < short; i++) await ctx.create(c);
+      const again = await fetchPage(ctx, collection, {});
+      withinMax(again, max);
+      const now = await boundShown(ctx, collection, again, max);
+      if (now !== undefined) return ctx.note(`${collection.name} listed ${first.items.length} items; with ${short} more made, ${now}${max === undefined ? '' : ` (the maximum is ${max})`}`);
     }
     const fill = await fillOf(ctx, c);
     await fill.alone(async () => {
