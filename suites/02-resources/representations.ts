@@ -5,6 +5,7 @@ import { brief, describe, ensure, expectJsonObject, expectStatus } from '../../s
 import { childListing, createChild } from '../../src/check-kit/children.js';
 import { readPage } from '../../src/check-kit/pagination.js';
 import { sharedGet } from '../../src/check-kit/probes.js';
+import { beforeOf, patchSequence, putSequence, stepOf } from '../../src/check-kit/update-sequences.js';
 
 export const jsonContentType = defineCheck({
   id: 'RES-json-content-type',
@@ -16,10 +17,12 @@ export const jsonContentType = defineCheck({
   async run(ctx, { collection, writable }) {
     const responses: HttpResponse[] = [await sharedGet(ctx, { path: collection.path })];
     if (writable) {
-      const item = await ctx.create(writable);
-      responses.push(item.response, await ctx.http.send({ method: 'GET', url: item.url }));
-      if (writable.patchBody) responses.push(await ctx.http.send({ method: 'PATCH', url: item.url, json: writable.patchBody }));
-      else if (writable.replaceBody) responses.push(await ctx.http.send({ method: 'PUT', url: item.url, json: writable.replaceBody }));
+      // The create, GET and update of the update checks' sequence (a PATCH, else a PUT), sent once for the run.
+      const sequence = writable.patchBody ? await patchSequence(ctx, writable) : writable.replaceBody ? await putSequence(ctx, writable) : undefined;
+      if (sequence === undefined) {
+        const item = await ctx.create(writable);
+        responses.push(item.response, await ctx.http.send({ method: 'GET', url: item.url }));
+      } else responses.push(sequence.item.response, beforeOf(sequence), stepOf(sequence, 0).write);
     } else {
       ctx.note('only the collection is judged: read-only run or no create body (safety.readOnly, collections[].create.body)');
     }
