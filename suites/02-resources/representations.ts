@@ -4,7 +4,7 @@ import type { CreatedResource, HttpResponse } from '../../src/model/context.js';
 import { brief, describe, ensure, expectJsonObject, expectStatus } from '../../src/check-kit/expect.js';
 import { childListing, createChild } from '../../src/check-kit/children.js';
 import { readPage } from '../../src/check-kit/pagination.js';
-import { sharedGet } from '../../src/check-kit/probes.js';
+import { sharedGet, sharedItem } from '../../src/check-kit/probes.js';
 import { beforeOf, patchSequence, putSequence, stepOf } from '../../src/check-kit/update-sequences.js';
 
 export const jsonContentType = defineCheck({
@@ -46,7 +46,8 @@ export const nestedListing = defineCheck({
   dependsOn: ['END-get-collection-200', 'END-get-item-200'],
   async run(ctx, { nested: { parent, child } }) {
     const owner = await ctx.create(parent);
-    const other = await ctx.create(parent);
+    // Another item's listing is only read: the run's shared item serves.
+    const other = await sharedItem(ctx, parent);
     const listingOf = (item: CreatedResource) => childListing(child, item);
     const { id, url: topLevel } = await createChild(ctx, { parent, child }, owner);
     const listed = async (item: CreatedResource): Promise<{ res: HttpResponse; ids: string[] }> => {
