@@ -27,7 +27,7 @@ export const getItem200 = defineCheck({
   needs: ['writable'],
   async run(ctx, { writable }) {
     const item = await sharedItem(ctx, writable);
-    const res = await ctx.http.send({ method: 'GET', url: item.url });
+    const res = await sharedGet(ctx, { url: item.url });
     expectStatus(res, 200);
     const body = expectJsonObject(res, 'the item');
     const idField = item.collection.idField;

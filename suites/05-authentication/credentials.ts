@@ -26,7 +26,9 @@ function expectChallenges(responses: readonly HttpResponse[], what: string): voi
  */
 async function everyMethod(ctx: CheckContext, c: CollectionProfile, mayWrite: boolean, how: Pick<RequestSpec, 'auth' | 'headers'>): Promise<HttpResponse[]> {
   const item = unknownItemPath(c);
-  const out = [await ctx.http.send({ method: 'GET', path: c.path, ...how }), await ctx.http.send({ method: 'GET', path: item, ...how })];
+  // Without credentials, the listing's GET is the run's shared probe (ERR- problem checks judge its body).
+  const listing = how.auth === false && how.headers === undefined ? await errorProbes.withoutCredentials(ctx, c) : await ctx.http.send({ method: 'GET', path: c.path, ...how });
+  const out = [listing, await ctx.http.send({ method: 'GET', path: item, ...how })];
   if (!mayWrite) return out;
   // A POST only where restprobe could delete what a lenient target made of it.
   if (supports(c, 'POST') && supports(c, 'DELETE')) out.push(await ctx.sendCreating(c, { method: 'POST', path: c.path, json: c.createBody ?? {}, ...how }));
@@ -169,7 +171,8 @@ export const noCredentialInUrl = defineCheck({
     const forms = [...new Set([key, encodeURIComponent(key)])];
     // The shared item's create carried the configured key; an issued token may have been renewed since, so the check then makes its own item.
     const item = credentials.issued === undefined ? await sharedItemWithCreate(ctx, c) : await ctx.create(c);
-    const responses = [item.response, await ctx.http.send({ method: 'GET', url: item.url }), await ctx.http.send({ method: 'GET', path: withQueryParam(c.path, c.pagination.limitParam, '1') })];
+    const read = credentials.issued === undefined ? await sharedGet(ctx, { url: item.url }) : await ctx.http.send({ method: 'GET', url: item.url });
+    const responses = [item.response, read, await ctx.http.send({ method: 'GET', path: withQueryParam(c.path, c.pagination.limitParam, '1') })];
     for (const res of responses) {
       // Set-Cookie is the one place a target hands out a credential: a session, not the caller's key.
       const places = Object.entries(res.headers).filter(([name]) => name !== 'set-cookie').map(([name, v]) => [name, v] as const);
