@@ -261,7 +261,8 @@ describe('4. an unknown sort field may get 422 as well as 400', () => {
 describe('the sort checks read the shared walk set, four of its items tied', () => {
   it('END-sort-ties-deterministic makes no items of its own: one set of 7 a collection serves both sort checks', async () => {
     let posts = 0;
-    const counting: Rewrites = { request: (req) => ((posts += req.method === 'POST' ? 1 : 0), req) };
+    let ascending = 0;
+    const counting: Rewrites = { request: (req) => ((posts += req.method === 'POST' ? 1 : 0), (ascending += req.method === 'GET' && queryOf(req).get('sort') === 'name' ? 1 : 0), req) };
     const target = await startVariant(counting);
     try {
       const checks = catalogue.filter((c) => c.id === 'END-sort-honoured' || c.id === 'END-sort-ties-deterministic');
@@ -269,6 +270,23 @@ describe('the sort checks read the shared walk set, four of its items tied', () 
       expect(results.map((r) => `${resultName(r.id, r.collection)}: ${r.status}`).sort()).toEqual(['END-sort-honoured [members]: pass', 'END-sort-honoured [projects]: pass', 'END-sort-ties-deterministic [members]: pass', 'END-sort-ties-deterministic [projects]: pass']);
       // The shared set in projects and in members; a tied set of its own was 6 more in each.
       expect(posts).toBe(14);
+      // The ascending walk (4 pages of 2 over 7 items) once for both checks, and the ties check's second: 8 in each collection, not 12.
+      expect(ascending).toBe(16);
+    } finally {
+      await target.close();
+    }
+  });
+
+  it('END-pagination-terminates and END-pagination-complete-walk read one walk at 2 a page between them', async () => {
+    let atTwo = 0;
+    const counting: Rewrites = { request: (req) => ((atTwo += isProjectListing(req) && queryOf(req).get('limit') === '2' && queryOf(req).has('label') ? 1 : 0), req) };
+    const target = await startVariant(counting);
+    try {
+      const checks = catalogue.filter((c) => c.id === 'END-pagination-terminates' || c.id === 'END-pagination-complete-walk');
+      const { results } = await runChecks({ profile: target.profile, checks, seed: 1, client: target.client });
+      expect(results.map((r) => `${r.id}: ${r.status}`).sort()).toEqual(['END-pagination-complete-walk: pass', 'END-pagination-terminates: pass']);
+      // 7 items at 2 a page: 4 pages, once.
+      expect(atTwo).toBe(4);
     } finally {
       await target.close();
     }

@@ -10,6 +10,7 @@ import { brief, describe, ensure, expectStatus } from './expect.js';
 import { isObject } from '../model/json.js';
 import { conventionalEnvelope, envelopeOf, isMismatch, nextMemberName, readEnvelope, readItems, type PageContent, type PageMismatch } from '../model/page-envelope.js';
 import { setupError } from './setup.js';
+import { isUnavailable } from '../http/polite.js';
 
 export interface PageQuery {
   readonly limit?: number;
@@ -87,8 +88,12 @@ function pageOf(res: HttpResponse, c: CollectionProfile, options: ShapeOptions):
  * conventions say nothing of pages past the end. The first page never is.
  */
 export async function fetchPageOrEnd(ctx: CheckContext, c: CollectionProfile, q: PageQuery, options: ShapeOptions = {}): Promise<Page | undefined> {
+  return pageOrEnd(ctx, c, q, await ctx.http.send({ method: 'GET', path: pagePath(c, q) }), options);
+}
+
+/** {@link fetchPageOrEnd} for an answer already received to the page's GET. */
+function pageOrEnd(ctx: CheckContext, c: CollectionProfile, q: PageQuery, res: HttpResponse, options: ShapeOptions): Page | undefined {
   const index = c.pagination.style === 'page' ? (q.page ?? pageIndex(q)) : undefined;
-  const res = await ctx.http.send({ method: 'GET', path: pagePath(c, q) });
   if (index !== undefined && index > 0 && res.status === 404) {
     ctx.note(`${describe(res)}: a page number past the last page, answered 404 (as Django REST framework does): the end of the pages`);
     return undefined;
@@ -165,6 +170,10 @@ const walkMsAllowed = 60_000;
 
 export interface WalkOptions extends ShapeOptions {
   readonly judgeFilters?: boolean;
+  /** Answers to the walk's GETs received already, in order ({@link sharedWalkIds}): each is read where the walk asks that URL, the rest are sent. */
+  readonly answered?: readonly HttpResponse[];
+  /** Each answer the walk reads, as it reads it. */
+  readonly onAnswer?: (res: HttpResponse) => void;
 }
 
 /**
@@ -203,7 +212,12 @@ export async function* walk(
     if (n > maxRequests) throw endless(`still going after ${maxRequests} requests`);
     if (Date.now() - started > walkMsAllowed) throw endless(`still going after ${walkMsAllowed / 1000} s`);
     const at = c.pagination.style === 'page' ? { page: n - 1 } : { offset };
-    const page = await fetchPageOrEnd(ctx, c, positional(c) ? { ...q, ...at } : { ...q, ...(cursor !== undefined && { cursor }) }, options);
+    const query = positional(c) ? { ...q, ...at } : { ...q, ...(cursor !== undefined && { cursor }) };
+    const path = pagePath(c, query);
+    const known = options.answered?.[n - 1];
+    const res = known !== undefined && known.url === ctx.http.url(path) ? known : await ctx.http.send({ method: 'GET', path });
+    options.onAnswer?.(res);
+    const page = pageOrEnd(ctx, c, query, res, options);
     if (page === undefined) return;
     if (!options.judgeFilters) expectFiltered(page, q.filters ?? {}, c);
     // A page larger than asked for means the limit (or its parameter name) is ignored.
@@ -251,6 +265,38 @@ export async function walkIds(ctx: CheckContext, c: CollectionProfile, q: Omit<P
   const ids: string[] = [];
   for await (const page of walk(ctx, c, q, maxPages, options)) ids.push(...page.items.map((i) => String(i[c.idField])));
   return ids;
+}
+
+/**
+ * The answers of a walk of the shared walk set, sent once for the run by the first check
+ * that walks `q`, and handed to each check that walks it too (END-sort-honoured's ascending
+ * walk is END-sort-ties-deterministic's first, END-pagination-terminates' walk
+ * END-pagination-complete-walk's at its size). Each check reads them with its own judgements,
+ * as if it had walked; pages past what the sender's walk read are sent. A walk its sender's
+ * judgements stopped is not shared: each other check walks for itself.
+ *
+ * @example
+ * ```ts
+ * const answers = await sharedWalkAnswers(ctx, c, { limit: 2, filters: set.filters }, pagesFor(7));
+ * const ids = await walkIds(ctx, c, { limit: 2, filters: set.filters }, pagesFor(7), { answered: answers });
+ * ```
+ */
+export function sharedWalkAnswers(ctx: CheckContext, c: CollectionProfile, q: Omit<PageQuery, 'cursor' | 'offset'>, maxPages: number, options: WalkOptions = {}): Promise<readonly HttpResponse[]> {
+  return ctx.sharedAnswers(
+    `the pages of ${ctx.http.url(pagePath(c, q))}`,
+    async (sender) => {
+      const answers: HttpResponse[] = [];
+      for await (const _page of walk(sender, c, q, maxPages, { ...options, onAnswer: (res) => answers.push(res) }));
+      return answers;
+    },
+    (answers, take) => answers.map(take),
+    (answers) => !answers.some((res) => isUnavailable(res.status)),
+  );
+}
+
+/** {@link walkIds} over the answers of {@link sharedWalkAnswers}: the run walks `q` once. */
+export async function sharedWalkIds(ctx: CheckContext, c: CollectionProfile, q: Omit<PageQuery, 'cursor' | 'offset'>, maxPages: number, options: WalkOptions = {}): Promise<string[]> {
+  return walkIds(ctx, c, q, maxPages, { ...options, answered: await sharedWalkAnswers(ctx, c, q, maxPages, options) });
 }
 
 /** Items a check created under one fresh marker, and the filter that lists exactly them. */

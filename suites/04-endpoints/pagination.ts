@@ -13,7 +13,7 @@ import { isObject } from '../../src/model/json.js';
 import { isMismatch, readEnvelope } from '../../src/model/page-envelope.js';
 import { brief, describe, ensure, expectStatus } from '../../src/check-kit/expect.js';
 import { checkProperty } from '../../src/check-kit/property.js';
-import { createMarked, fetchMarkedPage, fetchPageOrEnd, pagePath, settableSortField, sharedWalkSet, walk, walkDefects, walkIds, type MarkedSet, type PageQuery, type WalkSet } from '../../src/check-kit/pagination.js';
+import { createMarked, fetchMarkedPage, fetchPageOrEnd, pagePath, settableSortField, sharedWalkAnswers, sharedWalkIds, sharedWalkSet, walk, walkDefects, walkIds, type MarkedSet, type PageQuery, type WalkSet } from '../../src/check-kit/pagination.js';
 import { setupError } from '../../src/check-kit/setup.js';
 import { createdItemUrl } from '../../src/check-kit/created-url.js';
 
@@ -33,7 +33,9 @@ export const paginationTerminates = defineCheck({
   async run(ctx, { cursorWalk: c }) {
     const { filters, ids } = await sharedWalkSet(ctx, c);
     let pages = 0;
-    for await (const page of walk(ctx, c, { limit: small, filters }, pagesFor(ids.length), { judgeShape: true })) {
+    // The walk at 2 a page END-pagination-complete-walk reads too, sent once.
+    const answered = await sharedWalkAnswers(ctx, c, { limit: small, filters }, pagesFor(ids.length), { judgeShape: true });
+    for await (const page of walk(ctx, c, { limit: small, filters }, pagesFor(ids.length), { judgeShape: true, answered })) {
       pages++;
       ctx.note(`page ${pages}: ${page.items.length} items, next_cursor ${page.nextCursor === null ? 'null' : 'set'}`);
     }
@@ -51,7 +53,7 @@ export const paginationCompleteWalk = defineCheck({
     const created = await sharedWalkSet(ctx, c);
     // Page-boundary bugs can show at one page size only.
     for (const limit of [1, 2, 3]) {
-      const ids = await walkIds(ctx, c, { limit, filters: created.filters }, pagesFor(created.ids.length, limit));
+      const ids = await sharedWalkIds(ctx, c, { limit, filters: created.filters }, pagesFor(created.ids.length, limit));
       const defects = walkDefects(created.ids, ids);
       ensure(defects.length === 0, `the walk at limit=${limit} ${defects.join('; ')}, expected each of the ${created.ids.length} items once`, brief(created.ids), brief(ids));
       ensure(ids.length === created.ids.length, `the walk at limit=${limit} returned ${ids.length} items, expected the ${created.ids.length} marked ones`);
@@ -294,7 +296,8 @@ export const sortHonoured = defineCheck({
     const values = [...idOf.values()];
     const tied = new Set(tiedIds(created));
     for (const [sort, cmp] of [[field, 1], [`-${field}`, -1]] as const) {
-      const ids = await walkIds(ctx, c, { limit: small, sort, filters: created.filters }, pagesFor(values.length));
+      // The ascending walk is END-sort-ties-deterministic's first, sent once.
+      const ids = await sharedWalkIds(ctx, c, { limit: small, sort, filters: created.filters }, pagesFor(values.length));
       const got = ids.map((id) => idOf.get(id) ?? `(unknown ${id})`);
       const order = (a: string, b: string) => cmp * (a < b ? -1 : a > b ? 1 : 0);
       const want = [...values].sort(order);
@@ -327,7 +330,8 @@ export const sortTiesDeterministic = defineCheck({
     const tied = tiedIds(created);
     const query = { limit: small, sort: field, filters: created.filters };
     const tiedIn = (walked: readonly string[]) => walked.filter((id) => tied.includes(id));
-    const first = tiedIn(await walkIds(ctx, c, query, pagesFor(created.ids.length)));
+    // The first walk is END-sort-honoured's ascending one, sent once; the second is this check's own.
+    const first = tiedIn(await sharedWalkIds(ctx, c, query, pagesFor(created.ids.length)));
     const defects = walkDefects(tied, first);
     ensure(defects.length === 0, `a walk over ${created.ids.length} items, ${tied.length} of them tied on ${field}, ${defects.join('; ')}, expected each tied item once`, brief(tied), brief(first));
     const second = tiedIn(await walkIds(ctx, c, query, pagesFor(created.ids.length)));
