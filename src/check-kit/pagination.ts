@@ -76,8 +76,15 @@ export async function fetchPage(ctx: CheckContext, c: CollectionProfile, q: Page
   return pageOf(await ctx.http.send({ method: 'GET', path: pagePath(c, q) }), c, options);
 }
 
-/** A page's answer as a page: 200, read as the collection's style, or the check fails. */
-function pageOf(res: HttpResponse, c: CollectionProfile, options: ShapeOptions): Page {
+/**
+ * A page's answer as a page: 200, read as the collection's style, or the check fails.
+ *
+ * @example
+ * ```ts
+ * const page = pageOf(await sharedGet(ctx, { path: c.path }), c, { judgeShape: true });
+ * ```
+ */
+export function pageOf(res: HttpResponse, c: CollectionProfile, options: ShapeOptions = {}): Page {
   expectStatus(res, 200, 'a page of results');
   return readPage(res, c, options);
 }

@@ -4,7 +4,7 @@ import { splitList } from '../../src/check-kit/http-grammar.js';
 import { describe, ensure, expectHeader, expectJsonObject, expectStatus } from '../../src/check-kit/expect.js';
 import { parseAllow, sharedGet, sharedItem } from '../../src/check-kit/probes.js';
 import type { HttpResponse } from '../../src/model/context.js';
-import { fetchPage } from '../../src/check-kit/pagination.js';
+import { pageOf } from '../../src/check-kit/pagination.js';
 import { expectNoContent, sendExpectingNoContent } from '../../src/check-kit/connection.js';
 
 export const getCollection200 = defineCheck({
@@ -14,8 +14,9 @@ export const getCollection200 = defineCheck({
   severity: 'must',
   needs: ['collection'],
   async run(ctx) {
-    // The page shape of each collection's own pagination style: the one check that judges it.
-    for (const collection of ctx.profile.collections) await fetchPage(ctx, collection, {}, { judgeShape: true });
+    // The page shape of each collection's own pagination style: the one check that judges it,
+    // on the run's one plain GET of the listing.
+    for (const collection of ctx.profile.collections) pageOf(await sharedGet(ctx, { path: collection.path }), collection, { judgeShape: true });
   },
 });
 

@@ -2,7 +2,7 @@
 import { CheckFailure, CheckSkipped, defineCheck } from '../../src/model/check.js';
 import { describe, expectStatus } from '../../src/check-kit/expect.js';
 import { withQueryParam } from '../../src/check-kit/versions.js';
-import { firstCollection, getVersioned } from './versions.js';
+import { currentListing, firstCollection } from './versions.js';
 
 export const noQueryScheme = defineCheck({
   id: 'VER-no-query-scheme',
@@ -14,7 +14,7 @@ export const noQueryScheme = defineCheck({
   dependsOn: ['VER-current-version'],
   async run(ctx, { version: v }) {
     const c = firstCollection(ctx);
-    const current = await getVersioned(ctx, v, v.current, c.path);
+    const current = await currentListing(ctx, v, c);
     expectStatus(current, 200, `${c.name} under the current version ${v.current}`);
     if (v.scheme === 'query') {
       throw new CheckFailure(`${describe(current)}: the API names its version in the query (?${v.queryParam}=${v.current}), a scheme §9.2 discourages because the version then splits cache keys; expected it in the path (/v${v.current}/…) or a header`, 'the version in the path or a header', `?${v.queryParam}=`, current.exchangeIndex);

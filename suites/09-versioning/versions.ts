@@ -7,7 +7,7 @@ import { brief, describe, ensure, expectJsonObject, expectStatus } from '../../s
 import { deepEqual } from '../../src/check-kit/compare.js';
 import { httpDateProblem, varyFields } from '../../src/check-kit/http-grammar.js';
 import { deprecationProblem, linkTargets, versionedRequest } from '../../src/check-kit/versions.js';
-import { itemPath, sharedItem } from '../../src/check-kit/probes.js';
+import { itemPath, sharedGet, sharedItem } from '../../src/check-kit/probes.js';
 import { targetOrigins } from '../../src/check-kit/created-url.js';
 import { leadsToResource, resourceStatuses } from '../../src/check-kit/links.js';
 
@@ -19,6 +19,15 @@ export async function getVersioned(ctx: CheckContext, v: VersionProfile, version
   const spec = versionedRequest(v, version, path) ?? (v.scheme === 'url' ? versionedRequest(v, version, ctx.http.url(path)) : undefined);
   if (spec === undefined) throw new CheckFailure(`${ctx.http.url(path)} has no /v${v.current} segment, expected every configured path under the current version: one scheme for the whole API (§9.1)`, `/v${v.current}/…`, path);
   return ctx.http.send({ method: 'GET', ...spec });
+}
+
+/**
+ * GET of `c`'s listing under the current version. Every request names the current version as
+ * a pinned client does, so under a URL or header scheme that is the run's one plain GET of the
+ * listing (sharedGet); under the query scheme, the parameter is added.
+ */
+export function currentListing(ctx: CheckContext, v: VersionProfile, c: CollectionProfile): Promise<HttpResponse> {
+  return v.scheme === 'query' ? getVersioned(ctx, v, v.current, c.path) : sharedGet(ctx, { path: c.path });
 }
 
 /** The first configured collection, whose listing the version probes read. */
@@ -37,7 +46,7 @@ export const currentVersion = defineCheck({
   async run(ctx, { version: v }) {
     if (ctx.profile.collections.length === 0) throw new CheckSkipped('no collection to read under the current version', 'collections');
     for (const c of ctx.profile.collections) {
-      const res = await getVersioned(ctx, v, v.current, c.path);
+      const res = await currentListing(ctx, v, c);
       expectStatus(res, 200, `${c.name} under the current version ${v.current}`);
       for (const field of ['deprecation', 'sunset']) {
         const value = res.headers[field];
