@@ -122,8 +122,10 @@ describe('signals after the checks end', () => {
   let gateway: RecordingProxy;
   let refuseDeletes = true;
   beforeAll(async () => {
-    // A gateway that refuses every DELETE: the run leaves items, and lists them.
-    gateway = await startRecordingProxy(server.url, { intercept: (req) => (req.method === 'DELETE' && refuseDeletes ? 403 : undefined) });
+    // A gateway that refuses every DELETE: the run leaves items, and lists them. Its GETs take
+    // a tenth of a second, so the run is still among its checks when the signal that follows
+    // its first POST arrives, however loaded the machine (its checks send a dozen GETs after it).
+    gateway = await startRecordingProxy(server.url, { intercept: (req) => (req.method === 'DELETE' && refuseDeletes ? 403 : undefined), delayMs: (req) => (req.method === 'GET' ? 100 : 0) });
   });
   afterAll(async () => gateway.close());
 
