@@ -292,6 +292,38 @@ describe('the sort checks read the shared walk set, four of its items tied', () 
     }
   });
 
+  it('a descending walk that drops a tied item passes END-sort-honoured (noted) and fails END-sort-ties-deterministic, which walks both directions', async () => {
+    const dropsTied: Rewrites = {
+      response: (res, req) => {
+        const body = jsonOf(res);
+        const q = queryOf(req);
+        if (!isProjectListing(req) || q.get('sort') !== '-name' || q.has('cursor') || !isObject(body) || !Array.isArray(body.data)) return res;
+        const at = body.data.findIndex((i) => isObject(i) && String(i.name).endsWith('-d'));
+        return at < 0 ? res : withJson(res, { ...body, data: body.data.filter((_i, n) => n !== at) });
+      },
+    };
+    const judged = await verdictsOn(startVariant(dropsTied), ['END-sort-honoured', 'END-sort-ties-deterministic']);
+    expectVerdicts(judged, { 'END-sort-honoured': 'pass', 'END-sort-ties-deterministic': 'fail' });
+    expect(judged.explain).toMatch(/END-sort-ties-deterministic \[projects\]: fail a walk with sort=-name over 7 items, 4 of them tied on name, missing/);
+  });
+
+  it('on a sort field the target keeps unique (a second item with a name refused 409), the walk set takes seven distinct values: the walk checks judge, the ties check cannot make its tie', async () => {
+    const seen = new Set<string>();
+    const unique: Rewrites = {
+      request: (req) => {
+        const name = req.method === 'POST' && pathOf(req) === '/v2/projects' ? jsonOf(req)?.name : undefined;
+        if (typeof name !== 'string') return req;
+        if (seen.has(name)) return { status: 409, headers: { 'content-type': 'application/problem+json' }, body: '{"type":"about:blank","title":"Conflict","status":409,"detail":"name taken"}' };
+        seen.add(name);
+        return req;
+      },
+    };
+    const judged = await verdictsOn(startVariant(unique), ['END-pagination-terminates', 'END-pagination-complete-walk', 'END-sort-honoured', 'END-sort-ties-deterministic']);
+    expect(judged.explain).toMatch(/^END-pagination-complete-walk \[projects\]: pass/m);
+    expect(judged.explain).toMatch(/^END-sort-honoured \[projects\]: pass/m);
+    expect(judged.results.find((r) => r.id === 'END-sort-ties-deterministic' && r.collection === 'projects')).toMatchObject({ status: 'error', errorCode: 'ERR_SETUP' });
+  });
+
   it('a sorted walk that drops an item not tied fails END-sort-honoured: only tied items missing are the ties check\'s', async () => {
     const dropsA: Rewrites = {
       response: (res, req) => {
@@ -752,14 +784,32 @@ describe('a key taken from the query by a gateway in front', () => {
     },
   });
 
-  it('fails where one route alone takes the key from the query (its names sent in one request there)', async () => {
+  it('fails where one route alone takes the key from the query, naming the name it took (its names sent together there, then one at a time)', async () => {
     const judged = await verdictsOn(startVariant(takesOn('token', /^\/v2\/members/)), ['AUT-key-not-in-query']);
-    expect(judged.explain).toMatch(/^AUT-key-not-in-query \[members\]: fail .*\?api_key=, .*\?token=/m);
+    expect(judged.explain).toMatch(/^AUT-key-not-in-query \[members\]: fail .*\?token= and no credential header/m);
     expect(judged.explain).toMatch(/^AUT-key-not-in-query \[projects\]: pass/m);
-    // One request there for every name (and the shared probe without credentials); the first collection one a name.
+  });
+
+  it('on a route that refuses them all as it refuses no credentials, the names go in two requests (apikey and apiKey apart), the first collection one a name', async () => {
+    const judged = await verdictsOn(startTarget(), ['AUT-key-not-in-query']);
+    expectVerdicts(judged, { 'AUT-key-not-in-query': 'pass' });
+    // The shared probe without credentials, and the two requests of names.
     const sent = (collection: string) => judged.results.find((r) => r.collection === collection)!.evidence.requestCount;
-    expect(sent('members')).toBe(2);
+    expect(sent('members')).toBe(3);
     expect(sent('projects')).toBeGreaterThanOrEqual(9);
+  });
+
+  it('fails a route that reads one ?apikey= whatever its case (ASP.NET\'s query is case-insensitive) and refuses two values: apikey and apiKey never share a request', async () => {
+    const oneValue: Rewrites = {
+      request: (req) => {
+        const url = new URL(req.path, 'http://x');
+        if (!/^\/v2\/members/.test(url.pathname)) return req;
+        const values = [...url.searchParams].filter(([k]) => k.toLowerCase() === 'apikey').map(([, v]) => v);
+        return values.length === 1 ? { ...req, headers: { ...req.headers, 'x-api-key': values[0]! } } : req;
+      },
+    };
+    const judged = await verdictsOn(startVariant(oneValue), ['AUT-key-not-in-query']);
+    expect(judged.explain).toMatch(/^AUT-key-not-in-query \[members\]: fail .*\?api[kK]ey= and no credential header/m);
   });
 
   it('fails on the first collection where a gateway refuses ?api_key= but takes ?token= (each name sent on its own there)', async () => {

@@ -2,7 +2,7 @@
  * Pages and walks, shared by every pagination check. A walk yields one page at a time,
  * so a caller holds a page plus whatever set of ids it keeps, never the whole collection.
  */
-import { CheckFailure } from '../model/check.js';
+import { CheckFailure, SetupFailure } from '../model/check.js';
 import type { CheckContext, CreatedResource, FixtureMaker, HttpResponse } from '../model/context.js';
 import type { CollectionProfile } from '../model/profile.js';
 import type { WalkableCollection, WritableCollection } from '../model/needs.js';
@@ -335,30 +335,52 @@ export const settableSortField = (c: WritableCollection): string | undefined => 
 
 /** A shared walk set and, where the collection sorts on a field the harness sets, each item's value of it. */
 export interface WalkSet extends MarkedSet {
-  readonly sort?: { readonly field: string; readonly values: ReadonlyMap<string, string> };
+  /** `tied`: four items hold one value; false where the target refused a second item with it (a unique field). */
+  readonly sort?: { readonly field: string; readonly values: ReadonlyMap<string, string>; readonly tied: boolean };
 }
 
 /**
  * Created out of order, so creation order never passes for sorted order; 7 items cross page
  * boundaries at 1, 2 and 3 a page. Four are tied on the highest sort value (`d`), so pages of
  * 1 and 2 items end inside the tie in either direction: END-sort-ties-deterministic walks them
- * where it would make a set of its own.
+ * where it would make a set of its own. A field the target keeps unique refuses the second
+ * `d`: from there the set takes {@link untiedLetters} (all seven values distinct).
  */
 const walkSetLetters = ['c', 'a', 'd', 'b', 'd', 'd', 'd'];
+const untiedLetters = ['c', 'a', 'd', 'b', 'g', 'e', 'f'];
 
 /**
  * Marked items that checks only read (walk, page through, take a cursor from), one set per
  * collection for the run, made by the first check that asks: each such check would otherwise
  * create and delete a set of its own. With a sort field the harness sets, the items hold
- * values out of creation order, four of them tied, so the sort checks read the set too. A check that writes under
- * the mark (inserts, deletes, moves) or needs other values makes its own set.
+ * values out of creation order, four of them tied where the field takes ties, so the sort
+ * checks read the set too. A check that writes under the mark (inserts, deletes, moves) or
+ * needs other values makes its own set.
  */
 export async function sharedWalkSet(ctx: CheckContext, c: WalkableCollection): Promise<WalkSet> {
   const field = settableSortField(c);
   return ctx.runFixture(`${c.name}: ${walkSetLetters.length} marked items to walk`, async (maker) => {
-    const set = await createMarked(maker, c, walkSetLetters.length, (i, marker) => (field ? { [field]: `${marker}-${walkSetLetters[i]}` } : {}));
-    if (!field) return set;
-    return { ...set, sort: { field, values: new Map(set.ids.map((id, i) => [id, `${set.marker}-${walkSetLetters[i]}`])) } };
+    if (!field) return createMarked(maker, c, walkSetLetters.length);
+    const marker = maker.newMark();
+    const items: CreatedResource[] = [];
+    const letters: string[] = [];
+    let tied = true;
+    for (let i = 0; i < walkSetLetters.length; i++) {
+      const make = (letter: string) => maker.create(c, { [field]: `${marker}-${letter}`, [c.markField]: marker });
+      const letter = tied ? walkSetLetters[i]! : untiedLetters[i]!;
+      try {
+        items.push(await make(letter));
+        letters.push(letter);
+      } catch (refused) {
+        // Only a value another item holds may be refused for that (a unique field); anything else is the create's own failure.
+        if (!tied || letter === untiedLetters[i] || !(refused instanceof SetupFailure)) throw refused;
+        tied = false;
+        items.push(await make(untiedLetters[i]!));
+        letters.push(untiedLetters[i]!);
+      }
+    }
+    const ids = items.map((x) => x.id);
+    return { marker, items, ids, filters: { [c.markField]: marker }, sort: { field, values: new Map(ids.map((id, i) => [id, `${marker}-${letters[i]}`])), tied } };
   });
 }
 

@@ -325,16 +325,23 @@ export const sortTiesDeterministic = defineCheck({
   assumes: ['END-filter-matches', 'END-offset-pages-disjoint'],
   async run(ctx, { sortableWalk: c }) {
     const field = c.sortField;
-    // The shared set holds items tied on the field, which pages end inside.
-    const created = await sortedWalkSet(ctx, c, field);
-    const tied = tiedIds(created);
-    const query = { limit: small, sort: field, filters: created.filters };
+    // The shared set holds items tied on the field, which pages end inside; where the target
+    // refused the tie there (a unique field), the check makes a tied set of its own, as refusable.
+    const shared = await sortedWalkSet(ctx, c, field);
+    const own = shared.sort.tied ? undefined : await createMarked(ctx, c, 6, (_i, marker) => ({ [field]: `${marker}-tie` }));
+    const tied = own ? own.ids : tiedIds(shared);
+    const size = own ? own.ids.length : shared.ids.length;
+    const filters = own ? own.filters : shared.filters;
     const tiedIn = (walked: readonly string[]) => walked.filter((id) => tied.includes(id));
-    // The first walk is END-sort-honoured's ascending one, sent once; the second is this check's own.
-    const first = tiedIn(await sharedWalkIds(ctx, c, query, pagesFor(created.ids.length)));
-    const defects = walkDefects(tied, first);
-    ensure(defects.length === 0, `a walk over ${created.ids.length} items, ${tied.length} of them tied on ${field}, ${defects.join('; ')}, expected each tied item once`, brief(tied), brief(first));
-    const second = tiedIn(await walkIds(ctx, c, query, pagesFor(created.ids.length)));
+    // Both directions on the shared set (END-sort-honoured's walks, sent once); the ascending one twice.
+    let first: string[] = [];
+    for (const sort of own ? [field] : [field, `-${field}`]) {
+      const walked = tiedIn(await (own ? walkIds : sharedWalkIds)(ctx, c, { limit: small, sort, filters }, pagesFor(size)));
+      const defects = walkDefects(tied, walked);
+      ensure(defects.length === 0, `a walk with sort=${sort} over ${size} items, ${tied.length} of them tied on ${field}, ${defects.join('; ')}, expected each tied item once`, brief(tied), brief(walked));
+      if (sort === field) first = walked;
+    }
+    const second = tiedIn(await walkIds(ctx, c, { limit: small, sort: field, filters }, pagesFor(size)));
     ensure(first.join() === second.join(), `two walks over items tied on ${field} came in different orders (${brief(first)} then ${brief(second)}), expected one deterministic order`, brief(first), brief(second));
   },
 });
