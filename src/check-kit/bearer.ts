@@ -151,17 +151,18 @@ export async function expectAccepted(ctx: CheckContext, collection: CollectionPr
 const otherRoutes = 2;
 
 /**
- * Sends each forged token to `collection`, and the first of them to up to two other
- * collections where the `control` token (accepted on `collection` already) is accepted too
- * (the forgeries of one check are variants of one attack: a route that verifies tokens
- * another way, or not at all, takes the first as it takes the others); every one must get
+ * Sends each forged token to `collection`, and to up to two other collections where the
+ * `control` token (accepted on `collection` already) is accepted too: each of them, or with
+ * `elsewhere: 'first'` the first (where the forgeries are one attack any route that verifies
+ * signatures refuses whole, a tampered signature and payload; not where a variant is the bypass
+ * of its own, alg `None` past a case-sensitive `none` check, or a PEM without its newline); every one must get
  * 401 with a challenge (RFC 6750 §3.1 `invalid_token`). A forgery taken (2xx) is always this
  * check's failure. Forgeries all refused, but not as 401 with a challenge, are this check's
  * failure only when the API refuses a request without credentials properly; otherwise the
  * shape is the API's refusal everywhere, AUT-missing-credentials-401's finding, and the
  * check ends blocked on it rather than failing twice for one cause.
  */
-export async function expectRefused(ctx: CheckContext, collection: CollectionProfile, forged: readonly string[], what: string, control: string): Promise<void> {
+export async function expectRefused(ctx: CheckContext, collection: CollectionProfile, forged: readonly string[], what: string, control: string, { elsewhere = 'all' }: { readonly elsewhere?: 'all' | 'first' } = {}): Promise<void> {
   const responses: HttpResponse[] = [];
   for (const token of forged) responses.push(await presentToken(ctx, collection, token));
   const others = ctx.collections.filter((c) => c.path !== collection.path && supports(c, 'GET')).slice(0, otherRoutes);
@@ -171,7 +172,7 @@ export async function expectRefused(ctx: CheckContext, collection: CollectionPro
       ctx.note(`${other.path}: the token the forgeries are made from is not accepted there (${describe(res)}), so none was sent`);
       continue;
     }
-    responses.push(await presentToken(ctx, other, forged[0]!));
+    for (const token of elsewhere === 'first' ? forged.slice(0, 1) : forged) responses.push(await presentToken(ctx, other, token));
   }
   // A forgery taken (2xx) is the attack working; another refusal (400 invalid_token, 403) breaks only the status rule.
   const accepted = responses.filter(isSuccess).length;

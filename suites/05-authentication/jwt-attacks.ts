@@ -92,7 +92,7 @@ export const tamperedRefused = defineCheck({
   needs: ['jwtAccess', 'firstCollection'],
   async run(ctx, { jwtAccess, firstCollection: collection }) {
     const { token, jwt } = await acceptedGenuine(ctx, jwtAccess, collection);
-    await expectRefused(ctx, collection, [tamperSignature(jwt), tamperPayload(jwt)], 'a tampered signature or payload', token);
+    await expectRefused(ctx, collection, [tamperSignature(jwt), tamperPayload(jwt)], 'a tampered signature or payload', token, { elsewhere: 'first' });
   },
 });
 
