@@ -98,6 +98,19 @@ describe('VER- checks', () => {
     expect(got.verdicts['VER-removed-version-gone'], got.explain).toBe('pass');
   });
 
+  it('fail the current version in a vendor media type refused (406) where plain JSON is served: the check names the version in Accept, as the run\'s other requests do not', async () => {
+    const refusesCurrent: Rewrites = { response: (res, req) => (/version=2\b/.test(req.headers['accept'] ?? '') ? { ...res, status: 406 } : res) };
+    const got = await verdicts(versionedServer('header', refusesCurrent), headerScheme);
+    expect(got.verdicts['VER-current-version'], got.explain).toBe('fail');
+  });
+
+  it('fail a collection outside the version\'s path segment under the URL scheme (one scheme for the whole API)', async () => {
+    const outside = (p: TargetProfile): TargetProfile => ({ ...p, collections: p.collections.map((c) => (c.name === 'members' ? { ...c, path: '/members', itemPath: '/members/{id}' } : c)) });
+    const got = await verdicts(startTarget(), outside);
+    expect(got.verdicts['VER-current-version'], got.explain).toBe('fail');
+    expect(got.explain).toMatch(/^VER-current-version: fail .*\/members has no \/v2 segment/m);
+  });
+
   it('fail a removed version answered 406 where the version is not named in Accept', async () => {
     const refuses: Rewrites = { response: (res, req) => ((res.status === 404 || res.status === 410) && /^v?0$/.test(req.headers['x-api-version'] ?? '') ? { ...res, status: 406 } : res) };
     const got = await verdicts(versionedServer('x-api-version', refuses), customHeaderScheme);

@@ -1,6 +1,6 @@
 /** §9 versioning and the §3 deprecation flow of an API version, judged from what the API answers. */
 import { CheckFailure, CheckSkipped, ShouldFailure, defineCheck } from '../../src/model/check.js';
-import type { CheckContext, HttpResponse } from '../../src/model/context.js';
+import type { CheckContext, HttpResponse, RequestSpec } from '../../src/model/context.js';
 import type { CollectionProfile, VersionProfile } from '../../src/model/profile.js';
 import { creatable, type WritableCollection } from '../../src/model/needs.js';
 import { brief, describe, ensure, expectJsonObject, expectStatus } from '../../src/check-kit/expect.js';
@@ -16,18 +16,28 @@ import { leadsToResource, resourceStatuses } from '../../src/check-kit/links.js'
  * base URL (`https://api.example.com/v2` with paths `/projects`) names the current version.
  */
 export async function getVersioned(ctx: CheckContext, v: VersionProfile, version: string, path: string): Promise<HttpResponse> {
+  return ctx.http.send({ method: 'GET', ...versionedSpec(ctx, v, version, path) });
+}
+
+/** The request for `path` under `version`, or the check fails: a path without the current version's segment under the URL scheme. */
+function versionedSpec(ctx: CheckContext, v: VersionProfile, version: string, path: string): Pick<RequestSpec, 'path' | 'headers'> {
   const spec = versionedRequest(v, version, path) ?? (v.scheme === 'url' ? versionedRequest(v, version, ctx.http.url(path)) : undefined);
   if (spec === undefined) throw new CheckFailure(`${ctx.http.url(path)} has no /v${v.current} segment, expected every configured path under the current version: one scheme for the whole API (§9.1)`, `/v${v.current}/…`, path);
-  return ctx.http.send({ method: 'GET', ...spec });
+  return spec;
 }
 
 /**
- * GET of `c`'s listing under the current version. Every request names the current version as
- * a pinned client does, so under a URL or header scheme that is the run's one plain GET of the
- * listing (sharedGet); under the query scheme, the parameter is added.
+ * GET of `c`'s listing under the current version. Where every request names the current
+ * version already, as a pinned client does (the URL scheme, whose path must hold it, and a
+ * header of the API's own), that is the run's one plain GET of the listing (sharedGet); under
+ * the query scheme and a vendor media type in Accept, the version is added to the request.
  */
 export function currentListing(ctx: CheckContext, v: VersionProfile, c: CollectionProfile): Promise<HttpResponse> {
-  return v.scheme === 'query' ? getVersioned(ctx, v, v.current, c.path) : sharedGet(ctx, { path: c.path });
+  const named = v.scheme === 'url' || (v.scheme === 'header' && v.header.toLowerCase() !== 'accept');
+  if (!named) return getVersioned(ctx, v, v.current, c.path);
+  // A path outside the version's segment fails here as the versioned request would.
+  versionedSpec(ctx, v, v.current, c.path);
+  return sharedGet(ctx, { path: c.path });
 }
 
 /** The first configured collection, whose listing the version probes read. */
