@@ -105,6 +105,11 @@ describe('a conforming authorization server', () => {
     expect(open!.grants.filter((g) => g === 'refresh_token')).toHaveLength(1);
   });
 
+  it('a family whose newest refresh token is answered with a dropped connection errors only STA-refresh-reuse-revokes-family: the two checks whose steps were answered judge them', async () => {
+    const { by, explain } = await run({ dropRevokedFamilyRefresh: true });
+    expect([by['STA-refresh-rotates'], by['STA-refresh-old-refused'], by['STA-refresh-reuse-revokes-family']], explain).toEqual(['pass', 'pass', 'error']);
+  });
+
   it('passes with a login command of the team\'s own', async () => {
     const { by, explain } = await run({}, 'command');
     expect(by, explain).toEqual(allPass);

@@ -43,7 +43,7 @@ type Method = 'PUT' | 'PATCH';
  * Whether a sequence may serve every check: it ran to its end, and no answer says the target
  * was unavailable for a moment. Otherwise it is its sender's alone, and each other check sends its own.
  */
-const servesAll = (s: CutShort, answers: readonly HttpResponse[]): boolean => s.failure === undefined && !answers.some((res) => isUnavailable(res.status));
+export const servesAll = (s: CutShort, answers: readonly HttpResponse[]): boolean => s.failure === undefined && !answers.some((res) => isUnavailable(res.status));
 
 /** `take` for a step: both its answers into the adopting check's evidence. */
 const takeStep = (take: (res: HttpResponse) => HttpResponse) => (w: WriteThenRead): WriteThenRead => ({ write: take(w.write), after: take(w.after) });

@@ -6,6 +6,7 @@
  */
 import { CheckSkipped, defineCheck } from '../../src/model/check.js';
 import type { CheckContext, HttpResponse } from '../../src/model/context.js';
+import { answered, servesAll, type CutShort } from '../../src/check-kit/update-sequences.js';
 import type { CodeFlowClient } from '../../src/model/needs.js';
 import { codeFlowTokens, refresh } from '../../src/check-kit/code-flow.js';
 import { requireTokens, tokensOf } from '../../src/check-kit/oauth-token.js';
@@ -15,9 +16,11 @@ import { expectTokenError } from '../../src/check-kit/oauth-errors.js';
 /**
  * A family's steps in order: the first refresh, the rotated-out refresh token presented again,
  * then the newest one. Each step is sent only where the one before it leaves something to judge:
- * the reuse after a refresh that issued tokens, the newest after a reuse that was refused.
+ * the reuse after a refresh that issued tokens, the newest after a reuse that was refused. A step
+ * that threw (a timeout, a dropped connection) ends the family there: the checks whose steps were
+ * answered judge them, the check whose step is missing meets the error ({@link answered}).
  */
-interface Family {
+interface Family extends CutShort {
   /** The refresh token the code flow issued; undefined where it issued none. */
   readonly old?: string;
   readonly first?: HttpResponse;
@@ -28,7 +31,8 @@ interface Family {
 /**
  * The family, sent by the first of the three checks that asks, each holding the answers in its
  * own evidence: one code flow and three refreshes, where each check would run the flow and the
- * refreshes before its step.
+ * refreshes before its step. A family cut short, or with an answer that says the server was
+ * unavailable for a moment, is its sender's alone: each other check sends its own.
  */
 function family(ctx: CheckContext, client: CodeFlowClient): Promise<Family> {
   return ctx.sharedAnswers(
@@ -36,22 +40,30 @@ function family(ctx: CheckContext, client: CodeFlowClient): Promise<Family> {
     async (sender): Promise<Family> => {
       const old = (await codeFlowTokens(sender, client)).refreshToken;
       if (old === undefined) return {};
-      const first = await refresh(sender, client, old);
-      const next = tokensOf(first)?.refreshToken;
-      if (first.status !== 200 || next === undefined || next === old) return { old, first };
-      const reuse = await refresh(sender, client, old);
-      if (tokensOf(reuse) !== undefined) return { old, first, reuse };
-      return { old, first, reuse, newest: await refresh(sender, client, next) };
+      let sent: Family = { old };
+      try {
+        const first = await refresh(sender, client, old);
+        sent = { ...sent, first };
+        const next = tokensOf(first)?.refreshToken;
+        if (first.status !== 200 || next === undefined || next === old) return sent;
+        const reuse = await refresh(sender, client, old);
+        sent = { ...sent, reuse };
+        if (tokensOf(reuse) !== undefined) return sent;
+        return { ...sent, newest: await refresh(sender, client, next) };
+      } catch (failure) {
+        return { ...sent, failure };
+      }
     },
     (f, take) => ({ ...f, ...(f.first && { first: take(f.first) }), ...(f.reuse && { reuse: take(f.reuse) }), ...(f.newest && { newest: take(f.newest) }) }),
+    (f) => servesAll(f, [f.first, f.reuse, f.newest].filter((res) => res !== undefined)),
   );
 }
 
 /** The family's first refresh, of a refresh token the code flow issued. */
 async function firstRefresh(ctx: CheckContext, client: CodeFlowClient): Promise<Family & { old: string; first: HttpResponse }> {
   const f = await family(ctx, client);
-  if (f.old === undefined || f.first === undefined) throw new CheckSkipped('the authorization server issued no refresh token with the code flow: there is no rotation to judge');
-  return { ...f, old: f.old, first: f.first };
+  if (f.old === undefined) throw new CheckSkipped('the authorization server issued no refresh token with the code flow: there is no rotation to judge');
+  return { ...f, old: f.old, first: answered(f, f.first) };
 }
 
 export const refreshRotates = defineCheck({
@@ -77,9 +89,10 @@ export const refreshOldRefused = defineCheck({
   needs: ['oauthCodeFlow'],
   assumes: ['STA-refresh-rotates'],
   async run(ctx, { oauthCodeFlow: client }) {
-    const { first, reuse } = await firstRefresh(ctx, client);
-    requireTokens(first, 'refreshing with a fresh refresh token');
-    if (reuse === undefined) throw new CheckSkipped(`${describe(first)} returned the same refresh token or none: there is no rotated-out token to present (STA-refresh-rotates judges that)`);
+    const f = await firstRefresh(ctx, client);
+    requireTokens(f.first, 'refreshing with a fresh refresh token');
+    const reuse = f.failure === undefined ? f.reuse : answered(f, f.reuse);
+    if (reuse === undefined) throw new CheckSkipped(`${describe(f.first)} returned the same refresh token or none: there is no rotated-out token to present (STA-refresh-rotates judges that)`);
     expectTokenError(reuse, 'invalid_grant', [400], 'presenting the rotated-out refresh token at once (conventions §3: a refresh invalidates the old token; a reuse grace period, as Okta keeps 30 s by default, shows so)');
   },
 });
@@ -91,10 +104,12 @@ export const refreshReuseRevokesFamily = defineCheck({
   severity: 'must',
   needs: ['oauthCodeFlow'],
   async run(ctx, { oauthCodeFlow: client }) {
-    const { first, reuse, newest } = await firstRefresh(ctx, client);
-    requireTokens(first, 'refreshing with a fresh refresh token');
+    const f = await firstRefresh(ctx, client);
+    requireTokens(f.first, 'refreshing with a fresh refresh token');
+    const reuse = f.failure === undefined ? f.reuse : answered(f, f.reuse);
     if (reuse === undefined) throw new CheckSkipped('the refresh returned no new refresh token: STA-refresh-rotates judges that');
     // Not a dependency on STA-refresh-old-refused: that one may only warn (a 403 refusal), and the reuse is still judged.
+    const newest = f.failure === undefined || tokensOf(reuse) !== undefined ? f.newest : answered(f, f.newest);
     if (newest === undefined) throw new CheckSkipped('the rotated-out refresh token still works, so no reuse was detected: STA-refresh-old-refused judges that');
     expectTokenError(newest, 'invalid_grant', [400], 'presenting the newest refresh token after the old one was reused (conventions §3: reuse revokes the whole family)');
   },

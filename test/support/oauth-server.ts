@@ -96,6 +96,8 @@ export interface OAuthServerOptions {
   readonly leewaySeconds?: number;
   /** Each access token carries the client id (`client_id`, `azp`) after a `pad` claim of 0, 1 or 2 characters in turn, so the id's base64url lands at every alignment (as `Basic base64(id:secret)` holds it). */
   readonly clientIdAtEveryAlignment?: boolean;
+  /** A refresh with a token of a family revoked for reuse drops the connection, unanswered (a crashing handler behind a proxy). */
+  readonly dropRevokedFamilyRefresh?: boolean;
 }
 
 export interface OAuthServer {
@@ -357,6 +359,7 @@ export async function startOAuthServer(opts: OAuthServerOptions = {}): Promise<O
     }
     if (grant === 'refresh_token') {
       const r = refreshes.get(form.get('refresh_token') ?? '');
+      if (r !== undefined && revokedFamilies.has(r.family) && opts.dropRevokedFamilyRefresh) return res.destroy();
       if (r === undefined || revokedFamilies.has(r.family)) return tokenError(res, 'invalid_grant');
       if (!r.active) {
         if (!has('refresh-reuse-no-revoke')) revoke(r.family);
