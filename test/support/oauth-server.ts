@@ -359,7 +359,10 @@ export async function startOAuthServer(opts: OAuthServerOptions = {}): Promise<O
     }
     if (grant === 'refresh_token') {
       const r = refreshes.get(form.get('refresh_token') ?? '');
-      if (r !== undefined && revokedFamilies.has(r.family) && opts.dropRevokedFamilyRefresh) return res.destroy();
+      if (r !== undefined && revokedFamilies.has(r.family) && opts.dropRevokedFamilyRefresh) {
+        res.destroy();
+        return;
+      }
       if (r === undefined || revokedFamilies.has(r.family)) return tokenError(res, 'invalid_grant');
       if (!r.active) {
         if (!has('refresh-reuse-no-revoke')) revoke(r.family);
