@@ -49,19 +49,24 @@ function lineOf(a: ProbeAnswer): string {
 }
 
 /**
- * GETs the base URL and the first collection, as the health phase does before the run; with
- * `again`, after a check, the first collection alone (the base URL, where there is none): a
- * target that stopped working stops answering its API, and the probe is one request.
+ * GETs the base URL and the first collection, as the health phase does before the run; after
+ * a check, given that `baseline`, one of them again, one request: the first collection where
+ * it answered 2xx–4xx before, else the base URL where that did (a listing that failed from the
+ * start cannot show a target that stopped working since: a 500 that became a proxy's 502 is
+ * still a 5xx).
  *
  * @example
  * ```ts
- * await probeHealth(profile, send); // ['GET / → 200', 'GET /v2/projects → 200']
- * await probeHealth(profile, send, { again: true }); // ['GET /v2/projects → 500']
+ * const baseline = await probeHealth(profile, send); // ['GET / → 200', 'GET /v2/projects → 200']
+ * await probeHealth(profile, send, baseline); // ['GET /v2/projects → 500']
  * ```
  */
-export async function probeHealth(profile: TargetProfile, send: Send, { again = false } = {}): Promise<Health> {
-  const first = profile.collections[0];
-  return (await probe(profile, send, ...(again ? [[first?.path ?? '/']] : []))).map(lineOf);
+export async function probeHealth(profile: TargetProfile, send: Send, baseline?: Health): Promise<Health> {
+  if (baseline === undefined) return (await probe(profile, send)).map(lineOf);
+  const answered = (line: string | undefined) => line !== undefined && /→ [234]\d\d$/.test(line);
+  const [base, collection] = baseline;
+  const again = answered(collection) || !answered(base) ? (profile.collections[0]?.path ?? '/') : '/';
+  return (await probe(profile, send, [again])).map(lineOf);
 }
 
 /**

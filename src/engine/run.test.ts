@@ -367,6 +367,24 @@ describe('one health phase', () => {
     }
   });
 
+  it('probes the base URL after a last-class check where the listing failed from the start: a 500 that became a proxy\'s 502 is no change of class', fast, async () => {
+    let down = false;
+    const { createServer } = await import('node:http');
+    const target = createServer((req, res) => res.writeHead(down ? 502 : req.url === '/' ? 404 : 500).end());
+    await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
+    const p = { ...server.profile(), baseUrl: `http://127.0.0.1:${(target.address() as { port: number }).port}` };
+    const client = clientForProfile(p);
+    try {
+      const health = await healthPhase(p, (req) => client.send(req));
+      expect(health).toEqual(['GET / → 404', 'GET /things → 500']);
+      const outcome = await runChecks({ profile: p, checks: [check('CON-damage', async () => void (down = true), { schedule: 'last' })], seed: 1, client, health });
+      expect(outcome.damage).toMatchObject({ after: 'CON-damage', now: ['GET / → 502'], before: ['GET / → 404'] });
+    } finally {
+      await client.close();
+      await new Promise((resolve) => target.close(resolve));
+    }
+  });
+
   it('ends the run before any check when the target cannot be reached, naming it', fast, async () => {
     const p = { ...server.profile(), baseUrl: 'http://127.0.0.1:9' };
     const client = clientForProfile(p);

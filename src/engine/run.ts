@@ -174,7 +174,7 @@ export async function runChecks(input: RunInput): Promise<RunOutcome> {
     const settle = async (result: CheckResult): Promise<void> => {
       try {
         if (check.schedule === 'last' && damage === undefined && !stop.aborted) {
-          const now = await probeHealth(input.profile, healthSend, { again: true });
+          const now = await probeHealth(input.profile, healthSend, baseline);
           if (!stop.aborted && worse(baseline, now)) damage = { after: key, before: sameRequests(baseline, now), now };
         }
       } finally {
