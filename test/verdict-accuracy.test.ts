@@ -362,6 +362,35 @@ describe('LIM-default-page-bounded on a collection a few items short of showing 
   });
 });
 
+describe('LIM-default-page-bounded on an unbounded offset listing while another writer\'s item comes and goes', () => {
+  it('fails: both pages are read again, and the second no longer holds the item that made the listing look split', async () => {
+    const phantom = { id: '00000000-0000-4000-8000-00000000000f', name: 'another writer', role: 'editor' };
+    const seen = { next: 0, limited: 0 };
+    const comes: Rewrites = {
+      response: (res, req) => {
+        const q = queryOf(req);
+        const body = jsonOf(res);
+        if (req.method !== 'GET' || pathOf(req) !== '/v2/members' || !q.has('offset') || q.has('label') || !isObject(body) || !Array.isArray(body.data)) return res;
+        // The item is there for the first read of the page after the first, and of the limited page that checks nothing was skipped.
+        const which = q.has('limit') ? 'limited' : 'next';
+        return seen[which]++ === 0 ? withJson(res, { ...body, data: [...body.data, phantom] }) : res;
+      },
+    };
+    const target = await startVariant(comes, ['default-page-unbounded']);
+    try {
+      const members = target.profile.collections.find((c) => c.name === 'members')!;
+      const key = target.profile.auth.apiKey!;
+      for (let i = 0; i < 3; i++) await target.client.send({ method: 'POST', url: `${target.proxy.url}${members.path}`, headers: { [key.header]: key.value.value, 'content-type': 'application/json' }, body: JSON.stringify({ ...members.createBody, name: `seed ${i}` }) });
+      const { results } = await runChecks({ profile: target.profile, checks: catalogue.filter((c) => c.id === 'LIM-default-page-bounded'), seed: 1, client: target.client });
+      const r = results.find((x) => x.collection === 'members')!;
+      expect(seen.next, r.message).toBeGreaterThan(0);
+      expect(r.status, r.message).toBe('fail');
+    } finally {
+      await target.close();
+    }
+  });
+});
+
 describe('5. a zero or negative limit may be clamped to 1, as one above the cap may be clamped to it', () => {
   /** The listings read limit=0 and limit=-1 as limit=1. */
   const clampedToOne: Rewrites = {

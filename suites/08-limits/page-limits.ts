@@ -175,7 +175,8 @@ const idsOf = (page: Page, c: CollectionProfile): string[] => page.items.map((i)
 async function boundShown(ctx: CheckContext, c: CollectionProfile, first: Page, max: number | undefined): Promise<string | undefined> {
   const held = first.items.length;
   if (!positional(c) && typeof first.nextCursor !== 'string') return undefined;
-  const second = await fetchPageOrEnd(ctx, c, !positional(c) ? { cursor: first.nextCursor! } : c.pagination.style === 'page' ? { page: 1 } : { offset: held });
+  const next = !positional(c) ? { cursor: first.nextCursor! } : c.pagination.style === 'page' ? { page: 1 } : { offset: held };
+  const second = await fetchPageOrEnd(ctx, c, next);
   if (second === undefined) return undefined;
   withinMax(second, max);
   const [one, two] = [idsOf(first, c), idsOf(second, c)];
@@ -186,7 +187,13 @@ async function boundShown(ctx: CheckContext, c: CollectionProfile, first: Page, 
     const res = await ctx.http.send({ method: 'GET', path: pagePath(c, limited) });
     if (res.status !== 200 || idsOf(readPage(res, c), c).join() !== want.join()) return undefined;
   }
+  // Both pages read again unchanged: another writer's item that came and went between the reads
+  // could make an unbounded positional listing look split in two.
   if (positional(c) && idsOf(await fetchPage(ctx, c, {}), c).join() !== one.join()) return undefined;
+  if (positional(c)) {
+    const again = await fetchPageOrEnd(ctx, c, next);
+    if (again === undefined || idsOf(again, c).join() !== two.join()) return undefined;
+  }
   const between = positional(c) || cursorReach ? ', with none skipped between them' : '';
   return `without a limit, the first page held ${held} items and the next ${two.length} others${between}`;
 }
