@@ -160,6 +160,21 @@ describe('VER- checks', () => {
     expect(got.explain).toMatch(/expected it to name X-API-Version/);
   });
 
+  it('share walks under the query scheme too: the answers are matched by the URL as sent, ?v=2 and all', async () => {
+    let atTwo = 0;
+    const counting: Rewrites = { request: (req) => ((atTwo += req.method === 'GET' && pathOf(req) === '/projects' && queryOf(req).get('limit') === '2' && queryOf(req).has('label') ? 1 : 0), req) };
+    const target = await versionedServer('query', counting);
+    try {
+      const checks = catalogue.filter((c) => c.id === 'END-pagination-terminates' || c.id === 'END-pagination-complete-walk');
+      const { results } = await runChecks({ profile: queryScheme(target.profile), checks, seed: 1, client: target.client });
+      expect(results.map((r) => `${r.id}: ${r.status}`).sort()).toEqual(['END-pagination-complete-walk: pass', 'END-pagination-terminates: pass']);
+      // 7 items at 2 a page: 4 pages, once for both checks.
+      expect(atTwo).toBe(4);
+    } finally {
+      await target.close();
+    }
+  });
+
   it('pass under the query scheme (serve --versioning query), but warn of the scheme', async () => {
     const got = await verdicts(versionedServer('query'), queryScheme);
     expect(got.verdicts, got.explain).toEqual({ ...allPass, 'VER-no-query-scheme': 'warn' });

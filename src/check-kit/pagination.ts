@@ -11,6 +11,7 @@ import { isObject } from '../model/json.js';
 import { conventionalEnvelope, envelopeOf, isMismatch, nextMemberName, readEnvelope, readItems, type PageContent, type PageMismatch } from '../model/page-envelope.js';
 import { setupError } from './setup.js';
 import { isUnavailable } from '../http/polite.js';
+import { versionedUrl } from '../http/session.js';
 
 export interface PageQuery {
   readonly limit?: number;
@@ -222,7 +223,8 @@ export async function* walk(
     const query = positional(c) ? { ...q, ...at } : { ...q, ...(cursor !== undefined && { cursor }) };
     const path = pagePath(c, query);
     const known = options.answered?.[n - 1];
-    const res = known !== undefined && known.url === ctx.http.url(path) ? known : await ctx.http.send({ method: 'GET', path });
+    // The URL as sent: a query-scheme version parameter is added to every request.
+    const res = known !== undefined && known.url === versionedUrl(ctx.profile, ctx.http.url(path)) ? known : await ctx.http.send({ method: 'GET', path });
     options.onAnswer?.(res);
     const page = pageOrEnd(ctx, c, query, res, options);
     if (page === undefined) return;
