@@ -391,6 +391,22 @@ describe('LIM-default-page-bounded on an unbounded offset listing while another 
   });
 });
 
+describe('RES-json-content-type on the update sequence', () => {
+  it('judges the PATCH answer though the GET after it dropped its connection: it needs none', async () => {
+    let patched: string | undefined;
+    const dropsTheReadBack: Rewrites = {
+      request: (req) => {
+        if (req.method === 'PATCH' && isItem(req)) patched = pathOf(req);
+        // Every GET of the item after it, retries too.
+        else if (req.method === 'GET' && pathOf(req) === patched) throw new Error('connection dropped');
+        return req;
+      },
+    };
+    const judged = await verdictsOn(startVariant(dropsTheReadBack), ['RES-json-content-type'], (p) => ({ ...p, collections: p.collections.filter((c) => c.name === 'projects') }));
+    expectVerdicts(judged, { 'RES-json-content-type': 'pass' });
+  });
+});
+
 describe('5. a zero or negative limit may be clamped to 1, as one above the cap may be clamped to it', () => {
   /** The listings read limit=0 and limit=-1 as limit=1. */
   const clampedToOne: Rewrites = {

@@ -35,7 +35,12 @@ export interface UpdateSequence extends CutShort {
   readonly item: CreatedResource;
   readonly before?: HttpResponse;
   readonly writes: readonly WriteThenRead[];
+  /** A write answered whose GET after it threw: the sequence's end, for a check that judges the write's answer alone. */
+  readonly unread?: HttpResponse;
 }
+
+/** The answer to write `i` of `s`, whether or not the GET after it was answered; the error that cut `s` short before it, else. */
+export const writeOf = (s: UpdateSequence, i: number): HttpResponse => s.writes[i]?.write ?? answered(s, i === s.writes.length ? s.unread : undefined);
 
 type Method = 'PUT' | 'PATCH';
 
@@ -77,20 +82,22 @@ function sequence(ctx: CheckContext, c: WritableCollection, method: Method, time
       const item = await sender.create(c);
       const read = () => sender.http.send({ method: 'GET', url: item.url });
       let before: HttpResponse | undefined;
+      let unread: HttpResponse | undefined;
       const writes: WriteThenRead[] = [];
       try {
         before = await read();
         // Sent whatever each answers: every check judges the step its rule is about.
         for (let i = 0; i < times; i++) {
-          const write = await sender.http.send({ method, url: item.url, json: body });
-          writes.push({ write, after: await read() });
+          unread = await sender.http.send({ method, url: item.url, json: body });
+          writes.push({ write: unread, after: await read() });
+          unread = undefined;
         }
       } catch (failure) {
-        return { item, ...(before && { before }), writes, failure };
+        return { item, ...(before && { before }), writes, ...(unread && { unread }), failure };
       }
       return { item, before, writes };
     },
-    (s, take) => ({ ...s, item: { ...s.item, response: take(s.item.response) }, ...(s.before && { before: take(s.before) }), writes: s.writes.map(takeStep(take)) }),
+    (s, take) => ({ ...s, item: { ...s.item, response: take(s.item.response) }, ...(s.before && { before: take(s.before) }), writes: s.writes.map(takeStep(take)), ...(s.unread && { unread: take(s.unread) }) }),
     (s) => servesAll(s, [s.item.response, ...(s.before ? [s.before] : []), ...s.writes.flatMap((w) => [w.write, w.after])]),
   );
 }

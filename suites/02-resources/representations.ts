@@ -5,7 +5,7 @@ import { brief, describe, ensure, expectJsonObject, expectStatus } from '../../s
 import { childListing, createChild } from '../../src/check-kit/children.js';
 import { readPage } from '../../src/check-kit/pagination.js';
 import { sharedGet, sharedItem } from '../../src/check-kit/probes.js';
-import { beforeOf, patchSequence, putSequence, stepOf } from '../../src/check-kit/update-sequences.js';
+import { beforeOf, patchSequence, putSequence, writeOf } from '../../src/check-kit/update-sequences.js';
 
 export const jsonContentType = defineCheck({
   id: 'RES-json-content-type',
@@ -22,7 +22,7 @@ export const jsonContentType = defineCheck({
       if (sequence === undefined) {
         const item = await ctx.create(writable);
         responses.push(item.response, await ctx.http.send({ method: 'GET', url: item.url }));
-      } else responses.push(sequence.item.response, beforeOf(sequence), stepOf(sequence, 0).write);
+      } else responses.push(sequence.item.response, beforeOf(sequence), writeOf(sequence, 0));
     } else {
       ctx.note('only the collection is judged: read-only run or no create body (safety.readOnly, collections[].create.body)');
     }
