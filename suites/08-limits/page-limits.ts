@@ -91,10 +91,11 @@ export const defaultPageBounded = defineCheck({
     // where that shows no bound (a larger default page, or other writers moving the pages).
     const short = fillSteps(c.maxLimit)[0]! - first.items.length;
     if (first.items.length > 0 && short > 0 && short <= topUpAtMost) {
-      for (let i = 0; i < short; i++) await ctx.create(c);
+      const made: string[] = [];
+      for (let i = 0; i < short; i++) made.push((await ctx.create(c)).id);
       const again = await fetchPage(ctx, collection, {});
       withinMax(again, max);
-      const now = await boundShown(ctx, collection, again, max);
+      const now = await boundShown(ctx, collection, again, max, made);
       if (now !== undefined) return ctx.note(`${collection.name} listed ${first.items.length} items; with ${short} more made, ${now}${max === undefined ? '' : ` (the maximum is ${max})`}`);
     }
     const fill = await fillOf(ctx, c);
@@ -172,7 +173,7 @@ const idsOf = (page: Page, c: CollectionProfile): string[] => page.items.map((i)
  * with no bound would now hold another writer's new items, which passed for a second page).
  * Undefined when any of that is not so, or a limited request is refused: no proof either way.
  */
-async function boundShown(ctx: CheckContext, c: CollectionProfile, first: Page, max: number | undefined): Promise<string | undefined> {
+async function boundShown(ctx: CheckContext, c: CollectionProfile, first: Page, max: number | undefined, made?: readonly string[]): Promise<string | undefined> {
   const held = first.items.length;
   if (!positional(c) && typeof first.nextCursor !== 'string') return undefined;
   const next = !positional(c) ? { cursor: first.nextCursor! } : c.pagination.style === 'page' ? { page: 1 } : { offset: held };
@@ -181,18 +182,22 @@ async function boundShown(ctx: CheckContext, c: CollectionProfile, first: Page, 
   withinMax(second, max);
   const [one, two] = [idsOf(first, c), idsOf(second, c)];
   if (two.length === 0 || two.some((id) => one.includes(id))) return undefined;
+  // An item the check made after the first read, past the first page and on the next (an unbounded page holds them all): no other writer's can stand in for it.
+  if (made !== undefined && !made.some((id) => two.includes(id))) return undefined;
   const cursorReach = max === undefined || held + 1 <= max;
   const [limited, want] = positional(c) ? [c.pagination.style === 'page' ? { limit: held, page: 1 } : { limit: held, offset: held }, two] : [{ limit: held + 1 }, [...one, two[0]]];
   if (positional(c) || cursorReach) {
     const res = await ctx.http.send({ method: 'GET', path: pagePath(c, limited) });
     if (res.status !== 200 || idsOf(readPage(res, c), c).join() !== want.join()) return undefined;
   }
-  // Both pages read again unchanged: another writer's item that came and went between the reads
-  // could make an unbounded positional listing look split in two.
-  if (positional(c) && idsOf(await fetchPage(ctx, c, {}), c).join() !== one.join()) return undefined;
-  if (positional(c)) {
+  // Without items of its own there, both pages read again: the first unchanged, the second still
+  // holding one of its items. Another writer's item that came and went between the reads could
+  // make an unbounded positional listing look split in two; a bounded one's second page keeps
+  // most of its items as others write.
+  if (made === undefined && positional(c) && idsOf(await fetchPage(ctx, c, {}), c).join() !== one.join()) return undefined;
+  if (made === undefined && positional(c)) {
     const again = await fetchPageOrEnd(ctx, c, next);
-    if (again === undefined || idsOf(again, c).join() !== two.join()) return undefined;
+    if (again === undefined || !idsOf(again, c).some((id) => two.includes(id))) return undefined;
   }
   const between = positional(c) || cursorReach ? ', with none skipped between them' : '';
   return `without a limit, the first page held ${held} items and the next ${two.length} others${between}`;
