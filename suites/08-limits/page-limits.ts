@@ -182,20 +182,24 @@ async function boundShown(ctx: CheckContext, c: CollectionProfile, first: Page, 
   withinMax(second, max);
   const [one, two] = [idsOf(first, c), idsOf(second, c)];
   if (two.length === 0 || two.some((id) => one.includes(id))) return undefined;
-  // An item the check made after the first read, past the first page and on the next (an unbounded page holds them all): no other writer's can stand in for it.
-  if (made !== undefined && !made.some((id) => two.includes(id))) return undefined;
+  // An item the check made after the first read, past the first page and on the next (an unbounded
+  // page holds them all), and every one it made on the two pages (none dropped): no other writer's
+  // item can stand in for them, so the pages need not be read again, which other writers move.
+  if (made !== undefined) {
+    if (!made.some((id) => two.includes(id)) || !made.every((id) => one.includes(id) || two.includes(id))) return undefined;
+    return `without a limit, the first page held ${held} items and the next ${two.length} others, every item made among them`;
+  }
   const cursorReach = max === undefined || held + 1 <= max;
   const [limited, want] = positional(c) ? [c.pagination.style === 'page' ? { limit: held, page: 1 } : { limit: held, offset: held }, two] : [{ limit: held + 1 }, [...one, two[0]]];
   if (positional(c) || cursorReach) {
     const res = await ctx.http.send({ method: 'GET', path: pagePath(c, limited) });
     if (res.status !== 200 || idsOf(readPage(res, c), c).join() !== want.join()) return undefined;
   }
-  // Without items of its own there, both pages read again: the first unchanged, the second still
-  // holding one of its items. Another writer's item that came and went between the reads could
-  // make an unbounded positional listing look split in two; a bounded one's second page keeps
-  // most of its items as others write.
-  if (made === undefined && positional(c) && idsOf(await fetchPage(ctx, c, {}), c).join() !== one.join()) return undefined;
-  if (made === undefined && positional(c)) {
+  // Both pages read again: the first unchanged, the second still holding one of its items.
+  // Another writer's item that came and went between the reads could make an unbounded
+  // positional listing look split in two; a bounded one's second page keeps most of its items.
+  if (positional(c) && idsOf(await fetchPage(ctx, c, {}), c).join() !== one.join()) return undefined;
+  if (positional(c)) {
     const again = await fetchPageOrEnd(ctx, c, next);
     if (again === undefined || !idsOf(again, c).some((id) => two.includes(id))) return undefined;
   }
