@@ -391,6 +391,33 @@ describe('LIM-default-page-bounded on an unbounded offset listing while another 
   });
 });
 
+describe('LIM-limit-capped on a listing that ignores limit while another writer\'s item comes and goes', () => {
+  it('fails: the page after the one answered is read again, and no longer holds the item that made the page look clamped', async () => {
+    const phantom = { id: '00000000-0000-4000-8000-00000000000e', name: 'another writer', role: 'editor' };
+    let shown = 0;
+    const comes: Rewrites = {
+      response: (res, req) => {
+        const q = queryOf(req);
+        const body = jsonOf(res);
+        if (req.method !== 'GET' || pathOf(req) !== '/v2/members' || q.has('label') || !q.has('offset') || q.get('offset') !== q.get('limit') || !isObject(body) || !Array.isArray(body.data)) return res;
+        return shown++ === 0 ? withJson(res, { ...body, data: [phantom] }) : res;
+      },
+    };
+    const target = await startVariant(comes, ['limit-uncapped']);
+    try {
+      const members = target.profile.collections.find((c) => c.name === 'members')!;
+      const key = target.profile.auth.apiKey!;
+      for (let i = 0; i < 3; i++) await target.client.send({ method: 'POST', url: `${target.proxy.url}${members.path}`, headers: { [key.header]: key.value.value, 'content-type': 'application/json' }, body: JSON.stringify({ ...members.createBody, name: `seed ${i}` }) });
+      const { results } = await runChecks({ profile: target.profile, checks: catalogue.filter((c) => c.id === 'LIM-limit-capped'), seed: 1, client: target.client });
+      const r = results.find((x) => x.collection === 'members')!;
+      expect(shown, r.message).toBeGreaterThan(0);
+      expect(r.status, r.message).toBe('fail');
+    } finally {
+      await target.close();
+    }
+  });
+});
+
 describe('RES-json-content-type on the update sequence', () => {
   it('judges the PATCH answer though the GET after it dropped its connection: it needs none', async () => {
     let patched: string | undefined;

@@ -220,10 +220,21 @@ async function pageAboveCap(ctx: CheckContext, c: CollectionProfile, max: number
   return page;
 }
 
-/** Whether items follow a non-empty page: a next cursor, or (offset and page styles) items at the next offset. */
+/**
+ * Whether items follow a non-empty page: a next cursor, or (offset and page styles) items at the
+ * next offset that are still there when read again (another writer's item that came and went
+ * could make an unbounded page look followed).
+ */
 async function moreFollow(ctx: CheckContext, c: CollectionProfile, page: Page): Promise<boolean> {
   const n = page.items.length;
-  return typeof page.nextCursor === 'string' || (positional(c) && n > 0 && ((await fetchPageOrEnd(ctx, c, { limit: n, offset: n }))?.items.length ?? 0) > 0);
+  if (typeof page.nextCursor === 'string') return true;
+  if (!positional(c) || n === 0) return false;
+  const next = async () => {
+    const after = await fetchPageOrEnd(ctx, c, { limit: n, offset: n });
+    return after === undefined ? [] : idsOf(after, c);
+  };
+  const following = await next();
+  return following.length > 0 && (await next()).some((id) => following.includes(id));
 }
 
 /** A limit no cap allows: a list that answers it in full is unbounded. */
