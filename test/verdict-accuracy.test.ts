@@ -55,6 +55,17 @@ async function verdictsOn(start: Promise<Target>, ids: readonly string[], adjust
   }
 }
 
+/** The results of `ids` run together in one run (their shared answers shared) on a target, closed afterwards; `before` prepares it. */
+async function runTogether<T extends Target>(start: Promise<T>, ids: readonly string[], before?: (target: T) => Promise<void>): Promise<CheckResult[]> {
+  const target = await start;
+  try {
+    await before?.(target);
+    return (await runChecks({ profile: target.profile, checks: catalogue.filter((c) => ids.includes(c.id)), seed: 1, client: target.client })).results;
+  } finally {
+    await target.close();
+  }
+}
+
 /** Asserts statuses, showing every message when they differ. */
 function expectVerdicts(got: Judged, want: Verdicts): void {
   expect(got.verdicts, got.explain).toEqual(want);
@@ -263,33 +274,21 @@ describe('the sort checks read the shared walk set, four of its items tied', () 
     let posts = 0;
     let ascending = 0;
     const counting: Rewrites = { request: (req) => ((posts += req.method === 'POST' ? 1 : 0), (ascending += req.method === 'GET' && queryOf(req).get('sort') === 'name' ? 1 : 0), req) };
-    const target = await startVariant(counting);
-    try {
-      const checks = catalogue.filter((c) => c.id === 'END-sort-honoured' || c.id === 'END-sort-ties-deterministic');
-      const { results } = await runChecks({ profile: target.profile, checks, seed: 1, client: target.client });
-      expect(results.map((r) => `${resultName(r.id, r.collection)}: ${r.status}`).sort()).toEqual(['END-sort-honoured [members]: pass', 'END-sort-honoured [projects]: pass', 'END-sort-ties-deterministic [members]: pass', 'END-sort-ties-deterministic [projects]: pass']);
-      // The shared set in projects and in members; a tied set of its own was 6 more in each.
-      expect(posts).toBe(14);
-      // The ascending walk (4 pages of 2 over 7 items) once for both checks, and the ties check's second: 8 in each collection, not 12.
-      expect(ascending).toBe(16);
-    } finally {
-      await target.close();
-    }
+    const results = await runTogether(startVariant(counting), ['END-sort-honoured', 'END-sort-ties-deterministic']);
+    expect(results.map((r) => `${resultName(r.id, r.collection)}: ${r.status}`).sort()).toEqual(['END-sort-honoured [members]: pass', 'END-sort-honoured [projects]: pass', 'END-sort-ties-deterministic [members]: pass', 'END-sort-ties-deterministic [projects]: pass']);
+    // The shared set in projects and in members; a tied set of its own was 6 more in each.
+    expect(posts).toBe(14);
+    // The ascending walk (4 pages of 2 over 7 items) once for both checks, and the ties check's second: 8 in each collection, not 12.
+    expect(ascending).toBe(16);
   });
 
   it('END-pagination-terminates and END-pagination-complete-walk read one walk at 2 a page between them', async () => {
     let atTwo = 0;
     const counting: Rewrites = { request: (req) => ((atTwo += isProjectListing(req) && queryOf(req).get('limit') === '2' && queryOf(req).has('label') ? 1 : 0), req) };
-    const target = await startVariant(counting);
-    try {
-      const checks = catalogue.filter((c) => c.id === 'END-pagination-terminates' || c.id === 'END-pagination-complete-walk');
-      const { results } = await runChecks({ profile: target.profile, checks, seed: 1, client: target.client });
-      expect(results.map((r) => `${r.id}: ${r.status}`).sort()).toEqual(['END-pagination-complete-walk: pass', 'END-pagination-terminates: pass']);
-      // 7 items at 2 a page: 4 pages, once.
-      expect(atTwo).toBe(4);
-    } finally {
-      await target.close();
-    }
+    const results = await runTogether(startVariant(counting), ['END-pagination-terminates', 'END-pagination-complete-walk']);
+    expect(results.map((r) => `${r.id}: ${r.status}`).sort()).toEqual(['END-pagination-complete-walk: pass', 'END-pagination-terminates: pass']);
+    // 7 items at 2 a page: 4 pages, once.
+    expect(atTwo).toBe(4);
   });
 
   it('a descending walk that drops a tied item passes END-sort-honoured (noted) and fails END-sort-ties-deterministic, which walks both directions', async () => {
@@ -337,16 +336,8 @@ describe('the sort checks read the shared walk set, four of its items tied', () 
 });
 
 describe('LIM-default-page-bounded on a collection a few items short of showing its bound', () => {
-  const run = async (faults: string[]) => {
-    // Eight items already there (a staging database nearly empty); the default page holds 10.
-    const target = await startVariant({}, faults, { seedProjects: 8 });
-    try {
-      const { results } = await runChecks({ profile: target.profile, checks: catalogue.filter((c) => c.id === 'LIM-default-page-bounded'), seed: 1, client: target.client });
-      return results.find((r) => r.collection === 'projects')!;
-    } finally {
-      await target.close();
-    }
-  };
+  // Eight items already there (a staging database nearly empty); the default page holds 10.
+  const run = async (faults: string[]) => (await runTogether(startVariant({}, faults, { seedProjects: 8 }), ['LIM-default-page-bounded'])).find((r) => r.collection === 'projects')!;
 
   it('makes the three items that take it past a default page and reads it again as it is: no fill of 11 of its own', async () => {
     const r = await run([]);
@@ -364,16 +355,12 @@ describe('LIM-default-page-bounded on a collection a few items short of showing 
 
 /** Check `id`'s result on members, on a variant with `faults` whose members listing holds three items made first. */
 async function onMembers(rewrites: Rewrites, faults: readonly string[], id: string): Promise<CheckResult> {
-  const target = await startVariant(rewrites, faults);
-  try {
+  const results = await runTogether(startVariant(rewrites, faults), [id], async (target) => {
     const members = target.profile.collections.find((c) => c.name === 'members')!;
     const key = target.profile.auth.apiKey!;
     for (let i = 0; i < 3; i++) await target.client.send({ method: 'POST', url: `${target.proxy.url}${members.path}`, headers: { [key.header]: key.value.value, 'content-type': 'application/json' }, body: JSON.stringify({ ...members.createBody, name: `seed ${i}` }) });
-    const { results } = await runChecks({ profile: target.profile, checks: catalogue.filter((c) => c.id === id), seed: 1, client: target.client });
-    return results.find((x) => x.collection === 'members')!;
-  } finally {
-    await target.close();
-  }
+  });
+  return results.find((x) => x.collection === 'members')!;
 }
 
 describe('LIM-default-page-bounded on an unbounded offset listing while another writer\'s item comes and goes', () => {

@@ -63,7 +63,7 @@ function lineOf(a: ProbeAnswer): string {
  */
 export async function probeHealth(profile: TargetProfile, send: Send, baseline?: Health): Promise<Health> {
   if (baseline === undefined) return (await probe(profile, send)).map(lineOf);
-  const answered = (line: string | undefined) => line !== undefined && /→ [234]\d\d$/.test(line);
+  const answered = (line: string | undefined) => line !== undefined && ['2', '3', '4'].includes(statusClass(line));
   const [base, collection] = baseline;
   const again = answered(collection) || !answered(base) ? (profile.collections[0]?.path ?? '/') : '/';
   return (await probe(profile, send, [again])).map(lineOf);
@@ -136,6 +136,9 @@ function harnessSideProblem(profile: TargetProfile, [base, collection]: ProbeAns
   return new RestprobeError('ERR_CREDENTIALS_MISSING', `the target wants credentials: GET ${collection.path} answered 401${collection.challenge ? ` (WWW-Authenticate: ${collection.challenge.slice(0, 80)})` : ''}; configure auth.apiKey`);
 }
 
+/** A health line's status class (`2` … `5`), `none` for no answer, `unknown` where the probe learned nothing. */
+const statusClass = (line: string): string => (line.endsWith('→ unknown') ? 'unknown' : (/→ (\d)\d\d$/.exec(line)?.[1] ?? 'none'));
+
 /** The request of a health line: `GET /v2/projects` of `GET /v2/projects → 200`. */
 const requestOf = (line: string): string => line.slice(0, line.lastIndexOf(' → '));
 
@@ -146,9 +149,8 @@ export function sameRequests(before: Health, now: Health): Health {
 
 /** Whether the target answers worse than before to a request sent both times: a status class that changed, or no answer. */
 export function worse(before: Health, now: Health): boolean {
-  const cls = (line: string) => (line.endsWith('→ unknown') ? 'unknown' : (/→ (\d)\d\d$/.exec(line)?.[1] ?? 'none'));
   return now.some((line) => {
     const was = before.find((b) => requestOf(b) === requestOf(line));
-    return was !== undefined && cls(was) !== 'unknown' && cls(line) !== cls(was) && (cls(line) === '5' || cls(line) === 'none');
+    return was !== undefined && statusClass(was) !== 'unknown' && statusClass(line) !== statusClass(was) && (statusClass(line) === '5' || statusClass(line) === 'none');
   });
 }
