@@ -10,7 +10,7 @@ import { brief, describe, ensure, expectStatus } from './expect.js';
 import { isObject } from '../model/json.js';
 import { conventionalEnvelope, envelopeOf, isMismatch, nextMemberName, readEnvelope, readItems, type PageContent, type PageMismatch } from '../model/page-envelope.js';
 import { setupError } from './setup.js';
-import { isUnavailable } from '../http/polite.js';
+import { servesAll } from './update-sequences.js';
 import { versionedUrl } from '../http/session.js';
 
 export interface PageQuery {
@@ -299,7 +299,7 @@ export function sharedWalkAnswers(ctx: CheckContext, c: CollectionProfile, q: Om
       return answers;
     },
     (answers, take) => answers.map(take),
-    (answers) => !answers.some((res) => isUnavailable(res.status)),
+    (answers) => servesAll({}, answers),
   );
 }
 
