@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { LongestFirst } from './test/support/longest-first.js';
 
 // The project's own tests. (`restprobe run` does not use vitest; the `restprobe/vitest`
 // adapter runs inside a team's own vitest config.)
@@ -16,6 +17,8 @@ export default defineConfig({
     // Many files mostly wait (timeouts, child processes): more workers than the 2 cores.
     maxWorkers: 4,
     testTimeout: 60_000,
+    // The longest files first, in a fresh clone too (test/support/longest-first.ts).
+    sequence: { sequencer: LongestFirst },
     // Temporary files under one directory, removed at the end (test/support/temp-root.ts).
     globalSetup: ['test/support/temp-root.ts'],
     // Tests run on GitHub Actions too: their runs must not append to the job's summary.

@@ -1,4 +1,4 @@
-/** The second third of the fault matrix (see fault-matrix.test.ts). */
+/** Share 2 of 6 of the fault matrix (see fault-matrix.test.ts). */
 import { faultMatrix } from './support/fault-matrix.js';
 
-faultMatrix(1, 3);
+faultMatrix(1, 6);

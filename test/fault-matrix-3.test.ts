@@ -1,4 +1,4 @@
-/** The last third of the fault matrix (see fault-matrix.test.ts). */
+/** Share 3 of 6 of the fault matrix (see fault-matrix.test.ts). */
 import { faultMatrix } from './support/fault-matrix.js';
 
-faultMatrix(2, 3);
+faultMatrix(2, 6);

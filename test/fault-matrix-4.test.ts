@@ -1,0 +1,4 @@
+/** Share 4 of 6 of the fault matrix (see fault-matrix.test.ts). */
+import { faultMatrix } from './support/fault-matrix.js';
+
+faultMatrix(3, 6);
