@@ -7,7 +7,7 @@
 import { stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { loadProfile } from '../config/load.js';
-import { countOutstanding, ledgerFileName, LedgerFile, readLedgerFile } from '../engine/ledger-file.js';
+import { countOutstanding, ledgerFileName, LedgerFile, readLedger } from '../engine/ledger-file.js';
 import { cleanUpLedger } from '../engine/ledger-cleanup.js';
 import { ExitCode, RestprobeError } from '../errors.js';
 import { clientForProfile } from '../http/client.js';
@@ -26,10 +26,19 @@ async function reportDirOf(path: string): Promise<string> {
   return isFile && basename(path) === ledgerFileName ? dirname(path) : path;
 }
 
+/** "line 3" / "lines 1, 2 and 7", naming at most five. */
+function lineNumbers(lines: readonly number[]): string {
+  if (lines.length === 1) return `line ${lines[0]}`;
+  const named = lines.slice(0, 5);
+  const rest = lines.length - named.length;
+  return `lines ${rest > 0 ? `${named.join(', ')} and ${rest} more` : `${named.slice(0, -1).join(', ')} and ${named.at(-1)}`}`;
+}
+
 /**
  * Cleans up and returns the exit code: 0 when the ledger owns nothing more on the target,
- * 1 when something remains (listed). Throws RestprobeError for a directory without a
- * ledger, a bad config, or a target that cannot be reached.
+ * 1 when something remains (listed) or some of its lines could not be read (what they
+ * recorded is not known). Throws RestprobeError for a directory without a ledger, a file
+ * none of whose lines is a ledger entry, a bad config, or a target that cannot be reached.
  *
  * @example
  * ```ts
@@ -41,11 +50,14 @@ export async function cleanupCommand(path: string, baseUrl: string | undefined, 
   const file = join(dir, ledgerFileName);
   const exists = await stat(file).then(() => true, () => false);
   if (!exists) throw new RestprobeError('ERR_USAGE', `no ledger in ${dir} (${ledgerFileName}): give the --report-dir of the run to clean up after`);
-  const runs = await readLedgerFile(file);
+  const { runs, unreadableLines } = await readLedger(file);
+  if (runs.length === 0 && unreadableLines.length > 0) throw new RestprobeError('ERR_USAGE', `${file} is not a restprobe ledger: ${lineNumbers(unreadableLines)} ${unreadableLines.length === 1 ? 'is' : 'are'} no ledger entry; give the --report-dir of the run to clean up after`);
+  // A line the ledger cannot read may have recorded an item: never reported as all clean.
+  const unread = unreadableLines.length > 0 ? `; ${lineNumbers(unreadableLines)} of ${file} ${unreadableLines.length === 1 ? 'is' : 'are'} no ledger entry: what ${unreadableLines.length === 1 ? 'it' : 'they'} recorded, if anything, is not known and not cleaned up` : '';
   const count = countOutstanding(runs);
   if (count.total === 0) {
-    out.write(`restprobe cleanup: nothing to delete: the runs in ${file} own nothing on the target\n`);
-    return ExitCode.ok;
+    out.write(`restprobe cleanup: nothing to delete: the runs in ${file} own nothing on the target${unread}\n`);
+    return unread === '' ? ExitCode.ok : ExitCode.failures;
   }
   // The target the runs were against, unless the command line names one: the ledger's, when its runs agree.
   const targets = [...new Set(runs.filter((r) => r.outstanding.length > 0).map((r) => r.baseUrl))];
@@ -61,8 +73,8 @@ export async function cleanupCommand(path: string, baseUrl: string | undefined, 
     for (const url of outcome.deleted) say(`deleted  ${url}`);
     for (const l of outcome.left) say(`left     ${l.certainty ?? 'certain'}: ${l.url} (${l.owner}): ${oneLine(l.lastAnswer)}`);
     const certain = outcome.left.filter((l) => l.certainty !== 'possible').length;
-    say(`restprobe cleanup: deleted ${outcome.deleted.length}, ${outcome.gone} already gone or never created; ${outcome.left.length} left on the target (${certain} certain, ${outcome.left.length - certain} possible)`);
-    return outcome.left.length === 0 ? ExitCode.ok : ExitCode.failures;
+    say(`restprobe cleanup: deleted ${outcome.deleted.length}, ${outcome.gone} already gone or never created; ${outcome.left.length} left on the target (${certain} certain, ${outcome.left.length - certain} possible)${unread}`);
+    return outcome.left.length === 0 && unread === '' ? ExitCode.ok : ExitCode.failures;
   } finally {
     journal.close();
     await client.close();

@@ -96,7 +96,7 @@ numeric id deleted only after a GET shows restprobe's mark; a create that got no
 for by its mark (a listing filtered by the collection's mark field). Each outcome is appended
 to the ledger.
 
-Exit codes: 0 nothing left · 1 items remain on the target (listed: certain or possible) · 2 usage or config error (no ledger in the directory).
+Exit codes: 0 nothing left · 1 items remain on the target (listed: certain or possible), or ledger lines it could not read (named) · 2 usage or config error (no ledger in the directory, or a file none of whose lines is a ledger entry).
 
 Examples:
   $ restprobe cleanup reports -c restprobe.config.json

@@ -80,6 +80,7 @@ export async function runCommand(baseUrl: string | undefined, opts: RunOptions, 
   const cleanupHint = cleanupCommandLine(opts.reportDir, opts.config, baseUrl);
   const earlier = await earlierLeftovers(opts.reportDir);
   if (earlier.line !== undefined) out.write(`restprobe: ${earlier.line}; ${cleanupHint} deletes them\n`);
+  if (earlier.unreadable !== undefined) out.write(`restprobe: ${earlier.unreadable}\n`);
   const client = clientForProfile(profile);
   try {
     // One health phase: harness-side problems end the run here; its answers are the damage check's baseline.

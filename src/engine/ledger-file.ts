@@ -188,9 +188,66 @@ function replay(lines: readonly Line[]): RecordedRun[] {
   return [...runs.values()].map(({ head, ended, entries }) => ({ run: head.run, startedAt: head.startedAt, baseUrl: head.baseUrl, mark: head.mark, ended, outstanding: [...entries.values()] }));
 }
 
+/** A ledger file read back: its runs, and the lines that are no ledger entry. */
+export interface ReadLedger {
+  readonly runs: RecordedRun[];
+  /**
+   * 1-based numbers of the lines that are not a ledger entry (not JSON, or JSON of another
+   * shape), but for lines cut short (a killed run's last write): what they recorded, if
+   * anything, is not known.
+   */
+  readonly unreadableLines: readonly number[];
+}
+
+/** How every line {@link LedgerFile} writes begins (JSON.stringify keeps the key order). */
+const tornPrefix = '{"e":"';
+
+/** Whether a parsed line has the shape every ledger line has: an event name and its run. */
+function isLine(value: unknown): value is Line {
+  if (typeof value !== 'object' || value === null) return false;
+  const { e, run } = value as { e?: unknown; run?: unknown };
+  return typeof e === 'string' && typeof run === 'string';
+}
+
 /**
- * The runs a ledger file records, each with what it still owns. A missing file is no runs;
- * a line cut short (the process was killed mid-write) is skipped.
+ * The runs a ledger file records, each with what it still owns, and the lines it could not
+ * read. A missing file is no runs; a line cut short (the process was killed mid-write) is
+ * skipped without a word: the run's earlier line (the intent before a create) covers it.
+ *
+ * @example
+ * ```ts
+ * const { runs, unreadableLines } = await readLedger('reports/restprobe-ledger.jsonl');
+ * runs.flatMap((r) => r.outstanding).length; // 3
+ * unreadableLines; // []
+ * ```
+ */
+export async function readLedger(path: string): Promise<ReadLedger> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    if ((err as { code?: string }).code === 'ENOENT') return { runs: [], unreadableLines: [] };
+    throw err;
+  }
+  const lines: Line[] = [];
+  const unreadableLines: number[] = [];
+  text.split('\n').forEach((raw, i) => {
+    if (raw.trim() === '') return;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(raw);
+    } catch {
+      // A line cut short: a killed run's last write (the next run ends it with a newline).
+      if (raw.startsWith(tornPrefix)) return;
+    }
+    if (isLine(parsed)) lines.push(parsed);
+    else unreadableLines.push(i + 1);
+  });
+  return { runs: replay(lines), unreadableLines };
+}
+
+/**
+ * The runs a ledger file records, each with what it still owns ({@link readLedger}'s runs).
  *
  * @example
  * ```ts
@@ -199,23 +256,7 @@ function replay(lines: readonly Line[]): RecordedRun[] {
  * ```
  */
 export async function readLedgerFile(path: string): Promise<RecordedRun[]> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (err) {
-    if ((err as { code?: string }).code === 'ENOENT') return [];
-    throw err;
-  }
-  const lines: Line[] = [];
-  for (const raw of text.split('\n')) {
-    if (raw.trim() === '') continue;
-    try {
-      lines.push(JSON.parse(raw) as Line);
-    } catch {
-      // A torn last line: the write it began never finished.
-    }
-  }
-  return replay(lines);
+  return (await readLedger(path)).runs;
 }
 
 /** How many items runs left, certain and possible. */
