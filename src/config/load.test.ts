@@ -199,6 +199,21 @@ describe('loadProfile: problems', () => {
     expect(err.message).toContain('(line 3, column 3)');
   });
 
+  it('refuses a JSON config that names a key twice in one object, where and which (JSON.parse would keep the last silently)', async () => {
+    const top = await configFile('twice.json', '{\n  "baseUrl": "http://x.test",\n  "collections": [],\n  "baseUrl": "http://y.test"\n}');
+    const err = await loadError({ configPath: top }, 'ERR_CONFIG_UNREADABLE');
+    expect(err.message).toBe(`cannot parse config file ${top} (line 4, column 3): "baseUrl" is named twice (JSON keeps only the last): keep one`);
+    // Nested, and spelled with an escape: the same key once decoded.
+    const nested = await configFile('nested.json', '{"baseUrl": "http://x.test", "collections": [{"name": "a", "path": "/a"}, {"name": "b", "path": "/b", "p\\u0061th": "/c"}]}');
+    expect((await loadError({ configPath: nested }, 'ERR_CONFIG_UNREADABLE')).message).toMatch(/\(line 1, column \d+\): "path" is named twice in collections\[1\] \(JSON keeps only the last\)/);
+  });
+
+  it('takes a key named once per object, whatever other objects and string values name', async () => {
+    const path = await configFile('once.json', '{"baseUrl": "http://x.test", "collections": [{"name": "baseUrl", "path": "/a"}, {"name": "b", "path": "/b"}]}');
+    const profile = await loadProfile({ configPath: path, env: {} });
+    expect(profile.collections.map((c) => c.name)).toEqual(['baseUrl', 'b']);
+  });
+
   it('reports a YAML syntax error with line and column', async () => {
     const path = await configFile('broken.yaml', 'baseUrl: http://x.test\ncollections:\n  - name: a\n   path: /a\n');
     const err = await loadError({ configPath: path }, 'ERR_CONFIG_UNREADABLE');

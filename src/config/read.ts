@@ -24,9 +24,51 @@ function position(text: string, offset: number): { line: number; column: number 
   return { line, column: offset - before.lastIndexOf('\n') };
 }
 
+/**
+ * The first key an object of valid JSON `text` names twice, where it is named the second
+ * time, and the path to that object. JSON.parse keeps the last silently, so a config's
+ * second `auth` would quietly replace the first (YAML's parser refuses duplicates itself).
+ */
+function duplicateKey(text: string): { key: string; path: string; offset: number } | undefined {
+  // One frame per open object or array: an object's keys so far and the key being read; an array's index.
+  const frames: { keys?: Set<string>; key?: string; index: number; expectKey: boolean }[] = [];
+  const pathTo = (): string =>
+    frames
+      .slice(0, -1)
+      .map((f) => (f.keys ? `.${f.key}` : `[${f.index}]`))
+      .join('')
+      .replace(/^\./, '');
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    const top = frames.at(-1);
+    if (c === '{') frames.push({ keys: new Set(), index: 0, expectKey: true });
+    else if (c === '[') frames.push({ index: 0, expectKey: false });
+    else if (c === '}' || c === ']') frames.pop();
+    else if (c === ',' && top) {
+      if (top.keys) top.expectKey = true;
+      else top.index++;
+    } else if (c === '"') {
+      const start = i;
+      for (i++; text[i] !== '"'; i++) if (text[i] === '\\') i++;
+      if (top?.keys && top.expectKey) {
+        const key = JSON.parse(text.slice(start, i + 1)) as string;
+        if (top.keys.has(key)) return { key, path: pathTo(), offset: start };
+        top.keys.add(key);
+        top.key = key;
+        top.expectKey = false;
+      }
+    }
+  }
+  return undefined;
+}
+
 function parseJson(text: string): Parsed {
   try {
-    return { ok: true, value: JSON.parse(text) };
+    const value: unknown = JSON.parse(text);
+    const twice = duplicateKey(text);
+    if (twice === undefined) return { ok: true, value };
+    const where = twice.path === '' ? '' : ` in ${twice.path}`;
+    return { ok: false, failure: { reason: `"${twice.key}" is named twice${where} (JSON keeps only the last): keep one`, ...position(text, twice.offset) } };
   } catch (err) {
     const message = (err as Error).message;
     // Node 20 says "… in JSON at position 42"; newer versions add "(line 3 column 5)".
