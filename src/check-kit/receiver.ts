@@ -6,6 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { RestprobeError } from '../errors.js';
 import { CheckFailure } from '../model/check.js';
 import type { CheckContext, HttpResponse } from '../model/context.js';
 import type { ReceiverTarget } from '../model/receiver-need.js';
@@ -70,10 +71,32 @@ export function rotationHeaders(receiver: ReceiverTarget, e: ProbeEvent, oldSecr
   return { ...current, [name]: both };
 }
 
-/** POSTs one delivery to the receiver (the team's `--header`s last) and notes what it was. */
+/**
+ * Per receiver (the one need object every receiver check is given): whether it has answered
+ * any delivery, and how many deliveries in a row it left unanswered until the timeout.
+ */
+const silence = new WeakMap<ReceiverTarget, { answered: boolean; unanswered: number }>();
+
+/** Two deliveries in a row with no answer, and none ever answered: the receiver is silent (a cold start gets its second chance). */
+const silentAfter = 2;
+
+/**
+ * POSTs one delivery to the receiver (the team's `--header`s last) and notes what it was.
+ * Once the receiver has left two deliveries in a row unanswered until the request timeout, and
+ * answered none, the checks after them are not judged (ERR_TIMEOUT) without sending: each
+ * delivery would wait the whole timeout again (a silent receiver took 70 s for seven errors).
+ */
 export async function deliver(ctx: CheckContext, receiver: ReceiverTarget, what: string, headers: Record<string, string>, body: Buffer): Promise<Delivered> {
+  const state = silence.get(receiver) ?? { answered: false, unanswered: 0 };
+  silence.set(receiver, state);
+  const rootCause = `the receiver answered no delivery: ${silentAfter} in a row got no complete response within the request timeout`;
+  if (!state.answered && state.unanswered >= silentAfter) throw new RestprobeError('ERR_TIMEOUT', `${what}: not sent, since ${rootCause}`, [], { rootCause });
   const t0 = performance.now();
-  const res = await ctx.http.send({ method: 'POST', url: receiver.url, headers: { ...headers, ...receiver.headers }, body, auth: false });
+  const res = await ctx.http.send({ method: 'POST', url: receiver.url, headers: { ...headers, ...receiver.headers }, body, auth: false }).catch((err: unknown) => {
+    if (err instanceof RestprobeError && err.code === 'ERR_TIMEOUT' && !state.answered && ++state.unanswered >= silentAfter) throw new RestprobeError(err.code, err.message, [], { cause: err, ...(err.exchange !== undefined && { exchange: err.exchange }), rootCause });
+    throw err;
+  });
+  state.answered = true;
   const ms = Math.round(performance.now() - t0);
   ctx.note(`${what}: POST ${receiver.url} → ${res.status} in ${ms} ms`);
   return { res, ms };
