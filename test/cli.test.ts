@@ -69,8 +69,13 @@ describe('restprobe run', () => {
       expect(a.seed).toBe(7);
       expect(b.runOrder).toEqual(a.runOrder);
       expect(a.runOrder).toHaveLength(a.checks.length);
-      const verdicts = (r: { checks: { id: string; status: string; errorCode?: string }[] }) => r.checks.map((c) => [c.id, c.status, c.errorCode ?? '']);
+      type Checks = { checks: { id: string; status: string; errorCode?: string; message: string }[] };
+      // A rate-limit check that could not tell in time (its quota came back between requests on a loaded
+      // machine) skips saying so: the seed fixes the order and the cases, not the machine's pace.
+      const paced = new Set([a, b].flatMap((r: Checks) => r.checks.filter((c) => c.status === 'skip' && /quota came back in between|too slow to tell/.test(c.message)).map((c) => c.id)));
+      const verdicts = (r: Checks) => r.checks.filter((c) => !paced.has(c.id)).map((c) => [c.id, c.status, c.errorCode ?? '']);
       expect(verdicts(b)).toEqual(verdicts(a));
+      expect(paced.size, 'the checks left out').toBeLessThanOrEqual(2);
       expect(a.rootCauses).toContainEqual(expect.objectContaining({ cause: 'END-etag-present failed' }));
     } finally {
       await faulty.close();

@@ -287,6 +287,14 @@ export const rateLimitSharedAcrossNodes = defineCheck({
       if (undecided.length > 0) {
         throw new CheckSkipped(`${undecided.join(', ')} neither refused ${probe.client.label} nor served a fresh quota within rateLimit.budget (${probe.budget} requests, ${burst.sent.length} of them spent at ${spentAt}): too few to tell whether the counter is shared`, 'rateLimit.budget');
       }
+      // Every node refused in the end, but one served about a fresh quota first, in rounds so slow
+      // (a loaded machine, a slow target) that a shared counter could have given back as much: no
+      // sharing was shown, and no fresh quota either.
+      const [node, count] = group.map((n) => [n, servedAt.get(n)!] as const).reduce((a, b) => (b[1] > a[1] ? b : a));
+      if (count - servedThere >= fresh) {
+        const ms = Math.round(performance.now() - since.left);
+        throw new CheckSkipped(`${node} served ${count} requests while ${spentAt} served ${servedThere} in the same rounds, as many as a fresh quota, before it refused; but the rounds took ${ms} ms, in which a counter of ${quota} per ${windowMs ?? '?'} ms shared by every node gives back ${refillsIn(ms)}: too slow to tell a shared counter from counters of their own`);
+      }
     }
     ctx.note(`observed: ${spentAt} served ${burst.served} requests, then 429; then every other node refused too (${[...servedAt].map(([n, c]) => `${n} served ${c}`).join(', ')})`);
   }),
