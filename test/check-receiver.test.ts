@@ -60,6 +60,36 @@ describe('webhooks check-receiver', () => {
     }
   });
 
+  it('Ctrl-C after the first verdict: no further check starts, the report says interrupted and lists those not run, and it ends ERR_INTERRUPTED (exit 130), as run does', async () => {
+    const receiver = await startReferenceReceiver({ secret });
+    const dir = await mkdtemp(join(tmpdir(), 'restprobe-receiver-'));
+    let out = '';
+    let signalled = false;
+    const listening = process.listenerCount('SIGINT');
+    const write = (s: string): boolean => {
+      out += s;
+      // The first check's line: the signal a user sends while the next one runs.
+      if (!signalled && /EVT-receiver-/.test(s)) {
+        signalled = true;
+        process.emit('SIGINT', 'SIGINT');
+      }
+      return true;
+    };
+    try {
+      await expect(checkReceiverCommand(receiver.url, { secretEnv: 'HOOK_SECRET', scheme: 'standard', answerWithinMs: '2000', toleranceSeconds: '300', reportDir: dir, format: 'json' }, { HOOK_SECRET: secret }, { write } as never)).rejects.toMatchObject({ code: 'ERR_INTERRUPTED', message: expect.stringMatching(/^interrupted by SIGINT after \d+ of 7 checks; the report says so and lists the \d+ not run$/) });
+      const report = JSON.parse(await readFile(join(dir, 'restprobe-report.json'), 'utf8')) as { checks: unknown[]; interrupted?: { signal: string; notRun: { id: string }[] } };
+      expect(report.interrupted?.signal).toBe('SIGINT');
+      expect(report.checks.length + report.interrupted!.notRun.length).toBe(7);
+      expect(report.interrupted!.notRun.length).toBeGreaterThan(0);
+      expect(out).toMatch(/INTERRUPTED/);
+      // Its listeners are gone: a later SIGINT is no longer this command's.
+      expect(process.listenerCount('SIGINT')).toBe(listening);
+    } finally {
+      await receiver.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('prints verdicts and writes the report files as run does, never the secret nor a --header value, and exits 1 on a failure', async () => {
     const gatewayKey = 'kf_7Qm2xV9pLr4TzW8n';
     const receiver = await startReferenceReceiver({ secret, faults: ['receiver-accepts-bad-signature'] });

@@ -7,6 +7,8 @@
  * file, for `restprobe cleanup`.
  */
 import { ExitCode } from '../errors.js';
+import type { RunOutcome } from '../engine/run.js';
+import type { Interruption } from '../report/model.js';
 
 export type RunSignal = 'SIGINT' | 'SIGTERM';
 
@@ -88,4 +90,18 @@ export class Interrupts {
     out.write('\nrestprobe: interrupted; letting running checks finish and delete what they created (signal again to stop them now)\n');
     this.interruptController.abort();
   };
+}
+
+/**
+ * What the report says of a run a signal cut short: a check never started, or running ones
+ * were ended at once. A signal that came once every check had started, and let them finish,
+ * left a whole run (undefined).
+ *
+ * @example
+ * ```ts
+ * const interruption = interruptionOf(interrupts, outcome); // { signal: 'SIGINT', notRun: [...], mark: 'restprobe-1a2b3c4d' }
+ * ```
+ */
+export function interruptionOf(interrupts: Pick<Interrupts, 'first' | 'stop'>, outcome: Pick<RunOutcome, 'notRun' | 'mark'>): Interruption | undefined {
+  return interrupts.first !== undefined && (outcome.notRun.length > 0 || interrupts.stop.aborted) ? { signal: interrupts.first, notRun: outcome.notRun, mark: outcome.mark } : undefined;
 }

@@ -234,7 +234,7 @@ Examples:
   $ restprobe webhooks check-receiver https://hooks.example.com/github --secret-env GH_SECRET --scheme github
   $ restprobe webhooks check-receiver https://hooks.example.com/in --secret-env WEBHOOK_SECRET --processed-url 'https://hooks.example.com/processed/{id}' --header 'X-Gateway-Key: k'
 
-Exit codes: 0 no check failed (a warning does not fail) · 1 a check failed · 2 usage error or the variable is unset · 3 the receiver could not be reached`,
+Exit codes: 0 no check failed (a warning does not fail) · 1 a check failed · 2 usage error or the variable is unset · 3 the receiver could not be reached (or answered no delivery) · 130 interrupted by a signal (Ctrl-C, SIGTERM): the report says so`,
     )
     .action(async (url: string, opts) => {
       const { checkReceiverCommand } = await import('./webhooks-command.js');

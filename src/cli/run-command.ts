@@ -27,7 +27,7 @@ import { prepareReportDir, type ReportFormat } from '../report/write.js';
 import { LedgerFile } from '../engine/ledger-file.js';
 import { exitCodeOfReport } from './exit-code.js';
 import { cleanupCommandLine, earlierLeftovers } from './earlier-runs.js';
-import { Interrupts } from './interrupts.js';
+import { interruptionOf, Interrupts } from './interrupts.js';
 import { parseFormats } from './formats.js';
 import { Progress } from './progress.js';
 import { publishReports } from './publish.js';
@@ -144,8 +144,7 @@ async function runAndReport(profile: TargetProfile, client: HttpClient, health: 
     }
     journal.end();
     const { results, order, leftovers, cleanupBeyondCap, damage, notRun, mark } = outcome;
-    // Interrupted: a check never started, or running ones were cut short. A signal that came once every check had started, and let them finish, left a whole run.
-    const interruption = interrupts.first !== undefined && (notRun.length > 0 || interrupts.stop.aborted) ? { signal: interrupts.first, notRun, mark } : undefined;
+    const interruption = interruptionOf(interrupts, outcome);
     const built = buildReport({
       baseUrl: profile.baseUrl,
       startedAt,

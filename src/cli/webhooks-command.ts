@@ -5,7 +5,8 @@
  * or the JSON report on stdout (`--json`); with `--report-dir` or `--format`, the report
  * files too. The secret is read from the environment and never printed (`$NAME` in curl
  * commands). Exit 0 when no check failed (a warning, a SHOULD broken, does not fail), 1 on
- * a failure, 3 when the receiver could not be reached.
+ * a failure, 3 when the receiver could not be reached, 130 when a signal cut the checks short
+ * (the report says so, as `run`'s does).
  */
 import { RestprobeError } from '../errors.js';
 import { defaultSettleMs, receiverSecrets, receiverTarget, runReceiverChecks } from './check-receiver.js';
@@ -16,6 +17,7 @@ import { scrubReport } from '../report/scrub.js';
 import { renderCheckLine, renderSummary } from '../report/terminal.js';
 import { prepareReportDir } from '../report/write.js';
 import { exitCodeOfReport } from './exit-code.js';
+import { interruptionOf, Interrupts } from './interrupts.js';
 import { parseFormats } from './formats.js';
 import { publishReports } from './publish.js';
 import { toolVersion } from './version.js';
@@ -87,10 +89,24 @@ export async function checkReceiverCommand(url: string, opts: CheckReceiverOptio
   const startedAt = new Date();
   const receiver = { url: target.href, secret, secretEnv: opts.secretEnv, scheme: opts.scheme as SignatureScheme, answerWithinMs: within, toleranceSeconds: tolerance, settleMs, headers, ...(opts.processedUrl !== undefined && { processedUrl: opts.processedUrl }) };
   const secrets = receiverSecrets(receiverTarget(receiver));
-  const { profile, outcome } = await runReceiverChecks(receiver, { ...(opts.json !== true && { onResult: (r) => out.write(`${renderCheckLine(r, { color, secrets })}\n`) }) });
-  const report = buildReport({ baseUrl: profile.baseUrl, startedAt, durationMs: Date.now() - startedAt.getTime(), seed: 0, strict: false, version: toolVersion(), results: outcome.results, order: outcome.order, leftovers: outcome.leftovers });
-  const paths = files === undefined ? [] : await publishReports(report, { ...files, secrets: profile.secrets }, out);
-  if (opts.json === true) out.write(renderJson(scrubReport(report, profile.secrets)));
-  else out.write(`\n${renderSummary(report, { color, secrets: profile.secrets, reportPaths: paths })}\n`);
-  return exitCodeOfReport(report);
+  // As `run`: the first signal starts no new check, the second ends the running one; the report is written either way.
+  const interrupts = Interrupts.listen({ out, onQuit: () => 'deliveries leave nothing of restprobe\'s to clean up' });
+  try {
+    let ran;
+    try {
+      ran = await runReceiverChecks(receiver, { signal: interrupts.interrupt, stop: interrupts.stop, ...(opts.json !== true && { onResult: (r) => out.write(`${renderCheckLine(r, { color, secrets })}\n`) }) });
+    } finally {
+      interrupts.checksEnded();
+    }
+    const { profile, outcome } = ran;
+    const interruption = interruptionOf(interrupts, outcome);
+    const report = buildReport({ baseUrl: profile.baseUrl, startedAt, durationMs: Date.now() - startedAt.getTime(), seed: 0, strict: false, version: toolVersion(), results: outcome.results, order: outcome.order, leftovers: outcome.leftovers, ...(interruption !== undefined && { interruption }) });
+    const paths = files === undefined ? [] : await publishReports(report, { ...files, secrets: profile.secrets }, out);
+    if (opts.json === true) out.write(renderJson(scrubReport(report, profile.secrets)));
+    else out.write(`\n${renderSummary(report, { color, secrets: profile.secrets, reportPaths: paths })}\n`);
+    if (interruption !== undefined) throw new RestprobeError('ERR_INTERRUPTED', `interrupted by ${interruption.signal} after ${outcome.results.length} of ${outcome.results.length + interruption.notRun.length} checks; the report says so and lists the ${interruption.notRun.length} not run`);
+    return exitCodeOfReport(report);
+  } finally {
+    interrupts.close();
+  }
 }
