@@ -79,8 +79,8 @@ describe('a quota the target says is spent', () => {
 describe('the polite guard', () => {
   let server: Server;
   let url: string;
-  let answers: number[];
-  let hits: string[];
+  let answers: number[] = [];
+  let hits: string[] = [];
   let retryAfter = '0';
   beforeAll(async () => {
     server = createServer((req, res) => {

@@ -151,6 +151,20 @@ export function quotaWindowMs(probe: RateLimitProbe, answers: readonly Sent[]): 
 }
 
 /**
+ * The most a counter of `quota` per `windowMs`, shared by every client or node, can serve in
+ * `ms` after it was seen empty: what it gives back in that time, and one more for a refill
+ * that came just as it was seen. Served beyond this, a counter of its own did the serving.
+ *
+ * @example
+ * ```ts
+ * sharedRefills(5, 250, 120); // 3: two tokens back at 50 ms each, and one at the edge
+ * ```
+ */
+export function sharedRefills(quota: number, windowMs: number, ms: number): number {
+  return Math.floor((quota * Math.max(0, ms)) / windowMs) + 1;
+}
+
+/**
  * Gives back what a check spent: every refusal it left a client with at any node waited
  * out (the stated wait, then one request served) where that client was served before, then,
  * unless every client it sent as has a quota of its own, a whole window after its last
