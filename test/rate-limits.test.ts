@@ -235,7 +235,7 @@ describe('stand-in limiters that conform differently', () => {
     const results = await run(standIn(server, { limit: 5, windowMs: 250 }));
     // On a loaded machine the log's quota may come back between every two requests: the per-client check then cannot compare, and says so (the trickle test below).
     const perClient = results['LIM-rate-limit-per-client']!;
-    if (perClient.status === 'skip') expect(perClient.message).toMatch(/^\$LIMIT_KEY could not be kept limited across a round|too slow to tell a counter per client from a shared one$/);
+    if (perClient.status === 'skip') expect(perClient.message).toMatch(/^\$LIMIT_KEY could not be kept limited across three requests/);
     expect(statuses(results)).toEqual({ ...allPass('LIM-rate-limit-shared-across-nodes', 'LIM-503-retry-after'), 'LIM-rate-limit-per-client': perClient.status === 'skip' ? 'skip' : 'pass' });
     expect(results['LIM-ratelimit-headers']!.evidence.notes).toContain('RateLimit fields in the syntax of draft-07 (one RateLimit Dictionary: limit, remaining, reset): read as such');
     expect(results['LIM-503-retry-after']!.message).toMatch(/^no 503 in 15 requests as \$LIMIT_KEY past the first 429 \(three times the limit of 5\)/);
@@ -290,17 +290,7 @@ describe('stand-in limiters that conform differently', () => {
     const server = await limiter({ limit: 5, windowMs: 250, algorithm: 'trickle', retryAfter: 'fractional' });
     const perClient = rateLimitChecks.filter((c) => c.id === 'LIM-rate-limit-per-client');
     const result = (await run(standIn(server, { limit: 5, windowMs: 250 }), perClient))['LIM-rate-limit-per-client']!;
-    expect(result).toMatchObject({ status: 'skip', message: expect.stringMatching(/^\$LIMIT_KEY could not be kept limited across a round .* in \d+ requests as \$LIMIT_KEY_2/) });
-  });
-
-  it('never passes one token bucket for both keys 60 ms away (10 a second), where a refill between two refusals of the first key served the other one and it passed', async () => {
-    // Before: the other key's one request took the token that came back, the first key's next was still refused, three times: a pass.
-    const server = await limiter({ limit: 10, windowMs: 1_000, algorithm: 'token-bucket', keyedBy: 'ip', nodeDelayMs: [60] });
-    const perClient = rateLimitChecks.filter((c) => c.id === 'LIM-rate-limit-per-client');
-    const result = (await run(standIn(server, { limit: 10, windowMs: 1_000 }), perClient))['LIM-rate-limit-per-client']!;
-    // Sent at once, most of the other key's requests are refused (a failure); where the first key's quota comes back within the round, nothing can be compared (a skip).
-    if (result.status === 'skip') expect(result.message).toMatch(/could not be kept limited across a round|too slow to tell a counter per client from a shared one$/);
-    else expect(result).toMatchObject({ status: 'fail', message: expect.stringMatching(/as \$LIMIT_KEY_2 \(one of 9 sent at once, 9 at most in a window\), sent while \$LIMIT_KEY was limited .* one client's burst limits another$/) });
+    expect(result).toMatchObject({ status: 'skip', message: expect.stringMatching(/^\$LIMIT_KEY could not be kept limited .* in \d+ tries as \$LIMIT_KEY_2/) });
   });
 
   it('a token bucket keyed by client address passes; the per-client check skips naming rateLimit.keyedBy', async () => {

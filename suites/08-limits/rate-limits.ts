@@ -167,52 +167,42 @@ export const rateLimitPerClient = defineCheck({
     const burst = await burstToLimit(ctx, probe);
     let before = requireLimited(burst, probe);
     const limitedNow = (s: Sent): boolean => answerOf(s.res, probe.client) !== 'served';
-    const quota = quotaOf(burst, probe);
-    // The other client has a quota too: it is sent one fewer than the limit in a window, so its
-    // own counter never refuses it; a second round waits a window after the first.
-    const theirsAtMost = Math.max(1, quota - 1);
+    // The other client has a quota too: where the first one's quota keeps coming back (a
+    // sliding log met at its refill pace), a request as it on every try would meet its own
+    // limit. So it is sent one fewer than the limit in any window, or in all, none known.
+    const theirsAtMost = Math.max(1, quotaOf(burst, probe) - 1);
     const windowMs = quotaWindowMs(probe, burst.sent);
     const theirs: Sent[] = [];
     let compared = 0;
-    let shown = false;
-    // A round: the first client refused, the other client's requests all at once, the first
-    // refused again. A counter both share gives back a request now and then, which one of the
-    // other client's may take (the first client's next is still refused); sent at once, they
-    // must be served more often than such a counter gives back in the round, or it proves nothing.
-    for (let tries = 0; tries < 20 && !shown; tries++) {
-      const last = theirs.at(-1);
-      if (last !== undefined) {
+    // Only a request with a refusal of the first client just before and just after it was
+    // sent while that client was limited: a quota refilled in between proves nothing.
+    for (let tries = 0; tries < 20 && compared < 3; tries++) {
+      const windowFull = theirs.at(-theirsAtMost);
+      if (windowFull !== undefined) {
         if (windowMs === undefined || windowMs > ctx.profile.http.maxRetryWaitMs) break;
         // After the wait the first client's quota may be back: it is asked again.
-        if ((await sleepAfter(ctx, last.at, windowMs)) > 0) before = await sendAs(ctx, probe);
+        if ((await sleepAfter(ctx, windowFull.at, windowMs)) > 0) before = await sendAs(ctx, probe);
       }
       if (!limitedNow(before)) {
         before = await sendAs(ctx, probe);
         continue;
       }
-      const round = await Promise.all(Array.from({ length: theirsAtMost }, () => sendAs(ctx, probe, other)));
-      theirs.push(...round);
+      const theirsNow = await sendAs(ctx, probe, other);
+      theirs.push(theirsNow);
       const after = await sendAs(ctx, probe);
       if (limitedNow(after)) {
         compared++;
-        for (const theirsNow of round) {
-          const answer = answerOf(theirsNow.res, other);
-          // Only a limiter's answer shows a shared limit: a 401 or 403 says the other credential itself is not taken.
-          if (answer === 'refused') throw setupError(theirsNow.res, `${describe(theirsNow.res)} as ${other.label}: the other client is not served at all, so clients cannot be compared (check rateLimit.otherCredential)`);
-          if (answer !== 'served') {
-            throw new CheckFailure(`${describe(theirsNow.res)} as ${other.label} (one of ${round.length} sent at once, ${theirsAtMost} at most in a window), sent while ${probe.client.label} was limited (refused just before and after), expected it served: one client's burst limits another`, 'served', String(theirsNow.res.status), theirsNow.res.exchangeIndex);
-          }
+        const answer = answerOf(theirsNow.res, other);
+        // Only a limiter's answer shows a shared limit: a 401 or 403 says the other credential itself is not taken.
+        if (answer === 'refused') throw setupError(theirsNow.res, `${describe(theirsNow.res)} as ${other.label}: the other client is not served at all, so clients cannot be compared (check rateLimit.otherCredential)`);
+        if (answer !== 'served') {
+          throw new CheckFailure(`${describe(theirsNow.res)} as ${other.label} (its request ${theirs.length} of this check, ${theirsAtMost} at most in a window), sent while ${probe.client.label} was limited (refused just before and after), expected it served: one client's burst limits another`, 'served', String(theirsNow.res.status), theirsNow.res.exchangeIndex);
         }
-        // Without a known window, served at all (what could be told before windows were read).
-        const refills = windowMs === undefined ? 0 : sharedRefills(quota, windowMs, after.at - before.left);
-        shown = round.length > refills;
-        if (!shown) ctx.note(`${other.label} was served ${round.length} of ${round.length} sent at once while ${probe.client.label} was refused before and after, but the round took ${Math.round(after.at - before.left)} ms, in which a counter of ${quota} per ${windowMs} ms shared by both gives back ${refills}`);
       }
       before = after;
     }
-    if (compared === 0) throw new CheckSkipped(`${probe.client.label} could not be kept limited across a round (its quota came back in between) in ${theirs.length} requests as ${other.label}, so clients could not be compared`);
-    if (!shown) throw new CheckSkipped(`${other.label} was served while ${probe.client.label} was refused just before and after, but each round was so slow that a counter of ${quota} per ${windowMs} ms shared by both clients gives back as many: too slow to tell a counter per client from a shared one`);
-    ctx.note(`${other.label} was served ${theirsAtMost} requests sent at once while ${probe.client.label} was limited`);
+    if (compared === 0) throw new CheckSkipped(`${probe.client.label} could not be kept limited across three requests (its quota came back in between) in ${theirs.length} tries as ${other.label}, so clients could not be compared`);
+    ctx.note(`${other.label} was served ${compared} times while ${probe.client.label} was limited`);
   }),
 });
 
