@@ -4,7 +4,7 @@
  * behaviour: a stand-in that conforms in another way than the reference server passes, and
  * one that breaks the rule without being one of the reference server's faults fails.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { runChecks } from '../src/engine/run.js';
 import { resultName, worstFinding, type CheckResult } from '../src/model/result.js';
 import type { CollectionProfile, TargetProfile } from '../src/model/profile.js';
@@ -157,6 +157,21 @@ describe('4. a cursor walk may pass short and empty pages before its end', () =>
     const judged = await judge(startVariant(endless), ['END-pagination-terminates'], onlyProjects);
     expectVerdicts(judged, { 'END-pagination-terminates': 'fail' });
     expect(judged.explain).toMatch(/the walk did not end: still going after 107 requests \(107 pages, 103 of them bringing no unseen item\)/);
+  });
+
+  it('a walk that ends, but slowly (a paced run held by a Retry-After), is not judged, never failed as endless', async () => {
+    // Each labelled page answered as if 25 s had passed: the clock the walk reads jumps.
+    let skew = 0;
+    const realNow = Date.now.bind(Date);
+    const clock = vi.spyOn(Date, 'now').mockImplementation(() => realNow() + skew);
+    const slow: Rewrites = { response: (res, req) => ((skew += isLabelled(req) ? 25_000 : 0), res) };
+    try {
+      const judged = await judge(startVariant(slow), ['END-pagination-terminates'], onlyProjects);
+      expectVerdicts(judged, { 'END-pagination-terminates': 'error' });
+      expect(judged.explain).toMatch(/the walk over \/v2\/projects was still going after 60 s \(\d+ pages, none a loop, \d+ of at most \d+ bringing unseen items\): too slow to tell whether it ends, not judged/);
+    } finally {
+      clock.mockRestore();
+    }
   });
 
   it('a next_cursor that leads back to a page already read fails as a loop', async () => {

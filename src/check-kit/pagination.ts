@@ -2,6 +2,7 @@
  * Pages and walks, shared by every pagination check. A walk yields one page at a time,
  * so a caller holds a page plus whatever set of ids it keeps, never the whole collection.
  */
+import { RestprobeError } from '../errors.js';
 import { CheckFailure, SetupFailure } from '../model/check.js';
 import type { CheckContext, CreatedResource, FixtureMaker, HttpResponse } from '../model/context.js';
 import type { CollectionProfile } from '../model/profile.js';
@@ -173,7 +174,7 @@ export function pageShapeProblem(res: HttpResponse, c: CollectionProfile): PageM
  * table where the marked items are sparse, answers short and empty pages before the end.
  */
 const barrenPagesAllowed = 100;
-/** How long a walk may take before it is called endless. */
+/** How long a walk may take before it is given up, not judged (a slow walk is no endless one). */
 const walkMsAllowed = 60_000;
 
 export interface WalkOptions extends ShapeOptions {
@@ -189,7 +190,8 @@ export interface WalkOptions extends ShapeOptions {
  * offset (offset style; without a limit, by the size of the first page) or the page number
  * (page style). Fails when more than `maxPages` pages bring an item the walk has not seen,
  * when a `next_cursor` repeats one the walk already followed (a loop), or when the walk
- * outlasts its requests ({@link barrenPagesAllowed} beyond `maxPages`) or time. An empty or short page may still carry a `next_cursor`:
+ * outlasts its requests ({@link barrenPagesAllowed} beyond `maxPages`); a walk that outlasts
+ * {@link walkMsAllowed} is not judged (ERR_TIMEOUT). An empty or short page may still carry a `next_cursor`:
  * the conventions ask only that it be null at the end; such pages are noted.
  *
  * A walk filtered by a mark is a fixture: an item outside the filter means the collection
@@ -218,7 +220,10 @@ export async function* walk(
   };
   for (let n = 1; ; n++) {
     if (n > maxRequests) throw endless(`still going after ${maxRequests} requests`);
-    if (Date.now() - started > walkMsAllowed) throw endless(`still going after ${walkMsAllowed / 1000} s`);
+    // Time shows no loop: a run paced under a quota, or held by a Retry-After, walks slowly and ends.
+    if (Date.now() - started > walkMsAllowed) {
+      throw new RestprobeError('ERR_TIMEOUT', `the walk over ${c.path} was still going after ${walkMsAllowed / 1000} s (${progress + barren} pages, none a loop, ${progress} of at most ${maxPages} bringing unseen items): too slow to tell whether it ends, not judged`, [], { rootCause: `walks over ${c.path} take more than ${walkMsAllowed / 1000} s` });
+    }
     const at = c.pagination.style === 'page' ? { page: n - 1 } : { offset };
     const query = positional(c) ? { ...q, ...at } : { ...q, ...(cursor !== undefined && { cursor }) };
     const path = pagePath(c, query);
