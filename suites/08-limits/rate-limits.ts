@@ -247,6 +247,8 @@ export const rateLimitSharedAcrossNodes = defineCheck({
       const since = emptySince;
       let servedThere = 0;
       let servedInGroup = 0;
+      /** The node of the group that served the most, and how many. */
+      const busiest = () => group.map((n) => [n, servedAt.get(n)!] as const).reduce((a, b) => (b[1] > a[1] ? b : a));
       // Round robin, until every node of the group has refused once or one has served a fresh quota.
       while (pending.size > 0 && sent + pending.size + 1 <= probe.budget) {
         for (const node of pending) {
@@ -268,7 +270,7 @@ export const rateLimitSharedAcrossNodes = defineCheck({
           servedInGroup++;
         }
         sent++;
-        const [node, count] = group.map((n) => [n, servedAt.get(n)!] as const).reduce((a, b) => (b[1] > a[1] ? b : a));
+        const [node, count] = busiest();
         const shown = group.map((n) => `${n} ${servedAt.get(n)}`).join(', ');
         // From the refusal's departure: the counter was empty when it arrived, no earlier.
         const ms = there.at - since.left;
@@ -291,7 +293,7 @@ export const rateLimitSharedAcrossNodes = defineCheck({
       // (a loaded machine, a slow target) that a shared counter could have given back as much: no
       // sharing was shown, and no fresh quota either (the spent node serving as many in the same
       // rounds, its own window new again, does not show sharing).
-      const [node, count] = group.map((n) => [n, servedAt.get(n)!] as const).reduce((a, b) => (b[1] > a[1] ? b : a));
+      const [node, count] = busiest();
       if (count >= fresh) {
         const ms = Math.round(performance.now() - since.left);
         throw new CheckSkipped(`${node} served ${count} requests while ${spentAt} served ${servedThere} in the same rounds, about a fresh quota, before it refused; but the rounds took ${ms} ms, in which a counter of ${quota} per ${windowMs ?? '?'} ms shared by every node gives back ${refillsIn(ms)}: too slow to tell a shared counter from counters of their own`);
