@@ -166,13 +166,14 @@ export async function expectRefused(ctx: CheckContext, collection: CollectionPro
   const responses: HttpResponse[] = [];
   for (const token of forged) responses.push(await presentToken(ctx, collection, token));
   const others = ctx.collections.filter((c) => c.path !== collection.path && supports(c, 'GET')).slice(0, otherRoutes);
+  const forgedElsewhere = elsewhere === 'first' ? forged.slice(0, 1) : forged;
   for (const other of others) {
     const res = await acceptanceOf(ctx, other, control);
     if (!isSuccess(res)) {
       ctx.note(`${other.path}: the token the forgeries are made from is not accepted there (${describe(res)}), so none was sent`);
       continue;
     }
-    for (const token of elsewhere === 'first' ? forged.slice(0, 1) : forged) responses.push(await presentToken(ctx, other, token));
+    for (const token of forgedElsewhere) responses.push(await presentToken(ctx, other, token));
   }
   // A forgery taken (2xx) is the attack working; another refusal (400 invalid_token, 403) breaks only the status rule.
   const accepted = responses.filter(isSuccess).length;

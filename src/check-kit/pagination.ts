@@ -11,7 +11,7 @@ import { brief, describe, ensure, expectStatus } from './expect.js';
 import { isObject } from '../model/json.js';
 import { conventionalEnvelope, envelopeOf, isMismatch, nextMemberName, readEnvelope, readItems, type PageContent, type PageMismatch } from '../model/page-envelope.js';
 import { setupError } from './setup.js';
-import { servesAll } from './update-sequences.js';
+import { anyUnavailable } from '../http/polite.js';
 import { versionedUrl } from '../http/session.js';
 
 export interface PageQuery {
@@ -304,7 +304,7 @@ export function sharedWalkAnswers(ctx: CheckContext, c: CollectionProfile, q: Om
       return answers;
     },
     (answers, take) => answers.map(take),
-    (answers) => servesAll({}, answers),
+    (answers) => !anyUnavailable(answers),
   );
 }
 
@@ -370,24 +370,26 @@ export async function sharedWalkSet(ctx: CheckContext, c: WalkableCollection): P
     if (!field) return createMarked(maker, c, walkSetLetters.length);
     const marker = maker.newMark();
     const items: CreatedResource[] = [];
-    const letters: string[] = [];
+    const values = new Map<string, string>();
+    const make = async (letter: string): Promise<void> => {
+      const value = `${marker}-${letter}`;
+      const item = await maker.create(c, { [field]: value, [c.markField]: marker });
+      items.push(item);
+      values.set(item.id, value);
+    };
     let tied = true;
     for (let i = 0; i < walkSetLetters.length; i++) {
-      const make = (letter: string) => maker.create(c, { [field]: `${marker}-${letter}`, [c.markField]: marker });
       const letter = tied ? walkSetLetters[i]! : untiedLetters[i]!;
       try {
-        items.push(await make(letter));
-        letters.push(letter);
+        await make(letter);
       } catch (refused) {
         // Only a value another item holds may be refused for that (a unique field); anything else is the create's own failure.
         if (!tied || letter === untiedLetters[i] || !(refused instanceof SetupFailure)) throw refused;
         tied = false;
-        items.push(await make(untiedLetters[i]!));
-        letters.push(untiedLetters[i]!);
+        await make(untiedLetters[i]!);
       }
     }
-    const ids = items.map((x) => x.id);
-    return { marker, items, ids, filters: { [c.markField]: marker }, sort: { field, values: new Map(ids.map((id, i) => [id, `${marker}-${letters[i]}`])), tied } };
+    return { marker, items, ids: items.map((x) => x.id), filters: { [c.markField]: marker }, sort: { field, values, tied } };
   });
 }
 

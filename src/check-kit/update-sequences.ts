@@ -10,7 +10,7 @@
  */
 import type { CheckContext, CreatedResource, HttpResponse, RequestSpec } from '../model/context.js';
 import type { WritableCollection } from '../model/needs.js';
-import { isUnavailable } from '../http/polite.js';
+import { anyUnavailable } from '../http/polite.js';
 import { RestprobeError } from '../errors.js';
 import { isEntityTag } from './http-grammar.js';
 import { staleTag } from './probes.js';
@@ -48,7 +48,7 @@ type Method = 'PUT' | 'PATCH';
  * Whether a sequence may serve every check: it ran to its end, and no answer says the target
  * was unavailable for a moment. Otherwise it is its sender's alone, and each other check sends its own.
  */
-export const servesAll = (s: CutShort, answers: readonly HttpResponse[]): boolean => s.failure === undefined && !answers.some((res) => isUnavailable(res.status));
+export const servesAll = (s: CutShort, answers: readonly HttpResponse[]): boolean => s.failure === undefined && !anyUnavailable(answers);
 
 /** `take` for a step: both its answers into the adopting check's evidence. */
 const takeStep = (take: (res: HttpResponse) => HttpResponse) => (w: WriteThenRead): WriteThenRead => ({ write: take(w.write), after: take(w.after) });

@@ -39,6 +39,9 @@ export interface PoliteOptions {
 /** 502, 503 or 504: the target (or a gateway before it) could not answer just then, which says nothing of the request itself. */
 export const isUnavailable = (status: number): boolean => status === 502 || status === 503 || status === 504;
 
+/** Whether any of `answers` says the target was unavailable for a moment (502, 503, 504). */
+export const anyUnavailable = (answers: readonly { readonly status: number }[]): boolean => answers.some((res) => isUnavailable(res.status));
+
 export const politeDefaults: PoliteOptions = { maxWaitMs: 60_000, rateLimitAttempts: 8, transientAttempts: 3, baseDelayMs: 200 };
 
 /**

@@ -66,6 +66,9 @@ async function firstRefresh(ctx: CheckContext, client: CodeFlowClient): Promise<
   return { ...f, old: f.old, first: answered(f, f.first) };
 }
 
+/** A later step of the family: what it answered, none where the step before left nothing to send, and the failure that cut the family short before it. */
+const reached = (f: Family, step: HttpResponse | undefined): HttpResponse | undefined => (f.failure === undefined ? step : answered(f, step));
+
 export const refreshRotates = defineCheck({
   id: 'STA-refresh-rotates',
   title: 'A refresh returns a new access token and a new refresh token',
@@ -91,7 +94,7 @@ export const refreshOldRefused = defineCheck({
   async run(ctx, { oauthCodeFlow: client }) {
     const f = await firstRefresh(ctx, client);
     requireTokens(f.first, 'refreshing with a fresh refresh token');
-    const reuse = f.failure === undefined ? f.reuse : answered(f, f.reuse);
+    const reuse = reached(f, f.reuse);
     if (reuse === undefined) throw new CheckSkipped(`${describe(f.first)} returned the same refresh token or none: there is no rotated-out token to present (STA-refresh-rotates judges that)`);
     expectTokenError(reuse, 'invalid_grant', [400], 'presenting the rotated-out refresh token at once (conventions §3: a refresh invalidates the old token; a reuse grace period, as Okta keeps 30 s by default, shows so)');
   },
@@ -106,10 +109,10 @@ export const refreshReuseRevokesFamily = defineCheck({
   async run(ctx, { oauthCodeFlow: client }) {
     const f = await firstRefresh(ctx, client);
     requireTokens(f.first, 'refreshing with a fresh refresh token');
-    const reuse = f.failure === undefined ? f.reuse : answered(f, f.reuse);
+    const reuse = reached(f, f.reuse);
     if (reuse === undefined) throw new CheckSkipped('the refresh returned no new refresh token: STA-refresh-rotates judges that');
     // Not a dependency on STA-refresh-old-refused: that one may only warn (a 403 refusal), and the reuse is still judged.
-    const newest = f.failure === undefined || tokensOf(reuse) !== undefined ? f.newest : answered(f, f.newest);
+    const newest = reached(f, f.newest);
     if (newest === undefined) throw new CheckSkipped('the rotated-out refresh token still works, so no reuse was detected: STA-refresh-old-refused judges that');
     expectTokenError(newest, 'invalid_grant', [400], 'presenting the newest refresh token after the old one was reused (conventions §3: reuse revokes the whole family)');
   },

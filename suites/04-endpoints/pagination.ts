@@ -330,8 +330,9 @@ export const sortTiesDeterministic = defineCheck({
     const shared = await sortedWalkSet(ctx, c, field);
     const own = shared.sort.tied ? undefined : await createMarked(ctx, c, 6, (_i, marker) => ({ [field]: `${marker}-tie` }));
     const tied = own ? own.ids : tiedIds(shared);
-    const size = own ? own.ids.length : shared.ids.length;
-    const filters = own ? own.filters : shared.filters;
+    const set = own ?? shared;
+    const size = set.ids.length;
+    const filters = set.filters;
     const tiedIn = (walked: readonly string[]) => walked.filter((id) => tied.includes(id));
     // Both directions on the shared set (END-sort-honoured's walks, sent once); the ascending one twice.
     let first: string[] = [];

@@ -198,8 +198,8 @@ async function boundShown(ctx: CheckContext, c: CollectionProfile, first: Page, 
   // Both pages read again: the first unchanged, the second still holding one of its items.
   // Another writer's item that came and went between the reads could make an unbounded
   // positional listing look split in two; a bounded one's second page keeps most of its items.
-  if (positional(c) && idsOf(await fetchPage(ctx, c, {}), c).join() !== one.join()) return undefined;
   if (positional(c)) {
+    if (idsOf(await fetchPage(ctx, c, {}), c).join() !== one.join()) return undefined;
     const again = await fetchPageOrEnd(ctx, c, next);
     if (again === undefined || !idsOf(again, c).some((id) => two.includes(id))) return undefined;
   }
