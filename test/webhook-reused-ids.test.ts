@@ -42,12 +42,17 @@ async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> 
   return text === '' ? {} : (JSON.parse(text) as Record<string, unknown>);
 }
 
-/**
- * Every project is id 7; each write's event is followed by an event about the id's previous
- * holder. `followUp`: a create brings a second event of another type, the whole item as well
- * (an audit hook's project.updated), with an id of its own.
- */
-async function startSender(retry: Retry, eventFirst = false, followUp = false): Promise<Sender> {
+interface Shape {
+  /** The sender delivers before it answers the write (an outbox flushed in the request). */
+  eventFirst?: boolean;
+  /** A create brings a second event of another type, the whole item as well (an audit hook's project.updated), with an id of its own. */
+  followUp?: boolean;
+  /** The deletes of two earlier holders of the id, byte for byte alike, come before the write's own event. */
+  staleFirst?: boolean;
+}
+
+/** Every project is id 7; each write's event is followed by an event about the id's previous holder. */
+async function startSender(retry: Retry, { eventFirst = false, followUp = false, staleFirst = false }: Shape = {}): Promise<Sender> {
   const subscribers: string[] = [];
   let events = 0;
   const server = createServer((req, res) => {
@@ -64,18 +69,26 @@ async function startSender(retry: Retry, eventFirst = false, followUp = false): 
       const write = ({ 'POST /projects': 'created', 'PATCH /projects/7': 'updated', 'DELETE /projects/7': 'deleted' } as Record<string, string>)[`${req.method} ${req.url}`];
       if (write !== undefined) {
         const answer = () => (write === 'created' ? send(201, { id: 7, ...body }, '/projects/7') : write === 'updated' ? send(200, { id: 7, ...body }) : send(204));
-        // A sender that delivers before it answers the write (an outbox flushed in the request).
         if (eventFirst) setTimeout(answer, 100);
         else answer();
         const event = `msg_${++events}`;
-        const stale = `msg_${++events}`;
+        const stale = [`msg_${++events}`, `msg_${++events}`];
+        // The delete of an earlier holder of the id, delivered late: the id alone, no label.
+        const staleDelete = JSON.stringify({ type: 'project.deleted', data: { id: 7 } });
         for (const url of subscribers) {
           // The update's event is a diff: the id and what changed, not the item (no mark).
           const data = write === 'deleted' ? { id: 7 } : write === 'updated' ? { id: 7, changes: { name: body['name'] } } : { id: 7, ...body };
-          deliver(url, event, JSON.stringify({ type: `project.${write}`, data }), 1, retry);
+          const own = () => deliver(url, event, JSON.stringify({ type: `project.${write}`, data }), 1, retry);
+          if (staleFirst) {
+            // Spaced so that the check holds the first and the second comes before its retry.
+            setTimeout(() => deliver(url, stale[0]!, staleDelete), 40);
+            setTimeout(() => deliver(url, stale[1]!, staleDelete), 80);
+            setTimeout(own, 120);
+            continue;
+          }
+          own();
           if (followUp && write === 'created') setTimeout(() => deliver(url, `msg_${++events}`, JSON.stringify({ type: 'project.updated', data })), 2);
-          // The delete of the id's previous holder, delivered late: the id alone, no label.
-          setTimeout(() => deliver(url, stale, JSON.stringify({ type: 'project.deleted', data: { id: 7 } })), 5);
+          setTimeout(() => deliver(url, stale[0]!, staleDelete), 5);
         }
         return;
       }
@@ -88,8 +101,8 @@ async function startSender(retry: Retry, eventFirst = false, followUp = false): 
 
 afterEach(closeSenders);
 
-async function judge(retry: Retry, checks = retryChecks, eventFirst = false, followUp = false): Promise<Record<string, string>> {
-  const results = await runAgainstSender(await startSender(retry, eventFirst, followUp), checks, { patch: { body: { name: 'q' } } }, { actions: ['create', 'update', 'delete'], deliveryWithinMs: 2000, slowAnswerMs: 400 });
+async function judge(retry: Retry, checks = retryChecks, shape: Shape = {}): Promise<Record<string, string>> {
+  const results = await runAgainstSender(await startSender(retry, shape), checks, { patch: { body: { name: 'q' } } }, { actions: ['create', 'update', 'delete'], deliveryWithinMs: 2000, slowAnswerMs: 400 });
   return Object.fromEntries(results.map((r) => [r.id, `${r.status}${r.message ? `: ${r.message}` : ''}`]));
 }
 
@@ -107,8 +120,12 @@ describe('webhook retries where item ids are reused', () => {
   });
 
   it('take a second event of another type about the item (an audit hook\'s project.updated after each create, the whole item, an id of its own) for no retry, and pass; a retry with a new id still fails', async () => {
-    expect(await judge('same', retryChecks, false, true)).toEqual({ 'EVT-retry-after-500': 'pass', 'EVT-retry-after-timeout': 'pass' });
-    expect((await judge('new-id', retryChecks, false, true))['EVT-retry-after-500']).toMatch(/^fail: the retry after a 500 carries a new event id/);
+    expect(await judge('same', retryChecks, { followUp: true })).toEqual({ 'EVT-retry-after-500': 'pass', 'EVT-retry-after-timeout': 'pass' });
+    expect((await judge('new-id', retryChecks, { followUp: true }))['EVT-retry-after-500']).toMatch(/^fail: the retry after a 500 carries a new event id/);
+  });
+
+  it('hold an earlier holder\'s delete when it comes first, and take its retry by its id, not the other earlier holder\'s delete of the same bytes, and pass', async () => {
+    expect(await judge('same', retryChecks, { staleFirst: true })).toEqual({ 'EVT-retry-after-500': 'pass', 'EVT-retry-after-timeout': 'pass' });
   });
 
   it('take an update event that is a diff (the id and the change, no mark) for the update\'s, though the create\'s showed the item', async () => {
@@ -116,7 +133,7 @@ describe('webhook retries where item ids are reused', () => {
   });
 
   it('refuse a first delivery that comes before the create is answered, known by its mark', async () => {
-    expect(await judge('same', retryChecks, true)).toEqual({ 'EVT-retry-after-500': 'pass', 'EVT-retry-after-timeout': 'pass' });
-    expect((await judge('new-id', retryChecks, true))['EVT-retry-after-500']).toMatch(/^fail: the retry after a 500 carries a new event id/);
+    expect(await judge('same', retryChecks, { eventFirst: true })).toEqual({ 'EVT-retry-after-500': 'pass', 'EVT-retry-after-timeout': 'pass' });
+    expect((await judge('new-id', retryChecks, { eventFirst: true }))['EVT-retry-after-500']).toMatch(/^fail: the retry after a 500 carries a new event id/);
   });
 });

@@ -194,11 +194,12 @@ async function expectRetry(ctx: CheckContext, webhooks: WebhookProbe, first: { s
     if (refused === undefined) throw new CheckSkipped('the delivery about the item shows no mark and came before the create answered with its id, so restprobe could not recognise it in time: nothing was refused');
     const d: Delivery = refused;
     const id = metaOf(webhooks, d).id;
-    // The same event again: its id, its bytes, or (a sender that changed both) its item's mark
-    // and its type. Another event about the same id (an earlier item's, where ids are reused)
-    // is not a retry, nor one of another type about the item (an audit hook's update).
+    // The same event again: its id or, where the refused delivery shows the item's mark (a
+    // sender that changed the id), its bytes or its type. Without the mark, equal bytes prove
+    // nothing: the deletes of two earlier holders of a reused id are byte for byte alike.
+    // Another event of another type about the item (an audit hook's update) is not a retry.
     const type = eventType(d);
-    const retryOf = (x: Delivery) => trigger.about(x) && ((id !== undefined && metaOf(webhooks, x).id === id) || x.raw.equals(d.raw) || (trigger.showsMark(d) && trigger.showsMark(x) && eventType(x) === type));
+    const retryOf = (x: Delivery) => trigger.about(x) && ((id !== undefined && metaOf(webhooks, x).id === id) || (trigger.showsMark(d) && (x.raw.equals(d.raw) || (trigger.showsMark(x) && eventType(x) === type))));
     const within = webhooks.config.deliveryWithinMs + (first.delayMs ?? 0);
     const retry = await channel.next(id === undefined ? trigger.about : retryOf, within, ctx.signal, channel.deliveries.indexOf(d) + 1);
     const at = trigger.item.response.exchangeIndex;
