@@ -42,6 +42,7 @@ export const configKeys = [
   'rateLimit.limit',
   'rateLimit.budget',
   'http.maxRetryWaitMs',
+  'http.concurrency',
   'webhooks',
   'webhooks.subscribe',
   'webhooks.secret',
