@@ -274,6 +274,49 @@ describe('stand-in limiters that conform differently', () => {
     expect((await run(standIn(refuses502, { limit: 5, windowMs: 250 }), enforced))['LIM-rate-limit-enforced']).toMatchObject({ status: 'fail' });
   });
 
+  it('an honest Retry-After rounded up by most of a second, from a target whose answers take 400 ms to come back (a far region): the early request is sent that much sooner, and the wait is judged truthful', async () => {
+    // Before, the early request went a resolution and 250 ms before the stated wait from when the 429 came, reached the target after the
+    // rounded-up wait had ended, and the honest wait failed as overstated. A 2.5 s log met in one wave: the last refusal says 3 s, the real wait 2.1 s.
+    const server = await limiter({ limit: 5, windowMs: 2_500, algorithm: 'sliding-log', nodeDelayMs: [400] });
+    const profile = standIn(server, { limit: 5, windowMs: 2_500 });
+    const truthful = rateLimitChecks.filter((c) => c.id === 'LIM-retry-after-truthful');
+    const result = (await run({ ...profile, http: { ...profile.http, concurrency: 8 } }, truthful))['LIM-retry-after-truthful']!;
+    expect(result, result.message).toMatchObject({ status: 'pass' });
+    // Two seconds overstated, at the same distance: still served long before the stated wait less its resolution, and it fails.
+    const liar = await limiter({ limit: 5, windowMs: 2_500, algorithm: 'sliding-log', nodeDelayMs: [400], overstateMs: 2_000 });
+    const lying = standIn(liar, { limit: 5, windowMs: 2_500 });
+    const overstated = (await run({ ...lying, http: { ...lying.http, concurrency: 8 } }, truthful))['LIM-retry-after-truthful']!;
+    expect(overstated).toMatchObject({ status: 'fail', message: expect.stringMatching(/ms after the 429, though Retry-After: 5: expected the stated wait to be the real one/) });
+  });
+
+  it('a Retry-After of 1 s where the wait is 2.2 s, met by a request a stalled machine sent 1.4 s late and served: not taken for a truthful wait, a skip that says why', async () => {
+    // Before, the late request was served and the check passed, though one sent when the stated second was up would have been refused.
+    let served = 0;
+    let refusedUntil: number | undefined;
+    const json = (res: import('node:http').ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => res.writeHead(status, { 'content-type': status === 429 ? 'application/problem+json' : 'application/json', ...headers }).end(JSON.stringify(body));
+    const server = createServer((_req, res) => {
+      const now = performance.now();
+      if (refusedUntil === undefined && served < 3) return void (served++, json(res, 200, { data: [] }));
+      if (refusedUntil === undefined) {
+        refusedUntil = now + 2_200;
+        // The machine stalls just before the stated second is up: the timer for it fires late.
+        setTimeout(() => {
+          const end = performance.now() + 1_500;
+          while (performance.now() < end);
+        }, 900);
+      }
+      if (now < refusedUntil) return void json(res, 429, { type: 'about:blank', title: 'Too Many Requests', status: 429 }, { 'retry-after': '1' });
+      json(res, 200, { data: [] });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    open.push({ close: () => new Promise<void>((resolve) => server.close(() => resolve())) });
+    const keys = { API_KEY: 'sk-stalled-api-1', LIMIT_KEY: 'sk-stalled-limit-1', LIMIT_KEY_2: 'sk-stalled-limit-2' };
+    const truthful = rateLimitChecks.filter((c) => c.id === 'LIM-retry-after-truthful');
+    const result = (await run(standIn({ url, urls: [url], keys, close: async () => undefined }, { limit: 3 }), truthful))['LIM-retry-after-truthful']!;
+    expect(result).toMatchObject({ status: 'skip', message: expect.stringMatching(/^the request meant for \d+ ms after the 429 \(Retry-After: 1\) left only \d+ ms after it \(a busy machine's late timer\)/) });
+  });
+
   it('a Retry-After longer than http.maxRetryWaitMs (a 15-minute window) is not waited out: LIM-retry-after-truthful skips naming the key, at once', async () => {
     const server = await limiter({ limit: 3, windowMs: 900_000, algorithm: 'sliding-log' });
     const truthful = rateLimitChecks.filter((c) => c.id === 'LIM-retry-after-truthful');

@@ -104,8 +104,11 @@ export const retryAfterTruthful = defineCheck({
     // A quota of an hour (DRF's 100/hour, express-rate-limit's 15 minutes) is not waited out: the run would hold, and the check's deadline end it.
     if (untilSurelyOver(said) > most) throw new CheckSkipped(`${describe(limited.res)} says ${said.said}, longer than http.maxRetryWaitMs (${most} ms): the wait is not waited out to see whether it is true`, 'http.maxRetryWaitMs');
     const served = (s: Sent): boolean => answerOf(s.res, probe.client) === 'served';
-    // An honest target is still limiting this long after the 429, whatever its rounding.
-    const early = said.ms - said.quantumMs - slackMs;
+    // An honest target is still limiting this long after the 429, whatever its rounding. Its
+    // wait began when it answered, up to a round trip before the 429 came here, and the early
+    // request takes up to another to reach it: both come off (RTT 300 ms on a far target).
+    const roundTrip = limited.at - limited.left;
+    const early = said.ms - said.quantumMs - slackMs - 2 * roundTrip;
     const finer = statedWait(limited);
     // First look where the target says the wait ends most precisely (a millisecond field), else well before Retry-After.
     const firstAt = finer !== undefined && finer.quantumMs < said.quantumMs && finer.ms < said.ms ? finer.ms : early > 0 ? early : undefined;
@@ -123,18 +126,30 @@ export const retryAfterTruthful = defineCheck({
       }
       if (served(first)) {
         const after = elapsed(limited, first);
-        // Judged by when the request left: served more than the stated wait's resolution (and an
-        // HTTP-date's clock grain) before it ended, the wait was overstated; a busy machine's
-        // late timer, which sent it later than planned, makes no lie.
-        if (first.left - limited.at < said.ms - said.quantumMs - said.graceMs) {
+        const honestFrom = said.ms - said.quantumMs - said.graceMs;
+        // Served more than the stated wait's resolution (and an HTTP-date's clock grain) before it
+        // ended, the wait was overstated. Proven only by the widest span the target can have
+        // seen, from when the 429's request left to when this answer came: a far target's round
+        // trips, or a busy machine's late timer, make no lie.
+        if (first.at - limited.left < honestFrom) {
           throw new CheckFailure(`${describe(first.res)} ${after} ms after the 429, though ${said.said}: expected the stated wait to be the real one, not more than ${said.quantumMs + slackMs} ms longer`, `limited for about ${said.ms} ms`, `served after ${after} ms`, first.res.exchangeIndex);
+        }
+        if (first.left - limited.at < honestFrom) {
+          throw new CheckSkipped(`${describe(first.res)} ${after} ms after the 429, though ${said.said}: served before the stated wait less its resolution as sent, but the round trips (${Math.round(roundTrip)} ms and ${Math.round(first.at - first.left)} ms) leave room for an honest wait rounded up, so whether it was overstated cannot be told`);
         }
         ctx.note(`observed: served again ${after} ms after the 429 (${said.said}${finer?.said === said.said ? '' : `; ${finer?.said}`})`);
         return;
       }
     }
     // An HTTP-date read against a clock may end up to the clocks' grain later than it reads.
-    const late = await probeAfter(ctx, probe, from.sent, untilSurelyOver(from.said));
+    const lateAt = untilSurelyOver(from.said);
+    const late = await probeAfter(ctx, probe, from.sent, lateAt);
+    // Served, it shows the wait over by when it left: a busy machine's timer that sent it well
+    // after the stated wait would pass a wait that was longer (a false pass).
+    const leftAfter = late.left - from.sent.at;
+    if (served(late) && leftAfter > lateAt + slackMs) {
+      throw new CheckSkipped(`the request meant for ${Math.round(lateAt)} ms after the 429 (${from.said.said}) left only ${Math.round(leftAfter)} ms after it (a busy machine's late timer): served then, it shows nothing of whether the wait had ended when stated`);
+    }
     if (!served(late)) {
       const short = `${describe(late.res)} ${elapsed(from.sent, late)} ms after the 429, though ${from.said.said}`;
       // Whole seconds rounded down (ASP.NET's documented `(int)retryAfter.TotalSeconds`) are up to a
