@@ -265,6 +265,17 @@ describe('stand-in limiters that conform differently', () => {
     expect((await run(standIn(byUser, { limit: 5, windowMs: 250, keyedBy: 'user' }), perClient))['LIM-rate-limit-per-client']).toMatchObject({ status: 'pass' });
   });
 
+  it('a limit served three times over in a slow burst (15 in 3 s where 5 are declared, answers held 100 ms), with no window declared or advertised: not passed as 5 a second, a skip naming rateLimit.window; declared, it fails', async () => {
+    // Before, the unknown window was taken as a second: a 1.6 s burst allowed 5 + 5 × 2 = 15, and 15 passed.
+    const enforced = rateLimitChecks.filter((c) => c.id === 'LIM-rate-limit-enforced');
+    const unknown = await limiter({ limit: 15, windowMs: 3_000, algorithm: 'sliding-log', nodeDelayMs: [100] });
+    const skipped = (await run(standIn(unknown, { limit: 5 }), enforced))['LIM-rate-limit-enforced']!;
+    expect(skipped).toMatchObject({ status: 'skip', configKey: 'rateLimit.window', message: expect.stringMatching(/^15 requests as \$LIMIT_KEY were served in \d+ ms before the 429: more than a limit of 5 allows in one window/) });
+    const declared = await limiter({ limit: 15, windowMs: 3_000, algorithm: 'sliding-log', nodeDelayMs: [100] });
+    const failed = (await run(standIn(declared, { limit: 5, windowMs: 3_000 }), enforced))['LIM-rate-limit-enforced']!;
+    expect(failed).toMatchObject({ status: 'fail', message: expect.stringMatching(/^15 requests as \$LIMIT_KEY were served in \d+ ms before the 429, expected it once the limit of 5 per 3000 ms/) });
+  });
+
   it('a gateway\'s passing 502 amid the burst is not taken for the limiter\'s answer: the burst is sent again and meets the 429; a limiter that answers 502 itself still fails', async () => {
     const enforced = rateLimitChecks.filter((c) => c.id === 'LIM-rate-limit-enforced');
     const glitch = await limiter({ limit: 5, windowMs: 250, gatewayErrorAt: 3 });

@@ -211,7 +211,7 @@ export interface RawConfig {
     readonly limit?: number;
     /** How many requests the limiter serves at once when the client's quota is whole, where that is more than `limit`: a token bucket's capacity (AWS API Gateway's burst, nginx limit_req's burst with nodelay, Envoy's max_tokens). Default: `limit`. */
     readonly burst?: number;
-    /** The window the limit counts in: `500ms`, `10s`, `1m` or `1h`. Reported beside what restprobe observed. */
+    /** The window the limit counts in: `500ms`, `10s`, `1m` or `1h`. Reported beside what restprobe observed, and what a burst may be served is counted in it. Unset, with no RateLimit-Policy window either, a burst that is served more than one window allows is not judged (it could be windows of a second). */
     readonly window?: string;
     /** The most requests one rate-limit check sends (a burst and the probes after it): modest, since a staging server is shared. It must exceed `limit`. */
     readonly budget?: number;

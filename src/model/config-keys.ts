@@ -40,6 +40,7 @@ export const configKeys = [
   'rateLimit.otherCredential',
   'rateLimit.keyedBy',
   'rateLimit.limit',
+  'rateLimit.window',
   'rateLimit.budget',
   'http.maxRetryWaitMs',
   'http.concurrency',

@@ -66,12 +66,18 @@ export const rateLimitEnforced = defineCheck({
     // declared burst) and what refills, and every further window the limit again. An unknown
     // window is taken as a second at least, the grain of RateLimit fields: a slow endpoint's
     // burst may outlast it, and a limiter of 5 a second then serves more than 10.
-    const allowed = limit === undefined ? undefined : Math.max(limit, probe.burst ?? limit) + limit * (1 + Math.floor(took / (windowMs ?? unknownWindowFloorMs)));
+    const allowedIn = (ms: number | undefined): number | undefined => (limit === undefined ? undefined : Math.max(limit, probe.burst ?? limit) + limit * (1 + Math.floor(took / (ms ?? unknownWindowFloorMs))));
+    const allowed = allowedIn(windowMs);
     if (burst.stop !== undefined) {
       expectStatus(burst.stop.res, 429, `after ${burst.served} served requests, the answer of the limiter`);
       // A limiter that counts per node (an in-memory store behind a balancer) refuses too, but only after several limits.
       if (limit !== undefined && allowed !== undefined && burst.served > allowed) {
         throw new CheckFailure(`${burst.served} requests as ${probe.client.label} were served in ${took} ms before the 429, expected it once the limit of ${limitShown(limit, windowMs, probe)} was passed (by request ${allowed + 1} at the latest)`, `429 within ${allowed + 1} requests`, `${burst.served} served first`, burst.stop.res.exchangeIndex);
+      }
+      // Past what one window allows, an unknown window cannot be taken for a second: a limit of
+      // 5 a minute served 15 times in a 3 s burst (several times over) would pass as 5 a second.
+      if (limit !== undefined && windowMs === undefined && burst.served > allowedIn(Infinity)!) {
+        throw new CheckSkipped(`${burst.served} requests as ${probe.client.label} were served in ${took} ms before the 429: more than a limit of ${limit} allows in one window, and no more than it allows in windows of a second; which is right, neither rateLimit.window nor a RateLimit-Policy says`, 'rateLimit.window');
       }
       return;
     }
