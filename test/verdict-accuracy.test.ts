@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
 import { testProfile, thingsCollection } from './support/profile.js';
 import { describe, expect, it } from 'vitest';
 import { runChecks } from '../src/engine/run.js';
@@ -111,6 +111,59 @@ describe('7. bytes after a response that has no content', () => {
     ['not-modified-with-body', 'END-not-modified-no-body'],
   ])('%s fails %s', async (fault, id) => {
     expectVerdicts(await verdictsOn(startTarget([fault]), [id]), { [id]: 'fail' });
+  });
+
+  /**
+   * A TCP front for `upstream` that answers a HEAD sent with `Connection: close` itself, as a
+   * server that ignores the close: a header section at once, `body` (if any) 600 ms later, and
+   * the connection left open. Everything else goes through to `upstream`.
+   */
+  async function ignoringClose(upstream: string, body: string | undefined): Promise<{ url: string; close(): Promise<void> }> {
+    const sockets = new Set<Socket>();
+    const timers = new Set<NodeJS.Timeout>();
+    const server = createTcpServer((client) => {
+      sockets.add(client);
+      client.on('error', () => undefined);
+      client.once('data', (first: Buffer) => {
+        const text = first.toString('latin1');
+        if (text.startsWith('HEAD ') && /\r\nconnection: close\r\n/i.test(text)) {
+          client.write('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n\r\n');
+          if (body !== undefined) timers.add(setTimeout(() => client.write(body), 600));
+          return;
+        }
+        const up = connect(Number(new URL(upstream).port), '127.0.0.1');
+        sockets.add(up);
+        up.on('error', () => client.destroy());
+        up.write(first);
+        client.pipe(up);
+        up.pipe(client);
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return {
+      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      close: async () => {
+        for (const t of timers) clearTimeout(t);
+        for (const socket of sockets) socket.destroy();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+      },
+    };
+  }
+
+  it('a server that ignores Connection: close and writes a HEAD\'s body 600 ms after its header section fails END-head-matches-get; one that writes none passes, and the evidence says the connection was kept open', async () => {
+    // Before, the raw connection was read 250 ms past the header section's last bytes: the late body was missed, and the check passed.
+    for (const [body, verdict] of [['{"id":"late"}', 'fail'], [undefined, 'pass']] as const) {
+      const target = await startTarget();
+      const front = await ignoringClose(target.server.url, body);
+      try {
+        const judged = await verdictsOn(Promise.resolve(target), ['END-head-matches-get'], (p) => ({ ...p, baseUrl: front.url }));
+        expectVerdicts(judged, { 'END-head-matches-get': verdict });
+        if (verdict === 'fail') expect(judged.results[0]!.message).toMatch(/bytes followed the HEAD response's header section on the connection \(13 bytes after a HEAD response: "\{\\"id\\":\\"late\\"\}"\)/);
+        else expect(judged.results[0]!.evidence.notes).toContainEqual(expect.stringMatching(/the server kept the connection open after its answer, though the request said Connection: close; the bytes after the header section were looked for 2000 ms$/));
+      } finally {
+        await front.close();
+      }
+    }
   });
 
   it('the clean server passes all three', async () => {

@@ -87,7 +87,8 @@ async function bytesAfterHead(ctx: CheckContext, url: string): Promise<string | 
   const target = new URL(url);
   const credentials = targetOrigins(ctx.profile).has(target.origin) ? { ...currentVersionHeaders(ctx.profile), ...credentialHeaders(ctx.profile) } : {};
   const lines = [`HEAD ${target.pathname}${target.search} HTTP/1.1`, `Host: ${target.host}`, 'Accept: application/json', ...Object.entries(credentials).map(([k, v]) => `${k}: ${v}`), 'Connection: close'];
-  const received = await rawRoundTrip(target, `${lines.join('\r\n')}\r\n\r\n`, ctx.profile.http.timeoutMs, ctx.signal, ctx.profile.http.ca);
+  const { received, keptOpenMs } = await rawRoundTrip(target, `${lines.join('\r\n')}\r\n\r\n`, ctx.profile.http.timeoutMs, ctx.signal, ctx.profile.http.ca);
+  if (keptOpenMs !== undefined) ctx.note(`HEAD ${target.pathname} on a raw connection: the server kept the connection open after its answer, though the request said Connection: close; the bytes after the header section were looked for ${keptOpenMs} ms`);
   const after = afterHeaderSections(received);
   if (after === undefined) {
     ctx.note(`HEAD ${target.pathname} on a raw connection: no complete header section came back, so the bytes after it could not be looked for`);
@@ -112,15 +113,17 @@ function afterHeaderSections(data: Buffer): Buffer | undefined {
 
 /**
  * A server that keeps the connection open despite `Connection: close` is given this long
- * after its last bytes (once a header section has come) to send more.
+ * after the header section to send more: a body written after headers flushed early (the
+ * content computed meanwhile) comes that late. A server that closes, as it must, costs nothing.
  */
-const idleAfterHeadersMs = 250;
+const watchAfterHeadersMs = 2_000;
 
 /**
- * Writes `request` and reads until the server closes, `readCap` bytes came, the server
- * falls silent after a header section, the timeout passes or the signal aborts.
+ * Writes `request` and reads until the server closes, `readCap` bytes came, a while passed
+ * after a header section, the timeout passes or the signal aborts. `keptOpenMs`: how long
+ * the connection was watched after the header section, when the server did not close it.
  */
-function rawRoundTrip(target: URL, request: string, timeoutMs: number, signal: AbortSignal, ca: string | undefined): Promise<Buffer> {
+function rawRoundTrip(target: URL, request: string, timeoutMs: number, signal: AbortSignal, ca: string | undefined): Promise<{ received: Buffer; keptOpenMs?: number }> {
   return new Promise((resolve) => {
     const https = target.protocol === 'https:';
     const port = Number(target.port || (https ? 443 : 80));
@@ -129,26 +132,29 @@ function rawRoundTrip(target: URL, request: string, timeoutMs: number, signal: A
     const socket: Socket = https ? connectTls({ host, port, ...(isIP(host) === 0 && { servername: host }), ...(ca !== undefined && { secureContext: trusting(ca) }) }) : connectTcp({ host, port });
     const chunks: Buffer[] = [];
     let size = 0;
-    let idle: NodeJS.Timeout | undefined;
-    const done = (): void => {
+    let watch: NodeJS.Timeout | undefined;
+    const done = (keptOpenMs?: number): void => {
       clearTimeout(timer);
-      clearTimeout(idle);
-      signal.removeEventListener('abort', done);
+      clearTimeout(watch);
+      signal.removeEventListener('abort', ended);
       socket.destroy();
-      resolve(Buffer.concat(chunks));
+      resolve({ received: Buffer.concat(chunks), ...(keptOpenMs !== undefined && { keptOpenMs }) });
     };
-    const timer = setTimeout(done, timeoutMs);
-    signal.addEventListener('abort', done);
+    const ended = (): void => done();
+    const timer = setTimeout(ended, timeoutMs);
+    signal.addEventListener('abort', ended);
     socket.on(https ? 'secureConnect' : 'connect', () => socket.write(request));
     socket.on('data', (chunk: Buffer) => {
       chunks.push(chunk);
       size += chunk.length;
       if (size >= readCap) return done();
-      clearTimeout(idle);
-      if (afterHeaderSections(Buffer.concat(chunks)) !== undefined) idle = setTimeout(done, Math.min(idleAfterHeadersMs, timeoutMs));
+      if (watch === undefined && afterHeaderSections(Buffer.concat(chunks)) !== undefined) {
+        const watchMs = Math.min(watchAfterHeadersMs, timeoutMs);
+        watch = setTimeout(() => done(watchMs), watchMs);
+      }
     });
-    socket.on('end', done);
-    socket.on('close', done);
-    socket.on('error', done);
+    socket.on('end', ended);
+    socket.on('close', ended);
+    socket.on('error', ended);
   });
 }
