@@ -235,7 +235,7 @@ describe('stand-in limiters that conform differently', () => {
     const results = await run(standIn(server, { limit: 5, windowMs: 250 }));
     // On a loaded machine the log's quota may come back between every two requests: the per-client check then cannot compare, and says so (the trickle test below).
     const perClient = results['LIM-rate-limit-per-client']!;
-    if (perClient.status === 'skip') expect(perClient.message).toMatch(/^\$LIMIT_KEY could not be kept limited \(its quota came back in between\)/);
+    if (perClient.status === 'skip') expect(perClient.message).toMatch(/\$LIMIT_KEY could not be kept limited/);
     expect(statuses(results)).toEqual({ ...allPass('LIM-rate-limit-shared-across-nodes', 'LIM-503-retry-after'), 'LIM-rate-limit-per-client': perClient.status === 'skip' ? 'skip' : 'pass' });
     expect(results['LIM-ratelimit-headers']!.evidence.notes).toContain('RateLimit fields in the syntax of draft-07 (one RateLimit Dictionary: limit, remaining, reset): read as such');
     expect(results['LIM-503-retry-after']!.message).toMatch(/^no 503 in 15 requests as \$LIMIT_KEY past the first 429 \(three times the limit of 5\)/);
@@ -300,6 +300,28 @@ describe('stand-in limiters that conform differently', () => {
     expect(overstated).toMatchObject({ status: 'fail', message: expect.stringMatching(/ms after the 429, though Retry-After: 5: expected the stated wait to be the real one/) });
   });
 
+  it('an overstated Retry-After from a limiter that refuses at once where a served request takes 300 ms still fails; one of 2 s overstated by 1.5 s from a far target (answers 400 ms away) is still looked for early, and fails; an HTTP-date 8 s late fails', async () => {
+    // Before, the early request was sent as if it came back as fast as the 429: the served one's 300 ms
+    // made the lie look like an honest rounding, and the check skipped. Retry-After: 2 from a far target sent no early request, and passed.
+    const truthful = rateLimitChecks.filter((c) => c.id === 'LIM-retry-after-truthful');
+    const atOnce = (server: LimiterServer, windowMs: number, concurrency = 8): TargetProfile => {
+      const profile = standIn(server, { limit: 5, windowMs });
+      return { ...profile, http: { ...profile.http, concurrency } };
+    };
+    const slowServed = await limiter({ limit: 5, windowMs: 500, algorithm: 'sliding-log', delayMs: 300, overstateMs: 4_000 });
+    const slow = (await run(atOnce(slowServed, 500), truthful))['LIM-retry-after-truthful']!;
+    expect(slow, slow.message).toMatchObject({ status: 'fail', message: expect.stringMatching(/though Retry-After: 5: expected the stated wait to be the real one/) });
+    const far = await limiter({ limit: 5, windowMs: 300, algorithm: 'sliding-log', nodeDelayMs: [400], overstateMs: 1_500 });
+    // One wave of six: its last request is the 429 judged, its wait the window's 300 ms, stated as 2 s.
+    const farResult = (await run(atOnce(far, 300, 6), truthful))['LIM-retry-after-truthful']!;
+    expect(farResult, farResult.message).toMatchObject({ status: 'fail', message: expect.stringMatching(/though Retry-After: 2: expected the stated wait to be the real one/) });
+    // An HTTP-date eight seconds late, read against restprobe's clock (known to 3 s, and 2 s of grace): the early request leaves the
+    // grace too, and is served before the stated wait less both.
+    const dated = await limiter({ limit: 5, windowMs: 500, algorithm: 'sliding-log', retryAfter: 'http-date', overstateMs: 8_000 });
+    const datedResult = (await run(atOnce(dated, 500), truthful))['LIM-retry-after-truthful']!;
+    expect(datedResult, datedResult.message).toMatchObject({ status: 'fail', message: expect.stringMatching(/though Retry-After: \w{3}, .* GMT: expected the stated wait to be the real one/) });
+  });
+
   it('a Retry-After of 1 s where the wait is 2.2 s, met by a request a stalled machine sent 1.4 s late and served: not taken for a truthful wait, a skip that says why', async () => {
     // Before, the late request was served and the check passed, though one sent when the stated second was up would have been refused.
     let served = 0;
@@ -325,7 +347,7 @@ describe('stand-in limiters that conform differently', () => {
     const keys = { API_KEY: 'sk-stalled-api-1', LIMIT_KEY: 'sk-stalled-limit-1', LIMIT_KEY_2: 'sk-stalled-limit-2' };
     const truthful = rateLimitChecks.filter((c) => c.id === 'LIM-retry-after-truthful');
     const result = (await run(standIn({ url, urls: [url], keys, close: async () => undefined }, { limit: 3 }), truthful))['LIM-retry-after-truthful']!;
-    expect(result).toMatchObject({ status: 'skip', message: expect.stringMatching(/^the request meant for \d+ ms after the 429 \(Retry-After: 1\) left only \d+ ms after it \(a busy machine's late timer\)/) });
+    expect(result).toMatchObject({ status: 'skip', message: expect.stringMatching(/^the request meant for \d+ ms after the 429 \(Retry-After: 1\) left \d+ ms after it, not until then \(a busy machine's late timer\)/) });
   });
 
   it('a Retry-After longer than http.maxRetryWaitMs (a 15-minute window) is not waited out: LIM-retry-after-truthful skips naming the key, at once', async () => {
@@ -344,7 +366,7 @@ describe('stand-in limiters that conform differently', () => {
     const server = await limiter({ limit: 5, windowMs: 250, algorithm: 'trickle', retryAfter: 'fractional' });
     const perClient = rateLimitChecks.filter((c) => c.id === 'LIM-rate-limit-per-client');
     const result = (await run(standIn(server, { limit: 5, windowMs: 250 }), perClient))['LIM-rate-limit-per-client']!;
-    expect(result).toMatchObject({ status: 'skip', message: expect.stringMatching(/^\$LIMIT_KEY could not be kept limited .* in \d+ tries as \$LIMIT_KEY_2/) });
+    expect(result).toMatchObject({ status: 'skip', message: expect.stringMatching(/\$LIMIT_KEY could not be kept limited .* in \d+ tries/) });
   });
 
   it('one token bucket for both keys (keyed by address where the config says per API key), refilling 10 a second, each answer held 50 ms: the refill a sequential round trip would give the other key is not taken for a quota of its own, and it fails; a bucket per key with the same pace passes', async () => {
@@ -367,7 +389,7 @@ describe('stand-in limiters that conform differently', () => {
     const slow = (await run(standIn(oneAtATime, { limit: 10, windowMs: 1_000 }), perClient))['LIM-rate-limit-per-client']!;
     expect(slow.status, slow.message).toBe('skip');
     if (slow.configKey !== undefined) expect(slow).toMatchObject({ configKey: 'http.concurrency', message: expect.stringMatching(/went one after another \(http\.concurrency 1\) and took 100 ms or more/) });
-    else expect(slow.message).toMatch(/^\$LIMIT_KEY could not be kept limited \(its quota came back in between\)/);
+    else expect(slow.message).toMatch(/\$LIMIT_KEY could not be kept limited/);
   });
 
   it('a token bucket keyed by client address passes; the per-client check skips naming rateLimit.keyedBy', async () => {

@@ -49,10 +49,12 @@ interface Shape {
   followUp?: boolean;
   /** The deletes of two earlier holders of the id, byte for byte alike, come before the write's own event. */
   staleFirst?: boolean;
+  /** Events name the item by its id alone, a create's too (no mark). */
+  thin?: boolean;
 }
 
 /** Every project is id 7; each write's event is followed by an event about the id's previous holder. */
-async function startSender(retry: Retry, { eventFirst = false, followUp = false, staleFirst = false }: Shape = {}): Promise<Sender> {
+async function startSender(retry: Retry, { eventFirst = false, followUp = false, staleFirst = false, thin = false }: Shape = {}): Promise<Sender> {
   const subscribers: string[] = [];
   let events = 0;
   const server = createServer((req, res) => {
@@ -77,7 +79,7 @@ async function startSender(retry: Retry, { eventFirst = false, followUp = false,
         const staleDelete = JSON.stringify({ type: 'project.deleted', data: { id: 7 } });
         for (const url of subscribers) {
           // The update's event is a diff: the id and what changed, not the item (no mark).
-          const data = write === 'deleted' ? { id: 7 } : write === 'updated' ? { id: 7, changes: { name: body['name'] } } : { id: 7, ...body };
+          const data = write === 'deleted' || thin ? { id: 7 } : write === 'updated' ? { id: 7, changes: { name: body['name'] } } : { id: 7, ...body };
           const own = () => deliver(url, event, JSON.stringify({ type: `project.${write}`, data }), 1, retry);
           if (staleFirst) {
             // Spaced so that the check holds the first and the second comes before its retry.
@@ -126,6 +128,11 @@ describe('webhook retries where item ids are reused', () => {
 
   it('hold an earlier holder\'s delete when it comes first, and take its retry by its id, not the other earlier holder\'s delete of the same bytes, and pass', async () => {
     expect(await judge('same', retryChecks, { staleFirst: true })).toEqual({ 'EVT-retry-after-500': 'pass', 'EVT-retry-after-timeout': 'pass' });
+  });
+
+  it('with thin events (the id alone, no mark), pass a sender that retries with the id, and fail one that retries the bytes with a new id, saying so', async () => {
+    expect(await judge('same', retryChecks, { thin: true })).toEqual({ 'EVT-retry-after-500': 'pass', 'EVT-retry-after-timeout': 'pass' });
+    expect((await judge('new-id', retryChecks, { thin: true }))['EVT-retry-after-500']).toMatch(/^fail: the delivery was not retried with its event id within \d+ ms after a 500; its bytes came again with the id msg_[\d-]+: a retry that carries a new event id, or another event of the same bytes/);
   });
 
   it('take an update event that is a diff (the id and the change, no mark) for the update\'s, though the create\'s showed the item', async () => {

@@ -103,18 +103,23 @@ export const retryAfterTruthful = defineCheck({
   schedule: 'exclusive',
   dependsOn: [enforcedId],
   run: (ctx, { rateLimit: probe }) => leavingQuotaAsFound(ctx, probe, async () => {
-    const limited = await lastRefusal(ctx, probe, await burstToLimit(ctx, probe));
+    const burst = await burstToLimit(ctx, probe);
+    const limited = await lastRefusal(ctx, probe, burst);
     const said = retryAfterWait(limited);
     if (said === undefined) throw new CheckSkipped(`${describe(limited.res)} carries no valid Retry-After to judge (see LIM-retry-after-valid)`);
     const most = ctx.profile.http.maxRetryWaitMs;
     // A quota of an hour (DRF's 100/hour, express-rate-limit's 15 minutes) is not waited out: the run would hold, and the check's deadline end it.
     if (untilSurelyOver(said) > most) throw new CheckSkipped(`${describe(limited.res)} says ${said.said}, longer than http.maxRetryWaitMs (${most} ms): the wait is not waited out to see whether it is true`, 'http.maxRetryWaitMs');
     const served = (s: Sent): boolean => answerOf(s.res, probe.client) === 'served';
-    // An honest target is still limiting this long after the 429, whatever its rounding. Its
-    // wait began when it answered, up to a round trip before the 429 came here, and the early
-    // request takes up to another to reach it: both come off (RTT 300 ms on a far target).
+    // An honest target is still limiting this long after the 429, whatever its rounding (and
+    // an HTTP-date's clock grain). Its wait began when it answered, up to the 429's round trip
+    // before the 429 came here, and the early request takes up to a served one's to be
+    // answered (a limiter refuses in 2 ms what a query serves in 300): both come off. The
+    // early request goes the slack before what is left, or half-way where that is short.
     const roundTrip = limited.at - limited.left;
-    const early = said.ms - said.quantumMs - slackMs - 2 * roundTrip;
+    const servedTrip = Math.max(roundTrip, ...burst.sent.filter(served).map((x) => x.at - x.left));
+    const room = said.ms - said.quantumMs - said.graceMs - roundTrip - servedTrip;
+    const early = room > 2 * slackMs ? room - slackMs : room / 2;
     const finer = statedWait(limited);
     // First look where the target says the wait ends most precisely (a millisecond field), else well before Retry-After.
     const firstAt = finer !== undefined && finer.quantumMs < said.quantumMs && finer.ms < said.ms ? finer.ms : early > 0 ? early : undefined;
@@ -154,7 +159,7 @@ export const retryAfterTruthful = defineCheck({
     // after the stated wait would pass a wait that was longer (a false pass).
     const leftAfter = late.left - from.sent.at;
     if (served(late) && leftAfter > lateAt + slackMs) {
-      throw new CheckSkipped(`the request meant for ${Math.round(lateAt)} ms after the 429 (${from.said.said}) left only ${Math.round(leftAfter)} ms after it (a busy machine's late timer): served then, it shows nothing of whether the wait had ended when stated`);
+      throw new CheckSkipped(`the request meant for ${Math.round(lateAt)} ms after the 429 (${from.said.said}) left ${Math.round(leftAfter)} ms after it, not until then (a busy machine's late timer): served then, it shows nothing of whether the wait had ended when stated`);
     }
     if (!served(late)) {
       const short = `${describe(late.res)} ${elapsed(from.sent, late)} ms after the 429, though ${from.said.said}`;
@@ -219,7 +224,8 @@ export const rateLimitPerClient = defineCheck({
       theirs.push(theirsNow);
       last = after;
       if (!limitedNow(before) || !limitedNow(after)) continue;
-      if (!together && refillMs !== undefined && after.at - before.left >= refillMs) {
+      // No window known, any span may hold a refill.
+      if (!together && (refillMs === undefined || after.at - before.left >= refillMs)) {
         tooSlow++;
         continue;
       }
@@ -232,8 +238,12 @@ export const rateLimitPerClient = defineCheck({
       }
     }
     if (compared === 0 && tooSlow > 0) {
-      throw new CheckSkipped(`the requests as ${probe.client.label} and ${other.label} went one after another (http.concurrency ${ctx.profile.http.concurrency}) and took ${refillMs!.toFixed(0)} ms or more, the time in which a counter both share gives a request back (the window over the limit): whether ${other.label} was served from a quota of its own cannot be told; http.concurrency 3 or more sends them together`, 'http.concurrency');
+      const slow = refillMs === undefined ? 'with no window known (rateLimit.window), in which a counter both share may have given a request back between them' : `and took ${refillMs.toFixed(0)} ms or more, the time in which a counter both share gives a request back (the window over the limit)`;
+      throw new CheckSkipped(`the requests as ${probe.client.label} and ${other.label} went one after another (http.concurrency ${ctx.profile.http.concurrency}) ${slow}: whether ${other.label} was served from a quota of its own cannot be told; http.concurrency 3 or more sends them together`, 'http.concurrency');
     }
+    // One comparison alone may be a refill the other client's request happened to reach first
+    // (three sent at once arrive in any order): two are asked for.
+    if (compared === 1) throw new CheckSkipped(`${other.label} was served once while ${probe.client.label} was refused beside it, but ${probe.client.label} could not be kept limited for a second comparison in ${theirs.length} tries: one could be a refill that ${other.label}'s request reached first`);
     if (compared === 0) throw new CheckSkipped(`${probe.client.label} could not be kept limited (its quota came back in between) in ${theirs.length} tries as ${other.label}, each sent together with two of its own requests, so clients could not be compared`);
     ctx.note(`${other.label} was served ${compared} times while ${probe.client.label} was limited`);
   }),

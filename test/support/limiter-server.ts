@@ -38,7 +38,7 @@ export interface LimiterServerOptions {
   readonly capacity?: number;
   /** Answer the nth request of `GET /things` (from 1) with a gateway's 502 page instead, once. */
   readonly gatewayErrorAt?: number;
-  /** How long each answer takes (a slow endpoint); default none. */
+  /** How long each served answer takes (a slow endpoint; the limiter's refusals are quick); default none. */
   readonly delayMs?: number;
   /** How far the server's clock is from the machine's: its HTTP-dates are off by this much, and it sends no Date to tell. */
   readonly clockOffsetMs?: number;
@@ -200,7 +200,7 @@ export async function startLimiterServer(o: LimiterServerOptions): Promise<Limit
     const now = Date.now();
     const verdict = limiter(o.keyedBy === 'ip' ? `ip:${req.socket.remoteAddress}` : String(key), now);
     const fields = fieldHeaders(o, verdict, now);
-    if (verdict.admitted) return send(res, 200, 'application/json', { data: [] }, fields);
+    if (verdict.admitted) return void setTimeout(() => send(res, 200, 'application/json', { data: [] }, fields), o.delayMs ?? 0);
     const status = o.limitedStatus ?? 429;
     const problem = { type: 'about:blank', title: 'Too Many Requests', status, detail: `at most ${o.limit} requests per ${o.windowMs} ms` };
     return o.body === 'json'
