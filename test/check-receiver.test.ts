@@ -200,6 +200,12 @@ describe('a receiver that does the work asynchronously (its count comes later)',
     expect(results.find((r) => r.id === 'EVT-receiver-duplicate-2xx')).toMatchObject({ status: 'fail', message: 'acknowledged a repeat but processed the event 2 times, expected once' });
   });
 
+  it('fails one whose queue worker processes the repeat again after the first event, though a count read until --settle-ms after the repeat would still say 1: the repeat waits for the first processing, and the count is read twice as long as that took', async () => {
+    // Before, both went at once: the worker did the first 400 ms later and the repeat 800 ms later, and the count read 600 ms (--settle-ms) after the repeat was 1: a pass.
+    const { results } = await judged(['receiver-processes-twice'], { processAfterMs: 400, settleMs: 600 });
+    expect(results.find((r) => r.id === 'EVT-receiver-duplicate-2xx')).toMatchObject({ status: 'fail', message: 'acknowledged a repeat but processed the event 2 times, expected once' });
+  });
+
   it('skips, naming --settle-ms, when the work is not done within the settle window: not processed yet is no second processing', async () => {
     const { results } = await judged([], { processAfterMs: 1_000, settleMs: 200 });
     expect(results.find((r) => r.id === 'EVT-receiver-duplicate-2xx')).toMatchObject({ status: 'skip', message: expect.stringMatching(/^both deliveries were acknowledged, but the processed URL counted 0 within 200 ms \(--settle-ms\) of the repeat's answer: .* \(a longer --settle-ms waits for it\)$/) });

@@ -2,7 +2,8 @@
  * The reference webhook receiver (conventions §6.3–4): it verifies a Standard Webhooks
  * signature over the raw body in constant time, refuses a timestamp more than five minutes
  * from now, answers 2xx at once, and processes each event id once (a repeat is answered
- * 2xx and skipped), at once or `processAfterMs` later. `GET /processed/{id}` tells how often
+ * 2xx and skipped), at once or by a queue worker that takes `processAfterMs` for each event,
+ * one after another. `GET /processed/{id}` tells how often
  * an id was processed.
  * `restprobe webhooks check-receiver` is proven on it, and on its faults.
  */
@@ -40,7 +41,7 @@ export interface ReceiverOptions {
   readonly slowMs?: number;
   /** Timestamp tolerance in seconds (default 300). */
   readonly toleranceSeconds?: number;
-  /** How long after its answer the receiver processes an event (default 0: at once), as a queue worker would. */
+  /** How long the receiver's one queue worker takes for each event, one after another, after the answer (default 0: at once). */
   readonly processAfterMs?: number;
 }
 
@@ -62,6 +63,8 @@ export async function startReferenceReceiver(options: ReceiverOptions, port = 0)
   const processed = new Map<string, number>();
   /** Event ids taken, processed or queued. */
   const taken = new Set<string>();
+  /** When the queue worker is free again (performance.now()). */
+  let workerFreeAt = 0;
   const reply = (res: ServerResponse, status: number, detail?: string): void => {
     if (detail === undefined) {
       res.writeHead(status).end();
@@ -115,8 +118,12 @@ export async function startReferenceReceiver(options: ReceiverOptions, port = 0)
     // Taken now, so a repeat that arrives before the work is done is skipped all the same.
     taken.add(seenAs);
     const work = (): void => void processed.set(key, (processed.get(key) ?? 0) + 1);
-    if ((options.processAfterMs ?? 0) > 0) setTimeout(work, options.processAfterMs).unref();
-    else work();
+    const takes = options.processAfterMs ?? 0;
+    if (takes === 0) return work();
+    // One worker: an event queued behind another waits for it.
+    const starts = Math.max(performance.now(), workerFreeAt);
+    workerFreeAt = starts + takes;
+    setTimeout(work, workerFreeAt - performance.now()).unref();
   }
 
   const server = createServer((req, res) => {

@@ -104,10 +104,11 @@ export async function deliver(ctx: CheckContext, receiver: ReceiverTarget, what:
 
 /**
  * How often the receiver says it processed event `id` (`count` in the JSON the processed
- * URL answers), read until `settleMs` has passed (a count above one ends the wait: nothing
- * can undo a second processing); undefined when it answers no numeric count.
+ * URL answers), read until `settleMs` has passed or the count reaches `enough` (default 2:
+ * nothing can undo a second processing); undefined when it answers no numeric count.
+ * `waited` is how long it read.
  */
-export async function settledCount(ctx: CheckContext, receiver: ReceiverTarget & { readonly processedUrl: string }, id: string): Promise<{ readonly count: number | undefined; readonly res: HttpResponse }> {
+export async function settledCount(ctx: CheckContext, receiver: ReceiverTarget & { readonly processedUrl: string }, id: string, settleMs = receiver.settleMs, enough = 2): Promise<{ readonly count: number | undefined; readonly res: HttpResponse; readonly waited: number }> {
   const url = receiver.processedUrl.replace('{id}', encodeURIComponent(id));
   const started = performance.now();
   for (let reads = 1; ; reads++) {
@@ -115,10 +116,10 @@ export async function settledCount(ctx: CheckContext, receiver: ReceiverTarget &
     const value = (res.json as Record<string, unknown> | undefined)?.['count'];
     const count = typeof value === 'number' ? value : undefined;
     const waited = performance.now() - started;
-    if ((count ?? 0) > 1 || waited >= receiver.settleMs) {
-      ctx.note(`GET ${url} → ${res.status}: count ${count ?? 'not given'} (read ${reads} times over ${Math.round(waited)} ms, --settle-ms ${receiver.settleMs})`);
-      return { count, res };
+    if ((count ?? 0) >= enough || count === undefined || waited >= settleMs) {
+      ctx.note(`GET ${url} → ${res.status}: count ${count ?? 'not given'} (read ${reads} times over ${Math.round(waited)} ms, ${settleMs === receiver.settleMs ? '' : `${Math.round(settleMs)} ms watched, `}--settle-ms ${receiver.settleMs})`);
+      return { count, res, waited };
     }
-    await sleep(Math.min(100, receiver.settleMs - waited), undefined, { signal: ctx.signal });
+    await sleep(Math.min(100, settleMs - waited), undefined, { signal: ctx.signal });
   }
 }
