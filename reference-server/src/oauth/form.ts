@@ -4,7 +4,7 @@
  * parameter may appear twice, and one sent empty counts as absent.
  */
 import type { IncomingMessage } from 'node:http';
-import { readBody } from '../body.js';
+import { readBody, strictUtf8 } from '../body.js';
 import { ProblemError } from '../problem.js';
 
 /** Forms here hold a few short fields. */
@@ -32,7 +32,7 @@ export async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
     throw error;
   }
   try {
-    return new URLSearchParams(new TextDecoder('utf-8', { fatal: true }).decode(raw));
+    return new URLSearchParams(strictUtf8.decode(raw));
   } catch {
     throw new FormError('The body is not valid UTF-8.');
   }
