@@ -7,7 +7,7 @@
 import { stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { loadProfile } from '../config/load.js';
-import { countOutstanding, ledgerFileName, LedgerFile, readLedger } from '../engine/ledger-file.js';
+import { countOutstanding, ledgerFileName, LedgerFile, lineNumbers, readLedger } from '../engine/ledger-file.js';
 import { cleanUpLedger } from '../engine/ledger-cleanup.js';
 import { ExitCode, RestprobeError } from '../errors.js';
 import { clientForProfile } from '../http/client.js';
@@ -24,14 +24,6 @@ export interface CleanupOptions {
 async function reportDirOf(path: string): Promise<string> {
   const isFile = await stat(path).then((s) => s.isFile(), () => false);
   return isFile && basename(path) === ledgerFileName ? dirname(path) : path;
-}
-
-/** "line 3" / "lines 1, 2 and 7", naming at most five. */
-function lineNumbers(lines: readonly number[]): string {
-  if (lines.length === 1) return `line ${lines[0]}`;
-  const named = lines.slice(0, 5);
-  const rest = lines.length - named.length;
-  return `lines ${rest > 0 ? `${named.join(', ')} and ${rest} more` : `${named.slice(0, -1).join(', ')} and ${named.at(-1)}`}`;
 }
 
 /**

@@ -4,7 +4,7 @@
  * created, and a killed run could not delete, goes unmentioned.
  */
 import { join } from 'node:path';
-import { countOutstanding, ledgerFileName, readLedger } from '../engine/ledger-file.js';
+import { countOutstanding, ledgerFileName, lineNumbers, readLedger } from '../engine/ledger-file.js';
 import { RestprobeError } from '../errors.js';
 
 /** An argument as a POSIX shell reads it back (quoted only when it must be). */
@@ -40,7 +40,7 @@ export async function earlierLeftovers(dir: string): Promise<{ readonly fresh: b
     throw new RestprobeError('ERR_USAGE', `cannot read ${path} (${(err as { code?: string }).code ?? String(err)}), the ledger of earlier runs: choose another --report-dir`, [], { cause: err });
   });
   const one = unreadableLines.length === 1;
-  const unreadable = unreadableLines.length === 0 ? undefined : `${path} has ${one ? `a line (${unreadableLines[0]})` : `${unreadableLines.length} lines (${unreadableLines.slice(0, 5).join(', ')}${unreadableLines.length > 5 ? ', …' : ''})`} that ${one ? 'is' : 'are'} no ledger entry: kept as ${one ? 'it is' : 'they are'}, this run's entries appended after ${one ? 'it' : 'them'}`;
+  const unreadable = unreadableLines.length === 0 ? undefined : `${lineNumbers(unreadableLines)} of ${path} ${one ? 'is' : 'are'} no ledger entry: kept as ${one ? 'it is' : 'they are'}, this run's entries appended after ${one ? 'it' : 'them'}`;
   const count = countOutstanding(runs);
   if (count.total === 0) return { fresh: unreadable === undefined && runs.every((r) => r.ended), ...(unreadable !== undefined && { unreadable }) };
   const leaving = runs.filter((r) => r.outstanding.length > 0);

@@ -265,3 +265,19 @@ export function countOutstanding(runs: readonly RecordedRun[]): Record<Certainty
   const certain = all.filter((e) => e.exists === 'certain' && e.state !== 'deleted-unverified').length;
   return { certain, possible: all.length - certain, total: all.length };
 }
+
+/**
+ * Ledger lines as a message names them, at most five.
+ *
+ * @example
+ * ```ts
+ * lineNumbers([3]); // "line 3"
+ * lineNumbers([1, 2, 7]); // "lines 1, 2 and 7"
+ * ```
+ */
+export function lineNumbers(lines: readonly number[]): string {
+  if (lines.length === 1) return `line ${lines[0]}`;
+  const named = lines.slice(0, 5);
+  const rest = lines.length - named.length;
+  return `lines ${rest > 0 ? `${named.join(', ')} and ${rest} more` : `${named.slice(0, -1).join(', ')} and ${named.at(-1)}`}`;
+}
