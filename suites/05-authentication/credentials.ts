@@ -69,9 +69,10 @@ export const missingCredentials401 = defineCheck({
  * route (reads open, writes protected, as §5 leaves open) a credential's being taken or not
  * shows nothing. The answer is the run's shared probe, which AUT-missing-credentials-401 judges.
  */
-async function requireProtected(ctx: CheckContext, collection: CollectionProfile, what: string): Promise<void> {
+async function requireProtected(ctx: CheckContext, collection: CollectionProfile, what: string): Promise<HttpResponse> {
   const open = await errorProbes.withoutCredentials(ctx, collection);
   if (open.status >= 200 && open.status < 300) throw new CheckSkipped(`${describe(open)} without credentials: ${collection.path} is public, so ${what} cannot be seen there`, 'collections');
+  return open;
 }
 
 export const invalidCredentials401 = defineCheck({
@@ -107,7 +108,7 @@ export const keyNotInQuery = defineCheck({
   severity: 'must',
   needs: ['collection', 'credentials'],
   async run(ctx, { collection, credentials }) {
-    await requireProtected(ctx, collection, 'whether a key in the URL is accepted');
+    const refusal = (await requireProtected(ctx, collection, 'whether a key in the URL is accepted')).status;
     const key = await currentKey(ctx, credentials);
     // The key's own header name too (x-api-key): a gateway may take it in the query under the same name.
     const header = ctx.profile.auth.apiKey?.header.toLowerCase();
@@ -120,7 +121,6 @@ export const keyNotInQuery = defineCheck({
     // a filter) sends its names again one at a time, and names the one taken.
     const first = ctx.collections[0];
     const together = first !== undefined && first.path !== collection.path && (await errorProbes.withoutCredentials(ctx, first)).status >= 400;
-    const refusal = (await errorProbes.withoutCredentials(ctx, collection)).status;
     const send = (batch: readonly string[]) => ctx.http.send({ method: 'GET', path: batch.reduce((path, name) => withQueryParam(path, name, key), collection.path), auth: false });
     const judge = (res: HttpResponse, name: string) =>
       ensure(res.status >= 400, `${describe(res)} with the key in ?${name}= and no credential header: the key was accepted from the URL, expected 401`, '401', String(res.status));
