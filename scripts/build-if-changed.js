@@ -2,7 +2,8 @@
 // `npm run build`, unless dist/ was built from exactly the sources there are now. `npm ci`
 // (prepare) builds, and `npm test` right after it would build the same again; a git-URL
 // install runs prepare twice (npm install in its clone, then npm pack). A digest of every
-// input, written beside the outputs after each build, tells. `npm run build` always builds.
+// input, written beside the outputs after a build this script ran, tells. `npm run build`
+// always builds, and its first step removes the digest (scripts/write-catalogue-listing.js).
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -18,12 +19,21 @@ const inputFiles = ['package.json', 'package-lock.json', 'tsconfig.json', 'tscon
 // Outputs a run cannot do without: a dist/ cut short is built again.
 const outputs = ['dist/cli/main.js', 'dist/catalogue-listing.json', 'dist/src/config/config-validator.js', 'dist/src/adapters/vitest.js'];
 
+function isFile(path) {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
 function digest() {
   const files = [
     ...inputFiles.filter((f) => existsSync(join(root, f))),
     ...inputDirs.filter((d) => existsSync(join(root, d))).flatMap((d) => readdirSync(join(root, d), { recursive: true }).map((f) => join(d, String(f)))),
   ]
-    .filter((f) => statSync(join(root, f)).isFile())
+    // Tests are not built (tsconfig.build.json); an editor's dangling lock link is no file.
+    .filter((f) => !f.endsWith('.test.ts') && isFile(join(root, f)))
     .map((f) => relative(root, join(root, f)).split('\\').join('/'))
     .sort();
   const hash = createHash('sha256');
@@ -40,5 +50,5 @@ if (built === now && outputs.every((f) => existsSync(join(root, f)))) {
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const ran = spawnSync(npm, ['run', 'build'], { cwd: root, stdio: 'inherit', shell: process.platform === 'win32' });
 if (ran.status !== 0) process.exit(ran.status ?? 1);
-// Taken after the build, from the inputs as the build left them.
-writeFileSync(stamp, `${digest()}\n`);
+// Only where no input changed while it built: a file saved meanwhile may not be in dist/.
+if (digest() === now) writeFileSync(stamp, `${now}\n`);

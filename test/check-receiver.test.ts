@@ -206,6 +206,32 @@ describe('a receiver that does the work asynchronously (its count comes later)',
     expect(results.find((r) => r.id === 'EVT-receiver-duplicate-2xx')).toMatchObject({ status: 'fail', message: 'acknowledged a repeat but processed the event 2 times, expected once' });
   });
 
+  const duplicate = receiverCatalogue.filter((c) => c.id === 'EVT-receiver-duplicate-2xx');
+
+  it('fails one whose repeat takes longer to process than --settle-ms, though no longer than twice the first (300 ms, then 500 ms; --settle-ms 400): the count after the repeat is read for twice as long as the first processing took', async () => {
+    const receiver = await startReferenceReceiver({ secret, faults: ['receiver-processes-twice'], processAfterMs: (repeat) => (repeat ? 500 : 300) });
+    try {
+      const [result] = (await runReceiverChecks({ url: receiver.url, secret, scheme: 'standard', answerWithinMs: fast.answerWithinMs, processedUrl: processedUrlOf(receiver), settleMs: 400 }, {}, duplicate)).outcome.results;
+      expect(result).toMatchObject({ status: 'fail', message: 'acknowledged a repeat but processed the event 2 times, expected once' });
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('reads on past a processed URL that answers 404 until the event is processed (no count yet), and passes', async () => {
+    const receiver = await startReferenceReceiver({ secret, processAfterMs: 200 });
+    let reads = 0;
+    const proxy = await startRecordingProxy(new URL(receiver.url).origin, { intercept: (req) => (req.method === 'GET' && ++reads <= 3 ? 404 : undefined) });
+    try {
+      const [result] = (await runReceiverChecks({ url: receiver.url, secret, scheme: 'standard', answerWithinMs: fast.answerWithinMs, processedUrl: processedUrlOf(proxy), settleMs: 1_000 }, {}, duplicate)).outcome.results;
+      expect(result, result?.message).toMatchObject({ status: 'pass' });
+      expect(reads).toBeGreaterThan(3);
+    } finally {
+      await proxy.close();
+      await receiver.close();
+    }
+  });
+
   it('skips, naming --settle-ms, when the work is not done within the settle window: not processed yet is no second processing', async () => {
     const { results } = await judged([], { processAfterMs: 1_000, settleMs: 200 });
     expect(results.find((r) => r.id === 'EVT-receiver-duplicate-2xx')).toMatchObject({ status: 'skip', message: expect.stringMatching(/^both deliveries were acknowledged, but the processed URL counted 0 within 200 ms \(--settle-ms\) of the repeat's answer: .* \(a longer --settle-ms waits for it\)$/) });

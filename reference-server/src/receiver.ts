@@ -41,8 +41,11 @@ export interface ReceiverOptions {
   readonly slowMs?: number;
   /** Timestamp tolerance in seconds (default 300). */
   readonly toleranceSeconds?: number;
-  /** How long the receiver's one queue worker takes for each event, one after another, after the answer (default 0: at once). */
-  readonly processAfterMs?: number;
+  /**
+   * How long the receiver's one queue worker takes for each event, one after another, after
+   * the answer (default 0: at once); a function tells it for a first delivery and a repeat apart.
+   */
+  readonly processAfterMs?: number | ((repeat: boolean) => number);
 }
 
 export interface ReferenceReceiver {
@@ -118,7 +121,7 @@ export async function startReferenceReceiver(options: ReceiverOptions, port = 0)
     // Taken now, so a repeat that arrives before the work is done is skipped all the same.
     taken.add(seenAs);
     const work = (): void => void processed.set(key, (processed.get(key) ?? 0) + 1);
-    const takes = options.processAfterMs ?? 0;
+    const takes = typeof options.processAfterMs === 'function' ? options.processAfterMs(repeat) : (options.processAfterMs ?? 0);
     if (takes === 0) return work();
     // One worker: an event queued behind another waits for it.
     const starts = Math.max(performance.now(), workerFreeAt);

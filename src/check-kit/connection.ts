@@ -142,13 +142,16 @@ function rawRoundTrip(target: URL, request: string, timeoutMs: number, signal: A
     };
     const ended = (): void => done();
     const timer = setTimeout(ended, timeoutMs);
+    if (signal.aborted) return ended();
     signal.addEventListener('abort', ended);
     socket.on(https ? 'secureConnect' : 'connect', () => socket.write(request));
     socket.on('data', (chunk: Buffer) => {
       chunks.push(chunk);
       size += chunk.length;
-      if (size >= readCap) return done();
-      if (watch === undefined && afterHeaderSections(Buffer.concat(chunks)) !== undefined) {
+      const after = afterHeaderSections(Buffer.concat(chunks));
+      // Bytes after the header section are content either way: no need to wait for more.
+      if (size >= readCap || (after !== undefined && after.length > 0)) return done();
+      if (watch === undefined && after !== undefined) {
         const watchMs = Math.min(watchAfterHeadersMs, timeoutMs);
         watch = setTimeout(() => done(watchMs), watchMs);
       }

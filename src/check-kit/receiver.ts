@@ -116,7 +116,7 @@ export async function settledCount(ctx: CheckContext, receiver: ReceiverTarget &
     const value = (res.json as Record<string, unknown> | undefined)?.['count'];
     const count = typeof value === 'number' ? value : undefined;
     const waited = performance.now() - started;
-    if ((count ?? 0) >= enough || count === undefined || waited >= settleMs) {
+    if ((count ?? 0) >= enough || waited >= settleMs) {
       ctx.note(`GET ${url} → ${res.status}: count ${count ?? 'not given'} (read ${reads} times over ${Math.round(waited)} ms, ${settleMs === receiver.settleMs ? '' : `${Math.round(settleMs)} ms watched, `}--settle-ms ${receiver.settleMs})`);
       return { count, res, waited };
     }

@@ -110,7 +110,7 @@ export const receiverUnsigned4xx = defineCheck({
 export const receiverDuplicate2xx = defineCheck({
   id: 'EVT-receiver-duplicate-2xx',
   title: 'The same event delivered twice gets a 2xx both times, and is processed once',
-  rule: 'Delivery is at-least-once: a receiver MUST acknowledge a repeated event with a 2xx and MUST NOT process it again, knowing it by its event id (the repeat is signed anew a second later, as a sender signs each retry).',
+  rule: 'Delivery is at-least-once: a receiver MUST acknowledge a repeated event with a 2xx and MUST NOT process it again, knowing it by its event id (the repeat is signed anew, later, as a sender signs each retry).',
   severity: 'must',
   needs: ['receiver'],
   async run(ctx, { receiver }) {
@@ -124,7 +124,7 @@ export const receiverDuplicate2xx = defineCheck({
     // work may take to show (a count of 1 read sooner could pass a second processing to come).
     const firstDone = counted !== undefined && is2xx(first) ? await settledCount(ctx, counted, e.id, receiver.settleMs, 1) : undefined;
     const processedInMs = firstDone?.count === 1 ? first.ms + firstDone.waited : undefined;
-    const twice = [first, await deliver(ctx, receiver, 'the same event again, signed a second later', signedHeaders(receiver, e, nowSeconds()), e.body)];
+    const twice = [first, await deliver(ctx, receiver, 'the same event again, signed anew', signedHeaders(receiver, e, nowSeconds()), e.body)];
     const refused = twice.find((d) => !is2xx(d));
     if (refused) throw new CheckFailure(`answered ${twice.map((d) => d.res.status).join(' then ')}: a repeat (delivery is at-least-once) must be acknowledged and skipped`, 'a 2xx both times', twice.map((d) => d.res.status).join(' then '), refused.res.exchangeIndex);
     if (counted === undefined) throw new CheckSkipped('both deliveries were acknowledged, but whether the repeat was processed again was not judged: give --processed-url, where the receiver tells how often it processed an event');
