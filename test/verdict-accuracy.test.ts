@@ -202,6 +202,22 @@ describe('2. an empty page may carry a next_cursor; only the end must be null', 
   });
 });
 
+describe('a create answered with a Location and no body (Spring\'s ResponseEntity.created(uri).build())', () => {
+  const bodiless: Rewrites = {
+    response: (res, req) => {
+      if (req.method !== 'POST' || !['/v2/projects', '/v2/members'].includes(pathOf(req)) || res.status !== 201) return res;
+      const { 'content-type': _type, ...headers } = res.headers;
+      return { ...res, headers, body: '' };
+    },
+  };
+
+  it('the walk checks take each item\'s id from its Location, and pass', async () => {
+    // Before, every id was '', and each walk "missed" the item '' (and the sort check saw one item, not seven).
+    const ids = ['END-pagination-complete-walk', 'END-sort-honoured', 'END-offset-pages-disjoint', 'END-filter-matches'];
+    expectVerdicts(await verdictsOn(startVariant(bodiless), ids), Object.fromEntries(ids.map((id) => [id, 'pass'])));
+  });
+});
+
 describe('one root cause, one failure: a collection that answers no page', () => {
   /** The offset-paginated collection answers a bare array. */
   const bareMembers: Rewrites = {

@@ -12,7 +12,7 @@ import { profileDefaults, type CollectionProfile, type Secret, type TargetProfil
 import { clientForProfile, type HttpClient } from '../http/client.js';
 import { abortOn, guard, refuseWhenClosed, refuseWrites, type Guard, type Send } from '../http/guards.js';
 import { RecordingSession, parseJson, unversionedUrl, type Transport } from '../http/session.js';
-import { createdItemUrl, createdUrlNote } from '../http/created-url.js';
+import { createdItemUrl, createdUrlNote, idFromItemUrl } from '../http/created-url.js';
 import { scrubSecrets } from '../secrets-scrub.js';
 import { RestprobeError, isRestprobeError } from '../errors.js';
 import { Pacer, politely, politeDefaults, type PoliteOptions } from '../http/polite.js';
@@ -128,7 +128,8 @@ export class RunContext implements CheckContext {
     // A mark is proof only where the target shows it back.
     const proof = marked && body[marked.field] === marked.value ? marked : undefined;
     this.ledger.record(this.ledgerUrl(url), owner, { of: intent, ...(proof && { proof }) });
-    return { collection, id: id === undefined ? '' : String(id), url, sent, body, response: res };
+    // No id in the body (a Location alone): the item URL holds it.
+    return { collection, id: id === undefined ? (idFromItemUrl(this.profile, collection, url) ?? '') : String(id), url, sent, body, response: res };
   }
 
   /**

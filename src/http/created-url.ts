@@ -66,3 +66,24 @@ export function createdItemUrl(
 export function createdUrlNote(collection: CollectionProfile, { url, reason }: { url?: string; reason?: string }): string | undefined {
   return reason === undefined ? undefined : `POST ${collection.path}: ${reason}${url ? `; using ${url}` : ''}`;
 }
+
+/**
+ * The id an item URL holds where the collection's item path puts it: a create answered with a
+ * Location and no body (Spring's `ResponseEntity.created(uri).build()`) names its item only
+ * there. Undefined when the URL's path is not of that shape.
+ *
+ * @example
+ * ```ts
+ * idFromItemUrl(profile, projects, 'https://api.example.com/v2/projects/7'); // '7'
+ * ```
+ */
+export function idFromItemUrl(profile: TargetProfile, collection: CollectionProfile, url: string): string | undefined {
+  // A word no URL parser encodes or strips stands for the id.
+  const slot = 'restprobeidslot';
+  const template = new URL(resolveUrl(profile.baseUrl, collection.itemPath.replace('{id}', slot))).pathname;
+  const [before, after] = template.split(slot) as [string, string | undefined];
+  const path = new URL(url).pathname;
+  if (after === undefined || !path.startsWith(before) || !path.endsWith(after) || path.length <= before.length + after.length) return undefined;
+  const id = path.slice(before.length, path.length - after.length);
+  return id.includes('/') ? undefined : decodeURIComponent(id);
+}
