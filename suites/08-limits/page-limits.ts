@@ -221,20 +221,22 @@ async function pageAboveCap(ctx: CheckContext, c: CollectionProfile, max: number
 }
 
 /**
- * Whether items follow a non-empty page: a next cursor, or (offset and page styles) items at the
- * next offset that are still there when read again (another writer's item that came and went
- * could make an unbounded page look followed).
+ * Whether other items follow a non-empty page, read where they would be: the page a next
+ * cursor leads to (a keyset cursor without lookahead names the last id on every page, the
+ * last too), or (offset and page styles) the next offset, still there when read again; and,
+ * there, the page itself the same when read again (another writer's new item at the next
+ * offset would make an unbounded page look followed, and the unbounded page would now hold it).
  */
 async function moreFollow(ctx: CheckContext, c: CollectionProfile, page: Page): Promise<boolean> {
   const n = page.items.length;
-  if (typeof page.nextCursor === 'string') return true;
-  if (!positional(c) || n === 0) return false;
-  const next = async () => {
-    const after = await fetchPageOrEnd(ctx, c, { limit: n, offset: n });
-    return after === undefined ? [] : idsOf(after, c);
-  };
-  const following = await next();
-  return following.length > 0 && (await next()).some((id) => following.includes(id));
+  if (n === 0) return false;
+  const first = idsOf(page, c);
+  const others = (p: Page | undefined): string[] => (p === undefined ? [] : idsOf(p, c).filter((id) => !first.includes(id)));
+  if (!positional(c)) return typeof page.nextCursor === 'string' && others(await fetchPageOrEnd(ctx, c, { cursor: page.nextCursor })).length > 0;
+  const following = others(await fetchPageOrEnd(ctx, c, { limit: n, offset: n }));
+  if (following.length === 0 || !others(await fetchPageOrEnd(ctx, c, { limit: n, offset: n })).some((id) => following.includes(id))) return false;
+  const again = await ctx.http.send({ method: 'GET', url: page.res.url });
+  return again.status === 200 && idsOf(readPage(again, c), c).join() === first.join();
 }
 
 /** A limit no cap allows: a list that answers it in full is unbounded. */
