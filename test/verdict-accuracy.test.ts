@@ -90,6 +90,36 @@ describe('1. HEAD headers are a SHOULD, apart from status and content', () => {
   });
 });
 
+describe('an ETag hashed from a representation that moves on its own', () => {
+  /** Each GET of a project carries `fetched_at` (`at` of the read's number, from 1) and an ETag hashed from the body, as Express's default does. */
+  const stamped = (at: (read: number) => number): Rewrites => {
+    let reads = 0;
+    return {
+      response: (res, req) => {
+        if (req.method !== 'GET' || !isItem(req) || res.status !== 200) return res;
+        const body = JSON.stringify({ ...jsonOf(res), fetched_at: at(++reads) });
+        return { ...res, body, headers: { ...res.headers, etag: `W/"${createHash('sha1').update(body).digest('base64url')}"` } };
+      },
+    };
+  };
+
+  /** `fetched_at` declared a field the server changes on its own (collections[].volatileFields). */
+  const declared = (p: TargetProfile): TargetProfile => ({ ...p, collections: p.collections.map((c) => (c.name === 'projects' ? { ...c, volatileFields: [...c.volatileFields, 'fetched_at'] } : c)) });
+
+  it('END-etag-stable, where the field is declared volatile, skips where it changes on every read, and passes where it changed once, between the run\'s GET and the check\'s; undeclared, it still fails', async () => {
+    // Before, a new representation's new ETag failed as an unstable validator, the field declared or not.
+    // The projects' items are stamped; the members' are not, and pass either way.
+    const everyRead = await verdictsOn(startVariant(stamped((read) => read)), ['END-etag-stable'], declared);
+    expect(everyRead.explain).toMatch(/^END-etag-stable \[projects\]: skip the item's representation changed in its volatile fields between two GETs back to back as well, and its ETag with it/m);
+    // Changed once: from the second read on.
+    const once = await verdictsOn(startVariant(stamped((read) => (read >= 2 ? 1 : 0))), ['END-etag-stable'], declared);
+    expect(once.explain).toMatch(/^END-etag-stable \[projects\]: pass/m);
+    expect(once.results.find((r) => r.collection === 'projects')!.evidence.notes).toContainEqual(expect.stringMatching(/^the item's representation changed between the run's shared GET and this one in its volatile fields \(.*fetched_at\)/));
+    const undeclared = await verdictsOn(startVariant(stamped((read) => read)), ['END-etag-stable']);
+    expect(undeclared.explain).toMatch(/^END-etag-stable \[projects\]: fail two GETs of an unchanged item carried ETags/m);
+  });
+});
+
 describe('405 is a SHOULD for a method a path does not serve; its Allow a MUST', () => {
   const trace = (answer: { status: number; headers: Record<string, string>; body: string }): Rewrites => ({ request: (req) => (req.method === 'TRACE' ? answer : req) });
   it("a 404 to TRACE (Express's finalhandler, LoopBack: no route, no method) warns; a proxy's HTML 405 without Allow (nginx) is not judged", async () => {
