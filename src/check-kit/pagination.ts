@@ -337,8 +337,8 @@ export async function createMarked(
   return { marker, items, ids: items.map((x) => x.id), filters: { [c.markField]: marker } };
 }
 
-/** The sort field the harness can set on the items it creates: a string field of the create body. */
-export const settableSortField = (c: WritableCollection): string | undefined => c.sorts.find((f) => typeof c.createBody[f] === 'string');
+/** The sort field the harness can set on the items it creates: a string field of the create body, not the mark's (which a set's items share). */
+export const settableSortField = (c: WritableCollection): string | undefined => c.sorts.find((f) => f !== c.markField && typeof c.createBody[f] === 'string');
 
 /** A shared walk set and, where the collection sorts on a field the harness sets, each item's value of it. */
 export interface WalkSet extends MarkedSet {

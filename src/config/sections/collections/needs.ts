@@ -221,7 +221,8 @@ export const collectionNeeds = {
     perCollection: true,
     label: 'a marked paginated collection with a settable sort field',
     keys: sortedWalkKeys,
-    resolve: (p) => walkableSortedBy(p, 'any', (c, f) => typeof c.createBody[f] === 'string', (c) => `no sortable string field of ${c.name}'s create body`),
+    // Not the mark field: the mark a walk set's items share would stand in for each item's own sort value.
+    resolve: (p) => walkableSortedBy(p, 'any', (c, f) => f !== c.markField && typeof c.createBody[f] === 'string', (c) => `no sortable string field of ${c.name}'s create body but its mark field`),
   }),
   /** A marked offset- or page-number-paginated collection that sorts newest first (by a creation time). */
   newestFirstWalk: need<SortableWalk>({
