@@ -120,6 +120,23 @@ describe('an ETag hashed from a representation that moves on its own', () => {
   });
 });
 
+describe('If-Match with a weak ETag (Express, NestJS)', () => {
+  /** Items' ETags made weak; with `refuseStar`, a write with If-Match: * refused with 412, as a hand-written `if (req.get('if-match') !== etag)` does. */
+  const weak = (refuseStar: boolean): Rewrites => ({
+    request: (req) => (refuseStar && isItem(req) && req.headers['if-match'] === '*' ? { status: 412, headers: { 'content-type': 'application/problem+json' }, body: JSON.stringify({ type: 'about:blank', title: 'Precondition Failed', status: 412 }) } : req),
+    response: (res, req) => (isItem(req) && res.headers['etag'] !== undefined && !res.headers['etag'].startsWith('W/') ? { ...res, headers: { ...res.headers, etag: `W/${res.headers['etag']}` } } : res),
+  });
+
+  it('END-if-match-applies judges If-Match: * alone: applied, it passes, noting the weak tag; refused, it fails', async () => {
+    // Before, a weak ETag skipped the whole check, and a refused If-Match: * was never judged.
+    const applied = await verdictsOn(startVariant(weak(false)), ['END-if-match-applies']);
+    expect(applied.explain).toMatch(/^END-if-match-applies \[projects\]: pass/m);
+    expect(applied.results.find((r) => r.collection === 'projects')!.evidence.notes).toContainEqual(expect.stringMatching(/ETag W\/".*" is weak, which If-Match can never match: only If-Match: \* was judged$/));
+    const refused = await verdictsOn(startVariant(weak(true)), ['END-if-match-applies']);
+    expect(refused.explain).toMatch(/^END-if-match-applies \[projects\]: fail PUT with If-Match: \*: found PUT \/v2\/projects\/\S+ → 412/m);
+  });
+});
+
 describe('405 is a SHOULD for a method a path does not serve; its Allow a MUST', () => {
   const trace = (answer: { status: number; headers: Record<string, string>; body: string }): Rewrites => ({ request: (req) => (req.method === 'TRACE' ? answer : req) });
   it("a 404 to TRACE (Express's finalhandler, LoopBack: no route, no method) warns; a proxy's HTML 405 without Allow (nginx) is not judged", async () => {
