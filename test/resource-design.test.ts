@@ -10,7 +10,8 @@ import type { TargetProfile } from '../src/model/profile.js';
 import { HttpClient } from '../src/http/client.js';
 import { catalogue } from '../suites/catalogue.js';
 import { startItemsServer } from './support/items-server.js';
-import { startTarget } from './support/target.js';
+import { startTarget, startVariant } from './support/target.js';
+import { jsonOf, pathOf, withJson, type Rewrites } from './support/rewriting-proxy.js';
 
 const design = catalogue.filter((c) => c.id === 'RES-path-design');
 const judge = async (profile: TargetProfile, client: HttpClient): Promise<CheckResult> => worstFinding((await runChecks({ profile, checks: design, seed: 1, client })).results)!;
@@ -26,6 +27,27 @@ describe('RES-path-design', () => {
     } finally {
       await client.close();
       await items.close();
+    }
+  });
+
+  it('does not judge a link to another origin (GitHub\'s html link to a web page, a CDN\'s file); a link of the API\'s own still is', async () => {
+    // Before, github.com/octocat/Hello-World/pull/1347 was judged as an API path, and failed ("Hello-World" is not lowercase).
+    const linking = (href: string): Rewrites => ({
+      response: (res, req) => {
+        if (req.method !== 'POST' || pathOf(req) !== '/v2/projects' || res.status !== 201) return res;
+        const body = jsonOf(res);
+        return withJson(res, { ...body, _links: { ...body._links, html: { href } } });
+      },
+    });
+    for (const [href, status] of [['https://github.com/octocat/Hello-World/pull/1347', 'pass'], ['/v2/Hello_World', 'fail']] as const) {
+      const target = await startVariant(linking(href));
+      try {
+        const result = await judge(target.profile, target.client);
+        expect([result.status, result.message], href).toEqual(status === 'pass' ? ['pass', ''] : ['fail', expect.stringMatching(/^\/v2\/Hello_World \(_links\.html of /)]);
+        if (status === 'pass') expect(result.evidence.notes).toContainEqual(expect.stringMatching(/^not judged, on another origin than the API's: https:\/\/github\.com\/octocat\/Hello-World\/pull\/1347/));
+      } finally {
+        await target.close();
+      }
     }
   });
 

@@ -2,6 +2,7 @@
 import { CheckFailure, CheckSkipped, defineCheck } from '../../src/model/check.js';
 import { linkedItems } from '../../src/check-kit/links.js';
 import { pathProblems } from '../../src/check-kit/path-design.js';
+import { targetOrigins } from '../../src/http/session.js';
 
 export const pathDesign = defineCheck({
   id: 'RES-path-design',
@@ -26,16 +27,27 @@ export const pathDesign = defineCheck({
     }
     if (seen.size === 0) throw new CheckSkipped('no configured path to judge', 'collections');
     const basePath = new URL(ctx.profile.baseUrl).pathname.replace(/\/+$/, '');
-    const relative = (href: string): string => {
-      const path = new URL(href, `${ctx.profile.baseUrl}/`).pathname;
+    const origins = targetOrigins(ctx.profile);
+    /** The href's path relative to the base URL's path; undefined for another origin's (a web page, a CDN's file): not the API's to design. */
+    const relative = (href: string): string | undefined => {
+      const url = new URL(href, `${ctx.profile.baseUrl}/`);
+      if (!origins.has(url.origin)) return undefined;
+      const path = url.pathname;
       return basePath !== '' && path.startsWith(`${basePath}/`) ? path.slice(basePath.length) : path;
+    };
+    const elsewhere: string[] = [];
+    const see = (href: string, where: string): void => {
+      const path = relative(href);
+      if (path === undefined) elsewhere.push(href);
+      else seen.set(path, where);
     };
     if (mayWrite) {
       for (const item of await linkedItems(ctx)) {
         ids.add(item.id);
-        if (item.location !== undefined) seen.set(relative(item.location), `the Location of ${item.what}`);
-        for (const [name, href] of item.links) seen.set(relative(href), `_links.${name} of ${item.what}`);
+        if (item.location !== undefined) see(item.location, `the Location of ${item.what}`);
+        for (const [name, href] of item.links) see(href, `_links.${name} of ${item.what}`);
       }
+      if (elsewhere.length > 0) ctx.note(`not judged, on another origin than the API's: ${elsewhere.slice(0, 5).join(', ')}${elsewhere.length > 5 ? ', …' : ''}`);
     } else {
       ctx.note('only the configured paths are judged: a read-only run creates no item to show Locations and _links (safety.readOnly)');
     }
