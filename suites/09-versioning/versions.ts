@@ -10,6 +10,7 @@ import { deprecationProblem, linkTargets, versionedRequest } from '../../src/che
 import { itemPath, sharedGet, sharedItem } from '../../src/check-kit/probes.js';
 import { targetOrigins } from '../../src/check-kit/created-url.js';
 import { leadsToResource, resourceStatuses } from '../../src/check-kit/links.js';
+import { firstListedId } from '../../src/check-kit/shape-probes.js';
 
 /**
  * GET of `path` under `version`; fails when, under the URL scheme, neither the path nor the
@@ -124,7 +125,7 @@ export const deprecationHeaders = defineCheck({
       const dates = datesOf[0]!;
       const [notice] = linkTargets(res.headers['link'], 'deprecation');
       if (notice === undefined) {
-        unlinked ??= new ShouldFailure(`${describe(res)}: Link: ${res.headers['link'] ?? '(none)'} has no rel="deprecation", expected a link to the deprecation notice, which RFC 9745 §3 recommends (SHOULD)`, 'rel="deprecation"', res.headers['link'] ?? 'none', res.exchangeIndex);
+        unlinked ??= new ShouldFailure(`${describe(res)}: Link: ${res.headers['link'] ?? '(none)'} has no rel="deprecation", expected a link to the deprecation notice (the flow's announcement; RFC 9745 §3 defines the relation for it but does not require it)`, 'rel="deprecation"', res.headers['link'] ?? 'none', res.exchangeIndex);
         ctx.note(`version ${version}: ${dates}, no deprecation link`);
         continue;
       }
@@ -161,11 +162,10 @@ async function someItem(ctx: CheckContext, v: VersionProfile, c: CollectionProfi
   }
   const list = await getVersioned(ctx, v, v.current, c.path);
   expectStatus(list, 200, `the ${c.name} listing`);
-  const page = list.json as { data?: unknown } | unknown[] | undefined;
-  const items = Array.isArray(page) ? page : Array.isArray(page?.data) ? page.data : [];
-  const id = (items[0] as Record<string, unknown> | undefined)?.[c.idField];
-  if (id === undefined) throw new CheckSkipped(`${c.name} lists no item to compare across versions, and restprobe may not create one`, 'collections[].create.body');
-  return String(id);
+  // Read through the collection's page envelope (`data`, DRF's `results`, HAL's `_embedded`…).
+  const id = firstListedId(list, c);
+  if (id === undefined) throw new CheckSkipped(`${c.name} lists no item to compare across versions, and restprobe may not create one`, ctx.profile.safety.readOnly ? 'safety.readOnly' : 'collections[].create.body');
+  return id;
 }
 
 export const renameTransition = defineCheck({
