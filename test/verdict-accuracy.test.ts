@@ -137,6 +137,24 @@ describe('If-Match with a weak ETag (Express, NestJS)', () => {
   });
 });
 
+describe('a create that validates nothing, answered 201 {"message": "Project created"} with a Location (an Express tutorial)', () => {
+  const lenient: Rewrites = {
+    request: (req) => {
+      if (req.method !== 'POST' || pathOf(req) !== '/v2/projects' || typeof jsonOf(req)?.name === 'string') return req;
+      return { status: 201, headers: { 'content-type': 'application/json', location: '/v2/projects/lenient-1' }, body: JSON.stringify({ message: 'Project created' }) };
+    },
+  };
+
+  it('is no error body on a 2xx: ERR-no-error-body-on-2xx passes, and ERR-validation-422 fails for the missing validation alone', async () => {
+    // Before, the bare message was taken for an error report: "a success status with an error body", the root cause of both.
+    const judged = await verdictsOn(startVariant(lenient), ['ERR-no-error-body-on-2xx', 'ERR-validation-422']);
+    expect(judged.explain).toMatch(/^ERR-no-error-body-on-2xx \[projects\]: pass/m);
+    const validation = judged.results.find((r) => r.id === 'ERR-validation-422' && r.collection === 'projects')!;
+    expect(validation.status).toBe('fail');
+    expect(validation.message).not.toMatch(/with an error body/);
+  });
+});
+
 describe('405 is a SHOULD for a method a path does not serve; its Allow a MUST', () => {
   const trace = (answer: { status: number; headers: Record<string, string>; body: string }): Rewrites => ({ request: (req) => (req.method === 'TRACE' ? answer : req) });
   it("a 404 to TRACE (Express's finalhandler, LoopBack: no route, no method) warns; a proxy's HTML 405 without Allow (nginx) is not judged", async () => {

@@ -99,7 +99,13 @@ export function expectFieldErrors(res: HttpResponse, offending: readonly string[
 export const errorAs2xx = 'errors are answered with a 2xx status';
 
 /** Whether a 2xx answer carries an error body (see {@link errorBodyMarkers}). */
-export const isErrorAs2xx = (res: HttpResponse): boolean => res.status >= 200 && res.status < 300 && errorBodyMarkers(res.json).length > 0;
+export const isErrorAs2xx = (res: HttpResponse): boolean => res.status >= 200 && res.status < 300 && errorBodySigns(res).length > 0;
+
+/**
+ * {@link errorBodyMarkers} of a response: a 201, or an answer with a Location, reports a
+ * create, so a bare message there (`{"message": "Book created"}`) is its word on it, no error.
+ */
+export const errorBodySigns = (res: HttpResponse): string[] => errorBodyMarkers(res.json, { created: res.status === 201 || res.headers['location'] !== undefined });
 
 /** Members whose false value reports a failure (`{"success": false}`). */
 const failureFlags = ['success', 'ok', 'succeeded', 'successful'];
@@ -121,7 +127,7 @@ const statusMembers = /^(?:status|status_?code)$/i;
  * errorBodyMarkers({ success: false, message: 'name is required' }); // ['success: false']
  * ```
  */
-export function errorBodyMarkers(json: unknown): string[] {
+export function errorBodyMarkers(json: unknown, { created = false }: { readonly created?: boolean } = {}): string[] {
   if (typeof json !== 'object' || json === null || Array.isArray(json)) return [];
   const o = json as Record<string, unknown>;
   const out: string[] = [];
@@ -144,7 +150,7 @@ export function errorBodyMarkers(json: unknown): string[] {
   const reportOnly = keys.filter((k) => !(k === 'data' && emptyData));
   // A status member that names a success says the report is none ({statusCode: 200, message: "OK"}), as an envelope's code 0 or 2xx does ({code: 0, msg: "success"}).
   const saysSuccess = keys.some((k) => statusMembers.test(k) && /^\d+$/.test(String(o[k])) && Number(o[k]) < 400) || (typeof o['code'] === 'number' && (o['code'] === 0 || (o['code'] >= 200 && o['code'] <= 299)));
-  if (out.length === 0 && !saysSuccess && reportOnly.length > 0 && reportOnly.every((k) => reportMembers.has(k.toLowerCase())) && reportOnly.some((k) => /^(?:message|msg|reason|detail)$/i.test(k))) {
+  if (out.length === 0 && !created && !saysSuccess && reportOnly.length > 0 && reportOnly.every((k) => reportMembers.has(k.toLowerCase())) && reportOnly.some((k) => /^(?:message|msg|reason|detail)$/i.test(k))) {
     out.push(`only report members (${keys.join(', ')})`);
   }
   return out;

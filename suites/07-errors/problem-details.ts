@@ -1,7 +1,7 @@
 /** §7 errors: every error body is problem+json of one shape (RFC 9457). */
 import { defineCheck } from '../../src/model/check.js';
 import { describe, ensure, brief } from '../../src/check-kit/expect.js';
-import { errorAs2xx, errorBodyMarkers, expectFieldErrors, expectProblems, leakedInternals } from '../../src/check-kit/problem.js';
+import { errorAs2xx, errorBodySigns, expectFieldErrors, expectProblems, leakedInternals } from '../../src/check-kit/problem.js';
 import { errorProbeUses, errorProbes, offendingFields, provokeErrors } from '../../src/check-kit/probes.js';
 
 export const problemJsonContentType = defineCheck({
@@ -65,7 +65,7 @@ export const noErrorBodyOn2xx = defineCheck({
     // A body that names an item is a representation, whatever its fields are called.
     const isRepresentation = (json: unknown) => typeof json === 'object' && json !== null && (json as Record<string, unknown>)[collection.idField] !== undefined;
     const bad = responses.flatMap((r) => {
-      const signs = r.status >= 200 && r.status < 300 && !isRepresentation(r.json) ? errorBodyMarkers(r.json) : [];
+      const signs = r.status >= 200 && r.status < 300 && !isRepresentation(r.json) ? errorBodySigns(r) : [];
       return signs.length > 0 ? [`${describe(r)} with ${brief(r.json, 80)} (${signs.join(', ')})`] : [];
     });
     ensure(bad.length === 0, `${bad.join('; ')}: a success status with an error body, expected a 4xx`, '4xx for an error', bad.join('; '), errorAs2xx);
