@@ -155,6 +155,28 @@ describe('a create that validates nothing, answered 201 {"message": "Project cre
   });
 });
 
+describe('a JSON writer that takes any +json type (ASP.NET Core with ReturnHttpNotAcceptable, Spring)', () => {
+  /** Where Accept admits application/problem+json (and no JSON), the listing is served as problem+json; `neverRefuses`: a bare unsupported Accept gets the listing too. */
+  const anyPlusJson = (neverRefuses: boolean): Rewrites => ({
+    request: (req) => {
+      const accept = String(req.headers['accept'] ?? '');
+      if (req.method !== 'GET' || pathOf(req) !== '/v2/projects' || !accept.includes('x-restprobe-unsupported')) return req;
+      if (accept.includes('application/problem+json')) return { ...req, headers: { ...req.headers, accept: 'application/json' } };
+      return neverRefuses ? { ...req, headers: { ...req.headers, accept: 'application/json' } } : req;
+    },
+    response: (res, req) => (req.method === 'GET' && pathOf(req) === '/v2/projects' && res.status === 200 && String(req.headers['accept'] ?? '').includes('application/problem+json') ? { ...res, headers: { ...res.headers, 'content-type': 'application/problem+json' } } : res),
+  });
+
+  it('ERR-unsupported-accept-406 judges the made-up type alone: 406 there passes, noted; served there too, it fails', async () => {
+    // Before, the listing served as problem+json to the probe that also admits problem+json at q=0.1 failed the check, though the made-up type alone got 406.
+    const judged = await verdictsOn(startVariant(anyPlusJson(false)), ['ERR-unsupported-accept-406']);
+    expect(judged.explain).toMatch(/^ERR-unsupported-accept-406 \[projects\]: pass/m);
+    expect(judged.results.find((r) => r.collection === 'projects')!.evidence.notes).toContainEqual(expect.stringMatching(/where Accept also admitted problem\+json at q=0\.1: a JSON writer that takes any \+json type; the made-up type alone got 406$/));
+    const never = await verdictsOn(startVariant(anyPlusJson(true)), ['ERR-unsupported-accept-406']);
+    expect(never.explain).toMatch(/^ERR-unsupported-accept-406 \[projects\]: fail GET with Accept: application\/x-restprobe-unsupported/m);
+  });
+});
+
 describe('405 is a SHOULD for a method a path does not serve; its Allow a MUST', () => {
   const trace = (answer: { status: number; headers: Record<string, string>; body: string }): Rewrites => ({ request: (req) => (req.method === 'TRACE' ? answer : req) });
   it("a 404 to TRACE (Express's finalhandler, LoopBack: no route, no method) warns; a proxy's HTML 405 without Allow (nginx) is not judged", async () => {

@@ -95,8 +95,14 @@ export const unsupportedAccept406 = defineCheck({
   severity: 'must',
   needs: ['collection'],
   async run(ctx, { collection }) {
-    const res = await errorProbes.unsupportedAccept(ctx, collection);
+    const shared = await errorProbes.unsupportedAccept(ctx, collection);
+    if (shared.status === 406) return;
+    // The shared probe admits problem+json at a low weight (for the 406's body), which a JSON
+    // writer that takes any +json type (ASP.NET Core's, Spring's) serves the listing as. The
+    // rule's request admits nothing the API produces: the made-up type alone.
+    const res = await ctx.http.send({ method: 'GET', path: collection.path, headers: { accept: unsupportedAccept } });
     expectStatus(res, 406, `GET with Accept: ${unsupportedAccept}`);
+    ctx.note(`${describe(shared)} where Accept also admitted problem+json at q=0.1: a JSON writer that takes any +json type; the made-up type alone got 406`);
   },
 });
 
