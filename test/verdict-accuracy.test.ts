@@ -177,6 +177,24 @@ describe('a JSON writer that takes any +json type (ASP.NET Core with ReturnHttpN
   });
 });
 
+describe('integer ids (FastAPI\'s item_id: int) with an empty listing and no collections[].idType', () => {
+  const integerIds: Rewrites = {
+    request: (req) => {
+      const id = /^\/v2\/projects\/([^/?]+)$/.exec(pathOf(req))?.[1];
+      if (req.method === 'GET' && id !== undefined && !/^\d+$/.test(id)) return { status: 422, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ detail: [{ type: 'int_parsing', loc: ['path', 'item_id'], msg: 'Input should be a valid integer' }] }) };
+      return req;
+    },
+    response: (res, req) => (req.method === 'GET' && pathOf(req) === '/v2/projects' && res.status === 200 ? withJson(res, { data: [], next_cursor: null }) : res),
+  };
+
+  it('ERR-unknown-id-404 asks an unknown integer too, and its 404 passes', async () => {
+    // Before, with no listed id to show the shape, the UUID's 422 failed the check ("expected 404").
+    const judged = await verdictsOn(startVariant(integerIds), ['ERR-unknown-id-404']);
+    expect(judged.explain).toMatch(/^ERR-unknown-id-404 \[projects\]: pass/m);
+    expect(judged.results.find((r) => r.collection === 'projects')!.evidence.notes).toContainEqual(expect.stringMatching(/lists no item to show its ids' shape: an unknown integer got 404 \(say collections\[\]\.idType: integer\)$/));
+  });
+});
+
 describe('405 is a SHOULD for a method a path does not serve; its Allow a MUST', () => {
   const trace = (answer: { status: number; headers: Record<string, string>; body: string }): Rewrites => ({ request: (req) => (req.method === 'TRACE' ? answer : req) });
   it("a 404 to TRACE (Express's finalhandler, LoopBack: no route, no method) warns; a proxy's HTML 405 without Allow (nginx) is not judged", async () => {
