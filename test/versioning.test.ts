@@ -286,6 +286,14 @@ describe('VER- checks', () => {
     expect(got.explain).toMatch(/\?v=1 honoured|answers as the deprecated version 1/);
   });
 
+  it('do not warn of ?v= on a URL-versioned API that refuses every query parameter it does not know with 400 (JSON:API, a request validator), ?v= naming the current version too', async () => {
+    // Before, the 400 to ?v=0 was taken for the removed version chosen by the query.
+    const strictQuery: Rewrites = { request: (req) => (queryOf(req).has('v') ? { status: 400, headers: { 'content-type': 'application/problem+json' }, body: JSON.stringify({ type: 'about:blank', title: 'Bad Request', status: 400, detail: 'Unknown query parameter: v' }) } : req) };
+    const got = await verdicts(startVariant(strictQuery), (p) => ({ ...p, version: { ...p.version!, deprecated: [] } }));
+    expect(got.verdicts['VER-no-query-scheme'], got.explain).toBe('pass');
+    expect(got.notes).toContainEqual(expect.stringMatching(/for \?v=2 as well: the API refuses the parameter whatever it names/));
+  });
+
   it('skip the query probe when no old version is configured to ask for', async () => {
     const got = await verdicts(startTarget(), (p) => ({ ...p, version: { ...p.version!, deprecated: [], removed: [], renames: [] } }));
     expect(got.verdicts['VER-no-query-scheme'], got.explain).toBe('skip');

@@ -31,7 +31,16 @@ export const noQueryScheme = defineCheck({
     const plain = v.scheme === 'url' ? current : await ctx.http.send({ method: 'GET', url: current.url, version: false });
     // Refused as VER-removed-version-gone takes a removed version's refusal: 404, 410 or 400.
     const gone = (res: typeof probe): boolean => res.status === 404 || res.status === 410 || res.status === 400;
-    const chosen = deprecated ? probe.headers['deprecation'] !== undefined && plain.headers['deprecation'] === undefined : gone(probe) && !gone(plain);
+    let chosen = deprecated ? probe.headers['deprecation'] !== undefined && plain.headers['deprecation'] === undefined : gone(probe) && !gone(plain);
+    if (chosen && !deprecated) {
+      // An API that refuses a query parameter it does not know (JSON:API, a request validator) refuses
+      // ?v= whatever it names: only a refusal that naming the current version escapes is a choice.
+      const control = await ctx.http.send({ method: 'GET', url: withQueryParam(current.url, v.queryParam, v.current), version: false });
+      if (gone(control)) {
+        chosen = false;
+        ctx.note(`${describe(control)} for ?${v.queryParam}=${v.current} as well: the API refuses the parameter whatever it names (an unknown query parameter), which chooses no version`);
+      }
+    }
     if (chosen) {
       const shows = deprecated ? `Deprecation: ${probe.headers['deprecation']}` : String(probe.status);
       throw new CheckFailure(`${describe(probe)} answers as the ${deprecated ? 'deprecated' : 'removed'} version ${other} (${shows}): ?${v.queryParam}= chooses the version besides the ${v.scheme} scheme, expected one scheme for the whole API and not the discouraged query (§9.1, §9.2)`, `the ${v.scheme} scheme alone`, `?${v.queryParam}=${other} honoured`, probe.exchangeIndex);
