@@ -4,7 +4,7 @@
  * the header, and a target that answers a reused key with its first result, do not.
  */
 import { describe, expect, it } from 'vitest';
-import { jsonOf, type ProxiedRequest, type Rewrites } from './support/rewriting-proxy.js';
+import { jsonOf, pathOf, type ProxiedRequest, type Rewrites } from './support/rewriting-proxy.js';
 import { startTarget, startVariant, type Target } from './support/target.js';
 import { verdictsOf } from './support/verdicts.js';
 import type { TargetProfile } from '../src/model/profile.js';
@@ -42,6 +42,16 @@ describe('Idempotency-Key checks', () => {
     const unmarked = (p: TargetProfile): TargetProfile => ({ ...p, collections: p.collections.map(({ markField: _, ...c }) => c) });
     const got = await verdictsOf(startTarget(), ['END-idempotency-key-mismatch'], unmarked);
     expect(got.verdicts, got.explain).toEqual({ 'END-idempotency-key-mismatch': 'pass' });
+  });
+
+  it('where the changed value breaks the field\'s own rule (a name that takes no suffix), refused with a key of its own too: a skip, not a pass, since the body and not the key was refused', async () => {
+    // Before, the validation 422 passed as "the reused key was refused".
+    const unmarked = (p: TargetProfile): TargetProfile => ({ ...p, collections: p.collections.map(({ markField: _, ...c }) => c) });
+    const strictName: Rewrites = {
+      request: (req) => (req.method === 'POST' && pathOf(req) === '/v2/projects' && /\(restprobe other\)/.test(req.body) ? { status: 422, headers: { 'content-type': 'application/problem+json' }, body: JSON.stringify({ type: 'about:blank', title: 'Unprocessable Content', status: 422, detail: 'name: no brackets', errors: [{ field: 'name', message: 'no brackets' }] }) } : req),
+    };
+    const got = await verdictsOf(startVariant(strictName), ['END-idempotency-key-mismatch'], unmarked);
+    expect(got.explain).toMatch(/^END-idempotency-key-mismatch: skip the reused key with another body was refused with 422, but that body is refused with a key of its own too/m);
   });
 
   it('pass on a target that takes only UUIDs as keys (the draft\'s example: a quoted bare UUID)', async () => {

@@ -106,6 +106,13 @@ export const idempotencyKeyMismatch = defineCheck({
     const first = await firstCreate(ctx, c, body, key);
     const other = await post(ctx, c, otherBody, key);
     if (other.status >= 400 && other.status < 500) {
+      // A value changed by hand may break the field's own rules (a format, a length, an enum),
+      // which validation refuses before any key is looked at: the body is sent once more with a
+      // key of its own, and must be taken there for the refusal to be the key's.
+      if (c.markField === undefined) {
+        const alone = await post(ctx, c, otherBody, freshKey());
+        if (!ok(alone)) throw new CheckSkipped(`the reused key with another body was refused with ${other.status}, but that body is refused with a key of its own too (${describe(alone)}): the body, not the key, was refused, so the key's reuse was not judged (a mark field, collections[].mark, gives another body that is valid)`, 'collections[].mark');
+      }
       ctx.note(`the reused key was refused with ${other.status}`);
       return;
     }
