@@ -294,6 +294,18 @@ describe('VER- checks', () => {
     expect(got.notes).toContainEqual(expect.stringMatching(/for \?v=2 as well: the API refuses the parameter whatever it names/));
   });
 
+  it('fail a deprecated version that one collection serves and another answers with 500 before its sunset; a 404 there (an endpoint added later) still passes', async () => {
+    // Before, any answer but 200 was taken for an endpoint the old version never had, and the broken one passed.
+    const v1Members = (status: number): Rewrites => ({
+      response: (res, req) => (req.method === 'GET' && pathOf(req) === '/v1/members' ? { status, headers: { 'content-type': 'application/problem+json' }, body: JSON.stringify({ type: 'about:blank', title: 'Error', status }) } : res),
+    });
+    const broken = await verdicts(startVariant(v1Members(500)));
+    expect(broken.verdicts['VER-deprecation-headers'], broken.explain).toBe('fail');
+    expect(broken.explain).toMatch(/VER-deprecation-headers: fail GET \/v1\/members → 500 .*: deprecated version 1 does not serve \/v1\/members, where it serves \/v1\/projects, expected 200 until the sunset date/);
+    const younger = await verdicts(startVariant(v1Members(404)));
+    expect(younger.verdicts['VER-deprecation-headers'], younger.explain).toBe('pass');
+  });
+
   it('skip the query probe when no old version is configured to ask for', async () => {
     const got = await verdicts(startTarget(), (p) => ({ ...p, version: { ...p.version!, deprecated: [], removed: [], renames: [] } }));
     expect(got.verdicts['VER-no-query-scheme'], got.explain).toBe('skip');

@@ -102,6 +102,10 @@ export const deprecationHeaders = defineCheck({
         }
         throw new CheckFailure(`${describe(res)}: deprecated version ${version} ${past ? 'is past its Sunset' : `no longer serves before its Sunset (${sunset ?? 'none given'})`}, no configured collection served it, expected 200 until the sunset date, then removal`, '200', String(res.status), res.exchangeIndex);
       }
+      // Only "no such endpoint" (404, 410) is a younger one's answer: a 500, 503 or 403 is the
+      // version broken, or refused, before its sunset, on an endpoint it may well have.
+      const broken = younger.find((res) => res.status !== 404 && res.status !== 410);
+      if (broken !== undefined) throw new CheckFailure(`${describe(broken)}: deprecated version ${version} does not serve ${new URL(broken.url).pathname}, where it serves ${new URL(served[0]!.url).pathname}, expected 200 until the sunset date (404 or 410 for an endpoint it never had)`, '200', String(broken.status), broken.exchangeIndex);
       if (younger.length > 0) ctx.note(`version ${version}: ${younger.map((res) => `${new URL(res.url).pathname} ${res.status}`).join(', ')}: not served under it, as an endpoint added in a later version is not; judged where it is served`);
       // Each served answer judged; the dates of each, for the note.
       const datesOf = served.map((res) => {
