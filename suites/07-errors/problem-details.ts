@@ -7,7 +7,7 @@ import { errorProbeUses, errorProbes, offendingFields, provokeErrors } from '../
 export const problemJsonContentType = defineCheck({
   id: 'ERR-problem-json-content-type',
   title: 'Error responses are application/problem+json',
-  rule: 'Every 4xx and 5xx response MUST carry `Content-Type: application/problem+json` (RFC 9457 §3).',
+  rule: 'Every 4xx and 5xx response MUST carry `Content-Type: application/problem+json`, the media type of the problem+json shape the conventions give every error body (§2 error body, §7 rule 2; RFC 9457 §3 defines the shape, §6.1 the media type).',
   severity: 'must',
   needs: [],
   uses: errorProbeUses,
