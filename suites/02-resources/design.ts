@@ -2,7 +2,7 @@
 import { CheckFailure, CheckSkipped, defineCheck } from '../../src/model/check.js';
 import { linkedItems } from '../../src/check-kit/links.js';
 import { pathProblems } from '../../src/check-kit/path-design.js';
-import { targetOrigins } from '../../src/http/session.js';
+import { targetOrigins } from '../../src/check-kit/created-url.js';
 
 export const pathDesign = defineCheck({
   id: 'RES-path-design',
