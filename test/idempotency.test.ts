@@ -54,6 +54,27 @@ describe('Idempotency-Key checks', () => {
     expect(got.explain).toMatch(/^END-idempotency-key-mismatch: skip the reused key with another body was refused with 422, but that body is refused with a key of its own too/m);
   });
 
+  it('take a 409 to the retry right after the first answer (a store that commits the key after it answers: still in flight) as the draft has it, retry once, and pass on the stored result', async () => {
+    // Before, the 409 failed the replay check ("expected the stored 201").
+    const seen = new Set<string>();
+    let conflicts = 0;
+    const inFlight: Rewrites = {
+      request: (req) => {
+        const key = req.headers['idempotency-key'];
+        if (req.method !== 'POST' || key === undefined) return req;
+        if (seen.has(key) && conflicts === 0) {
+          conflicts++;
+          return { status: 409, headers: { 'content-type': 'application/problem+json' }, body: JSON.stringify({ type: 'about:blank', title: 'Conflict', status: 409, detail: 'A request with this key is being processed.' }) };
+        }
+        seen.add(key);
+        return req;
+      },
+    };
+    const got = await verdictsOf(startVariant(inFlight), ['END-idempotency-key-replay']);
+    expect(got.verdicts, got.explain).toEqual({ 'END-idempotency-key-replay': 'pass' });
+    expect(conflicts).toBe(1);
+  });
+
   it('pass on a target that takes only UUIDs as keys (the draft\'s example: a quoted bare UUID)', async () => {
     const uuid = /^"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"$/;
     const rewrites: Rewrites = {
