@@ -7,6 +7,7 @@ import { CheckFailure, SetupFailure } from '../model/check.js';
 import type { CheckContext, CreatedResource, FixtureMaker, HttpResponse } from '../model/context.js';
 import type { CollectionProfile } from '../model/profile.js';
 import type { WalkableCollection, WritableCollection } from '../model/needs.js';
+import { isSettableSortField } from '../model/needs.js';
 import { brief, describe, ensure, expectStatus } from './expect.js';
 import { isObject } from '../model/json.js';
 import { conventionalEnvelope, envelopeOf, isMismatch, nextMemberName, readEnvelope, readItems, type PageContent, type PageMismatch } from '../model/page-envelope.js';
@@ -337,8 +338,8 @@ export async function createMarked(
   return { marker, items, ids: items.map((x) => x.id), filters: { [c.markField]: marker } };
 }
 
-/** The sort field the harness can set on the items it creates: a string field of the create body, not the mark's (which a set's items share). */
-export const settableSortField = (c: WritableCollection): string | undefined => c.sorts.find((f) => f !== c.markField && typeof c.createBody[f] === 'string');
+/** The sort field the harness can set on the items it creates ({@link isSettableSortField}). */
+export const settableSortField = (c: WritableCollection): string | undefined => c.sorts.find((f) => isSettableSortField(c, f));
 
 /** A shared walk set and, where the collection sorts on a field the harness sets, each item's value of it. */
 export interface WalkSet extends MarkedSet {

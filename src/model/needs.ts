@@ -34,7 +34,7 @@ import { resolveReceiver, type ReceiverTarget } from './receiver-need.js';
 
 export { Unmet };
 export type { Need } from './need.js';
-export { creatable, maxCapToFill, supports } from '../config/sections/collections/needs.js';
+export { creatable, isSettableSortField, maxCapToFill, supports } from '../config/sections/collections/needs.js';
 export type { ActionItems, CappedWalk, NestedCollection, SortableWalk, WalkableCollection, WritableCollection } from '../config/sections/collections/needs.js';
 export { isConfidential } from '../config/sections/oauth/needs.js';
 export type { CodeFlowClient, ConfidentialClient, JwtAccess, OAuthClient, SigningKey } from '../config/sections/oauth/needs.js';

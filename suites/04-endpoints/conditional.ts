@@ -200,7 +200,8 @@ export const ifMatchApplies = defineCheck({
   async run(ctx, { updatable }) {
     const item = await ctx.create(updatable);
     let { etag } = await tagged(ctx, item.url, 'GET');
-    const [star] = updateWrites(item);
+    const writes = updateWrites(item);
+    const [star] = writes;
     const withStar = async () => expectStatus(await ctx.http.send({ ...star, headers: { 'if-match': '*' } }), [200, 204], `${star.method} with If-Match: *`);
     // If-Match compares strongly (RFC 9110 §13.1.1): a weak tag never matches, rightly. `*`
     // matches any current representation, weak tag or not (Express's and NestJS's are weak).
@@ -209,7 +210,7 @@ export const ifMatchApplies = defineCheck({
       ctx.note(`the item's ETag ${etag} is weak, which If-Match can never match: only If-Match: * was judged`);
       return;
     }
-    for (const [i, spec] of updateWrites(item).entries()) {
+    for (const [i, spec] of writes.entries()) {
       // The first write takes the tag just read; each later one the tag the write before it made.
       if (i > 0) ({ etag } = await tagged(ctx, item.url, `GET before ${spec.method}`));
       expectStatus(await ctx.http.send({ ...spec, headers: { 'if-match': etag } }), [200, 204], `${spec.method} with If-Match: ${etag}`);

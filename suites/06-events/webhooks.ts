@@ -201,15 +201,16 @@ async function expectRetry(ctx: CheckContext, webhooks: WebhookProbe, first: { s
     const type = eventType(d);
     const retryOf = (x: Delivery) => trigger.about(x) && ((id !== undefined && metaOf(webhooks, x).id === id) || (trigger.showsMark(d) && (x.raw.equals(d.raw) || (trigger.showsMark(x) && eventType(x) === type))));
     const within = webhooks.config.deliveryWithinMs + (first.delayMs ?? 0);
-    const retry = await channel.next(id === undefined ? trigger.about : retryOf, within, ctx.signal, channel.deliveries.indexOf(d) + 1);
+    const after = channel.deliveries.indexOf(d) + 1;
+    const retry = await channel.next(id === undefined ? trigger.about : retryOf, within, ctx.signal, after);
     const at = trigger.item.response.exchangeIndex;
     if (retry === undefined) {
       // Its bytes again under another id, with no mark to tell: a retry with a new id, or another event alike.
-      const alike = channel.deliveries.slice(channel.deliveries.indexOf(d) + 1).find((x) => trigger.about(x) && x.raw.equals(d.raw));
+      const alike = channel.deliveries.slice(after).find((x) => trigger.about(x) && x.raw.equals(d.raw));
       const alikeId = alike === undefined ? undefined : metaOf(webhooks, alike).id;
       if (alikeId !== undefined && id !== undefined) throw new CheckFailure(`the delivery was not retried with its event id within ${within} ms after ${why}; its bytes came again with the id ${alikeId}: a retry that carries a new event id, or another event of the same bytes`, `a retry with the same id (${id})`, alikeId, at);
+      throw new CheckFailure(`the delivery was not retried within ${within} ms after ${why} (webhooks.deliveryWithinMs${first.delayMs === undefined ? '' : ' and slowAnswerMs'}: a sender whose first retry comes later needs more)`, 'a retry of the same event', 'no further delivery of the event', at);
     }
-    if (retry === undefined) throw new CheckFailure(`the delivery was not retried within ${within} ms after ${why} (webhooks.deliveryWithinMs${first.delayMs === undefined ? '' : ' and slowAnswerMs'}: a sender whose first retry comes later needs more)`, 'a retry of the same event', 'no further delivery of the event', at);
     const b = metaOf(webhooks, retry).id;
     if (id === undefined || b === undefined) throw new CheckSkipped('the deliveries carry no event id to compare (EVT-event-id judges that)');
     if (id !== b) throw new CheckFailure(`the retry after ${why} carries a new event id`, `the same id (${id})`, b, at);

@@ -233,8 +233,9 @@ async function moreFollow(ctx: CheckContext, c: CollectionProfile, page: Page): 
   const first = idsOf(page, c);
   const others = (p: Page | undefined): string[] => (p === undefined ? [] : idsOf(p, c).filter((id) => !first.includes(id)));
   if (!positional(c)) return typeof page.nextCursor === 'string' && others(await fetchPageOrEnd(ctx, c, { cursor: page.nextCursor })).length > 0;
-  const following = others(await fetchPageOrEnd(ctx, c, { limit: n, offset: n }));
-  if (following.length === 0 || !others(await fetchPageOrEnd(ctx, c, { limit: n, offset: n })).some((id) => following.includes(id))) return false;
+  const nextPage = () => fetchPageOrEnd(ctx, c, { limit: n, offset: n });
+  const following = others(await nextPage());
+  if (following.length === 0 || !others(await nextPage()).some((id) => following.includes(id))) return false;
   const again = await ctx.http.send({ method: 'GET', url: page.res.url });
   return again.status === 200 && idsOf(readPage(again, c), c).join() === first.join();
 }

@@ -196,12 +196,13 @@ export const rateLimitPerClient = defineCheck({
     // The other client has a quota too: where the first one's quota keeps coming back (a
     // sliding log met at its refill pace), a request as it on every try would meet its own
     // limit. So it is sent one fewer than the limit in any window, or in all, none known.
-    const theirsAtMost = Math.max(1, quotaOf(burst, probe) - 1);
+    const quota = quotaOf(burst, probe);
+    const theirsAtMost = Math.max(1, quota - 1);
     const windowMs = quotaWindowMs(probe, burst.sent);
     // Three requests in flight at once, where http.concurrency allows: else one after another,
     // and a counter both share may refill between two refusals (a token every window / quota).
     const together = ctx.profile.http.concurrency >= 3;
-    const refillMs = windowMs === undefined ? undefined : windowMs / quotaOf(burst, probe);
+    const refillMs = windowMs === undefined ? undefined : windowMs / quota;
     const theirs: Sent[] = [];
     let compared = 0;
     let tooSlow = 0;

@@ -101,6 +101,9 @@ function walkable(p: TargetProfile, style: WalkStyle): WalkableCollection | Unme
 const sortedWalkKeys: readonly ConfigKey[] = ['collections[].pagination.style', 'collections[].mark', 'collections[].filters', 'collections[].sorts', 'collections[].create.body', 'collections[].methods', 'safety.readOnly'];
 
 /** A walkable collection of `style` with a sort field that `fits`, or why there is none. */
+/** A sort field the harness can set on the items it creates: a string field of the create body, not the mark's (which a walk set's items share). */
+export const isSettableSortField = (c: WritableCollection, field: string): boolean => field !== c.markField && typeof c.createBody[field] === 'string';
+
 function walkableSortedBy(p: TargetProfile, style: WalkStyle | 'any', fits: (c: WalkableCollection, field: string) => boolean, missing: (c: WalkableCollection) => string): SortableWalk | Unmet {
   const c = style === 'any' ? anyWalkable(p) : walkable(p, style);
   if (c instanceof Unmet) return c;
@@ -222,7 +225,7 @@ export const collectionNeeds = {
     label: 'a marked paginated collection with a settable sort field',
     keys: sortedWalkKeys,
     // Not the mark field: the mark a walk set's items share would stand in for each item's own sort value.
-    resolve: (p) => walkableSortedBy(p, 'any', (c, f) => f !== c.markField && typeof c.createBody[f] === 'string', (c) => `no sortable string field of ${c.name}'s create body but its mark field`),
+    resolve: (p) => walkableSortedBy(p, 'any', isSettableSortField, (c) => `no sortable string field of ${c.name}'s create body but its mark field`),
   }),
   /** A marked offset- or page-number-paginated collection that sorts newest first (by a creation time). */
   newestFirstWalk: need<SortableWalk>({
