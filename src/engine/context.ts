@@ -16,6 +16,7 @@ import { createdItemUrl, createdUrlNote, idFromItemUrl } from '../http/created-u
 import { scrubSecrets } from '../secrets-scrub.js';
 import { RestprobeError, isRestprobeError } from '../errors.js';
 import { Pacer, politely, politeDefaults, type PoliteOptions } from '../http/polite.js';
+import { conditionalWhenRequired } from '../http/precondition-required.js';
 import { isMarkOf, Ledger, type LedgerJournal, type Leftover, type Mark } from './ledger.js';
 import { cleanUpOwned } from './cleanup.js';
 import { SharedFixtures } from './fixtures.js';
@@ -91,8 +92,10 @@ export class RunContext implements CheckContext {
     // Outermost first: refusals before anything waits; the answers kept for review checks outside
     // the polite client, so a 429 or 503 it retried is not taken for the API's answer; the polite client next to last, so each retry is
     // one request; then the breaker, counting each attempt the target left unanswered; last, the
-    // note that a PUT has left (a PUT-create the run stopped before it left created nothing).
-    this.guards = [refuseWhenClosed(this.state), refuseWrites(profile.safety.readOnly), abortOn(signal), this.observeOwnWrites, this.answers.guard, ...this.keepReceived, politely(shared.pacer, shared.polite, (line) => this.note(line)), shared.breaker.guard(owner), shared.tally.guard(owner), this.observeSent];
+    // note that a PUT has left (a PUT-create the run stopped before it left created nothing). A
+    // write to the run's own item refused 428 is sent again conditional inside the watch on own
+    // writes (which judges the last answer), each step through the guards after it.
+    this.guards = [refuseWhenClosed(this.state), refuseWrites(profile.safety.readOnly), abortOn(signal), this.observeOwnWrites, conditionalWhenRequired((url) => this.ledger.names(this.ledgerUrl(url)), (line) => this.note(line)), this.answers.guard, ...this.keepReceived, politely(shared.pacer, shared.polite, (line) => this.note(line)), shared.breaker.guard(owner), shared.tally.guard(owner), this.observeSent];
     this.http = new RecordingSession(this.guarded(client), profile);
   }
 
@@ -388,6 +391,8 @@ export class RunContext implements CheckContext {
     return guard((req) => this.client.send(req), [
       refuseWhenClosed(state),
       refuseWrites(this.profile.safety.readOnly),
+      // Cleanup sends only to what the run owns.
+      conditionalWhenRequired(() => true, (line) => notes.push(`cleanup: ${line}`)),
       politely(this.shared.pacer, this.shared.polite, (line) => notes.push(`cleanup: ${line}`)),
       // A target that stopped answering is not waited on item by item: what is left is listed.
       this.shared.breaker.guard(`the cleanup of ${owner}`),

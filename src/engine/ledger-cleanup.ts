@@ -7,6 +7,7 @@
 import type { TargetProfile } from '../model/profile.js';
 import type { HttpClient } from '../http/client.js';
 import { guard, type Send } from '../http/guards.js';
+import { conditionalWhenRequired } from '../http/precondition-required.js';
 import { Pacer, politely, politeDefaults } from '../http/polite.js';
 import { scrubSecrets } from '../secrets-scrub.js';
 import { unversionedUrl } from '../http/session.js';
@@ -44,7 +45,7 @@ function bare(url: string): string {
 export async function cleanUpLedger(profile: TargetProfile, runs: readonly RecordedRun[], client: HttpClient, journal: LedgerJournal, note: (line: string) => void): Promise<LedgerCleanupOutcome> {
   const ledger = new Ledger(profile, journal);
   const deleted: string[] = [];
-  const polite = guard((req) => client.send(req), [politely(new Pacer(profile.http.maxRequestsPerSecond), { ...politeDefaults, maxWaitMs: profile.http.maxRetryWaitMs }, note)]);
+  const polite = guard((req) => client.send(req), [conditionalWhenRequired(() => true, note), politely(new Pacer(profile.http.maxRequestsPerSecond), { ...politeDefaults, maxWaitMs: profile.http.maxRetryWaitMs }, note)]);
   const send: Send = async (req) => {
     const res = await polite(req);
     if (req.method === 'DELETE' && res.status >= 200 && res.status < 300) deleted.push(unversionedUrl(profile, req.url));

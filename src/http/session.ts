@@ -109,7 +109,7 @@ export class RecordingSession implements HttpSession {
     const started = performance.now();
     try {
       const raw = await this.transport.send({ method: spec.method, url, headers, body, startedAt: started });
-      const exchange = new RecordedExchange(spec.method, url, headers, bodyText, raw, Math.round(performance.now() - started), this.exchanges.length);
+      const exchange = new RecordedExchange(spec.method, url, raw.sentHeaders ?? headers, bodyText, raw, Math.round(performance.now() - started), this.exchanges.length);
       this.exchanges.push(exchange);
       return exchange;
     } catch (err) {

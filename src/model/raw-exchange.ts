@@ -20,4 +20,6 @@ export interface RawResponse {
   readonly status: number;
   readonly headers: Record<string, string | string[]>;
   readonly body: Buffer;
+  /** The headers the request finally left with, where a guard added a precondition the target required (428): the evidence shows them. */
+  readonly sentHeaders?: Readonly<Record<string, string>>;
 }
