@@ -229,7 +229,7 @@ const documented = (operation: Operation): string => operation.responses.map((r)
  * (3.1 §4.8.16). Undocumented, they are not held against the document. Not 405: an answer is
  * matched to a method the document lists, so a 405 there refuses what it promises.
  */
-const machineryStatuses: ReadonlySet<number> = new Set([304, 401, 403, 406, 412, 415, 429]);
+const machineryStatuses: ReadonlySet<number> = new Set([304, 401, 403, 406, 412, 415, 428, 429]);
 
 /**
  * DOC-status-documented: the answer's status is described for its operation. A 4xx (but a

@@ -94,8 +94,8 @@ export class RunContext implements CheckContext {
     // one request; then the breaker, counting each attempt the target left unanswered; last, the
     // note that a PUT has left (a PUT-create the run stopped before it left created nothing). A
     // write to the run's own item refused 428 is sent again conditional inside the watch on own
-    // writes (which judges the last answer), each step through the guards after it.
-    this.guards = [refuseWhenClosed(this.state), refuseWrites(profile.safety.readOnly), abortOn(signal), this.observeOwnWrites, conditionalWhenRequired((url) => this.ledger.names(this.ledgerUrl(url)), (line) => this.note(line)), this.answers.guard, ...this.keepReceived, politely(shared.pacer, shared.polite, (line) => this.note(line)), shared.breaker.guard(owner), shared.tally.guard(owner), this.observeSent];
+    // writes and the tally under a pass (both take the last answer), each step through the guards after it.
+    this.guards = [refuseWhenClosed(this.state), refuseWrites(profile.safety.readOnly), abortOn(signal), this.observeOwnWrites, this.answers.guard, conditionalWhenRequired((url) => this.ledger.names(this.ledgerUrl(url)), (line) => this.note(line)), ...this.keepReceived, politely(shared.pacer, shared.polite, (line) => this.note(line)), shared.breaker.guard(owner), shared.tally.guard(owner), this.observeSent];
     this.http = new RecordingSession(this.guarded(client), profile);
   }
 

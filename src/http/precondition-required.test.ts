@@ -53,6 +53,19 @@ describe('a write refused 428 Precondition Required', () => {
     expect(sent.at(-1)!.headers['if-unmodified-since']).toBe('Tue, 01 Sep 2026 10:00:00 GMT');
   });
 
+  it('never sends a weak ETag (If-Match compares strongly): Last-Modified, else If-Match: *', async () => {
+    const { sent, send } = target(item({ etag: 'W/"v7"' }));
+    await session(send, []).send({ method: 'PATCH', url: own, json: {} });
+    expect(sent.at(-1)!.headers['if-match']).toBe('*');
+  });
+
+  it("times each step from its own start, and lets cleanup's read go past a spent budget as its DELETE may", async () => {
+    const { sent, send } = target(item({ etag: '"v7"' }));
+    const guarded = guard(send, [conditionalWhenRequired(() => true, () => {})]);
+    await guarded({ method: 'DELETE', url: own, headers: {}, outsideBudget: true, startedAt: 1 });
+    expect(sent.map((r) => [r.method, r.outsideBudget, r.startedAt])).toEqual([['DELETE', true, 1], ['GET', true, undefined], ['DELETE', true, undefined]]);
+  });
+
   it('creates with a PUT only if still absent, and sends If-Match: * where the item could not be read', async () => {
     const absent = target({ status: 404, headers: {}, body: Buffer.alloc(0) });
     await session(absent.send, []).send({ method: 'PUT', url: own, json: {} });

@@ -34,13 +34,15 @@ export function conditionalWhenRequired(owns: (url: string) => boolean, note: (l
   return (send) => {
     const conditionally = async (req: RawRequest): Promise<RawResponse> => {
       const headers = Object.fromEntries(Object.entries(req.headers).filter(([name]) => !notForTheRead.has(name.toLowerCase())));
-      const read = await send({ method: 'GET', url: req.url, headers, ...(req.signal && { signal: req.signal }) });
+      // Each step is timed from its own start, and cleanup's may go past a spent budget as the write may.
+      const read = await send({ method: 'GET', url: req.url, headers, ...(req.signal && { signal: req.signal }), ...(req.outsideBudget && { outsideBudget: true }) });
       const [name, value] = conditionFor(req.method, read);
-      if (!noted.has(req.method)) {
-        noted.add(req.method);
+      if (!noted.has(`${req.method} ${name}`)) {
+        noted.add(`${req.method} ${name}`);
         note(`${req.method} ${new URL(req.url).pathname} answered 428 Precondition Required: the target requires conditional writes, so restprobe sends its ${req.method} requests to its own items again with ${name}: ${value} after a GET of the item (${read.status})`);
       }
-      const conditional = { ...req, headers: { ...req.headers, [name.toLowerCase()]: value } };
+      const { startedAt: _first, ...unsent } = req;
+      const conditional = { ...unsent, headers: { ...req.headers, [name.toLowerCase()]: value } };
       return { ...(await send(conditional)), sentHeaders: conditional.headers };
     };
     // Reads, and writes with a precondition of their own, pass straight through.
@@ -52,15 +54,16 @@ export function conditionalWhenRequired(owns: (url: string) => boolean, note: (l
 }
 
 /**
- * The precondition that lets the write through as it was meant: the item's ETag, else its
- * Last-Modified; for an item the GET did not show (gone, or a request without credentials),
+ * The precondition that lets the write through as it was meant: the item's strong ETag, else
+ * its Last-Modified; for an item the GET did not show (gone, or a request without credentials),
  * `*`, which a server must ignore where its answer would be neither 2xx nor 412 (RFC 9110
  * §13.2.1): the unconditional write's answer, 404 or 401, then comes back. A PUT to an
  * absent item creates it only if still absent, `If-None-Match: *`.
  */
 function conditionFor(method: string, read: RawResponse): [string, string] {
   const etag = read.status === 200 ? first(read.headers['etag']) : undefined;
-  if (etag !== undefined) return ['If-Match', etag];
+  // If-Match compares strongly (RFC 9110 §13.1.1): a weak tag (Express's) never matches.
+  if (etag !== undefined && !etag.startsWith('W/')) return ['If-Match', etag];
   const lastModified = read.status === 200 ? first(read.headers['last-modified']) : undefined;
   if (lastModified !== undefined) return ['If-Unmodified-Since', lastModified];
   return method === 'PUT' && (read.status === 404 || read.status === 410) ? ['If-None-Match', '*'] : ['If-Match', '*'];

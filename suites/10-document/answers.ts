@@ -26,7 +26,7 @@ const answersCheck = (id: CheckId, title: string, rule: string, judge: AnswerRul
 export const statusDocumented = answersCheck(
   'DOC-status-documented',
   "Every answer's status is documented for its operation",
-  'Each answer to an operation the OpenAPI document describes MUST have a status its responses list (the code, its range such as 4XX, or default), and a 4xx other than 405 SHOULD where the operation lists no client error but 422 (OpenAPI 3.1 §4.8.16 expects the known errors covered, not every code; generated documents list the success alone); statuses the HTTP machinery gives any operation (304, 401, 406, 412, 415, 429), and a 405 or 501 to a HEAD the document does not list, are judged only where listed.',
+  'Each answer to an operation the OpenAPI document describes MUST have a status its responses list (the code, its range such as 4XX, or default), and a 4xx other than 405 SHOULD where the operation lists no client error but 422 (OpenAPI 3.1 §4.8.16 expects the known errors covered, not every code; generated documents list the success alone); statuses the HTTP machinery gives any operation (304, 401, 406, 412, 415, 428, 429), and a 405 or 501 to a HEAD the document does not list, are judged only where listed.',
   statusRule,
   'status',
 );
