@@ -138,6 +138,21 @@ describe('VER- checks', () => {
     expect(got.verdicts['VER-removed-version-gone'], got.explain).toBe('fail');
   });
 
+  it('fail a removed version redirected to the current one (308): a client that follows it gets breaking changes', async () => {
+    let redirected = 0;
+    const redirects: Rewrites = {
+      request: (req) => {
+        if (!/^\/v0\//.test(pathOf(req))) return req;
+        redirected++;
+        return { status: 308, headers: { location: req.path.replace(/^\/v0\//, '/v2/'), 'content-length': '0' }, body: '' };
+      },
+    };
+    const got = await verdicts(startVariant(redirects));
+    expect(redirected).toBeGreaterThan(0);
+    expect(got.verdicts['VER-removed-version-gone'], got.explain).toBe('fail');
+    expect(got.explain).toMatch(/^VER-removed-version-gone: fail .*308/m);
+  });
+
   it('pass when the deprecation notice lives behind bot protection (403): it is there all the same', async () => {
     let refused = 0;
     const botWall: Rewrites = {

@@ -18,6 +18,8 @@ import { ConditionalRequest, Validators } from './conditional.js';
 import type { BodyPolicy, Operation } from './context.js';
 import type { FaultName } from './faults.js';
 import { faultActive, withFaults } from './request-faults.js';
+import { pageAsCsv } from './csv.js';
+import { prefersCsv } from './media-types.js';
 import { acceptedBodyTypes, requireAcceptableJson, requireSupportedContentType } from './negotiation.js';
 import { genericProblem, notFound, ProblemError, reasonPhrase } from './problem.js';
 import { contentText, emptyReply, mediaTypes, problemReply, renderProblem, send, type Reply } from './respond.js';
@@ -25,7 +27,7 @@ import { createRoutes } from './routes.js';
 import type { RateLimiter } from './rate-limit.js';
 import { SessionStore } from './sessions.js';
 import { allowedMethods, parseTarget, Router, type Method, type Route } from './router.js';
-import { linkWriter, shapeReply, versionHeader, versionOf, type Versioned, type Versioning } from './versions.js';
+import { currentVersion, linkWriter, shapeReply, versionHeader, versionOf, type Versioned, type Versioning } from './versions.js';
 
 export interface AppConfig {
   /** The keys that authenticate (the server's own, and minted ones). */
@@ -161,14 +163,17 @@ export function createRequestListener(config: AppConfig): (req: IncomingMessage,
     const forbidden = credentials !== undefined && operation.access === undefined ? scopeRefusal(credentials, method, path) : undefined;
     seen.authenticated = credentials !== undefined;
     const serve = async (): Promise<Reply> => {
-      if (!faultActive('accept-ignored')) requireAcceptableJson(req.headers.accept);
+      // A listing's CSV, where Accept prefers it (not under the header scheme, whose Accept names the version; not for a deprecated version's renames).
+      const csv = operation.csv === true && versioning !== 'header' && seen.versioned?.version === currentVersion && !faultActive('accept-ignored') && prefersCsv(req.headers.accept);
+      if (!csv && !faultActive('accept-ignored')) requireAcceptableJson(req.headers.accept);
       seen.negotiated = true;
       const body =
         operation.body !== undefined && isBodyMethod(method)
           ? await readJsonBody(req, method, operation.body)
           : undefined;
       const conditional = new ConditionalRequest(method, req.headers, validators);
-      const reply = conditional.complete(await operation.handler({ method, path, headers: req.headers, params: match.params, query, body, conditional, ...(credentials && { credentials }) }));
+      const handled = await operation.handler({ method, path, headers: req.headers, params: match.params, query, body, conditional, ...(credentials && { credentials }) });
+      const reply = conditional.complete(csv ? pageAsCsv(handled) : handled);
       return method === 'POST' && faultActive('credential-in-location') ? withKeyInLocation(reply, credentials) : reply;
     };
     if (forbidden === undefined) return serve();

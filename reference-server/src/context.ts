@@ -45,6 +45,8 @@ export interface Operation {
    * credentials in headers (the login, whose key comes in its body).
    */
   readonly access?: 'authenticated' | 'open';
+  /** A listing also served as `text/csv` (its page's items), to an Accept that prefers it: a second representation, chosen by Accept. */
+  readonly csv?: true;
 }
 
 /** A path parameter the route pattern guarantees. */

@@ -99,18 +99,34 @@ export function acceptsJson(accept: string | undefined): boolean {
   // Clients repeat one Accept header: parse it once. (A pure function of the header, and
   // the header is no secret, so the shortcut's timing tells nothing.)
   if (accept === lastAccept.header) return lastAccept.accepts;
-  let best: { specificity: number; q: number } | undefined;
-  for (const range of parseAccept(accept)) {
-    const specificity = jsonSpecificity(range);
-    if (specificity === 0) continue;
-    if (best === undefined || specificity > best.specificity || (specificity === best.specificity && range.q > best.q)) best = { specificity, q: range.q };
-  }
-  const accepts = best !== undefined && best.q > 0;
+  const accepts = (weightOf(parseAccept(accept), jsonSpecificity) ?? 0) > 0;
   lastAccept = { header: accept, accepts };
   return accepts;
 }
 
 let lastAccept = { header: '', accepts: true };
+
+/**
+ * Whether an Accept header prefers `text/csv` (a listing's other representation) to JSON:
+ * CSV named (`text/csv` or `text/*`), at a weight above JSON's (the most specific range
+ * decides each). `*\/*` alone, or no header, gets JSON.
+ */
+export function prefersCsv(accept: string | undefined): boolean {
+  if (accept === undefined) return false;
+  const ranges = parseAccept(accept);
+  const csv = weightOf(ranges, (r) => (r.type === 'text' ? (r.subtype === 'csv' ? 3 : r.subtype === '*' ? 2 : 0) : 0));
+  return csv !== undefined && csv > 0 && csv > (weightOf(ranges, jsonSpecificity) ?? 0);
+}
+
+/** The weight the most specific range that names a type gives it (`specificity` 0: the range does not); undefined when none does. */
+function weightOf(ranges: readonly MediaRange[], specificity: (range: MediaRange) => number): number | undefined {
+  let best: { specificity: number; q: number } | undefined;
+  for (const range of ranges) {
+    const s = specificity(range);
+    if (s > 0 && (best === undefined || s > best.specificity || (s === best.specificity && range.q > best.q))) best = { specificity: s, q: range.q };
+  }
+  return best?.q;
+}
 
 /**
  * The `version` parameter of the vendor media type the client prefers (the highest q;

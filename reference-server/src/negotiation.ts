@@ -1,6 +1,7 @@
 /**
  * Content negotiation: what the client accepts (Accept, RFC 9110 §12.5.1) and what it
- * sends (Content-Type, §8.3). The server has one representation, `application/json`.
+ * sends (Content-Type, §8.3). The server answers in `application/json`; its listings are also
+ * served as `text/csv` to an Accept that prefers it (csv.ts).
  */
 import { acceptsJson, mediaTypeEssence } from './media-types.js';
 import { genericProblem, ProblemError } from './problem.js';

@@ -15,6 +15,7 @@ import type { FilterParam, ListingSpec } from './listing.js';
 import { memberListing, memberMaxLimit, memberRules, membersPath } from './members.js';
 import { defaultLimit, maxLimit } from './pagination.js';
 import { projectListing, projectRules, projectsPath } from './projects.js';
+import { csvMediaType } from './csv.js';
 import { mediaTypes } from './respond.js';
 import { requiredScope } from './scopes.js';
 import { currentSessionPath, sessionsPath } from './sessions.js';
@@ -182,7 +183,7 @@ function collectionPaths(path: string, noun: string, schema: string, options: { 
   if (methods.includes('DELETE')) item['delete'] = operation('DELETE', itemPath, { summary: `Delete a ${noun}`, parameters: [ifMatch], responses: { '204': noContent('Deleted; a repeat answers 404.') } });
   return {
     [rel(path)]: {
-      get: operation('GET', path, { summary: `List ${noun}s`, parameters: options.list, responses: { '400': ref('responses', 'BadRequest'), '200': { description: 'One page.', headers: { 'Cache-Control': ref('headers', 'CacheControlRead'), Vary: ref('headers', 'Vary') }, content: json(ref('schemas', options.page)) } } }),
+      get: operation('GET', path, { summary: `List ${noun}s`, parameters: options.list, responses: { '400': ref('responses', 'BadRequest'), '200': { description: 'One page.', headers: { 'Cache-Control': ref('headers', 'CacheControlRead'), Vary: ref('headers', 'Vary') }, content: { ...json(ref('schemas', options.page)), [csvMediaType]: { schema: { type: 'string', description: `The page's ${noun}s as CSV (RFC 4180): a header row of their scalar fields, then a row each. Chosen by an Accept that prefers text/csv.` } } } } } }),
       post: operation('POST', path, { summary: `Create a ${noun} (the server chooses its id)`, parameters: [idempotencyKey], body: json(ref('schemas', `${schema}Write`), options.create), responses: { '201': created(schema, `The new ${noun}; Location names it.`) } }),
     },
     [rel(itemPath)]: item,

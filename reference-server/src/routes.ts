@@ -108,6 +108,7 @@ export function createRoutes(options: RouteOptions): Route<Operation>[] {
       pattern: projectsPath,
       operations: {
         GET: {
+          csv: true,
           handler: (ctx) => {
             const label = ctx.query.get('label');
             if (ctx.method === 'HEAD' && label !== null && faultActive('head-collection-creates')) {
@@ -139,7 +140,7 @@ export function createRoutes(options: RouteOptions): Route<Operation>[] {
     {
       pattern: membersPath,
       operations: {
-        GET: { handler: (ctx) => listItemsByOffset(members, ctx, { listing: memberListing, maxLimit: memberMaxLimit }) },
+        GET: { csv: true, handler: (ctx) => listItemsByOffset(members, ctx, { listing: memberListing, maxLimit: memberMaxLimit }) },
         POST: {
           body: 'required',
           handler: idempotent.wrap((ctx) => createItem(members, ctx, requiredBody(ctx), { collectionPath: membersPath })),
@@ -149,7 +150,7 @@ export function createRoutes(options: RouteOptions): Route<Operation>[] {
     {
       pattern: eventsPath,
       operations: {
-        GET: { handler: (ctx) => listItemsByPageNumber(events, ctx, { listing: eventListing }) },
+        GET: { csv: true, handler: (ctx) => listItemsByPageNumber(events, ctx, { listing: eventListing }) },
         POST: { body: 'required', handler: idempotent.wrap((ctx) => createItem(events, ctx, requiredBody(ctx), { collectionPath: eventsPath })) },
       },
     },

@@ -3,7 +3,7 @@
  * header scheme serves. The cases are those where the two parsers it replaced disagreed.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { acceptedVersion, acceptsJson } from '../src/media-types.js';
+import { acceptedVersion, acceptsJson, prefersCsv } from '../src/media-types.js';
 import { startHarness, type Harness } from './client.js';
 
 const vendor = 'application/vnd.restprobe+json';
@@ -57,5 +57,42 @@ describe('under the header scheme', () => {
     const quoted = await h.call('GET', '/projects', { headers: { accept: `${vendor}; profile="a;version=7"; version=1` } });
     expect([quoted.status, quoted.headers['deprecation']]).toEqual([200, '@1735689600']);
     expect((await h.call('GET', '/projects', { headers: { accept: `${vendor}; version=1; q=0` } })).status).toBe(406);
+  });
+});
+
+describe('prefersCsv', () => {
+  it.each([
+    ['text/csv', true],
+    ['text/html, application/xml;q=0.9, text/csv;q=0.8', true],
+    ['text/*', true],
+    ['application/json, text/csv;q=0.5', false],
+    ['text/csv;q=0.5, */*', false],
+    ['text/csv;q=0', false],
+    ['*/*', false],
+    [undefined, false],
+  ])('%s: %s', (accept, prefers) => {
+    expect(prefersCsv(accept)).toBe(prefers);
+  });
+});
+
+describe('a listing as CSV, its second representation', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness([]);
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('is chosen by an Accept that prefers it, with its own ETag and Vary: Accept; items stay JSON only', async () => {
+    await h.createProject({ name: 'a "quoted", name' });
+    const csv = await h.call('GET', '/v2/projects', { headers: { accept: 'text/csv' } });
+    const json = await h.call('GET', '/v2/projects');
+    expect([csv.status, csv.headers['content-type'], csv.headers['vary']]).toEqual([200, 'text/csv; charset=utf-8', 'Accept']);
+    expect(csv.headers['etag']).not.toBe(json.headers['etag']);
+    const [header, row] = csv.text.split('\r\n');
+    expect(header).toMatch(/^id,name,/);
+    expect(row).toContain('"a ""quoted"", name"');
+    expect((await h.call('GET', `/v2/projects/${(json.json() as { data: { id: string }[] }).data[0]!.id}`, { headers: { accept: 'text/csv' } })).status).toBe(406);
   });
 });

@@ -139,6 +139,13 @@ export function sharedResponse(ctx: CheckContext, key: string, send: (sender: Ch
 export const unsupportedAccept = 'application/x-restprobe-unsupported';
 
 /**
+ * What a client that reads other formats sends: a browsable API's HTML (DRF), XML (Spring,
+ * ASP.NET with an XML formatter), a CSV export. An API with one representation refuses it
+ * (406) or serves JSON anyway; one with another serves that (END-vary-accept).
+ */
+export const otherFormatsAccept = 'text/html, application/xml;q=0.9, text/csv;q=0.8';
+
+/**
  * What the 406 probe sends: {@link unsupportedAccept}, and problem+json at a low weight, as a
  * client that reads problem details does, so the 406 may carry one. ASP.NET Core writes no
  * body when Accept admits no JSON, which RFC 9457 allows and the problem checks would fault.

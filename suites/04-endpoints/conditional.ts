@@ -3,12 +3,12 @@
  * and Vary. Grammars and comparisons per RFC 9110 §8.8.3 and §13.
  */
 import { CheckFailure, CheckSkipped, defineCheck } from '../../src/model/check.js';
-import type { CheckContext } from '../../src/model/context.js';
+import type { CheckContext, HttpResponse } from '../../src/model/context.js';
 import type { WritableCollection } from '../../src/model/needs.js';
 import { brief, describe, ensure, expectJsonObject, expectStatus } from '../../src/check-kit/expect.js';
 import { deepEqual, diffRepresentations } from '../../src/check-kit/compare.js';
 import { isEntityTag, isWeakTag, varyFields } from '../../src/check-kit/http-grammar.js';
-import { errorProbes, sharedGet, sharedItem, staleTag } from '../../src/check-kit/probes.js';
+import { errorProbes, otherFormatsAccept, sharedGet, sharedItem, staleTag } from '../../src/check-kit/probes.js';
 import { expectNoContent, sendExpectingNoContent } from '../../src/check-kit/connection.js';
 import { tagged, taggedAnswer } from '../../src/check-kit/tagged.js';
 import { answered, beforeOf, staleIfMatch, stepOf, updateSequences, updateWrites, type RefusedWrites, type StaleIfMatch } from '../../src/check-kit/update-sequences.js';
@@ -223,24 +223,29 @@ export const ifMatchApplies = defineCheck({
 
 export const varyAccept = defineCheck({
   id: 'END-vary-accept',
-  title: 'Responses that depend on Accept say so in Vary',
-  rule: 'A response that differs by the request\'s `Accept` MUST carry `Vary` naming Accept.',
+  title: 'Responses whose representation Accept chooses say so in Vary',
+  rule: 'Where the request\'s `Accept` chooses between representations (another media type gets a 2xx in it), each such response MUST carry `Vary` naming Accept (conventions §4, conditional and cache headers; RFC 9110 §12.5.5); a 406 for a type the API does not serve chooses none, since the origin may also disregard Accept (RFC 9110 §12.5.1).',
   severity: 'must',
   needs: ['collection'],
   async run(ctx, { collection }) {
     const ok = await sharedGet(ctx, { path: collection.path });
     expectStatus(ok, 200, `GET ${collection.path}`);
+    const variant = (res: HttpResponse): boolean => res.status >= 200 && res.status < 300 && res.mediaType !== ok.mediaType;
     const refused = await errorProbes.unsupportedAccept(ctx, collection);
-    if (refused.status === ok.status && refused.mediaType === ok.mediaType) {
-      ctx.note('the response does not depend on Accept: Vary is not required');
+    const other = variant(refused) ? refused : await ctx.http.send({ method: 'GET', path: collection.path, headers: { accept: otherFormatsAccept } });
+    if (!variant(other)) {
+      ctx.note(`${describe(refused)} and ${describe(other)}: Accept chooses no other representation here, so Vary is not required`);
       return;
     }
-    if (!varyFields(ok.headers['vary']).some((f) => f === 'accept' || f === '*')) {
-      throw new CheckFailure(
-        `${describe(ok)} carries Vary ${JSON.stringify(ok.headers['vary'] ?? null)} although Accept changes the answer (${describe(refused)}), expected Vary to name Accept`,
-        'Vary: Accept',
-        ok.headers['vary'] ?? 'none',
-      );
+    for (const res of [ok, other]) {
+      if (!varyFields(res.headers['vary']).some((f) => f === 'accept' || f === '*')) {
+        throw new CheckFailure(
+          `${describe(res)} carries Vary ${JSON.stringify(res.headers['vary'] ?? null)} although Accept chooses between ${ok.mediaType} and ${other.mediaType} here, expected Vary to name Accept`,
+          'Vary: Accept',
+          res.headers['vary'] ?? 'none',
+          res.exchangeIndex,
+        );
+      }
     }
   },
 });

@@ -148,7 +148,7 @@ export const deprecationHeaders = defineCheck({
 export const removedVersionGone = defineCheck({
   id: 'VER-removed-version-gone',
   title: 'A removed version is refused: 404, 410, or 400 (406 for a version in Accept)',
-  rule: 'A version past its sunset is removed: a request for it MUST answer 404 or 410, or 400 that refuses the version (Asp.Versioning, Spring), or 406 where the version is named in a vendor media type in Accept (RFC 9110 §15.5.7) (§9.6 deprecation flow: deprecated → removed).',
+  rule: 'A version past its sunset is removed: a request for it MUST answer 404 or 410, or 400 that refuses the version (Asp.Versioning, Spring), or 406 where the version is named in a vendor media type in Accept (RFC 9110 §15.5.7) (§9.6 deprecation flow: deprecated → removed); a redirect to another version (301, 308) is no removal, since a client that follows it gets breaking changes it did not ask for (§9.3).',
   severity: 'must',
   needs: ['removedVersions'],
   async run(ctx, { removedVersions: v }) {
