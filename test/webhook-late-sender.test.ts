@@ -6,11 +6,10 @@
  */
 import { createServer, request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { closeSenders, listenSender, runAgainstSender, type Sender } from './support/webhook-sender.js';
+import { closeSenders, listenSender, replyTo, runAgainstSender, senderSecret as secret, type Sender } from './support/webhook-sender.js';
 import { signHeaders } from '../src/webhooks/signing.js';
 import { catalogue } from '../suites/catalogue.js';
 
-const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 const unsubscribeChecks = catalogue.filter((c) => c.id === 'EVT-unsubscribe-stops');
 
 /** Delivers each create's event `delayMs` after it, to the subscribers of that moment (or of ever, when `ignoresUnsubscribe`). */
@@ -23,10 +22,7 @@ async function startSender(delayMs: number, ignoresUnsubscribe: boolean): Promis
     req.on('data', (c) => (text += String(c)));
     req.on('end', () => {
       const body = text === '' ? {} : (JSON.parse(text) as Record<string, unknown>);
-      const send = (status: number, json?: unknown, location?: string) => {
-        res.writeHead(status, { ...(json !== undefined && { 'content-type': 'application/json' }), ...(location && { location }) });
-        res.end(json === undefined ? undefined : JSON.stringify(json));
-      };
+      const send = replyTo(res);
       if (req.method === 'POST' && req.url === '/hooks') {
         const id = `s${subscribers.size + ever.size + 1}`;
         subscribers.set(id, String(body['url']));

@@ -7,9 +7,9 @@
  * is the update's. A sender that delivers before it answers the create is recognised by the
  * item's mark, and refused all the same.
  */
-import { createServer, request, type IncomingMessage } from 'node:http';
+import { createServer, request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { closeSenders, listenSender, runAgainstSender, type Sender } from './support/webhook-sender.js';
+import { closeSenders, listenSender, readJson, replyTo, runAgainstSender, subscribed, type Sender } from './support/webhook-sender.js';
 import { catalogue } from '../suites/catalogue.js';
 
 const checksOf = (...ids: string[]) => catalogue.filter((c) => ids.includes(c.id));
@@ -36,12 +36,6 @@ function deliver(url: string, id: string, body: string, attempt = 1, retry: Retr
   req.end(sent);
 }
 
-async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
-  let text = '';
-  for await (const chunk of req) text += String(chunk);
-  return text === '' ? {} : (JSON.parse(text) as Record<string, unknown>);
-}
-
 interface Shape {
   /** The sender delivers before it answers the write (an outbox flushed in the request). */
   eventFirst?: boolean;
@@ -60,14 +54,8 @@ async function startSender(retry: Retry, { eventFirst = false, followUp = false,
   const server = createServer((req, res) => {
     void (async () => {
       const body = await readJson(req);
-      const send = (status: number, json?: unknown, location?: string) => {
-        res.writeHead(status, { ...(json !== undefined && { 'content-type': 'application/json' }), ...(location && { location }) });
-        res.end(json === undefined ? undefined : JSON.stringify(json));
-      };
-      if (req.method === 'POST' && req.url === '/hooks') {
-        subscribers.push(String(body['url']));
-        return send(201, { id: `s${subscribers.length}`, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' }, `/hooks/s${subscribers.length}`);
-      }
+      const send = replyTo(res);
+      if (req.method === 'POST' && req.url === '/hooks') return subscribed(send, subscribers.push(String(body['url'])));
       const write = ({ 'POST /projects': 'created', 'PATCH /projects/7': 'updated', 'DELETE /projects/7': 'deleted' } as Record<string, string>)[`${req.method} ${req.url}`];
       if (write !== undefined) {
         const answer = () => (write === 'created' ? send(201, { id: 7, ...body }, '/projects/7') : write === 'updated' ? send(200, { id: 7, ...body }) : send(204));

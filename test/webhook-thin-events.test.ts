@@ -5,7 +5,7 @@
  */
 import { createServer, request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { closeSenders, listenSender, runAgainstSender, type Sender } from './support/webhook-sender.js';
+import { closeSenders, listenSender, replyTo, runAgainstSender, subscribed, type Sender } from './support/webhook-sender.js';
 import { catalogue } from '../suites/catalogue.js';
 
 const eventsForActions = catalogue.filter((c) => c.id === 'EVT-events-for-actions');
@@ -19,15 +19,9 @@ async function startSender(member: string, inData: boolean, wrongId = false): Pr
     let text = '';
     req.on('data', (c: Buffer) => (text += String(c)));
     req.on('end', () => {
-      const send = (status: number, json?: unknown, location?: string) => {
-        res.writeHead(status, { ...(json !== undefined && { 'content-type': 'application/json' }), ...(location && { location }) });
-        res.end(json === undefined ? undefined : JSON.stringify(json));
-      };
+      const send = replyTo(res);
       const body = text === '' ? {} : (JSON.parse(text) as Record<string, unknown>);
-      if (req.method === 'POST' && req.url === '/hooks') {
-        subscribers.push(String(body['url']));
-        return send(201, { id: `s${subscribers.length}`, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' }, `/hooks/s${subscribers.length}`);
-      }
+      if (req.method === 'POST' && req.url === '/hooks') return subscribed(send, subscribers.push(String(body['url'])));
       const [, id] = /^\/projects\/(\d+)$/.exec(req.url ?? '') ?? [];
       const write = req.method === 'POST' && req.url === '/projects' ? 'created' : id === undefined ? undefined : ({ PATCH: 'updated', DELETE: 'deleted' } as Record<string, string>)[req.method ?? ''];
       if (write === undefined) return send(404, { type: 'about:blank', title: 'Not Found', status: 404 });

@@ -159,28 +159,68 @@ export async function expectDelivery(ctx: CheckContext, probe: WebhookProbe, cha
 }
 
 /**
+ * The events a check has taken so far. A retry repeats an event's bytes, so a delivery with
+ * bytes not seen is new. With `sameIdIsRepeat`, a delivery with the id and type of an event
+ * taken already is not new either: a sender that re-serialises a retry (a new timestamp or
+ * attempt count in the body) keeps its id. (EVT-event-id does not: there an id given again to
+ * another event of one type is the finding, which it must see.)
+ *
+ * @example
+ * ```ts
+ * const seen = new SeenEvents(webhooks, { sameIdIsRepeat: true });
+ * ```
+ */
+export class SeenEvents {
+  private readonly taken = new Set<string>();
+  private readonly sameIdIsRepeat: boolean;
+
+  constructor(private readonly probe: WebhookProbe, options: { readonly sameIdIsRepeat?: boolean } = {}) {
+    this.sameIdIsRepeat = options.sameIdIsRepeat === true;
+  }
+
+  /** Whether `d` is an event not taken yet. */
+  isNew(d: Delivery): boolean {
+    if (this.taken.has(`bytes ${d.raw.toString('base64')}`)) return false;
+    const event = this.eventKey(d);
+    return !(this.sameIdIsRepeat && event !== undefined && this.taken.has(event));
+  }
+
+  take(d: Delivery): void {
+    this.taken.add(`bytes ${d.raw.toString('base64')}`);
+    const event = this.eventKey(d);
+    if (event !== undefined) this.taken.add(event);
+  }
+
+  /** The event's id and type, where the delivery names both. */
+  private eventKey(d: Delivery): string | undefined {
+    const id = metaOf(this.probe, d).id;
+    const type = eventType(d);
+    return id === undefined || type === undefined ? undefined : `event ${JSON.stringify([id, type])}`;
+  }
+}
+
+/**
  * Sends a write to the trigger's item and waits for its own event: a delivery about the item,
- * among those after the write was sent, with bytes not in `seen` (a retry repeats an event's
- * bytes; a new event's differ). The event's bytes join `seen`. Returns the event and the
- * write's exchange.
+ * among those after the write was sent, that `seen` takes for a new event (which it then
+ * joins). Returns the event and the write's exchange.
  *
  * @example
  * ```ts
  * const { delivery } = await writeEvent(ctx, webhooks, channel, trigger, 'the delete', { method: 'DELETE', url: trigger.item.url }, seen);
  * ```
  */
-export async function writeEvent(ctx: CheckContext, probe: WebhookProbe, channel: Channel, trigger: Trigger, what: string, spec: RequestSpec, seen: Set<string>): Promise<{ delivery: Delivery; exchange: number }> {
+export async function writeEvent(ctx: CheckContext, probe: WebhookProbe, channel: Channel, trigger: Trigger, what: string, spec: RequestSpec, seen: SeenEvents): Promise<{ delivery: Delivery; exchange: number }> {
   const from = channel.deliveries.length;
   const res = await ctx.http.send(spec);
   expectStatus(res, [200, 201, 202, 204], what);
   return { delivery: await newEvent(ctx, probe, channel, trigger, what, seen, from, res.exchangeIndex), exchange: res.exchangeIndex };
 }
 
-/** The next delivery about the trigger's item after `from` whose bytes are not in `seen`, which they join. */
-export async function newEvent(ctx: CheckContext, probe: WebhookProbe, channel: Channel, trigger: Trigger, what: string, seen: Set<string>, from = 0, exchange?: number): Promise<Delivery> {
-  const about = (x: Delivery): boolean => trigger.about(x) && !seen.has(x.raw.toString('base64'));
+/** The next delivery about the trigger's item after `from` that `seen` takes for a new event, which then joins it. */
+export async function newEvent(ctx: CheckContext, probe: WebhookProbe, channel: Channel, trigger: Trigger, what: string, seen: SeenEvents, from = 0, exchange?: number): Promise<Delivery> {
+  const about = (x: Delivery): boolean => trigger.about(x) && seen.isNew(x);
   const d = await expectDelivery(ctx, probe, channel, { ...trigger, about }, what, from, exchange);
-  seen.add(d.raw.toString('base64'));
+  seen.take(d);
   return d;
 }
 

@@ -4,7 +4,7 @@
  */
 import { defineCheck, CheckFailure, CheckSkipped } from '../../src/model/check.js';
 import { ensure } from '../../src/check-kit/expect.js';
-import { describe, eventType, expectDelivery, hasTimestamp, headerOf, metaOf, newEvent, schemeName, sharedFirstDelivery, triggerCreate, updateOf, verify, withSubscription, writeEvent, type Delivery } from '../../src/check-kit/webhooks.js';
+import { describe, eventType, expectDelivery, hasTimestamp, headerOf, metaOf, newEvent, SeenEvents, schemeName, sharedFirstDelivery, triggerCreate, updateOf, verify, withSubscription, writeEvent, type Delivery } from '../../src/check-kit/webhooks.js';
 import type { WebhookProbe } from '../../src/model/needs.js';
 import type { CheckContext } from '../../src/model/context.js';
 import { hasCacheDirective } from '../../src/check-kit/http-grammar.js';
@@ -60,13 +60,13 @@ export const eventsForActions = defineCheck({
     const { trigger: c, config } = webhooks;
     await withSubscription(ctx, webhooks, async ({ channel }) => {
       const trigger = await triggerCreate(ctx, webhooks);
-      // A retry repeats an event's bytes: a new event is a delivery with bytes not seen before,
-      // and a write's event comes after the write. An event of the id alone counts (a diff or
-      // a thin event shows no mark), though where ids are reused it may be an earlier item's:
-      // only the mark would tell, and requiring it would fail such senders.
-      const seen = new Set<string>();
+      // A retry repeats an event's bytes, or its id and type where a sender writes it anew: a
+      // new event is neither, and a write's event comes after the write. An event of the id
+      // alone counts (a diff or a thin event shows no mark), though where ids are reused it may
+      // be an earlier item's: only the mark would tell, and requiring it would fail such senders.
+      const seen = new SeenEvents(webhooks, { sameIdIsRepeat: true });
       if (config.actions.includes('create')) await newEvent(ctx, webhooks, channel, trigger, 'the create', seen);
-      else await channel.next(trigger.about, config.quietMs, ctx.signal).then((d) => d && seen.add(d.raw.toString('base64')));
+      else await channel.next(trigger.about, config.quietMs, ctx.signal).then((d) => d && seen.take(d));
       if (config.actions.includes('update')) {
         const update = updateOf(webhooks, trigger);
         if (update === undefined) throw new CheckSkipped(`no patch or replace body for ${c.name} to send an update`, 'collections[].patch.body');
@@ -158,7 +158,7 @@ export const eventId = defineCheck({
       // Events no sender may take for one: the creates of two items, and a later write to the
       // first (an id made from the item's repeats there: "msg_" + the item's id).
       const first = await triggerCreate(ctx, webhooks);
-      const seen = new Set<string>();
+      const seen = new SeenEvents(webhooks);
       judge('the create', await newEvent(ctx, webhooks, channel, first, 'the create', seen), first.item.response.exchangeIndex);
       const second = await triggerCreate(ctx, webhooks);
       judge('the second create', await expectDelivery(ctx, webhooks, channel, second, 'the second create'), second.item.response.exchangeIndex);

@@ -3,7 +3,7 @@
  * server (subscriptions at POST /hooks, projects at /projects), listened on 127.0.0.1:0, and
  * the catalogue run against it with a config of the projects and the webhooks section given.
  */
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -43,4 +43,29 @@ export async function runAgainstSender(sender: Sender, checks: readonly Check[],
   }));
   const profile = await loadProfile({ configPath, env: {} });
   return (await runChecks({ profile, checks, seed: 1 })).results;
+}
+
+/** The signing secret the stand-in senders return with a subscription. */
+export const senderSecret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+
+/** A request's JSON body; `{}` when it has none. */
+export async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
+  let text = '';
+  for await (const chunk of req) text += String(chunk);
+  return text === '' ? {} : (JSON.parse(text) as Record<string, unknown>);
+}
+
+/** How a stand-in answers: a status, a JSON body (labelled so), a Location. */
+export type Reply = (status: number, json?: unknown, location?: string) => void;
+
+export function replyTo(res: ServerResponse): Reply {
+  return (status, json, location) => {
+    res.writeHead(status, { ...(json !== undefined && { 'content-type': 'application/json' }), ...(location && { location }) });
+    res.end(json === undefined ? undefined : JSON.stringify(json));
+  };
+}
+
+/** The answer to a stand-in's `n`th subscription: its id, its Location and the signing secret. */
+export function subscribed(reply: Reply, n: number | string): void {
+  reply(201, { id: `s${n}`, secret: senderSecret }, `/hooks/s${n}`);
 }
