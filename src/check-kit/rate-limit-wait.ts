@@ -56,9 +56,6 @@ export function retryAfterFromNow(res: HttpResponse): number | undefined {
   return retryAfterOf(res.headers);
 }
 
-/** Waits `ms`; the check's deadline ends the wait. */
-export const waitFor = (ctx: CheckContext, ms: number): Promise<void> => pauseFor(ms, ctx.signal);
-
 /** The most precise wait an answer states: a millisecond field when it sends one, else Retry-After. */
 export function statedWait(sent: Sent): StatedWait | undefined {
   for (const name of millisecondFields) {

@@ -15,7 +15,7 @@ import { freshMark } from '../../src/check-kit/fresh-mark.js';
 import { setupError } from '../../src/check-kit/setup.js';
 import { isObject } from '../../src/model/json.js';
 import { errorAs2xx, isErrorAs2xx } from '../../src/check-kit/problem.js';
-import { waitFor } from '../../src/check-kit/rate-limit-wait.js';
+import { waitFor } from '../../src/check-kit/wait.js';
 
 /** A fresh key, as the draft's own example sends it: an sf-string holding a bare UUID, which a server that checks keys are UUIDs takes (draft §2.2, §2.5). */
 const freshKey = (): string => `"${randomUUID()}"`;
