@@ -3,10 +3,11 @@
 // (prepare) builds, and `npm test` right after it would build the same again; a git-URL
 // install runs prepare twice (npm install in its clone, then npm pack). A digest of every
 // input, written beside the outputs after a build this script ran, tells. `npm run build`
-// always builds, and its first step removes the digest (scripts/write-catalogue-listing.js).
+// always builds, and its first step removes the digest (`--forget`): whatever that build's
+// outcome, dist/ no longer is what the digest says it was built from.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -39,6 +40,11 @@ function digest() {
   const hash = createHash('sha256');
   for (const f of files) hash.update(`${f}\0`).update(readFileSync(join(root, f))).update('\0');
   return hash.digest('hex');
+}
+
+if (process.argv.includes('--forget')) {
+  rmSync(stamp, { force: true });
+  process.exit(0);
 }
 
 const now = digest();

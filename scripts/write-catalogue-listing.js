@@ -5,9 +5,7 @@
 // The listing is made from the built catalogue itself; a test checks it matches.
 // With --remove (the build's first step): removes it, so a build that stops before its end
 // (a type error still emits the new modules) leaves none, and the command makes the listing
-// from the catalogue, never from an older build. It removes dist/.built-from too: whatever
-// the build's outcome, dist/ no longer is what that digest says it was built from
-// (scripts/build-if-changed.js writes it again after a build it ran).
+// from the catalogue, never from an older build.
 import { rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,7 +15,6 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const path = join(root, 'dist', 'catalogue-listing.json');
 if (process.argv.includes('--remove')) {
   rmSync(path, { force: true });
-  rmSync(join(root, 'dist', '.built-from'), { force: true });
 } else {
   const { listing } = await import('../dist/src/cli/checks-command.js');
   writeFileSync(path, `${JSON.stringify(listing())}\n`);
