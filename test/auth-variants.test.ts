@@ -310,3 +310,32 @@ describe('a collection whose reads are public (only writes protected, as §5 lea
     expect(outcome.results.find((r) => r.id === 'AUT-revoked-key-401')).toMatchObject({ status: 'skip', message: expect.stringMatching(/is public, so whether a deleted key still works cannot be seen there/) });
   });
 });
+
+describe('an API that answers a request without credentials with a redirect to its login page (ASP.NET Identity, Django login_required)', () => {
+  it('AUT-key-not-in-query takes the same redirect for a key in the URL for a refusal, not an accepted key', async () => {
+    const toLogin: Rewrites = {
+      request: (req) => (req.headers['x-api-key'] === undefined && req.headers['authorization'] === undefined && req.path.startsWith('/v2/') ? { status: 302, headers: { location: '/login', 'content-type': 'text/html' }, body: '' } : req),
+    };
+    const variant = await startVariant(toLogin);
+    open = variant;
+    const { results } = await runChecks({ profile: variant.profile, checks: aut.filter((c) => c.id === 'AUT-key-not-in-query'), seed: 2, client: variant.client });
+    expect(results.map((r) => `${resultName(r.id, r.collection)}: ${r.status} ${r.message}`)).toEqual(results.map((r) => `${resultName(r.id, r.collection)}: pass ${r.message}`));
+    expect(results.length).toBeGreaterThan(0);
+  });
+
+  it('and still fails one that serves a key taken from ?api_key=', async () => {
+    let key = '';
+    const toLoginUnlessQueryKey: Rewrites = {
+      request: (req) => {
+        if (req.headers['x-api-key'] !== undefined || req.headers['authorization'] !== undefined || !req.path.startsWith('/v2/')) return req;
+        const query = new URL(req.path, 'http://x').searchParams;
+        return query.get('api_key') === key ? { ...req, headers: { ...req.headers, 'x-api-key': key } } : { status: 302, headers: { location: '/login', 'content-type': 'text/html' }, body: '' };
+      },
+    };
+    const variant = await startVariant(toLoginUnlessQueryKey);
+    key = variant.profile.auth.apiKey!.value.value;
+    open = variant;
+    const { results } = await runChecks({ profile: variant.profile, checks: aut.filter((c) => c.id === 'AUT-key-not-in-query'), seed: 2, client: variant.client });
+    expect(worstFinding(results)!.message).toMatch(/with the key in \?api_key= and no credential header: the key was accepted from the URL, expected 401 \(or the 302 a request without credentials gets\)/);
+  });
+});

@@ -159,6 +159,14 @@ describe('a conforming authorization server', () => {
     expect(by, explain).toEqual({ ...allPass, 'AUT-client-credentials-token': 'warn' });
   });
 
+  it('with expires_in counted down from the issue (Spring Authorization Server answers 299 for a 300 s token): taken, and noted; a lifetime under 300 s still fails', async () => {
+    const { by, explain, results } = await run({ tokenSeconds: 300, expiresInElapsed: 1 });
+    expect(by, explain).toEqual(allPass);
+    expect(results.find((r) => r.id === 'AUT-client-credentials-token')!.evidence.notes).toContain('expires_in 299: the seconds left of a 300 s token, counted down from its issue (taken up to 5 s under)');
+    const short = await run({ tokenSeconds: 290 });
+    expect(short.by['AUT-client-credentials-token'], short.explain).toBe('fail');
+  });
+
   it('answering invalid_grant with 403 (as Auth0 does): the refusals hold, the status is warned', async () => {
     const { by, explain } = await run({ invalidGrantStatus: 403 });
     const warned = ['AUT-pkce-verifier-checked', 'AUT-code-single-use', 'STA-refresh-old-refused', 'STA-refresh-reuse-revokes-family'];

@@ -116,6 +116,8 @@ export const keyNotInQuery = defineCheck({
   rule: 'An API key MUST NOT be accepted from the query string (conventions §5.1: keys travel in a header, never in a URL, where logs and Referer headers keep them).',
   severity: 'must',
   needs: ['collection', 'credentials'],
+  // A redirect to a login page, as a request without credentials gets, is a refusal it judges.
+  judges: ['2xx', '3xx', '4xx'],
   async run(ctx, { collection, credentials }) {
     const refusal = (await requireProtected(ctx, collection, 'whether a key in the URL is accepted')).status;
     const key = await currentKey(ctx, credentials);
@@ -131,8 +133,10 @@ export const keyNotInQuery = defineCheck({
     const first = ctx.collections[0];
     const together = first !== undefined && first.path !== collection.path && (await errorProbes.withoutCredentials(ctx, first)).status >= 400;
     const send = (batch: readonly string[]) => ctx.http.send({ method: 'GET', path: batch.reduce((path, name) => withQueryParam(path, name, key), collection.path), auth: false });
+    // Refused as a request without credentials is (a 302 to a login page, ASP.NET Identity's and
+    // Django's login_required), the key was not taken: only a 2xx, or another answer below 400, takes it.
     const judge = (res: HttpResponse, name: string) =>
-      ensure(res.status >= 400, `${describe(res)} with the key in ?${name}= and no credential header: the key was accepted from the URL, expected 401`, '401', String(res.status));
+      ensure(res.status >= 400 || (res.status === refusal && res.status >= 300), `${describe(res)} with the key in ?${name}= and no credential header: the key was accepted from the URL, expected 401 (or the ${refusal} a request without credentials gets)`, '401', String(res.status));
     if (together) ctx.note(`the query names sent together, a request for each where the route answered otherwise than without credentials (${refusal}): ${first.path} is sent each on its own`);
     for (const batch of together ? queryBatches(names, encodeURIComponent(key).length) : names.map((name) => [name])) {
       const res = await send(batch);

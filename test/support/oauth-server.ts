@@ -92,6 +92,8 @@ export interface OAuthServerOptions {
   readonly userTokens?: { readonly seconds?: number; readonly personalData?: boolean };
   /** Access tokens (and expires_in) live this many seconds instead of 600. */
   readonly tokenSeconds?: number;
+  /** expires_in says this many seconds fewer than the token lives: the seconds left when the answer was written (Spring Authorization Server's 299 for 300). */
+  readonly expiresInElapsed?: number;
   /** How many seconds past exp (and before nbf) the resource server still takes a token; default 5. */
   readonly leewaySeconds?: number;
   /** Each access token carries the client id (`client_id`, `azp`) after a `pad` claim of 0, 1 or 2 characters in turn, so the id's base64url lands at every alignment (as `Basic base64(id:secret)` holds it). */
@@ -208,7 +210,7 @@ export async function startOAuthServer(opts: OAuthServerOptions = {}): Promise<O
   }
 
   async function tokenAnswer(res: ServerResponse, sub: string, scope: string, withRefresh: string | undefined): Promise<void> {
-    const out: Record<string, unknown> = { access_token: await accessToken(sub, scope), token_type: opts.lowerCaseTokenType ? 'bearer' : 'Bearer', expires_in: lifeOf(sub), scope };
+    const out: Record<string, unknown> = { access_token: await accessToken(sub, scope), token_type: opts.lowerCaseTokenType ? 'bearer' : 'Bearer', expires_in: lifeOf(sub) - (opts.expiresInElapsed ?? 0), scope };
     if (opts.noExpiresIn) delete out.expires_in;
     if (withRefresh !== undefined) {
       const r = issue(rand(32));
