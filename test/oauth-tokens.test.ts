@@ -386,6 +386,18 @@ describe('a violating authorization server', () => {
     expect(by, explain).toEqual({ ...allPass, ...Object.fromEntries(attacks.map((id) => [id, 'fail'])) });
   });
 
+  it('a public route among the collections ([AllowAnonymous]) takes any token, forged or not: no forgery is sent there, and the checks pass on the protected one', async () => {
+    const { by, explain, results } = await run({ publicTasks: true }, 'form', { collections: ['projects', 'tasks'] });
+    const attacks = jwtAttackChecks.map((c) => c.id);
+    expect(Object.fromEntries(attacks.map((id) => [id, by[id]])), explain).toEqual(Object.fromEntries(attacks.map((id) => [id, 'pass'])));
+    expect(results.find((r) => r.id === 'AUT-jwt-alg-none-refused')!.evidence.notes).toContain('/v2/tasks answers a request without credentials with a 2xx: no forgery was sent there, where a token is not needed');
+  });
+
+  it('where the only collection is public, the forged-token and scope checks skip, naming collections, instead of failing on a route that reads no token', async () => {
+    const { results, explain } = await run({ publicTasks: true }, 'form', { collections: ['tasks'] });
+    for (const id of jwtAttackChecks.map((c) => c.id)) expect([id, results.find((r) => r.id === id)?.status, results.find((r) => r.id === id)?.configKey], explain).toEqual([id, 'skip', 'collections']);
+  });
+
   it.each(violations)('%s fails %j and nothing else', async (violation, expected) => {
     const { results, explain } = await run({ violations: [violation] });
     const failing = results.filter((r) => r.status === 'fail' || r.status === 'warn').map((r) => r.id);

@@ -17,6 +17,7 @@ import { clientCredentialsGrant, renewAt, requireTokens, tokenRequest, tokensOf 
 import { codeFlowTokens, sharedCodeFlow } from './code-flow.js';
 import { setupError } from './setup.js';
 import { sharedResponse } from './probes.js';
+import { withoutCredentials } from './protected-route.js';
 
 /** What a request adds to send `token` as a Bearer token in place of the configured credentials. */
 export function withBearer(token: string): Pick<RequestSpec, 'auth' | 'headers'> {
@@ -164,23 +165,41 @@ const otherRoutes = 2;
  */
 export async function expectRefused(ctx: CheckContext, collection: CollectionProfile, forged: readonly string[], what: string, control: string, { elsewhere = 'all' }: { readonly elsewhere?: 'all' | 'first' } = {}): Promise<void> {
   const responses: HttpResponse[] = [];
-  for (const token of forged) responses.push(await presentToken(ctx, collection, token));
-  const others = ctx.collections.filter((c) => c.path !== collection.path && supports(c, 'GET')).slice(0, otherRoutes);
+  // A route served without credentials ([AllowAnonymous], @Public()) ignores a token, forged or
+  // not: a 2xx there shows no attack working, so forgeries go only where credentials are needed.
+  const open: string[] = [];
+  const protectedRoute = async (c: CollectionProfile): Promise<boolean> => {
+    if (!(await withoutCredentials(ctx, c)).open) return true;
+    open.push(c.path);
+    return false;
+  };
+  const judged: CollectionProfile[] = [];
+  if (await protectedRoute(collection)) {
+    judged.push(collection);
+    for (const token of forged) responses.push(await presentToken(ctx, collection, token));
+  }
   const forgedElsewhere = elsewhere === 'first' ? forged.slice(0, 1) : forged;
-  for (const other of others) {
+  let elsewhereSent = 0;
+  for (const other of ctx.collections.filter((c) => c.path !== collection.path && supports(c, 'GET'))) {
+    if (elsewhereSent === otherRoutes) break;
+    if (!(await protectedRoute(other))) continue;
     const res = await acceptanceOf(ctx, other, control);
     if (!isSuccess(res)) {
       ctx.note(`${other.path}: the token the forgeries are made from is not accepted there (${describe(res)}), so none was sent`);
       continue;
     }
+    elsewhereSent++;
+    judged.push(other);
     for (const token of forgedElsewhere) responses.push(await presentToken(ctx, other, token));
   }
+  if (open.length > 0) ctx.note(`${open.join(', ')} answer${open.length === 1 ? 's' : ''} a request without credentials with a 2xx: no forgery was sent there, where a token is not needed`);
+  if (judged.length === 0) throw new CheckSkipped(`${open.join(', ')} answer${open.length === 1 ? 's' : ''} a request without credentials with a 2xx: where no token is needed, whether a forged one is refused cannot be seen`, 'collections');
   // A forgery taken (2xx) is the attack working; another refusal (400 invalid_token, 403) breaks only the status rule.
   const accepted = responses.filter(isSuccess).length;
   const message = (how: string) => (bad: number, all: number, found: string) => `${bad} of ${all} requests with ${what} ${how} — ${found}; expected 401 with a WWW-Authenticate challenge (conventions §5.3; RFC 6750 §3.1: invalid_token)`;
   if (accepted > 0) expectEvery(responses, challengeProblem, message(`were not refused (${accepted} accepted)`), '401 + WWW-Authenticate');
   if (responses.every((r) => challengeProblem(r) === undefined)) return;
-  const bare = await ctx.http.send({ method: 'GET', path: collection.path, auth: false });
+  const { res: bare } = await withoutCredentials(ctx, judged[0]!);
   const general = challengeProblem(bare);
   if (general !== undefined) {
     throw new RestprobeError('ERR_BLOCKED', `not judged: every forgery was refused, but not with 401 and a challenge, and neither is a request without credentials (${general}): that is the API's refusal everywhere, which AUT-missing-credentials-401 judges`, [], { exchange: bare.exchangeIndex, rootCause: 'AUT-missing-credentials-401 failed' });

@@ -6,6 +6,7 @@ import { challengeCause, challengeProblem, commonKeyParams, currentKey, garbageK
 import { describe, ensure, expectEvery, expectJsonObject } from '../../src/check-kit/expect.js';
 import { errorProbes, sharedGet, sharedItemWithCreate, unknownItemPath } from '../../src/check-kit/probes.js';
 import { setupError } from '../../src/check-kit/setup.js';
+import { requireProtected } from '../../src/check-kit/protected-route.js';
 import { createdItemUrl } from '../../src/check-kit/created-url.js';
 import { supports } from '../../src/model/needs.js';
 import { withQueryParam } from '../../src/check-kit/versions.js';
@@ -72,17 +73,6 @@ export const missingCredentials401 = defineCheck({
     if (control.status === 401) throw setupError(control, `${describe(control)} with the configured credentials too, so a 401 says nothing about missing ones`);
   },
 });
-
-/**
- * Skips unless the collection's listing refuses a request without credentials: on a public
- * route (reads open, writes protected, as §5 leaves open) a credential's being taken or not
- * shows nothing. The answer is the run's shared probe, which AUT-missing-credentials-401 judges.
- */
-async function requireProtected(ctx: CheckContext, collection: CollectionProfile, what: string): Promise<HttpResponse> {
-  const open = await errorProbes.withoutCredentials(ctx, collection);
-  if (open.status >= 200 && open.status < 300) throw new CheckSkipped(`${describe(open)} without credentials: ${collection.path} is public, so ${what} cannot be seen there`, 'collections');
-  return open;
-}
 
 export const invalidCredentials401 = defineCheck({
   id: 'AUT-invalid-credentials-401',

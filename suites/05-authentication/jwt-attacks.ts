@@ -13,6 +13,7 @@ import { freshClaims, noScope, signWithTestKey, withoutScope } from '../../src/c
 import { keyFor, publishedKeys } from '../../src/check-kit/jwks.js';
 import { expectStatus } from '../../src/check-kit/expect.js';
 import { scopeAs401 } from '../../src/check-kit/auth.js';
+import { requireProtected } from '../../src/check-kit/protected-route.js';
 
 /** The genuine token, shown accepted on the collection first. */
 async function acceptedGenuine(ctx: CheckContext, client: OAuthClient, collection: CollectionProfile): Promise<{ token: string; jwt: DecodedJwt }> {
@@ -152,6 +153,7 @@ export const scope403 = defineCheck({
   // A server that answers a missing scope with 401 for API keys does so for tokens too: one root cause.
   dependsOn: ['AUT-scope-403'],
   async run(ctx, { jwtAccess, jwtSigningKey, firstCollection: collection }) {
+    await requireProtected(ctx, collection, 'whether a token without the scope is refused');
     const { forged } = await signedWith(ctx, jwtAccess, jwtSigningKey, collection, withoutScope);
     const res = await presentToken(ctx, collection, forged);
     expectStatus(res, 403, `a valid token whose scopes, roles and permissions are only ${noScope}`, res.status === 401 ? scopeAs401 : undefined);

@@ -83,6 +83,8 @@ export interface OAuthServerOptions {
   readonly noClientCredentials?: boolean;
   /** `GET /v2/tasks` takes any bearer value that decodes as a JWT, verifying nothing (a second route with its own, broken, middleware). */
   readonly looseTasksRoute?: boolean;
+  /** GET /v2/tasks needs no token and reads none ([AllowAnonymous], NestJS @Public()): 200 to anyone, whatever Authorization says. */
+  readonly publicTasks?: boolean;
   /**
    * The client is public (a single-page or mobile app): its token requests carry client_id
    * alone, a secret is refused, and client credentials are not its grant (unauthorized_client).
@@ -476,6 +478,7 @@ export async function startOAuthServer(opts: OAuthServerOptions = {}): Promise<O
       if (route === 'POST /oauth/token') return token(req, res);
       if (route === 'GET /v2/projects') return resource(req, res);
       if (/^GET \/v2\/projects\/[^/]+$/.test(route)) return resource(req, res, true);
+      if (route === 'GET /v2/tasks' && opts.publicTasks) return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"items":[]}');
       if (route === 'GET /v2/tasks') return opts.looseTasksRoute && decodes(req.headers.authorization) ? void res.writeHead(200, { 'content-type': 'application/json' }).end('{"items":[]}') : resource(req, res);
       res.writeHead(404, { 'content-type': 'application/problem+json' }).end(JSON.stringify({ title: 'Not Found', status: 404 }));
     };
