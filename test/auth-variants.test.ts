@@ -23,7 +23,7 @@ import { HttpClient } from '../src/http/client.js';
 import { generateTlsMaterial } from '../reference-server/src/certificates.js';
 import { startSessionServer, type SessionServerOptions } from './support/session-server.js';
 import { startTarget, startVariant, type Target } from './support/target.js';
-import { jsonOf, type Rewrites } from './support/rewriting-proxy.js';
+import { jsonOf, startRewritingProxy, type Rewrites } from './support/rewriting-proxy.js';
 
 const aut = catalogue.filter((c) => c.section === 'AUT');
 let open: { close(): Promise<void> } | undefined;
@@ -337,5 +337,26 @@ describe('an API that answers a request without credentials with a redirect to i
     open = variant;
     const { results } = await runChecks({ profile: variant.profile, checks: aut.filter((c) => c.id === 'AUT-key-not-in-query'), seed: 2, client: variant.client });
     expect(worstFinding(results)!.message).toMatch(/with the key in \?api_key= and no credential header: the key was accepted from the URL, expected 401 \(or the 302 a request without credentials gets\)/);
+  });
+});
+
+describe('AUT-no-credential-in-url with a short credential (a CI key, the FastAPI tutorial\'s token that is the username)', () => {
+  const noCredentialInUrl = aut.filter((c) => c.id === 'AUT-no-credential-in-url');
+
+  it('takes the value in ordinary data (an item named "restprobe thing" for the key "thing") for no leak, noted', async () => {
+    const items = await startItemsServer();
+    open = items;
+    const { results } = await runChecks({ profile: items.profile({ apiKey: 'thing' }), checks: noCredentialInUrl, seed: 2 });
+    expect(results.map((r) => [r.status, r.message])).toEqual([['pass', '']]);
+    expect(results[0]!.evidence.notes.join('\n')).toMatch(/shows the value of API_KEY outside a URL's query, as ordinary data may: a credential under 16 characters is judged only in a query/);
+  });
+
+  it('still fails it in a URL\'s query (a Location ?token=thing)', async () => {
+    const items = await startItemsServer();
+    const proxy = await startRewritingProxy(items.url, { response: (res, req) => (req.method === 'POST' && res.headers['location'] !== undefined ? { ...res, headers: { ...res.headers, location: `${res.headers['location']}?token=${req.headers['x-api-key']}` } } : res) });
+    open = { close: async () => { await proxy.close(); await items.close(); } };
+    const { results } = await runChecks({ profile: { ...items.profile({ apiKey: 'thing' }), baseUrl: proxy.url }, checks: noCredentialInUrl, seed: 2 });
+    expect(results.map((r) => r.status)).toEqual(['fail']);
+    expect(results[0]!.message).toMatch(/carries the caller's credential \(API_KEY\) in the location header as a query parameter/);
   });
 });

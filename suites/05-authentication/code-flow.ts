@@ -25,7 +25,7 @@ export const pkceRequired = defineCheck({
 export const pkcePlainRefused = defineCheck({
   id: 'AUT-pkce-plain-refused',
   title: 'The plain PKCE method gets no usable code',
-  rule: 'An authorization request with `code_challenge_method=plain` MUST be refused, or its code refused at the token endpoint: the challenge is S256 (conventions §5.8; RFC 7636 §4.2, RFC 9700 §2.1.1).',
+  rule: 'An authorization request with `code_challenge_method=plain` MUST be refused, or its code refused at the token endpoint: the challenge is S256. The MUST is the conventions\' (§5.8 allows the code flow with `code_challenge_method=S256` only); RFC 7636 §4.2 and RFC 9700 §2.1.1 constrain clients, and a server that offers `plain` (Keycloak\'s default client) breaks no RFC.',
   severity: 'must',
   needs: ['oauthCodeFlow'],
   judges: authorizationAnswers,
