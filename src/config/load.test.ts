@@ -1,4 +1,5 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { serverKeptFields } from '../model/server-kept-fields.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -36,6 +37,14 @@ async function loadError(opts: LoadProfileOptions, code: RestprobeErrorCode): Pr
 const env = { RESTPROBE_API_KEY: 'k3y-s3cr3t-value' };
 
 describe('loadProfile: valid configs', () => {
+  it('leaves out of the default volatile fields a field a body sends (an app\'s own version), and keeps [] as given', async () => {
+    const sent = await configFile('sent.json', { baseUrl: 'https://api.example.com/', collections: [{ name: 'apps', path: '/apps', create: { body: { name: 'a', version: '1.0' } } }, { name: 'plain', path: '/plain', volatileFields: [] }] });
+    const [apps, plain] = (await loadProfile({ configPath: sent, env: {} })).collections;
+    expect(apps!.volatileFields).toEqual(serverKeptFields.filter((f) => f !== 'version'));
+    expect(apps!.volatileFields).toContain('updated_at');
+    expect(plain!.volatileFields).toEqual([]);
+  });
+
   it('fills every default from a minimal file', async () => {
     const path = await configFile('minimal.json', { baseUrl: 'https://api.example.com/', collections: [{ name: 'projects', path: '/v2/projects' }] });
     const profile = await loadProfile({ configPath: path, env: {} });
@@ -48,7 +57,7 @@ describe('loadProfile: valid configs', () => {
           path: '/v2/projects',
           itemPath: '/v2/projects/{id}',
           idField: 'id',
-          volatileFields: [],
+          volatileFields: serverKeptFields,
           newId: 'uuid',
           idType: 'string',
           methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],

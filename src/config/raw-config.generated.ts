@@ -297,7 +297,7 @@ export interface RawCollection {
   readonly patch?: RawBody;
   /** A well-formed JSON body that the server must reject with 422. Default: derived from the create body. */
   readonly invalid?: RawBody;
-  /** Fields the server may change on its own (timestamps, revisions); ignored when representations are compared. */
+  /** Fields the server may change on its own (timestamps, revisions); ignored when representations are compared. Default: the names frameworks give such fields (updated_at, updatedAt, version, lock_version, rowVersion, concurrencyStamp, __v, _rev and the like), less any the create, replace or patch body sends; [] compares every field. */
   readonly volatileFields?: readonly string[];
   /** Fields the API takes in a create or update but never shows in an answer (a password; the FastAPI tutorial's `secret_name`, left out of its response model; OpenAPI's `writeOnly`): not expected back when an answer is compared with what was sent. */
   readonly writeOnlyFields?: readonly string[];

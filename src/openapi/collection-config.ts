@@ -4,6 +4,7 @@
  * sub-collections, with a comment for each thing the document said that the config cannot
  * hold and a commented line for each thing it could hold but the document did not say.
  */
+import { isServerKeptName } from '../model/server-kept-fields.js';
 import type { RawChild, RawCollection } from '../config/raw-config.js';
 import type { CollectionMethod } from '../model/profile.js';
 import type { BodyInference, BodyResult } from './bodies.js';
@@ -34,8 +35,6 @@ const collectionMethods: readonly CollectionMethod[] = ['GET', 'POST', 'PUT', 'P
 /** `{owner}` in a path template becomes the config's `{id}`. */
 const withId = (path: string, param: string | undefined): string => (param === undefined ? path : path.replace(`{${param}}`, '{id}'));
 
-/** Fields a server changes on its own: timestamps of the last change, revisions. */
-const volatileName = /^(updated|modified|last_?modified|changed|last_?updated)(_?(at|on|date|time))?$|^(etag|revision|version_?number)$/i;
 
 function itemSchema(doc: OpenApiDocument, get: Operation | undefined, listItems: Located | undefined): FlatSchema | undefined {
   const media = get === undefined ? undefined : jsonMedia(successResponse(get)?.content);
@@ -176,7 +175,12 @@ export function collectionConfig(ctx: CollectionContext, shape: CollectionShape,
     } else fillIns.push(`create.body: a body that creates a valid item (${create.problem})`);
   }
 
-  const volatile = item === undefined ? [] : [...item.properties.keys()].filter((k) => volatileName.test(k.replace(/([a-z])([A-Z])/g, '$1_$2')));
+  // Fields a server keeps on its own; one the create body may send (an app's own `version`, not readOnly) is the client's.
+  const sentByClient = (k: string): boolean => {
+    const p = createSchema?.properties.get(k);
+    return p !== undefined && flatten(doc, p).readOnly !== true;
+  };
+  const volatile = item === undefined ? [] : [...item.properties.keys()].filter((k) => isServerKeptName(k) && !sentByClient(k));
   if (volatile.length > 0) config['volatileFields'] = volatile;
   // Taken but never shown: `writeOnly`, or a create field the item's schema leaves out (FastAPI's separate response model).
   const writeOnly = createSchema === undefined ? [] : [...createSchema.properties].filter(([k, p]) => flatten(doc, p).writeOnly || (item !== undefined && item.properties.size > 0 && !item.properties.has(k))).map(([k]) => k);

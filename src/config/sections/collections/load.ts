@@ -1,6 +1,7 @@
 /** The `collections` section as {@link CollectionProfile}s: every default applied, names unique. */
 import type { RawCollection, RawConfig } from '../../raw-config.js';
 import { conventionalEnvelope } from '../../../model/page-envelope.js';
+import { serverKeptFields } from '../../../model/server-kept-fields.js';
 import type { CollectionMethod, CollectionProfile, PaginationProfile } from './profile.js';
 
 /** What a collection (and a sub-collection) holds where the config says nothing. */
@@ -9,7 +10,8 @@ export const collectionDefaults = {
   newId: 'uuid',
   idType: 'string',
   methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as readonly CollectionMethod[],
-  volatileFields: [] as readonly string[],
+  /** Common names of fields a server keeps on its own, less those a collection's bodies send. */
+  volatileFields: serverKeptFields,
   pagination: { style: 'cursor', param: 'cursor', limitParam: 'limit', offsetParam: 'offset', pageParam: 'page', firstPage: 1, sortParam: 'sort' },
   /** The keys of `pagination.envelope` the config leaves out: the conventions' page. */
   pageEnvelope: conventionalEnvelope,
@@ -39,6 +41,12 @@ function paginationProfile(raw: RawCollection['pagination']): PaginationProfile 
   return { ...collectionDefaults.pagination, ...rest, ...(filled && { envelope: filled }) };
 }
 
+/** The default volatile fields: a field a create, replace or patch body sends is the client's to set, not the server's. */
+function serverKeptFieldsNotSent(raw: RawCollection): readonly string[] {
+  const sent = new Set([raw.create?.body, raw.replace?.body, raw.patch?.body].flatMap((b) => (typeof b === 'object' && b !== null && !Array.isArray(b) ? Object.keys(b) : [])));
+  return collectionDefaults.volatileFields.filter((f) => !sent.has(f));
+}
+
 export function collectionProfile(raw: RawCollection): CollectionProfile {
   return {
     name: raw.name,
@@ -49,7 +57,7 @@ export function collectionProfile(raw: RawCollection): CollectionProfile {
     replaceBody: raw.replace?.body,
     patchBody: raw.patch?.body,
     invalidBody: raw.invalid?.body,
-    volatileFields: raw.volatileFields ?? collectionDefaults.volatileFields,
+    volatileFields: raw.volatileFields ?? serverKeptFieldsNotSent(raw),
     ...(raw.writeOnlyFields !== undefined && raw.writeOnlyFields.length > 0 && { writeOnlyFields: raw.writeOnlyFields }),
     newId: raw.newId ?? collectionDefaults.newId,
     idType: raw.idType ?? collectionDefaults.idType,
