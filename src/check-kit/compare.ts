@@ -1,6 +1,9 @@
 /**
  * Representation comparison that ignores what the server may change on its own
- * (`volatileFields`: timestamps and the like) and reports the first differences.
+ * (`volatileFields`: timestamps and the like) and reports the first differences. Two
+ * date-times that name one instant at the coarser of their precisions are equal: a create's
+ * answer may carry the milliseconds a MySQL DATETIME then drops (or rounds), or the
+ * nanoseconds Postgres keeps as microseconds (Sequelize, Hibernate).
  */
 import { brief } from './expect.js';
 
@@ -13,9 +16,21 @@ export function diffRepresentations(
   const out: string[] = [];
   for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
     if (volatileFields.includes(key)) continue;
-    if (!deepEqual(before[key], after[key])) out.push(`${key}: ${brief(before[key], 60)} → ${brief(after[key], 60)}`);
+    if (!deepEqual(before[key], after[key]) && !sameInstant(before[key], after[key])) out.push(`${key}: ${brief(before[key], 60)} → ${brief(after[key], 60)}`);
   }
   return out;
+}
+
+const dateTime = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d{1,9}))?(Z|[+-]\d\d:\d\d)$/i;
+
+/** Whether two RFC 3339 date-times are one instant at the coarser precision: within one unit of it (a store truncates, or rounds). */
+export function sameInstant(a: unknown, b: unknown): boolean {
+  if (typeof a !== 'string' || typeof b !== 'string') return false;
+  const [ma, mb] = [dateTime.exec(a), dateTime.exec(b)];
+  if (ma === null || mb === null || (ma[2] ?? '') === (mb[2] ?? '')) return false;
+  const seconds = (m: RegExpExecArray): number => Date.parse(`${m[1]!}${m[3]!}`) / 1000 + Number(`0.${m[2] ?? '0'}`);
+  const unit = 10 ** -Math.min((ma[2] ?? '').length, (mb[2] ?? '').length);
+  return Math.abs(seconds(ma) - seconds(mb)) < unit;
 }
 
 export function deepEqual(a: unknown, b: unknown): boolean {
