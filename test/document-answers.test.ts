@@ -45,6 +45,11 @@ function document(serverUrl: string, { onlySuccess = false }: { readonly onlySuc
       '/books/latest': {
         get: { responses: { '200': { description: 'the newest', content: { 'application/json': { schema: book } } } } },
       },
+      '/books/{id}/reviews': {
+        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer' } }],
+        // As NestJS's @ApiNotFoundResponse({ description }) writes a 404 (no content), and as ASP.NET's ApiExplorer documents ProblemDetails (application/json).
+        get: { responses: { '200': { description: 'reviews', content: { 'application/json': { schema: { type: 'array' } } } }, '404': { description: 'no such book' }, '400': { description: 'bad', content: { 'application/json': { schema: { type: 'object', required: ['title'], properties: { title: { type: 'string' } } } } } } } },
+      },
       '/books/{id}/cover': {
         parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer' } }],
         get: { responses: { '200': { description: 'the cover', content: { 'image/png': {} } }, '404': { description: 'no such book', content: problem } } },
@@ -105,6 +110,17 @@ describe('DocumentJudge: which operation an answer answered', () => {
     expect(judged(mediaTypeRule, html)).toEqual(['answered 404 with Content-Type text/html, which is not documented (documented: application/problem+json)']);
     // A HEAD has no body to judge.
     expect(judged(mediaTypeRule, received('HEAD', `${base}/v1/books/7`, 200, { 'content-type': 'text/plain' }))).toEqual([undefined]);
+  });
+
+  it('warns, not fails, an error body where the response has no content (left undescribed), and problem+json where application/json is documented, judged by its schema', () => {
+    const notFound = received('GET', `${base}/v1/books/7/reviews`, 404, { 'content-type': 'application/json' }, '{"statusCode":404,"message":"Not Found"}');
+    expect(judged(mediaTypeRule, notFound)).toEqual([{ should: 'answered 404 with a application/json body where the document describes no body' }]);
+    const bad = (text: string) => received('GET', `${base}/v1/books/7/reviews`, 400, { 'content-type': 'application/problem+json' }, text);
+    expect(judged(mediaTypeRule, bad('{"title":"Bad Request","status":400}'))).toEqual([{ should: 'answered 400 with Content-Type application/problem+json where the document lists application/json (as ASP.NET\'s ApiExplorer and FastAPI document problem details): judged by that schema' }]);
+    expect(judged(schemaRule, bad('{"title":"Bad Request","status":400}'))).toEqual([undefined]);
+    expect(judged(schemaRule, bad('{"title":7}'))[0]).toMatch(/^answered 400 with a body where \/title must be string/);
+    // A success with a body the document does not describe is still a failure: clients are generated from it.
+    expect(judged(mediaTypeRule, received('GET', `${base}/v1/books/7/cover`, 200, { 'content-type': 'application/json' }, '{}'))).toEqual(['answered 200 with Content-Type application/json, which is not documented (documented: image/png)']);
   });
 
   it('reads 3.0 nullable, and finds a field retyped', () => {

@@ -70,6 +70,18 @@ function covers(range: string, essence: string): boolean {
 
 const isJson = (essence: string): boolean => essence === 'application/json' || /^[a-z]+\/[^/]+\+json$/.test(essence);
 
+/**
+ * The documented media type an answer's body is judged by: the one that covers its type, or
+ * for a `+json` type (problem+json) a documented plain `application/json`, as generators
+ * document ProblemDetails (ASP.NET's ApiExplorer, so Swashbuckle and NSwag; FastAPI's 422).
+ */
+function documentedMedia(response: Response, essence: string): { readonly media: Response['content'][number]; readonly asJson: boolean } | undefined {
+  const media = response.content.find((m) => covers(m.type, essence));
+  if (media !== undefined) return { media, asJson: false };
+  const json = essence.endsWith('+json') ? response.content.find((m) => essenceOf(m.type) === 'application/json') : undefined;
+  return json === undefined ? undefined : { media: json, asJson: true };
+}
+
 /** A header's first value, as undici gives it. */
 function headerOf(exchange: ReceivedExchange, name: string): string | undefined {
   const value = exchange.response.rawHeaders[name.toLowerCase()];
@@ -257,8 +269,16 @@ export const mediaTypeRule: AnswerRule = (answer) => {
   const listed = response.content.map((m) => m.type);
   if (type === undefined) return `answered ${exchange.response.status} with a body and no Content-Type (documented: ${listed.join(', ') || 'no body'})`;
   const essence = essenceOf(type);
-  if (listed.length === 0) return `answered ${exchange.response.status} with a ${essence} body where the document describes no body`;
-  return listed.some((range) => covers(range, essence)) ? undefined : `answered ${exchange.response.status} with Content-Type ${essence}, which is not documented (documented: ${listed.join(', ')})`;
+  const status = exchange.response.status;
+  if (listed.length === 0) {
+    // A response without `content` leaves its payload undescribed (OpenAPI 3.1 §4.8.17: content describes potential payloads): NestJS's
+    // @ApiNotFoundResponse({ description }) and springdoc's content = @Content() document an error so, with the framework's JSON error body.
+    const problem = `answered ${status} with a ${essence} body where the document describes no body`;
+    return status >= 400 ? { should: problem } : problem;
+  }
+  const found = documentedMedia(response, essence);
+  if (found === undefined) return `answered ${status} with Content-Type ${essence}, which is not documented (documented: ${listed.join(', ')})`;
+  return found.asJson ? { should: `answered ${status} with Content-Type ${essence} where the document lists ${found.media.type} (as ASP.NET's ApiExplorer and FastAPI document problem details): judged by that schema` } : undefined;
 };
 
 /** DOC-body-matches-schema: a JSON body validates against the schema of its documented media type. */
@@ -268,7 +288,7 @@ export const schemaRule: AnswerRule = (answer, judge) => {
   const type = headerOf(exchange, 'content-type');
   if (response === undefined || body === undefined || type === undefined) return undefined;
   const essence = essenceOf(type);
-  const media = response.content.find((m) => covers(m.type, essence));
+  const media = documentedMedia(response, essence)?.media;
   if (media?.schema === undefined || !isJson(essence)) return undefined;
   let value: unknown;
   try {
