@@ -73,7 +73,7 @@ export const putReplaces = defineCheck({
     // A read cache the PUT did not clear shows the item as it was before, every field: said, so the cache is not mistaken for a merge.
     const asBefore = put.before?.status === 200 && isObject(put.before.json) && diffRepresentations(put.before.json, after, collection.volatileFields).length === 0;
     const cached = asBefore ? '; the GET after the PUT showed the item exactly as the GET before it, as a read cache the PUT did not clear would' : '';
-    ensure(kept.length === 0, `after a PUT that omitted them, fields kept their values (${kept.join('; ')})${cached}, expected them reset or removed`, 'omitted fields reset', kept.join('; '));
+    ensure(kept.length === 0, `after a PUT that omitted them, fields kept their values (${kept.join('; ')})${cached}, expected them reset or removed (where a value is also the field's default, a model's "open", the reset gives it back: give create.body another value there)`, 'omitted fields reset', kept.join('; '));
     const off = valuesNotStored(replacement, after, (line) => ctx.note(line), collection.writeOnlyFields);
     ensure(off.length === 0, `after PUT the resource does not hold the new values (${off.join('; ')}), expected the replacement`, brief(replacement), brief(after));
   },
