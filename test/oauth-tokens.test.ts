@@ -167,6 +167,12 @@ describe('a conforming authorization server', () => {
     expect(short.by['AUT-client-credentials-token'], short.explain).toBe('fail');
   });
 
+  it('refusing a reused refresh token with 401 token_inactive (older Ory Hydra): a failure on the code, not a setup error blaming the client that was just served', async () => {
+    const { by, explain, results } = await run({ reusedRefreshError: { status: 401, error: 'token_inactive' } });
+    expect(by, explain).toEqual({ ...allPass, 'STA-refresh-old-refused': 'fail' });
+    expect(results.find((r) => r.id === 'STA-refresh-old-refused')!.message).toMatch(/presenting the rotated-out refresh token at once.*→ 401.*expected 400/);
+  });
+
   it('answering invalid_grant with 403 (as Auth0 does): the refusals hold, the status is warned', async () => {
     const { by, explain } = await run({ invalidGrantStatus: 403 });
     const warned = ['AUT-pkce-verifier-checked', 'AUT-code-single-use', 'STA-refresh-old-refused', 'STA-refresh-reuse-revokes-family'];

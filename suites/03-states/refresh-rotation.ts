@@ -96,7 +96,7 @@ export const refreshOldRefused = defineCheck({
     requireTokens(f.first, 'refreshing with a fresh refresh token');
     const reuse = reached(f, f.reuse);
     if (reuse === undefined) throw new CheckSkipped(`${describe(f.first)} returned the same refresh token or none: there is no rotated-out token to present (STA-refresh-rotates judges that)`);
-    expectTokenError(reuse, 'invalid_grant', [400], 'presenting the rotated-out refresh token at once (conventions §3: a refresh invalidates the old token; a reuse grace period, as Okta keeps 30 s by default, shows so)');
+    expectTokenError(reuse, 'invalid_grant', [400], 'presenting the rotated-out refresh token at once (conventions §3: a refresh invalidates the old token; a reuse grace period, as Okta keeps 30 s by default, shows so)', { clientShown: true });
   },
 });
 
@@ -114,7 +114,7 @@ export const refreshReuseRevokesFamily = defineCheck({
     // Not a dependency on STA-refresh-old-refused: that one may only warn (a 403 refusal), and the reuse is still judged.
     const newest = reached(f, f.newest);
     if (newest === undefined) throw new CheckSkipped('the rotated-out refresh token still works, so no reuse was detected: STA-refresh-old-refused judges that');
-    expectTokenError(newest, 'invalid_grant', [400], 'presenting the newest refresh token after the old one was reused (conventions §3: reuse revokes the whole family)');
+    expectTokenError(newest, 'invalid_grant', [400], 'presenting the newest refresh token after the old one was reused (conventions §3: reuse revokes the whole family)', { clientShown: true });
   },
 });
 

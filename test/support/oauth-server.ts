@@ -47,6 +47,8 @@ export interface OAuthServerOptions {
   readonly issuerPath?: string;
   /** invalid_grant errors get this status (Auth0 sends 403). */
   readonly invalidGrantStatus?: number;
+  /** How a reused (rotated-out) refresh token is refused, instead of 400 invalid_grant: Ory Hydra's older 401 token_inactive. */
+  readonly reusedRefreshError?: { readonly status: number; readonly error: string };
   /** Keycloak's extra claims on a service account's token: `email_verified: false`, `clientAddress`, `clientHost`, `preferred_username`, `azp`. */
   readonly keycloakClaims?: boolean;
   /** An invalid token gets 400 with an invalid_token challenge (RFC 6750 §3.1 says SHOULD 401; the conventions say 401). */
@@ -370,7 +372,7 @@ export async function startOAuthServer(opts: OAuthServerOptions = {}): Promise<O
       if (r === undefined || revokedFamilies.has(r.family)) return tokenError(res, 'invalid_grant');
       if (!r.active) {
         if (!has('refresh-reuse-no-revoke')) revoke(r.family);
-        return tokenError(res, 'invalid_grant');
+        return opts.reusedRefreshError ? tokenError(res, opts.reusedRefreshError.error, opts.reusedRefreshError.status) : tokenError(res, 'invalid_grant');
       }
       if (has('refresh-not-rotated')) return tokenAnswer(res, username, 'read:* write:*', undefined);
       if (!has('old-refresh-still-valid')) r.active = false;
