@@ -66,7 +66,8 @@ export const rateLimitEnforced = defineCheck({
     // declared burst) and what refills, and every further window the limit again. An unknown
     // window is taken as a second at least, the grain of RateLimit fields: a slow endpoint's
     // burst may outlast it, and a limiter of 5 a second then serves more than 10.
-    const allowedIn = (ms: number | undefined): number | undefined => (limit === undefined ? undefined : Math.max(limit, probe.burst ?? limit) + limit * (1 + Math.floor(took / (ms ?? unknownWindowFloorMs))));
+    const oneWindow = limit === undefined ? undefined : Math.max(limit, probe.burst ?? limit) + limit;
+    const allowedIn = (ms: number | undefined): number | undefined => (limit === undefined || oneWindow === undefined ? undefined : oneWindow + limit * Math.floor(took / (ms ?? unknownWindowFloorMs)));
     const allowed = allowedIn(windowMs);
     if (burst.stop !== undefined) {
       expectStatus(burst.stop.res, 429, `after ${burst.served} served requests, the answer of the limiter`);
@@ -76,7 +77,7 @@ export const rateLimitEnforced = defineCheck({
       }
       // Past what one window allows, an unknown window cannot be taken for a second: a limit of
       // 5 a minute served 15 times in a 3 s burst (several times over) would pass as 5 a second.
-      if (limit !== undefined && windowMs === undefined && burst.served > allowedIn(Infinity)!) {
+      if (oneWindow !== undefined && windowMs === undefined && burst.served > oneWindow) {
         throw new CheckSkipped(`${burst.served} requests as ${probe.client.label} were served in ${took} ms before the 429: more than a limit of ${limit} allows in one window, and no more than it allows in windows of a second; which is right, neither rateLimit.window nor a RateLimit-Policy says`, 'rateLimit.window');
       }
       return;
@@ -203,6 +204,8 @@ export const rateLimitPerClient = defineCheck({
     // and a counter both share may refill between two refusals (a token every window / quota).
     const together = ctx.profile.http.concurrency >= 3;
     const refillMs = windowMs === undefined ? undefined : windowMs / quota;
+    // Whether a counter both share may have given a request back between two refusals `ms` apart.
+    const mayRefillIn = (ms: number): boolean => windowMs === undefined || sharedRefills(quota, windowMs, ms) > 1;
     const theirs: Sent[] = [];
     let compared = 0;
     let tooSlow = 0;
@@ -226,7 +229,7 @@ export const rateLimitPerClient = defineCheck({
       last = after;
       if (!limitedNow(before) || !limitedNow(after)) continue;
       // No window known, any span may hold a refill.
-      if (!together && (refillMs === undefined || after.at - before.left >= refillMs)) {
+      if (!together && mayRefillIn(after.at - before.left)) {
         tooSlow++;
         continue;
       }
