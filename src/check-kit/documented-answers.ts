@@ -72,13 +72,14 @@ const isJson = (essence: string): boolean => essence === 'application/json' || /
 
 /**
  * The documented media type an answer's body is judged by: the one that covers its type, or
- * for a `+json` type (problem+json) a documented plain `application/json`, as generators
- * document ProblemDetails (ASP.NET's ApiExplorer, so Swashbuckle and NSwag; FastAPI's 422).
+ * for an error in problem+json a documented plain `application/json`, as generators document
+ * ProblemDetails (ASP.NET's ApiExplorer, so Swashbuckle and NSwag; FastAPI's 422). A success
+ * in another type than the one documented is not covered: clients are generated from it.
  */
-function documentedMedia(response: Response, essence: string): { readonly media: Response['content'][number]; readonly asJson: boolean } | undefined {
+function documentedMedia(response: Response, essence: string, status: number): { readonly media: Response['content'][number]; readonly asJson: boolean } | undefined {
   const media = response.content.find((m) => covers(m.type, essence));
   if (media !== undefined) return { media, asJson: false };
-  const json = essence.endsWith('+json') ? response.content.find((m) => essenceOf(m.type) === 'application/json') : undefined;
+  const json = essence === 'application/problem+json' && status >= 400 ? response.content.find((m) => essenceOf(m.type) === 'application/json') : undefined;
   return json === undefined ? undefined : { media: json, asJson: true };
 }
 
@@ -276,7 +277,7 @@ export const mediaTypeRule: AnswerRule = (answer) => {
     const problem = `answered ${status} with a ${essence} body where the document describes no body`;
     return status >= 400 ? { should: problem } : problem;
   }
-  const found = documentedMedia(response, essence);
+  const found = documentedMedia(response, essence, status);
   if (found === undefined) return `answered ${status} with Content-Type ${essence}, which is not documented (documented: ${listed.join(', ')})`;
   return found.asJson ? { should: `answered ${status} with Content-Type ${essence} where the document lists ${found.media.type} (as ASP.NET's ApiExplorer and FastAPI document problem details): judged by that schema` } : undefined;
 };
@@ -288,7 +289,7 @@ export const schemaRule: AnswerRule = (answer, judge) => {
   const type = headerOf(exchange, 'content-type');
   if (response === undefined || body === undefined || type === undefined) return undefined;
   const essence = essenceOf(type);
-  const media = documentedMedia(response, essence)?.media;
+  const media = documentedMedia(response, essence, exchange.response.status)?.media;
   if (media?.schema === undefined || !isJson(essence)) return undefined;
   let value: unknown;
   try {

@@ -110,6 +110,11 @@ export const keyNotInQuery = defineCheck({
   judges: ['2xx', '3xx', '4xx'],
   async run(ctx, { collection, credentials }) {
     const refusal = (await requireProtected(ctx, collection, 'whether a key in the URL is accepted')).status;
+    if (refusal >= 300 && refusal < 400) {
+      // A redirect is a refusal only where the configured key is served: a target that redirects every request refuses nothing.
+      const control = await sharedGet(ctx, { path: collection.path });
+      if (control.status < 200 || control.status > 299) throw setupError(control, `${describe(control)} with the configured credentials too, so a ${refusal} to a key in the URL says nothing of it`);
+    }
     const key = await currentKey(ctx, credentials);
     // The key's own header name too (x-api-key): a gateway may take it in the query under the same name.
     const header = ctx.profile.auth.apiKey?.header.toLowerCase();

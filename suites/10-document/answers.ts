@@ -34,7 +34,7 @@ export const statusDocumented = answersCheck(
 export const mediaTypeDocumented = answersCheck(
   'DOC-media-type-documented',
   "Every answer's media type is documented",
-  'An answer with a body MUST carry a Content-Type whose media type the document lists for that operation and status; it SHOULD where an error answer\'s response has no `content` (its payload left undescribed, OpenAPI 3.1 §4.8.17), or where a `+json` type (problem+json) answers for a documented `application/json`, whose schema then judges the body (as ASP.NET\'s ApiExplorer and FastAPI document problem details).',
+  'An answer with a body MUST carry a Content-Type whose media type the document lists for that operation and status; it SHOULD where an error answer\'s response has no `content` (its payload left undescribed, OpenAPI 3.1 §4.8.17), or where an error in problem+json answers for a documented `application/json`, whose schema then judges the body (as ASP.NET\'s ApiExplorer and FastAPI document problem details).',
   mediaTypeRule,
   'media type',
 );
