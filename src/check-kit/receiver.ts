@@ -26,9 +26,33 @@ export interface Delivered {
 export const is2xx = (d: Delivered): boolean => d.res.status >= 200 && d.res.status < 300;
 export const is4xx = (d: Delivered): boolean => d.res.status >= 400 && d.res.status < 500;
 
-/** Fails with `accepted …` unless the receiver refused the delivery with a 4xx. */
-export function expectRefused(sent: Delivered, accepted: string): void {
+/**
+ * Fails with `accepted …` unless the receiver refused the delivery with a 4xx. A refusal
+ * counts only where the receiver acknowledges a valid delivery ({@link validAcknowledged}):
+ * one that refuses everything (a Python receiver that verifies `json.dumps` of the parsed
+ * body) refuses a bad one for no reason the check is about.
+ */
+export async function expectRefused(ctx: CheckContext, receiver: ReceiverTarget, sent: Delivered, accepted: string): Promise<void> {
   if (!is4xx(sent)) throw new CheckFailure(`accepted ${accepted} (${sent.res.status})`, 'a 4xx', String(sent.res.status), sent.res.exchangeIndex);
+  await validAcknowledged(ctx, receiver, sent);
+}
+
+/**
+ * Ends the check not judged unless a valid delivery, signed as the sender signs one and sent
+ * once for the run's refusal checks, got a 2xx: then a refusal of `refused` is the receiver
+ * telling a bad delivery from a good one. EVT-receiver-valid-2xx judges the valid one.
+ */
+export async function validAcknowledged(ctx: CheckContext, receiver: ReceiverTarget, refused: Delivered): Promise<void> {
+  const valid = await ctx.sharedAnswers(
+    `a valid delivery to ${receiver.url}`,
+    (sender) => {
+      const e = newEvent(receiver);
+      return deliver(sender, receiver, 'a valid delivery, to tell a refusal from refusing everything', signedHeaders(receiver, e), e.body);
+    },
+    (d, take) => ({ ...d, res: take(d.res) }),
+  );
+  if (is2xx(valid)) return;
+  throw new RestprobeError('ERR_BLOCKED', `not judged: the receiver answered ${refused.res.status} here, and ${valid.res.status} to a valid delivery too, so its refusal tells nothing of what this delivery got wrong (EVT-receiver-valid-2xx judges the valid one)`, [], { exchange: valid.res.exchangeIndex, rootCause: 'EVT-receiver-valid-2xx failed' });
 }
 
 /** Now, in the seconds signature timestamps count. */

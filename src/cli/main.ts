@@ -220,7 +220,7 @@ Examples:
     .option('--answer-within-ms <n>', 'how fast a valid delivery must get its 2xx', '5000')
     .option('--tolerance-seconds <n>', "the receiver's timestamp tolerance; stale and future probes go ten times past it", '300')
     .option('--processed-url <template>', 'where the receiver tells how often it processed an event ({id} replaced; a GET answering JSON with a numeric count): a repeat must then be processed once; without it, that is not judged (skip)')
-    .option('--settle-ms <n>', 'how long the processed count may take to show the first delivery before the repeat is sent, and to settle after the repeat (at least; twice what the first took where that is longer): a receiver that works asynchronously counts later', '2000')
+    .option('--settle-ms <n>', 'how long the processed count may take to settle after the repeat (at least; twice what the first processing took where that is longer; the first is waited on for four times this before the repeat is sent): a receiver that works asynchronously counts later', '2000')
     .option('--header <line>', "a header sent with every delivery, 'Name: value' (a gateway's key); repeatable", collect, [])
     .option('--json', 'the JSON report on stdout, instead of a line per check and the summary', false)
     .option('--report-dir <dir>', 'also write the report files here, as run does (default formats json,junit,md,html)')
