@@ -20,6 +20,7 @@ import { receiverCatalogue } from '../suites/catalogue.js';
 import { checkReceiverCommand, parseHeaderLines } from '../src/cli/webhooks-command.js';
 import { startLibraryReceiver, type LibraryReceiver, type LibraryReceiverOptions } from './support/webhook-receivers.js';
 import { receiverFaultCatalogue, startReferenceReceiver } from '../reference-server/src/index.js';
+import { verify } from '../src/webhooks/signing.js';
 
 const secret = `whsec_${randomBytes(24).toString('base64')}`;
 const fast = { answerWithinMs: 300, slowMs: 700 };
@@ -312,6 +313,26 @@ describe('receivers built on the senders\' own libraries', () => {
     const refusals = ['EVT-receiver-bad-signature-4xx', 'EVT-receiver-reserialised-4xx', 'EVT-receiver-timestamp-4xx', 'EVT-receiver-unsigned-4xx'];
     expect(verdicts(results)).toMatchObject({ 'EVT-receiver-valid-2xx': 'fail', ...Object.fromEntries(refusals.map((id) => [id, 'error'])) });
     for (const id of refusals) expect(results.find((r) => r.id === id)!.message).toMatch(/not judged: the receiver answered 400 here, and 400 to a valid delivery too/);
+  });
+
+  it('a receiver that reads Svix\'s own header names (svix-id, svix-timestamp, svix-signature), as Clerk\'s and Resend\'s documented receivers do, passes as one that reads the Standard Webhooks names', async () => {
+    const seen = new Set<string>();
+    const server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const at = (name: string) => (typeof req.headers[name] === 'string' ? (req.headers[name] as string) : undefined);
+        const ts = Number(at('svix-timestamp'));
+        const ok = verify('standard', secret, { id: at('svix-id'), timestamp: at('svix-timestamp'), signature: at('svix-signature') }, Buffer.concat(chunks)).ok && Math.abs(Date.now() / 1000 - ts) <= 300;
+        if (ok) seen.add(at('svix-id')!);
+        res.writeHead(ok ? 204 : 400).end();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    open.push({ url: '', processedUrl: '', close: () => new Promise((resolve) => server.close(() => resolve())) });
+    const results = await checkReceiver({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`, secret, scheme: 'standard', answerWithinMs: 2_000, settleMs: 300 });
+    expect(verdicts(results)).toEqual({ ...allPass, 'EVT-receiver-duplicate-2xx': 'skip' });
+    expect(seen.size).toBeGreaterThan(0);
   });
 
   it('--header takes "Name: value" lines only', () => {

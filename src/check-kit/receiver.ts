@@ -10,7 +10,7 @@ import { RestprobeError } from '../errors.js';
 import { CheckFailure } from '../model/check.js';
 import type { CheckContext, HttpResponse } from '../model/context.js';
 import type { ReceiverTarget } from '../model/receiver-need.js';
-import { companionHeaders, probeEvent, signatureHeaders, type ProbeEvent } from '../webhooks/receiver-deliveries.js';
+import { companionHeaders, probeEvent, signatureHeaders, withSignature, type ProbeEvent } from '../webhooks/receiver-deliveries.js';
 
 // What the receiver checks build deliveries with: the scheme's companion headers and whether it carries a timestamp.
 export { companionHeaders };
@@ -92,7 +92,7 @@ export function rotationHeaders(receiver: ReceiverTarget, e: ProbeEvent, oldSecr
   const old = signedHeaders(receiver, e, ts, oldSecret)[name]!;
   // Stripe's `t=…,v1=…`: one timestamp, the signatures after it.
   const both = receiver.scheme === 'standard' ? `${old} ${current[name]!}` : `${old},${current[name]!.split(',').slice(1).join(',')}`;
-  return { ...current, [name]: both };
+  return { ...current, ...withSignature(receiver.scheme, both) };
 }
 
 /**

@@ -4,7 +4,9 @@
  * X-GitHub-Event; Stripe's library parses an event object):
  *
  * - `standard` (Svix and the Standard Webhooks libraries): `webhook-id` (`msg_…`),
- *   `webhook-timestamp`, `webhook-signature`; the body `{type, timestamp, data}`.
+ *   `webhook-timestamp`, `webhook-signature`, and the same under Svix's own names
+ *   (`svix-id`, `svix-timestamp`, `svix-signature`), which unbranded Svix senders (Clerk,
+ *   Resend) send and their documented receivers read; the body `{type, timestamp, data}`.
  * - `github`: `X-GitHub-Event: ping`, `X-GitHub-Delivery` (a GUID), `X-GitHub-Hook-ID`, the
  *   installation target headers, `X-Hub-Signature-256` and the legacy `X-Hub-Signature`
  *   (sha1), `User-Agent: GitHub-Hookshot/…`; the body a ping event.
@@ -53,12 +55,17 @@ export function companionHeaders(scheme: SignatureScheme, event: ProbeEvent, tim
     };
   }
   if (scheme === 'stripe') return { 'content-type': 'application/json; charset=utf-8', 'user-agent': 'Stripe/1.0 (+https://stripe.com/docs/webhooks)' };
-  return { 'content-type': 'application/json', 'user-agent': 'restprobe (Standard Webhooks)', 'webhook-id': event.id, 'webhook-timestamp': String(timestamp) };
+  return { 'content-type': 'application/json', 'user-agent': 'restprobe (Standard Webhooks)', 'webhook-id': event.id, 'webhook-timestamp': String(timestamp), 'svix-id': event.id, 'svix-timestamp': String(timestamp) };
+}
+
+/** The scheme's signature headers given one value (Standard Webhooks' under both its names). */
+export function withSignature(scheme: SignatureScheme, value: string): Record<string, string> {
+  return scheme === 'standard' ? { [signatureHeader[scheme]]: value, 'svix-signature': value } : { [signatureHeader[scheme]]: value };
 }
 
 /** The headers that sign `body` in the scheme (GitHub's legacy sha1 signature too, as GitHub sends it). */
 export function signatureHeaders(scheme: SignatureScheme, secret: string, event: ProbeEvent, timestamp: number, body: Buffer = event.body): Record<string, string> {
   const signed = signHeaders(scheme, secret, event.id, timestamp, body);
-  const signature = { [signatureHeader[scheme]]: signed[signatureHeader[scheme]]! };
+  const signature = withSignature(scheme, signed[signatureHeader[scheme]]!);
   return scheme === 'github' ? { ...signature, 'x-hub-signature': `sha1=${createHmac('sha1', secret).update(body).digest('hex')}` } : signature;
 }
