@@ -51,3 +51,39 @@ describe('a personalised listing answered Cache-Control: no-cache', () => {
     for (const header of ['Authorization', 'X-API-Key'] as const) expect((await judged(header, 'private, no-cache')).status).toBe('pass');
   });
 });
+
+describe('a personalised listing answered Cache-Control: private="Set-Cookie"', () => {
+  it('fails for a key in X-API-Key: a private that names fields keeps only those from shared caches, not the content (RFC 9111 §5.2.2.7)', async () => {
+    const result = await judged('X-API-Key', 'private="Set-Cookie", max-age=60');
+    expect(result.status).toBe('fail');
+    expect(result.evidence.notes.join('\n')).toMatch(/a private naming fields keeps only those from shared caches, not the content/);
+  });
+});
+
+/** The listing answered `cacheControl` and `extra` headers (a CDN's own). */
+async function judgedWith(extra: Record<string, string>) {
+  server = createServer((req, res) => {
+    if (req.headers['x-api-key'] === undefined) return void res.writeHead(401, { 'www-authenticate': 'ApiKey' }).end();
+    res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'private, max-age=60', ...extra }).end(JSON.stringify({ data: [], next_cursor: null }));
+  });
+  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+  const base = testProfile(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, { readOnly: true });
+  const { createBody: _, ...readOnly } = thingsCollection;
+  const { results } = await runChecks({ profile: { ...base, collections: [{ ...readOnly, personalised: true }] }, checks: catalogue.filter((c) => c.id === 'LIM-credentialed-not-public'), seed: 1 });
+  return results[0]!;
+}
+
+describe('a personalised listing answered private, with a header for CDNs beside it', () => {
+  it('fails where CDN-Cache-Control or Surrogate-Control lets the CDN store it (RFC 9213: it overrides Cache-Control there)', async () => {
+    for (const extra of [{ 'cdn-cache-control': 'max-age=600' }, { 'surrogate-control': 'max-age=600' }]) {
+      const result = await judgedWith(extra);
+      expect([result.status, result.message]).toEqual(['fail', expect.stringMatching(/which lets a CDN store it whatever Cache-Control says/)]);
+      await new Promise<void>((resolve) => server!.close(() => resolve()));
+      server = undefined;
+    }
+  });
+
+  it('passes where that header says no-store or private', async () => {
+    expect((await judgedWith({ 'cdn-cache-control': 'no-store' })).status).toBe('pass');
+  });
+});

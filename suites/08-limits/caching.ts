@@ -58,7 +58,7 @@ export const cacheControlWellFormed = defineCheck({
 export const credentialedNotPublic = defineCheck({
   id: 'LIM-credentialed-not-public',
   title: 'Personalised responses are not cached as public',
-  rule: 'A response of a collection the config declares personalised (`collections[].personalised`) MUST NOT be storable by shared caches: no `public` or `s-maxage`, and `private` or `no-store`, unless the request carried `Authorization` and the response no `must-revalidate`, which RFC 9111 §3.5 keeps shared caches from reusing (an API key in another header names an application, and a shared cache may store what it gets).',
+  rule: 'A response of a collection the config declares personalised (`collections[].personalised`) MUST NOT be storable by shared caches: no `public` or `s-maxage`, and `private` or `no-store`, and no `CDN-Cache-Control` or `Surrogate-Control` that lets a CDN store it (RFC 9213), unless the request carried `Authorization` and the response no `must-revalidate`, which RFC 9111 §3.5 keeps shared caches from reusing (an API key in another header names an application, and a shared cache may store what it gets).',
   severity: 'must',
   needs: ['personalised', 'credentials'],
   uses: ['mayWrite'],
@@ -70,13 +70,28 @@ export const credentialedNotPublic = defineCheck({
       const writable = mayWrite && collection.createBody !== undefined ? (collection as WritableCollection) : undefined;
       const responses = await getResponses(ctx, { collection, writable });
       judged.push(...responses);
+      // A header for CDNs alone (RFC 9213 CDN-Cache-Control, Cloudflare's own, Fastly's and Akamai's
+      // Surrogate-Control) overrides Cache-Control there: one that lets the CDN store the response shares it.
+      for (const res of responses) {
+        for (const name of cdnCacheHeaders) {
+          const value = res.headers[name];
+          if (value === undefined) continue;
+          const directives = parseCacheControl(value).directives;
+          const refused = directives.some((d) => d.name === 'no-store' || (d.name === 'private' && d.value === undefined));
+          const stores = directives.some((d) => d.name === 'public' || ((d.name === 'max-age' || d.name === 's-maxage') && Number(d.value) > 0));
+          if (stores && !refused) throw new CheckFailure(`${describe(res)} of personalised ${collection.name} has ${name}: ${value}, which lets a CDN store it whatever Cache-Control says (RFC 9213), expected private or no-store there too, or no such header`, `no storing ${name}`, `${name}: ${value}`, res.exchangeIndex);
+        }
+      }
       // LIM-cache-control-present owns a missing header.
       for (const res of responses.filter((r) => r.headers['cache-control'] !== undefined)) {
         const value = res.headers['cache-control']!;
-        const names = parseCacheControl(value).directives.map((d) => d.name);
+        const directives = parseCacheControl(value).directives;
+        const names = directives.map((d) => d.name);
         const shared = names.filter((n) => n === 'public' || n === 's-maxage');
         ensure(shared.length === 0, `${describe(res)} of personalised ${collection.name} has Cache-Control "${value}", expected no ${shared.join(' or ')}`, 'private or no-store', value);
-        if (names.includes('private') || names.includes('no-store')) continue;
+        // private="Set-Cookie" keeps only the fields it names from shared caches, the content not (RFC 9111 §5.2.2.7).
+        if (directives.some((d) => (d.name === 'private' && d.value === undefined) || d.name === 'no-store')) continue;
+        if (names.includes('private')) ctx.note(`${describe(res)} of personalised ${collection.name} has Cache-Control "${value}": a private naming fields keeps only those from shared caches, not the content`);
         if (authorization && !names.includes('must-revalidate')) {
           ctx.note(`${describe(res)} of personalised ${collection.name} has Cache-Control "${value}": sent with Authorization, so no shared cache reuses it (RFC 9111 §3.5)`);
           continue;
@@ -88,6 +103,9 @@ export const credentialedNotPublic = defineCheck({
     withCacheControl(judged);
   },
 });
+
+/** Cache headers a CDN reads before Cache-Control (RFC 9213; Cloudflare's; Fastly's and Akamai's Surrogate-Control). */
+const cdnCacheHeaders = ['cdn-cache-control', 'cloudflare-cdn-cache-control', 'surrogate-control'] as const;
 
 export const noStoreSecrets = defineCheck({
   id: 'LIM-no-store-secrets',
