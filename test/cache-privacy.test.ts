@@ -75,7 +75,7 @@ async function judgedWith(extra: Record<string, string>) {
 
 describe('a personalised listing answered private, with a header for CDNs beside it', () => {
   it('fails where CDN-Cache-Control or Surrogate-Control lets the CDN store it (RFC 9213: it overrides Cache-Control there)', async () => {
-    for (const extra of [{ 'cdn-cache-control': 'max-age=600' }, { 'surrogate-control': 'max-age=600' }]) {
+    for (const extra of [{ 'cdn-cache-control': 'max-age=600' }, { 'surrogate-control': 'max-age=600' }] as Record<string, string>[]) {
       const result = await judgedWith(extra);
       expect([result.status, result.message]).toEqual(['fail', expect.stringMatching(/which lets a CDN store it whatever Cache-Control says/)]);
       await new Promise<void>((resolve) => server!.close(() => resolve()));

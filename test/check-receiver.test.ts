@@ -6,7 +6,7 @@
  * asynchronous receiver's count is read until it settles, and a team's headers go along.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -276,6 +276,22 @@ describe('receivers built on the senders\' own libraries', () => {
     const r = await receiver({ library: 'github', secret: ghSecret, verify: false });
     const results = await checkReceiver({ url: r.url, secret: ghSecret, scheme: 'github', answerWithinMs: 2_000, processedUrl: r.processedUrl, settleMs: 300 });
     expect(verdicts(results)).toEqual({ ...githubPass, 'EVT-receiver-bad-signature-4xx': 'fail', 'EVT-receiver-reserialised-4xx': 'fail', 'EVT-receiver-unsigned-4xx': 'fail' });
+  });
+
+  it('a GitHub receiver that checks only the legacy SHA-1 X-Hub-Signature fails the bad-signature check: its HMAC-SHA256 is never verified', async () => {
+    const server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const sha1 = `sha1=${createHmac('sha1', ghSecret).update(Buffer.concat(chunks)).digest('hex')}`;
+        res.writeHead(req.headers['x-hub-signature'] === sha1 ? 200 : 401).end();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    open.push({ url: '', processedUrl: '', close: () => new Promise((resolve) => server.close(() => resolve())) });
+    const results = await checkReceiver({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`, secret: ghSecret, scheme: 'github', answerWithinMs: 2_000, settleMs: 300 });
+    const bad = results.find((r) => r.id === 'EVT-receiver-bad-signature-4xx')!;
+    expect([bad.status, bad.message]).toEqual(['fail', expect.stringMatching(/^accepted a wrong X-Hub-Signature-256 beside a right legacy SHA-1 X-Hub-Signature/)]);
   });
 
   it("Stripe's library refuses an old timestamp and takes a future one: a warning (SHOULD), not a failure; the run exits 0", async () => {

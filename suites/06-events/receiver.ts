@@ -34,13 +34,19 @@ export const receiverValid2xx = defineCheck({
 export const receiverBadSignature4xx = defineCheck({
   id: 'EVT-receiver-bad-signature-4xx',
   title: 'A wrong signature gets a 4xx',
-  rule: 'A receiver MUST refuse with a 4xx a delivery whose signature was not made with the shared secret.',
+  rule: 'A receiver MUST refuse with a 4xx a delivery whose signature was not made with the shared secret (under the github scheme also one whose X-Hub-Signature-256 is wrong beside a right legacy SHA-1 X-Hub-Signature: the signature is HMAC-SHA256, conventions §6.3).',
   severity: 'must',
   needs: ['receiver'],
   async run(ctx, { receiver }) {
     const e = newEvent(receiver);
     const sent = await deliver(ctx, receiver, 'signed with another secret', signedHeaders(receiver, e, nowSeconds(), otherSecret(receiver)), e.body);
     await expectRefused(ctx, receiver, sent, 'a wrong signature');
+    if (receiver.scheme !== 'github') return;
+    // GitHub signs twice; a receiver that checks only the legacy SHA-1 header (older github-webhook-handler) verifies no HMAC-SHA256.
+    const legacy = newEvent(receiver);
+    const wrong256 = signedHeaders(receiver, legacy, nowSeconds(), otherSecret(receiver))['x-hub-signature-256']!;
+    const onlySha1 = await deliver(ctx, receiver, 'a wrong X-Hub-Signature-256 beside a right legacy X-Hub-Signature (sha1)', { ...signedHeaders(receiver, legacy), 'x-hub-signature-256': wrong256 }, legacy.body);
+    await expectRefused(ctx, receiver, onlySha1, 'a wrong X-Hub-Signature-256 beside a right legacy SHA-1 X-Hub-Signature: only the SHA-1 signature is checked, where the conventions ask for HMAC-SHA256');
   },
 });
 
