@@ -306,6 +306,15 @@ describe('receivers built on the senders\' own libraries', () => {
     expect(out).toMatch(/warn  EVT-receiver-timestamp-4xx — accepted a timestamp 3000 s ahead/);
   });
 
+  it('a Stripe receiver pinned to another API version (stripe-go, Stripe.net) refuses the default event, naming --stripe-api-version; given the endpoint\'s version, it passes', async () => {
+    const stripeSecret = `whsec_${randomBytes(24).toString('hex')}`;
+    const r = await receiver({ library: 'stripe', secret: stripeSecret, stripeApiVersion: '2025-01-27.acacia' });
+    const without = await checkReceiver({ url: r.url, secret: stripeSecret, scheme: 'stripe', answerWithinMs: 2_000, settleMs: 300 });
+    expect(without.find((x) => x.id === 'EVT-receiver-valid-2xx')!.message).toMatch(/^answered 400 to a valid delivery \(an event of API version 2024-06-20: a Stripe library pinned to another refuses it; --stripe-api-version names the endpoint's\)/);
+    const given = await checkReceiver({ url: r.url, secret: stripeSecret, scheme: 'stripe', answerWithinMs: 2_000, settleMs: 300, stripeApiVersion: '2025-01-27.acacia' });
+    expect(verdicts(given)).toEqual({ ...allPass, 'EVT-receiver-timestamp-4xx': 'warn', 'EVT-receiver-duplicate-2xx': 'skip' });
+  });
+
   it('a receiver behind a gateway that wants a header of its own: refused without --header, judged with it', async () => {
     const r = await receiver({ library: 'github', secret: ghSecret, gatewayKey: 'gk-123' });
     const run = async (header: string[]) => {
@@ -354,5 +363,9 @@ describe('receivers built on the senders\' own libraries', () => {
   it('--header takes "Name: value" lines only', () => {
     expect(parseHeaderLines(['X-Gateway-Key: gk-123', 'authorization:Bearer t '])).toEqual({ 'x-gateway-key': 'gk-123', authorization: 'Bearer t' });
     for (const bad of ['no colon', ': no name', 'bad name: x']) expect(() => parseHeaderLines([bad])).toThrow(/--header: ".*" is not "Name: value"/);
+  });
+
+  it('--stripe-api-version takes a Stripe API version only', async () => {
+    await expect(checkReceiverCommand('http://127.0.0.1:9/webhooks', { secretEnv: 'S', scheme: 'stripe', answerWithinMs: '2000', toleranceSeconds: '300', stripeApiVersion: 'latest' }, { S: 'whsec_x' })).rejects.toMatchObject({ code: 'ERR_USAGE', message: expect.stringMatching(/--stripe-api-version: "latest" is not a Stripe API version/) });
   });
 });

@@ -59,7 +59,7 @@ export async function validAcknowledged(ctx: CheckContext, receiver: ReceiverTar
 export const nowSeconds = (): number => Math.floor(Date.now() / 1000);
 
 /** A fresh event in the receiver's scheme. */
-export const newEvent = (receiver: ReceiverTarget): ProbeEvent => probeEvent(receiver.scheme, receiver.url);
+export const newEvent = (receiver: ReceiverTarget): ProbeEvent => probeEvent(receiver.scheme, receiver.url, receiver.stripeApiVersion);
 
 /**
  * The delivery's headers as the scheme's senders make them, signed over `body` with `secret`

@@ -8,6 +8,7 @@
  * timestamp should too); the same event twice gets a 2xx both times and, where the
  * receiver tells, is processed once.
  */
+import { defaultStripeApiVersion } from '../webhooks/receiver-deliveries.js';
 import { receiverCatalogue } from '../../suites/06-events/receiver.js';
 import { loadProfile } from '../config/load.js';
 import { runChecks, type RunInput, type RunOutcome } from '../engine/run.js';
@@ -33,6 +34,8 @@ export interface ReceiverCheckOptions {
   readonly settleMs?: number;
   /** Headers sent with every delivery after the scheme's own (a team's gateway key), overriding them. */
   readonly headers?: Readonly<Record<string, string>>;
+  /** The stripe scheme's event `api_version` (default {@link defaultStripeApiVersion}). */
+  readonly stripeApiVersion?: string;
 }
 
 export const defaultSettleMs = 2_000;
@@ -66,6 +69,7 @@ export function receiverTarget(opts: ReceiverCheckOptions): ReceiverTarget {
     toleranceSeconds: opts.toleranceSeconds ?? 300,
     settleMs: opts.settleMs ?? defaultSettleMs,
     headers: opts.headers ?? {},
+    stripeApiVersion: opts.stripeApiVersion ?? defaultStripeApiVersion,
     ...(opts.processedUrl !== undefined && { processedUrl: opts.processedUrl }),
   };
 }

@@ -222,6 +222,7 @@ Examples:
     .option('--processed-url <template>', 'where the receiver tells how often it processed an event ({id} replaced; a GET answering JSON with a numeric count): a repeat must then be processed once; without it, that is not judged (skip)')
     .option('--settle-ms <n>', 'how long the processed count may take to settle after the repeat (at least; twice what the first processing took where that is longer; the first is waited on for four times this before the repeat is sent): a receiver that works asynchronously counts later', '2000')
     .option('--header <line>', "a header sent with every delivery, 'Name: value' (a gateway's key); repeatable", collect, [])
+    .option('--stripe-api-version <version>', "the api_version a stripe event carries: the endpoint's pinned version, which stripe-go and Stripe.net require (default 2024-06-20)")
     .option('--json', 'the JSON report on stdout, instead of a line per check and the summary', false)
     .option('--report-dir <dir>', 'also write the report files here, as run does (default formats json,junit,md,html)')
     .option('--format <list>', 'report file formats, comma-separated: json,junit,md,html,allure,github (into --report-dir, default reports)')

@@ -32,6 +32,8 @@ export interface CheckReceiverOptions {
   readonly settleMs?: string;
   /** `Name: value` lines, sent with every delivery (repeatable). */
   readonly header?: readonly string[];
+  /** The stripe scheme's event api_version. */
+  readonly stripeApiVersion?: string;
   /** The JSON report on stdout instead of the terminal lines and summary. */
   readonly json?: boolean;
   /** Where report files go (as `run --report-dir`); given alone, in `run`'s default formats. */
@@ -82,12 +84,13 @@ export async function checkReceiverCommand(url: string, opts: CheckReceiverOptio
   if (!Number.isSafeInteger(settleMs) || settleMs < 0) throw new RestprobeError('ERR_USAGE', `--settle-ms: "${opts.settleMs ?? ''}" is not a whole number of milliseconds`);
   if (opts.processedUrl !== undefined && !isHttpUrl(opts.processedUrl.replace('{id}', 'evt_1'))) throw new RestprobeError('ERR_USAGE', `--processed-url: "${opts.processedUrl}" is not an http or https URL ({id} stands for the event id)`);
   const headers = parseHeaderLines(opts.header ?? []);
+  if (opts.stripeApiVersion !== undefined && !/^\d{4}-\d\d-\d\d(\.[a-z]+)?$/.test(opts.stripeApiVersion)) throw new RestprobeError('ERR_USAGE', `--stripe-api-version: "${opts.stripeApiVersion}" is not a Stripe API version (2024-06-20, 2025-01-27.acacia)`);
   const files = opts.reportDir === undefined && opts.format === undefined ? undefined : { dir: opts.reportDir ?? 'reports', formats: parseFormats(opts.format ?? defaultFormats) };
   if (files !== undefined) await prepareReportDir(files.dir);
 
   const color = (out as NodeJS.WriteStream).isTTY === true && !process.env['NO_COLOR'];
   const startedAt = new Date();
-  const receiver = { url: target.href, secret, secretEnv: opts.secretEnv, scheme: opts.scheme as SignatureScheme, answerWithinMs: within, toleranceSeconds: tolerance, settleMs, headers, ...(opts.processedUrl !== undefined && { processedUrl: opts.processedUrl }) };
+  const receiver = { url: target.href, secret, secretEnv: opts.secretEnv, scheme: opts.scheme as SignatureScheme, answerWithinMs: within, toleranceSeconds: tolerance, settleMs, headers, ...(opts.processedUrl !== undefined && { processedUrl: opts.processedUrl }), ...(opts.stripeApiVersion !== undefined && { stripeApiVersion: opts.stripeApiVersion }) };
   const secrets = receiverSecrets(receiverTarget(receiver));
   // As `run`: the first signal starts no new check, the second ends the running one; the report is written either way.
   const interrupts = Interrupts.listen({ out, onQuit: () => 'deliveries leave nothing of restprobe\'s to clean up' });

@@ -32,6 +32,8 @@ export interface ReceiverTarget {
   readonly settleMs: number;
   /** Headers sent with every delivery after the scheme's own (a team's gateway key), overriding them. */
   readonly headers: Readonly<Record<string, string>>;
+  /** The `api_version` a stripe-scheme event carries: Stripe stamps each with the endpoint's pinned version, and stripe-go and Stripe.net refuse another. */
+  readonly stripeApiVersion: string;
 }
 
 /**

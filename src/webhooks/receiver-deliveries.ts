@@ -25,8 +25,11 @@ export interface ProbeEvent {
 const hookId = '424242';
 const note = 'a test delivery from restprobe webhooks check-receiver';
 
-/** A fresh event in the scheme's own shape, with an id of the form its senders give. */
-export function probeEvent(scheme: SignatureScheme, receiverUrl: string): ProbeEvent {
+/** The API version a stripe-scheme event names unless told another (`--stripe-api-version`). */
+export const defaultStripeApiVersion = '2024-06-20';
+
+/** A fresh event in the scheme's own shape, with an id of the form its senders give (a Stripe event of `stripeApiVersion`). */
+export function probeEvent(scheme: SignatureScheme, receiverUrl: string, stripeApiVersion = defaultStripeApiVersion): ProbeEvent {
   const now = new Date();
   if (scheme === 'github') {
     const value = { zen: 'Keep it logically awesome.', hook_id: Number(hookId), hook: { type: 'Repository', id: Number(hookId), name: 'web', active: true, events: ['*'], config: { content_type: 'json', insecure_ssl: '0', url: receiverUrl } }, restprobe: note };
@@ -34,7 +37,7 @@ export function probeEvent(scheme: SignatureScheme, receiverUrl: string): ProbeE
   }
   if (scheme === 'stripe') {
     const id = `evt_${randomBytes(18).toString('base64url').replace(/[-_]/g, 'x')}`;
-    const value = { id, object: 'event', api_version: '2024-06-20', created: Math.floor(now.getTime() / 1000), data: { object: { object: 'restprobe_probe', note } }, livemode: false, pending_webhooks: 1, request: { id: null, idempotency_key: null }, type: 'restprobe.probe' };
+    const value = { id, object: 'event', api_version: stripeApiVersion, created: Math.floor(now.getTime() / 1000), data: { object: { object: 'restprobe_probe', note } }, livemode: false, pending_webhooks: 1, request: { id: null, idempotency_key: null }, type: 'restprobe.probe' };
     return { id, body: Buffer.from(JSON.stringify(value)) };
   }
   const value = { type: 'restprobe.probe', timestamp: now.toISOString(), data: { note } };

@@ -19,7 +19,9 @@ export const receiverValid2xx = defineCheck({
     const send = async (what: string) => {
       const e = newEvent(receiver);
       const sent = await deliver(ctx, receiver, what, signedHeaders(receiver, e), e.body);
-      if (!is2xx(sent)) throw new CheckFailure(`answered ${sent.res.status} to ${what}`, 'a 2xx', String(sent.res.status), sent.res.exchangeIndex);
+      // stripe-go and Stripe.net refuse an event of another API version than their own, as Stripe never sends one.
+      const version = receiver.scheme === 'stripe' && is4xx(sent) ? ` (an event of API version ${receiver.stripeApiVersion}: a Stripe library pinned to another refuses it; --stripe-api-version names the endpoint's)` : '';
+      if (!is2xx(sent)) throw new CheckFailure(`answered ${sent.res.status} to ${what}${version}`, 'a 2xx', String(sent.res.status), sent.res.exchangeIndex);
       return sent;
     };
     const first = await send('a valid delivery');

@@ -23,6 +23,8 @@ export interface LibraryReceiverOptions {
   readonly verify?: boolean;
   readonly gatewayKey?: string;
   readonly processAfterMs?: number;
+  /** The Stripe API version the receiver's library is pinned to: an event of another is refused, as stripe-go and Stripe.net refuse it. */
+  readonly stripeApiVersion?: string;
 }
 
 export interface LibraryReceiver {
@@ -59,12 +61,13 @@ export async function startLibraryReceiver(o: LibraryReceiverOptions): Promise<L
   } else {
     const stripe = new Stripe('sk_test_restprobe_stand_in');
     handle = async (req, res) => {
-      let event: { id: string };
+      let event: { id: string; api_version?: string | null };
       try {
         event = stripe.webhooks.constructEvent(await rawBody(req), String(req.headers['stripe-signature'] ?? ''), o.secret);
       } catch (err) {
         return reply(res, 400, `Webhook Error: ${(err as Error).message}`);
       }
+      if (o.stripeApiVersion !== undefined && event.api_version !== o.stripeApiVersion) return reply(res, 400, `Received event with API version ${event.api_version}, but the library is pinned to ${o.stripeApiVersion}`);
       reply(res, 200, '{"received":true}');
       process(event.id);
     };
