@@ -356,6 +356,16 @@ interface Member {
 const isScalar = (v: unknown): v is string | number | boolean => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
 
 /**
+ * Another value for a string field that does not hold `value` in any case: a contains or prefix
+ * filter (django-filter's icontains, Sequelize's iLike '%v%', a Mongoose RegExp) would match
+ * one that held it, and rightly list the item.
+ */
+function notHolding(value: string): string {
+  const lower = value.toLowerCase();
+  return ['restprobe-other', 'zzqq-other', 'qqzz', '0x0x'].find((v) => !v.includes(lower) && !lower.includes(v)) ?? `${value.replace(/./g, (ch) => (ch === 'z' ? 'y' : 'z'))}`;
+}
+
+/**
  * Marked items made to differ from `value` in `field`: one created without the field (so
  * it takes its default), then, for a string, one with another value, until one differs.
  * Their values are read back, since the server decides them; every item made is returned,
@@ -363,7 +373,7 @@ const isScalar = (v: unknown): v is string | number | boolean => typeof v === 's
  */
 async function differingMembers(ctx: CheckContext, c: WalkableCollection, marker: string, field: string, value: string | number | boolean): Promise<Member[]> {
   const { [field]: _omitted, ...withoutField } = c.createBody;
-  const attempts = [withoutField, ...(typeof value === 'string' ? [{ ...c.createBody, [field]: `${value}-restprobe-other` }] : [])];
+  const attempts = [withoutField, ...(typeof value === 'string' ? [{ ...c.createBody, [field]: notHolding(value) }] : [])];
   const made: Member[] = [];
   for (const body of attempts) {
     const res = await ctx.sendCreating(c, { method: 'POST', path: c.path, json: { ...body, [c.markField]: marker } });
@@ -418,14 +428,16 @@ export const filterMatches = defineCheck({
 });
 
 /** Variants of a real cursor: altered, cut, extended. Any of them may still decode to a position. */
-function tamperings(cursor: string): Record<string, string> {
+export function tamperings(cursor: string): Record<string, string> {
   const mid = Math.floor(cursor.length / 2);
   const flip = cursor[mid] === 'A' ? 'B' : 'A';
-  return {
+  const all = {
     'one character changed': cursor.slice(0, mid) + flip + cursor.slice(mid + 1),
     truncated: cursor.slice(0, Math.max(1, mid)),
     'garbage appended': `${cursor}x!`,
   };
+  // A one-character cursor (a raw id on a fresh database) cut is the cursor itself: no tampering.
+  return Object.fromEntries(Object.entries(all).filter(([, v]) => v !== cursor));
 }
 
 /** A string no server issued as a cursor: it decodes to no position, so only a 4xx answers it. */
