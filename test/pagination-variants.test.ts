@@ -44,3 +44,44 @@ describe('the tampered cursors END-cursor-tamper-evident sends', () => {
     expect(Object.keys(tamperings('eyJpZCI6N30'))).toEqual(['one character changed', 'truncated', 'garbage appended']);
   });
 });
+
+/** The projects listing as HAL: items in _embedded.projects, the next page's URL in _links.next.href, left out on the last page (Spring HATEOAS). */
+const hal: Rewrites = {
+  response: (res, req) => {
+    if (req.method !== 'GET' || pathOf(req) !== '/v2/projects' || res.status !== 200) return res;
+    const page = jsonOf(res) as { data: unknown[]; next_cursor: string | null };
+    const next = page.next_cursor === null ? undefined : `/v2/projects?${new URLSearchParams({ ...Object.fromEntries(queryOf(req)), cursor: page.next_cursor })}`;
+    return withJson(res, { _embedded: { projects: page.data }, _links: { self: { href: req.path }, ...(next && { next: { href: next } }) } });
+  },
+};
+const halEnvelope = (p: TargetProfile): TargetProfile => ({ ...p, collections: p.collections.map((c) => (c.name === 'projects' ? { ...c, pagination: { ...c.pagination, envelope: { items: '/_embedded/projects', next: '/_links/next/href', nextIs: 'url' as const } } } : c)) });
+
+describe('a configured envelope whose last page leaves its next member out (HAL, JSON:API)', () => {
+  it('ends the walk there: the walk checks and the cursor checks pass (the page shape is END-pagination-terminates\' and END-get-collection-200\'s to fail, by the conventions)', async () => {
+    const ids = ['END-pagination-complete-walk', 'END-filter-matches', 'END-sort-honoured', 'END-cursor-tamper-400'] as const;
+    const got = await verdictsOf(startVariant(hal), ids, halEnvelope);
+    expect(got.verdicts, got.explain).toEqual(Object.fromEntries(ids.map((id) => [id, 'pass'])));
+  });
+});
+
+describe('END-cursor-tamper-400 and a string that is no cursor', () => {
+  const answered = (items: 'none' | 'first page'): Rewrites => ({
+    request: (req) => {
+      const query = queryOf(req);
+      if (req.method !== 'GET' || pathOf(req) !== '/v2/projects' || query.get('cursor') !== 'restprobe-not-a-cursor') return req;
+      if (items === 'first page') {
+        query.delete('cursor');
+        return { ...req, path: `/v2/projects?${query}` };
+      }
+      return { status: 200, headers: { 'content-type': 'application/json', 'cache-control': 'no-store' }, body: JSON.stringify({ data: [], next_cursor: null }) };
+    },
+  });
+
+  it('passes an empty page for it (Prisma answers a cursor that names no record so), and fails the first page (the cursor ignored)', async () => {
+    const empty = await verdictsOf(startVariant(answered('none')), ['END-cursor-tamper-400']);
+    expect(empty.verdicts, empty.explain).toEqual({ 'END-cursor-tamper-400': 'pass' });
+    const ignored = await verdictsOf(startVariant(answered('first page')), ['END-cursor-tamper-400']);
+    expect(ignored.verdicts, ignored.explain).toEqual({ 'END-cursor-tamper-400': 'fail' });
+    expect(ignored.explain).toMatch(/where a cursor that decodes to no position can get only a 4xx or an empty page/);
+  });
+});

@@ -414,7 +414,7 @@ describe('3. a cursor may be a plain keyset position; a 5xx or other data is wha
     };
     const judged = await verdictsOn(startVariant(garbageIgnored), ['END-cursor-tamper-400']);
     expectVerdicts(judged, { 'END-cursor-tamper-400': 'fail' });
-    expect(judged.explain).toMatch(/"restprobe-not-a-cursor" as the cursor: GET .* → 200 application\/json, where only a 4xx can answer/);
+    expect(judged.explain).toMatch(/"restprobe-not-a-cursor" as the cursor: GET .* → 200 application\/json with 1 item\(s\), where a cursor that decodes to no position can get only a 4xx or an empty page/);
   });
 
   it('a cursor issued for another filter that is merely accepted warns, and passes the MUST check', async () => {

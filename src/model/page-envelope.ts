@@ -65,7 +65,10 @@ export function readEnvelope(page: PageBody, pagination: PaginationProfile, enve
   if (pagination.style !== 'cursor') return { items, nextCursor: undefined };
   const next = resolvePointer(page.json, envelope.next);
   const nextName = memberName(envelope.next);
-  if (next === null) return { items, nextCursor: null };
+  // A configured envelope's last page may leave its next member out (HAL's _links.next, JSON:API's
+  // links.next) or empty (next_cursor: ""): the end. The conventions' own page says null (§4).
+  const configured = pagination.envelope !== undefined && envelope === pagination.envelope;
+  if (next === null || (configured && (next === undefined || next === ''))) return { items, nextCursor: null };
   if (typeof next !== 'string') {
     const what = envelope.nextIs === 'url' ? "the next page's URL" : 'a string';
     return { found: `${nextName} is ${next === undefined ? 'missing' : brief(next, 40)}`, expected: `${nextName} ${what} or null` };

@@ -10,7 +10,7 @@ import type { CheckContext, CreatedResource, HttpResponse } from '../../src/mode
 import type { CollectionProfile } from '../../src/model/profile.js';
 import { supports, type WalkableCollection } from '../../src/model/needs.js';
 import { isObject } from '../../src/model/json.js';
-import { isMismatch, readEnvelope } from '../../src/model/page-envelope.js';
+import { envelopeOf, isMismatch, readItems } from '../../src/model/page-envelope.js';
 import { brief, describe, ensure, expectStatus } from '../../src/check-kit/expect.js';
 import { checkProperty } from '../../src/check-kit/property.js';
 import { createMarked, fetchMarkedPage, fetchPageOrEnd, pagePath, settableSortField, sharedWalkAnswers, sharedWalkIds, sharedWalkSet, walk, walkDefects, walkIds, type MarkedSet, type PageQuery, type WalkSet } from '../../src/check-kit/pagination.js';
@@ -494,19 +494,21 @@ async function sendCursorProbes(ctx: CheckContext, c: WalkableCollection): Promi
 function wrongCursorAnswer(p: CursorProbe): string | undefined {
   const { res } = p;
   if (res.status >= 400 && res.status < 500) return undefined;
-  if (p.undecodable) return `${p.how}: ${describe(res)}, where only a 4xx can answer a cursor that decodes to no position`;
   if (res.status !== 200) return `${p.how}: ${describe(res)}`;
-  const page = readEnvelope(res, p.collection.pagination);
-  if (isMismatch(page)) return `${p.how}: ${describe(res)}, which is no page (${page.found})`;
+  // The items are what this check judges: a page's next member is END-pagination-terminates'.
+  const items = readItems(res, envelopeOf(p.collection.pagination));
+  if (isMismatch(items)) return `${p.how}: ${describe(res)}, which is no page (${items.found})`;
+  // An empty page misleads no one: Prisma answers a cursor that names no record so.
+  if (p.undecodable) return items.length === 0 ? undefined : `${p.how}: ${describe(res)} with ${items.length} item(s), where a cursor that decodes to no position can get only a 4xx or an empty page`;
   if (p.allowed === undefined) return undefined;
-  const stray = page.items.map((i) => String(i[p.collection.idField])).filter((id) => !p.allowed!.has(id));
+  const stray = items.map((i) => String(i[p.collection.idField])).filter((id) => !p.allowed!.has(id));
   return stray.length === 0 ? undefined : `${p.how}: ${describe(res)} with item(s) ${brief(stray)} the query does not list`;
 }
 
 export const cursorTamper400 = defineCheck({
   id: 'END-cursor-tamper-400',
   title: 'A tampered or foreign cursor gets a 4xx or a page of the query\'s own items, never a 5xx',
-  rule: 'A cursor that was altered, or issued for another filter, sort or collection, MUST get a 4xx, or a 200 page holding only items the query lists (an opaque cursor may decode to another position), and a string that is no cursor at all MUST get a 4xx; never a 5xx and never other data.',
+  rule: 'A cursor that was altered, or issued for another filter, sort or collection, MUST get a 4xx, or a 200 page holding only items the query lists (an opaque cursor may decode to another position), and a string that is no cursor at all MUST get a 4xx or an empty page (Prisma answers a cursor naming no record so); never a 5xx and never other data.',
   severity: 'must',
   needs: ['cursorWalk'],
   dependsOn: ['END-get-collection-200'],
