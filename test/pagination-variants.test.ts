@@ -85,3 +85,18 @@ describe('END-cursor-tamper-400 and a string that is no cursor', () => {
     expect(ignored.explain).toMatch(/where a cursor that decodes to no position can get only a 4xx or an empty page/);
   });
 });
+
+describe('RES-nested-listing and a sub-collection listed without paging under a cursor-paged owner', () => {
+  it('reads the items and judges whose they are', async () => {
+    // The tasks of a project, all of them in data, no next_cursor (a small sub-collection nobody pages).
+    const unpagedTasks: Rewrites = {
+      response: (res, req) => {
+        if (req.method !== 'GET' || !/^\/v2\/projects\/[^/]+\/tasks$/.test(pathOf(req)) || res.status !== 200) return res;
+        const page = jsonOf(res) as { data: unknown[] };
+        return withJson(res, { data: page.data });
+      },
+    };
+    const got = await verdictsOf(startVariant(unpagedTasks), ['RES-nested-listing']);
+    expect(got.verdicts, got.explain).toEqual({ 'RES-nested-listing': 'pass' });
+  });
+});

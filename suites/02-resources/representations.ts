@@ -3,7 +3,8 @@ import { defineCheck } from '../../src/model/check.js';
 import type { CreatedResource, HttpResponse } from '../../src/model/context.js';
 import { brief, describe, ensure, expectJsonObject, expectStatus } from '../../src/check-kit/expect.js';
 import { childListing, createChild } from '../../src/check-kit/children.js';
-import { readPage } from '../../src/check-kit/pagination.js';
+import { listedItems } from '../../src/check-kit/pagination.js';
+import { setupError } from '../../src/check-kit/setup.js';
 import { sharedGet, sharedItem } from '../../src/check-kit/probes.js';
 import { beforeOf, patchSequence, putSequence, writeOf } from '../../src/check-kit/update-sequences.js';
 
@@ -53,8 +54,11 @@ export const nestedListing = defineCheck({
     const listed = async (item: CreatedResource): Promise<{ res: HttpResponse; ids: string[] }> => {
       const res = await ctx.http.send({ method: 'GET', path: listingOf(item) });
       expectStatus(res, 200, `the ${child.name} listing of ${parent.name} ${item.id}`);
-      // The page's shape is END-get-collection-200's to judge: read as the owner's pages are (a bare array, a configured envelope).
-      return { res, ids: readPage(res, parent).items.map((x) => String(x[child.idField])) };
+      // The page's shape is END-get-collection-200's to judge: only its items are read, through the owner's envelope
+      // (a bare array, a configured envelope), whatever the sub-collection's own paging (none, or offsets under a cursor-paged owner).
+      const items = listedItems(res, parent);
+      if (items === undefined) throw setupError(res, `${describe(res)} lists no items the way ${parent.name}'s pages do, so whose ${child.name} it lists cannot be read`);
+      return { res, ids: items.map((x) => String(x[child.idField])) };
     };
     const mine = await listed(owner);
     ensure(mine.ids.includes(String(id)), `${describe(mine.res)} does not list ${child.name} ${id}, created under it, expected it listed under its owner`, String(id), brief(mine.ids));
