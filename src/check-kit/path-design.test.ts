@@ -24,6 +24,11 @@ describe('pathProblems', () => {
     expect(pathProblems('/get-users')).toEqual(['"get-users" is a verb: the method is the verb (§2)']);
   });
 
+  it('takes noun compounds that start with an operation verb (add-ons, delete-requests), and finds singular nouns in -s (address, status)', () => {
+    for (const ok of ['/v2/add-ons/{id}', '/v2/delete-requests', '/v2/list-items/{id}', '/v2/addresses/{id}', '/v2/statuses', '/v2/menus/{id}', '/v2/wikis']) expect(pathProblems(ok, new Set(), true), ok).toEqual([]);
+    for (const singular of ['address', 'status', 'analysis', 'access']) expect(pathProblems(`/v2/${singular}/{id}`), singular).toEqual([`"${singular}" names a collection but is not plural`]);
+  });
+
   it('takes a noun with no plural, a dotted version segment and a prefixed id of an item restprobe did not make', () => {
     for (const ok of ['/v2/staff/{id}', '/v2/inventory', '/v1.0/feedback', '/api/v2.1/projects/{id}/tasks', '/v2/customers/cus_9s6XKz/invoices', '/v2/users/usr_8f3k']) expect(pathProblems(ok, new Set(), true), ok).toEqual([]);
     // A word with an underscore and no digit is no id: it is judged as a name.

@@ -24,6 +24,18 @@ const verbs: ReadonlySet<string> = new Set([
  */
 const operationVerbs: ReadonlySet<string> = new Set(['get', 'list', 'fetch', 'create', 'add', 'insert', 'update', 'edit', 'modify', 'delete', 'remove', 'destroy', 'do', 'make', 'execute', 'perform']);
 
+/** Compounds whose first word is an operation verb and which are nouns all the same (`add-ons`, GDPR `delete-requests`). */
+const nounCompounds: ReadonlySet<string> = new Set(['add-on', 'add-ons', 'list-item', 'list-items', 'delete-request', 'delete-requests', 'update-log', 'update-logs', 'make-good', 'make-goods']);
+
+/**
+ * Singular nouns that end in "s" (`address`, `status`, `analysis`): a word in "-ss" always,
+ * and these in "-us" and "-is", whose plurals (`menus`, `wikis`, `apis`) would otherwise look alike.
+ */
+const singularInS: ReadonlySet<string> = new Set(['status', 'bonus', 'campus', 'census', 'corpus', 'virus', 'analysis', 'basis', 'crisis', 'axis', 'thesis', 'diagnosis', 'synopsis', 'hypothesis']);
+
+/** Whether a collection's head noun is plural (or a noun with no plural). */
+const isPlural = (head: string): boolean => irregularPlurals.has(head) || (head.endsWith('s') && !head.endsWith('ss') && !singularInS.has(head));
+
 /** Plurals that do not end in "s", and nouns with no plural (a collection of staff is `staff`). */
 const irregularPlurals: ReadonlySet<string> = new Set([
   'people', 'children', 'men', 'women', 'data', 'media', 'criteria', 'phenomena', 'feet', 'teeth', 'mice', 'geese', 'indices', 'alumni',
@@ -68,8 +80,8 @@ export function pathProblems(path: string, ids: ReadonlySet<string> = new Set(),
     if (!kebab.test(s)) problems.push(`"${s}" is not lowercase kebab-case`);
     const words = s.toLowerCase().split(/[-_]/);
     const head = words.at(-1) ?? '';
-    if (verbs.has(head) || (words.length > 1 && operationVerbs.has(words[0]!))) problems.push(`"${s}" is a verb: the method is the verb (§2)`);
-    if (isCollection(i) && !(head.endsWith('s') || irregularPlurals.has(head))) problems.push(`"${s}" names a collection but is not plural`);
+    if (verbs.has(head) || (words.length > 1 && operationVerbs.has(words[0]!) && !nounCompounds.has(s.toLowerCase()))) problems.push(`"${s}" is a verb: the method is the verb (§2)`);
+    if (isCollection(i) && !isPlural(head)) problems.push(`"${s}" names a collection but is not plural`);
   });
   // From the first collection on: what comes before it is a prefix (a gateway's, a version).
   const first = segments.findIndex((s, i) => named(s) && isCollection(i));
