@@ -359,4 +359,12 @@ describe('AUT-no-credential-in-url with a short credential (a CI key, the FastAP
     expect(results.map((r) => r.status)).toEqual(['fail']);
     expect(results[0]!.message).toMatch(/carries the caller's credential \(API_KEY\) in the location header as a query parameter/);
   });
+
+  it('still fails it closing a URL in a Link header (<…?token=thing>; rel="next")', async () => {
+    const items = await startItemsServer();
+    const proxy = await startRewritingProxy(items.url, { response: (res, req) => (req.method === 'GET' ? { ...res, headers: { ...res.headers, link: `<${items.url}/things?token=${req.headers['x-api-key']}>; rel="next"` } } : res) });
+    open = { close: async () => { await proxy.close(); await items.close(); } };
+    const { results } = await runChecks({ profile: { ...items.profile({ apiKey: 'thing' }), baseUrl: proxy.url }, checks: noCredentialInUrl, seed: 2 });
+    expect([results[0]!.status, results[0]!.message]).toEqual(['fail', expect.stringMatching(/in the link header as a query parameter/)]);
+  });
 });

@@ -61,13 +61,13 @@ describe('a personalised listing answered Cache-Control: private="Set-Cookie"', 
 });
 
 /** The listing answered `cacheControl` and `extra` headers (a CDN's own). */
-async function judgedWith(extra: Record<string, string>) {
+async function judgedWith(extra: Record<string, string>, header: 'Authorization' | 'X-API-Key' = 'X-API-Key') {
   server = createServer((req, res) => {
-    if (req.headers['x-api-key'] === undefined) return void res.writeHead(401, { 'www-authenticate': 'ApiKey' }).end();
+    if (req.headers[header.toLowerCase()] === undefined) return void res.writeHead(401, { 'www-authenticate': 'Bearer' }).end();
     res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'private, max-age=60', ...extra }).end(JSON.stringify({ data: [], next_cursor: null }));
   });
   await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
-  const base = testProfile(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, { readOnly: true });
+  const base = testProfile(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, { keyHeader: header, readOnly: true });
   const { createBody: _, ...readOnly } = thingsCollection;
   const { results } = await runChecks({ profile: { ...base, collections: [{ ...readOnly, personalised: true }] }, checks: catalogue.filter((c) => c.id === 'LIM-credentialed-not-public'), seed: 1 });
   return results[0]!;
@@ -85,5 +85,15 @@ describe('a personalised listing answered private, with a header for CDNs beside
 
   it('passes where that header says no-store or private', async () => {
     expect((await judgedWith({ 'cdn-cache-control': 'no-store' })).status).toBe('pass');
+    await new Promise<void>((resolve) => server!.close(() => resolve()));
+    expect((await judgedWith({ 'cdn-cache-control': 'private, max-age=600' })).status).toBe('pass');
+  });
+
+  it('passes for a request with Authorization, which no CDN reuses without public, s-maxage or must-revalidate (RFC 9111 §3.5), and says why; with s-maxage it fails', async () => {
+    const bearer = await judgedWith({ 'cdn-cache-control': 'max-age=600' }, 'Authorization');
+    expect(bearer.status, bearer.message).toBe('pass');
+    expect(bearer.evidence.notes.join('\n')).toMatch(/sent with Authorization, so no CDN reuses it/);
+    await new Promise<void>((resolve) => server!.close(() => resolve()));
+    expect((await judgedWith({ 'cdn-cache-control': 's-maxage=600' }, 'Authorization')).status).toBe('fail');
   });
 });

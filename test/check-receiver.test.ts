@@ -230,6 +230,20 @@ describe('a receiver that does the work asynchronously (its count comes later)',
     }
   });
 
+  it('fails a processed URL that answers 200 with no numeric count, at once, not after waiting for a count that never comes', async () => {
+    const receiver = await startReferenceReceiver({ secret });
+    const counts = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"processed":"yes"}'));
+    await new Promise<void>((resolve) => counts.listen(0, '127.0.0.1', resolve));
+    try {
+      const processedUrl = `http://127.0.0.1:${(counts.address() as AddressInfo).port}/processed/{id}`;
+      const [result] = (await runReceiverChecks({ url: receiver.url, secret, scheme: 'standard', answerWithinMs: fast.answerWithinMs, processedUrl, settleMs: 300 }, {}, duplicate)).outcome.results;
+      expect(result).toMatchObject({ status: 'fail', message: 'the processed URL answered no numeric count' });
+    } finally {
+      await new Promise<void>((resolve) => counts.close(() => resolve()));
+      await receiver.close();
+    }
+  });
+
   it('reads on past a processed URL that answers 404 until the event is processed (no count yet), and passes', async () => {
     const receiver = await startReferenceReceiver({ secret, processAfterMs: 200 });
     let reads = 0;

@@ -399,6 +399,15 @@ describe('a violating authorization server', () => {
     expect(results.find((r) => r.id === 'AUT-jwt-alg-none-refused')!.evidence.notes).toContain('/v2/tasks answers a request without credentials with a 2xx: no forgery was sent there, where a token is not needed');
   });
 
+  it('where the first collection is public, the first protected one takes every forgery in its place: a tampered payload is sent as well as a tampered signature', async () => {
+    const { by, explain, results } = await run({ publicTasks: true }, 'form', { collections: ['tasks', 'projects'] });
+    expect(by['AUT-jwt-tampered-refused'], explain).toBe('pass');
+    // On /v2/projects: the shared request without credentials (401), the control token taken (200), then each forgery refused.
+    const projects = results.find((r) => r.id === 'AUT-jwt-tampered-refused')!.evidence.exchanges.filter((x) => new URL(x.request.url).pathname === '/v2/projects');
+    const sent = projects.slice(projects.findIndex((x) => x.response?.status === 200) + 1).filter((x) => x.response?.status === 401);
+    expect(sent).toHaveLength(2);
+  });
+
   it('where the only collection is public, the forged-token and scope checks skip, naming collections, instead of failing on a route that reads no token', async () => {
     const { results, explain } = await run({ publicTasks: true }, 'form', { collections: ['tasks'] });
     for (const id of jwtAttackChecks.map((c) => c.id)) expect([id, results.find((r) => r.id === id)?.status, results.find((r) => r.id === id)?.configKey], explain).toEqual([id, 'skip', 'collections']);

@@ -29,7 +29,8 @@ const handWritten = (volatile: 'default' | 'none') => (p: TargetProfile): Target
   ...p,
   collections: p.collections.map((c) => {
     const raw: RawCollection = { name: c.name, path: c.path, ...(c.createBody && { create: { body: c.createBody } }), ...(c.replaceBody && { replace: { body: c.replaceBody } }), ...(c.patchBody && { patch: { body: c.patchBody } }) };
-    return { ...c, volatileFields: volatile === 'none' ? [] : collectionProfile(raw).volatileFields };
+    const loaded = collectionProfile(raw);
+    return { ...c, volatileFields: volatile === 'none' ? [] : loaded.volatileFields, ...(volatile === 'default' && loaded.volatileByDefault && { volatileByDefault: true as const }) };
   }),
 });
 
@@ -42,5 +43,22 @@ describe('the default volatile fields', () => {
   it('declared [], compare it too: the same API fails', async () => {
     const got = await verdictsOf(startVariant(bumpsUpdatedAt), ids, handWritten('none'));
     expect(got.verdicts['END-patch-keeps-unsent'], got.explain).toBe('fail');
+  });
+
+  it('are not ignored across a call that must change nothing: a GET that bumps version still fails END-safe-methods-no-change', async () => {
+    // Every GET of an item counts itself into the item's version, as a read that writes would.
+    const reads = new Map<string, number>();
+    const readsBumpVersion: Rewrites = {
+      response: (res, req) => {
+        const path = new URL(req.path, 'http://x').pathname;
+        const body = jsonOf(res);
+        if (req.method !== 'GET' || !/^\/v2\/(projects|members)\/[^/]+$/.test(path) || typeof body !== 'object' || body === null) return res;
+        reads.set(path, (reads.get(path) ?? 0) + 1);
+        return withJson(res, { ...body, version: reads.get(path) });
+      },
+    };
+    const got = await verdictsOf(startVariant(readsBumpVersion), ['END-safe-methods-no-change'], handWritten('default'));
+    expect(got.verdicts['END-safe-methods-no-change'], got.explain).toBe('fail');
+    expect(got.explain).toMatch(/version: \d+ → \d+/);
   });
 });

@@ -41,5 +41,11 @@ describe('END-vary-accept', () => {
     // Vary on the HTML alone is not enough: the JSON answer is a cached variant too.
     const half = await verdictsOf(startVariant(html(true)), ['END-vary-accept']);
     expect(half.verdicts, half.explain).toEqual({ 'END-vary-accept': 'fail' });
+    expect(half.explain).toMatch(/→ 200 application\/json carries Vary null/);
+    // Vary on the JSON alone is not enough either: the HTML answer is the other variant.
+    const jsonOnly: Rewrites = { request: html(false).request! };
+    const other = await verdictsOf(startVariant(jsonOnly), ['END-vary-accept']);
+    expect(other.verdicts, other.explain).toEqual({ 'END-vary-accept': 'fail' });
+    expect(other.explain).toMatch(/→ 200 text\/html carries Vary null although Accept chooses between application\/json and text\/html here/);
   });
 });

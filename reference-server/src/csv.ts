@@ -23,5 +23,6 @@ export function pageAsCsv(reply: Reply): Reply {
   if (items === undefined) return reply;
   const columns = [...new Set(items.flatMap((item) => Object.keys(item).filter((k) => isScalar(item[k]))))];
   const rows = [columns.map(field), ...items.map((item) => columns.map((c) => { const v = item[c]; return field(isScalar(v) ? v : null); }))];
-  return { ...reply, content: { type: csvMediaType, text: rows.map((r) => `${r.join(',')}\r\n`).join('') } };
+  // An empty page has no fields to name: no header row either.
+  return { ...reply, content: { type: csvMediaType, text: items.length === 0 ? '' : rows.map((r) => `${r.join(',')}\r\n`).join('') } };
 }

@@ -22,9 +22,19 @@ describe('sameInstant', () => {
     ['2026-11-28T10:00:00.123Z', '2026-11-28T10:00:02Z', false],
     ['2026-11-28T10:00:00.123Z', '2026-11-28T10:00:00.125Z', false], // the same precision: compared as they are
     ['2026-11-28T10:00:00.1Z', '2026-11-28T10:00:00.25Z', false],
+    ['2026-11-28T10:00:00.123Z', '2026-11-28T10:00:00.124Z', false], // one millisecond apart at one precision
+    ['2026-11-28T10:00:00.123456Z', '2026-11-28T10:00:00.123457Z', false],
+    ['2026-11-28T10:00:00.1Z', '2026-11-28T10:00:01Z', false], // neither truncated (10:00:00) nor rounded (10:00:00)
+    ['2026-11-28T10:00:00.5Z', '2026-11-28T10:00:01Z', true], // rounded half up
     ['2026-11-28', '2026-11-28T00:00:00Z', false],
   ])('%s and %s: %s', (a, b, same) => {
     expect(sameInstant(a, b)).toBe(same);
+  });
+
+  it('tells apart every millisecond of a second at millisecond precision (exact, not floating point)', () => {
+    const at = (ms: number) => `2026-11-28T10:00:00.${String(ms).padStart(3, '0')}Z`;
+    const same = Array.from({ length: 999 }, (_, i) => sameInstant(at(i), at(i + 1))).filter(Boolean);
+    expect(same).toEqual([]);
   });
 
   it('makes diffRepresentations take such a pair for equal, and nothing else', () => {

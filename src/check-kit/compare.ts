@@ -23,14 +23,24 @@ export function diffRepresentations(
 
 const dateTime = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d{1,9}))?(Z|[+-]\d\d:\d\d)$/i;
 
-/** Whether two RFC 3339 date-times are one instant at the coarser precision: within one unit of it (a store truncates, or rounds). */
+/** A date-time as whole nanoseconds since the epoch (exact: a number would round at the microsecond). */
+const nanos = (m: RegExpExecArray): bigint => BigInt(Date.parse(`${m[1]!}${m[3]!}`)) * 1_000_000n + BigInt((m[2] ?? '').padEnd(9, '0'));
+
+/**
+ * Whether two RFC 3339 date-times of different precisions are one instant as a store keeps it:
+ * the coarser one is the finer one truncated or rounded to its precision. Of one precision,
+ * they are compared as they are.
+ */
 export function sameInstant(a: unknown, b: unknown): boolean {
   if (typeof a !== 'string' || typeof b !== 'string') return false;
   const [ma, mb] = [dateTime.exec(a), dateTime.exec(b)];
-  if (ma === null || mb === null || (ma[2] ?? '') === (mb[2] ?? '')) return false;
-  const seconds = (m: RegExpExecArray): number => Date.parse(`${m[1]!}${m[3]!}`) / 1000 + Number(`0.${m[2] ?? '0'}`);
-  const unit = 10 ** -Math.min((ma[2] ?? '').length, (mb[2] ?? '').length);
-  return Math.abs(seconds(ma) - seconds(mb)) < unit;
+  if (ma === null || mb === null) return false;
+  const [da, db] = [(ma[2] ?? '').length, (mb[2] ?? '').length];
+  if (da === db) return false;
+  const [fine, coarse, digits] = da > db ? [nanos(ma), nanos(mb), db] : [nanos(mb), nanos(ma), da];
+  const unit = 10n ** BigInt(9 - digits);
+  const truncated = fine - (((fine % unit) + unit) % unit);
+  return coarse === truncated || coarse === truncated + unit && (fine - truncated) * 2n >= unit;
 }
 
 export function deepEqual(a: unknown, b: unknown): boolean {

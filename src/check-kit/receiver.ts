@@ -27,13 +27,13 @@ export const is2xx = (d: Delivered): boolean => d.res.status >= 200 && d.res.sta
 export const is4xx = (d: Delivered): boolean => d.res.status >= 400 && d.res.status < 500;
 
 /**
- * Fails with `accepted …` unless the receiver refused the delivery with a 4xx. A refusal
+ * Fails with `accepted … (status): why` unless the receiver refused the delivery with a 4xx. A refusal
  * counts only where the receiver acknowledges a valid delivery ({@link validAcknowledged}):
  * one that refuses everything (a Python receiver that verifies `json.dumps` of the parsed
  * body) refuses a bad one for no reason the check is about.
  */
-export async function expectRefused(ctx: CheckContext, receiver: ReceiverTarget, sent: Delivered, accepted: string): Promise<void> {
-  if (!is4xx(sent)) throw new CheckFailure(`accepted ${accepted} (${sent.res.status})`, 'a 4xx', String(sent.res.status), sent.res.exchangeIndex);
+export async function expectDeliveryRefused(ctx: CheckContext, receiver: ReceiverTarget, sent: Delivered, accepted: string, why?: string): Promise<void> {
+  if (!is4xx(sent)) throw new CheckFailure(`accepted ${accepted} (${sent.res.status})${why === undefined ? '' : `: ${why}`}`, 'a 4xx', String(sent.res.status), sent.res.exchangeIndex);
   await validAcknowledged(ctx, receiver, sent);
 }
 

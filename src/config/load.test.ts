@@ -58,6 +58,7 @@ describe('loadProfile: valid configs', () => {
           itemPath: '/v2/projects/{id}',
           idField: 'id',
           volatileFields: serverKeptFields,
+          volatileByDefault: true,
           newId: 'uuid',
           idType: 'string',
           methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],

@@ -6,6 +6,21 @@
  * CouchDB `_rev`). A representation compared before and after a write may differ in them
  * without breaking any rule.
  */
+import type { CollectionProfile } from './profile.js';
+
+/**
+ * The fields a comparison across a call that must change nothing ignores: those the config
+ * declares volatile, not the framework names taken by default (a GET that bumps `version`
+ * changed the item all the same).
+ *
+ * @example
+ * ```ts
+ * diffRepresentations(before, after, volatileAcrossNoChange(collection));
+ * ```
+ */
+export function volatileAcrossNoChange(c: Pick<CollectionProfile, 'volatileFields' | 'volatileByDefault'>): readonly string[] {
+  return c.volatileByDefault === true ? [] : c.volatileFields;
+}
 
 /** The names themselves: `collections[].volatileFields` where the config gives none (less any field its bodies send). */
 export const serverKeptFields: readonly string[] = [

@@ -1,4 +1,5 @@
 /** §4 method contract: unsupported methods, and safe methods that change nothing. */
+import { volatileAcrossNoChange } from '../../src/model/server-kept-fields.js';
 import type { Arbitrary } from 'fast-check';
 import { fastCheck } from '../../src/check-kit/lazy-libraries.js';
 import { CheckFailure, CheckSkipped, ShouldFailure, defineCheck } from '../../src/model/check.js';
@@ -196,7 +197,7 @@ export const safeMethodsNoChange = defineCheck({
     };
     const changes = (before: Snapshot, after: Snapshot): string[] => [
       ...items.flatMap((item, i) => {
-        const diff = diffRepresentations(before.items[i]!, after.items[i]!, collection.volatileFields);
+        const diff = diffRepresentations(before.items[i]!, after.items[i]!, volatileAcrossNoChange(collection));
         return diff.length > 0 ? [`item ${item.id} (${diff.join('; ')})`] : [];
       }),
       ...(before.marked && after.marked && before.marked.join() !== after.marked.join() ? [`the marked listing ${markedPath} (${brief(before.marked)} → ${brief(after.marked)})`] : []),

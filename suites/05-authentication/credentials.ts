@@ -209,7 +209,8 @@ export const noCredentialInUrl = defineCheck({
     // A short credential (a CI key "test", the FastAPI tutorial's token that is the username)
     // may be ordinary data too: it is sought only as a query parameter's value, as in a URL.
     const short = key.length < shortCredential;
-    const inQuery = forms.map((f) => new RegExp(`[?&][^=&#\\s"]*=${f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?=[&#"\\s]|$)`));
+    // Where a URL's query value ends: another parameter, the fragment, or what closes the URL in text (a quote, `>` in a Link, JSON's `\u0026`).
+    const inQuery = forms.map((f) => new RegExp(`(?:[?&]|\\\\u0026)[^=&#\\s"]*=${f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?=[&#"'\\s>;,)\\\\]|$)`));
     const holds = (text: string): boolean => (short ? inQuery.some((r) => r.test(text)) : forms.some((f) => text.includes(f)));
     for (const res of responses) {
       // Set-Cookie is the one place a target hands out a credential: a session, not the caller's key.

@@ -1,4 +1,5 @@
 /** §5.4 and §7's 403 row: a valid credential without the scope is refused with 403, on every call, and the refused call changes nothing. */
+import { volatileAcrossNoChange } from '../../src/model/server-kept-fields.js';
 import { defineCheck } from '../../src/model/check.js';
 import type { CheckContext, HttpResponse } from '../../src/model/context.js';
 import type { WritableCollection } from '../../src/model/needs.js';
@@ -27,7 +28,7 @@ async function itemChange(ctx: CheckContext, c: WritableCollection, url: string,
     ctx.note(`after a refused write, ${describe(now.res)} with the full credential: whether the write was applied is not known`);
     return undefined;
   }
-  const diff = diffRepresentations(before.body, now.body, [...c.volatileFields, ...before.readDrift]);
+  const diff = diffRepresentations(before.body, now.body, [...volatileAcrossNoChange(c), ...before.readDrift]);
   before.body = now.body;
   return diff.length === 0 ? undefined : `it changed the item (${diff.slice(0, 3).join('; ')})`;
 }

@@ -79,6 +79,12 @@ export const credentialedNotPublic = defineCheck({
           const directives = parseCacheControl(value).directives;
           const refused = directives.some((d) => d.name === 'no-store' || (d.name === 'private' && d.value === undefined));
           const stores = directives.some((d) => d.name === 'public' || ((d.name === 'max-age' || d.name === 's-maxage') && Number(d.value) > 0));
+          // A CDN is a shared cache: RFC 9111 §3.5 keeps it from reusing an answer to a request with Authorization unless the header allows that.
+          const reusedDespiteAuthorization = directives.some((d) => d.name === 'public' || d.name === 's-maxage' || d.name === 'must-revalidate');
+          if (stores && !refused && authorization && !reusedDespiteAuthorization) {
+            ctx.note(`${describe(res)} of personalised ${collection.name} has ${name}: ${value}: sent with Authorization, so no CDN reuses it (RFC 9111 §3.5)`);
+            continue;
+          }
           if (stores && !refused) throw new CheckFailure(`${describe(res)} of personalised ${collection.name} has ${name}: ${value}, which lets a CDN store it whatever Cache-Control says (RFC 9213), expected private or no-store there too, or no such header`, `no storing ${name}`, `${name}: ${value}`, res.exchangeIndex);
         }
       }

@@ -58,6 +58,7 @@ export function collectionProfile(raw: RawCollection): CollectionProfile {
     patchBody: raw.patch?.body,
     invalidBody: raw.invalid?.body,
     volatileFields: raw.volatileFields ?? serverKeptFieldsNotSent(raw),
+    ...(raw.volatileFields === undefined && { volatileByDefault: true as const }),
     ...(raw.writeOnlyFields !== undefined && raw.writeOnlyFields.length > 0 && { writeOnlyFields: raw.writeOnlyFields }),
     newId: raw.newId ?? collectionDefaults.newId,
     idType: raw.idType ?? collectionDefaults.idType,

@@ -22,6 +22,12 @@ export interface CollectionProfile {
   readonly invalidBody?: Record<string, unknown>;
   /** Fields the server may change on its own (timestamps, revisions); ignored in comparisons. */
   readonly volatileFields: readonly string[];
+  /**
+   * Set where the config names no volatile fields and `volatileFields` are the names
+   * frameworks give them (model/server-kept-fields.ts): a write may move them, but a safe
+   * call or a refused write that does still changed the item.
+   */
+  readonly volatileByDefault?: true;
   /** Fields the API takes but never shows (a password): not expected back in an answer. Absent: none. */
   readonly writeOnlyFields?: readonly string[];
   /** How a fresh id for PUT-creates-missing is made: `uuid` (default) or `none` to skip. */
