@@ -48,4 +48,16 @@ describe('END-vary-accept', () => {
     expect(other.verdicts, other.explain).toEqual({ 'END-vary-accept': 'fail' });
     expect(other.explain).toMatch(/→ 200 text\/html carries Vary null although Accept chooses between application\/json and text\/html here/);
   });
+
+  it('passes an API whose JSON writer serves the listing as problem+json to the probe that admits it (ASP.NET Core MVC, Spring 5: application/*+json), with no Vary: problem+json is no representation of the listing', async () => {
+    const aspNet: Rewrites = {
+      request: (req) => (req.method === 'GET' && req.headers['accept'] === otherFormatsAccept ? notAcceptable : req),
+      response: (res, req) => {
+        const plain = withoutVary(res);
+        return req.method === 'GET' && (req.headers['accept'] ?? '').startsWith('application/x-restprobe-unsupported') && res.status === 406 ? { ...plain, status: 200, headers: { ...plain.headers, 'content-type': 'application/problem+json; charset=utf-8' }, body: '{"data":[],"next_cursor":null}' } : plain;
+      },
+    };
+    const got = await verdictsOf(startVariant(aspNet), ['END-vary-accept']);
+    expect(got.verdicts, got.explain).toEqual({ 'END-vary-accept': 'pass' });
+  });
 });
