@@ -4,7 +4,7 @@
  * the header, and a target that answers a reused key with its first result, do not.
  */
 import { describe, expect, it } from 'vitest';
-import { jsonOf, pathOf, type ProxiedRequest, type Rewrites } from './support/rewriting-proxy.js';
+import { jsonOf, pathOf, type ProxiedRequest, type ProxiedResponse, type Rewrites } from './support/rewriting-proxy.js';
 import { startTarget, startVariant, type Target } from './support/target.js';
 import { verdictsOf } from './support/verdicts.js';
 import type { TargetProfile } from '../src/model/profile.js';
@@ -75,6 +75,31 @@ describe('Idempotency-Key checks', () => {
     expect(conflicts).toBe(1);
   });
 
+  it('send the other body again after a 409 at once (the first request still in flight), and judge that answer: a store that then hands the first result to any body warns, where the 409 passed it before', async () => {
+    const seen = new Map<string, ProxiedResponse>();
+    const answered = new Set<string>();
+    // The first answer per key is stored; a request with the key right away gets 409; later, the stored answer whatever the body.
+    const inFlightThenAnyBody: Rewrites = {
+      request: (req) => {
+        const key = req.headers['idempotency-key'];
+        if (req.method !== 'POST' || key === undefined || !seen.has(key)) return req;
+        if (!answered.has(key)) {
+          answered.add(key);
+          return { status: 409, headers: { 'content-type': 'application/problem+json' }, body: JSON.stringify({ type: 'about:blank', title: 'Conflict', status: 409, detail: 'A request with this key is being processed.' }) };
+        }
+        return seen.get(key)!;
+      },
+      response: (res, req) => {
+        const key = req.headers['idempotency-key'];
+        if (req.method === 'POST' && key !== undefined && !seen.has(key)) seen.set(key, res);
+        return res;
+      },
+    };
+    const got = await verdictsOf(startVariant(inFlightThenAnyBody), ['END-idempotency-key-mismatch']);
+    expect(got.verdicts, got.explain).toEqual({ 'END-idempotency-key-mismatch': 'warn' });
+    expect(got.explain).toMatch(/the first result came back for another request/);
+  });
+
   it('pass on a target that takes only UUIDs as keys (the draft\'s example: a quoted bare UUID)', async () => {
     const uuid = /^"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"$/;
     const rewrites: Rewrites = {
@@ -85,6 +110,38 @@ describe('Idempotency-Key checks', () => {
     };
     const got = await verdicts(startVariant(rewrites));
     expect(got.verdicts, got.explain).toEqual({ 'END-idempotency-key-replay': 'pass', 'END-idempotency-key-mismatch': 'pass' });
+  });
+
+  it('send the key bare where the quoted form is refused (a store that parses it as a UUID: Java, .NET, Python), noted, and judge as ever', async () => {
+    const bareUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+    const rewrites: Rewrites = {
+      request: (req) => {
+        const key = keyOf(req);
+        return key === undefined || bareUuid.test(key) ? req : { status: 400, headers: { 'content-type': 'application/problem+json' }, body: JSON.stringify({ type: 'about:blank', title: 'Bad Request', status: 400, detail: 'Idempotency-Key must be a UUID.' }) };
+      },
+    };
+    const got = await verdicts(startVariant(rewrites));
+    expect(got.verdicts, got.explain).toEqual({ 'END-idempotency-key-replay': 'pass', 'END-idempotency-key-mismatch': 'pass' });
+    expect(got.notes.join('\n')).toMatch(/for the key in the draft's quoted form .*: the key is sent bare/);
+  });
+
+  it('pass a store that replays the status and body but no Location (the body names the same id), noted', async () => {
+    const stored = new Map<string, ProxiedResponse>();
+    const bodyOnly: Rewrites = {
+      request: (req) => {
+        const key = keyOf(req);
+        const hit = key === undefined ? undefined : stored.get(key);
+        return req.method === 'POST' && hit !== undefined ? { ...hit, headers: { 'content-type': hit.headers['content-type'] ?? 'application/json' } } : req;
+      },
+      response: (res, req) => {
+        const key = keyOf(req);
+        if (req.method === 'POST' && key !== undefined && !stored.has(key)) stored.set(key, res);
+        return res;
+      },
+    };
+    const got = await verdictsOf(startVariant(bodyOnly), ['END-idempotency-key-replay']);
+    expect(got.verdicts, got.explain).toEqual({ 'END-idempotency-key-replay': 'pass' });
+    expect(got.notes.join('\n')).toMatch(/the retry's answer carries no Location .*: the store replays the status and body/);
   });
 
   it('warn on a target that answers a reused key with the first result, whatever the body', async () => {

@@ -34,11 +34,25 @@ function post(ctx: CheckContext, c: WritableCollection, body: Record<string, unk
 
 const idOf = (res: HttpResponse, c: WritableCollection): unknown => (res.json as Record<string, unknown> | null | undefined)?.[c.idField];
 
-/** The first POST with a key: a create that failed is a setup error, not the rule's verdict. */
-async function firstCreate(ctx: CheckContext, c: WritableCollection, body: Record<string, unknown>, key: string): Promise<HttpResponse> {
-  const res = await post(ctx, c, body, key);
-  if (!ok(res)) throw setupError(res, `a create with an Idempotency-Key failed: POST ${c.path} answered ${res.status}`);
-  return res;
+/**
+ * The first POST with a fresh key, and the key it took: the draft's quoted form first, then,
+ * where that is refused with a 4xx, a bare UUID (Java's UUID.fromString, .NET's Guid.TryParse
+ * and Python's uuid.UUID refuse the quotes; most providers send bare tokens). A create that
+ * failed both ways is a setup error, not the rule's verdict.
+ */
+async function firstCreate(ctx: CheckContext, c: WritableCollection, body: Record<string, unknown>): Promise<{ readonly first: HttpResponse; readonly key: string }> {
+  const quoted = freshKey();
+  const res = await post(ctx, c, body, quoted);
+  if (ok(res)) return { first: res, key: quoted };
+  if (res.status >= 400 && res.status < 500) {
+    const bare = randomUUID();
+    const again = await post(ctx, c, body, bare);
+    if (ok(again)) {
+      ctx.note(`${describe(res)} for the key in the draft's quoted form (${quoted}): the key is sent bare, as most providers send it (${bare})`);
+      return { first: again, key: bare };
+    }
+  }
+  throw setupError(res, `a create with an Idempotency-Key failed: POST ${c.path} answered ${res.status}`);
 }
 
 /** The cause a retry that creates again shares with a reused key that creates again: the key names no operation. */
@@ -64,28 +78,22 @@ export const idempotencyKeyReplay = defineCheck({
   uses: ['anyWalk'],
   dependsOn: ['END-post-201-location'],
   async run(ctx, { writable: c, anyWalk }) {
-    const key = freshKey();
     const body = createBody(ctx, c);
-    const first = await firstCreate(ctx, c, body, key);
-    let again = await post(ctx, c, body, key);
-    // A store that commits the key after it answers may still hold the first request as in
-    // flight: 409, after which the draft lets a client retry (§2.7). Once, a moment later.
-    if (again.status === 409) {
-      ctx.note(`the retry right after the first answer got 409 (the first request still in flight, as the idempotency-key draft §2.7 answers it): retried once, 500 ms later`);
-      await waitFor(ctx, 500);
-      again = await post(ctx, c, body, key);
-    }
+    const { first, key } = await firstCreate(ctx, c, body);
+    const again = await postPastInFlight(ctx, c, body, key, 'the retry');
     // What exists, not only what was answered: a retry may replay the answer and still create.
     if (anyWalk) await expectOneMarked(ctx, anyWalk, body[anyWalk.markField] as string, again);
     else ctx.note('no marked collection (collections[].mark among filters): what the retry created is judged by its answer only');
     const [id, againId] = [idOf(first, c), idOf(again, c)];
     ensure(again.status === first.status, `the retry with the same Idempotency-Key: ${describe(again)}, expected the stored ${first.status}`, String(first.status), String(again.status));
-    const location = first.headers['location'];
-    if (location !== undefined && again.headers['location'] !== location) {
-      throw new CheckFailure(`the retry with the same Idempotency-Key: ${describe(again)} names ${again.headers['location'] ?? 'no Location'}, expected the stored ${location}: a second resource`, location, again.headers['location'] ?? 'none', again.exchangeIndex, keyNotHeld(c));
-    }
     if (id !== undefined && String(againId) !== String(id)) {
       throw new CheckFailure(`the retry with the same Idempotency-Key: ${describe(again)} returned "${c.idField}" ${brief(againId)}, expected the stored ${brief(id)}: a second resource`, String(id), brief(againId), again.exchangeIndex, keyNotHeld(c));
+    }
+    const location = first.headers['location'];
+    // A store that keeps the status and body alone replays no Location: the same resource by its id, noted.
+    if (location !== undefined && again.headers['location'] === undefined && id !== undefined) ctx.note(`the retry's answer carries no Location (the first named ${location}): the store replays the status and body, and the body names the same ${c.idField} ${brief(id)}`);
+    else if (location !== undefined && again.headers['location'] !== location) {
+      throw new CheckFailure(`the retry with the same Idempotency-Key: ${describe(again)} names ${again.headers['location'] ?? 'no Location'}, expected the stored ${location}: a second resource`, location, again.headers['location'] ?? 'none', again.exchangeIndex, keyNotHeld(c));
     }
     if (isObject(first.json)) {
       const diff = diffRepresentations(first.json, (again.json ?? {}) as Record<string, unknown>, c.volatileFields);
@@ -97,6 +105,19 @@ export const idempotencyKeyReplay = defineCheck({
   },
 });
 
+/**
+ * POSTs with a key used a moment ago: a store that commits the key after it answers may still
+ * hold the first request as in flight, and answer 409, after which the draft lets a client
+ * retry (§2.7). Sent once more, 500 ms later, noted; that answer is the one judged.
+ */
+async function postPastInFlight(ctx: CheckContext, c: WritableCollection, body: Record<string, unknown>, key: string, what: string): Promise<HttpResponse> {
+  const res = await post(ctx, c, body, key);
+  if (res.status !== 409) return res;
+  ctx.note(`${what} with the key right after the first answer got 409 (the first request still in flight, as the idempotency-key draft §2.7 answers it): sent again once, 500 ms later`);
+  await waitFor(ctx, 500);
+  return post(ctx, c, body, key);
+}
+
 export const idempotencyKeyMismatch = defineCheck({
   id: 'END-idempotency-key-mismatch',
   title: 'An Idempotency-Key reused with another body is refused',
@@ -106,19 +127,19 @@ export const idempotencyKeyMismatch = defineCheck({
   // A server that ignores keys altogether fails the replay check; this one would only repeat it.
   dependsOn: ['END-post-201-location', 'END-idempotency-key-replay', 'ERR-validation-422'],
   async run(ctx, { writable: c }) {
-    const key = freshKey();
     const body = createBody(ctx, c);
     // Another operation: a mark of its own, or (a collection without one) one value changed; the same body again is a retry, which the server rightly replays.
     const otherBody = c.markField !== undefined ? createBody(ctx, c) : alteredBody(body, c.idField, 'other');
     if (otherBody === undefined) throw new CheckSkipped(`the create body has no string field to change and ${c.name} no mark field, so no other body can be sent with the key`, 'collections[].mark');
-    const first = await firstCreate(ctx, c, body, key);
-    const other = await post(ctx, c, otherBody, key);
+    const { first, key } = await firstCreate(ctx, c, body);
+    // A 409 at once may be the first request still in flight, not the key's refusal of the other body.
+    const other = await postPastInFlight(ctx, c, otherBody, key, 'the other body');
     if (other.status >= 400 && other.status < 500) {
       // A value changed by hand may break the field's own rules (a format, a length, an enum),
       // which validation refuses before any key is looked at: the body is sent once more with a
       // key of its own, and must be taken there for the refusal to be the key's.
       if (c.markField === undefined) {
-        const alone = await post(ctx, c, otherBody, freshKey());
+        const alone = await post(ctx, c, otherBody, key.startsWith('"') ? freshKey() : randomUUID());
         if (!ok(alone)) throw new CheckSkipped(`the reused key with another body was refused with ${other.status}, but that body is refused with a key of its own too (${describe(alone)}): the body, not the key, was refused, so the key's reuse was not judged (a mark field, collections[].mark, gives another body that is valid)`, 'collections[].mark');
       }
       ctx.note(`the reused key was refused with ${other.status}`);
