@@ -319,6 +319,22 @@ describe('VER- checks', () => {
     expect(broken.explain).toMatch(/VER-deprecation-headers: fail GET \/v1\/members → 500 .*: deprecated version 1 does not serve \/v1\/members, where it serves \/v1\/projects, expected 200 until the sunset date/);
     const younger = await verdicts(startVariant(v1Members(404)));
     expect(younger.verdicts['VER-deprecation-headers'], younger.explain).toBe('pass');
+    // Asp.Versioning answers a version a route does not have 400 UnsupportedApiVersion: an endpoint added later too.
+    const unsupported = await verdicts(startVariant(v1Members(400)));
+    expect(unsupported.verdicts['VER-deprecation-headers'], unsupported.explain).toBe('pass');
+  });
+
+  it('take Deprecation on one collection of the current version for that resource\'s deprecation (RFC 9745), noted; on every collection it is the version that is deprecated (fault deprecation-on-current)', async () => {
+    const membersDeprecated: Rewrites = { response: (res, req) => (pathOf(req) === '/v2/members' && res.status === 200 ? { ...res, headers: { ...res.headers, deprecation: '@1767225600' } } : res) };
+    const got = await verdicts(startVariant(membersDeprecated));
+    expect(got.verdicts['VER-current-version'], got.explain).toBe('pass');
+    expect(got.notes).toContainEqual(expect.stringMatching(/sends Deprecation: @1767225600: that resource is deprecated \(RFC 9745, RFC 8594\), not the current version 2/));
+  });
+
+  it('take a rel="sunset" link (RFC 8594, as Asp.Versioning\'s and Spring\'s sunset policies send) for the notice', async () => {
+    const sunsetLink: Rewrites = { response: (res, req) => (pathOf(req).startsWith('/v1/') && res.headers['link'] !== undefined ? { ...res, headers: { ...res.headers, link: res.headers['link'].replace(/rel="deprecation"/g, 'rel="sunset"') } } : res) };
+    const got = await verdicts(startVariant(sunsetLink));
+    expect(got.verdicts['VER-deprecation-headers'], got.explain).toBe('pass');
   });
 
   it('skip the query probe when no old version is configured to ask for', async () => {
@@ -352,7 +368,7 @@ describe('VER- checks', () => {
   it('warn of a deprecated version that links no deprecation notice (SHOULD), and judge the rename all the same', async () => {
     const got = await verdicts(startVariant(withoutNotice));
     expect(got.verdicts, got.explain).toEqual({ ...allPass, 'VER-deprecation-headers': 'warn' });
-    expect(got.explain).toMatch(/VER-deprecation-headers: warn GET \/v1\/projects → 200 application\/json: Link: \(none\) has no rel="deprecation", expected a link to the deprecation notice \(the flow's announcement; RFC 9745 §3 defines the relation for it but does not require it\)/);
+    expect(got.explain).toMatch(/VER-deprecation-headers: warn GET \/v1\/projects → 200 application\/json: Link: \(none\) has no rel="deprecation" or rel="sunset", expected a link to the deprecation notice \(the flow's announcement; RFC 9745 §3 defines the relation for it but does not require it\)/);
   });
 
   it('fail a deprecated version without a notice when it also breaks a MUST (a malformed Deprecation)', async () => {

@@ -48,21 +48,30 @@ export function firstCollection(ctx: CheckContext): CollectionProfile {
   return c;
 }
 
+/**
+ * How an API refuses a version it does not serve (removed, or an endpoint added later): 404 or
+ * 410, 400 (Asp.Versioning's UnsupportedApiVersion, Spring's), and 406 where the version is
+ * named in a vendor media type in Accept (no acceptable representation, RFC 9110 §15.5.7).
+ */
+function removedRefusals(v: VersionProfile): number[] {
+  return [400, 404, 410, ...(v.scheme === 'header' && v.header.toLowerCase() === 'accept' ? [406] : [])];
+}
+
 export const currentVersion = defineCheck({
   id: 'VER-current-version',
   title: 'Every collection answers under the current version, which is not deprecated',
-  rule: 'The API MUST carry a version in one scheme for the whole API: every configured collection answers 200 under the current version, without `Deprecation` or `Sunset`; under the header scheme the response MUST send `Vary` naming the header (§9.1, §9.2, §9.6).',
+  rule: 'The API MUST carry a version in one scheme for the whole API: every configured collection answers 200 under the current version, which is not deprecated (`Deprecation` or `Sunset` on every collection; on some, a resource\'s own deprecation, is noted); under the header scheme the response MUST send `Vary` naming the header (§9.1, §9.2, §9.6).',
   severity: 'must',
   needs: ['version'],
   async run(ctx, { version: v }) {
     if (ctx.profile.collections.length === 0) throw new CheckSkipped('no collection to read under the current version', 'collections');
+    // Deprecation or Sunset on one collection deprecates that resource (RFC 9745, RFC 8594), which a
+    // current version may do; on every one, it is the version that is deprecated.
+    const announced: HttpResponse[] = [];
     for (const c of ctx.profile.collections) {
       const res = await currentListing(ctx, v, c);
       expectStatus(res, 200, `${c.name} under the current version ${v.current}`);
-      for (const field of ['deprecation', 'sunset']) {
-        const value = res.headers[field];
-        if (value !== undefined) throw new CheckFailure(`${describe(res)} sends ${field === 'deprecation' ? 'Deprecation' : 'Sunset'}: ${value} on the current version ${v.current}, expected none: only a deprecated version announces its end`, 'none', value, res.exchangeIndex);
-      }
+      if (res.headers['deprecation'] !== undefined || res.headers['sunset'] !== undefined) announced.push(res);
       if (v.scheme === 'header') {
         const vary = varyFields(res.headers['vary']);
         if (!vary.includes(v.header.toLowerCase()) && !vary.includes('*')) {
@@ -70,13 +79,19 @@ export const currentVersion = defineCheck({
         }
       }
     }
+    const shown = (res: HttpResponse): string => ['deprecation', 'sunset'].filter((f) => res.headers[f] !== undefined).map((f) => `${f === 'deprecation' ? 'Deprecation' : 'Sunset'}: ${res.headers[f]}`).join(', ');
+    if (announced.length > 0 && announced.length === ctx.profile.collections.length) {
+      const res = announced[0]!;
+      throw new CheckFailure(`${describe(res)} sends ${shown(res)} on the current version ${v.current}, as every collection does, expected none: only a deprecated version announces its end`, 'none', shown(res), res.exchangeIndex);
+    }
+    for (const res of announced) ctx.note(`${describe(res)} sends ${shown(res)}: that resource is deprecated (RFC 9745, RFC 8594), not the current version ${v.current}, which its other collections serve without`);
   },
 });
 
 export const deprecationHeaders = defineCheck({
   id: 'VER-deprecation-headers',
   title: 'A deprecated version still serves, with Deprecation and a later Sunset, and any deprecation link resolves',
-  rule: 'A deprecated version MUST still serve until its sunset, and its responses MUST carry `Deprecation` as an sf-date (`@<seconds>`, RFC 9745) and `Sunset` as an HTTP-date not before it (RFC 8594, RFC 9745 §4); they SHOULD link the deprecation notice (`Link` with `rel="deprecation"`, optional in RFC 9745 §3), and a link they send MUST resolve (a refusal to restprobe, such as a 403 from a documentation site, counts: the notice is there) (§3 deprecation flow, §9.6); a deprecated version past its Sunset and refused is removed, as the flow says, and skipped naming version.removed.',
+  rule: 'A deprecated version MUST still serve until its sunset, and its responses MUST carry `Deprecation` as an sf-date (`@<seconds>`, RFC 9745) and `Sunset` as an HTTP-date not before it (RFC 8594, RFC 9745 §4); they SHOULD link the deprecation notice (`Link` with `rel="deprecation"`, optional in RFC 9745 §3, or RFC 8594\'s `rel="sunset"`), and a link they send MUST resolve (a refusal to restprobe, such as a 403 from a documentation site, counts: the notice is there) (§3 deprecation flow, §9.6); a deprecated version past its Sunset and refused is removed, as the flow says, and skipped naming version.removed; a collection it does not serve (404, 410, 400, or 406 for a version in Accept) is an endpoint added later.',
   severity: 'must',
   needs: ['deprecatedVersions'],
   async run(ctx, { deprecatedVersions: v }) {
@@ -95,17 +110,18 @@ export const deprecationHeaders = defineCheck({
         const sunset = res.headers['sunset'];
         const past = sunset !== undefined && httpDateProblem(sunset) === undefined && Date.parse(sunset) <= Date.now();
         // Past its Sunset and refused: removed, as the flow says; the config is what is late.
-        if (past && [400, 404, 410].includes(res.status)) {
+        if (past && removedRefusals(v).includes(res.status)) {
           ctx.note(`version ${version}: ${describe(res)}, past its Sunset ${sunset}: removed, as the deprecation flow says (list it in version.removed)`);
           removed.push(version);
           continue;
         }
         throw new CheckFailure(`${describe(res)}: deprecated version ${version} ${past ? 'is past its Sunset' : `no longer serves before its Sunset (${sunset ?? 'none given'})`}, no configured collection served it, expected 200 until the sunset date, then removal`, '200', String(res.status), res.exchangeIndex);
       }
-      // Only "no such endpoint" (404, 410) is a younger one's answer: a 500, 503 or 403 is the
-      // version broken, or refused, before its sunset, on an endpoint it may well have.
-      const broken = younger.find((res) => res.status !== 404 && res.status !== 410);
-      if (broken !== undefined) throw new CheckFailure(`${describe(broken)}: deprecated version ${version} does not serve ${new URL(broken.url).pathname}, where it serves ${new URL(served[0]!.url).pathname}, expected 200 until the sunset date (404 or 410 for an endpoint it never had)`, '200', String(broken.status), broken.exchangeIndex);
+      // Only "no such endpoint in this version" is a younger one's answer (404, 410; Asp.Versioning's
+      // and Spring's 400, a 406 for a version in Accept): a 500, 503 or 403 is the version broken, or
+      // refused, before its sunset, on an endpoint it may well have.
+      const broken = younger.find((res) => !removedRefusals(v).includes(res.status));
+      if (broken !== undefined) throw new CheckFailure(`${describe(broken)}: deprecated version ${version} does not serve ${new URL(broken.url).pathname}, where it serves ${new URL(served[0]!.url).pathname}, expected 200 until the sunset date (${removedRefusals(v).join(', ')} for an endpoint it never had)`, '200', String(broken.status), broken.exchangeIndex);
       if (younger.length > 0) ctx.note(`version ${version}: ${younger.map((res) => `${new URL(res.url).pathname} ${res.status}`).join(', ')}: not served under it, as an endpoint added in a later version is not; judged where it is served`);
       // Each served answer judged; the dates of each, for the note.
       const datesOf = served.map((res) => {
@@ -127,9 +143,10 @@ export const deprecationHeaders = defineCheck({
       // The notice is the version's: read from the first answer that served it.
       const res = served[0]!;
       const dates = datesOf[0]!;
-      const [notice] = linkTargets(res.headers['link'], 'deprecation');
+      // The notice under RFC 9745's relation, or RFC 8594's sunset one (Asp.Versioning's and Spring's sunset policy links).
+      const [notice] = [...linkTargets(res.headers['link'], 'deprecation'), ...linkTargets(res.headers['link'], 'sunset')];
       if (notice === undefined) {
-        unlinked ??= new ShouldFailure(`${describe(res)}: Link: ${res.headers['link'] ?? '(none)'} has no rel="deprecation", expected a link to the deprecation notice (the flow's announcement; RFC 9745 §3 defines the relation for it but does not require it)`, 'rel="deprecation"', res.headers['link'] ?? 'none', res.exchangeIndex);
+        unlinked ??= new ShouldFailure(`${describe(res)}: Link: ${res.headers['link'] ?? '(none)'} has no rel="deprecation" or rel="sunset", expected a link to the deprecation notice (the flow's announcement; RFC 9745 §3 defines the relation for it but does not require it)`, 'rel="deprecation"', res.headers['link'] ?? 'none', res.exchangeIndex);
         ctx.note(`version ${version}: ${dates}, no deprecation link`);
         continue;
       }
@@ -153,9 +170,7 @@ export const removedVersionGone = defineCheck({
   needs: ['removedVersions'],
   async run(ctx, { removedVersions: v }) {
     const c = firstCollection(ctx);
-    // A version named in Accept that the API no longer has: no acceptable representation, which 406 says precisely.
-    const refusals = [400, 404, 410, ...(v.scheme === 'header' && v.header.toLowerCase() === 'accept' ? [406] : [])];
-    for (const version of v.removed) expectStatus(await getVersioned(ctx, v, version, c.path), refusals, `${c.name} under the removed version ${version}`);
+    for (const version of v.removed) expectStatus(await getVersioned(ctx, v, version, c.path), removedRefusals(v), `${c.name} under the removed version ${version}`);
   },
 });
 
