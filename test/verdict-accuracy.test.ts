@@ -1196,6 +1196,11 @@ describe('error answers the API does not write, or writes only when asked for pr
   it('still fail the content-type check on a JSON 405 to TRACE that is no problem+json (the API\'s own)', async () => {
     expectVerdicts(await verdictsOn(startVariant(frontedAspNet(true)), ['ERR-problem-json-content-type']), { 'ERR-problem-json-content-type': 'fail' });
   });
+
+  it('still fail it on a 405 to TRACE with no body at all (ASP.NET Core\'s endpoint routing: the app\'s own, not a proxy\'s page)', async () => {
+    const emptyTrace: Rewrites = { response: (res, req) => (req.method === 'TRACE' ? { status: 405, headers: { allow: 'GET, POST' }, body: '' } : res) };
+    expectVerdicts(await verdictsOn(startVariant(emptyTrace), ['ERR-problem-json-content-type']), { 'ERR-problem-json-content-type': 'fail' });
+  });
 });
 
 describe('an invalid body configured as one that leaves a required field out', () => {

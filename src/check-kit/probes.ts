@@ -308,8 +308,9 @@ export async function provokeErrors(ctx: CheckContext, needs: ErrorProbeNeeds): 
   if (collection) {
     responses.push(await errorProbes.unknownItem(ctx, collection), await errorProbes.unsupportedAccept(ctx, collection));
     const trace = await errorProbes.unsupportedMethod(ctx, collection);
-    // nginx refuses TRACE itself, with a page of its own, before the API sees it: no client's call, and no error body of the API's.
-    if (trace.status === 405 && !/[/+]json$/.test(trace.mediaType)) ctx.note(`${describe(trace)}: ${unsupportedMethod} refused with a body that is no JSON, by something in front of the API it seems (nginx refuses TRACE itself); not judged as the API's error body`);
+    // nginx refuses TRACE itself, with an HTML page of its own, before the API sees it: no client's call, and no error body of
+    // the API's. (A 405 with no body or plain text is the app's own: ASP.NET's endpoint routing, Go's ServeMux.)
+    if (trace.status === 405 && trace.mediaType === 'text/html') ctx.note(`${describe(trace)}: ${unsupportedMethod} refused with an HTML page, by something in front of the API it seems (nginx refuses TRACE itself); not judged as the API's error body`);
     else responses.push(trace);
     if (needs.credentials) responses.push(await errorProbes.withoutCredentials(ctx, collection));
   }
@@ -328,5 +329,8 @@ export async function provokeErrors(ctx: CheckContext, needs: ErrorProbeNeeds): 
       }
     }
   }
-  return responses.filter((r) => r.status >= 400);
+  // A gateway's 502, 503 or 504 (an HTML page, a cold start) is no error body of the API's: one such moment would fail every problem check.
+  const unavailable = responses.filter((r) => isUnavailable(r.status));
+  if (unavailable.length > 0) ctx.note(`not judged as the API's error bodies: ${unavailable.map(describe).join('; ')} (the target, or a gateway before it, could not answer just then)`);
+  return responses.filter((r) => r.status >= 400 && !isUnavailable(r.status));
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { errorBodyMarkers } from './problem.js';
+import type { HttpResponse } from '../model/context.js';
+import { errorBodyMarkers, expectFieldErrors } from './problem.js';
 
 describe('errorBodyMarkers', () => {
   it.each([
@@ -21,5 +22,24 @@ describe('errorBodyMarkers', () => {
     ['a success envelope with empty data', { code: 0, msg: 'success', data: null }],
   ])('finds nothing in %s', (_what, body) => {
     expect(errorBodyMarkers(body)).toEqual([]);
+  });
+});
+
+describe('expectFieldErrors', () => {
+  const answer = (errors: unknown): HttpResponse => ({ status: 422, headers: {}, text: JSON.stringify({ errors }), json: { errors }, mediaType: 'application/problem+json', exchangeIndex: 0, url: 'http://x/things', method: 'POST' });
+
+  it.each([
+    ['address.zip', 'address'], // Spring, Laravel
+    ['/address/zip', 'address'], // a JSON Pointer
+    ['tags[0]', 'tags'], // Spring
+    ['tags.0', 'tags'], // Laravel
+    ['body.name', 'name'], // pydantic's loc joined
+    ['Name', 'name'], // ASP.NET's C# property name
+  ])('takes %s for the offending field %s', (field, offending) => {
+    expect(expectFieldErrors(answer([{ field }]), [offending], 'the answer')).toEqual([field]);
+  });
+
+  it('still fails errors that name another field only', () => {
+    expect(() => expectFieldErrors(answer([{ field: 'description' }, { field: 'address_line' }]), ['address'], 'the answer')).toThrow(/errors name .*expected the invalid field "address"/);
   });
 });

@@ -75,6 +75,16 @@ function problemCause(bad: readonly HttpResponse[], aspect: ProblemAspect, what:
 }
 
 /**
+ * Whether an error's `field` names the offending field `o`: as it is, or as one step of a path,
+ * in any case: Spring's and Laravel's `address.zip` and `tags[0]`/`tags.0`, a JSON Pointer
+ * `/address/zip`, pydantic's `body.name`, ASP.NET's `Name` for the JSON `name`.
+ */
+function namesField(f: string, o: string): boolean {
+  const wanted = o.toLowerCase();
+  return f.toLowerCase() === wanted || f.split(/[./[\]]/).some((step) => step.toLowerCase() === wanted);
+}
+
+/**
  * Fails unless a validation error's body carries `errors`, a non-empty array of objects each
  * with a `field` string, and one of them names a field of `offending` (as it is, or as the
  * last step of a path: `item.name`, `/item/name`). Returns the names the errors give.
@@ -91,7 +101,7 @@ export function expectFieldErrors(res: HttpResponse, offending: readonly string[
   const withoutField = errors.filter((e) => typeof (e as Record<string, unknown> | null)?.['field'] !== 'string');
   ensure(withoutField.length === 0, `${describe(res)}: ${withoutField.length} of ${errors.length} errors have no "field" string (${brief(withoutField[0])}), expected each to name its field`, 'field: string', brief(withoutField[0]));
   const named = errors.map((e) => String((e as Record<string, unknown>)['field']));
-  ensure(named.some((f) => offending.some((o) => f === o || f.endsWith(`.${o}`) || f.endsWith(`/${o}`))), `${describe(res)}: errors name ${brief(named)}, expected ${offending.length === 1 ? `the invalid field ${brief(offending[0])}` : `at least one of the invalid fields ${brief(offending)}`}`, brief(offending), brief(named));
+  ensure(named.some((f) => offending.some((o) => namesField(f, o))), `${describe(res)}: errors name ${brief(named)}, expected ${offending.length === 1 ? `the invalid field ${brief(offending[0])}` : `at least one of the invalid fields ${brief(offending)}`}`, brief(offending), brief(named));
   return named;
 }
 
