@@ -3,8 +3,9 @@
  * nginx's HTML page) is no error body of the API's, so the problem checks judge the others.
  */
 import { describe, expect, it } from 'vitest';
-import type { Rewrites } from './support/rewriting-proxy.js';
-import { startVariant } from './support/target.js';
+import type { TargetProfile } from '../src/model/profile.js';
+import { pathOf, type Rewrites } from './support/rewriting-proxy.js';
+import { adjustProjects, startVariant } from './support/target.js';
 import { verdictsOf } from './support/verdicts.js';
 
 describe('a gateway that answers one error probe 502 with its own HTML page', () => {
@@ -16,5 +17,28 @@ describe('a gateway that answers one error probe 502 with its own HTML page', ()
     const got = await verdictsOf(startVariant(badGateway), ids);
     expect(got.verdicts, got.explain).toEqual(Object.fromEntries(ids.map((id) => [id, 'pass'])));
     expect(got.notes.join('\n')).toMatch(/not judged as the API's error bodies: POST \S+ → 502 text\/html/);
+  });
+});
+
+describe('an API that answers a wrong type 400 and a bad value 422 (Spring with Jackson, hand-written Go)', () => {
+  const problem = (status: number, detail: string) => ({ status, headers: { 'content-type': 'application/problem+json' }, body: JSON.stringify({ type: 'about:blank', title: status === 400 ? 'Bad Request' : 'Unprocessable Content', status, detail, ...(status === 422 && { errors: [{ field: 'name', message: detail }] }) }) });
+  const typedThenValidated: Rewrites = {
+    request: (req) => {
+      if (!['POST', 'PUT', 'PATCH'].includes(req.method) || !/^\/v2\/projects(\/[^/]+)?$/.test(pathOf(req))) return req;
+      let body: Record<string, unknown>;
+      try {
+        body = JSON.parse(req.body) as Record<string, unknown>;
+      } catch {
+        return req;
+      }
+      if ('name' in body && typeof body['name'] !== 'string') return problem(400, 'name: cannot deserialize');
+      return body['name'] === '' ? problem(422, 'name: must not be blank') : req;
+    },
+  };
+  const blankName = (p: TargetProfile): TargetProfile => adjustProjects(p, () => ({ invalidBody: { name: '' } }));
+
+  it('ERR-validation-422 judges the update with the configured invalid value where a wrong type gets 400, and passes', async () => {
+    const got = await verdictsOf(startVariant(typedThenValidated), ['ERR-validation-422'], blankName);
+    expect(got.verdicts, got.explain).toEqual({ 'ERR-validation-422': 'pass' });
   });
 });

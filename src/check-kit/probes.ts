@@ -212,6 +212,13 @@ function wrongTyped(body: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(body).map(([k, v]) => [k, typeof v === 'string' ? {} : 'restprobe-wrong-type']));
 }
 
+/** The update body with the configured invalid body's values for the fields both send; undefined where they share none. */
+function invalidValueUpdateBody(u: CollectionProfile, method: 'PATCH' | 'PUT'): Record<string, unknown> | undefined {
+  const body = updateBody(u, method);
+  const configured = Object.fromEntries(Object.entries(u.invalidBody ?? {}).filter(([k]) => k in body));
+  return Object.keys(configured).length > 0 ? { ...body, ...configured } : undefined;
+}
+
 /** The write a probe sends to an item of an updatable collection: PATCH where it takes one (a writable collection holds a patch body only then: asWritable), else PUT. */
 export const updateMethod = (u: CollectionProfile): 'PATCH' | 'PUT' => (u.patchBody !== undefined ? 'PATCH' : 'PUT');
 
@@ -282,6 +289,18 @@ export const errorProbes = {
       const method = updateMethod(u);
       return s.http.send({ method, url: item.url, json: wrongTyped(updateBody(u, method)) });
     }, (res) => !isUnavailable(res.status)),
+  /**
+   * The same write with the configured invalid body's values for the fields both send (a bad
+   * value, where the probe above sends a wrong type), or undefined where the config gives none
+   * of them: an API may answer a wrong type 400 and a bad value 422, as the conventions' table
+   * parts bad input from validation.
+   */
+  invalidValueUpdate: async (ctx: CheckContext, u: WritableCollection): Promise<HttpResponse | undefined> => {
+    const method = updateMethod(u);
+    const body = invalidValueUpdateBody(u, method);
+    if (body === undefined) return undefined;
+    return sharedResponse(ctx, `error probe: a write to an item of ${u.name} with the configured invalid values`, async (s) => s.http.send({ method, url: (await refusedWritesItem(s, u)).url, json: body }), (res) => !isUnavailable(res.status));
+  },
   /** A valid credential without the write scope: the 403 (AUT-scope-403 judges its status). */
   withoutScope: (ctx: CheckContext, w: WritableCollection, limited: NonNullable<ErrorProbeNeeds['limitedCredential']>) =>
     errorProbe(ctx, `POST ${w.name} with a credential without the write scope`, (s) => post(s, w, { json: w.createBody, ...withKey(limited, limited.value.value) })),

@@ -71,7 +71,7 @@ export const malformedJson400 = defineCheck({
 export const validation422 = defineCheck({
   id: 'ERR-validation-422',
   title: 'A body that fails validation answers 422',
-  rule: 'Well-formed JSON that fails validation (wrong types, bad values) MUST get 422, in a create and in an update (PATCH, else PUT, to an item of restprobe\'s own) alike.',
+  rule: 'Well-formed JSON that fails validation (wrong types, bad values) MUST get 422, in a create and in an update (PATCH, else PUT, to an item of restprobe\'s own) alike; where an update of another type gets 400 (bad input, §7) and the create\'s configured invalid body 422, the update is judged with that body\'s values.',
   severity: 'must',
   needs: ['writable'],
   uses: ['updatable'],
@@ -80,7 +80,17 @@ export const validation422 = defineCheck({
     if (updatable === undefined) ctx.note('no update sent: no replace or patch body (collections[].patch.body, collections[].replace.body)');
     else {
       try {
-        writes.push({ what: 'an update', res: await errorProbes.invalidUpdate(ctx, updatable) });
+        let update = await errorProbes.invalidUpdate(ctx, updatable);
+        // A wrong type answered 400 where the create's invalid body got 422: the update with the configured bad values judges validation.
+        const created = writes[0]!.res;
+        if (update.status === 400 && created.status === 422) {
+          const values = await errorProbes.invalidValueUpdate(ctx, updatable);
+          if (values !== undefined) {
+            ctx.note(`${describe(update)} to an update of another type (bad input, §7's 400), ${describe(values)} to one with the configured invalid values: the latter is judged as validation`);
+            update = values;
+          }
+        }
+        writes.push({ what: 'an update', res: update });
       } catch (err) {
         // No item to update (its create failed, or named no item): the create checks judge that; the POST is still this check's.
         if (!isRestprobeError(err, 'ERR_SETUP') && !(err instanceof CheckFailure)) throw err;
