@@ -42,3 +42,22 @@ describe('an API that answers a wrong type 400 and a bad value 422 (Spring with 
     expect(got.verdicts, got.explain).toEqual({ 'ERR-validation-422': 'pass' });
   });
 });
+
+describe('ERR-no-error-body-on-2xx and a bare message', () => {
+  const unknownItemAs200 = (contentType: string, body: string): Rewrites => ({
+    response: (res, req) => (req.method === 'GET' && /^\/v2\/projects\/[^/]+$/.test(pathOf(req)) && res.status === 404 ? { status: 200, headers: { 'content-type': contentType }, body } : res),
+  });
+
+  it('fails a 200 whose body is a JSON string or plain text in the words of an error ("Not found")', async () => {
+    for (const [type, body] of [['application/json', '"Project not found"'], ['text/plain', 'Not found']] as const) {
+      const got = await verdictsOf(startVariant(unknownItemAs200(type, body)), ['ERR-no-error-body-on-2xx']);
+      expect(got.verdicts, got.explain).toEqual({ 'ERR-no-error-body-on-2xx': 'fail' });
+      expect(got.explain).toMatch(/a bare message "(Project not found|Not found)"/);
+    }
+  });
+
+  it('takes a bare message without such words for none ("ok")', async () => {
+    const got = await verdictsOf(startVariant(unknownItemAs200('text/plain', 'ok')), ['ERR-no-error-body-on-2xx']);
+    expect(got.explain).not.toMatch(/a bare message/);
+  });
+});

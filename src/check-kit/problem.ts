@@ -115,7 +115,19 @@ export const isErrorAs2xx = (res: HttpResponse): boolean => res.status >= 200 &&
  * {@link errorBodyMarkers} of a response: a 201, or an answer with a Location, reports a
  * create, so a bare message there (`{"message": "Book created"}`) is its word on it, no error.
  */
-export const errorBodySigns = (res: HttpResponse): string[] => errorBodyMarkers(res.json, { created: res.status === 201 || res.headers['location'] !== undefined });
+export const errorBodySigns = (res: HttpResponse): string[] => {
+  const created = res.status === 201 || res.headers['location'] !== undefined;
+  return [...errorBodyMarkers(res.json, { created }), ...(created ? [] : bareMessageSigns(res))];
+};
+
+/** Words only an error message has: a short message in them, all the body says, reports an error. */
+const errorWords = /\b(?:not found|no such|invalid|error|failed|failure|bad request|missing|required|cannot|can't|unable|denied|malformed|unexpected|does not exist|not allowed)\b/i;
+
+/** A body that is a bare message, not JSON's object (a JSON string, or plain text: `"Not found"`), in the words of an error. */
+function bareMessageSigns(res: HttpResponse): string[] {
+  const text = typeof res.json === 'string' ? res.json : res.json === undefined && res.mediaType === 'text/plain' ? res.text.trim() : undefined;
+  return text !== undefined && text.length > 0 && text.length <= 200 && errorWords.test(text) ? [`a bare message ${JSON.stringify(text.slice(0, 60))}`] : [];
+}
 
 /** Members whose false value reports a failure (`{"success": false}`). */
 const failureFlags = ['success', 'ok', 'succeeded', 'successful'];

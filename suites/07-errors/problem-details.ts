@@ -55,7 +55,7 @@ export const validationErrorsField = defineCheck({
 export const noErrorBodyOn2xx = defineCheck({
   id: 'ERR-no-error-body-on-2xx',
   title: 'No 2xx carries an error body',
-  rule: 'The status code MUST carry the result: a 2xx response never carries an error body (problem members, an error status, `success: false`, `error` members, or a bare message).',
+  rule: 'The status code MUST carry the result: a 2xx response never carries an error body (problem members, an error status, `success: false`, `error` members, a body of report members with a message, or a bare message in a JSON string or plain text in the words of an error).',
   severity: 'must',
   needs: ['collection'],
   uses: ['writable'],
