@@ -142,3 +142,23 @@ describe('_links checks', () => {
     expect(got.verdicts, got.explain).toEqual({ 'RES-links-resolve': 'pass', 'STA-links-open-actions': 'pass' });
   });
 });
+
+describe('an always-open action link taken with POST alone, on a framework whose OPTIONS knows no route (Fastify, Rails)', () => {
+  /** Each project links `duplicate`, a POST-only route: GET and OPTIONS there answer 404. */
+  const duplicateLink: Rewrites = {
+    response: (res, req) => {
+      const body = jsonOf(res);
+      if (!/^\/v2\/projects(\/[^/]+)?$/.test(new URL(req.path, 'http://x').pathname) || !isObject(body) || typeof body['id'] !== 'string' || !isObject(body['_links'])) return res;
+      return { ...res, body: JSON.stringify({ ...body, _links: { ...(body['_links'] as Record<string, unknown>), duplicate: `/v2/projects/${body['id']}/duplicates` } }) };
+    },
+  };
+
+  it('fails RES-links-resolve, naming collections[].postLinks; named there, the link is not followed, noted', async () => {
+    const unnamed = await verdictsOf(startVariant(duplicateLink), ['RES-links-resolve']);
+    expect(unnamed.verdicts, unnamed.explain).toEqual({ 'RES-links-resolve': 'fail' });
+    expect(unnamed.explain).toMatch(/_links\.duplicate .* → 404 .*name it in collections\[\]\.postLinks/);
+    const named = await verdictsOf(startVariant(duplicateLink), ['RES-links-resolve'], (p) => adjustProjects(p, () => ({ postLinks: ['duplicate'] })));
+    expect(named.verdicts, named.explain).toEqual({ 'RES-links-resolve': 'pass' });
+    expect(named.notes.join('\n')).toMatch(/_links\.duplicate of a projects item names \S+: an action taken with POST alone \(collections\[\]\.postLinks\), not followed with GET/);
+  });
+});

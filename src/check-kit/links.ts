@@ -58,6 +58,8 @@ export interface Linked {
   readonly links: Map<string, string>;
   /** Link names that are state-dependent actions (the config's `collections[].actions` or `children[].actions`). */
   readonly actions: readonly string[];
+  /** Link names of always-open actions taken with POST alone (`collections[].postLinks`, `children[].postLinks`): not followed with GET. */
+  readonly postLinks: readonly string[];
 }
 
 /**
@@ -74,10 +76,10 @@ async function makeLinked(profile: TargetProfile, ctx: FixtureMaker): Promise<Li
   const out: Linked[] = [];
   for (const c of profile.collections.filter(creatable)) {
     const item = await ctx.create(c);
-    out.push({ what: `a ${c.name} item`, id: item.id, location: item.response.headers['location'], response: item.response, links: linksOf(item.body), actions: c.actions ?? [] });
+    out.push({ what: `a ${c.name} item`, id: item.id, location: item.response.headers['location'], response: item.response, links: linksOf(item.body), actions: c.actions ?? [], postLinks: c.postLinks ?? [] });
     for (const child of c.children ?? []) {
       const created = await createChild(ctx, { parent: { ...c, createBody: c.createBody! }, child }, item);
-      out.push({ what: `a ${child.name} item`, id: created.id, location: created.response.headers['location'], response: created.response, links: linksOf(created.body), actions: child.actions });
+      out.push({ what: `a ${child.name} item`, id: created.id, location: created.response.headers['location'], response: created.response, links: linksOf(created.body), actions: child.actions, postLinks: child.postLinks ?? [] });
     }
   }
   return out;

@@ -348,6 +348,8 @@ export interface RawCollection {
   readonly personalised?: boolean;
   /** Media types this collection's writes do not consume, such as application/xml or application/x-www-form-urlencoded: ERR-unsupported-content-type-415 sends a POST, PUT and PATCH in each and expects 415, beside the made-up type it always sends. Many APIs also consume forms (Express, Rails, Django REST framework): list a type only when the API refuses it. */
   readonly notConsumed?: readonly string[];
+  /** Names of `_links` members of this collection's items that name an action taken with POST alone and always open (not state-dependent: `actions` are those): RES-links-resolve does not GET them, since a POST-only route answers GET 404, and Fastify and Rails answer OPTIONS 404 too, so nothing shows the route is there. */
+  readonly postLinks?: readonly string[];
   /** Names of `_links` members of this collection's items that are state-dependent actions (§1, §2 noun actions): each must be linked on a new item, taken with a POST to its path, and no longer linked once taken; a GET on it must change nothing. */
   readonly actions?: readonly string[];
   /** Sub-collections listed under one item of this collection (`/<collection>/<id>/<sub-collection>`), whose items are also addressed at the top level (conventions §2). */
@@ -366,6 +368,8 @@ export interface RawChild {
   readonly idField?: string;
   /** A POST to the nested listing that creates a valid item. */
   readonly create: RawBody;
+  /** Names of `_links` members of the sub-collection's items that name an action taken with POST alone and always open (see `collections[].postLinks`). */
+  readonly postLinks?: readonly string[];
   /** Names of `_links` members that are state-dependent actions (§1, §2 noun actions): each must be linked on a new item, taken with a POST to its path, and no longer linked once taken; a GET on it must change nothing. */
   readonly actions?: readonly string[];
 }

@@ -21,7 +21,7 @@ async function servesNoGet(ctx: CheckContext, url: string, origins: ReadonlySet<
 export const linksResolve = defineCheck({
   id: 'RES-links-resolve',
   title: 'Every link in _links resolves',
-  rule: 'Links are optional, but a `_links` member the API shows MUST lead to a resource: a GET on it (following one redirect) never answers 404, 410, a 400 or 422 (an id left unset, as `/projects/undefined`) or a server error (§1 hypermedia); a 404 to a path whose OPTIONS lists only other methods (an action taken with POST, which Express answers GET with 404) leads to one.',
+  rule: 'Links are optional, but a `_links` member the API shows MUST lead to a resource: a GET on it (following one redirect) never answers 404, 410, a 400 or 422 (an id left unset, as `/projects/undefined`) or a server error (§1 hypermedia); a 404 to a path whose OPTIONS lists only other methods (an action taken with POST, which Express answers GET with 404) leads to one, and a link the config names in `collections[].postLinks` is not followed.',
   severity: 'must',
   needs: ['mayWrite'],
   dependsOn: ['END-create-returns-resource'],
@@ -33,10 +33,14 @@ export const linksResolve = defineCheck({
     const origins = targetOrigins(ctx.profile);
     // Credentials only to the target's own origins.
     const get = (url: string) => ctx.http.send({ method: 'GET', url, auth: origins.has(new URL(url).origin) });
-    for (const { what, links, actions } of shown) {
+    for (const { what, links, actions, postLinks } of shown) {
       for (const [name, href] of links) {
         // An action's own resource may not exist until it is taken: its link is judged by STA-links-open-actions.
         if (actions.includes(name)) continue;
+        if (postLinks.includes(name)) {
+          ctx.note(`_links.${name} of ${what} names ${href}: an action taken with POST alone (collections[].postLinks), not followed with GET`);
+          continue;
+        }
         const target = linkTarget(ctx.profile, href);
         let res = await get(target);
         // A redirect is followed once: where it leads is what the link leads to.
@@ -47,7 +51,8 @@ export const linksResolve = defineCheck({
           continue;
         }
         if (!leadsToResource(res.status)) {
-          throw new CheckFailure(`_links.${name} of ${what} names ${href}: ${describe(res)}, expected it to lead to a resource`, resourceStatuses, String(res.status), res.exchangeIndex);
+          const post = res.status === 404 ? ' (an action taken with POST alone, where OPTIONS tells nothing: name it in collections[].postLinks)' : '';
+          throw new CheckFailure(`_links.${name} of ${what} names ${href}: ${describe(res)}, expected it to lead to a resource${post}`, resourceStatuses, String(res.status), res.exchangeIndex);
         }
       }
       ctx.note(`${what}: ${[...links.keys()].join(', ')} followed`);

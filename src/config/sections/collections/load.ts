@@ -70,6 +70,7 @@ export function collectionProfile(raw: RawCollection): CollectionProfile {
     ...(raw.personalised !== undefined && { personalised: raw.personalised }),
     ...(raw.notConsumed !== undefined && { notConsumed: raw.notConsumed }),
     actions: raw.actions ?? collectionDefaults.actions,
+    ...(raw.postLinks !== undefined && raw.postLinks.length > 0 && { postLinks: raw.postLinks }),
     children: (raw.children ?? collectionDefaults.children).map((child) => ({
       name: child.name,
       path: child.path,
@@ -77,6 +78,7 @@ export function collectionProfile(raw: RawCollection): CollectionProfile {
       idField: child.idField ?? collectionDefaults.idField,
       createBody: child.create.body,
       actions: child.actions ?? collectionDefaults.actions,
+      ...(child.postLinks !== undefined && child.postLinks.length > 0 && { postLinks: child.postLinks }),
     })),
   };
 }

@@ -52,6 +52,8 @@ export interface CollectionProfile {
   readonly notConsumed?: readonly string[];
   /** `_links` members of an item that are state-dependent actions (see {@link ChildProfile.actions}); the loader always fills it. */
   readonly actions?: readonly string[];
+  /** `_links` members of an item that name an always-open action taken with POST alone: not followed with GET. Absent: none. */
+  readonly postLinks?: readonly string[];
   /** Sub-collections listed under one item of this collection (`/projects/{id}/tasks`); the loader always fills it. */
   readonly children?: readonly ChildProfile[];
 }
@@ -71,6 +73,8 @@ export interface ChildProfile {
   readonly createBody: Record<string, unknown>;
   /** `_links` members that are state-dependent actions: linked while open, taken with POST, then no longer linked. */
   readonly actions: readonly string[];
+  /** `_links` members that name an always-open action taken with POST alone (see {@link CollectionProfile.postLinks}). Absent: none. */
+  readonly postLinks?: readonly string[];
 }
 
 export interface PaginationProfile {
