@@ -156,9 +156,15 @@ describe('an always-open action link taken with POST alone, on a framework whose
   it('fails RES-links-resolve, naming collections[].postLinks; named there, the link is not followed, noted', async () => {
     const unnamed = await verdictsOf(startVariant(duplicateLink), ['RES-links-resolve']);
     expect(unnamed.verdicts, unnamed.explain).toEqual({ 'RES-links-resolve': 'fail' });
-    expect(unnamed.explain).toMatch(/_links\.duplicate .* → 404 .*name it in collections\[\]\.postLinks/);
+    expect(unnamed.explain).toMatch(/_links\.duplicate .* → 404 .*if this link names an action taken with POST alone, where OPTIONS tells nothing, collections\[\]\.postLinks says so/);
     const named = await verdictsOf(startVariant(duplicateLink), ['RES-links-resolve'], (p) => adjustProjects(p, () => ({ postLinks: ['duplicate'] })));
     expect(named.verdicts, named.explain).toEqual({ 'RES-links-resolve': 'pass' });
     expect(named.notes.join('\n')).toMatch(/_links\.duplicate of a projects item names \S+: an action taken with POST alone \(collections\[\]\.postLinks\), not followed with GET/);
+  });
+
+  it('still fails such a link whose id was left unset (/v2/projects/undefined/duplicates), though it is not followed', async () => {
+    const unsetId: Rewrites = { response: async (res, req) => { const out = await duplicateLink.response!(res, req); return { ...out, body: out.body.replace(/\/v2\/projects\/[^/"]+\/duplicates/, '/v2/projects/undefined/duplicates') }; } };
+    const named = await verdictsOf(startVariant(unsetId), ['RES-links-resolve'], (p) => adjustProjects(p, () => ({ postLinks: ['duplicate'] })));
+    expect(named.explain).toMatch(/_links\.duplicate of a projects item names \/v2\/projects\/undefined\/duplicates: an id left unset in its path/);
   });
 });

@@ -320,8 +320,12 @@ describe('VER- checks', () => {
     const younger = await verdicts(startVariant(v1Members(404)));
     expect(younger.verdicts['VER-deprecation-headers'], younger.explain).toBe('pass');
     // Asp.Versioning answers a version a route does not have 400 UnsupportedApiVersion: an endpoint added later too.
-    const unsupported = await verdicts(startVariant(v1Members(400)));
+    const aspVersioning: Rewrites = { response: (res, req) => (req.method === 'GET' && pathOf(req) === '/v1/members' ? { status: 400, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ error: { code: 'UnsupportedApiVersion', message: "The HTTP resource that matches the request URI does not support the API version '1'." } }) } : res) };
+    const unsupported = await verdicts(startVariant(aspVersioning));
     expect(unsupported.verdicts['VER-deprecation-headers'], unsupported.explain).toBe('pass');
+    // Any other 400 there is the collection broken under the version.
+    const badRequest = await verdicts(startVariant(v1Members(400)));
+    expect(badRequest.verdicts['VER-deprecation-headers'], badRequest.explain).toBe('fail');
   });
 
   it('take Deprecation on one collection of the current version for that resource\'s deprecation (RFC 9745), noted; on every collection it is the version that is deprecated (fault deprecation-on-current)', async () => {

@@ -321,6 +321,9 @@ function post(ctx: CheckContext, w: WritableCollection, spec: Omit<RequestSpec, 
  * answers are returned. Each is an {@link errorProbes} probe, shared by every check that
  * judges it.
  */
+/** An HTML page a proxy or web server wrote (nginx's `<center>nginx</center>`, Apache's address line), or one whose Server header names such a server. */
+const proxyPage = (res: HttpResponse): boolean => /\b(?:nginx|apache|envoy|haproxy|traefik|cloudflare|microsoft-iis|openresty|caddy)\b/i.test(`${res.text} ${res.headers['server'] ?? ''}`);
+
 export async function provokeErrors(ctx: CheckContext, needs: ErrorProbeNeeds): Promise<HttpResponse[]> {
   const { collection, writable, limitedCredential } = needs;
   const responses: HttpResponse[] = [await errorProbes.unknownPath(ctx)];
@@ -329,7 +332,7 @@ export async function provokeErrors(ctx: CheckContext, needs: ErrorProbeNeeds): 
     const trace = await errorProbes.unsupportedMethod(ctx, collection);
     // nginx refuses TRACE itself, with an HTML page of its own, before the API sees it: no client's call, and no error body of
     // the API's. (A 405 with no body or plain text is the app's own: ASP.NET's endpoint routing, Go's ServeMux.)
-    if (trace.status === 405 && trace.mediaType === 'text/html') ctx.note(`${describe(trace)}: ${unsupportedMethod} refused with an HTML page, by something in front of the API it seems (nginx refuses TRACE itself); not judged as the API's error body`);
+    if (trace.status === 405 && trace.mediaType === 'text/html' && proxyPage(trace)) ctx.note(`${describe(trace)}: ${unsupportedMethod} refused with an HTML page, by something in front of the API it seems (nginx refuses TRACE itself); not judged as the API's error body`);
     else responses.push(trace);
     if (needs.credentials) responses.push(await errorProbes.withoutCredentials(ctx, collection));
   }

@@ -57,7 +57,7 @@ export function problemViolations(res: HttpResponse, aspect: ProblemAspect): str
 export function expectProblems(responses: readonly HttpResponse[], aspect: ProblemAspect, expected: string, what = 'error responses'): void {
   if (responses.length === 0) {
     // Every probe succeeded: the checks that own those statuses fail; this one has nothing to judge.
-    throw new CheckSkipped('no probe got an error status, so no error body to judge (see ERR-unknown-path-404 and ERR-unknown-id-404)');
+    throw new CheckSkipped('no probe got an error answer of the API\'s own, so no error body to judge (see ERR-unknown-path-404 and ERR-unknown-id-404, and any 502/503/504 noted)');
   }
   const problemOf = (r: HttpResponse): string | undefined => {
     const violations = problemViolations(r, aspect);
@@ -81,7 +81,9 @@ function problemCause(bad: readonly HttpResponse[], aspect: ProblemAspect, what:
  */
 function namesField(f: string, o: string): boolean {
   const wanted = o.toLowerCase();
-  return f.toLowerCase() === wanted || f.split(/[./[\]]/).some((step) => step.toLowerCase() === wanted);
+  // Where in the request a framework says the field was (pydantic's loc: body, query, path) is no field.
+  const steps = f.split(/[./[\]]/).filter((step, i) => !(i === 0 && /^(?:body|query|path|header)$/i.test(step) && f.length > step.length));
+  return f.toLowerCase() === wanted || steps.some((step) => step.toLowerCase() === wanted);
 }
 
 /**
@@ -117,7 +119,8 @@ export const isErrorAs2xx = (res: HttpResponse): boolean => res.status >= 200 &&
  */
 export const errorBodySigns = (res: HttpResponse): string[] => {
   const created = res.status === 201 || res.headers['location'] !== undefined;
-  return [...errorBodyMarkers(res.json, { created }), ...(created ? [] : bareMessageSigns(res))];
+  // A 202's message is about work to come ("queued; review required"), not an error.
+  return [...errorBodyMarkers(res.json, { created }), ...(created || res.status === 202 ? [] : bareMessageSigns(res))];
 };
 
 /** Words only an error message has: a short message in them, all the body says, reports an error. */

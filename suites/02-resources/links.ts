@@ -34,13 +34,18 @@ export const linksResolve = defineCheck({
     // Credentials only to the target's own origins.
     const get = (url: string) => ctx.http.send({ method: 'GET', url, auth: origins.has(new URL(url).origin) });
     for (const { what, links, actions, postLinks } of shown) {
+      const followed: string[] = [];
       for (const [name, href] of links) {
         // An action's own resource may not exist until it is taken: its link is judged by STA-links-open-actions.
         if (actions.includes(name)) continue;
         if (postLinks.includes(name)) {
+          // Not fetched, but an id left unset in it (`/projects/undefined/duplicate`) is a dead link all the same.
+          const unset = /\/(?:undefined|null|NaN)(?:\/|\?|$)/.exec(new URL(linkTarget(ctx.profile, href)).pathname);
+          if (unset) throw new CheckFailure(`_links.${name} of ${what} names ${href}: an id left unset in its path, expected it to lead to a resource`, 'a path with the item\'s id', href);
           ctx.note(`_links.${name} of ${what} names ${href}: an action taken with POST alone (collections[].postLinks), not followed with GET`);
           continue;
         }
+        followed.push(name);
         const target = linkTarget(ctx.profile, href);
         let res = await get(target);
         // A redirect is followed once: where it leads is what the link leads to.
@@ -51,11 +56,11 @@ export const linksResolve = defineCheck({
           continue;
         }
         if (!leadsToResource(res.status)) {
-          const post = res.status === 404 ? ' (an action taken with POST alone, where OPTIONS tells nothing: name it in collections[].postLinks)' : '';
+          const post = res.status === 404 ? ' (if this link names an action taken with POST alone, where OPTIONS tells nothing, collections[].postLinks says so)' : '';
           throw new CheckFailure(`_links.${name} of ${what} names ${href}: ${describe(res)}, expected it to lead to a resource${post}`, resourceStatuses, String(res.status), res.exchangeIndex);
         }
       }
-      ctx.note(`${what}: ${[...links.keys()].join(', ')} followed`);
+      if (followed.length > 0) ctx.note(`${what}: ${followed.join(', ')} followed`);
     }
   },
 });

@@ -247,7 +247,8 @@ export const varyAccept = defineCheck({
     const refused = await errorProbes.unsupportedAccept(ctx, collection);
     const other = variant(refused) ? refused : await ctx.http.send({ method: 'GET', path: collection.path, headers: { accept: otherFormatsAccept } });
     if (!variant(other)) {
-      ctx.note(`${describe(refused)} and ${describe(other)}: Accept chooses no other representation here, so Vary is not required`);
+      const problemJson = [refused, other].some((res) => res.status >= 200 && res.status < 300 && res.mediaType === 'application/problem+json');
+      ctx.note(`${describe(refused)} and ${describe(other)}: Accept chooses no other representation here${problemJson ? ' (the listing labelled problem+json, for the probe that admits it, is no representation of it and is not judged)' : ''}, so Vary is not required`);
       return;
     }
     for (const res of [ok, other]) {

@@ -44,13 +44,15 @@ async function firstCreate(ctx: CheckContext, c: WritableCollection, body: Recor
   const quoted = freshKey();
   const res = await post(ctx, c, body, quoted);
   if (ok(res)) return { first: res, key: quoted };
-  if (res.status >= 400 && res.status < 500) {
+  // A refusal of the request's form (400, 422) may be the key's quotes; a 401, 403 or 409 is about something else.
+  if (res.status === 400 || res.status === 422) {
     const bare = randomUUID();
     const again = await post(ctx, c, body, bare);
     if (ok(again)) {
       ctx.note(`${describe(res)} for the key in the draft's quoted form (${quoted}): the key is sent bare, as most providers send it (${bare})`);
       return { first: again, key: bare };
     }
+    throw setupError(again, `a create with an Idempotency-Key failed: POST ${c.path} answered ${res.status} with the key quoted and ${again.status} with it bare`);
   }
   throw setupError(res, `a create with an Idempotency-Key failed: POST ${c.path} answered ${res.status}`);
 }

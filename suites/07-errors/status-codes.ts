@@ -85,10 +85,11 @@ export const validation422 = defineCheck({
         const created = writes[0]!.res;
         if (update.status === 400 && created.status === 422) {
           const values = await errorProbes.invalidValueUpdate(ctx, updatable);
-          if (values !== undefined) {
+          // Only a refusal stands for the update: a configured body invalid for what it leaves out makes a valid partial update.
+          if (values !== undefined && values.status >= 400 && values.status < 500) {
             ctx.note(`${describe(update)} to an update of another type (bad input, §7's 400), ${describe(values)} to one with the configured invalid values: the latter is judged as validation`);
             update = values;
-          }
+          } else if (values !== undefined) ctx.note(`${describe(values)} to an update with the configured invalid values, which refused nothing: the 400 to one of another type is judged`);
         }
         writes.push({ what: 'an update', res: update });
       } catch (err) {

@@ -120,7 +120,8 @@ export const deprecationHeaders = defineCheck({
       // Only "no such endpoint in this version" is a younger one's answer (404, 410; Asp.Versioning's
       // and Spring's 400, a 406 for a version in Accept): a 500, 503 or 403 is the version broken, or
       // refused, before its sunset, on an endpoint it may well have.
-      const broken = younger.find((res) => !removedRefusals(v).includes(res.status));
+      // A 400 counts only where it speaks of the version (Asp.Versioning's UnsupportedApiVersion): any other 400 is the collection broken.
+      const broken = younger.find((res) => !removedRefusals(v).includes(res.status) || (res.status === 400 && !/version/i.test(res.text)));
       if (broken !== undefined) throw new CheckFailure(`${describe(broken)}: deprecated version ${version} does not serve ${new URL(broken.url).pathname}, where it serves ${new URL(served[0]!.url).pathname}, expected 200 until the sunset date (${removedRefusals(v).join(', ')} for an endpoint it never had)`, '200', String(broken.status), broken.exchangeIndex);
       if (younger.length > 0) ctx.note(`version ${version}: ${younger.map((res) => `${new URL(res.url).pathname} ${res.status}`).join(', ')}: not served under it, as an endpoint added in a later version is not; judged where it is served`);
       // Each served answer judged; the dates of each, for the note.
