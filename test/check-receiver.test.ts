@@ -10,7 +10,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { checkReceiver, receiverProfile, receiverTarget, runReceiverChecks } from '../src/cli/check-receiver.js';
 import { runChecks } from '../src/engine/run.js';
@@ -209,25 +209,25 @@ describe('a receiver that does the work asynchronously (its count comes later)',
 
   const duplicate = receiverCatalogue.filter((c) => c.id === 'EVT-receiver-duplicate-2xx');
 
-  it('fails one whose repeat takes longer to process than --settle-ms, though no longer than twice the first (300 ms, then 500 ms; --settle-ms 400): the count after the repeat is read for twice as long as the first processing took', async () => {
-    const receiver = await startReferenceReceiver({ secret, faults: ['receiver-processes-twice'], processAfterMs: (repeat) => (repeat ? 500 : 300) });
+  /** EVT-receiver-duplicate-2xx alone on a reference receiver that processes a repeat again, its work taking `processAfterMs`. */
+  async function duplicateOnTwiceProcessing(processAfterMs: number | ((repeat: boolean) => number), settleMs: number) {
+    const receiver = await startReferenceReceiver({ secret, faults: ['receiver-processes-twice'], processAfterMs });
     try {
-      const [result] = (await runReceiverChecks({ url: receiver.url, secret, scheme: 'standard', answerWithinMs: fast.answerWithinMs, processedUrl: processedUrlOf(receiver), settleMs: 400 }, {}, duplicate)).outcome.results;
-      expect(result).toMatchObject({ status: 'fail', message: 'acknowledged a repeat but processed the event 2 times, expected once' });
+      return (await runReceiverChecks({ url: receiver.url, secret, scheme: 'standard', answerWithinMs: fast.answerWithinMs, processedUrl: processedUrlOf(receiver), settleMs }, {}, duplicate)).outcome.results[0];
     } finally {
       await receiver.close();
     }
+  }
+
+  it('fails one whose repeat takes longer to process than --settle-ms, though no longer than twice the first (300 ms, then 500 ms; --settle-ms 400): the count after the repeat is read for twice as long as the first processing took', async () => {
+    const result = await duplicateOnTwiceProcessing((repeat) => (repeat ? 500 : 300), 400);
+    expect(result).toMatchObject({ status: 'fail', message: 'acknowledged a repeat but processed the event 2 times, expected once' });
   });
 
   it('fails one whose first processing takes longer than --settle-ms (500 ms; --settle-ms 300) and which processes the repeat again: the first is waited on for a few windows, and the repeat read as long again', async () => {
     // Before, the first was read for --settle-ms only, its time unknown; the count read 300 ms after the repeat still said 1.
-    const receiver = await startReferenceReceiver({ secret, faults: ['receiver-processes-twice'], processAfterMs: 500 });
-    try {
-      const [result] = (await runReceiverChecks({ url: receiver.url, secret, scheme: 'standard', answerWithinMs: fast.answerWithinMs, processedUrl: processedUrlOf(receiver), settleMs: 300 }, {}, duplicate)).outcome.results;
-      expect(result).toMatchObject({ status: 'fail', message: 'acknowledged a repeat but processed the event 2 times, expected once' });
-    } finally {
-      await receiver.close();
-    }
+    const result = await duplicateOnTwiceProcessing(500, 300);
+    expect(result).toMatchObject({ status: 'fail', message: 'acknowledged a repeat but processed the event 2 times, expected once' });
   });
 
   it('fails a processed URL that answers 200 with no numeric count, at once, not after waiting for a count that never comes', async () => {
@@ -275,6 +275,17 @@ describe('receivers built on the senders\' own libraries', () => {
     return r;
   }
   const verdicts = (results: readonly { id: string; status: string }[]) => Object.fromEntries(results.map((r) => [r.id, r.status]));
+  /** A hand-written receiver on 127.0.0.1:0, answering each delivery from its headers and raw body; closed after the test. Its /webhooks URL. */
+  async function standIn(answer: (req: IncomingMessage, body: Buffer) => number): Promise<string> {
+    const server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => res.writeHead(answer(req, Buffer.concat(chunks)), { 'content-type': 'text/plain' }).end());
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    open.push({ url: '', processedUrl: '', close: () => new Promise((resolve) => server.close(() => resolve())) });
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`;
+  }
   const allPass = Object.fromEntries(receiverCatalogue.map((c) => [c.id, 'pass']));
   // The github scheme carries no timestamp and one signature a delivery: those checks skip.
   const githubPass = { ...allPass, 'EVT-receiver-timestamp-4xx': 'skip', 'EVT-receiver-rotation-2xx': 'skip' };
@@ -293,17 +304,8 @@ describe('receivers built on the senders\' own libraries', () => {
   });
 
   it('a GitHub receiver that checks only the legacy SHA-1 X-Hub-Signature fails the bad-signature check: its HMAC-SHA256 is never verified', async () => {
-    const server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        const sha1 = `sha1=${createHmac('sha1', ghSecret).update(Buffer.concat(chunks)).digest('hex')}`;
-        res.writeHead(req.headers['x-hub-signature'] === sha1 ? 200 : 401).end();
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    open.push({ url: '', processedUrl: '', close: () => new Promise((resolve) => server.close(() => resolve())) });
-    const results = await checkReceiver({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`, secret: ghSecret, scheme: 'github', answerWithinMs: 2_000, settleMs: 300 });
+    const url = await standIn((req, body) => (req.headers['x-hub-signature'] === `sha1=${createHmac('sha1', ghSecret).update(body).digest('hex')}` ? 200 : 401));
+    const results = await checkReceiver({ url, secret: ghSecret, scheme: 'github', answerWithinMs: 2_000, settleMs: 300 });
     const bad = results.find((r) => r.id === 'EVT-receiver-bad-signature-4xx')!;
     expect([bad.status, bad.message]).toEqual(['fail', expect.stringMatching(/^accepted a wrong X-Hub-Signature-256 beside a right legacy SHA-1 X-Hub-Signature/)]);
   });
@@ -342,13 +344,8 @@ describe('receivers built on the senders\' own libraries', () => {
   });
 
   it('a receiver that refuses every delivery (a Python verifier of json.dumps of the parsed body): valid-2xx fails, and the refusal checks are not judged, never passed', async () => {
-    const server = createServer((req, res) => {
-      req.resume();
-      req.on('end', () => res.writeHead(400, { 'content-type': 'text/plain' }).end('Invalid signature'));
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    open.push({ url: '', processedUrl: '', close: () => new Promise((resolve) => server.close(() => resolve())) });
-    const results = await checkReceiver({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`, secret, scheme: 'standard', answerWithinMs: 2_000, settleMs: 300 });
+    const url = await standIn(() => 400);
+    const results = await checkReceiver({ url, secret, scheme: 'standard', answerWithinMs: 2_000, settleMs: 300 });
     const refusals = ['EVT-receiver-bad-signature-4xx', 'EVT-receiver-reserialised-4xx', 'EVT-receiver-timestamp-4xx', 'EVT-receiver-unsigned-4xx'];
     expect(verdicts(results)).toMatchObject({ 'EVT-receiver-valid-2xx': 'fail', ...Object.fromEntries(refusals.map((id) => [id, 'error'])) });
     for (const id of refusals) expect(results.find((r) => r.id === id)!.message).toMatch(/not judged: the receiver answered 400 here, and 400 to a valid delivery too/);
@@ -356,20 +353,13 @@ describe('receivers built on the senders\' own libraries', () => {
 
   it('a receiver that reads Svix\'s own header names (svix-id, svix-timestamp, svix-signature), as Clerk\'s and Resend\'s documented receivers do, passes as one that reads the Standard Webhooks names', async () => {
     const seen = new Set<string>();
-    const server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        const at = (name: string) => (typeof req.headers[name] === 'string' ? (req.headers[name] as string) : undefined);
-        const ts = Number(at('svix-timestamp'));
-        const ok = verify('standard', secret, { id: at('svix-id'), timestamp: at('svix-timestamp'), signature: at('svix-signature') }, Buffer.concat(chunks)).ok && Math.abs(Date.now() / 1000 - ts) <= 300;
-        if (ok) seen.add(at('svix-id')!);
-        res.writeHead(ok ? 204 : 400).end();
-      });
+    const url = await standIn((req, body) => {
+      const at = (name: string) => (typeof req.headers[name] === 'string' ? (req.headers[name] as string) : undefined);
+      const ok = verify('standard', secret, { id: at('svix-id'), timestamp: at('svix-timestamp'), signature: at('svix-signature') }, body).ok && Math.abs(Date.now() / 1000 - Number(at('svix-timestamp'))) <= 300;
+      if (ok) seen.add(at('svix-id')!);
+      return ok ? 204 : 400;
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    open.push({ url: '', processedUrl: '', close: () => new Promise((resolve) => server.close(() => resolve())) });
-    const results = await checkReceiver({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`, secret, scheme: 'standard', answerWithinMs: 2_000, settleMs: 300 });
+    const results = await checkReceiver({ url, secret, scheme: 'standard', answerWithinMs: 2_000, settleMs: 300 });
     expect(verdicts(results)).toEqual({ ...allPass, 'EVT-receiver-duplicate-2xx': 'skip' });
     expect(seen.size).toBeGreaterThan(0);
   });

@@ -91,6 +91,12 @@ export function varyFields(value: string | undefined): string[] {
   return value === undefined ? [] : splitList(value).map((f) => f.toLowerCase());
 }
 
+/** Weak comparison of two entity-tags (RFC 9110 §8.8.3.2): the same opaque tag, either strength. */
+export const weakMatch = (a: string | undefined, b: string): boolean => a !== undefined && a.replace(/^W\//, '') === b.replace(/^W\//, '');
+
+/** Whether two Vary values name the same fields, in any order or case. */
+export const sameVaryFields = (a: string | undefined, b: string): boolean => a !== undefined && [...varyFields(a)].sort().join() === [...varyFields(b)].sort().join();
+
 const rfc850 = /^(Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday), \d{2}-[A-Z][a-z]{2}-\d{2} \d{2}:\d{2}:\d{2} GMT$/;
 const asctime = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun) [A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} \d{4}$/;
 

@@ -7,7 +7,7 @@ import type { CheckContext, HttpResponse } from '../../src/model/context.js';
 import type { WritableCollection } from '../../src/model/needs.js';
 import { brief, describe, ensure, expectJsonObject, expectStatus } from '../../src/check-kit/expect.js';
 import { deepEqual, diffRepresentations } from '../../src/check-kit/compare.js';
-import { isEntityTag, isWeakTag, varyFields } from '../../src/check-kit/http-grammar.js';
+import { isEntityTag, isWeakTag, sameVaryFields, varyFields, weakMatch } from '../../src/check-kit/http-grammar.js';
 import { errorProbes, otherFormatsAccept, sharedGet, sharedItem, staleTag } from '../../src/check-kit/probes.js';
 import { expectNoContent, sendExpectingNoContent } from '../../src/check-kit/connection.js';
 import { tagged, taggedAnswer } from '../../src/check-kit/tagged.js';
@@ -96,12 +96,6 @@ export const etagChangesOnWrite = defineCheck({
 const notModifiedSame = ['etag', 'vary'];
 const notModifiedPresent = ['cache-control', 'content-location', 'expires'];
 
-/** Weak comparison (RFC 9110 §8.8.3.2): the same opaque tag, either strength. */
-const weakMatch = (a: string | undefined, b: string): boolean => a !== undefined && a.replace(/^W\//, '') === b.replace(/^W\//, '');
-
-/** The same list of field names (Vary), in any order or case. */
-const sameFields = (a: string | undefined, b: string): boolean => a !== undefined && [...varyFields(a)].sort().join() === [...varyFields(b)].sort().join();
-
 export const ifNoneMatch304 = defineCheck({
   id: 'END-if-none-match-304',
   title: 'If-None-Match with the current ETag answers 304',
@@ -119,7 +113,7 @@ export const ifNoneMatch304 = defineCheck({
       const res = await ctx.http.send({ method: 'GET', url: item.url, headers: { 'if-none-match': tag } });
       expectStatus(res, 304, `GET with If-None-Match: ${tag}${what}`);
       // The 304's ETag by weak comparison (nginx's gzip weakens the 200's and leaves the 304's be, §8.8.1), its Vary as a set of fields.
-      const same = (h: string): boolean => (h === 'etag' ? weakMatch(res.headers[h], ok.headers[h]!) : sameFields(res.headers[h], ok.headers[h]!));
+      const same = (h: string): boolean => (h === 'etag' ? weakMatch(res.headers[h], ok.headers[h]!) : sameVaryFields(res.headers[h], ok.headers[h]!));
       const missing = [
         ...notModifiedSame.filter((h) => ok.headers[h] !== undefined && !same(h)),
         ...notModifiedPresent.filter((h) => ok.headers[h] !== undefined && res.headers[h] === undefined),
